@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * abi.h - the contract between the pinpoint pass, its runtime and its readers.
+ *
+ * Everything the pass plants in an object file and everything the runtime and
+ * the table readers rely on is named here, once.  Bump PP_TABLE_VERSION or
+ * PP_RESULTS_VERSION whenever a layout below changes.
+ *
+ * 1. The table (section PP_TABLE_SECTION, read-only, kept by llvm.used).
+ *    Each instrumented module contributes one self-describing blob:
+ *
+ *        struct pp_table_header
+ *        struct pp_table_func   [nfuncs]
+ *        struct pp_table_call   [ncalls]   (all functions' calls, in order)
+ *        char                   strtab[strtab_size]
+ *        zero padding up to a multiple of PP_TABLE_ALIGN
+ *
+ *    Offsets are from the start of the blob; strings are NUL-terminated
+ *    offsets into strtab (offset 0 is the empty string).  All fields are
+ *    little-endian.  The linker concatenates blobs; a reader walks the section
+ *    blob by blob, skipping zero padding in PP_TABLE_ALIGN steps.
+ *
+ * 2. The probe records (section PP_FNS_SECTION, writable).  One
+ *    struct pp_fn per instrumented function, and a module constructor that
+ *    calls PP_REGISTER_FN(__start_<sec>, __stop_<sec>) for its link unit.
+ *
+ * 3. Probes.  Site 0 of a function is its body (entry ... every return);
+ *    site k+1 is its call k (before ... after).  Every probe is
+ *
+ *        if (fn.flags[site]) PP_ENTER_FN(&fn, site);   (or PP_EXIT_FN)
+ *
+ *    with the flag load inline and the branch weighted as never taken.
+ */
+#ifndef PINPOINT_ABI_H
+#define PINPOINT_ABI_H
+
+#include <stdint.h>
+
+#define PP_TABLE_SECTION "pinpoint_table"
+#define PP_FNS_SECTION "pinpoint_fns"
+#define PP_TABLE_MAGIC "PINPOINT"
+#define PP_TABLE_VERSION 1
+#define PP_TABLE_ALIGN 8
+
+/* Runtime entry points called by instrumented code. */
+#define PP_ENTER_FN "__pinpoint_enter"
+#define PP_EXIT_FN "__pinpoint_exit"
+#define PP_REGISTER_FN "__pinpoint_register"
+/* Names the pass gives to what it creates; functions with this prefix are
+ * never instrumented. */
+#define PP_PREFIX "__pinpoint_"
+#define PP_MODULE_CTOR "__pinpoint_module_ctor"
+
+/* The environment variable through which the driver arms probes. */
+#define PP_ENV "PINPOINT"
+/* First line of a results file. */
+#define PP_RESULTS_MAGIC "pinpoint-results"
+#define PP_RESULTS_VERSION 1
+
+enum pp_linkage {
+	PP_LINK_EXTERNAL = 0,
+	PP_LINK_INTERNAL = 1, /* static: name is unique only with its file */
+	PP_LINK_LINKONCE = 2, /* inline/template: one copy kept per link */
+	PP_LINK_WEAK = 3,
+};
+
+enum pp_call_kind {
+	PP_CALL_DIRECT = 0, /* call of a named function */
+	PP_CALL_INVOKE = 1, /* C++ invoke of a named function */
+	PP_CALL_INDIRECT = 2, /* call through a pointer; callee is "" */
+	PP_CALL_INVOKE_INDIRECT = 3,
+};
+
+struct pp_table_header {
+	char magic[8]; /* PP_TABLE_MAGIC, no NUL */
+	uint32_t version; /* PP_TABLE_VERSION */
+	uint32_t size; /* whole blob in bytes, a multiple of PP_TABLE_ALIGN */
+	uint32_t nfuncs;
+	uint32_t ncalls;
+	uint32_t funcs_off;
+	uint32_t calls_off;
+	uint32_t strtab_off;
+	uint32_t strtab_size;
+	uint32_t module; /* strtab: the module's source file name */
+	uint32_t producer; /* strtab: e.g. "pinpoint 0.1 llvm 14.0.6" */
+};
+
+struct pp_table_func {
+	uint32_t name; /* strtab: linkage (mangled) name */
+	uint32_t file; /* strtab: "dir/file.c" from debug info, else module */
+	uint32_t line; /* 0 when unknown */
+	uint32_t first_call; /* index into the blob's calls */
+	uint32_t ncalls;
+	uint8_t linkage; /* enum pp_linkage */
+	uint8_t reserved[3];
+};
+
+struct pp_table_call {
+	uint32_t callee; /* strtab: callee's linkage name, "" if indirect */
+	uint32_t file; /* strtab: "" when unknown */
+	uint32_t line;
+	uint32_t col;
+	uint8_t kind; /* enum pp_call_kind */
+	uint8_t reserved[3];
+};
+
+/* One per instrumented function, in PP_FNS_SECTION. */
+struct pp_fn {
+	uint8_t *flags; /* ncalls + 1 bytes: [0] body, [k+1] call k */
+	const char *name;
+	const char *file;
+	uint32_t ncalls;
+	uint32_t armed; /* owned by the runtime */
+};
+
+#define PP_SITE_BODY 0u
+#define PP_SITE_CALL(k) ((uint32_t)(k) + 1u)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __pinpoint_enter(struct pp_fn *fn, uint32_t site);
+void __pinpoint_exit(struct pp_fn *fn, uint32_t site);
+void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PINPOINT_ABI_H */
