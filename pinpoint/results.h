@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results.h - parse the file the runtime writes at exit (doc/formats.md, 3).
+ */
+#ifndef PINPOINT_RESULTS_H
+#define PINPOINT_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pp_slot_kind { PP_SLOT_ENTRY, PP_SLOT_FN, PP_SLOT_RANGE };
+
+struct pp_slot_result {
+	unsigned index;
+	enum pp_slot_kind kind;
+	char *spec; /* as given in the PINPOINT variable */
+	unsigned found; /* functions that matched the spec */
+	uint64_t total_ns;
+	uint64_t count;
+	uint64_t calls_ns; /* functions only: time of all its calls */
+};
+
+struct pp_results {
+	int version;
+	long pid;
+	char *clock; /* "tsc" or "monotonic" */
+	double ticks_per_ns;
+	size_t nmodules;
+	char **modules;
+	size_t nslots;
+	struct pp_slot_result *slots;
+	size_t nsamples;
+	uint64_t *samples; /* entry's per-execution durations, ns */
+	uint64_t dropped;
+	int complete; /* the "end" line was seen */
+};
+
+/*
+ * Parse results text.  Returns 0, -EPROTO for another format version,
+ * -EBADMSG for malformed or truncated input (the error line number is stored
+ * in *errline when not NULL), -ENOMEM.  Never crashes on any input.
+ */
+int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *errline);
+/* Read and parse @path; also -errno from reading it. */
+int pp_results_read(struct pp_results *res, const char *path, int *errline);
+void pp_results_free(struct pp_results *res);
+
+#endif /* PINPOINT_RESULTS_H */

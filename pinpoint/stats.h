@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h - the statistics that decide whether a revision got slower.
+ *
+ * Section 2.3 of the method: confidence intervals for means (z for n >= 30,
+ * Student t below), the difference of two means with Welch-Satterthwaite
+ * degrees of freedom, the steady-state coefficient-of-variation window; and
+ * the rank test used by default: Mann-Whitney U with a Hodges-Lehmann
+ * estimate of the shift and its distribution-free confidence interval.
+ * Distributions come from GSL.
+ */
+#ifndef PINPOINT_STATS_H
+#define PINPOINT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pp_interval {
+	double centre; /* mean, or Hodges-Lehmann/median for rank methods */
+	double low, high;
+};
+
+/* Summary of one sample: mean with its confidence interval (z or t), median, sd. */
+struct pp_summary {
+	size_t n;
+	double mean, sd, median, min, max;
+	struct pp_interval ci; /* confidence interval of the mean */
+};
+
+int pp_summarize(const double *x, size_t n, double confidence, struct pp_summary *out);
+
+enum pp_test { PP_TEST_MANN_WHITNEY, PP_TEST_WELCH };
+
+/* Comparison of current (y) against previous (x): positive = current slower. */
+struct pp_comparison {
+	enum pp_test test;
+	double confidence; /* e.g. 0.95 */
+	struct pp_interval diff; /* y - x: shift (HL) or difference of means */
+	double p_value; /* two-sided */
+	double statistic; /* U of y, or the t/z statistic */
+	double df; /* Welch degrees of freedom; 0 for z and rank tests */
+	bool exact; /* rank test: exact distribution used */
+	bool significant; /* the interval excludes 0 */
+};
+
+/*
+ * Compare @y (current) with @x (previous) at @confidence (0 < c < 1).
+ * Welch: the thesis's interval of the difference of means, z when both
+ * n >= 30, else t with Welch-Satterthwaite df.  Mann-Whitney: two-sided U
+ * test (exact without ties for small samples, else normal approximation with
+ * tie and continuity correction, as R's wilcox.test) and the Hodges-Lehmann
+ * shift with its confidence interval.  Returns 0 or -EINVAL (n < 2, bad
+ * confidence), -ENOMEM.
+ */
+int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, size_t ny,
+	       double confidence, struct pp_comparison *out);
+
+/*
+ * Steady state (section 2.3.3): the first index s such that the k values
+ * x[s-k+1..s] have a coefficient of variation below @cov_threshold; then the
+ * mean of the next k values x[s+1..s+k] (or of what there is, at least one).
+ * Returns 0 and stores the mean in *mean and s+1 in *start, or -ENODATA when
+ * no window qualifies.
+ */
+int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, double *mean,
+		    size_t *start);
+
+/* ANOVA F test of k groups of equal size n (section 2.3.5): p-value of F. */
+int pp_anova(const double *const *groups, size_t k, size_t n, double *f, double *p_value);
+
+#endif /* PINPOINT_STATS_H */
