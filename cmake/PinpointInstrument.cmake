@@ -6,13 +6,14 @@
 #     [LINK <args>...]           more link arguments
 #     [PLAIN]                    build without the plugin and runtime (a baseline)
 #     [SHARED_RUNTIME]           link libpinpoint-rt.so instead of the static runtime
-#     [OUTPUT_DIR <dir>])        default: the current binary dir
+#     [OUTPUT_DIR <dir>]         default: the current binary dir
+#     [OUTPUT_NAME <file>])      default: <name>
 #
 # Builds a program with the clang pinpoint's plugin was built for, the plugin,
 # -g and the runtime, the way a user's build would.  Target <name> is a custom
 # target; the program's path is in the target property PP_PROGRAM.
 function(pp_add_instrumented_program name)
-  cmake_parse_arguments(A "CXX;PLAIN;SHARED_RUNTIME" "OPT;OUTPUT_DIR" "SOURCES;FLAGS;LINK" ${ARGN})
+  cmake_parse_arguments(A "CXX;PLAIN;SHARED_RUNTIME" "OPT;OUTPUT_DIR;OUTPUT_NAME" "SOURCES;FLAGS;LINK" ${ARGN})
   if(NOT A_OPT)
     set(A_OPT -O2)
   endif()
@@ -28,7 +29,10 @@ function(pp_add_instrumented_program name)
     get_filename_component(abs ${s} ABSOLUTE)
     list(APPEND srcs ${abs})
   endforeach()
-  set(out ${A_OUTPUT_DIR}/${name})
+  if(NOT A_OUTPUT_NAME)
+    set(A_OUTPUT_NAME ${name})
+  endif()
+  set(out ${A_OUTPUT_DIR}/${A_OUTPUT_NAME})
   set(deps ${srcs})
   if(A_PLAIN)
     set(instr)

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json.c - the session as JSON: options, platform, every run and sample,
+ * every comparison, the bottleneck chain.  The layout is described by
+ * doc/report.schema.json.  Written to a temporary file and renamed, so a
+ * reader never sees half a report.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pinpoint/json.h"
+#include "pinpoint/log.h"
+#include "pinpoint/platform.h"
+#include "pinpoint/report.h"
+
+#ifndef PP_VERSION
+#define PP_VERSION "0"
+#endif
+
+static void sep(struct pp_json *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = false;
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+	if (key) {
+		fputc('"', j->f);
+		for (const char *p = key; *p; p++)
+			fputc(*p, j->f);
+		fputs("\": ", j->f);
+	}
+}
+
+static void put_string(FILE *f, const char *v)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void pp_json_begin(struct pp_json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->first[0] = true;
+	fputc('{', f);
+	j->depth = 1;
+	j->first[1] = true;
+}
+
+static void open_(struct pp_json *j, const char *key, char c)
+{
+	sep(j, key);
+	fputc(c, j->f);
+	if (j->depth < 63)
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+void pp_json_object(struct pp_json *j, const char *key)
+{
+	open_(j, key, '{');
+}
+
+void pp_json_array(struct pp_json *j, const char *key)
+{
+	open_(j, key, '[');
+}
+
+static void close_(struct pp_json *j, char c)
+{
+	bool empty = j->first[j->depth];
+
+	j->depth--;
+	if (!empty) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	fputc(c, j->f);
+}
+
+void pp_json_end_object(struct pp_json *j)
+{
+	close_(j, '}');
+}
+
+void pp_json_end_array(struct pp_json *j)
+{
+	close_(j, ']');
+}
+
+void pp_json_str(struct pp_json *j, const char *key, const char *v)
+{
+	if (!j)
+		return;
+	sep(j, key);
+	if (v)
+		put_string(j->f, v);
+	else
+		fputs("null", j->f);
+}
+
+void pp_json_num(struct pp_json *j, const char *key, double v)
+{
+	sep(j, key);
+	if (isfinite(v))
+		fprintf(j->f, "%.17g", v);
+	else
+		fputs("null", j->f);
+}
+
+void pp_json_int(struct pp_json *j, const char *key, long long v)
+{
+	sep(j, key);
+	fprintf(j->f, "%lld", v);
+}
+
+void pp_json_bool(struct pp_json *j, const char *key, bool v)
+{
+	sep(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void pp_json_null(struct pp_json *j, const char *key)
+{
+	sep(j, key);
+	fputs("null", j->f);
+}
+
+static void interval(struct pp_json *j, const char *key, struct pp_interval iv)
+{
+	pp_json_object(j, key);
+	pp_json_num(j, "centre", iv.centre);
+	pp_json_num(j, "low", iv.low);
+	pp_json_num(j, "high", iv.high);
+	pp_json_end_object(j);
+}
+
+static const char *test_name(enum pp_test t)
+{
+	return t == PP_TEST_WELCH ? "welch" : "mann-whitney";
+}
+
+static void write_options(struct pp_json *j, const struct pp_session *s)
+{
+	const struct pp_options *o = s->opt;
+
+	pp_json_object(j, "options");
+	pp_json_str(j, "entry", o->entry);
+	pp_json_int(j, "depth", o->depth);
+	pp_json_str(j, "previous", s->rev[PP_PREV].dir);
+	pp_json_str(j, "current", s->rev[PP_CUR].dir);
+	pp_json_int(j, "measurements", o->measurements);
+	pp_json_int(j, "warmups", o->warmups);
+	pp_json_num(j, "confidence", o->confidence);
+	pp_json_num(j, "precision_threshold", o->precision);
+	pp_json_int(j, "re_measurement", o->remeasure);
+	pp_json_num(j, "timeout", s->timeout_s);
+	pp_json_array(j, "exclude");
+	for (size_t i = 0; i < o->nexclude; i++)
+		pp_json_str(j, NULL, o->exclude[i]);
+	pp_json_end_array(j);
+	pp_json_str(j, "search", o->search == PP_SEARCH_LINEAR ? "linear" : "binary");
+	pp_json_str(j, "test", test_name(o->test));
+	pp_json_array(j, "command");
+	for (char **a = o->command; a && *a; a++)
+		pp_json_str(j, NULL, *a);
+	pp_json_end_array(j);
+	pp_json_end_object(j);
+}
+
+static void write_revisions(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_array(j, "revisions");
+	for (int r = 0; r < 2; r++) {
+		const struct pp_revision *rev = &s->rev[r];
+
+		pp_json_object(j, NULL);
+		pp_json_str(j, "label", rev->label);
+		pp_json_str(j, "dir", rev->dir);
+		pp_json_array(j, "binaries");
+		for (size_t i = 0; i < rev->prog.nobjects; i++)
+			pp_json_str(j, NULL, rev->prog.objects[i]);
+		pp_json_end_array(j);
+		pp_json_int(j, "functions", (long long)rev->prog.nfuncs);
+		if (rev->entry) {
+			pp_json_object(j, "entry");
+			pp_json_str(j, "name", rev->entry->name);
+			pp_json_str(j, "file", rev->entry->file);
+			pp_json_int(j, "line", rev->entry->line);
+			pp_json_end_object(j);
+		}
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
+static const char *qkind(enum pp_qkind k)
+{
+	return k == PP_Q_ENTRY ? "entry" : k == PP_Q_RANGE ? "range" : "self";
+}
+
+static const char *verdict(enum pp_verdict v)
+{
+	return v == PP_V_SLOWER ? "slower" : v == PP_V_FASTER ? "faster" : "same";
+}
+
+static void write_comparisons(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_array(j, "comparisons");
+	for (size_t i = 0; i < s->nq; i++) {
+		const struct pp_quantity *q = s->q[i];
+		char *label = pp_quantity_label(q);
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "id", q->id);
+		pp_json_str(j, "label", label ? label : "");
+		free(label);
+		pp_json_str(j, "kind", qkind(q->kind));
+		pp_json_str(j, "function", q->fn[PP_CUR]->name);
+		pp_json_str(j, "file", q->fn[PP_CUR]->file);
+		if (q->kind == PP_Q_RANGE) {
+			pp_json_int(j, "first_call", q->first);
+			pp_json_int(j, "last_call", q->last);
+		}
+		pp_json_int(j, "batch", q->batch);
+		for (int r = 0; r < 2; r++) {
+			pp_json_array(j, r == PP_PREV ? "previous_ns" : "current_ns");
+			for (size_t k = 0; k < q->s[r].n; k++)
+				pp_json_num(j, NULL, q->s[r].v[k]);
+			pp_json_end_array(j);
+		}
+		pp_json_bool(j, "decided", q->decided);
+		if (q->decided) {
+			pp_json_int(j, "order", q->order);
+			for (int r = 0; r < 2; r++) {
+				const struct pp_summary *m = &q->sum[r];
+
+				pp_json_object(j, r == PP_PREV ? "previous" : "current");
+				pp_json_int(j, "n", (long long)m->n);
+				pp_json_num(j, "mean", m->mean);
+				pp_json_num(j, "sd", m->sd);
+				pp_json_num(j, "median", m->median);
+				pp_json_num(j, "min", m->min);
+				pp_json_num(j, "max", m->max);
+				interval(j, "mean_interval", m->ci);
+				interval(j, "interval", pp_revision_interval(s, q, r));
+				pp_json_end_object(j);
+			}
+			pp_json_object(j, "difference");
+			pp_json_str(j, "test", test_name(q->cmp.test));
+			pp_json_num(j, "confidence", q->cmp.confidence);
+			interval(j, "interval", q->cmp.diff);
+			pp_json_num(j, "p_value", q->cmp.p_value);
+			pp_json_num(j, "statistic", q->cmp.statistic);
+			pp_json_num(j, "df", q->cmp.df);
+			pp_json_bool(j, "exact", q->cmp.exact);
+			pp_json_bool(j, "significant", q->cmp.significant);
+			pp_json_end_object(j);
+			pp_json_num(j, "threshold_ns", q->threshold_ns);
+			pp_json_int(j, "re_measurements", q->rounds);
+			pp_json_str(j, "verdict", verdict(q->verdict));
+		}
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
+static void write_runs(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_array(j, "batches");
+	for (size_t i = 0; i < s->nbatches; i++) {
+		const struct pp_batch *b = &s->batches[i];
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "id", b->id);
+		pp_json_array(j, "comparisons");
+		for (size_t k = 0; k < b->nq; k++)
+			pp_json_int(j, NULL, b->qids[k]);
+		pp_json_end_array(j);
+		pp_json_str(j, "arming_previous", b->arming[PP_PREV]);
+		pp_json_str(j, "arming_current", b->arming[PP_CUR]);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+
+	pp_json_array(j, "runs");
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *r = &s->runs[i];
+		char how[128];
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "batch", r->batch);
+		pp_json_str(j, "revision", s->rev[r->rev].label);
+		pp_json_int(j, "index", r->index);
+		pp_json_bool(j, "warmup", r->warmup);
+		pp_json_str(j, "status", pp_run_describe(&r->st, how, sizeof(how)));
+		pp_json_num(j, "wall_s", r->st.wall_s);
+		pp_json_int(j, "entry_count", (long long)r->entry_count);
+		pp_json_array(j, "values_ns");
+		for (size_t k = 0; k < r->nvalues; k++)
+			pp_json_num(j, NULL, r->values[k]);
+		pp_json_end_array(j);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
+static const char *link_kind(enum pp_link_kind k)
+{
+	switch (k) {
+	case PP_L_ENTRY:
+		return "entry";
+	case PP_L_CALL:
+		return "call";
+	case PP_L_RANGE:
+		return "range";
+	case PP_L_SELF:
+		return "self";
+	default:
+		return "structural";
+	}
+}
+
+static void write_chain(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_array(j, "bottleneck_chain");
+	for (size_t i = 0; i < s->nlinks; i++) {
+		const struct pp_link *l = &s->links[i];
+		const struct pp_func *fn = l->fn[PP_CUR];
+
+		pp_json_object(j, NULL);
+		pp_json_str(j, "kind", link_kind(l->kind));
+		pp_json_str(j, "function", fn->name);
+		pp_json_str(j, "function_demangled", pp_demangle(fn->name));
+		pp_json_str(j, "file", fn->file);
+		pp_json_int(j, "line", fn->line);
+		if (l->kind == PP_L_CALL || l->kind == PP_L_RANGE) {
+			const struct pp_call *c = &fn->calls[l->first];
+
+			pp_json_int(j, "first_call", l->first);
+			pp_json_int(j, "last_call", l->last);
+			pp_json_str(j, "callee", c->callee);
+			pp_json_str(j, "call_file", c->file);
+			pp_json_int(j, "call_line", c->line);
+			pp_json_int(j, "call_column", c->col);
+		}
+		if (l->q) {
+			pp_json_int(j, "comparison", l->q->id);
+			if (l->q->decided)
+				interval(j, "cost_ns", l->q->cmp.diff);
+		}
+		pp_json_str(j, "stop", l->stop);
+		pp_json_str(j, "detail", l->detail);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
+int pp_json_write_session(const struct pp_session *s, const char *path)
+{
+	struct pp_platform plat;
+	struct pp_json j;
+	char *tmp = NULL;
+	FILE *f;
+	int err = 0;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	f = fopen(tmp, "w");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	pp_platform_read(&plat, s);
+	pp_json_begin(&j, f);
+	pp_json_str(&j, "format", "pinpoint-report");
+	pp_json_int(&j, "version", 1);
+	pp_json_str(&j, "pinpoint_version", PP_VERSION);
+	pp_json_num(&j, "started", s->started_wall);
+	pp_json_num(&j, "duration_s", s->finished - s->started);
+	pp_json_str(&j, "outcome",
+		    s->outcome == PP_EXIT_REGRESSION	 ? "regression"
+		    : s->outcome == PP_EXIT_NO_REGRESSION ? "no-regression"
+		    : s->outcome == PP_EXIT_MEASUREMENT	 ? "measurement-failed"
+							 : "error");
+	pp_json_int(&j, "exit_code", s->outcome);
+	pp_json_bool(&j, "interrupted", s->interrupted);
+	pp_json_str(&j, "failure", s->failure);
+	pp_platform_json(&j, &plat);
+	write_options(&j, s);
+	write_revisions(&j, s);
+	write_comparisons(&j, s);
+	write_chain(&j, s);
+	write_runs(&j, s);
+	pp_json_end_object(&j);
+	fputc('\n', f);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	return err;
+}

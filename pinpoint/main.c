@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - pinpoint: name the call that made a function slower between two builds.
+ *
+ *   pinpoint --entry parse_doc --depth 3 --previous ../build-old -- ./bench in.json
+ *
+ * Runs COMMAND in the previous and the current build directory, measures the
+ * entry in both and, if it got slower, digs through its layers of calls to
+ * the bottleneck (search.c), printing each comparison as it is decided and
+ * the bottleneck chain at the end (report.c).  Exit status: 0 no regression,
+ * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
+ * 130 interrupted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pinpoint/json.h"
+#include "pinpoint/log.h"
+#include "pinpoint/measure.h"
+#include "pinpoint/options.h"
+#include "pinpoint/report.h"
+#include "pinpoint/search.h"
+#include "pinpoint/util.h"
+
+#define PP_EXIT_INTERRUPTED 130
+
+int pp_verbose;
+static volatile int stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (stop_requested++) {
+		static const char msg[] = "\npinpoint: stopped\n";
+
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(PP_EXIT_INTERRUPTED);
+		_exit(PP_EXIT_INTERRUPTED);
+	}
+}
+
+static int check_dir(const char *what, const char *dir, char **abs)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		pr_err("--%s %s: %s", what, dir, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pr_err("--%s %s: not a directory", what, dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, R_OK | X_OK)) {
+		pr_err("--%s %s: %s", what, dir, strerror(errno));
+		return -errno;
+	}
+	*abs = realpath(dir, NULL);
+	if (!*abs) {
+		pr_err("--%s %s: %s", what, dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* COMMAND is remembered in CURRENT/.pinpoint/command, NUL-separated. */
+static int save_command(const char *dir, char **argv)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.pinpoint", dir);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	for (char **a = argv; *a; a++)
+		fwrite(*a, 1, strlen(*a) + 1, f);
+	return fclose(f) ? -errno : 0;
+}
+
+static char **load_command(const char *dir, char **storage)
+{
+	char path[PATH_MAX], **argv;
+	size_t len = 0, cap = 0, n = 0;
+	FILE *f;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	*storage = NULL;
+	while ((c = fgetc(f)) != EOF) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(*storage, cap = cap ? 2 * cap : 256);
+
+			if (!nb) {
+				fclose(f);
+				return NULL;
+			}
+			*storage = nb;
+		}
+		(*storage)[len++] = (char)c;
+		n += !c;
+	}
+	fclose(f);
+	if (!n || !*storage || (*storage)[len - 1])
+		return NULL;
+	argv = calloc(n + 1, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (size_t i = 0, off = 0; i < n; i++) {
+		argv[i] = *storage + off;
+		off += strlen(argv[i]) + 1;
+	}
+	return argv;
+}
+
+static void remove_workdir(const char *dir)
+{
+	static const char *files[] = {"results", "previous.stdout", "previous.stderr",
+				      "current.stdout", "current.stderr"};
+	char path[PATH_MAX];
+
+	if (!dir)
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static int outcome_of(int err)
+{
+	switch (err) {
+	case 0:
+		return -1;
+	case -EINTR:
+		return PP_EXIT_INTERRUPTED;
+	case -EINVAL:
+	case -ENOENT:
+		return PP_EXIT_USAGE;
+	default:
+		return PP_EXIT_MEASUREMENT;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct pp_session s;
+	struct pp_options opt;
+	struct sigaction sa;
+	char tmpl[PATH_MAX], *saved = NULL, **loaded = NULL;
+	const char *tmpdir;
+	int err, code;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	err = pp_options_parse(&opt, argc, argv);
+	if (err)
+		return err > 0 ? 0 : PP_EXIT_USAGE;
+	pp_verbose = opt.quiet ? -1 : opt.verbose;
+
+	memset(&s, 0, sizeof(s));
+	s.opt = &opt;
+	s.stop = &stop_requested;
+	s.rev[PP_PREV].label = "previous";
+	s.rev[PP_CUR].label = "current";
+	pp_program_init(&s.rev[PP_PREV].prog);
+	pp_program_init(&s.rev[PP_CUR].prog);
+	code = PP_EXIT_USAGE;
+	if (check_dir("previous", opt.previous, &s.rev[PP_PREV].dir) ||
+	    check_dir("current", opt.current, &s.rev[PP_CUR].dir))
+		goto out;
+	if (!strcmp(s.rev[PP_PREV].dir, s.rev[PP_CUR].dir)) {
+		pr_err("--previous and --current are the same directory (%s)", s.rev[PP_CUR].dir);
+		goto out;
+	}
+	if (opt.command) {
+		if (!opt.no_save_command && (err = save_command(s.rev[PP_CUR].dir, opt.command)))
+			pr_warn("cannot remember the command in %s/.pinpoint: %s",
+				s.rev[PP_CUR].dir, strerror(-err));
+	} else {
+		loaded = load_command(s.rev[PP_CUR].dir, &saved);
+		if (!loaded) {
+			pr_err("no command: give the benchmark after '--' (it is remembered in "
+			       "%s/.pinpoint/command for later sessions)",
+			       s.rev[PP_CUR].dir);
+			goto out;
+		}
+		opt.command = loaded;
+	}
+
+	tmpdir = getenv("TMPDIR");
+	snprintf(tmpl, sizeof(tmpl), "%s/pinpoint.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	s.workdir = mkdtemp(tmpl);
+	if (!s.workdir) {
+		pr_err("cannot create a work directory %s: %s", tmpl, strerror(errno));
+		goto out;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	s.started = pp_now();
+	s.started_wall = pp_wall();
+	pr_info("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
+		s.rev[PP_CUR].dir);
+	err = pp_discover(&s);
+	if (!err)
+		err = pp_search(&s);
+	s.finished = pp_now();
+	code = outcome_of(err);
+	if (code < 0)
+		code = s.outcome;
+	else if (code == PP_EXIT_INTERRUPTED)
+		s.interrupted = true;
+	if (code == PP_EXIT_MEASUREMENT) {
+		if (s.failure)
+			pr_err("measurement failed: %s", s.failure);
+		else
+			pr_err("measurement failed: %s", strerror(-err));
+	}
+	s.outcome = code;
+	if (code != PP_EXIT_USAGE)
+		pp_report_verdict(&s, stdout);
+	if (opt.json && code != PP_EXIT_USAGE) {
+		int e = pp_json_write_session(&s, opt.json);
+
+		if (e) {
+			pr_err("cannot write %s: %s", opt.json, strerror(-e));
+			if (code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION)
+				code = PP_EXIT_USAGE;
+		}
+	}
+out:
+	remove_workdir(s.workdir);
+	pp_session_free(&s);
+	free(loaded);
+	free(saved);
+	pp_options_free(&opt);
+	return code;
+}

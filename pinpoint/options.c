@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * options.c - one option table drives getopt_long, --help and validation.
+ *
+ *   pinpoint --entry FUNC --depth N --previous DIR [--current DIR] [options]
+ *            [-- COMMAND [ARGS]]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinpoint/log.h"
+#include "pinpoint/options.h"
+
+#ifndef PP_VERSION
+#define PP_VERSION "0"
+#endif
+
+enum {
+	OPT_ENTRY = 'e',
+	OPT_DEPTH = 'd',
+	OPT_PREVIOUS = 'p',
+	OPT_CURRENT = 'c',
+	OPT_MEASUREMENTS = 'n',
+	OPT_WARMUPS = 'w',
+	OPT_HELP = 'h',
+	OPT_QUIET = 'q',
+	OPT_VERBOSE = 'v',
+	OPT_CONFIDENCE = 256,
+	OPT_PRECISION,
+	OPT_REMEASURE,
+	OPT_TIMEOUT,
+	OPT_EXCLUDE,
+	OPT_SEARCH,
+	OPT_TEST,
+	OPT_JSON,
+	OPT_VERSION,
+	OPT_NO_SAVE,
+};
+
+struct pp_option_desc {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;
+	const char *help;
+};
+
+static const struct pp_option_desc options[] = {
+	{"entry", required_argument, OPT_ENTRY, "FUNC",
+	 "function to inspect (layer 0); FILE:FUNC picks one of several static functions"},
+	{"depth", required_argument, OPT_DEPTH, "N", "deepest layer to dig into (default 3)"},
+	{"previous", required_argument, OPT_PREVIOUS, "DIR",
+	 "build directory of the previous (accepted) revision"},
+	{"current", required_argument, OPT_CURRENT, "DIR",
+	 "build directory of the current revision (default: .)"},
+	{"measurements", required_argument, OPT_MEASUREMENTS, "N",
+	 "runs per revision per comparison (default 15)"},
+	{"warmups", required_argument, OPT_WARMUPS, "N",
+	 "runs per revision discarded before each comparison (default 1)"},
+	{"confidence", required_argument, OPT_CONFIDENCE, "P",
+	 "confidence level in percent (default 95)"},
+	{"precision-threshold", required_argument, OPT_PRECISION, "P",
+	 "smallest slowdown reported, in percent of the entry's time (default 2)"},
+	{"re-measurement", required_argument, OPT_REMEASURE, "N",
+	 "extra rounds of runs when an interval is too wide to decide (default 2)"},
+	{"timeout", required_argument, OPT_TIMEOUT, "S",
+	 "seconds one run may take (default: 20x the first run, at least 60)"},
+	{"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
+	 "never dig into functions matching this glob (repeatable)"},
+	{"search", required_argument, OPT_SEARCH, "binary|linear",
+	 "how a call list is narrowed (default binary)"},
+	{"test", required_argument, OPT_TEST, "mann-whitney|welch",
+	 "statistical test (default mann-whitney)"},
+	{"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
+	{"no-save-command", no_argument, OPT_NO_SAVE, NULL,
+	 "do not remember COMMAND in DIR/.pinpoint/command"},
+	{"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
+	{"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
+	{"help", no_argument, OPT_HELP, NULL, "print this help"},
+	{"version", no_argument, OPT_VERSION, NULL, "print the version"},
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+static void print_help(void)
+{
+	printf("usage: pinpoint --entry FUNC --previous DIR [--current DIR] [options] "
+	       "[-- COMMAND [ARGS...]]\n\n"
+	       "Measures FUNC in the previous and current builds and, if it got slower,\n"
+	       "narrows the slowdown down through its calls, layer by layer, to the call\n"
+	       "that costs it.  COMMAND runs in each build directory; when omitted, the\n"
+	       "command of the last session on the current directory is reused.\n\n"
+	       "options:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		char left[64];
+		const struct pp_option_desc *o = &options[i];
+		int shortopt = o->val < 256 ? o->val : 0;
+
+		if (shortopt)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", shortopt, o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		printf("  %-36s %s\n", left, o->help);
+	}
+	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
+	       "3 measurement failed.\n");
+}
+
+static int parse_int(const char *opt, const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		pr_err("--%s: '%s' is not an integer in [%d, %d]", opt, s, min, max);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max)) {
+		pr_err("--%s: '%s' is not a number in [%g, %g]", opt, s, min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int pp_options_parse(struct pp_options *opt, int argc, char **argv)
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 2];
+	size_t ns = 0;
+	double pct;
+	int c, err;
+
+	memset(opt, 0, sizeof(*opt));
+	opt->depth = 3;
+	opt->current = ".";
+	opt->measurements = 15;
+	opt->warmups = 1;
+	opt->confidence = 0.95;
+	opt->precision = 2.0;
+	opt->remeasure = 2;
+	opt->search = PP_SEARCH_BINARY;
+	opt->test = PP_TEST_MANN_WHITNEY;
+
+	shortopts[ns++] = '+'; /* stop at the first non-option: COMMAND */
+	shortopts[ns++] = ':'; /* report a missing value as ':' */
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		longopts[i] = (struct option){options[i].name, options[i].has_arg, NULL,
+					      options[i].val};
+		if (options[i].val < 256) {
+			shortopts[ns++] = (char)options[i].val;
+			if (options[i].has_arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	shortopts[ns] = 0;
+	memset(&longopts[NOPTIONS], 0, sizeof(longopts[0]));
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		err = 0;
+		switch (c) {
+		case OPT_ENTRY:
+			if (!*optarg) {
+				pr_err("--entry: empty function name");
+				return -EINVAL;
+			}
+			opt->entry = optarg;
+			break;
+		case OPT_DEPTH:
+			err = parse_int("depth", optarg, 0, 1000, &opt->depth);
+			break;
+		case OPT_PREVIOUS:
+			opt->previous = optarg;
+			break;
+		case OPT_CURRENT:
+			opt->current = optarg;
+			break;
+		case OPT_MEASUREMENTS:
+			err = parse_int("measurements", optarg, 3, 100000, &opt->measurements);
+			break;
+		case OPT_WARMUPS:
+			err = parse_int("warmups", optarg, 0, 100000, &opt->warmups);
+			break;
+		case OPT_CONFIDENCE:
+			err = parse_double("confidence", optarg, 50, 99.999, &pct);
+			opt->confidence = pct / 100.0;
+			break;
+		case OPT_PRECISION:
+			err = parse_double("precision-threshold", optarg, 0, 1000, &opt->precision);
+			break;
+		case OPT_REMEASURE:
+			err = parse_int("re-measurement", optarg, 0, 100, &opt->remeasure);
+			break;
+		case OPT_TIMEOUT:
+			err = parse_double("timeout", optarg, 0.001, 1e7, &opt->timeout);
+			break;
+		case OPT_EXCLUDE: {
+			const char **n = realloc(opt->exclude, (opt->nexclude + 1) * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			opt->exclude = n;
+			opt->exclude[opt->nexclude++] = optarg;
+			break;
+		}
+		case OPT_SEARCH:
+			if (!strcmp(optarg, "binary")) {
+				opt->search = PP_SEARCH_BINARY;
+			} else if (!strcmp(optarg, "linear")) {
+				opt->search = PP_SEARCH_LINEAR;
+			} else {
+				pr_err("--search: '%s' is not 'binary' or 'linear'", optarg);
+				err = -EINVAL;
+			}
+			break;
+		case OPT_TEST:
+			if (!strcmp(optarg, "mann-whitney")) {
+				opt->test = PP_TEST_MANN_WHITNEY;
+			} else if (!strcmp(optarg, "welch")) {
+				opt->test = PP_TEST_WELCH;
+			} else {
+				pr_err("--test: '%s' is not 'mann-whitney' or 'welch'", optarg);
+				err = -EINVAL;
+			}
+			break;
+		case OPT_JSON:
+			opt->json = optarg;
+			break;
+		case OPT_NO_SAVE:
+			opt->no_save_command = true;
+			break;
+		case OPT_QUIET:
+			opt->quiet = true;
+			break;
+		case OPT_VERBOSE:
+			opt->verbose = true;
+			break;
+		case OPT_HELP:
+			print_help();
+			return 1;
+		case OPT_VERSION:
+			printf("pinpoint %s\n", PP_VERSION);
+			return 1;
+		case ':':
+			pr_err("option %s needs a value (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			if (optopt && optopt < 256)
+				pr_err("unknown option '-%c' (see --help)", optopt);
+			else
+				pr_err("unknown option '%s' (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (err)
+			return err;
+	}
+	if (optind < argc)
+		opt->command = &argv[optind];
+	if (!opt->entry) {
+		pr_err("--entry FUNC is required (see --help)");
+		return -EINVAL;
+	}
+	if (!opt->previous) {
+		pr_err("--previous DIR is required (see --help)");
+		return -EINVAL;
+	}
+	if (opt->quiet && opt->verbose) {
+		pr_err("--quiet and --verbose exclude each other");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void pp_options_free(struct pp_options *opt)
+{
+	free(opt->exclude);
+	opt->exclude = NULL;
+	opt->nexclude = 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.h - the driver's command line.
+ */
+#ifndef PINPOINT_OPTIONS_H
+#define PINPOINT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pinpoint/stats.h"
+
+enum pp_search { PP_SEARCH_BINARY, PP_SEARCH_LINEAR };
+
+struct pp_options {
+	const char *entry;
+	int depth;
+	const char *previous;
+	const char *current;
+	int measurements; /* runs per revision per comparison */
+	int warmups; /* runs per revision discarded before each comparison */
+	double confidence; /* 0..1 */
+	double precision; /* percent of the entry's time */
+	int remeasure; /* extra rounds when an interval is too wide */
+	double timeout; /* seconds per run, 0 = automatic */
+	const char **exclude;
+	size_t nexclude;
+	enum pp_search search;
+	enum pp_test test;
+	const char *json;
+	bool quiet;
+	bool verbose;
+	bool no_save_command;
+	char **command; /* NULL-terminated, NULL when not given */
+};
+
+/*
+ * Parse argv.  Returns 0 to go on, 1 when --help or --version was handled,
+ * -EINVAL after printing one error line.
+ */
+int pp_options_parse(struct pp_options *opt, int argc, char **argv);
+void pp_options_free(struct pp_options *opt);
+
+#endif /* PINPOINT_OPTIONS_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * platform.h - what the measurements were taken on: CPU, kernel, compilers.
+ */
+#ifndef PINPOINT_PLATFORM_H
+#define PINPOINT_PLATFORM_H
+
+struct pp_session;
+struct pp_json;
+
+struct pp_platform {
+	char cpu[256];
+	long cpus;
+	char kernel[256];
+	char machine[64];
+	char llvm[64]; /* the LLVM pinpoint's plugin was built for */
+	char compiler[2][256]; /* what built each revision (.comment of its binary) */
+};
+
+void pp_platform_read(struct pp_platform *p, const struct pp_session *s);
+void pp_platform_json(struct pp_json *j, const struct pp_platform *p);
+
+#endif /* PINPOINT_PLATFORM_H */

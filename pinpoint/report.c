@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - what pinpoint prints on stdout.
+ *
+ * A line per comparison as it is decided (what was compared, each revision's
+ * centre with its interval, the difference with its interval, the verdict),
+ * then the verdict: "no regression", or the bottleneck chain from the entry
+ * down to the call that costs it, each step with its callee, file:line and
+ * what it accounts for.
+ */
+#include <gsl/gsl_cdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinpoint/log.h"
+#include "pinpoint/report.h"
+#include "pinpoint/util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct pp_interval pp_median_interval(const double *x, size_t n, double confidence)
+{
+	struct pp_interval iv = {0, 0, 0};
+	double *v;
+	size_t l;
+
+	if (!n)
+		return iv;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return iv;
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	iv.centre = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* Largest l with P(B < l) <= alpha/2, B ~ Binomial(n, 1/2): [x(l), x(n-l+1)]. */
+	l = 0;
+	while (l + 1 <= n / 2 &&
+	       gsl_cdf_binomial_P((unsigned)l, 0.5, (unsigned)n) <= (1 - confidence) / 2)
+		l++;
+	if (l == 0) {
+		iv.low = v[0];
+		iv.high = v[n - 1];
+	} else {
+		iv.low = v[l - 1];
+		iv.high = v[n - l];
+	}
+	free(v);
+	return iv;
+}
+
+struct pp_interval pp_revision_interval(const struct pp_session *s, const struct pp_quantity *q,
+					int rev)
+{
+	if (s->opt->test == PP_TEST_WELCH)
+		return q->sum[rev].ci;
+	return pp_median_interval(q->s[rev].v, q->s[rev].n, s->opt->confidence);
+}
+
+static const char *fn_name(const struct pp_func *fn)
+{
+	return pp_demangle(fn->name);
+}
+
+char *pp_quantity_label(const struct pp_quantity *q)
+{
+	const struct pp_func *fn = q->fn[PP_CUR];
+	char *l = NULL;
+	int r = -1;
+
+	switch (q->kind) {
+	case PP_Q_ENTRY:
+		r = asprintf(&l, "%s (entry)", fn_name(fn));
+		break;
+	case PP_Q_SELF:
+		r = asprintf(&l, "%s: own body", fn_name(fn));
+		break;
+	case PP_Q_RANGE: {
+		char *a = strdup(pp_demangle(pp_call_name(&fn->calls[q->first])));
+		const char *b = pp_demangle(pp_call_name(&fn->calls[q->last]));
+
+		if (q->first == q->last)
+			r = asprintf(&l, "%s: call %u %s", fn_name(fn), q->first, a ? a : "?");
+		else
+			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", fn_name(fn), q->first,
+				     q->last, a ? a : "?", b);
+		free(a);
+		break;
+	}
+	}
+	return r < 0 ? NULL : l;
+}
+
+static const char *verdict_word(enum pp_verdict v)
+{
+	switch (v) {
+	case PP_V_SLOWER:
+		return "SLOWER";
+	case PP_V_FASTER:
+		return "faster";
+	default:
+		return "same";
+	}
+}
+
+static unsigned next_order;
+
+void pp_report_comparison(struct pp_session *s, struct pp_quantity *q)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32];
+	struct pp_interval p = pp_revision_interval(s, q, PP_PREV);
+	struct pp_interval cu = pp_revision_interval(s, q, PP_CUR);
+	const struct pp_quantity *entry = s->q[0];
+	double base = entry->sum[PP_PREV].median;
+	char *label;
+
+	if (s->opt->test == PP_TEST_WELCH)
+		base = entry->sum[PP_PREV].mean;
+	q->order = ++next_order;
+	if (s->opt->quiet)
+		return;
+	label = pp_quantity_label(q);
+	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
+	       "(%+.1f%% of entry)  %s%s\n",
+	       q->order, label ? label : "?", pp_fmt_ns(p.centre, a, 32),
+	       pp_fmt_ns(p.low, b, 32), pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32),
+	       pp_fmt_ns(cu.low, e, 32), pp_fmt_ns(cu.high, f, 32),
+	       q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, g, 32),
+	       pp_fmt_ns(q->cmp.diff.low, h, 32), pp_fmt_ns(q->cmp.diff.high, i, 32),
+	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, verdict_word(q->verdict),
+	       q->rounds ? " (re-measured)" : "");
+	fflush(stdout);
+	free(label);
+}
+
+static void print_loc(FILE *f, const char *file, unsigned line, unsigned col)
+{
+	if (!file || !file[0])
+		fprintf(f, "(no debug info)");
+	else if (col)
+		fprintf(f, "%s:%u:%u", file, line, col);
+	else
+		fprintf(f, "%s:%u", file, line);
+}
+
+static void print_cost(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
+{
+	const struct pp_quantity *entry = s->q[0];
+	double base = s->opt->test == PP_TEST_WELCH ? entry->sum[PP_PREV].mean
+						    : entry->sum[PP_PREV].median;
+	char a[32], b[32], c[32];
+
+	if (!q || !q->decided)
+		return;
+	fprintf(f, "  costs %s%s [%s, %s]", q->cmp.diff.centre >= 0 ? "+" : "",
+		pp_fmt_ns(q->cmp.diff.centre, a, 32), pp_fmt_ns(q->cmp.diff.low, b, 32),
+		pp_fmt_ns(q->cmp.diff.high, c, 32));
+	if (base > 0)
+		fprintf(f, " = %.1f%% of %s", 100.0 * q->cmp.diff.centre / base,
+			pp_demangle(entry->fn[PP_CUR]->name));
+}
+
+static void print_chain_line(FILE *f, const struct pp_session *s)
+{
+	fprintf(f, "Bottleneck chain: ");
+	for (size_t i = 0; i < s->nlinks; i++) {
+		const struct pp_link *l = &s->links[i];
+		const struct pp_func *fn = l->fn[PP_CUR];
+
+		switch (l->kind) {
+		case PP_L_ENTRY:
+			fprintf(f, "%s", fn_name(fn));
+			break;
+		case PP_L_CALL:
+			fprintf(f, " → %s", pp_demangle(pp_call_name(&fn->calls[l->first])));
+			break;
+		case PP_L_RANGE:
+			fprintf(f, " → calls %u-%u of %s", l->first, l->last, fn_name(fn));
+			break;
+		case PP_L_SELF:
+			fprintf(f, " → own body of %s", fn_name(fn));
+			break;
+		case PP_L_STRUCTURAL:
+			fprintf(f, " → changed code of %s", fn_name(fn));
+			break;
+		}
+	}
+	fprintf(f, "\n");
+}
+
+void pp_report_verdict(struct pp_session *s, FILE *f)
+{
+	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
+
+	if (s->interrupted)
+		fprintf(f, "\nInterrupted: what was established so far:\n");
+	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure)
+		fprintf(f, "\nMeasurement failed: %s\n", s->failure);
+	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
+		char a[32], b[32], c[32];
+
+		fprintf(f, "\nNo regression: %s is %s in the current revision (difference %s%s "
+			   "[%s, %s], threshold %s).\n",
+			fn_name(entry->fn[PP_CUR]),
+			entry->verdict == PP_V_FASTER ? "faster" : "not significantly slower",
+			entry->cmp.diff.centre >= 0 ? "+" : "",
+			pp_fmt_ns(entry->cmp.diff.centre, a, 32),
+			pp_fmt_ns(entry->cmp.diff.low, b, 32), pp_fmt_ns(entry->cmp.diff.high, c, 32),
+			pp_fmt_ns(entry->threshold_ns, a, 32));
+		return;
+	}
+	if (!s->nlinks)
+		return;
+	fprintf(f, "\n");
+	print_chain_line(f, s);
+	for (size_t i = 0; i < s->nlinks; i++) {
+		const struct pp_link *l = &s->links[i];
+		const struct pp_func *fn = l->fn[PP_CUR];
+		const struct pp_call *c;
+		int indent = 2 * (int)i;
+
+		fprintf(f, "%*s", indent + 2, "");
+		switch (l->kind) {
+		case PP_L_ENTRY:
+			fprintf(f, "%s  ", fn_name(fn));
+			print_loc(f, fn->file, fn->line, 0);
+			break;
+		case PP_L_CALL:
+			c = &fn->calls[l->first];
+			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_call_name(c)), l->first,
+				fn_name(fn));
+			print_loc(f, c->file, c->line, c->col);
+			break;
+		case PP_L_RANGE:
+			c = &fn->calls[l->first];
+			fprintf(f, "→ calls %u-%u of %s, from ", l->first, l->last, fn_name(fn));
+			print_loc(f, c->file, c->line, c->col);
+			c = &fn->calls[l->last];
+			fprintf(f, " to ");
+			print_loc(f, c->file, c->line, c->col);
+			break;
+		case PP_L_SELF:
+			fprintf(f, "→ own body of %s  ", fn_name(fn));
+			print_loc(f, fn->file, fn->line, 0);
+			break;
+		case PP_L_STRUCTURAL:
+			fprintf(f, "→ %s  ", fn_name(fn));
+			print_loc(f, fn->file, fn->line, 0);
+			fprintf(f, "  %s", l->detail ? l->detail : "its call list changed");
+			break;
+		}
+		print_cost(f, s, l->q);
+		if (l->stop)
+			fprintf(f, "  [%s]", l->stop);
+		fprintf(f, "\n");
+	}
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the state of one pinpoint session: the two revisions, what was
+ * measured, every comparison and the bottleneck chain.  The search fills it,
+ * the report and the JSON writer read it.
+ */
+#ifndef PINPOINT_SESSION_H
+#define PINPOINT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pinpoint/options.h"
+#include "pinpoint/run.h"
+#include "pinpoint/stats.h"
+#include "pinpoint/table.h"
+
+enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
+
+struct pp_revision {
+	const char *label; /* "previous" or "current" */
+	char *dir; /* absolute */
+	struct pp_program prog;
+	const struct pp_func *entry;
+	char *entry_spec; /* how the entry is armed in this revision */
+	uint64_t output_hash;
+	bool output_differs_warned;
+};
+
+/* Something measured in both revisions, in ns per execution of the entry. */
+enum pp_qkind {
+	PP_Q_ENTRY, /* the entry function as a whole */
+	PP_Q_RANGE, /* calls first..last of a function */
+	PP_Q_SELF, /* a function's own body: its time minus its calls' */
+};
+
+struct pp_series {
+	double *v;
+	size_t n, cap;
+};
+
+enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER };
+
+struct pp_quantity {
+	unsigned id;
+	enum pp_qkind kind;
+	const struct pp_func *fn[2]; /* the function in each revision */
+	unsigned first, last; /* PP_Q_RANGE */
+	struct pp_series s[2]; /* per-run values, per revision */
+	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
+	/* Filled by pp_decide(): */
+	bool decided;
+	int rounds; /* re-measurement rounds used */
+	struct pp_summary sum[2];
+	struct pp_comparison cmp;
+	double threshold_ns;
+	enum pp_verdict verdict;
+	unsigned order; /* 1-based order of comparison in the report, 0 = not reported */
+};
+
+/* One run of the benchmark. */
+struct pp_run_record {
+	unsigned batch;
+	enum pp_rev_id rev;
+	unsigned index; /* within the batch and revision, warm-ups included */
+	bool warmup;
+	struct pp_run_status st;
+	uint64_t entry_count;
+	size_t nvalues;
+	double *values; /* per quantity of the batch, in batch order */
+};
+
+struct pp_batch {
+	unsigned id;
+	size_t nq;
+	unsigned *qids;
+	char *arming[2];
+};
+
+/* A step of the bottleneck chain. */
+enum pp_link_kind {
+	PP_L_ENTRY, /* the entry as a whole */
+	PP_L_CALL, /* a single call, dug into or named */
+	PP_L_RANGE, /* a range of calls that is slower as a whole only */
+	PP_L_SELF, /* the function's own body */
+	PP_L_STRUCTURAL, /* the function's call list changed */
+};
+
+struct pp_link {
+	enum pp_link_kind kind;
+	const struct pp_func *fn[2]; /* the function the step is in */
+	unsigned first, last; /* calls */
+	const struct pp_quantity *q; /* the comparison that shows it */
+	const char *stop; /* why digging stopped here, or NULL */
+	char *detail; /* structural change description */
+};
+
+struct pp_session {
+	struct pp_options *opt;
+	struct pp_revision rev[2];
+	char *workdir;
+	double timeout_s;
+	size_t nq;
+	struct pp_quantity **q;
+	size_t nbatches;
+	struct pp_batch *batches;
+	size_t nruns;
+	struct pp_run_record *runs;
+	size_t nlinks;
+	struct pp_link *links; /* entry first */
+	int outcome; /* enum pp_exit */
+	char *failure; /* what failed, when outcome is PP_EXIT_MEASUREMENT */
+	bool interrupted;
+	double started, finished; /* monotonic clock, s */
+	double started_wall; /* seconds since the epoch */
+	volatile int *stop;
+};
+
+void pp_session_free(struct pp_session *s);
+
+#endif /* PINPOINT_SESSION_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h - small helpers of the driver.
+ */
+#ifndef PINPOINT_UTIL_H
+#define PINPOINT_UTIL_H
+
+/* Monotonic clock, in seconds. */
+double pp_now(void);
+/* Wall clock, in seconds since the epoch. */
+double pp_wall(void);
+/* Whether @name matches the glob @pattern (fnmatch), demangled or not. */
+int pp_excluded(const char *const *patterns, unsigned long n, const char *name);
+/* "12.3 ms", "4.56 s", "789 ns": @ns formatted into @buf. */
+const char *pp_fmt_ns(double ns, char *buf, unsigned len);
+
+#endif /* PINPOINT_UTIL_H */
