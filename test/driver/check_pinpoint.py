@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""End-to-end scenarios of the pinpoint driver.
+
+Each scenario runs the real driver on two real builds made with the plugin
+(previous and current revision of a small program, see programs/) and checks
+what it prints, its exit status and, with --json, the report against the
+schema.  Usage: check_pinpoint.py --pinpoint P --builds DIR --demo DIR
+--schema FILE SCENARIO
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ARGS = None
+
+
+def fail(msg, out=None):
+    print("FAIL: " + msg)
+    if out is not None:
+        print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s" % (out.returncode, out.stdout, out.stderr))
+    sys.exit(1)
+
+
+def pinpoint(*args, check_status=None):
+    cmd = [ARGS.pinpoint] + list(args)
+    print("$ " + " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=800)
+    if check_status is not None and p.returncode != check_status:
+        fail("expected exit status %d" % check_status, p)
+    return p
+
+
+def prog(name):
+    base = os.path.join(ARGS.builds, name)
+    return os.path.join(base, "previous"), os.path.join(base, "current")
+
+
+def session(name, entry, depth, *extra, status=1):
+    prev, cur = prog(name)
+    return pinpoint("--entry", entry, "--depth", str(depth), "--previous", prev,
+                    "--current", cur, *extra, "--", "./" + name, check_status=status)
+
+
+def expect_chain(p, chain):
+    want = "Bottleneck chain: " + " → ".join(chain)
+    lines = [l for l in p.stdout.splitlines() if l.startswith("Bottleneck chain: ")]
+    if not lines:
+        fail("no bottleneck chain printed", p)
+    if lines[0].strip() != want:
+        fail("chain is %r, expected %r" % (lines[0], want), p)
+
+
+def demo_session(*extra, status=1):
+    return pinpoint("--entry", "run", "--depth", "2",
+                    "--previous", os.path.join(ARGS.demo, "previous"),
+                    "--current", os.path.join(ARGS.demo, "current"), *extra, "--", "./demo",
+                    check_status=status)
+
+
+def check_locations(p, names):
+    for n in names:
+        if not re.search(r"→ %s  call \d+ of \w+ at \S*demo\.c:\d+:\d+" % n, p.stdout):
+            fail("no file:line:col for the call to %s" % n, p)
+
+
+def scenario_demo():
+    p = demo_session()
+    expect_chain(p, ["run", "bridge", "failure_run"])
+    check_locations(p, ["bridge", "failure_run"])
+    if not re.search(r"^\[1\] run \(entry\).*SLOWER", p.stdout, re.M):
+        fail("the first comparison is not the entry, found slower", p)
+
+
+def scenario_welch():
+    p = demo_session("--test", "welch")
+    expect_chain(p, ["run", "bridge", "failure_run"])
+
+
+def scenario_demo_json():
+    import jsonschema
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = demo_session("--json", path, "--measurements", "12")
+        with open(path) as f:
+            report = json.load(f)
+        with open(ARGS.schema) as f:
+            schema = json.load(f)
+        try:
+            jsonschema.validate(report, schema)
+        except jsonschema.ValidationError as e:
+            fail("report does not match the schema: %s" % e.message, p)
+        if report["outcome"] != "regression" or report["exit_code"] != 1:
+            fail("outcome %r" % report["outcome"], p)
+        kinds = [(l["kind"], l.get("callee")) for l in report["bottleneck_chain"]]
+        if kinds != [("entry", None), ("call", "bridge"), ("call", "failure_run")]:
+            fail("chain in JSON is %r" % kinds, p)
+        decided = [c for c in report["comparisons"] if c["decided"]]
+        for c in decided:
+            if len(c["previous_ns"]) < 12 or len(c["current_ns"]) < 12:
+                fail("comparison %s has fewer samples than --measurements" % c["label"], p)
+        kept = [r for r in report["runs"] if not r["warmup"]]
+        if len(kept) < 2 * 12 * len(report["batches"]):
+            fail("runs missing from the report", p)
+        last = report["bottleneck_chain"][-1]
+        if not (last["cost_ns"]["low"] > 0 and last["call_line"] > 0 and last["call_file"].endswith("demo.c")):
+            fail("the bottleneck's cost or location is missing: %r" % last, p)
+        if "cpu" not in report["platform"] or not report["platform"]["kernel"]:
+            fail("platform missing", p)
+
+
+def scenario_wide():
+    p = session("wide", "top", 3)
+    expect_chain(p, ["top", "w11", "mid", "leaf"])
+
+
+def scenario_wide_linear():
+    p = session("wide", "top", 3, "--search", "linear")
+    expect_chain(p, ["top", "w11", "mid", "leaf"])
+
+
+def scenario_self():
+    p = session("self", "crunch", 2)
+    expect_chain(p, ["crunch", "own body of crunch"])
+
+
+def scenario_structural():
+    p = session("structural", "process", 2)
+    expect_chain(p, ["process", "changed code of process"])
+    if "validate" not in p.stdout or "2 calls before, 3 now" not in p.stdout:
+        fail("the structural change is not described", p)
+
+
+def scenario_external():
+    p = session("external", "work", 3)
+    expect_chain(p, ["work", "usleep"])
+    if "[external" not in p.stdout:
+        fail("the call is not named external", p)
+
+
+def scenario_recursion():
+    p = session("recursion", "walk", 5)
+    expect_chain(p, ["walk", "walk"])
+    if "[recursion" not in p.stdout:
+        fail("digging did not stop at the recursion", p)
+
+
+def scenario_identical():
+    prev, cur = prog("same")
+    results = []
+    for i in range(20):
+        p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
+                     "--quiet", "--no-save-command", "--", "./same")
+        if p.returncode not in (0, 1):
+            fail("session %d failed" % i, p)
+        results.append(p.returncode)
+    clean = results.count(0)
+    print("identical revisions: %d of 20 sessions found no regression" % clean)
+    if clean < 19:
+        fail("identical revisions reported as a regression in %d of 20 sessions" % (20 - clean))
+
+
+def expect_usage_error(args, pattern):
+    p = pinpoint(*args)
+    if p.returncode != 2:
+        fail("expected exit status 2 for %r" % (args,), p)
+    lines = p.stderr.strip().splitlines()
+    if len(lines) != 1:
+        fail("expected one error line for %r" % (args,), p)
+    if not re.search(pattern, lines[0]):
+        fail("error line %r does not match %r" % (lines[0], pattern), p)
+    if p.stdout:
+        fail("usage error printed on stdout", p)
+
+
+def scenario_usage_errors():
+    prev, cur = os.path.join(ARGS.demo, "previous"), os.path.join(ARGS.demo, "current")
+    base = ["--previous", prev, "--current", cur]
+    expect_usage_error(["--entry", "runn", *base, "--", "./demo"],
+                       r"unknown entry 'runn'.*did you mean: .*\brun\b")
+    expect_usage_error(["--entry", "run", "--previous", "/nonexistent/dir", "--current", cur, "--", "./demo"],
+                       r"--previous /nonexistent/dir: No such file")
+    expect_usage_error(["--entry", "run", "--previous", cur, "--current", cur, "--", "./demo"],
+                       r"same directory")
+    expect_usage_error(["--entry", "run", "--depth", "-1", *base, "--", "./demo"], r"--depth")
+    expect_usage_error(["--entry", "run", "--measurements", "abc", *base, "--", "./demo"],
+                       r"--measurements: 'abc'")
+    expect_usage_error(["--entry", "run", "--confidence", "120", *base, "--", "./demo"], r"--confidence")
+    expect_usage_error(["--entry", "run", "--search", "ternary", *base, "--", "./demo"], r"--search")
+    expect_usage_error(["--entry", "run", "--test", "t", *base, "--", "./demo"], r"--test")
+    expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
+    expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
+    expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
+    with tempfile.TemporaryDirectory() as d:
+        expect_usage_error(["--entry", "run", "--previous", prev, "--current", d],
+                           r"no command: give the benchmark after '--'")
+    h = pinpoint("--help", check_status=0)
+    for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
+                "--confidence", "--precision-threshold", "--re-measurement", "--timeout",
+                "--exclude", "--search", "--test", "--json", "--quiet", "--verbose", "--help",
+                "--version"]:
+        if opt not in h.stdout:
+            fail("--help does not mention %s" % opt, h)
+    v = pinpoint("--version", check_status=0)
+    if not re.match(r"pinpoint \d+\.\d+", v.stdout):
+        fail("--version", v)
+
+
+def scenario_failing_benchmark():
+    p = session("fail", "job", 2, status=3)
+    if not re.search(r"current revision.*exited with status 3.*simulated failure", p.stderr):
+        fail("the failing revision and run are not named", p)
+
+
+def scenario_remembered_command():
+    prev, cur = prog("same")
+    cmdfile = os.path.join(cur, ".pinpoint", "command")
+    if os.path.exists(cmdfile):
+        os.unlink(cmdfile)
+    pinpoint("--entry", "steady", "--previous", prev, "--current", cur, "--measurements", "5",
+             "--", "./same", "x y")
+    with open(cmdfile, "rb") as f:
+        if f.read() != b"./same\0x y\0":
+            fail("the command was not remembered")
+    p = pinpoint("--entry", "steady", "--previous", prev, "--current", cur, "--measurements", "5")
+    if p.returncode not in (0, 1) or "no command" in p.stderr:
+        fail("the remembered command was not used", p)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("--builds", required=True)
+    ap.add_argument("--demo", required=True)
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("scenario")
+    ARGS = ap.parse_args()
+    fn = globals().get("scenario_" + ARGS.scenario.replace("-", "_"))
+    if not fn:
+        fail("unknown scenario " + ARGS.scenario)
+    fn()
+    print("PASS: " + ARGS.scenario)
+
+
+if __name__ == "__main__":
+    main()
