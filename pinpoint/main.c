@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pinpoint/html.h"
 #include "pinpoint/json.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
@@ -243,6 +244,15 @@ int main(int argc, char **argv)
 
 		if (e) {
 			pr_err("cannot write %s: %s", opt.json, strerror(-e));
+			if (code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION)
+				code = PP_EXIT_USAGE;
+		}
+	}
+	if (opt.html && code != PP_EXIT_USAGE) {
+		int e = pp_html_write_session(&s, opt.html);
+
+		if (e) {
+			pr_err("cannot write %s: %s", opt.html, strerror(-e));
 			if (code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION)
 				code = PP_EXIT_USAGE;
 		}

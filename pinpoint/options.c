@@ -37,6 +37,7 @@ enum {
 	OPT_SEARCH,
 	OPT_TEST,
 	OPT_JSON,
+	OPT_HTML,
 	OPT_VERSION,
 	OPT_NO_SAVE,
 };
@@ -76,6 +77,8 @@ static const struct pp_option_desc options[] = {
 	{"test", required_argument, OPT_TEST, "mann-whitney|welch",
 	 "statistical test (default mann-whitney)"},
 	{"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
+	{"html", required_argument, OPT_HTML, "FILE",
+	 "write a self-contained HTML report with every comparison plotted"},
 	{"no-save-command", no_argument, OPT_NO_SAVE, NULL,
 	 "do not remember COMMAND in DIR/.pinpoint/command"},
 	{"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
@@ -246,6 +249,9 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 			break;
 		case OPT_JSON:
 			opt->json = optarg;
+			break;
+		case OPT_HTML:
+			opt->html = optarg;
 			break;
 		case OPT_NO_SAVE:
 			opt->no_save_command = true;

@@ -28,6 +28,7 @@ struct pp_options {
 	enum pp_search search;
 	enum pp_test test;
 	const char *json;
+	const char *html;
 	bool quiet;
 	bool verbose;
 	bool no_save_command;
