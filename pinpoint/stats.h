@@ -27,6 +27,11 @@ struct pp_summary {
 	struct pp_interval ci; /* confidence interval of the mean */
 };
 
+/*
+ * The interval uses z for n >= 30, else Student t with n - 1 df; sd has the
+ * n - 1 denominator.  Returns 0, -EINVAL (n < 2, a non-finite value,
+ * confidence outside (0, 1)), -ENOMEM.
+ */
 int pp_summarize(const double *x, size_t n, double confidence, struct pp_summary *out);
 
 enum pp_test { PP_TEST_MANN_WHITNEY, PP_TEST_WELCH };
@@ -34,38 +39,55 @@ enum pp_test { PP_TEST_MANN_WHITNEY, PP_TEST_WELCH };
 /* Comparison of current (y) against previous (x): positive = current slower. */
 struct pp_comparison {
 	enum pp_test test;
-	double confidence; /* e.g. 0.95 */
+	double confidence;	 /* e.g. 0.95 */
 	struct pp_interval diff; /* y - x: shift (HL) or difference of means */
-	double p_value; /* two-sided */
-	double statistic; /* U of y, or the t/z statistic */
-	double df; /* Welch degrees of freedom; 0 for z and rank tests */
-	bool exact; /* rank test: exact distribution used */
-	bool significant; /* the interval excludes 0 */
+	double p_value;		 /* two-sided */
+	double statistic;	 /* U of y, or the t/z statistic */
+	double df;		 /* Welch degrees of freedom; 0 for z and rank tests */
+	bool exact;		 /* rank test: exact distribution used */
+	bool significant;	 /* the interval excludes 0 */
 };
 
 /*
  * Compare @y (current) with @x (previous) at @confidence (0 < c < 1).
- * Welch: the thesis's interval of the difference of means, z when both
- * n >= 30, else t with Welch-Satterthwaite df.  Mann-Whitney: two-sided U
- * test (exact without ties for small samples, else normal approximation with
- * tie and continuity correction, as R's wilcox.test) and the Hodges-Lehmann
- * shift with its confidence interval.  Returns 0 or -EINVAL (n < 2, bad
- * confidence), -ENOMEM.
+ *
+ * Welch: the thesis's interval of the difference of means y - x, z when both
+ * n >= 30 (df 0), else t with Welch-Satterthwaite df; statistic is
+ * (mean y - mean x) / sd of the difference.  If both samples are constant the
+ * interval is the difference itself (statistic +-inf or 0, p 0 or 1).
+ *
+ * Mann-Whitney: what R's wilcox.test(y, x, conf.int = TRUE) computes.
+ * statistic is U of y: the pairs with y_j > x_i plus half of those with
+ * y_j == x_i (R's W).  The p-value is exact when both n < 50 and no value is
+ * tied, else from the normal approximation with tie and continuity
+ * correction.  diff.centre is the Hodges-Lehmann shift, the median of all
+ * y_j - x_i; the interval ends are order statistics of those differences (at
+ * the U quantiles when exact, where the corrected normal statistic crosses
+ * the z quantiles otherwise; R approximates that crossing with uniroot).
+ * When every value is equal, p is 1 and the interval [0, 0].
+ *
+ * significant is "the interval excludes 0".  Returns 0 or -EINVAL (n < 2, a
+ * non-finite value, bad confidence or test), -ENOMEM.
  */
 int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, size_t ny,
 	       double confidence, struct pp_comparison *out);
 
 /*
  * Steady state (section 2.3.3): the first index s such that the k values
- * x[s-k+1..s] have a coefficient of variation below @cov_threshold; then the
- * mean of the next k values x[s+1..s+k] (or of what there is, at least one).
- * Returns 0 and stores the mean in *mean and s+1 in *start, or -ENODATA when
- * no window qualifies.
+ * x[s-k+1..s] have a coefficient of variation (sd with n - 1 over |mean|)
+ * below @cov_threshold; then the mean of the next k values x[s+1..s+k] (or of
+ * what there is, at least one).  Returns 0 and stores the mean in *mean and
+ * s+1 in *start, -ENODATA when no window qualifies (a window of mean 0 never
+ * does), -EINVAL for k < 2, a threshold <= 0 or a non-finite value.
  */
 int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, double *mean,
 		    size_t *start);
 
-/* ANOVA F test of k groups of equal size n (section 2.3.5): p-value of F. */
+/*
+ * ANOVA F test of k groups of equal size n (section 2.3.5): F with k - 1 and
+ * k(n - 1) df, and its p-value.  With no variation inside the groups F is 0
+ * (p 1) or +inf (p 0).  Returns 0, -EINVAL (k < 2, n < 2, non-finite value).
+ */
 int pp_anova(const double *const *groups, size_t k, size_t n, double *f, double *p_value);
 
 #endif /* PINPOINT_STATS_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats_internal.h - pieces shared by the statistics files (stats.c,
+ * stats_rank.c, stats_select.c) and exposed to their tests; not part of the
+ * stats.h interface.
+ */
+#ifndef PINPOINT_STATS_INTERNAL_H
+#define PINPOINT_STATS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pinpoint/stats.h"
+
+/* Turn GSL's aborting error handler off, once per process. */
+void pp_stats_init(void);
+
+bool pp_all_finite(const double *x, size_t n);
+
+/* A sorted (ascending) malloc'ed copy of @x, or NULL when out of memory. */
+double *pp_sorted_copy(const double *x, size_t n);
+
+/*
+ * The k-th smallest (0-based) of the nx * ny differences ys[j] - xs[i], without
+ * forming them: xs and ys sorted ascending, k < nx * ny.  Returns 0 or -ENOMEM.
+ */
+int pp_diff_select(const double *xs, size_t nx, const double *ys, size_t ny, size_t k, double *out);
+
+/*
+ * Null distribution of the Mann-Whitney U for samples of m and n values
+ * without ties: counts[u] (u = 0..m*n) is the number of the C(m+n, m)
+ * orderings whose U equals u.  Returns a malloc'ed array or NULL.
+ */
+double *pp_wilcox_counts(size_t m, size_t n);
+
+/* The Mann-Whitney half of pp_compare(); arguments already checked. */
+int pp_compare_rank(const double *x, size_t nx, const double *y, size_t ny, double confidence,
+		    struct pp_comparison *out);
+
+#endif /* PINPOINT_STATS_INTERNAL_H */

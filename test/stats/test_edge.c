@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_edge.c - bad input, degenerate samples and the building blocks of
+ * the rank test, checked against brute force: the selection of the k-th
+ * pairwise difference against sorting all of them, the exact U distribution
+ * against enumerating every ordering, and the symmetries a two-sample
+ * comparison must have.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
+
+#include "pinpoint/stats.h"
+#include "pinpoint/stats_internal.h"
+#include "check.h"
+
+static const double five[] = {1.0, 2.0, 3.0, 4.0, 5.0};
+
+static void bad_input(void)
+{
+	const double nan_in[] = {1.0, NAN, 3.0}, inf_in[] = {1.0, 2.0, INFINITY};
+	const double confs[] = {0.0, 1.0, -0.5, 1.5, NAN, INFINITY};
+	struct pp_summary s;
+	struct pp_comparison c;
+	const double *groups[2] = {five, five};
+	double m, f, p;
+	size_t start;
+
+	CHECK(pp_summarize(five, 0, 0.95, &s) == -EINVAL, "summarize n=0");
+	CHECK(pp_summarize(five, 1, 0.95, &s) == -EINVAL, "summarize n=1");
+	CHECK(pp_summarize(NULL, 5, 0.95, &s) == -EINVAL, "summarize NULL");
+	CHECK(pp_summarize(nan_in, 3, 0.95, &s) == -EINVAL, "summarize NaN value");
+	CHECK(pp_summarize(inf_in, 3, 0.95, &s) == -EINVAL, "summarize inf value");
+	for (size_t i = 0; i < sizeof(confs) / sizeof(confs[0]); i++) {
+		CHECK(pp_summarize(five, 5, confs[i], &s) == -EINVAL, "summarize confidence %g",
+		      confs[i]);
+		for (int t = PP_TEST_MANN_WHITNEY; t <= PP_TEST_WELCH; t++)
+			CHECK(pp_compare(t, five, 5, five, 5, confs[i], &c) == -EINVAL,
+			      "compare test %d confidence %g", t, confs[i]);
+	}
+	for (int t = PP_TEST_MANN_WHITNEY; t <= PP_TEST_WELCH; t++) {
+		CHECK(pp_compare(t, five, 1, five, 5, 0.95, &c) == -EINVAL, "compare nx=1 test %d",
+		      t);
+		CHECK(pp_compare(t, five, 5, five, 1, 0.95, &c) == -EINVAL, "compare ny=1 test %d",
+		      t);
+		CHECK(pp_compare(t, five, 5, five, 0, 0.95, &c) == -EINVAL, "compare ny=0 test %d",
+		      t);
+		CHECK(pp_compare(t, nan_in, 3, five, 5, 0.95, &c) == -EINVAL, "compare NaN test %d",
+		      t);
+		CHECK(pp_compare(t, five, 5, inf_in, 3, 0.95, &c) == -EINVAL, "compare inf test %d",
+		      t);
+		CHECK(pp_compare(t, NULL, 5, five, 5, 0.95, &c) == -EINVAL, "compare NULL test %d",
+		      t);
+	}
+	CHECK(pp_compare((enum pp_test)7, five, 5, five, 5, 0.95, &c) == -EINVAL,
+	      "compare unknown test");
+
+	CHECK(pp_steady_state(five, 5, 1, 0.02, &m, &start) == -EINVAL, "steady k=1");
+	CHECK(pp_steady_state(five, 5, 2, 0.0, &m, &start) == -EINVAL, "steady threshold 0");
+	CHECK(pp_steady_state(five, 5, 2, NAN, &m, &start) == -EINVAL, "steady threshold NaN");
+	CHECK(pp_steady_state(nan_in, 3, 2, 0.5, &m, &start) == -EINVAL, "steady NaN value");
+	CHECK(pp_steady_state(five, 2, 2, 10.0, &m, &start) == -ENODATA,
+	      "steady: no value after the only window");
+	CHECK(pp_steady_state(five, 0, 2, 10.0, &m, &start) == -ENODATA, "steady n=0");
+
+	CHECK(pp_anova(groups, 1, 5, &f, &p) == -EINVAL, "anova k=1");
+	CHECK(pp_anova(groups, 2, 1, &f, &p) == -EINVAL, "anova n=1");
+	groups[1] = NULL;
+	CHECK(pp_anova(groups, 2, 5, &f, &p) == -EINVAL, "anova NULL group");
+	groups[1] = nan_in;
+	CHECK(pp_anova(groups, 2, 3, &f, &p) == -EINVAL, "anova NaN value");
+}
+
+static int all_finite(const struct pp_comparison *c)
+{
+	return isfinite(c->diff.centre) && isfinite(c->diff.low) && isfinite(c->diff.high) &&
+	       isfinite(c->p_value) && !isnan(c->statistic) && isfinite(c->df);
+}
+
+static void degenerate(void)
+{
+	double same[8], other[6], zeros[12] = {0}, m, f, p;
+	struct pp_summary s;
+	struct pp_comparison c;
+	size_t start;
+
+	for (int i = 0; i < 8; i++)
+		same[i] = 3.25;
+	for (int i = 0; i < 6; i++)
+		other[i] = 4.5;
+
+	CHECK(pp_summarize(same, 8, 0.95, &s) == 0, "summarize constant");
+	CHECK(s.sd == 0.0 && s.ci.low == 3.25 && s.ci.high == 3.25 && s.median == 3.25,
+	      "constant summary: sd %g ci [%g, %g]", s.sd, s.ci.low, s.ci.high);
+
+	/* Identical constant samples: no difference, and no NaN anywhere. */
+	for (int t = PP_TEST_MANN_WHITNEY; t <= PP_TEST_WELCH; t++) {
+		CHECK(pp_compare(t, same, 8, same, 5, 0.95, &c) == 0, "compare identical test %d",
+		      t);
+		CHECK(all_finite(&c), "identical constant test %d: non-finite field", t);
+		CHECK(c.diff.centre == 0.0 && c.diff.low == 0.0 && c.diff.high == 0.0,
+		      "identical constant test %d: diff %g [%g, %g]", t, c.diff.centre, c.diff.low,
+		      c.diff.high);
+		CHECK(c.p_value == 1.0 && !c.significant, "identical constant test %d: p %g", t,
+		      c.p_value);
+	}
+	CHECK(pp_compare(PP_TEST_MANN_WHITNEY, same, 8, same, 5, 0.95, &c) == 0 &&
+		  c.statistic == 20.0 && !c.exact,
+	      "identical constant: U %g, want 20 (all pairs tied)", c.statistic);
+
+	/* Two different constants: the shift is certain. */
+	CHECK(pp_compare(PP_TEST_WELCH, same, 8, other, 6, 0.95, &c) == 0, "welch constants");
+	CHECK(c.diff.centre == 1.25 && c.diff.low == 1.25 && c.diff.high == 1.25 &&
+		  c.p_value == 0.0 && c.significant && c.statistic == INFINITY && c.df == 0.0,
+	      "welch constants: %g [%g, %g] p %g t %g df %g", c.diff.centre, c.diff.low,
+	      c.diff.high, c.p_value, c.statistic, c.df);
+	CHECK(pp_compare(PP_TEST_WELCH, other, 6, same, 8, 0.95, &c) == 0 &&
+		  c.statistic == -INFINITY && c.diff.centre == -1.25,
+	      "welch constants reversed: t %g", c.statistic);
+
+	CHECK(pp_steady_state(zeros, 12, 3, 0.02, &m, &start) == -ENODATA,
+	      "steady: a mean of 0 has no coefficient of variation");
+	CHECK(pp_steady_state(same, 8, 3, 1e-9, &m, &start) == 0 && start == 3 && m == 3.25,
+	      "steady constant: start %zu mean %g", start, m);
+
+	const double *eq[3] = {same, same, same}, *ne[2] = {same, other};
+
+	CHECK(pp_anova(eq, 3, 6, &f, &p) == 0 && f == 0.0 && p == 1.0,
+	      "anova equal constants: F %g p %g", f, p);
+	CHECK(pp_anova(ne, 2, 6, &f, &p) == 0 && f == INFINITY && p == 0.0,
+	      "anova different constants: F %g p %g", f, p);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* pp_diff_select against sorting every difference. */
+static void selection(gsl_rng *r)
+{
+	const size_t sizes[][2] = {{1, 1}, {1, 7}, {6, 1}, {5, 5}, {13, 29}, {40, 3}, {150, 120}};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t nx = sizes[s][0], ny = sizes[s][1], nd = nx * ny;
+		double *x = malloc(nx * sizeof(*x)), *y = malloc(ny * sizeof(*y));
+		double *d = malloc(nd * sizeof(*d));
+		/* Coarse values in half the cases: many equal differences. */
+		int coarse = s % 2;
+		size_t bad = 0;
+
+		for (size_t i = 0; i < nx; i++)
+			x[i] = coarse ? (double)gsl_rng_uniform_int(r, 6)
+				      : gsl_ran_cauchy(r, 2.0) - 1.0;
+		for (size_t j = 0; j < ny; j++)
+			y[j] = coarse ? (double)gsl_rng_uniform_int(r, 6)
+				      : gsl_ran_cauchy(r, 2.0) + 0.5;
+		gsl_sort(x, 1, nx);
+		gsl_sort(y, 1, ny);
+		for (size_t j = 0; j < ny; j++)
+			for (size_t i = 0; i < nx; i++)
+				d[j * nx + i] = y[j] - x[i];
+		qsort(d, nd, sizeof(*d), cmp_double);
+		for (size_t k = 0; k<nd; k += nd> 2000 ? 97 : 1) {
+			double v = NAN;
+
+			if (pp_diff_select(x, nx, y, ny, k, &v) || v != d[k])
+				bad++;
+		}
+		double last = NAN;
+
+		CHECK(pp_diff_select(x, nx, y, ny, nd - 1, &last) == 0 && last == d[nd - 1],
+		      "select %zux%zu: largest", nx, ny);
+		CHECK(bad == 0, "select %zux%zu coarse=%d: %zu order statistics wrong", nx, ny,
+		      coarse, bad);
+		free(x);
+		free(y);
+		free(d);
+	}
+}
+
+/* The exact null distribution of U against enumerating all orderings. */
+static void exact_distribution(void)
+{
+	for (size_t m = 1; m <= 7; m++) {
+		for (size_t n = 1; n <= 7; n++) {
+			double *c = pp_wilcox_counts(m, n);
+			double brute[50] = {0};
+			size_t bad = 0;
+
+			CHECK(c != NULL, "counts %zu,%zu: no memory", m, n);
+			if (!c)
+				continue;
+			/* Bit i set: position i of the pooled order holds a y value. */
+			for (unsigned long mask = 0; mask < 1UL << (m + n); mask++) {
+				size_t u = 0, xs = 0;
+
+				if ((size_t)__builtin_popcountl(mask) != m)
+					continue;
+				for (size_t i = 0; i < m + n; i++) {
+					if (mask >> i & 1)
+						u += xs; /* this y beats every x below it */
+					else
+						xs++;
+				}
+				brute[u] += 1.0;
+			}
+			for (size_t u = 0; u <= m * n; u++)
+				if (c[u] != brute[u])
+					bad++;
+			CHECK(bad == 0, "counts %zu,%zu: %zu entries differ from enumeration", m, n,
+			      bad);
+			free(c);
+		}
+	}
+	/* At the exact limit: all orderings are counted. */
+	double *c = pp_wilcox_counts(49, 49), total = 0.0;
+
+	CHECK(c != NULL, "counts 49,49: no memory");
+	if (!c)
+		return;
+	for (size_t u = 0; u <= 49 * 49; u++)
+		total += c[u];
+	CHECK_CLOSE("counts 49,49", "total", total, gsl_sf_choose(98, 49), 1e-13, 0);
+	free(c);
+}
+
+/* Swapping the samples mirrors everything; shifting both changes nothing. */
+static void symmetries(gsl_rng *r)
+{
+	const size_t sizes[][2] = {{9, 12}, {60, 45}, {25, 25}};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t nx = sizes[s][0], ny = sizes[s][1];
+		double x[60], y[60], xs[60], ys[60];
+		struct pp_comparison a, b, c;
+
+		for (size_t i = 0; i < nx; i++)
+			x[i] = floor(gsl_ran_lognormal(r, 3.0, 0.4) * (s == 2 ? 1 : 1000)) / 8;
+		for (size_t j = 0; j < ny; j++)
+			y[j] = floor(gsl_ran_lognormal(r, 3.1, 0.4) * (s == 2 ? 1 : 1000)) / 8;
+		/* A power of two keeps the shifted values exact. */
+		for (size_t i = 0; i < nx; i++)
+			xs[i] = x[i] + 1024.0;
+		for (size_t j = 0; j < ny; j++)
+			ys[j] = y[j] + 1024.0;
+		for (int t = PP_TEST_MANN_WHITNEY; t <= PP_TEST_WELCH; t++) {
+			int e = pp_compare(t, x, nx, y, ny, 0.9, &a);
+
+			e |= pp_compare(t, y, ny, x, nx, 0.9, &b);
+			e |= pp_compare(t, xs, nx, ys, ny, 0.9, &c);
+			CHECK(e == 0, "symmetry %zu test %d: error", s, t);
+			CHECK_CLOSE("swap", "centre", b.diff.centre, -a.diff.centre, 1e-12, 1e-12);
+			CHECK_CLOSE("swap", "low", b.diff.low, -a.diff.high, 1e-12, 1e-12);
+			CHECK_CLOSE("swap", "high", b.diff.high, -a.diff.low, 1e-12, 1e-12);
+			CHECK_CLOSE("swap", "p", b.p_value, a.p_value, 1e-12, 0);
+			CHECK(a.significant == b.significant, "swap %zu test %d: significance", s,
+			      t);
+			if (t == PP_TEST_MANN_WHITNEY)
+				CHECK(a.statistic + b.statistic == (double)(nx * ny),
+				      "swap %zu: U %g + %g != %zu", s, a.statistic, b.statistic,
+				      nx * ny);
+			CHECK_CLOSE("shift", "centre", c.diff.centre, a.diff.centre, 1e-9, 1e-9);
+			CHECK_CLOSE("shift", "low", c.diff.low, a.diff.low, 1e-9, 1e-9);
+			CHECK_CLOSE("shift", "high", c.diff.high, a.diff.high, 1e-9, 1e-9);
+			CHECK_CLOSE("shift", "p", c.p_value, a.p_value, 1e-9, 0);
+		}
+	}
+}
+
+/* Samples larger than the fixtures hold: all fields sane, interval around the shift. */
+static void large(gsl_rng *r)
+{
+	size_t n = 3000;
+	double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y));
+	struct pp_comparison c;
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = 100.0 + gsl_ran_gaussian(r, 5.0);
+		y[i] = 104.0 + gsl_ran_gaussian(r, 5.0);
+	}
+	CHECK(pp_compare(PP_TEST_MANN_WHITNEY, x, n, y, n, 0.95, &c) == 0, "large: error");
+	CHECK(!c.exact && all_finite(&c), "large: exact %d", c.exact);
+	CHECK(c.diff.low < c.diff.centre && c.diff.centre < c.diff.high,
+	      "large: centre %g outside [%g, %g]", c.diff.centre, c.diff.low, c.diff.high);
+	CHECK(c.diff.low > 3.0 && c.diff.high < 5.0 && c.significant,
+	      "large: interval [%g, %g] misses the shift of 4", c.diff.low, c.diff.high);
+	free(x);
+	free(y);
+}
+
+int main(int argc, char **argv)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)argc;
+	if (!r)
+		return 2;
+	gsl_rng_set(r, 4242);
+	bad_input();
+	degenerate();
+	selection(r);
+	exact_distribution();
+	symmetries(r);
+	large(r);
+	gsl_rng_free(r);
+	return report(argv[0]);
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_fixtures.c - check every statistics function against the reference
+ * values R computed for the same samples (fixtures.txt, made by
+ * make_fixtures.R; the line formats are described there).
+ *
+ * Usage: test-stats-fixtures FIXTURES
+ *
+ * Deterministic quantities must agree to 1e-9 relative.  Interval ends that
+ * R finds with uniroot (tol.root = 1e-13) agree to 1e-9 relative plus 1e-12
+ * of the data's magnitude, since an exact end of 0 comes back from R as
+ * some 1e-14.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinpoint/stats.h"
+#include "check.h"
+
+#define REL 1e-9
+#define ROOT_REL 1e-9
+
+struct tokens {
+	char *save;
+	const char *name;
+	int bad;
+};
+
+static double num(struct tokens *t)
+{
+	char *s = strtok_r(NULL, " \t\n", &t->save), *end;
+	double v;
+
+	if (!s) {
+		t->bad = 1;
+		return 0.0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno == EINVAL)
+		t->bad = 1;
+	return v;
+}
+
+static size_t count(struct tokens *t)
+{
+	double v = num(t);
+
+	if (v < 0 || v != (double)(size_t)v)
+		t->bad = 1;
+	return t->bad ? 0 : (size_t)v;
+}
+
+/* A sample: its length then its values. */
+static double *sample(struct tokens *t, size_t *n)
+{
+	double *x;
+
+	*n = count(t);
+	x = malloc((*n ? *n : 1) * sizeof(*x));
+	if (!x) {
+		t->bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < *n; i++)
+		x[i] = num(t);
+	return x;
+}
+
+/* Largest magnitude among the values: the scale of the absolute tolerance. */
+static double scale(const double *x, size_t n)
+{
+	double m = 0.0;
+
+	for (size_t i = 0; i < n; i++)
+		if (fabs(x[i]) > m)
+			m = fabs(x[i]);
+	return m;
+}
+
+static void check_summary(struct tokens *t)
+{
+	double conf = num(t), want[7];
+	size_t n;
+	double *x = sample(t, &n);
+	struct pp_summary s;
+	int err;
+
+	for (int i = 0; i < 7; i++)
+		want[i] = num(t);
+	if (t->bad)
+		goto out;
+	err = pp_summarize(x, n, conf, &s);
+	CHECK(err == 0, "%s: pp_summarize returned %d", t->name, err);
+	if (err)
+		goto out;
+	double abs = 1e-13 * scale(x, n);
+
+	CHECK(s.n == n, "%s: n = %zu", t->name, s.n);
+	CHECK_CLOSE(t->name, "mean", s.mean, want[0], REL, abs);
+	CHECK_CLOSE(t->name, "sd", s.sd, want[1], REL, abs);
+	CHECK_CLOSE(t->name, "median", s.median, want[2], REL, abs);
+	CHECK_CLOSE(t->name, "min", s.min, want[3], 0, 0);
+	CHECK_CLOSE(t->name, "max", s.max, want[4], 0, 0);
+	CHECK_CLOSE(t->name, "ci.low", s.ci.low, want[5], REL, abs);
+	CHECK_CLOSE(t->name, "ci.high", s.ci.high, want[6], REL, abs);
+	CHECK_CLOSE(t->name, "ci.centre", s.ci.centre, want[0], REL, abs);
+out:
+	free(x);
+}
+
+static void check_welch(struct tokens *t)
+{
+	double conf = num(t), want[6];
+	size_t nx, ny;
+	double *x = sample(t, &nx), *y = sample(t, &ny);
+	struct pp_comparison c;
+	int err;
+
+	for (int i = 0; i < 6; i++)
+		want[i] = num(t);
+	if (t->bad)
+		goto out;
+	err = pp_compare(PP_TEST_WELCH, x, nx, y, ny, conf, &c);
+	CHECK(err == 0, "%s: pp_compare returned %d", t->name, err);
+	if (err)
+		goto out;
+	double abs = 1e-13 * fmax(scale(x, nx), scale(y, ny));
+
+	CHECK(c.test == PP_TEST_WELCH && c.confidence == conf, "%s: test/confidence not kept",
+	      t->name);
+	CHECK_CLOSE(t->name, "diff", c.diff.centre, want[0], REL, abs);
+	CHECK_CLOSE(t->name, "low", c.diff.low, want[1], REL, abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, want[2], REL, abs);
+	CHECK_CLOSE(t->name, "statistic", c.statistic, want[3], REL, 1e-13);
+	CHECK_CLOSE(t->name, "df", c.df, want[4], REL, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, want[5], REL, 0);
+	CHECK(c.significant == (want[1] > 0 || want[2] < 0), "%s: significant = %d", t->name,
+	      c.significant);
+	CHECK(!c.exact, "%s: exact set for Welch", t->name);
+out:
+	free(x);
+	free(y);
+}
+
+static void check_mw(struct tokens *t)
+{
+	double conf = num(t), want[6];
+	size_t nx, ny;
+	double *x = sample(t, &nx), *y = sample(t, &ny);
+	struct pp_comparison c;
+	int err;
+
+	for (int i = 0; i < 6; i++)
+		want[i] = num(t);
+	if (t->bad)
+		goto out;
+	err = pp_compare(PP_TEST_MANN_WHITNEY, x, nx, y, ny, conf, &c);
+	CHECK(err == 0, "%s: pp_compare returned %d", t->name, err);
+	if (err)
+		goto out;
+	/* Interval ends are differences; R's root search stops within 1e-13 of them. */
+	double spread = scale(x, nx) + scale(y, ny);
+	double end_rel = want[0] != 0.0 ? REL : ROOT_REL;
+	double end_abs = want[0] != 0.0 ? 1e-13 * spread : 1e-12 * spread;
+
+	CHECK(c.test == PP_TEST_MANN_WHITNEY, "%s: test not kept", t->name);
+	CHECK(c.exact == (want[0] != 0.0), "%s: exact = %d, want %g", t->name, c.exact, want[0]);
+	CHECK_CLOSE(t->name, "U", c.statistic, want[1], 0, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, want[2], REL, 0);
+	CHECK_CLOSE(t->name, "HL", c.diff.centre, want[3], REL, 1e-13 * spread);
+	CHECK_CLOSE(t->name, "low", c.diff.low, want[4], end_rel, end_abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, want[5], end_rel, end_abs);
+	CHECK(c.df == 0.0, "%s: df = %g", t->name, c.df);
+	CHECK(c.significant == (c.diff.low > 0 || c.diff.high < 0), "%s: significant = %d", t->name,
+	      c.significant);
+	/* Where an end is zero R's value only approximates it: compare the decision away from 0. */
+	if (fabs(want[4]) > end_abs && fabs(want[5]) > end_abs)
+		CHECK(c.significant == (want[4] > 0 || want[5] < 0), "%s: significance differs",
+		      t->name);
+out:
+	free(x);
+	free(y);
+}
+
+static void check_mwtest(struct tokens *t)
+{
+	size_t nx, ny;
+	double *x = sample(t, &nx), *y = sample(t, &ny), want[3];
+	struct pp_comparison c;
+	int err;
+
+	for (int i = 0; i < 3; i++)
+		want[i] = num(t);
+	if (t->bad)
+		goto out;
+	err = pp_compare(PP_TEST_MANN_WHITNEY, x, nx, y, ny, 0.95, &c);
+	CHECK(err == 0, "%s: pp_compare returned %d", t->name, err);
+	if (err)
+		goto out;
+	CHECK(c.exact == (want[0] != 0.0), "%s: exact = %d", t->name, c.exact);
+	CHECK_CLOSE(t->name, "U", c.statistic, want[1], 0, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, want[2], REL, 0);
+	/* Both samples constant: every difference, hence the shift and its interval, is y - x. */
+	double d = y[0] - x[0];
+
+	CHECK_CLOSE(t->name, "HL", c.diff.centre, d, 0, 0);
+	CHECK_CLOSE(t->name, "low", c.diff.low, d, 0, 0);
+	CHECK_CLOSE(t->name, "high", c.diff.high, d, 0, 0);
+	CHECK(c.significant == (d != 0.0), "%s: significant = %d", t->name, c.significant);
+out:
+	free(x);
+	free(y);
+}
+
+static void check_anova(struct tokens *t)
+{
+	size_t k = count(t), n = count(t);
+	double *v = malloc((k * n + 1) * sizeof(*v));
+	const double **g = malloc((k + 1) * sizeof(*g));
+	double want_f, want_p, f, p;
+	int err;
+
+	if (!v || !g) {
+		t->bad = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < k * n; i++)
+		v[i] = num(t);
+	want_f = num(t);
+	want_p = num(t);
+	if (t->bad)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		g[i] = v + i * n;
+	err = pp_anova(g, k, n, &f, &p);
+	CHECK(err == 0, "%s: pp_anova returned %d", t->name, err);
+	if (err)
+		goto out;
+	CHECK_CLOSE(t->name, "F", f, want_f, REL, 0);
+	CHECK_CLOSE(t->name, "p", p, want_p, REL, 0);
+out:
+	free(v);
+	free(g);
+}
+
+static void check_steady(struct tokens *t)
+{
+	size_t k = count(t), n, start = 0;
+	double thr = num(t);
+	double *x = sample(t, &n);
+	double want_rc = num(t), want_start = num(t), want_mean = num(t), mean = 0.0;
+	int err;
+
+	if (t->bad)
+		goto out;
+	err = pp_steady_state(x, n, k, thr, &mean, &start);
+	if (want_rc != 0.0) {
+		CHECK(err == -ENODATA, "%s: pp_steady_state returned %d, want -ENODATA", t->name,
+		      err);
+		goto out;
+	}
+	CHECK(err == 0, "%s: pp_steady_state returned %d", t->name, err);
+	CHECK((double)start == want_start, "%s: start = %zu, want %g", t->name, start, want_start);
+	CHECK_CLOSE(t->name, "mean", mean, want_mean, REL, 0);
+out:
+	free(x);
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	int cases = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s FIXTURES\n", argv[0]);
+		return 2;
+	}
+	f = fopen(argv[1], "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1], strerror(errno));
+		return 2;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		struct tokens t = {0};
+		char *kind;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		kind = strtok_r(line, " \t\n", &t.save);
+		t.name = strtok_r(NULL, " \t\n", &t.save);
+		if (!kind || !t.name) {
+			CHECK(0, "line %zu: malformed", lineno);
+			continue;
+		}
+		if (!strcmp(kind, "summary"))
+			check_summary(&t);
+		else if (!strcmp(kind, "welch"))
+			check_welch(&t);
+		else if (!strcmp(kind, "mw"))
+			check_mw(&t);
+		else if (!strcmp(kind, "mwtest"))
+			check_mwtest(&t);
+		else if (!strcmp(kind, "anova"))
+			check_anova(&t);
+		else if (!strcmp(kind, "steady"))
+			check_steady(&t);
+		else
+			t.bad = 1;
+		if (!t.bad && strtok_r(NULL, " \t\n", &t.save))
+			t.bad = 1;
+		CHECK(!t.bad, "line %zu (%s %s): malformed fixture", lineno, kind, t.name);
+		cases++;
+	}
+	free(line);
+	fclose(f);
+	/* An empty or truncated file must not pass silently. */
+	CHECK(cases >= 60, "only %d fixture cases read", cases);
+	printf("%d fixture cases\n", cases);
+	return report(argv[0]);
+}
