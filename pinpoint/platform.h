@@ -11,8 +11,8 @@ struct pp_json;
 struct pp_platform {
 	char cpu[256];
 	long cpus;
-	char kernel[256];
-	char machine[64];
+	char kernel[3 * 65 + 3];
+	char machine[65];
 	char llvm[64]; /* the LLVM pinpoint's plugin was built for */
 	char compiler[2][256]; /* what built each revision (.comment of its binary) */
 };
