@@ -13,7 +13,7 @@
 
 #define NLISTS 1000
 #define LIST_LEN 50
-#define ROUNDS 600
+#define ROUNDS 200
 
 struct node {
 	struct node *next;
@@ -65,7 +65,7 @@ long ok_main(void)
 {
 	long sum = 0;
 
-	for (int r = 0; r < 300; r++)
+	for (int r = 0; r < 1000; r++)
 		for (int i = 0; i < 256; i++)
 			for (int j = 0; j < 256; j++)
 				sum += grid[i][j] ^ r;
