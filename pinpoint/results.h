@@ -13,7 +13,7 @@ enum pp_slot_kind { PP_SLOT_ENTRY, PP_SLOT_FN, PP_SLOT_RANGE };
 struct pp_slot_result {
 	unsigned index;
 	enum pp_slot_kind kind;
-	char *spec; /* as given in the PINPOINT variable */
+	char *spec;	/* as given in the PINPOINT variable */
 	unsigned found; /* functions that matched the spec */
 	uint64_t total_ns;
 	uint64_t count;
@@ -39,9 +39,21 @@ struct pp_results {
  * Parse results text.  Returns 0, -EPROTO for another format version,
  * -EBADMSG for malformed or truncated input (the error line number is stored
  * in *errline when not NULL), -ENOMEM.  Never crashes on any input.
+ *
+ * Strict: fields are separated by single spaces, numbers are plain decimals
+ * in range, records that may appear once (pid, clock, samples) do, slots are
+ * numbered 0, 1, ... in order, nothing follows "end".  Lenient where newer
+ * writers may add things: unknown key=value pairs of a slot and unknown
+ * records (a line starting with a lower-case word) are ignored; pid, clock
+ * and a slot's keys are optional (0 or NULL when absent).
+ *
+ * A text without the final "end" line (a run killed while writing, or a
+ * truncated file) is -EBADMSG with *errline one past its last line: treat it
+ * as a failed run.  On 0, complete is 1.  On any error @res holds what was
+ * parsed before the error (complete 0); call pp_results_free() in all cases.
  */
 int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *errline);
-/* Read and parse @path; also -errno from reading it. */
+/* Read and parse @path; also -errno from reading it (-EFBIG above 256 MiB). */
 int pp_results_read(struct pp_results *res, const char *path, int *errline);
 void pp_results_free(struct pp_results *res);
 

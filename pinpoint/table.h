@@ -18,7 +18,7 @@
 
 struct pp_call {
 	const char *callee; /* linkage name; "" when indirect */
-	const char *file; /* "" when unknown */
+	const char *file;   /* "" when unknown */
 	uint32_t line, col;
 	uint8_t kind; /* enum pp_call_kind */
 };
@@ -27,10 +27,11 @@ struct pp_func {
 	const char *name; /* linkage name */
 	const char *file; /* source file, "" when unknown */
 	uint32_t line;
-	uint8_t linkage; /* enum pp_linkage */
+	uint8_t linkage;    /* enum pp_linkage */
 	const char *object; /* path of the binary that holds it */
 	uint32_t ncalls;
 	struct pp_call *calls;
+	const char *module; /* the module (source file) whose blob held it */
 };
 
 struct pp_program {
@@ -56,11 +57,31 @@ int pp_program_add_section(struct pp_program *prog, const void *data, size_t siz
 			   const char *object);
 
 /*
+ * A section is added completely or not at all.  After a failure,
+ * pp_program_error() says what was wrong and where, in one line naming the
+ * file ("prog: pinpoint table version 2 at offset 0, ..."); pp_table_strerror()
+ * gives the general reason of an error code (for -ENOENT: how to build with
+ * the plugin).
+ */
+const char *pp_program_error(const struct pp_program *prog);
+const char *pp_table_strerror(int err);
+
+/*
  * Read @exe and the instrumented shared libraries it loads (as the dynamic
  * loader resolves them; libraries without a table are skipped).
  * Returns 0, or -ENOENT when none of them has a table, or another -errno.
  */
 int pp_program_load(struct pp_program *prog, const char *exe);
+
+/*
+ * pp_program_load() with a time limit for asking the dynamic loader (default
+ * PP_LOAD_TIMEOUT_MS).  The libraries are those `ldd` lists: @exe's
+ * PT_INTERP is run on it with LD_TRACE_LOADED_OBJECTS=1, which never runs
+ * @exe itself.  A static @exe, or a loader that fails or times out, gives
+ * @exe alone.  The child is waited for by pid.
+ */
+#define PP_LOAD_TIMEOUT_MS 10000
+int pp_program_load_timeout(struct pp_program *prog, const char *exe, int timeout_ms);
 
 void pp_program_init(struct pp_program *prog);
 void pp_program_free(struct pp_program *prog);
@@ -69,16 +90,33 @@ void pp_program_free(struct pp_program *prog);
  * Find function @spec, "NAME" or "FILE:NAME" (FILE a suffix of the function's
  * file at a '/' boundary).  Returns the number of matches and stores up to
  * @max of them in @out.
+ *
+ * NAME is tried as a linkage name, then as a demangled name ("ns::f(int)"),
+ * then as a demangled name without its parameters ("ns::f", which can match
+ * several overloads); the first of these that matches wins.  FILE is split
+ * off at the first ':' that is not part of "::".
  */
 size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
 			 const struct pp_func **out, size_t max);
 
 /*
  * The names closest to @name (edit distance), for "did you mean" messages.
- * Stores up to @max of them in @out and returns how many.
+ * Stores up to @max of them in @out and returns how many.  Names containing
+ * @name, or contained in it, come first; then names within an edit distance
+ * of a third of @name's length.  C++ names are given demangled, in a form
+ * pp_program_lookup() accepts; the strings live as long as @prog.
  */
 size_t pp_program_suggest(const struct pp_program *prog, const char *name, const char **out,
 			  size_t max);
+
+/*
+ * The function a call of @caller reaches, or NULL when it has no table
+ * (external) or is indirect.  When several functions have the callee's name
+ * (static functions of different files), the one of @caller's module and
+ * object wins, then a non-static one, then one of @caller's file.
+ */
+const struct pp_func *pp_program_resolve(const struct pp_program *prog,
+					 const struct pp_func *caller, const struct pp_call *call);
 
 /* Human name of a call's callee: the linkage name, or "<indirect>". */
 const char *pp_call_name(const struct pp_call *call);

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results.c - parse the results file the runtime writes at exit
+ * (doc/formats.md, 3).  The text is untrusted: every line is checked, every
+ * number range-checked, and nothing is allocated from a count before the
+ * text has shown it can hold that many records.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strtod_l */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pinpoint/abi.h"
+#include "results.h"
+
+#define MAX_SAMPLES (1u << 20) /* the limit of samples=N in the PINPOINT variable */
+#define MAX_FILE_SIZE (256u << 20)
+
+struct text {
+	const char *p, *end;
+	int line;
+};
+
+/* A field of a line: a run of non-spaces; fields are separated by one space. */
+struct field {
+	const char *s;
+	size_t len;
+};
+
+struct line {
+	const char *p, *end;
+};
+
+/* The next line (without its '\n'), or 0 at the end of the text. */
+static int next_line(struct text *t, struct line *l)
+{
+	const char *nl;
+
+	if (t->p >= t->end)
+		return 0;
+	nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
+	l->p = t->p;
+	l->end = nl ? nl : t->end;
+	t->p = nl ? nl + 1 : t->end;
+	t->line++;
+	return 1;
+}
+
+/* 1 and the next field, 0 at the end of the line, -1 for an empty field. */
+static int next_field(struct line *l, struct field *f)
+{
+	const char *sp;
+
+	if (l->p >= l->end)
+		return 0;
+	sp = memchr(l->p, ' ', (size_t)(l->end - l->p));
+	f->s = l->p;
+	f->len = (size_t)((sp ? sp : l->end) - l->p);
+	l->p = sp ? sp + 1 : l->end;
+	if (!f->len || (sp && l->p == l->end))
+		return -1; /* double, leading or trailing space */
+	return 1;
+}
+
+static int is(const struct field *f, const char *word)
+{
+	return f->len == strlen(word) && !memcmp(f->s, word, f->len);
+}
+
+static int parse_u64(const struct field *f, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!f->len)
+		return -1;
+	for (i = 0; i < f->len; i++) {
+		unsigned d = (unsigned char)f->s[i] - '0';
+
+		if (d > 9 || v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static size_t digits(const char *s, size_t i, size_t len)
+{
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* A positive finite decimal, "2.994301" or "3e+09", read in the C locale
+ * whatever the caller's locale is. */
+static int parse_positive(const struct field *f, double *out)
+{
+	size_t i = 0, j;
+	char buf[64];
+	locale_t c;
+	double v;
+
+	if (f->len >= sizeof(buf))
+		return -1;
+	j = digits(f->s, 0, f->len);
+	if (j == 0)
+		return -1;
+	i = j;
+	if (i < f->len && f->s[i] == '.') {
+		j = digits(f->s, i + 1, f->len);
+		if (j == i + 1)
+			return -1;
+		i = j;
+	}
+	if (i < f->len && (f->s[i] == 'e' || f->s[i] == 'E')) {
+		i++;
+		if (i < f->len && (f->s[i] == '+' || f->s[i] == '-'))
+			i++;
+		j = digits(f->s, i, f->len);
+		if (j == i)
+			return -1;
+		i = j;
+	}
+	if (i != f->len)
+		return -1;
+	memcpy(buf, f->s, f->len);
+	buf[f->len] = '\0';
+	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!c)
+		return -1;
+	v = strtod_l(buf, NULL, c);
+	freelocale(c);
+	if (!isfinite(v) || v <= 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A record or key name: [a-z][a-z0-9_]*. */
+static int is_word(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || s[0] < 'a' || s[0] > 'z')
+		return 0;
+	for (i = 1; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static char *dup_field(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static int grow(void **arr, size_t n, size_t elem)
+{
+	void *a;
+
+	/* Grow at powers of two. */
+	if (n & (n - 1) || n > SIZE_MAX / 2 / elem)
+		return n > SIZE_MAX / 2 / elem ? -ENOMEM : 0;
+	a = realloc(*arr, (n ? n * 2 : 1) * elem);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	return 0;
+}
+
+static int parse_header(struct line *l)
+{
+	struct field magic, version, extra;
+	uint64_t v;
+
+	if (next_field(l, &magic) != 1 || !is(&magic, PP_RESULTS_MAGIC) ||
+	    next_field(l, &version) != 1 || parse_u64(&version, INT_MAX, &v) ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	return v == PP_RESULTS_VERSION ? 0 : -EPROTO;
+}
+
+static int parse_pid(struct pp_results *res, struct line *l, int *seen)
+{
+	struct field f, extra;
+	uint64_t v;
+
+	if (*seen || next_field(l, &f) != 1 || parse_u64(&f, LONG_MAX, &v) || !v ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	res->pid = (long)v;
+	*seen = 1;
+	return 0;
+}
+
+static int parse_clock(struct pp_results *res, struct line *l)
+{
+	struct field name, ticks, extra;
+
+	if (res->clock || next_field(l, &name) != 1 || !is_word(name.s, name.len) ||
+	    next_field(l, &ticks) != 1 || parse_positive(&ticks, &res->ticks_per_ns) ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	res->clock = dup_field(name.s, name.len);
+	return res->clock ? 0 : -ENOMEM;
+}
+
+static int parse_module(struct pp_results *res, struct line *l)
+{
+	char *path;
+
+	/* The path is the rest of the line: it may hold spaces. */
+	if (l->p >= l->end)
+		return -EBADMSG;
+	if (grow((void **)&res->modules, res->nmodules, sizeof(*res->modules)))
+		return -ENOMEM;
+	path = dup_field(l->p, (size_t)(l->end - l->p));
+	if (!path)
+		return -ENOMEM;
+	res->modules[res->nmodules++] = path;
+	return 0;
+}
+
+static int parse_slot(struct pp_results *res, struct line *l)
+{
+	struct pp_slot_result s = {0};
+	struct field f, spec;
+	uint64_t v;
+	unsigned seen = 0;
+	int r;
+
+	if (next_field(l, &f) != 1 || parse_u64(&f, UINT_MAX, &v) || v != res->nslots)
+		return -EBADMSG; /* slots come in order, from 0 */
+	s.index = (unsigned)v;
+	if (next_field(l, &f) != 1)
+		return -EBADMSG;
+	if (is(&f, "entry"))
+		s.kind = PP_SLOT_ENTRY;
+	else if (is(&f, "fn"))
+		s.kind = PP_SLOT_FN;
+	else if (is(&f, "range"))
+		s.kind = PP_SLOT_RANGE;
+	else
+		return -EBADMSG;
+	if (next_field(l, &spec) != 1)
+		return -EBADMSG;
+	while ((r = next_field(l, &f)) == 1) {
+		const char *eq = memchr(f.s, '=', f.len);
+		struct field val;
+		unsigned bit;
+
+		if (!eq || !is_word(f.s, (size_t)(eq - f.s)))
+			return -EBADMSG;
+		val.s = eq + 1;
+		val.len = f.len - (size_t)(val.s - f.s);
+		f.len = (size_t)(eq - f.s);
+		if (is(&f, "found"))
+			bit = 1;
+		else if (is(&f, "total_ns"))
+			bit = 2;
+		else if (is(&f, "count"))
+			bit = 4;
+		else if (is(&f, "calls_ns"))
+			bit = 8;
+		else
+			continue; /* unknown keys are for newer readers */
+		if ((seen & bit) || parse_u64(&val, bit == 1 ? UINT_MAX : UINT64_MAX, &v))
+			return -EBADMSG;
+		seen |= bit;
+		if (bit == 1)
+			s.found = (unsigned)v;
+		else if (bit == 2)
+			s.total_ns = v;
+		else if (bit == 4)
+			s.count = v;
+		else
+			s.calls_ns = v;
+	}
+	if (r < 0)
+		return -EBADMSG;
+	if (grow((void **)&res->slots, res->nslots, sizeof(*res->slots)))
+		return -ENOMEM;
+	s.spec = dup_field(spec.s, spec.len);
+	if (!s.spec)
+		return -ENOMEM;
+	res->slots[res->nslots] = s;
+	res->nslots++;
+	return 0;
+}
+
+static int parse_samples(struct pp_results *res, struct text *t, struct line *l)
+{
+	struct field n, dropped, extra;
+	uint64_t count, v, i;
+	struct line sl;
+
+	if (res->samples || next_field(l, &n) != 1 || parse_u64(&n, MAX_SAMPLES, &count) ||
+	    next_field(l, &dropped) != 1 || parse_u64(&dropped, UINT64_MAX, &res->dropped) ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	/* Each sample takes at least two bytes: do not trust the count alone. */
+	if (count > (uint64_t)(t->end - t->p) / 2)
+		return -EBADMSG;
+	res->samples = malloc((count ? count : 1) * sizeof(*res->samples));
+	if (!res->samples)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		struct field f, extra2;
+
+		if (!next_line(t, &sl) || next_field(&sl, &f) != 1 ||
+		    parse_u64(&f, UINT64_MAX, &v) || next_field(&sl, &extra2) != 0)
+			return -EBADMSG;
+		res->samples[res->nsamples++] = v;
+	}
+	return 0;
+}
+
+int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *errline)
+{
+	struct text t = {text, text + len, 0};
+	struct line l;
+	int ret, pid_seen = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (errline)
+		*errline = 0;
+	if (len && memchr(text, '\0', len)) {
+		/* Find the line for the message. */
+		const char *z = memchr(text, '\0', len), *p;
+
+		t.line = 1;
+		for (p = text; p < z; p++)
+			t.line += *p == '\n';
+		ret = -EBADMSG;
+		goto out;
+	}
+	if (!next_line(&t, &l)) {
+		t.line = 1;
+		ret = -EBADMSG;
+		goto out;
+	}
+	ret = parse_header(&l);
+	if (ret)
+		goto out;
+	res->version = PP_RESULTS_VERSION;
+	while (next_line(&t, &l)) {
+		struct field rec;
+		struct line rest;
+
+		if (res->complete) {
+			ret = -EBADMSG; /* nothing may follow "end" */
+			goto out;
+		}
+		if (next_field(&l, &rec) != 1) {
+			ret = -EBADMSG;
+			goto out;
+		}
+		rest = l;
+		if (is(&rec, "pid"))
+			ret = parse_pid(res, &rest, &pid_seen);
+		else if (is(&rec, "clock"))
+			ret = parse_clock(res, &rest);
+		else if (is(&rec, "module"))
+			ret = parse_module(res, &rest);
+		else if (is(&rec, "slot"))
+			ret = parse_slot(res, &rest);
+		else if (is(&rec, "samples"))
+			ret = parse_samples(res, &t, &rest);
+		else if (is(&rec, "end"))
+			ret = rest.p < rest.end ? -EBADMSG : (res->complete = 1, 0);
+		else
+			ret = is_word(rec.s, rec.len) ? 0 : -EBADMSG; /* newer records */
+		if (ret)
+			goto out;
+	}
+	if (!res->complete) {
+		t.line++; /* the missing "end" */
+		ret = -EBADMSG;
+	}
+out:
+	if (ret) {
+		res->complete = 0;
+		if (errline)
+			*errline = t.line;
+	}
+	return ret;
+}
+
+int pp_results_read(struct pp_results *res, const char *path, int *errline)
+{
+	size_t len = 0, cap;
+	struct stat stbuf;
+	char *buf = NULL;
+	int fd, ret;
+
+	memset(res, 0, sizeof(*res));
+	if (errline)
+		*errline = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &stbuf)) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(stbuf.st_mode)) {
+		ret = S_ISDIR(stbuf.st_mode) ? -EISDIR : -EINVAL;
+		goto out;
+	}
+	if ((uint64_t)stbuf.st_size > MAX_FILE_SIZE) {
+		ret = -EFBIG;
+		goto out;
+	}
+	/* The size is a hint: read to the end, in case the file grew. */
+	cap = (size_t)stbuf.st_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (len == cap) {
+			char *b;
+
+			if (cap > MAX_FILE_SIZE) {
+				ret = -EFBIG;
+				goto out;
+			}
+			b = realloc(buf, cap * 2);
+			if (!b) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (!got)
+			break;
+		len += (size_t)got;
+	}
+	ret = pp_results_parse(res, buf, len, errline);
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+void pp_results_free(struct pp_results *res)
+{
+	size_t i;
+
+	free(res->clock);
+	for (i = 0; i < res->nmodules; i++)
+		free(res->modules[i]);
+	free(res->modules);
+	for (i = 0; i < res->nslots; i++)
+		free(res->slots[i].spec);
+	free(res->slots);
+	free(res->samples);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_results.c - libFuzzer target: any bytes as a results file.  Besides
+ * "no crash, no leak", a file that parses must be complete and consistent.
+ */
+#include <stdint.h>
+
+#include "pinpoint/results.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pp_results r;
+	int line = -1, ret;
+	size_t i;
+
+	ret = pp_results_parse(&r, (const char *)data, size, &line);
+	if (!ret && (!r.complete || line != 0 || r.version != 1))
+		__builtin_trap();
+	if (ret && (r.complete || line < 1))
+		__builtin_trap();
+	for (i = 0; i < r.nslots; i++)
+		if (!r.slots[i].spec || r.slots[i].index != i)
+			__builtin_trap();
+	pp_results_free(&r);
+	return 0;
+}

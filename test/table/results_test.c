@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results_test.c - the results parser (doc/formats.md, 3): the example of
+ * the format, then every way a file can be wrong.
+ *
+ *     results_test [TEST]
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pinpoint/results.h"
+
+/* The example of doc/formats.md. */
+static const char example[] = "pinpoint-results 1\n"
+			      "pid 4242\n"
+			      "clock tsc 2.994301\n"
+			      "module /abs/path/of/instrumented/binary/or/library\n"
+			      "slot 0 entry run found=1 total_ns=123456 count=1 calls_ns=120000\n"
+			      "slot 1 range bridge:0-1 found=1 total_ns=120000 count=2\n"
+			      "samples 3 0\n"
+			      "41152\n"
+			      "41150\n"
+			      "41154\n"
+			      "end\n";
+
+static int parse(const char *text, struct pp_results *res, int *line)
+{
+	return pp_results_parse(res, text, strlen(text), line);
+}
+
+static void test_example(void)
+{
+	struct pp_results r;
+	int line = -1;
+
+	CHECK_INT(parse(example, &r, &line), 0);
+	CHECK_INT(line, 0);
+	CHECK_INT(r.version, 1);
+	CHECK_INT(r.pid, 4242);
+	CHECK_STR(r.clock, "tsc");
+	CHECK(r.ticks_per_ns > 2.9943009 && r.ticks_per_ns < 2.9943011);
+	CHECK_INT(r.nmodules, 1);
+	CHECK_STR(r.modules[0], "/abs/path/of/instrumented/binary/or/library");
+	CHECK_INT(r.nslots, 2);
+	CHECK_INT(r.slots[0].index, 0);
+	CHECK_INT(r.slots[0].kind, PP_SLOT_ENTRY);
+	CHECK_STR(r.slots[0].spec, "run");
+	CHECK_INT(r.slots[0].found, 1);
+	CHECK_INT(r.slots[0].total_ns, 123456);
+	CHECK_INT(r.slots[0].count, 1);
+	CHECK_INT(r.slots[0].calls_ns, 120000);
+	CHECK_INT(r.slots[1].kind, PP_SLOT_RANGE);
+	CHECK_STR(r.slots[1].spec, "bridge:0-1");
+	CHECK_INT(r.slots[1].total_ns, 120000);
+	CHECK_INT(r.slots[1].count, 2);
+	CHECK_INT(r.slots[1].calls_ns, 0);
+	CHECK_INT(r.nsamples, 3);
+	CHECK_INT(r.samples[0], 41152);
+	CHECK_INT(r.samples[2], 41154);
+	CHECK_INT(r.dropped, 0);
+	CHECK_INT(r.complete, 1);
+	pp_results_free(&r);
+	CHECK(r.slots == NULL && r.nslots == 0 && r.clock == NULL);
+	pp_results_free(&r); /* twice is harmless */
+}
+
+static void test_variants(void)
+{
+	struct pp_results r;
+	int line;
+
+	/* Minimal; "end" without its newline; many modules with spaces; fn slot. */
+	CHECK_INT(parse("pinpoint-results 1\nend", &r, &line), 0);
+	CHECK(r.complete && r.pid == 0 && r.clock == NULL && r.nslots == 0 && !r.samples);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nmodule /a b/c\nmodule /d\nmodule /e\n"
+			"slot 0 fn a.c:f found=2 total_ns=18446744073709551615 count=0\n"
+			"clock monotonic 1\nsamples 0 7\nend\n",
+			&r, &line),
+		  0);
+	CHECK_INT(r.nmodules, 3);
+	CHECK_STR(r.modules[0], "/a b/c");
+	CHECK_STR(r.modules[2], "/e");
+	CHECK_INT(r.slots[0].kind, PP_SLOT_FN);
+	CHECK(r.slots[0].total_ns == UINT64_MAX);
+	CHECK_INT(r.slots[0].found, 2);
+	CHECK(r.ticks_per_ns == 1.0);
+	CHECK_INT(r.nsamples, 0);
+	CHECK_INT(r.dropped, 7);
+	pp_results_free(&r);
+	/* Unknown keys and records are for newer writers. */
+	CHECK_INT(parse("pinpoint-results 1\nthreads 4 x=y\n"
+			"slot 0 entry f found=1 cpu_ns=5 weird_key=a=b count=3\nend\n",
+			&r, &line),
+		  0);
+	CHECK_INT(r.slots[0].count, 3);
+	pp_results_free(&r);
+	/* Exponents, read the same whatever the locale. */
+	setlocale(LC_ALL, "");
+	CHECK_INT(parse("pinpoint-results 1\nclock tsc 3e+0\nend\n", &r, &line), 0);
+	CHECK(r.ticks_per_ns == 3.0);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nclock tsc 25E-1\nend\n", &r, &line), 0);
+	CHECK(r.ticks_per_ns == 2.5);
+	pp_results_free(&r);
+	setlocale(LC_ALL, "C");
+}
+
+/* @text is rejected with @err at line @at, and freeing works. */
+static void bad(const char *text, int err, int at)
+{
+	struct pp_results r;
+	int line = -1, ret = parse(text, &r, &line);
+
+	if (ret != err || line != at)
+		fprintf(stderr, "for:\n%s\n-- got %d at line %d\n", text, ret, line);
+	CHECK_INT(ret, err);
+	CHECK_INT(line, at);
+	CHECK_INT(r.complete, 0);
+	pp_results_free(&r);
+}
+
+#define H "pinpoint-results 1\n"
+
+static void test_bad(void)
+{
+	struct pp_results r;
+
+	bad("", -EBADMSG, 1);
+	bad("\n", -EBADMSG, 1);
+	bad("pinpoint-results 2\nend\n", -EPROTO, 1);
+	bad("pinpoint-results 0\n", -EPROTO, 1);
+	bad("pinpoint-results\nend\n", -EBADMSG, 1);
+	bad("pinpoint-results 1 x\nend\n", -EBADMSG, 1);
+	bad("pinpoint-results x\nend\n", -EBADMSG, 1);
+	bad("pinpoint-result 1\nend\n", -EBADMSG, 1);
+	bad("pinpoint-results 99999999999999999999\nend\n", -EBADMSG, 1);
+	/* Truncated: no "end" (the line after the last is blamed). */
+	bad(H, -EBADMSG, 2);
+	bad(H "pid 1\nslot 0 entry f found=1\n", -EBADMSG, 4);
+	bad(H "samples 2 0\n1\n", -EBADMSG, 2); /* 2 samples cannot fit in 2 bytes */
+	bad(H "en", -EBADMSG, 3);
+	/* Spacing. */
+	bad(H "pid  1\nend\n", -EBADMSG, 2);
+	bad(H "pid 1 \nend\n", -EBADMSG, 2);
+	bad(H " pid 1\nend\n", -EBADMSG, 2);
+	bad(H "pid\t1\nend\n", -EBADMSG, 2);
+	bad(H "\nend\n", -EBADMSG, 2);
+	bad(H "end \n", -EBADMSG, 2);
+	bad(H "end\r\n", -EBADMSG, 2);
+	/* Numbers. */
+	bad(H "pid -1\nend\n", -EBADMSG, 2);
+	bad(H "pid +1\nend\n", -EBADMSG, 2);
+	bad(H "pid 0\nend\n", -EBADMSG, 2);
+	bad(H "pid 1x\nend\n", -EBADMSG, 2);
+	bad(H "pid 99999999999999999999\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f total_ns=18446744073709551616\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f count=1.5\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f count=\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f found=4294967296\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 0\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 0.0\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc nan\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc inf\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 1e999\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc -1\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 1.\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc .5\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 0x10\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc 2,5\nend\n", -EBADMSG, 2);
+	bad(H "clock tsc\nend\n", -EBADMSG, 2);
+	bad(H "clock TSC 1\nend\n", -EBADMSG, 2);
+	/* Records. */
+	bad(H "pid 1\npid 2\nend\n", -EBADMSG, 3);
+	bad(H "clock tsc 1\nclock tsc 1\nend\n", -EBADMSG, 3);
+	bad(H "module\nend\n", -EBADMSG, 2);
+	bad(H "module \nend\n", -EBADMSG, 2);
+	bad(H "slot 1 fn f\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f\nslot 0 fn g\nend\n", -EBADMSG, 3);
+	bad(H "slot 0 func f\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn\nend\n", -EBADMSG, 2);
+	bad(H "slot 0\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f found\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f =1\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f Found=1\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f count=1 count=2\nend\n", -EBADMSG, 2);
+	bad(H "Pid 1\nend\n", -EBADMSG, 2);
+	bad(H "\x01\x02\nend\n", -EBADMSG, 2);
+	bad(H "end\nend\n", -EBADMSG, 3);
+	bad(H "end\n\n", -EBADMSG, 3);
+	bad(H "end\npid 1\n", -EBADMSG, 3);
+	/* Samples. */
+	bad(H "samples 1 0\nx\nend\n", -EBADMSG, 3);
+	bad(H "samples 1 0\n1 2\nend\n", -EBADMSG, 3);
+	bad(H "samples 2 0\n1\nend\n", -EBADMSG, 4);
+	bad(H "samples 1048577 0\nend\n", -EBADMSG, 2);
+	bad(H "samples 1000 0\n1\n2\nend\n", -EBADMSG, 2); /* more than the text can hold */
+	bad(H "samples 0 0\nsamples 0 0\nend\n", -EBADMSG, 3);
+	bad(H "samples 1 0\n\nend\n", -EBADMSG, 3);
+	bad(H "samples 1\n5\nend\n", -EBADMSG, 2);
+	/* NUL bytes. */
+	{
+		static const char nul[] = H "pid 1\n\0\nend\n";
+		int line;
+
+		CHECK_INT(pp_results_parse(&r, nul, sizeof(nul) - 1, &line), -EBADMSG);
+		CHECK_INT(line, 3);
+		pp_results_free(&r);
+	}
+	/* What was read before the error stays, for the message. */
+	CHECK_INT(parse(H "pid 7\nmodule /m\nslot 0 fn f count=2\n", &r, NULL), -EBADMSG);
+	CHECK_INT(r.pid, 7);
+	CHECK_INT(r.nmodules, 1);
+	CHECK_INT(r.nslots, 1);
+	CHECK_INT(r.complete, 0);
+	pp_results_free(&r);
+}
+
+static void test_samples(void)
+{
+	size_t n = 100000, i, len = 0, cap = n * 12 + 100;
+	char *text = malloc(cap);
+	struct pp_results r;
+
+	len += (size_t)snprintf(text, cap, H "samples %zu 12\n", n);
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%zu\n", i * 7919 % 100003);
+	len += (size_t)snprintf(text + len, cap - len, "end\n");
+	CHECK_INT(pp_results_parse(&r, text, len, NULL), 0);
+	CHECK_INT(r.nsamples, n);
+	CHECK_INT(r.dropped, 12);
+	for (i = 0; i < n; i++)
+		if (r.samples[i] != i * 7919 % 100003)
+			break;
+	CHECK_INT(i, n);
+	pp_results_free(&r);
+	free(text);
+}
+
+static void test_read(void)
+{
+	char path[] = "/tmp/pp-results-XXXXXX";
+	struct pp_results r;
+	int fd = mkstemp(path), line;
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, example, sizeof(example) - 1) == (ssize_t)sizeof(example) - 1);
+	close(fd);
+	CHECK_INT(pp_results_read(&r, path, &line), 0);
+	CHECK_INT(r.nsamples, 3);
+	CHECK_INT(r.complete, 1);
+	pp_results_free(&r);
+	CHECK(truncate(path, 40) == 0);
+	CHECK_INT(pp_results_read(&r, path, &line), -EBADMSG);
+	CHECK_INT(line, 3);
+	pp_results_free(&r);
+	unlink(path);
+	CHECK_INT(pp_results_read(&r, path, &line), -ENOENT);
+	CHECK_INT(pp_results_read(&r, "/tmp", &line), -EISDIR);
+	CHECK_INT(pp_results_read(&r, "/dev/null", &line), -EINVAL);
+	pp_results_free(&r);
+}
+
+static const struct test tests[] = {
+    {"example", test_example}, {"variants", test_variants}, {"bad", test_bad},
+    {"samples", test_samples}, {"read", test_read},
+};
+
+int main(int argc, char **argv)
+{
+	return run_tests(tests, sizeof(tests) / sizeof(tests[0]), argc > 1 ? argv[1] : NULL);
+}

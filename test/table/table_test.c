@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * table_test.c - the table reader on synthetic tables: parsing, dedup,
+ * corrupt and truncated input, ELF files, finding shared libraries, lookup
+ * and suggestions.  The tables are ppblob.py's modules; what is expected of
+ * them is spelled out here.
+ *
+ *     table_test FIXTURE_DIR [TEST]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pinpoint/table.h"
+
+static const char *dir;
+
+static char *path_of(const char *name)
+{
+	static char buf[8][4096];
+	static int i;
+	char *p = buf[i++ % 8];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", dir, name);
+	return p;
+}
+
+static unsigned char *slurp(const char *name, size_t *len)
+{
+	FILE *f = fopen(path_of(name), "rb");
+	unsigned char *buf = malloc(1 << 20);
+
+	*len = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
+	if (f)
+		fclose(f);
+	if (!*len) {
+		fprintf(stderr, "cannot read fixture %s\n", path_of(name));
+		exit(2);
+	}
+	return buf;
+}
+
+static const struct pp_func *find(const struct pp_program *p, const char *spec)
+{
+	const struct pp_func *f = NULL;
+
+	return pp_program_lookup(p, spec, &f, 1) == 1 ? f : NULL;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+#define HDR(f) offsetof(struct pp_table_header, f)
+
+/* exe.bin: blob "main" (9 calls, 4 functions), 8 zero bytes, blob "util". */
+static void test_parse(void)
+{
+	struct pp_program p;
+	const struct pp_func *f;
+	size_t len, i;
+	unsigned char *data = slurp("exe.bin", &len);
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, data, len, "exe"), 0);
+	/* 4 + 5 records, minus the second Foo::bar() */
+	CHECK_INT(p.nfuncs, 8);
+	CHECK_INT(p.nobjects, 1);
+	CHECK_STR(p.objects[0], "exe");
+	for (i = 1; i < p.nfuncs; i++) {
+		int c = strcmp(p.funcs[i - 1].name, p.funcs[i].name);
+
+		CHECK(c < 0 || (c == 0 && strcmp(p.funcs[i - 1].file, p.funcs[i].file) < 0));
+	}
+	f = find(&p, "main");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_STR(f->file, "app/main.c");
+		CHECK_INT(f->line, 10);
+		CHECK_INT(f->linkage, PP_LINK_EXTERNAL);
+		CHECK_STR(f->object, "exe");
+		CHECK_STR(f->module, "app/main.c");
+		CHECK_INT(f->ncalls, 5);
+		CHECK_STR(f->calls[0].callee, "compute");
+		CHECK_STR(f->calls[0].file, "app/main.c");
+		CHECK_INT(f->calls[0].line, 12);
+		CHECK_INT(f->calls[0].col, 3);
+		CHECK_INT(f->calls[0].kind, PP_CALL_DIRECT);
+		CHECK_STR(f->calls[2].callee, "");
+		CHECK_INT(f->calls[2].kind, PP_CALL_INDIRECT);
+		CHECK_STR(pp_call_name(&f->calls[2]), "<indirect>");
+		CHECK_STR(pp_call_name(&f->calls[3]), "lib_entry");
+		CHECK_STR(f->calls[4].callee, "helper");
+		CHECK_INT(f->calls[4].line, 16);
+	}
+	f = find(&p, "_Z3food");
+	CHECK(f && f->ncalls == 1 && f->calls[0].kind == PP_CALL_INVOKE_INDIRECT &&
+	      !f->calls[0].file[0] && f->calls[0].line == 0);
+	f = find(&p, "util_run");
+	CHECK(f && f->ncalls == 1 && !strcmp(f->module, "app/util.c"));
+	pp_program_free(&p);
+	CHECK(p.nfuncs == 0 && p.funcs == NULL && p.priv == NULL);
+	free(data);
+}
+
+static void test_dedup(void)
+{
+	struct pp_program p;
+	const struct pp_func *m[4];
+	size_t elen, llen, nf;
+	unsigned char *exe = slurp("exe.bin", &elen), *lib = slurp("lib.bin", &llen);
+
+	/* The linkonce Foo::bar() of "main" is kept over "util"'s and "lib"'s. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, exe, elen, "exe"), 0);
+	CHECK_INT(pp_program_add_section(&p, lib, llen, "lib"), 0);
+	CHECK_INT(p.nfuncs, 10); /* + lib_entry, lib_inner; weak compute and Foo::bar dropped */
+	CHECK_INT(pp_program_lookup(&p, "_ZN3Foo3barEv", m, 4), 1);
+	CHECK(m[0]->ncalls == 1 && !strcmp(m[0]->object, "exe"));
+	/* The weak compute of lib loses to main's external one. */
+	CHECK_INT(pp_program_lookup(&p, "compute", m, 4), 1);
+	CHECK_STR(m[0]->file, "app/main.c");
+	CHECK_INT(pp_program_lookup(&p, "helper", m, 4), 2);
+	/* Adding the same section again, under any name, adds no function. */
+	nf = p.nfuncs;
+	CHECK_INT(pp_program_add_section(&p, exe, elen, "exe"), 0);
+	CHECK_INT(p.nfuncs, nf);
+	CHECK_INT(p.nobjects, 2);
+	CHECK_INT(pp_program_add_section(&p, exe, elen, "exe-copy"), 0);
+	CHECK_INT(p.nfuncs, nf);
+	CHECK_INT(p.nobjects, 3);
+	CHECK_INT(pp_program_lookup(&p, "main", m, 4), 1);
+	CHECK_STR(m[0]->object, "exe");
+	pp_program_free(&p);
+
+	/* The other order: the library's weak compute goes once the external
+	 * one comes; its linkonce Foo::bar() is now the first. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, lib, llen, "lib"), 0);
+	CHECK_INT(pp_program_lookup(&p, "compute", m, 4), 1);
+	CHECK_INT(m[0]->linkage, PP_LINK_WEAK);
+	CHECK_INT(pp_program_add_section(&p, exe, elen, "exe"), 0);
+	CHECK_INT(p.nfuncs, 10);
+	CHECK_INT(pp_program_lookup(&p, "compute", m, 4), 1);
+	CHECK_INT(m[0]->linkage, PP_LINK_EXTERNAL);
+	CHECK_INT(pp_program_lookup(&p, "_ZN3Foo3barEv", m, 4), 1);
+	CHECK(!strcmp(m[0]->object, "lib") && m[0]->ncalls == 0);
+	pp_program_free(&p);
+	free(exe);
+	free(lib);
+}
+
+/* Add a mutated copy of exe.bin; check the error and that nothing was added. */
+static void expect_bad(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
+		       int err, const char *msg)
+{
+	unsigned char *d = malloc(len);
+	struct pp_program p;
+	int ret;
+
+	memcpy(d, orig, len);
+	if (width == 4)
+		put32(d + at, v);
+	else
+		d[at] = (unsigned char)v;
+	pp_program_init(&p);
+	ret = pp_program_add_section(&p, d, len, "bad");
+	if (ret != err)
+		fprintf(stderr, "mutation at %zu = %u: got %d (%s)\n", at, v, ret,
+			pp_program_error(&p));
+	CHECK_INT(ret, err);
+	CHECK_INT(p.nfuncs, 0);
+	CHECK_INT(p.nobjects, 0);
+	CHECK_HAS(pp_program_error(&p), msg);
+	CHECK_HAS(pp_program_error(&p), "bad: ");
+	pp_program_free(&p);
+	free(d);
+}
+
+static void test_corrupt(void)
+{
+	size_t len;
+	unsigned char *d = slurp("exe.bin", &len);
+	uint32_t size = get32(d + HDR(size)), nfuncs = get32(d + HDR(nfuncs));
+	uint32_t funcs = get32(d + HDR(funcs_off)), calls = get32(d + HDR(calls_off));
+	uint32_t strtab = get32(d + HDR(strtab_off)), strsize = get32(d + HDR(strtab_size));
+	size_t f0 = funcs, c0 = calls; /* first function and call records */
+	struct pp_program p;
+
+	CHECK_INT(nfuncs, 4);
+	expect_bad(d, len, 7, 'X', 1, -ENOEXEC, "no blob magic \"PINPOINT\" at offset 0");
+	expect_bad(d, len, HDR(version), 2, 4, -EPROTO, "version 2 at offset 0");
+	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads version 1");
+	expect_bad(d, len, HDR(size), size + 4, 4, -ENOEXEC, "multiple of 8");
+	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "multiple of 8");
+	expect_bad(d, len, HDR(size), (uint32_t)len + 8, 4, -ENOEXEC, "truncated");
+	expect_bad(d, len, HDR(size), 0xfffffff8u, 4, -ENOEXEC, "truncated");
+	expect_bad(d, len, HDR(nfuncs), 0xffffffffu, 4, -ENOEXEC, "function records");
+	expect_bad(d, len, HDR(nfuncs), nfuncs + 1, 4, -ENOEXEC, "call records"); /* overlap */
+	expect_bad(d, len, HDR(funcs_off), 8, 4, -ENOEXEC, "function records");
+	expect_bad(d, len, HDR(funcs_off), 0xfffffff0u, 4, -ENOEXEC, "function records");
+	expect_bad(d, len, HDR(ncalls), 0x80000000u, 4, -ENOEXEC, "call records");
+	expect_bad(d, len, HDR(calls_off), calls - 4, 4, -ENOEXEC, "call records");
+	expect_bad(d, len, HDR(strtab_off), strtab - 1, 4, -ENOEXEC, "string table");
+	expect_bad(d, len, HDR(strtab_off), size, 4, -ENOEXEC, "string table");
+	expect_bad(d, len, HDR(strtab_size), 0xffffffffu, 4, -ENOEXEC, "string table");
+	expect_bad(d, len, HDR(strtab_size), 0, 4, -ENOEXEC, "empty string");
+	expect_bad(d, len, strtab, 'x', 1, -ENOEXEC, "empty string");
+	expect_bad(d, len, HDR(module), strsize, 4, -ENOEXEC, "module string");
+	expect_bad(d, len, strtab + strsize - 1, 'x', 1, -ENOEXEC, "not terminated");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, name), strsize + 100, 4, -ENOEXEC,
+		   "function name string");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, name), 0, 4, -ENOEXEC,
+		   "function 0 has no name");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, file), 0xffffffffu, 4, -ENOEXEC,
+		   "function file");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, ncalls), 10, 4, -ENOEXEC,
+		   "calls of function 0");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, first_call), 0xffffffffu, 4,
+		   -ENOEXEC, "calls of function 0");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, linkage), 4, 1, -ENOEXEC,
+		   "unknown linkage 4");
+	expect_bad(d, len, c0 + offsetof(struct pp_table_call, kind), 9, 1, -ENOEXEC,
+		   "unknown kind 9");
+	expect_bad(d, len, c0 + offsetof(struct pp_table_call, callee), 0, 4, -ENOEXEC,
+		   "direct call 0 has no callee");
+	expect_bad(d, len, c0 + offsetof(struct pp_table_call, file), strsize, 4, -ENOEXEC,
+		   "call file");
+	/* Garbage in the padding between the blobs. */
+	expect_bad(d, len, size + 3, 1, 1, -ENOEXEC, "no blob magic");
+	/* The second blob's version. */
+	expect_bad(d, len, size + 8 + HDR(version), 7, 4, -EPROTO, "version 7 at offset");
+
+	/* An indirect call's callee string is ignored, whatever it is. */
+	pp_program_init(&p);
+	put32(d + c0 + 2 * sizeof(struct pp_table_call), 1);
+	CHECK_INT(pp_program_add_section(&p, d, len, "ok"), 0);
+	CHECK_STR(find(&p, "main")->calls[2].callee, "");
+	pp_program_free(&p);
+
+	/* A failed section leaves what was there. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "first"), 0);
+	d[size + 8] = 'Q';
+	CHECK_INT(pp_program_add_section(&p, d, len, "second"), -ENOEXEC);
+	CHECK_INT(p.nfuncs, 8);
+	CHECK_INT(p.nobjects, 1);
+	CHECK(find(&p, "main") != NULL);
+	pp_program_free(&p);
+
+	/* No blob at all. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, "", 0, "empty"), -ENOENT);
+	CHECK_INT(pp_program_add_section(&p, "\0\0\0\0\0\0\0\0\0\0\0", 11, "zeros"), -ENOENT);
+	CHECK_HAS(pp_program_error(&p), "zeros: no pinpoint table: build it with clang "
+					"-fpass-plugin=");
+	CHECK_INT(pp_program_add_section(&p, "PINPOIN", 7, "short"), -ENOEXEC);
+	CHECK_INT(pp_program_add_section(&p, "PINPOINT\1\0\0\0", 12, "hdr"), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p), "header at offset 0 is truncated");
+	CHECK_INT(p.nobjects, 0);
+	pp_program_free(&p);
+	free(d);
+}
+
+/* Every prefix of exe.bin: whole blobs plus padding parse, the rest fail. */
+static void test_truncate(void)
+{
+	size_t len, cut;
+	unsigned char *d = slurp("exe.bin", &len);
+	uint32_t b1 = get32(d + HDR(size));
+
+	for (cut = 0; cut < len; cut++) {
+		unsigned char *copy = malloc(cut ? cut : 1);
+		struct pp_program p;
+		int ret, ok = cut >= b1 && cut <= b1 + 8;
+
+		memcpy(copy, d, cut);
+		pp_program_init(&p);
+		ret = pp_program_add_section(&p, copy, cut, "cut");
+		if (ok) {
+			CHECK_INT(ret, 0);
+			CHECK_INT(p.nfuncs, 4);
+		} else {
+			CHECK_INT(ret, cut ? -ENOEXEC : -ENOENT);
+			CHECK_INT(p.nfuncs, 0);
+		}
+		pp_program_free(&p);
+		free(copy);
+	}
+	free(d);
+}
+
+/* Random byte changes: an error or a table, never a crash (run with ASan). */
+static void test_mutate(void)
+{
+	size_t len, i;
+	unsigned char *d = slurp("exe.bin", &len), *copy = malloc(len);
+	uint64_t x = 88172645463325252ull; /* xorshift: the same run every time */
+	int ok = 0, bad = 0;
+
+	for (i = 0; i < 20000; i++) {
+		struct pp_program p;
+		int k, ret;
+
+		memcpy(copy, d, len);
+		for (k = 0; k < 1 + (int)(i % 4); k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			copy[(x >> 8) % len] = (unsigned char)x;
+		}
+		pp_program_init(&p);
+		ret = pp_program_add_section(&p, copy, len, "m");
+		CHECK(ret == 0 || ret == -ENOEXEC || ret == -EPROTO);
+		if (!ret) {
+			size_t j;
+
+			ok++;
+			for (j = 0; j < p.nfuncs; j++) {
+				CHECK(p.funcs[j].name[0] != '\0');
+				CHECK(p.funcs[j].ncalls == 0 || p.funcs[j].calls != NULL);
+			}
+		} else {
+			bad++;
+			CHECK(pp_program_error(&p)[0] != '\0');
+		}
+		pp_program_free(&p);
+	}
+	CHECK(ok > 0 && bad > 0);
+	free(copy);
+	free(d);
+}
+
+static void test_files(void)
+{
+	struct pp_program p;
+	char tmp[] = "/tmp/pp-table-XXXXXX";
+	size_t len;
+	unsigned char *elf;
+	int fd;
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_exe")), 0);
+	CHECK_INT(p.nobjects, 1);
+	CHECK_STR(p.objects[0], path_of("ppt_exe"));
+	/* Two objects' blobs, concatenated by the linker. */
+	CHECK_INT(p.nfuncs, 8);
+	CHECK(find(&p, "util_run") && find(&p, "main"));
+	CHECK_STR(find(&p, "main")->object, path_of("ppt_exe"));
+	pp_program_free(&p);
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_obj.o")), 0);
+	CHECK_INT(p.nfuncs, 4);
+	CHECK_INT(pp_program_add_file(&p, path_of("libppt_lib.so")), 0);
+	CHECK_INT(p.nfuncs, 6);
+	CHECK_INT(p.nobjects, 2);
+	CHECK_INT(pp_program_add_file(&p, path_of("no-such-file")), -ENOENT);
+	CHECK_HAS(pp_program_error(&p), "no-such-file: No such file or directory");
+	CHECK_INT(pp_program_add_file(&p, path_of("exe.bin")), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p), "exe.bin: not an ELF file");
+	CHECK_INT(pp_program_add_file(&p, dir), -ENOEXEC);
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_notable")), -ENOENT);
+	CHECK_HAS(pp_program_error(&p), "ppt_notable: no pinpoint table: build it with");
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_v2")), -EPROTO);
+	CHECK_HAS(pp_program_error(&p), "ppt_v2: pinpoint table version 2 at offset 0");
+	CHECK_INT(p.nfuncs, 6);
+
+	/* Truncated copies of an ELF file with a table. */
+	elf = slurp("ppt_exe", &len);
+	fd = mkstemp(tmp);
+	CHECK(fd >= 0);
+	for (size_t cut = 0; fd >= 0 && cut < len; cut += cut < 4096 ? 61 : 1021) {
+		struct pp_program q;
+		int ret;
+
+		CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, elf, cut, 0) == (ssize_t)cut);
+		pp_program_init(&q);
+		ret = pp_program_add_file(&q, tmp);
+		CHECK(ret == -ENOEXEC || ret == -ENOENT);
+		pp_program_free(&q);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(elf);
+	pp_program_free(&p);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static void test_load(void)
+{
+	struct pp_program p;
+	const struct pp_func *f;
+	char marker[] = "/tmp/pp-marker-XXXXXX", cwd[4096];
+	int fd = mkstemp(marker);
+	pid_t pid;
+
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(marker);
+	setenv("PPT_MARKER", marker, 1);
+
+	/* The executable and the library the loader finds for it. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_exe")), 0);
+	CHECK_INT(p.nobjects, 2);
+	CHECK_STR(p.objects[0], path_of("ppt_exe"));
+	CHECK(p.nobjects == 2 && strstr(p.objects[1], "/libppt_lib.so"));
+	CHECK_INT(p.nfuncs, 10);
+	f = find(&p, "lib_entry");
+	CHECK(f && strstr(f->object, "/libppt_lib.so") && f->ncalls == 3);
+	f = find(&p, "_ZN3Foo3barEv");
+	CHECK(f && !strcmp(f->object, path_of("ppt_exe")));
+	pp_program_free(&p);
+	CHECK(!exists(marker));
+
+	/* A bare name is a file in the current directory, as for ldd. */
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(chdir(dir) == 0);
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, "ppt_exe"), 0);
+	CHECK_INT(p.nobjects, 2);
+	pp_program_free(&p);
+	CHECK(chdir(cwd) == 0);
+
+	/* A static executable is read alone, and not run. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_static")), 0);
+	CHECK_INT(p.nobjects, 1);
+	CHECK_INT(p.nfuncs, 4);
+	pp_program_free(&p);
+	CHECK(!exists(marker));
+	/* ... which the marker would show: run it. */
+	pid = fork();
+	if (pid == 0) {
+		execl(path_of("ppt_static"), "ppt_static", (char *)NULL);
+		_exit(127);
+	}
+	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid);
+	CHECK(exists(marker));
+	unlink(marker);
+
+	/* Errors. */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("no-such-file")), -ENOENT);
+	CHECK_HAS(pp_program_error(&p), "No such file or directory");
+	CHECK_INT(pp_program_load(&p, path_of("ppt_notable")), -ENOENT);
+	CHECK_HAS(pp_program_error(&p), "ppt_notable: no pinpoint table");
+	CHECK_INT(pp_program_load(&p, path_of("ppt_v2")), -EPROTO);
+	CHECK_INT(pp_program_load(&p, path_of("exe.bin")), -ENOEXEC);
+	CHECK_INT(p.nfuncs, 0);
+	pp_program_free(&p);
+	unsetenv("PPT_MARKER");
+}
+
+/* ppt_fake_exe's PT_INTERP is fake_interp: a loader that hangs or lies. */
+static void test_load_loader(void)
+{
+	struct pp_program p;
+	struct timespec t0, t1;
+	char tmpdir[] = "/tmp/pp-load-XXXXXX", odd[4200], cmd[8800];
+	double secs;
+
+	setenv("PPT_FAKE_MODE", "sleep", 1);
+	pp_program_init(&p);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT(pp_program_load_timeout(&p, path_of("ppt_fake_exe"), 300), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	CHECK(secs >= 0.25 && secs < 30); /* generous: machines are shared */
+	CHECK_INT(p.nobjects, 1);
+	CHECK_INT(waitpid(-1, NULL, WNOHANG), -1); /* the loader was reaped */
+	pp_program_free(&p);
+
+	/* Every kind of line; the one library that exists sits in a directory
+	 * whose name has a space and a parenthesis. */
+	CHECK(mkdtemp(tmpdir) != NULL);
+	snprintf(odd, sizeof(odd), "%s/a b (c)", tmpdir);
+	snprintf(cmd, sizeof(cmd), "mkdir '%s' && cp '%s' '%s/libppt.so'", odd,
+		 path_of("libppt_lib.so"), odd);
+	CHECK(system(cmd) == 0);
+	strcat(odd, "/libppt.so");
+	setenv("PPT_FAKE_MODE", "lines", 1);
+	setenv("PPT_FAKE_LIB", odd, 1);
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_fake_exe")), 0);
+	CHECK_INT(p.nobjects, 2);
+	if (p.nobjects == 2)
+		CHECK_STR(p.objects[1], odd);
+	CHECK(find(&p, "lib_inner") != NULL);
+	pp_program_free(&p);
+
+	setenv("PPT_FAKE_MODE", "bare", 1);
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_fake_exe")), 0);
+	CHECK_INT(p.nobjects, 2);
+	if (p.nobjects == 2)
+		CHECK_STR(p.objects[1], odd);
+	pp_program_free(&p);
+
+	/* A loader that prints nothing and fails: the executable alone. */
+	setenv("PPT_FAKE_MODE", "fail", 1);
+	pp_program_init(&p);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_fake_exe")), 0);
+	CHECK_INT(p.nobjects, 1);
+	pp_program_free(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	CHECK(system(cmd) == 0);
+	unsetenv("PPT_FAKE_MODE");
+	unsetenv("PPT_FAKE_LIB");
+}
+
+static struct pp_program loaded;
+
+static void load_all(void)
+{
+	size_t elen, llen;
+	unsigned char *exe = slurp("exe.bin", &elen), *lib = slurp("lib.bin", &llen);
+
+	pp_program_init(&loaded);
+	if (pp_program_add_section(&loaded, exe, elen, "exe") ||
+	    pp_program_add_section(&loaded, lib, llen, "lib")) {
+		fprintf(stderr, "cannot load the fixtures: %s\n", pp_program_error(&loaded));
+		exit(2);
+	}
+	free(exe);
+	free(lib);
+}
+
+static void test_lookup(void)
+{
+	const struct pp_func *m[8];
+	const struct pp_program *p = &loaded;
+
+	load_all();
+	CHECK_INT(pp_program_lookup(p, "main", m, 8), 1);
+	CHECK_INT(pp_program_lookup(p, "helper", m, 8), 2);
+	CHECK_INT(pp_program_lookup(p, "helper", m, 1), 2); /* counts past max */
+	CHECK_INT(pp_program_lookup(p, "helper", NULL, 0), 2);
+	CHECK_INT(pp_program_lookup(p, "main.c:helper", m, 8), 1);
+	CHECK_STR(m[0]->file, "app/main.c");
+	CHECK_INT(pp_program_lookup(p, "app/main.c:helper", m, 8), 1);
+	CHECK_INT(pp_program_lookup(p, "util.c:helper", m, 8), 1);
+	CHECK_STR(m[0]->file, "app/util.c");
+	CHECK_INT(pp_program_lookup(p, "pp/main.c:helper", m, 8), 0); /* not at a '/' */
+	CHECK_INT(pp_program_lookup(p, "ain.c:helper", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, "lib.c:helper", m, 8), 0);
+	/* Demangled, with and without parameters. */
+	CHECK_INT(pp_program_lookup(p, "Foo::bar()", m, 8), 1);
+	CHECK_STR(m[0]->name, "_ZN3Foo3barEv");
+	CHECK_INT(pp_program_lookup(p, "Foo::bar", m, 8), 1);
+	CHECK_INT(pp_program_lookup(p, "foo", m, 8), 2);
+	CHECK_INT(pp_program_lookup(p, "foo(int)", m, 8), 1);
+	CHECK_STR(m[0]->name, "_Z3fooi");
+	CHECK_INT(pp_program_lookup(p, "_Z3food", m, 8), 1);
+	CHECK_INT(pp_program_lookup(p, "util.c:foo(double)", m, 8), 1);
+	CHECK_STR(m[0]->name, "_Z3food");
+	CHECK_INT(pp_program_lookup(p, "main.c:foo", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, "foo.h:Foo::bar", m, 8), 1);
+	/* Nothing. */
+	CHECK_INT(pp_program_lookup(p, "nosuch", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, "", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, ":", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, "main.c:", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, ":main", m, 8), 0);
+	CHECK_INT(pp_program_lookup(p, "Foo:", m, 8), 0);
+	pp_program_free(&loaded);
+}
+
+static size_t suggest(const char *name, const char **out)
+{
+	return pp_program_suggest(&loaded, name, out, 5);
+}
+
+static void test_suggest(void)
+{
+	const char *s[5];
+	size_t n, i;
+	int inner = 0, entry = 0;
+
+	load_all();
+	CHECK(suggest("compte", s) >= 1 && !strcmp(s[0], "compute"));
+	CHECK(suggest("helpr", s) >= 1 && !strcmp(s[0], "helper"));
+	CHECK(suggest("hlper", s) == 1 && !strcmp(s[0], "helper")); /* once for 2 helpers */
+	n = suggest("lib_", s);
+	for (i = 0; i < n; i++) {
+		inner |= !strcmp(s[i], "lib_inner");
+		entry |= !strcmp(s[i], "lib_entry");
+	}
+	CHECK(inner && entry);
+	CHECK(suggest("Foo::baz", s) >= 1 && !strcmp(s[0], "Foo::bar()"));
+	CHECK(suggest("util_run_all", s) >= 1 && !strcmp(s[0], "util_run"));
+	CHECK_INT(suggest("zzzzzzzzzz", s), 0);
+	CHECK_INT(pp_program_suggest(&loaded, "compte", s, 0), 0);
+	pp_program_free(&loaded);
+}
+
+static void test_resolve(void)
+{
+	const struct pp_func *main_f, *util_run, *lib_entry, *to;
+
+	load_all();
+	main_f = find(&loaded, "main");
+	util_run = find(&loaded, "util_run");
+	lib_entry = find(&loaded, "lib_entry");
+	CHECK(main_f && util_run && lib_entry);
+	if (!main_f || !util_run || !lib_entry)
+		return;
+	to = pp_program_resolve(&loaded, main_f, &main_f->calls[4]);
+	CHECK(to && !strcmp(to->file, "app/main.c") && to->line == 30);
+	to = pp_program_resolve(&loaded, util_run, &util_run->calls[0]);
+	CHECK(to && !strcmp(to->file, "app/util.c"));
+	to = pp_program_resolve(&loaded, main_f, &main_f->calls[0]);
+	CHECK(to && !strcmp(to->name, "compute"));
+	CHECK(pp_program_resolve(&loaded, main_f, &main_f->calls[1]) == NULL); /* printf */
+	CHECK(pp_program_resolve(&loaded, main_f, &main_f->calls[2]) == NULL); /* indirect */
+	to = pp_program_resolve(&loaded, main_f, &main_f->calls[3]);
+	CHECK(to == lib_entry);
+	to = pp_program_resolve(&loaded, lib_entry, &lib_entry->calls[2]);
+	CHECK(to && !strcmp(to->name, "_ZN3Foo3barEv") && !strcmp(to->object, "exe"));
+	pp_program_free(&loaded);
+}
+
+static void test_demangle(void)
+{
+	const char *plain = "main";
+
+	CHECK_STR(pp_demangle("_ZN3Foo3barEv"), "Foo::bar()");
+	CHECK_STR(pp_demangle("_Z3fooi"), "foo(int)");
+	CHECK(pp_demangle(plain) == plain);
+	CHECK_STR(pp_demangle("_Zbogus!"), "_Zbogus!");
+	CHECK_STR(pp_demangle(""), "");
+	CHECK_STR(pp_table_strerror(-EPROTO), "pinpoint table of another version: rebuild it with "
+					      "this pinpoint's plugin");
+	CHECK_HAS(pp_table_strerror(-ENOENT), "-fpass-plugin=");
+	CHECK_HAS(pp_table_strerror(-ENOEXEC), "not an ELF file");
+	CHECK_STR(pp_table_strerror(-EACCES), strerror(EACCES));
+}
+
+static const struct test tests[] = {
+    {"parse", test_parse},     {"dedup", test_dedup},
+    {"corrupt", test_corrupt}, {"truncate", test_truncate},
+    {"mutate", test_mutate},   {"files", test_files},
+    {"load", test_load},       {"load_loader", test_load_loader},
+    {"lookup", test_lookup},   {"suggest", test_suggest},
+    {"resolve", test_resolve}, {"demangle", test_demangle},
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: table_test FIXTURE_DIR [TEST]\n");
+		return 2;
+	}
+	dir = argv[1];
+	return run_tests(tests, sizeof(tests) / sizeof(tests[0]), argc > 2 ? argv[2] : NULL);
+}

@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pinpoint-layers - print the call lists ("layers") that the pinpoint plugin
+ * embedded in a build's binaries: every function's, or the layers below one
+ * function down to a depth.  It reads the binaries only; nothing is run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinpoint/table.h"
+
+#ifndef PP_VERSION
+#define PP_VERSION "unknown"
+#endif
+
+#define EXIT_USAGE 2
+#define MAX_SUGGEST 5
+
+struct opt_desc {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;
+	const char *help;
+};
+
+/* One table drives getopt_long() and the OPTIONS of the help. */
+static const struct opt_desc opt_descs[] = {
+    {"entry", required_argument, 'e', "[FILE:]FUNC",
+     "Print the layers below FUNC instead of every function.  FUNC is a linkage name, a "
+     "demangled C++ name (with or without its parameters); FILE picks among static "
+     "functions of that name (a suffix of their file name)."},
+    {"depth", required_argument, 'd', "N",
+     "With --entry: print layers 0 to N (default 1).  Layer 0 is FUNC alone."},
+    {"json", no_argument, 'j', NULL, "Print JSON instead of text."},
+    {"mangled", no_argument, 'm', NULL, "Print linkage names instead of demangled C++ names."},
+    {"help", no_argument, 'h', NULL, "Print this help and exit."},
+    {"version", no_argument, 'V', NULL, "Print the version and exit."},
+};
+
+#define NOPTS (sizeof(opt_descs) / sizeof(opt_descs[0]))
+
+static struct {
+	const char *binary, *entry;
+	long depth;
+	bool json, mangled;
+} opt = {.depth = 1};
+
+__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pinpoint-layers: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+/* Print @text wrapped at 72 columns, each line indented by @indent. */
+static void wrap(const char *text, int indent)
+{
+	int col = 0;
+
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col && col + 1 + (int)w > 72) {
+			putchar('\n');
+			col = 0;
+		}
+		if (!col)
+			col = printf("%*s", indent, "");
+		else
+			col += printf(" ");
+		col += printf("%.*s", (int)w, text);
+		text += w;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+static void usage(void)
+{
+	size_t i;
+
+	puts("NAME\n"
+	     "       pinpoint-layers - print the call lists pinpoint embedded in a build\n"
+	     "\n"
+	     "SYNOPSIS\n"
+	     "       pinpoint-layers [--json] [--mangled] BINARY\n"
+	     "       pinpoint-layers [--json] [--mangled] --entry [FILE:]FUNC [--depth N] BINARY\n"
+	     "\n"
+	     "DESCRIPTION");
+	wrap("A program compiled with clang -fpass-plugin=pinpoint-pass.so holds, in each "
+	     "executable and shared library, the call list of each of its functions: its call "
+	     "sites in program order, with the callee and file:line:col.  These are the layers "
+	     "pinpoint searches for the call that made a program slower.  pinpoint-layers reads "
+	     "BINARY and the shared libraries it loads (as ldd finds them, without running "
+	     "anything) and prints them.",
+	     7);
+	puts("");
+	wrap("Without --entry it lists every function: name, file:line and the binary that "
+	     "holds it, then one line per call: its index (the k of a range FUNC:I-J), the "
+	     "callee and where the call is.  With --entry, layer 0 is FUNC and layer k+1 holds "
+	     "the callees of layer k that have a call list, each shown once.",
+	     7);
+	puts("");
+	wrap("A call is marked \"external\" when its callee has no call list (a library or "
+	     "uninstrumented function), \"indirect\" when it goes through a pointer, and "
+	     "\"(seen)\" when its callee is already in this layer or an earlier one, so its "
+	     "list is not printed again below.",
+	     7);
+	puts("\nOPTIONS");
+	for (i = 0; i < NOPTS; i++) {
+		const struct opt_desc *d = &opt_descs[i];
+
+		printf("       -%c, --%s%s%s\n", d->val, d->name, d->arg ? "=" : "",
+		       d->arg ? d->arg : "");
+		wrap(d->help, 14);
+	}
+	puts("\nEXIT STATUS\n"
+	     "       0 on success; 2 on bad options, an unknown or ambiguous FUNC, or a binary\n"
+	     "       without a (valid) table, with one line on standard error.\n"
+	     "\n"
+	     "EXAMPLES\n"
+	     "       pinpoint-layers ./app\n"
+	     "       pinpoint-layers --entry main --depth 2 ./app\n"
+	     "       pinpoint-layers --entry src/io.c:flush --json ./app");
+}
+
+static void parse_args(int argc, char **argv)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[2 * NOPTS + 1], *p = shortopts, *end;
+	const char *depth = NULL;
+	size_t i;
+	int c;
+
+	for (i = 0; i < NOPTS; i++) {
+		longopts[i] = (struct option){opt_descs[i].name, opt_descs[i].has_arg, NULL,
+					      opt_descs[i].val};
+		*p++ = (char)opt_descs[i].val;
+		if (opt_descs[i].has_arg)
+			*p++ = ':';
+	}
+	longopts[NOPTS] = (struct option){0};
+	*p = '\0';
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			opt.entry = optarg;
+			break;
+		case 'd':
+			depth = optarg;
+			break;
+		case 'j':
+			opt.json = true;
+			break;
+		case 'm':
+			opt.mangled = true;
+			break;
+		case 'h':
+			usage();
+			exit(0);
+		case 'V':
+			printf("pinpoint-layers %s\n", PP_VERSION);
+			exit(0);
+		default:
+			if (optopt && strchr(shortopts, optopt) && optopt != ':')
+				die("option -%c needs an argument (see --help)", optopt);
+			die("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		die("no BINARY given (see --help)");
+	if (optind + 1 < argc)
+		die("one BINARY only, got '%s' too (see --help)", argv[optind + 1]);
+	opt.binary = argv[optind];
+	if (depth) {
+		if (!opt.entry)
+			die("--depth needs --entry");
+		errno = 0;
+		opt.depth = strtol(depth, &end, 10);
+		if (!depth[0] || *end || errno)
+			die("--depth: '%s' is not a number", depth);
+		if (opt.depth < 0)
+			die("--depth: %ld is negative; it must be 0 or more", opt.depth);
+	}
+	if (opt.entry && !opt.entry[0])
+		die("--entry: empty function name");
+}
+
+static const char *display(const char *name)
+{
+	return opt.mangled ? name : pp_demangle(name);
+}
+
+static const char *linkage_str(uint8_t l)
+{
+	static const char *const s[] = {"external", "internal", "linkonce", "weak"};
+
+	return l < 4 ? s[l] : "?";
+}
+
+static const char *kind_str(uint8_t k)
+{
+	static const char *const s[] = {"direct", "invoke", "indirect", "invoke-indirect"};
+
+	return k < 4 ? s[k] : "?";
+}
+
+/* JSON string: escapes, and invalid UTF-8 replaced so the output parses. */
+static void json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putchar('"');
+	while (*p) {
+		unsigned char c = *p;
+		size_t n = c < 0x80	    ? 1
+			   : (c >> 5) == 6  ? 2
+			   : (c >> 4) == 14 ? 3
+			   : (c >> 3) == 30 ? 4
+					    : 0;
+		size_t i;
+
+		if (c == '"' || c == '\\') {
+			printf("\\%c", c);
+		} else if (c < 0x20) {
+			printf("\\u%04x", c);
+		} else if (n == 1) {
+			putchar(c);
+		} else {
+			for (i = 1; n && i < n; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					n = 0;
+			if (!n) {
+				fputs("\\ufffd", stdout);
+				n = 1;
+			} else {
+				fwrite(p, 1, n, stdout);
+			}
+			p += n;
+			continue;
+		}
+		p++;
+	}
+	putchar('"');
+}
+
+enum target { T_TABLE, T_EXTERNAL, T_INDIRECT };
+
+static enum target target_of(const struct pp_program *prog, const struct pp_func *f,
+			     const struct pp_call *c, const struct pp_func **to)
+{
+	*to = NULL;
+	if (!c->callee[0])
+		return T_INDIRECT;
+	*to = pp_program_resolve(prog, f, c);
+	return *to ? T_TABLE : T_EXTERNAL;
+}
+
+static void print_loc(const char *file, uint32_t line, uint32_t col)
+{
+	if (!file[0]) {
+		printf("?");
+		return;
+	}
+	printf("%s", file);
+	if (line)
+		printf(":%u", line);
+	if (line && col)
+		printf(":%u", col);
+}
+
+/*
+ * One function with its calls.  @seen (indexed like prog->funcs) marks the
+ * functions of this layer and the earlier ones, or is NULL in the listing.
+ */
+static void print_func(const struct pp_program *prog, const struct pp_func *f, const bool *seen,
+		       const char *indent, bool first)
+{
+	uint32_t k;
+
+	if (opt.json) {
+		printf("%s{\"name\": ", first ? "" : ",\n");
+		json_str(f->name);
+		printf(", \"display\": ");
+		json_str(display(f->name));
+		printf(", \"file\": ");
+		json_str(f->file);
+		printf(", \"line\": %u, \"linkage\": \"%s\", \"object\": ", f->line,
+		       linkage_str(f->linkage));
+		json_str(f->object);
+		printf(", \"calls\": [");
+	} else {
+		printf("%s%s (", indent, display(f->name));
+		print_loc(f->file, f->line, 0);
+		printf(") in %s\n", f->object);
+		if (!f->ncalls)
+			printf("%s    no calls\n", indent);
+	}
+	for (k = 0; k < f->ncalls; k++) {
+		const struct pp_call *c = &f->calls[k];
+		const struct pp_func *to;
+		enum target t = target_of(prog, f, c, &to);
+		bool was_seen = seen && to && seen[to - prog->funcs];
+
+		if (opt.json) {
+			static const char *const tstr[] = {"table", "external", "indirect"};
+
+			printf("%s\n  {\"index\": %u, \"callee\": ", k ? "," : "", k);
+			json_str(c->callee);
+			printf(", \"display\": ");
+			json_str(c->callee[0] ? display(c->callee) : pp_call_name(c));
+			printf(", \"file\": ");
+			json_str(c->file);
+			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\"",
+			       c->line, c->col, kind_str(c->kind), tstr[t]);
+			if (seen)
+				printf(", \"seen\": %s", was_seen ? "true" : "false");
+			printf("}");
+			continue;
+		}
+		printf("%s    %u  %s  ", indent, k,
+		       c->callee[0] ? display(c->callee) : pp_call_name(c));
+		print_loc(c->file, c->line, c->col);
+		if (t == T_EXTERNAL)
+			printf("  external");
+		else if (t == T_INDIRECT)
+			printf("  indirect");
+		else if (was_seen)
+			printf("  (seen)");
+		putchar('\n');
+	}
+	if (opt.json)
+		printf("]}");
+}
+
+static void json_head(const struct pp_program *prog)
+{
+	size_t i;
+
+	printf("{\"binary\": ");
+	json_str(opt.binary);
+	printf(",\n\"objects\": [");
+	for (i = 0; i < prog->nobjects; i++) {
+		printf("%s", i ? ", " : "");
+		json_str(prog->objects[i]);
+	}
+	printf("],\n");
+}
+
+static void list_all(const struct pp_program *prog)
+{
+	size_t i;
+
+	if (opt.json) {
+		json_head(prog);
+		printf("\"functions\": [\n");
+	}
+	for (i = 0; i < prog->nfuncs; i++)
+		print_func(prog, &prog->funcs[i], NULL, "", i == 0);
+	if (opt.json)
+		printf("]}\n");
+}
+
+/* @file is a suffix of @path at a '/' boundary, as pp_program_lookup() matches. */
+static bool file_matches(const char *path, const char *file)
+{
+	size_t pl = strlen(path), fl = strlen(file);
+
+	if (fl > pl || strcmp(path + pl - fl, file))
+		return false;
+	return fl == pl || path[pl - fl - 1] == '/';
+}
+
+/* The shortest suffix of @f's file that tells it from the other matches. */
+static const char *file_suffix(const struct pp_func *f, const struct pp_func **m, size_t n)
+{
+	const char *s = f->file + strlen(f->file);
+
+	while (s > f->file) {
+		size_t j;
+		bool unique = true;
+
+		do
+			s--;
+		while (s > f->file && s[-1] != '/');
+		for (j = 0; j < n; j++)
+			if (m[j] != f && strcmp(m[j]->file, f->file) && file_matches(m[j]->file, s))
+				unique = false;
+		if (unique)
+			break;
+	}
+	return s;
+}
+
+/*
+ * The name to offer for @f among the matches: demangled, unless another
+ * match demangles the same (a C++ constructor or destructor's variants).
+ */
+static const char *candidate_name(const struct pp_func *f, const struct pp_func **m, size_t n)
+{
+	static char dem[1024];
+	size_t j;
+
+	snprintf(dem, sizeof(dem), "%s", pp_demangle(f->name));
+	for (j = 0; j < n; j++)
+		if (m[j] != f && strcmp(m[j]->name, f->name) &&
+		    !strcmp(pp_demangle(m[j]->name), dem))
+			return f->name;
+	return pp_demangle(f->name);
+}
+
+/* The NAME of a FILE:NAME spec, split as pp_program_lookup() does. */
+static const char *spec_name(const char *spec)
+{
+	const char *p;
+
+	for (p = spec; (p = strchr(p, ':')); p++) {
+		if (p[1] == ':') {
+			p++;
+			continue;
+		}
+		return p > spec && p[1] ? p + 1 : spec;
+	}
+	return spec;
+}
+
+static const struct pp_func *find_entry(const struct pp_program *prog)
+{
+	const struct pp_func *m[64];
+	size_t n = pp_program_lookup(prog, opt.entry, m, 64), i;
+
+	if (n == 1)
+		return m[0];
+	if (n == 0) {
+		const char *sugg[MAX_SUGGEST];
+		size_t ns = pp_program_suggest(prog, spec_name(opt.entry), sugg, MAX_SUGGEST);
+		char list[1024] = "";
+		size_t len = 0;
+
+		if (!ns)
+			die("no function '%s' in %s (pinpoint-layers %s lists them)", opt.entry,
+			    opt.binary, opt.binary);
+		for (i = 0; i < ns && len < sizeof(list); i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						i ? ", " : "", sugg[i]);
+		die("no function '%s' in %s; did you mean: %s?", opt.entry, opt.binary, list);
+	}
+	{
+		char list[2048] = "";
+		size_t len = 0, shown = n < 64 ? n : 64;
+		bool one_file = true;
+
+		for (i = 1; i < shown; i++)
+			one_file &= !strcmp(m[i]->file, m[0]->file);
+		for (i = 0; i < shown && len < sizeof(list); i++) {
+			const char *file = one_file ? "" : file_suffix(m[i], m, shown);
+
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s%s",
+						i ? ", " : "", file, file[0] ? ":" : "",
+						candidate_name(m[i], m, shown));
+		}
+		die("'%s' is ambiguous in %s, say which: %s%s", opt.entry, opt.binary, list,
+		    n > shown ? ", ..." : "");
+	}
+}
+
+static int print_layers(const struct pp_program *prog, const struct pp_func *entry)
+{
+	size_t n = prog->nfuncs, nlayer = 1, nnext, i;
+	const struct pp_func **layer, **next;
+	bool *seen;
+	long k;
+
+	seen = calloc(n, sizeof(*seen));
+	layer = calloc(n, sizeof(*layer));
+	next = calloc(n, sizeof(*next));
+	if (!seen || !layer || !next) {
+		fprintf(stderr, "pinpoint-layers: out of memory\n");
+		free(seen);
+		free(layer);
+		free(next);
+		return EXIT_USAGE;
+	}
+	layer[0] = entry;
+	seen[entry - prog->funcs] = true;
+	if (opt.json) {
+		json_head(prog);
+		printf("\"entry\": ");
+		json_str(entry->name);
+		printf(", \"depth\": %ld,\n\"layers\": [", opt.depth);
+	}
+	for (k = 0; nlayer; k++) {
+		nnext = 0;
+		if (opt.json)
+			printf("%s\n{\"layer\": %ld, \"functions\": [\n", k ? "," : "", k);
+		else
+			printf("layer %ld\n", k);
+		for (i = 0; i < nlayer; i++) {
+			const struct pp_func *f = layer[i];
+			uint32_t c;
+
+			print_func(prog, f, seen, "  ", i == 0);
+			for (c = 0; c < f->ncalls && k < opt.depth; c++) {
+				const struct pp_func *to =
+				    pp_program_resolve(prog, f, &f->calls[c]);
+				size_t j;
+				bool dup = false;
+
+				if (!to || seen[to - prog->funcs])
+					continue;
+				for (j = 0; j < nnext; j++)
+					dup |= next[j] == to;
+				if (!dup)
+					next[nnext++] = to;
+			}
+		}
+		if (opt.json)
+			printf("]}");
+		/* The next layer is marked now: its functions are "(seen)" from
+		 * there on, not in the layer that calls them first. */
+		for (i = 0; i < nnext; i++)
+			seen[next[i] - prog->funcs] = true;
+		memcpy(layer, next, nnext * sizeof(*next));
+		nlayer = nnext;
+	}
+	if (opt.json)
+		printf("]}\n");
+	free(seen);
+	free(layer);
+	free(next);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pp_program prog;
+	int ret;
+
+	parse_args(argc, argv);
+	pp_program_init(&prog);
+	ret = pp_program_load(&prog, opt.binary);
+	if (ret) {
+		fprintf(stderr, "pinpoint-layers: %s\n", pp_program_error(&prog));
+		pp_program_free(&prog);
+		return EXIT_USAGE;
+	}
+	if (opt.entry)
+		ret = print_layers(&prog, find_entry(&prog));
+	else
+		list_all(&prog);
+	pp_program_free(&prog);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "pinpoint-layers: writing the output: %s\n", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return ret;
+}
