@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench.py - the probes' cost, measured side by side in one run.
+
+    bench.py --plain P --static S --shared D [--rounds N] [--iters N]
+
+Runs calls.c built plain (P), with the plugin and the static runtime (S),
+and with the shared runtime (D), interleaved round by round so that drift of
+a shared machine hits every variant alike, and prints:
+
+  * the unarmed cost per executed probe site: the median over rounds of
+    (instrumented - plain) / sites, and the whole-program ratio;
+  * the armed cost per executed call: (armed - unarmed) / armed calls, for a
+    call site (range=loop:0-0) and a function body (fn=f1), against two raw
+    rdtsc reads timed in the same run.
+
+Figures, not verdicts: targets are printed next to them.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(cmd, env_items=None, outdir=None):
+    env = dict(os.environ)
+    env.pop('PINPOINT', None)
+    if env_items is not None:
+        env['PINPOINT'] = 'out=%s;%s' % (os.path.join(outdir, 'results'), env_items)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    wall = (time.perf_counter() - t0) * 1e9
+    vals = {'wall': wall}
+    for line in proc.stdout.splitlines():
+        key, _, val = line.partition(' ')
+        try:
+            vals[key] = float(val)
+        except ValueError:
+            pass
+    return vals
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--plain', required=True)
+    ap.add_argument('--static', required=True)
+    ap.add_argument('--shared', required=True)
+    ap.add_argument('--rounds', type=int, default=11)
+    ap.add_argument('--iters', type=int, default=10000000)
+    ap.add_argument('--fib', type=int, default=30)
+    args = ap.parse_args()
+
+    work = [str(args.iters), str(args.fib)]
+    variants = [
+        ('plain', args.plain, None),
+        ('static unarmed', args.static, None),
+        ('shared unarmed', args.shared, None),
+        ('static call armed', args.static, 'range=loop:0-0'),
+        ('static body armed', args.static, 'fn=f1'),
+        ('shared call armed', args.shared, 'range=loop:0-0'),
+    ]
+    res = {name: [] for name, _, _ in variants}
+    rdtsc = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            # rotate the order so that no variant always runs first
+            order = variants[r % len(variants):] + variants[:r % len(variants)]
+            for name, prog, items in order:
+                res[name].append(run([prog] + work, items, tmp))
+            rdtsc.append(run([args.plain, 'rdtsc', str(args.iters)])['rdtsc2_ns'])
+
+    first = res['plain'][0]
+    sites, calls = first['sites'], first['calls']
+    for name in res:
+        if any(v['sites'] != sites for v in res[name]):
+            print('bench: %s executed another workload' % name)
+            return 1
+
+    def per_round(a, b, key='ns'):
+        return [x[key] - y[key] for x, y in zip(res[a], res[b])]
+
+    print('pinpoint probe benchmarks: bench/calls.c, %d iterations + fib(%d), '
+          'median of %d interleaved rounds' % (args.iters, args.fib, args.rounds))
+    print('  %.0f probe sites and %.0f calls executed per run' % (sites, calls))
+    print()
+    print('  %-20s %12s %12s %10s' % ('variant', 'work ms', 'process ms', 'vs plain'))
+    pm = median([v['ns'] for v in res['plain']])
+    for name in res:
+        m = median([v['ns'] for v in res[name]])
+        w = median([v['wall'] for v in res[name]])
+        print('  %-20s %12.1f %12.1f %9.3fx' % (name, m / 1e6, w / 1e6, m / pm))
+    print()
+
+    rows = []
+    for label in ('static', 'shared'):
+        d = median(per_round(label + ' unarmed', 'plain'))
+        ratio = median([x['ns'] / y['ns'] for x, y in
+                        zip(res[label + ' unarmed'], res['plain'])])
+        wall = median([x['wall'] / y['wall'] for x, y in
+                       zip(res[label + ' unarmed'], res['plain'])])
+        rows.append(('unarmed, %s runtime: ns per executed probe site' % label,
+                     d / sites, '<= 0.2'))
+        rows.append(('unarmed, %s runtime: whole program (work)' % label, ratio, '<= 1.02x'))
+        rows.append(('unarmed, %s runtime: whole program (process)' % label, wall, '<= 1.02x'))
+    armed = args.iters  # one armed call (or body) per iteration
+    for name, unarmed in (('static call armed', 'static unarmed'),
+                          ('static body armed', 'static unarmed'),
+                          ('shared call armed', 'shared unarmed')):
+        rows.append(('%s: ns per armed call' % name,
+                     median(per_round(name, unarmed)) / armed, '<= 20'))
+    rows.append(('two raw rdtsc reads, ns', median(rdtsc), '(reference)'))
+    for what, val, target in rows:
+        print('  %-56s %9.3f   target %s' % (what, val, target))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * arm.c - __pinpoint_register: initialise the runtime on the first call,
+ * then match every new pp_fn record against the slots of the PINPOINT
+ * variable, give the matches entries in the armed-site table and set their
+ * probe flags.  Also remembers the path of every module that registered.
+ *
+ * Registration is idempotent per record (pp_fn.armed != 0 once seen), so
+ * the same range may be registered any number of times, from any module
+ * constructor, before main or later from dlopen.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+struct pp_spec pp_spec;
+struct pp_site pp_sites[PP_MAX_SITES];
+int pp_state = PP_UNINIT;
+int pp_init_pid;
+unsigned pp_nmodules;
+const char *pp_modules[PP_MAX_MODULES];
+
+static uint32_t pp_nsites;
+static char pp_modpool[PP_MODPOOL_SIZE];
+static size_t pp_modused;
+static bool pp_full_warned;
+static char pp_lock;
+
+/* Registration is rare and short: a spin lock that yields will do. */
+static void lock(void)
+{
+	while (__atomic_test_and_set(&pp_lock, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void unlock(void)
+{
+	__atomic_clear(&pp_lock, __ATOMIC_RELEASE);
+}
+
+static void init(void)
+{
+	const char *env = getenv(PP_ENV);
+	char err[256];
+	int ret;
+
+	pp_state = PP_INERT;
+	if (!env)
+		return;
+	if (pp_spec_parse(&pp_spec, env, err, sizeof(err))) {
+		pp_err("bad %s variable: %s; nothing is measured", PP_ENV, err);
+		return;
+	}
+	if (!pp_spec.out)
+		return;
+	ret = pp_thread_init();
+	if (ret) {
+		pp_err("cannot create a thread key: %s; nothing is measured", strerror(-ret));
+		return;
+	}
+	pp_clock_init();
+	pp_init_pid = (int)getpid();
+	pp_samples_cap = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.samples : 0;
+	pp_sample_counter = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.entry : -1;
+	if (pthread_atfork(NULL, NULL, pp_atfork_child) || atexit(pp_atexit)) {
+		pp_err("cannot register the exit handler; nothing is measured");
+		return;
+	}
+	pp_state = PP_ARMED;
+}
+
+/* FILE matches when it is a suffix of @path at a '/' boundary. */
+static bool file_matches(const char *want, const char *path)
+{
+	size_t lw = strlen(want), lp;
+
+	if (!path)
+		return false;
+	lp = strlen(path);
+	if (lw > lp || strcmp(path + lp - lw, want))
+		return false;
+	return lw == lp || path[lp - lw - 1] == '/' || want[0] == '/';
+}
+
+static bool slot_matches(const struct pp_slot *slot, const struct pp_fn *fn)
+{
+	if (strcmp(slot->name, fn->name))
+		return false;
+	if (slot->file && !file_matches(slot->file, fn->file))
+		return false;
+	/* a range past the end of the call list cannot be measured */
+	return slot->kind != PP_KIND_RANGE || slot->last < fn->ncalls;
+}
+
+static void arm_fn(struct pp_fn *fn)
+{
+	uint64_t match = 0;
+	uint32_t base, nsites;
+
+	if (fn->name && fn->flags && fn->ncalls < PP_MAX_SITES)
+		for (unsigned i = 0; i < pp_spec.nslots; i++)
+			if (slot_matches(&pp_spec.slots[i], fn))
+				match |= 1ull << i;
+	if (!match) {
+		pp_st(&fn->armed, PP_ARMED_SEEN);
+		return;
+	}
+	nsites = fn->ncalls + 1;
+	if (nsites > PP_MAX_SITES - pp_nsites) {
+		if (!pp_full_warned)
+			pp_err("more than %u armed probe sites; %s and later matches are not "
+			       "measured",
+			       PP_MAX_SITES, fn->name);
+		pp_full_warned = true;
+		pp_st(&fn->armed, PP_ARMED_SEEN);
+		return;
+	}
+	base = pp_nsites;
+	pp_nsites += nsites;
+
+	for (unsigned i = 0; i < pp_spec.nslots; i++) {
+		struct pp_slot *slot = &pp_spec.slots[i];
+
+		if (!(match & (1ull << i)))
+			continue;
+		slot->found++;
+		if (slot->kind == PP_KIND_RANGE) {
+			for (uint32_t k = slot->first; k <= slot->last; k++)
+				pp_sites[base + PP_SITE_CALL(k)].mask[0] |= 1ull << i;
+			continue;
+		}
+		pp_sites[base + PP_SITE_BODY].mask[0] |= 1ull << i;
+		for (uint32_t k = 0; k < fn->ncalls; k++)
+			pp_sites[base + PP_SITE_CALL(k)].mask[1] |= 1ull << i;
+	}
+
+	/* armed before the flags: a probe that sees its flag finds its sites */
+	__atomic_store_n(&fn->armed, PP_ARMED_BASE + base, __ATOMIC_RELEASE);
+	for (uint32_t k = 0; k < nsites; k++)
+		if (pp_sites[base + k].mask[0] | pp_sites[base + k].mask[1])
+			__atomic_store_n(&fn->flags[k], 1, __ATOMIC_RELEASE);
+}
+
+/* The absolute path of the module holding @addr.  The main program's link
+ * map has an empty name (and dli_fname is argv[0]-like): use /proc/self/exe. */
+static void add_module(const void *addr)
+{
+	char path[PATH_MAX];
+	struct link_map *lm = NULL;
+	const char *name = NULL;
+	Dl_info info;
+	size_t len;
+	ssize_t n;
+
+	if (dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP))
+		name = lm && lm->l_name ? lm->l_name : info.dli_fname;
+	if (!name || !*name) {
+		n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+		if (n < 0)
+			return;
+		path[n] = '\0';
+	} else if (!realpath(name, path)) {
+		len = strlen(name);
+		if (len >= sizeof(path))
+			return;
+		memcpy(path, name, len + 1);
+	}
+	for (unsigned i = 0; i < pp_nmodules; i++)
+		if (!strcmp(pp_modules[i], path))
+			return;
+	len = strlen(path);
+	if (pp_nmodules == PP_MAX_MODULES || len + 1 > sizeof(pp_modpool) - pp_modused) {
+		pp_err("too many instrumented modules; %s is not listed", path);
+		return;
+	}
+	memcpy(pp_modpool + pp_modused, path, len + 1);
+	pp_modules[pp_nmodules++] = pp_modpool + pp_modused;
+	pp_modused += len + 1;
+}
+
+PP_EXPORT void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
+{
+	unsigned fresh = 0;
+
+	lock();
+	if (pp_state == PP_UNINIT)
+		init();
+	if (pp_state != PP_ARMED || !begin || end < begin)
+		goto out;
+	for (struct pp_fn *fn = begin; fn < end; fn++) {
+		if (pp_ld(&fn->armed))
+			continue;
+		arm_fn(fn);
+		fresh++;
+	}
+	if (fresh || begin == end)
+		add_module(begin);
+out:
+	unlock();
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * clock.c - the probes' clock: the invariant TSC when the CPU has one (one
+ * rdtsc per probe), else CLOCK_MONOTONIC.  The TSC is calibrated against
+ * CLOCK_MONOTONIC from two (tsc, ns) pairs, one taken at initialisation and
+ * one at exit, so calibration costs nothing at startup; a process that lived
+ * less than PP_CALIB_NS sleeps for the rest of it at exit.
+ */
+#include <errno.h>
+#include <time.h>
+
+#include "rt.h"
+#ifdef PP_HAVE_TSC
+#include <cpuid.h>
+#endif
+
+#define PP_CALIB_NS 10000000u /* 10 ms: error of a pair / 10 ms < 1e-5 */
+
+bool pp_use_tsc;
+static uint64_t pp_t0_ticks, pp_t0_ns;
+
+static bool has_invariant_tsc(void)
+{
+#ifdef PP_HAVE_TSC
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+		return false;
+	if (!__get_cpuid(0x80000007u, &a, &b, &c, &d))
+		return false;
+	return d & (1u << 8);
+#else
+	return false;
+#endif
+}
+
+/* The tightest of a few (ticks, ns) readings: ticks is the middle of the
+ * two TSC reads around clock_gettime. */
+static void read_pair(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = pp_ticks();
+		uint64_t n = pp_monotonic_ns();
+		uint64_t b = pp_ticks();
+
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*ticks = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+
+void pp_clock_init(void)
+{
+	pp_use_tsc = has_invariant_tsc();
+	if (pp_use_tsc)
+		read_pair(&pp_t0_ticks, &pp_t0_ns);
+}
+
+double pp_clock_ticks_per_ns(void)
+{
+	uint64_t t1 = 0, n1 = 0;
+
+	if (!pp_use_tsc)
+		return 1.0;
+	for (;;) {
+		struct timespec ts;
+		uint64_t left;
+
+		read_pair(&t1, &n1);
+		if (n1 - pp_t0_ns >= PP_CALIB_NS)
+			break;
+		left = PP_CALIB_NS - (n1 - pp_t0_ns);
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left;
+		nanosleep(&ts, NULL); /* EINTR: the loop measures again */
+	}
+	if (t1 <= pp_t0_ticks)
+		return 1.0; /* a TSC that went backwards; cannot happen when invariant */
+	return (double)(t1 - pp_t0_ticks) / (double)(n1 - pp_t0_ns);
+}

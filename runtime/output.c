@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * output.c - at exit, collect the threads' counters and write the results
+ * file (doc/formats.md, section 3) to "<out>.tmp.<pid>", then rename it to
+ * <out>, so that a reader sees the whole file or none.  Only the process that
+ * initialised the runtime writes: a forked child writes nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+int pp_forked;
+
+struct pp_writer {
+	int fd;
+	int err; /* first -errno */
+	size_t len;
+	char buf[65536];
+};
+
+static struct pp_writer pp_w;
+
+static void flush(struct pp_writer *w)
+{
+	size_t off = 0;
+
+	while (!w->err && off < w->len) {
+		ssize_t n = write(w->fd, w->buf + off, w->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	w->len = 0;
+}
+
+static void put(struct pp_writer *w, const char *s, size_t len)
+{
+	while (len) {
+		size_t n = sizeof(w->buf) - w->len;
+
+		if (n > len)
+			n = len;
+		memcpy(w->buf + w->len, s, n);
+		w->len += n;
+		s += n;
+		len -= n;
+		if (w->len == sizeof(w->buf))
+			flush(w);
+	}
+}
+
+static void puts_(struct pp_writer *w, const char *s)
+{
+	put(w, s, strlen(s));
+}
+
+/* A path on one line: a newline in it would end the record. */
+static void put_path(struct pp_writer *w, const char *s)
+{
+	for (; *s; s++)
+		put(w, *s == '\n' ? "?" : s, 1);
+}
+
+static void put_u64(struct pp_writer *w, uint64_t v)
+{
+	char d[24];
+	int i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(w, d + i, sizeof(d) - (size_t)i);
+}
+
+static uint64_t to_ns(uint64_t ticks, double ticks_per_ns)
+{
+	return (uint64_t)((double)ticks / ticks_per_ns + 0.5);
+}
+
+static const char *const kind_names[] = {
+    [PP_KIND_ENTRY] = "entry",
+    [PP_KIND_FN] = "fn",
+    [PP_KIND_RANGE] = "range",
+};
+
+static void write_results(struct pp_writer *w, double tpn)
+{
+	uint32_t nsamples = pp_ld(&pp_nsamples);
+	char line[64];
+
+	puts_(w, PP_RESULTS_MAGIC " ");
+	put_u64(w, PP_RESULTS_VERSION);
+	puts_(w, "\npid ");
+	put_u64(w, (uint64_t)getpid());
+	snprintf(line, sizeof(line), "\nclock %s %.6f\n", pp_use_tsc ? "tsc" : "monotonic", tpn);
+	puts_(w, line);
+	for (unsigned i = 0; i < pp_nmodules; i++) {
+		puts_(w, "module ");
+		put_path(w, pp_modules[i]);
+		puts_(w, "\n");
+	}
+	for (unsigned i = 0; i < pp_spec.nslots; i++) {
+		const struct pp_slot *slot = &pp_spec.slots[i];
+		const struct pp_total *tot = &pp_totals[i];
+		const struct pp_total *calls = &pp_totals[PP_MAX_SLOTS + i];
+		uint64_t lost = pp_ld(&tot->lost) + pp_ld(&calls->lost);
+
+		puts_(w, "slot ");
+		put_u64(w, i);
+		puts_(w, " ");
+		puts_(w, kind_names[slot->kind]);
+		puts_(w, " ");
+		puts_(w, slot->spec);
+		puts_(w, " found=");
+		put_u64(w, slot->found);
+		puts_(w, " total_ns=");
+		put_u64(w, to_ns(pp_ld(&tot->sum), tpn));
+		puts_(w, " count=");
+		put_u64(w, pp_ld(&tot->count));
+		if (slot->kind != PP_KIND_RANGE) {
+			puts_(w, " calls_ns=");
+			put_u64(w, to_ns(pp_ld(&calls->sum), tpn));
+		}
+		if (lost) {
+			puts_(w, " lost=");
+			put_u64(w, lost);
+		}
+		puts_(w, "\n");
+	}
+	if (nsamples > pp_samples_cap)
+		nsamples = pp_samples_cap;
+	puts_(w, "samples ");
+	put_u64(w, nsamples);
+	puts_(w, " ");
+	put_u64(w, pp_ld(&pp_dropped));
+	puts_(w, "\n");
+	for (uint32_t i = 0; i < nsamples; i++) {
+		put_u64(w, to_ns(pp_ld(&pp_samples[i]), tpn));
+		puts_(w, "\n");
+	}
+	puts_(w, "end\n");
+	flush(w);
+}
+
+int pp_output_write(const char *out, double ticks_per_ns)
+{
+	struct pp_writer *w = &pp_w;
+	char tmp[PATH_MAX];
+	int ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (w->fd < 0)
+		return -errno;
+	w->err = 0;
+	w->len = 0;
+	write_results(w, ticks_per_ns);
+	ret = w->err;
+	if (close(w->fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, out))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+void pp_atfork_child(void)
+{
+	pp_forked = 1;
+}
+
+void pp_atexit(void)
+{
+	static int done;
+	uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+	uint64_t now = pp_ticks();
+	int ret;
+
+	if (pp_state != PP_ARMED || pp_forked || (int)getpid() != pp_init_pid)
+		return;
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+		return;
+	pp_thread_collect(now, frame);
+	ret = pp_output_write(pp_spec.out, pp_clock_ticks_per_ns());
+	if (ret)
+		pp_err("cannot write results to %s: %s", pp_spec.out, strerror(-ret));
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probe.c - the hot path: __pinpoint_enter and __pinpoint_exit.
+ *
+ * No locks, no allocation, no system call (with the TSC): each probe finds
+ * its site's counters in the armed-site table, then updates the calling
+ * thread's own block.  A counter counts outermost executions only: enter
+ * increments its depth and stamps the start at depth 0, exit decrements it
+ * and adds the duration when it reaches 0.
+ *
+ * Unbalanced probes: an exception or longjmp skips exit probes and would
+ * leave a depth up forever.  The outermost enter therefore records its stack
+ * position; an enter that finds the depth up but is not deeper in the stack
+ * than that position knows the recorded execution is gone (its frame was
+ * unwound): it counts it as lost and starts afresh.  An exit at depth 0 is
+ * ignored.  The stack is assumed to grow down, as on every Linux target.
+ */
+#include "rt.h"
+
+uint64_t pp_samples[PP_MAX_SAMPLES];
+uint32_t pp_nsamples;
+uint32_t pp_samples_cap;
+int pp_sample_counter = -1;
+
+static inline const struct pp_site *site_of(const struct pp_fn *fn, uint32_t site)
+{
+	uint32_t armed = __atomic_load_n(&fn->armed, __ATOMIC_ACQUIRE);
+
+	if (pp_unlikely(armed < PP_ARMED_BASE || site > fn->ncalls))
+		return NULL;
+	return &pp_sites[armed - PP_ARMED_BASE + site];
+}
+
+/* Keep one duration of the entry, or count it as dropped. */
+void pp_sample(struct pp_thread *t, uint64_t ticks)
+{
+	if (pp_ld(&pp_nsamples) < pp_samples_cap) {
+		uint32_t i = pp_add(&pp_nsamples, 1);
+
+		if (i < pp_samples_cap) {
+			pp_st(&pp_samples[i], ticks);
+			return;
+		}
+	}
+	if (t && t->state == PP_THREAD_LISTED)
+		pp_st(&t->dropped, t->dropped + 1);
+	else
+		pp_add(&pp_dropped, 1);
+}
+
+static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
+{
+	if (t->state == PP_THREAD_LISTED)
+		pp_st(&c->lost, c->lost + 1);
+	else
+		pp_add(&pp_totals[i].lost, 1);
+}
+
+static inline void finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t d)
+{
+	if (pp_likely(t->state == PP_THREAD_LISTED)) {
+		pp_st(&c->sum, c->sum + d);
+		pp_st(&c->count, c->count + 1);
+	} else {
+		pp_add(&pp_totals[i].sum, d);
+		pp_add(&pp_totals[i].count, 1);
+	}
+	if (pp_unlikely((int)i == pp_sample_counter))
+		pp_sample(t, d);
+}
+
+/* The thread's block, computed once per probe: without the barrier the
+ * compiler recomputes a dynamic-TLS address after every atomic access. */
+static inline struct pp_thread *self(void)
+{
+	struct pp_thread *t = &pp_self;
+
+	__asm__("" : "+r"(t));
+	return t;
+}
+
+/* Enter the counters of one mask word; returns those that started. */
+static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base, uintptr_t frame)
+{
+	uint64_t started = 0;
+
+	for (; m; m &= m - 1) {
+		unsigned i = base + (unsigned)__builtin_ctzll(m);
+		struct pp_tcounter *c = &t->c[i];
+		uint32_t depth = c->depth;
+
+		if (pp_unlikely(depth && frame >= c->frame)) {
+			lose(t, c, i);
+			depth = 0;
+		}
+		if (!depth) {
+			c->frame = frame;
+			started |= m & -m;
+		}
+		pp_st(&c->depth, depth + 1);
+	}
+	return started;
+}
+
+static inline void stamp_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+{
+	for (; m; m &= m - 1)
+		pp_st(&t->c[base + (unsigned)__builtin_ctzll(m)].start, now);
+}
+
+static inline void exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+{
+	for (; m; m &= m - 1) {
+		unsigned i = base + (unsigned)__builtin_ctzll(m);
+		struct pp_tcounter *c = &t->c[i];
+		uint32_t depth = c->depth;
+
+		if (!depth)
+			continue;
+		pp_st(&c->depth, depth - 1);
+		if (depth == 1)
+			finish(t, c, i, now - c->start);
+	}
+}
+
+PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
+{
+	uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+	const struct pp_site *s = site_of(fn, site);
+	struct pp_thread *t;
+	uint64_t s0, s1, now;
+
+	if (pp_unlikely(!s))
+		return;
+	t = self();
+	if (pp_unlikely(t->state == PP_THREAD_NEW))
+		pp_thread_attach(t);
+	s0 = enter_word(t, s->mask[0], 0, frame);
+	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame) : 0;
+	/* read the clock last, so that the probe's own work is not measured */
+	now = pp_ticks();
+	stamp_word(t, s0, 0, now);
+	if (pp_unlikely(s1))
+		stamp_word(t, s1, PP_MAX_SLOTS, now);
+}
+
+PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
+{
+	uint64_t now = pp_ticks(); /* first, for the same reason */
+	const struct pp_site *s = site_of(fn, site);
+	struct pp_thread *t;
+
+	if (pp_unlikely(!s))
+		return;
+	t = self();
+	exit_word(t, s->mask[0], 0, now);
+	if (pp_unlikely(s->mask[1]))
+		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rt.h - internals of the pinpoint runtime, shared by its files.
+ *
+ * The runtime keeps everything in static storage (no malloc): the parsed
+ * PINPOINT variable, a table of armed probe sites, one block of counters per
+ * thread (thread-local), a registry of live thread blocks, global totals and
+ * the entry's sample buffer.  Times are kept in clock ticks and converted to
+ * ns once, at exit.
+ */
+#ifndef PINPOINT_RT_H
+#define PINPOINT_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* The TSC is read on x86-64; PP_NO_TSC builds the CLOCK_MONOTONIC path
+ * there too (a test covers the other targets' path that way). */
+#if defined(__x86_64__) && !defined(PP_NO_TSC)
+#define PP_HAVE_TSC 1
+#include <x86intrin.h>
+#endif
+
+#include "pinpoint/abi.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Fixed maxima; raising them only costs zero-filled (untouched) memory. */
+#define PP_MAX_SLOTS 64			   /* items of PINPOINT that measure something */
+#define PP_MAX_COUNTERS (2 * PP_MAX_SLOTS) /* one per slot + calls of entry/fn */
+#define PP_MAX_SITES 65536		   /* armed probe sites, all functions */
+#define PP_MAX_SAMPLES (1u << 20)	   /* entry durations kept (8 MiB of BSS) */
+#define PP_MAX_THREADS 1024		   /* live threads whose blocks are merged at exit */
+#define PP_MAX_MODULES 256		   /* instrumented executables and libraries */
+#define PP_SPEC_MAX 8192		   /* length of the PINPOINT variable */
+#define PP_MODPOOL_SIZE 65536		   /* module paths */
+
+/* pp_fn.armed: 0 never seen, 1 seen and not armed, else PP_ARMED_BASE + index
+ * of the function's site 0 in pp_sites. */
+#define PP_ARMED_SEEN 1u
+#define PP_ARMED_BASE 2u
+
+#define pp_likely(x) __builtin_expect(!!(x), 1)
+#define pp_unlikely(x) __builtin_expect(!!(x), 0)
+#define PP_EXPORT __attribute__((visibility("default")))
+
+/* Relaxed atomic access: plain moves on x86-64, but no data race when the
+ * exit handler reads another thread's counters. */
+#define pp_ld(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define pp_st(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define pp_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+
+/* ---- spec.c: the PINPOINT variable (doc/formats.md, section 2) ---- */
+
+enum pp_kind { PP_KIND_ENTRY, PP_KIND_FN, PP_KIND_RANGE };
+
+struct pp_slot {
+	enum pp_kind kind;
+	const char *spec; /* the item's value as given */
+	const char *file; /* NULL when the item has no FILE: part */
+	const char *name;
+	uint32_t first, last; /* ranges: calls first..last */
+	uint32_t found;	      /* functions armed for this slot */
+};
+
+struct pp_spec {
+	const char *out; /* NULL: nothing is armed, nothing written */
+	unsigned nslots;
+	int entry; /* slot index of entry=, or -1 */
+	bool has_samples;
+	uint32_t samples; /* samples=N */
+	struct pp_slot slots[PP_MAX_SLOTS];
+	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
+	char parts[PP_SPEC_MAX]; /* FILE and NAME copies */
+};
+
+/* Parse @text into @sp.  Returns 0, or -EINVAL with a message in @err. */
+int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen);
+
+/* ---- log.c ---- */
+
+/* One line "pinpoint: ..." on stderr with write(2); never allocates. */
+void pp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- clock.c ---- */
+
+extern bool pp_use_tsc;
+
+void pp_clock_init(void);
+/* Ticks per ns, calibrated against CLOCK_MONOTONIC since pp_clock_init(). */
+double pp_clock_ticks_per_ns(void);
+
+static inline uint64_t pp_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t pp_ticks(void)
+{
+#ifdef PP_HAVE_TSC
+	if (pp_likely(pp_use_tsc))
+		return __rdtsc();
+#endif
+	return pp_monotonic_ns();
+}
+
+/* ---- arm.c: registration, matching, armed sites ---- */
+
+/* Counters: slot i measures with counter i; an entry or fn slot i also times
+ * its calls with counter PP_MAX_SLOTS + i.  A site enters/exits the counters
+ * of its mask (word 0: slots, word 1: calls). */
+struct pp_site {
+	uint64_t mask[2];
+};
+
+enum pp_state { PP_UNINIT, PP_ARMED, PP_INERT };
+
+extern struct pp_spec pp_spec;
+extern struct pp_site pp_sites[PP_MAX_SITES];
+extern int pp_state;
+extern int pp_init_pid;
+extern unsigned pp_nmodules;
+extern const char *pp_modules[PP_MAX_MODULES];
+
+/* ---- thread.c: per-thread counters, registry, merge ---- */
+
+struct pp_tcounter {
+	uint32_t depth; /* nesting of this thread's executions */
+	uint32_t pad;
+	uint64_t start;	 /* ticks at the outermost enter */
+	uintptr_t frame; /* stack position of the outermost enter */
+	uint64_t sum;	 /* ticks of finished outermost executions */
+	uint64_t count;
+	uint64_t lost; /* executions abandoned without their exit probe */
+};
+
+enum pp_thread_state {
+	PP_THREAD_NEW = 0, /* no armed probe yet */
+	PP_THREAD_LISTED,  /* in the registry: merged at thread exit or exit */
+	PP_THREAD_DIRECT,  /* registry full or thread ended: add to totals */
+};
+
+struct pp_thread {
+	int state;
+	unsigned reg;	  /* registry index when listed */
+	uint64_t dropped; /* entry executions past the sample buffer */
+	struct pp_tcounter c[PP_MAX_COUNTERS];
+};
+
+struct pp_total {
+	uint64_t sum, count, lost;
+};
+
+extern __thread struct pp_thread pp_self;
+extern struct pp_total pp_totals[PP_MAX_COUNTERS];
+extern uint64_t pp_dropped;
+
+int pp_thread_init(void);
+void pp_thread_attach(struct pp_thread *t);
+/* At exit: merge every listed thread into the totals, counting executions
+ * still open up to @now. */
+void pp_thread_collect(uint64_t now, uintptr_t frame);
+/* Keep one duration of the entry, or count it as dropped (in @t's block when
+ * listed, else in the totals; @t may be NULL). */
+void pp_sample(struct pp_thread *t, uint64_t ticks);
+
+/* ---- probe.c ---- */
+
+extern uint64_t pp_samples[PP_MAX_SAMPLES];
+extern uint32_t pp_nsamples; /* claimed indexes, may exceed the buffer */
+extern uint32_t pp_samples_cap;
+extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
+
+/* ---- output.c ---- */
+
+void pp_atexit(void);
+void pp_atfork_child(void);
+extern int pp_forked;
+/* Write the results file; returns 0 or -errno. */
+int pp_output_write(const char *out, double ticks_per_ns);
+
+#pragma GCC visibility pop
+
+#endif /* PINPOINT_RT_H */

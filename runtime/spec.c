@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spec.c - parse the PINPOINT variable (doc/formats.md, section 2) into
+ * static storage: the output path, the slots to measure, the sample count.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rt.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	/* the message is one line whatever the variable holds */
+	for (; *err; err++)
+		if ((unsigned char)*err < ' ')
+			*err = '?';
+	return -EINVAL;
+}
+
+/* Decimal digits only, no sign, no white space, no overflow. */
+static int parse_u32(const char *s, size_t len, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+		if (x > UINT32_MAX)
+			return -EINVAL;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static bool has_space(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
+			return true;
+	return false;
+}
+
+/* Copy s[0..len) into the parts buffer, NUL-terminated. */
+static const char *keep(struct pp_spec *sp, size_t *used, const char *s, size_t len)
+{
+	char *p = sp->parts + *used;
+
+	if (*used + len + 1 > sizeof(sp->parts))
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	*used += len + 1;
+	return p;
+}
+
+/* [FILE:]NAME, the FILE part split at the last ':'. */
+static int parse_target(struct pp_spec *sp, size_t *used, struct pp_slot *slot, const char *s,
+			size_t len)
+{
+	const char *colon = NULL;
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ':')
+			colon = s + i;
+	if (colon) {
+		size_t flen = (size_t)(colon - s);
+
+		if (!flen || colon + 1 == s + len)
+			return -EINVAL;
+		slot->file = keep(sp, used, s, flen);
+		slot->name = keep(sp, used, colon + 1, len - flen - 1);
+	} else {
+		if (!len)
+			return -EINVAL;
+		slot->file = NULL;
+		slot->name = keep(sp, used, s, len);
+	}
+	return slot->name && (!colon || slot->file) ? 0 : -EINVAL;
+}
+
+/* [FILE:]NAME:I-J */
+static int parse_range(struct pp_spec *sp, size_t *used, struct pp_slot *slot, const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	const char *dash;
+
+	if (!colon)
+		return -EINVAL;
+	dash = strchr(colon, '-');
+	if (!dash || parse_u32(colon + 1, (size_t)(dash - colon - 1), &slot->first) ||
+	    parse_u32(dash + 1, strlen(dash + 1), &slot->last) || slot->first > slot->last ||
+	    slot->last == UINT32_MAX)
+		return -EINVAL;
+	return parse_target(sp, used, slot, s, (size_t)(colon - s));
+}
+
+static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, size_t errlen)
+{
+	char *val = strchr(item, '=');
+	struct pp_slot *slot;
+	const char *key = item;
+
+	if (!val)
+		return fail(err, errlen, "item '%s' is not KEY=VALUE", item);
+	*val++ = '\0';
+
+	if (!strcmp(key, "out")) {
+		if (sp->out)
+			return fail(err, errlen, "out= given twice");
+		if (!*val)
+			return fail(err, errlen, "out= needs a path");
+		sp->out = val;
+		return 0;
+	}
+	if (!strcmp(key, "samples")) {
+		if (sp->has_samples)
+			return fail(err, errlen, "samples= given twice");
+		if (parse_u32(val, strlen(val), &sp->samples) || sp->samples > PP_MAX_SAMPLES)
+			return fail(err, errlen, "samples=%s: want a number from 0 to %u", val,
+				    PP_MAX_SAMPLES);
+		sp->has_samples = true;
+		return 0;
+	}
+
+	if (strcmp(key, "entry") && strcmp(key, "fn") && strcmp(key, "range"))
+		return fail(err, errlen, "unknown item '%s'", key);
+	if (has_space(val))
+		return fail(err, errlen, "%s=%s: white space in a name", key, val);
+	if (sp->nslots == PP_MAX_SLOTS)
+		return fail(err, errlen, "more than %d entry, fn and range items", PP_MAX_SLOTS);
+	slot = &sp->slots[sp->nslots];
+	memset(slot, 0, sizeof(*slot));
+	slot->spec = val;
+	if (!strcmp(key, "range")) {
+		slot->kind = PP_KIND_RANGE;
+		if (parse_range(sp, used, slot, val))
+			return fail(err, errlen, "range=%s: want [FILE:]NAME:I-J with I <= J", val);
+	} else {
+		if (!strcmp(key, "entry")) {
+			if (sp->entry >= 0)
+				return fail(err, errlen, "entry= given twice");
+			sp->entry = (int)sp->nslots;
+			slot->kind = PP_KIND_ENTRY;
+		} else {
+			slot->kind = PP_KIND_FN;
+		}
+		if (parse_target(sp, used, slot, val, strlen(val)))
+			return fail(err, errlen, "%s=%s: want [FILE:]NAME", key, val);
+	}
+	sp->nslots++;
+	return 0;
+}
+
+int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen)
+{
+	size_t len = strlen(text), used = 0;
+	char *item, *next;
+	int ret;
+
+	sp->out = NULL;
+	sp->nslots = 0;
+	sp->entry = -1;
+	sp->has_samples = false;
+	sp->samples = 0;
+	if (len >= sizeof(sp->text))
+		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
+	memcpy(sp->text, text, len + 1);
+
+	for (item = sp->text; item; item = next) {
+		next = strchr(item, ';');
+		if (next)
+			*next++ = '\0';
+		if (!*item)
+			continue;
+		ret = parse_item(sp, &used, item, err, errlen);
+		if (ret)
+			goto out_bad;
+	}
+	return 0;
+
+out_bad:
+	sp->out = NULL;
+	sp->nslots = 0;
+	return ret;
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/*
+ * basic.c - end-to-end: counts, a 20 ms call, recursion, ranges.
+ * Call lists (the numbers the tests arm):
+ *   run:  0 leaf, 1 sleep_ms, 2 fib
+ *   fib:  0 fib(n - 1), 1 fib(n - 2)
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void leaf(void)
+{
+	sink++;
+}
+
+__attribute__((noinline)) void sleep_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+__attribute__((noinline)) unsigned long fib(unsigned n)
+{
+	if (n < 2)
+		return n;
+	return fib(n - 1) + fib(n - 2);
+}
+
+__attribute__((noinline)) void run(void)
+{
+	for (int i = 0; i < 1000; i++)
+		leaf();
+	sleep_ms(20);
+	sink += fib(20);
+}
+
+int main(void)
+{
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+	run();
+	return 0;
+}

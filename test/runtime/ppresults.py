@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""ppresults.py - strict reader of the runtime's results file
+(doc/formats.md, section 3), for the runtime's tests.
+
+parse(text) returns a Results or raises FormatError naming the line.  It is
+stricter than the driver's reader: it refuses anything the runtime must never
+write (unknown records, slots out of order, a missing "end", trailing text).
+"""
+import re
+
+
+class FormatError(Exception):
+    pass
+
+
+class Slot:
+    def __init__(self, index, kind, spec, fields):
+        self.index = index
+        self.kind = kind
+        self.spec = spec
+        self.fields = fields
+
+    def __getattr__(self, key):
+        try:
+            return self.fields[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def get(self, key, default=None):
+        return self.fields.get(key, default)
+
+    def __repr__(self):
+        return 'slot %d %s %s %r' % (self.index, self.kind, self.spec, self.fields)
+
+
+class Results:
+    def __init__(self):
+        self.pid = None
+        self.clock = None
+        self.ticks_per_ns = None
+        self.modules = []
+        self.slots = []
+        self.samples = []
+        self.dropped = None
+
+
+_UINT = re.compile(r'0|[1-9][0-9]*\Z')
+
+
+def _uint(tok, lineno):
+    if not _UINT.match(tok):
+        raise FormatError('line %d: %r is not an unsigned integer' % (lineno, tok))
+    return int(tok)
+
+
+def parse(text):
+    if not text.endswith('\n'):
+        raise FormatError('the file does not end with a newline')
+    lines = text[:-1].split('\n')
+    res = Results()
+    n = 0
+
+    def take(prefix):
+        nonlocal n
+        if n >= len(lines):
+            raise FormatError('line %d: missing %r' % (n + 1, prefix))
+        line = lines[n]
+        n += 1
+        if not line.startswith(prefix):
+            raise FormatError('line %d: want %r, got %r' % (n, prefix, line))
+        return line[len(prefix):]
+
+    if take('pinpoint-results ') != '1':
+        raise FormatError('line 1: version is not 1')
+    res.pid = _uint(take('pid '), n)
+    clock = take('clock ').split(' ')
+    if len(clock) != 2 or clock[0] not in ('tsc', 'monotonic'):
+        raise FormatError('line %d: bad clock %r' % (n, clock))
+    res.clock = clock[0]
+    if not re.match(r'[0-9]+\.[0-9]{6}\Z', clock[1]):
+        raise FormatError('line %d: bad ticks per ns %r' % (n, clock[1]))
+    res.ticks_per_ns = float(clock[1])
+    while n < len(lines) and lines[n].startswith('module '):
+        path = take('module ')
+        if not path.startswith('/'):
+            raise FormatError('line %d: module path %r is not absolute' % (n, path))
+        res.modules.append(path)
+    while n < len(lines) and lines[n].startswith('slot '):
+        toks = take('slot ').split(' ')
+        if len(toks) < 4:
+            raise FormatError('line %d: short slot line' % n)
+        index = _uint(toks[0], n)
+        if index != len(res.slots):
+            raise FormatError('line %d: slot %d out of order' % (n, index))
+        if toks[1] not in ('entry', 'fn', 'range'):
+            raise FormatError('line %d: bad slot kind %r' % (n, toks[1]))
+        fields = {}
+        for kv in toks[3:]:
+            key, sep, val = kv.partition('=')
+            if not sep or not key or key in fields:
+                raise FormatError('line %d: bad field %r' % (n, kv))
+            fields[key] = _uint(val, n)
+        want = ['found', 'total_ns', 'count'] + (['calls_ns'] if toks[1] != 'range' else [])
+        for key in want:
+            if key not in fields:
+                raise FormatError('line %d: slot lacks %s' % (n, key))
+        res.slots.append(Slot(index, toks[1], toks[2], fields))
+    toks = take('samples ').split(' ')
+    if len(toks) != 2:
+        raise FormatError('line %d: bad samples line' % n)
+    count = _uint(toks[0], n)
+    res.dropped = _uint(toks[1], n)
+    for _ in range(count):
+        if n >= len(lines):
+            raise FormatError('line %d: missing samples' % (n + 1))
+        res.samples.append(_uint(lines[n], n + 1))
+        n += 1
+    if n >= len(lines) or lines[n] != 'end':
+        raise FormatError('line %d: want "end"' % (n + 1))
+    if n + 1 != len(lines):
+        raise FormatError('line %d: text after "end"' % (n + 2))
+    return res
+
+
+def read(path):
+    with open(path, encoding='utf-8') as f:
+        return parse(f.read())

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_spec.c - unit test of the PINPOINT parser (runtime/spec.c) against
+ * doc/formats.md, section 2: every accepted form and every refusal.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rt.h"
+
+static struct pp_spec sp;
+static int failures;
+
+#define CHECK(cond, text)                                                                          \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: '%s': %s\n", __FILE__, __LINE__, text,        \
+				#cond);                                                            \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static int parse(const char *text, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return pp_spec_parse(&sp, text, err, errlen);
+}
+
+static void expect_bad(const char *text, const char *why)
+{
+	char err[256];
+	int ret = parse(text, err, sizeof(err));
+
+	CHECK(ret == -EINVAL, text);
+	CHECK(strstr(err, why) != NULL, text);
+	CHECK(!strchr(err, '\n'), text);
+	CHECK(sp.out == NULL && sp.nslots == 0, text);
+}
+
+static void test_good(void)
+{
+	char err[256];
+	const char *t;
+
+	t = "out=/tmp/r;entry=run;fn=a.c:helper;range=lib/b.c:bridge:0-1;samples=1000";
+	CHECK(parse(t, err, sizeof(err)) == 0, t);
+	CHECK(sp.out && !strcmp(sp.out, "/tmp/r"), t);
+	CHECK(sp.nslots == 3 && sp.entry == 0, t);
+	CHECK(sp.has_samples && sp.samples == 1000, t);
+	CHECK(sp.slots[0].kind == PP_KIND_ENTRY && !sp.slots[0].file, t);
+	CHECK(!strcmp(sp.slots[0].name, "run") && !strcmp(sp.slots[0].spec, "run"), t);
+	CHECK(sp.slots[1].kind == PP_KIND_FN && !strcmp(sp.slots[1].file, "a.c"), t);
+	CHECK(!strcmp(sp.slots[1].name, "helper") && !strcmp(sp.slots[1].spec, "a.c:helper"), t);
+	CHECK(sp.slots[2].kind == PP_KIND_RANGE && !strcmp(sp.slots[2].file, "lib/b.c"), t);
+	CHECK(!strcmp(sp.slots[2].name, "bridge"), t);
+	CHECK(sp.slots[2].first == 0 && sp.slots[2].last == 1, t);
+	CHECK(!strcmp(sp.slots[2].spec, "lib/b.c:bridge:0-1"), t);
+
+	/* entry need not come first; slots keep the variable's order */
+	t = "fn=x;range=y:3-3;entry=_ZN1A3runEv;out=o;";
+	CHECK(parse(t, err, sizeof(err)) == 0, t);
+	CHECK(sp.nslots == 3 && sp.entry == 2 && !sp.has_samples, t);
+	CHECK(sp.slots[1].first == 3 && sp.slots[1].last == 3 && !sp.slots[1].file, t);
+	CHECK(!strcmp(sp.slots[2].name, "_ZN1A3runEv"), t);
+
+	/* no out: parsed, nothing armed */
+	t = "entry=run";
+	CHECK(parse(t, err, sizeof(err)) == 0 && !sp.out && sp.nslots == 1, t);
+
+	/* empty items are skipped; the output path may hold spaces */
+	t = ";;out=/tmp/a b;;";
+	CHECK(parse(t, err, sizeof(err)) == 0 && !strcmp(sp.out, "/tmp/a b"), t);
+	CHECK(parse("", err, sizeof(err)) == 0 && !sp.out, "");
+
+	t = "out=o;samples=0";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.has_samples && sp.samples == 0, t);
+	t = "out=o;samples=1048576";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.samples == 1048576, t);
+	t = "out=o;range=f:4294967294-4294967294";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.slots[0].last == 4294967294u, t);
+
+	/* 64 slots is the limit */
+	{
+		static char big[PP_SPEC_MAX];
+		size_t n = (size_t)snprintf(big, sizeof(big), "out=o");
+
+		for (int i = 0; i < PP_MAX_SLOTS; i++)
+			n += (size_t)snprintf(big + n, sizeof(big) - n, ";fn=f%d", i);
+		CHECK(parse(big, err, sizeof(err)) == 0 && sp.nslots == PP_MAX_SLOTS, "64 slots");
+		snprintf(big + n, sizeof(big) - n, ";fn=one_more");
+		CHECK(parse(big, err, sizeof(err)) == -EINVAL && strstr(err, "more than 64"),
+		      "65 slots");
+	}
+}
+
+static void test_bad(void)
+{
+	static char huge[PP_SPEC_MAX + 16];
+
+	expect_bad("out=o;entry", "not KEY=VALUE");
+	expect_bad("out=o;bogus=1", "unknown item 'bogus'");
+	expect_bad("out=o;out=p", "out= given twice");
+	expect_bad("out=", "out= needs a path");
+	expect_bad("out=o;entry=a;entry=b", "entry= given twice");
+	expect_bad("out=o;samples=1;samples=2", "samples= given twice");
+	expect_bad("out=o;samples=1048577", "samples=1048577");
+	expect_bad("out=o;samples=-1", "samples=-1");
+	expect_bad("out=o;samples=", "samples=");
+	expect_bad("out=o;samples=12x", "samples=12x");
+	expect_bad("out=o;samples=99999999999", "samples=99999999999");
+	expect_bad("out=o;entry=", "want [FILE:]NAME");
+	expect_bad("out=o;fn=a.c:", "want [FILE:]NAME");
+	expect_bad("out=o;fn=:f", "want [FILE:]NAME");
+	expect_bad("out=o;fn=my func", "white space");
+	expect_bad("out=o;entry=f\n", "white space");
+	expect_bad("out=o;range=f", "want [FILE:]NAME:I-J");
+	expect_bad("out=o;range=f:1", "want [FILE:]NAME:I-J");
+	expect_bad("out=o;range=f:2-1", "I <= J");
+	expect_bad("out=o;range=f:-1", "I <= J");
+	expect_bad("out=o;range=f:1-", "I <= J");
+	expect_bad("out=o;range=f:a-b", "I <= J");
+	expect_bad("out=o;range=f:1-2-3", "I <= J");
+	expect_bad("out=o;range=:0-1", "I <= J");
+	expect_bad("out=o;range=f:0-4294967295", "I <= J");
+	expect_bad("out=o;range=f:0-99999999999", "I <= J");
+	memset(huge, 'a', sizeof(huge) - 1);
+	memcpy(huge, "out=", 4);
+	expect_bad(huge, "longer than");
+}
+
+int main(void)
+{
+	test_good();
+	test_bad();
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("spec: all passed\n");
+	return failures ? 1 : 0;
+}

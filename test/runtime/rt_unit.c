@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_unit.c - scenarios for the runtime's unit tests, driven by rtcheck.py.
+ *
+ * The program carries hand-made pp_fn records and probes (unit_probes.h), so
+ * it exercises the runtime exactly as instrumented code would, without the
+ * plugin.  `rt_unit SCENARIO` runs one scenario under the PINPOINT variable
+ * the driver set; the driver then checks the results file.  A scenario that
+ * can check something only from inside (the fork child) exits non-zero.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "unit_probes.h"
+
+#define UNIT_FILE "test/runtime/rt_unit.c"
+
+UNIT_FN(fn_leaf, "leaf", UNIT_FILE, 0);
+UNIT_FN(fn_loop, "loop", UNIT_FILE, 1);
+UNIT_FN(fn_sleeper, "sleeper", UNIT_FILE, 1);
+UNIT_FN(fn_rec, "rec", UNIT_FILE, 1);
+UNIT_FN(fn_jumper, "jumper", UNIT_FILE, 1);
+UNIT_FN(fn_parent, "parent", UNIT_FILE, 3);
+UNIT_FN(fn_same_a, "same", "src/a.c", 0);
+UNIT_FN(fn_same_b, "same", "/abs/lib/b.c", 0);
+UNIT_FN(fn_blocker, "blocker", UNIT_FILE, 1);
+UNIT_FN(fn_gate, "gate", UNIT_FILE, 1);
+UNIT_FN(fn_exiter, "exiter", UNIT_FILE, 2);
+UNIT_MODULE_CTOR()
+
+/* Records outside the section, registered by hand (a second range). */
+static uint8_t extra_flags[1];
+static struct pp_fn extra_fns[2] = {
+    {extra_flags, "extra", UNIT_FILE, 0, 0},
+    {extra_flags, "unused", UNIT_FILE, 0, 0},
+};
+
+static volatile unsigned long sink;
+static jmp_buf jump_back;
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void spin_ms(unsigned ms)
+{
+	uint64_t end = now_ns() + ms * 1000000ull;
+
+	while (now_ns() < end)
+		sink++;
+}
+
+__attribute__((noinline)) static void leaf(void)
+{
+	UNIT_ENTER(fn_leaf, 0);
+	sink++;
+	UNIT_EXIT(fn_leaf, 0);
+}
+
+__attribute__((noinline)) static void loop(unsigned n)
+{
+	UNIT_ENTER(fn_loop, 0);
+	for (unsigned i = 0; i < n; i++)
+		UNIT_CALL(fn_loop, 0, leaf());
+	UNIT_EXIT(fn_loop, 0);
+}
+
+__attribute__((noinline)) static void sleeper(unsigned ms)
+{
+	UNIT_ENTER(fn_sleeper, 0);
+	UNIT_CALL(fn_sleeper, 0, sleep_ms(ms));
+	UNIT_EXIT(fn_sleeper, 0);
+}
+
+__attribute__((noinline)) static unsigned rec(unsigned n)
+{
+	unsigned r = 1;
+
+	UNIT_ENTER(fn_rec, 0);
+	if (n) {
+		spin_ms(1);
+		UNIT_CALL(fn_rec, 0, r += rec(n - 1));
+	}
+	UNIT_EXIT(fn_rec, 0);
+	return r;
+}
+
+/* Leaves by longjmp when @jump: its exit probe never runs. */
+__attribute__((noinline)) static void jumper(int jump)
+{
+	UNIT_ENTER(fn_jumper, 0);
+	sink++;
+	if (jump)
+		UNIT_CALL(fn_jumper, 0, longjmp(jump_back, 1));
+	UNIT_EXIT(fn_jumper, 0);
+}
+
+/* Always called from the same place, so every jumper() frame is the same. */
+__attribute__((noinline)) static void call_jumper(int jump)
+{
+	if (!setjmp(jump_back))
+		jumper(jump);
+}
+
+/* 10 ms + 5 ms of calls, 5 ms of its own. */
+__attribute__((noinline)) static void parent(void)
+{
+	UNIT_ENTER(fn_parent, 0);
+	UNIT_CALL(fn_parent, 0, sleep_ms(10));
+	UNIT_CALL(fn_parent, 1, sleep_ms(5));
+	UNIT_CALL(fn_parent, 2, leaf());
+	spin_ms(5);
+	UNIT_EXIT(fn_parent, 0);
+}
+
+__attribute__((noinline)) static void same_a(void)
+{
+	UNIT_ENTER(fn_same_a, 0);
+	sink++;
+	UNIT_EXIT(fn_same_a, 0);
+}
+
+__attribute__((noinline)) static void same_b(void)
+{
+	UNIT_ENTER(fn_same_b, 0);
+	sink++;
+	UNIT_EXIT(fn_same_b, 0);
+}
+
+/* Runs until the process exits. */
+__attribute__((noinline)) static void blocker(void)
+{
+	UNIT_ENTER(fn_blocker, 0);
+	UNIT_CALL(fn_blocker, 0, sleep_ms(100000));
+	UNIT_EXIT(fn_blocker, 0);
+}
+
+static pthread_barrier_t barrier;
+
+__attribute__((noinline)) static void gate(void)
+{
+	UNIT_ENTER(fn_gate, 0);
+	UNIT_CALL(fn_gate, 0, pthread_barrier_wait(&barrier));
+	UNIT_EXIT(fn_gate, 0);
+}
+
+__attribute__((noinline)) static void exiter(void)
+{
+	UNIT_ENTER(fn_exiter, 0);
+	UNIT_CALL(fn_exiter, 0, sleep_ms(20));
+	UNIT_CALL(fn_exiter, 1, exit(0));
+	UNIT_EXIT(fn_exiter, 0);
+}
+
+static void *thread_sleep(void *arg)
+{
+	(void)arg;
+	sleeper(20);
+	return NULL;
+}
+
+static void *thread_loop(void *arg)
+{
+	(void)arg;
+	loop(100000);
+	return NULL;
+}
+
+static void *thread_block(void *arg)
+{
+	(void)arg;
+	blocker();
+	return NULL;
+}
+
+static void *thread_gate(void *arg)
+{
+	(void)arg;
+	gate();
+	return NULL;
+}
+
+static int run_threads(unsigned n, void *(*fn)(void *), size_t stack)
+{
+	pthread_t tids[1200];
+	pthread_attr_t attr;
+	unsigned i;
+	int ret = 0;
+
+	pthread_attr_init(&attr);
+	if (stack)
+		pthread_attr_setstacksize(&attr, stack);
+	for (i = 0; i < n; i++) {
+		ret = pthread_create(&tids[i], &attr, fn, NULL);
+		if (ret) {
+			fprintf(stderr, "rt_unit: pthread_create %u: %s\n", i, strerror(ret));
+			break;
+		}
+	}
+	for (unsigned j = 0; j < i; j++)
+		pthread_join(tids[j], NULL);
+	pthread_attr_destroy(&attr);
+	return ret ? 1 : 0;
+}
+
+static int scenario_fork(void)
+{
+	const char *out = getenv("RT_UNIT_OUT");
+	pid_t pid;
+	int status;
+
+	for (int i = 0; i < 10; i++)
+		leaf();
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		for (int i = 0; i < 5; i++)
+			leaf();
+		exit(0); /* runs the exit handlers: the runtime must not write */
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 3;
+	if (out && access(out, F_OK) == 0) {
+		fprintf(stderr, "rt_unit: the forked child wrote %s\n", out);
+		return 4;
+	}
+	leaf();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *s = argc > 1 ? argv[1] : "";
+
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+	if (!strcmp(s, "counts")) {
+		loop(1000);
+	} else if (!strcmp(s, "sleep")) {
+		sleeper(20);
+	} else if (!strcmp(s, "recursion")) {
+		for (int i = 0; i < 3; i++)
+			rec(10);
+	} else if (!strcmp(s, "unbalanced")) {
+		call_jumper(1); /* lost */
+		for (int i = 0; i < 3; i++)
+			call_jumper(0);
+		/* an exit probe without its enter is ignored */
+		if (fn_leaf_flags[0])
+			__pinpoint_exit(&fn_leaf, 0);
+		leaf();
+	} else if (!strcmp(s, "unbalanced-exit")) {
+		call_jumper(1); /* left open, but its frame is gone at exit */
+	} else if (!strcmp(s, "samples")) {
+		loop(100);
+	} else if (!strcmp(s, "calls")) {
+		parent();
+	} else if (!strcmp(s, "files")) {
+		same_a();
+		same_b();
+		same_b();
+	} else if (!strcmp(s, "register")) {
+		__pinpoint_register(__start_pinpoint_fns, __stop_pinpoint_fns);
+		__pinpoint_register(extra_fns, extra_fns + 2);
+		__pinpoint_register(extra_fns, extra_fns + 2);
+		__pinpoint_register(__start_pinpoint_fns, __stop_pinpoint_fns);
+		leaf();
+		if (extra_flags[0]) {
+			__pinpoint_enter(&extra_fns[0], 0);
+			__pinpoint_exit(&extra_fns[0], 0);
+		}
+	} else if (!strcmp(s, "threads-sleep")) {
+		return run_threads(4, thread_sleep, 0);
+	} else if (!strcmp(s, "threads-sum")) {
+		return run_threads(4, thread_loop, 0);
+	} else if (!strcmp(s, "threads-running")) {
+		pthread_t tid;
+
+		if (pthread_create(&tid, NULL, thread_block, NULL))
+			return 1;
+		sleep_ms(30);
+		return 0; /* exit with blocker() still running */
+	} else if (!strcmp(s, "threads-many")) {
+		unsigned n = 1100;
+
+		pthread_barrier_init(&barrier, NULL, n);
+		return run_threads(n, thread_gate, 64 * 1024);
+	} else if (!strcmp(s, "fork")) {
+		return scenario_fork();
+	} else if (!strcmp(s, "exit-inside")) {
+		exiter();
+	} else if (!strcmp(s, "plain")) {
+		loop(10);
+		parent();
+	} else {
+		fprintf(stderr, "rt_unit: unknown scenario '%s'\n", s);
+		return 2;
+	}
+	return 0;
+}

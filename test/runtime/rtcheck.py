@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""rtcheck.py - the runtime's unit tests: run a scenario of rt_unit (or
+rt_dlopen) under a PINPOINT variable, read the results file it left, check
+the figures.
+
+    rtcheck.py CASE --unit BIN [--unit-shared BIN] [--unit-mono BIN]
+               [--dlopen BIN --dso LIB]
+               [--static-lib A --shared-lib SO] --workdir DIR
+
+Times are checked with generous bounds (machines are shared and noisy);
+counts are checked exactly.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import ppresults
+
+MS = 1000000
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL: ' + what)
+
+
+class Run:
+    def __init__(self, proc, out, results):
+        self.rc = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.out = out
+        self.res = results
+        m = re.match(r'pid (\d+)', proc.stdout)
+        self.pid = int(m.group(1)) if m else None
+
+
+class Ctx:
+    def __init__(self, args, case):
+        self.args = args
+        self.dir = os.path.join(args.workdir, case)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.nrun = 0
+
+    def run(self, scenario, items, binary=None, argv=None, out=True, env=None):
+        """Run with PINPOINT = out=<file>;<items> (items None: unset)."""
+        self.nrun += 1
+        path = os.path.join(self.dir, 'r%d' % self.nrun)
+        e = dict(os.environ)
+        e.pop('PINPOINT', None)
+        if items is not None:
+            e['PINPOINT'] = ('out=%s;' % path if out else '') + items
+        e.update(env or {})
+        e = {k: v.replace('@OUT@', path) for k, v in e.items()}
+        cmd = [binary or self.args.unit] + (argv if argv is not None else [scenario])
+        proc = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=120)
+        res = None
+        if os.path.exists(path):
+            try:
+                res = ppresults.read(path)
+            except ppresults.FormatError as err:
+                check(False, '%s: bad results file: %s' % (scenario, err))
+        return Run(proc, path, res)
+
+    def leftovers(self):
+        return [f for f in os.listdir(self.dir) if '.tmp.' in f]
+
+
+def clean(ctx, run, what):
+    """The run succeeded, said nothing on stderr, left a well-formed file
+    written by the process itself and no temporary file."""
+    check(run.rc == 0, '%s: exit status %d (stderr %r)' % (what, run.rc, run.stderr))
+    check(run.stderr == '', '%s: unexpected stderr %r' % (what, run.stderr))
+    check(run.res is not None, '%s: no results file' % what)
+    check(not ctx.leftovers(), '%s: temporary files left: %s' % (what, ctx.leftovers()))
+    if run.res is None:
+        return False
+    check(run.res.pid == run.pid, '%s: pid %s, program said %s' % (what, run.res.pid, run.pid))
+    if run.res.clock == 'tsc':
+        check(0.1 < run.res.ticks_per_ns < 10, '%s: tsc at %f ticks/ns' % (what, run.res.ticks_per_ns))
+    else:
+        check(run.res.ticks_per_ns == 1.0, '%s: monotonic at %f' % (what, run.res.ticks_per_ns))
+    return True
+
+
+def slot(run, i, kind, spec, found):
+    s = run.res.slots[i]
+    check((s.kind, s.spec, s.found) == (kind, spec, found),
+          'slot %d: want %s %s found=%d, got %r' % (i, kind, spec, found, s))
+    return s
+
+
+def between(v, lo, hi, what):
+    check(lo <= v <= hi, '%s: %d not in [%d, %d]' % (what, v, lo, hi))
+
+
+def case_counts(ctx, binary=None):
+    r = ctx.run('counts', 'entry=loop;fn=leaf;range=loop:0-0', binary=binary)
+    if not clean(ctx, r, 'counts'):
+        return
+    check(len(r.res.slots) == 3, 'counts: 3 slots')
+    check(r.res.modules == [os.path.realpath(binary or ctx.args.unit)],
+          'counts: modules %r' % r.res.modules)
+    entry = slot(r, 0, 'entry', 'loop', 1)
+    leaf = slot(r, 1, 'fn', 'leaf', 1)
+    rng = slot(r, 2, 'range', 'loop:0-0', 1)
+    check(entry.count == 1, 'counts: entry count %d' % entry.count)
+    check(leaf.count == 1000, 'counts: leaf count %d' % leaf.count)
+    check(leaf.calls_ns == 0, 'counts: leaf has no calls')
+    check(rng.count == 1000, 'counts: range count %d' % rng.count)
+    check('lost' not in entry.fields and 'lost' not in rng.fields, 'counts: nothing lost')
+    # the range is loop's only call: the same probes time both
+    check(abs(entry.calls_ns - rng.total_ns) <= 1,
+          'counts: calls_ns %d != range %d' % (entry.calls_ns, rng.total_ns))
+    check(leaf.total_ns <= rng.total_ns <= entry.total_ns,
+          'counts: leaf %d <= range %d <= entry %d' % (leaf.total_ns, rng.total_ns, entry.total_ns))
+    check(r.res.samples == [] and r.res.dropped == 0, 'counts: no samples')
+
+
+def case_sleep(ctx):
+    r = ctx.run('sleep', 'entry=sleeper;range=sleeper:0-0')
+    if not clean(ctx, r, 'sleep'):
+        return
+    entry = slot(r, 0, 'entry', 'sleeper', 1)
+    rng = slot(r, 1, 'range', 'sleeper:0-0', 1)
+    check(entry.count == 1 and rng.count == 1, 'sleep: counts')
+    between(rng.total_ns, 18 * MS, 60 * MS, 'sleep: 20 ms call')
+    check(entry.total_ns >= rng.total_ns, 'sleep: entry includes its call')
+    between(entry.total_ns - entry.calls_ns, 0, 5 * MS, 'sleep: self time')
+
+
+def case_recursion(ctx):
+    r = ctx.run('recursion', 'entry=rec;range=rec:0-0;fn=leaf')
+    if not clean(ctx, r, 'recursion'):
+        return
+    entry = slot(r, 0, 'entry', 'rec', 1)
+    rng = slot(r, 1, 'range', 'rec:0-0', 1)
+    leaf = slot(r, 2, 'fn', 'leaf', 1)
+    check(entry.count == 3, 'recursion: outermost executions only: %d' % entry.count)
+    check(rng.count == 3, 'recursion: range outermost only: %d' % rng.count)
+    # each of the 3 runs spins 10 x 1 ms
+    between(entry.total_ns, 30 * MS, 300 * MS, 'recursion: total')
+    check(entry.calls_ns < entry.total_ns, 'recursion: calls inside')
+    check(abs(entry.calls_ns - rng.total_ns) <= 1, 'recursion: calls_ns == range')
+    between(entry.total_ns - entry.calls_ns, 1 * MS, 30 * MS, 'recursion: self = first 1 ms spin')
+    check(leaf.count == 0 and leaf.total_ns == 0, 'recursion: leaf never ran')
+
+
+def case_unbalanced(ctx):
+    r = ctx.run('unbalanced', 'entry=jumper;fn=leaf')
+    if clean(ctx, r, 'unbalanced'):
+        entry = slot(r, 0, 'entry', 'jumper', 1)
+        check(entry.count == 3, 'unbalanced: count %d' % entry.count)
+        # the body and the call left by longjmp
+        check(entry.get('lost') == 2, 'unbalanced: lost %r' % entry.get('lost'))
+        check(slot(r, 1, 'fn', 'leaf', 1).count == 1, 'unbalanced: stray exit ignored')
+    r = ctx.run('unbalanced-exit', 'entry=jumper')
+    if clean(ctx, r, 'unbalanced-exit'):
+        entry = slot(r, 0, 'entry', 'jumper', 1)
+        check(entry.count == 0 and entry.total_ns == 0,
+              'unbalanced-exit: a gone frame is not closed at exit: %r' % entry)
+        check(entry.get('lost') == 2, 'unbalanced-exit: lost %r' % entry.get('lost'))
+
+
+def case_samples(ctx):
+    for items, nkept, dropped in (('entry=leaf;samples=10', 10, 90),
+                                  ('samples=1000;entry=leaf', 100, 0),
+                                  ('entry=leaf;samples=0', 0, 100),
+                                  ('entry=leaf', 0, 0),
+                                  ('fn=leaf;samples=5', 0, 0)):
+        r = ctx.run('samples', items)
+        if not clean(ctx, r, items):
+            continue
+        s = r.res.slots[0]
+        check(s.count == 100, '%s: count %d' % (items, s.count))
+        check(len(r.res.samples) == nkept and r.res.dropped == dropped,
+              '%s: samples %d dropped %d' % (items, len(r.res.samples), r.res.dropped))
+        check(sum(r.res.samples) <= s.total_ns + len(r.res.samples),
+              '%s: samples within the total' % items)
+        if nkept == 100:
+            check(abs(sum(r.res.samples) - s.total_ns) <= 100,
+                  '%s: samples sum %d total %d' % (items, sum(r.res.samples), s.total_ns))
+
+
+def case_calls(ctx):
+    r = ctx.run('calls', 'fn=parent;range=parent:0-1;range=parent:2-2;range=parent:2-3')
+    if not clean(ctx, r, 'calls'):
+        return
+    fn = slot(r, 0, 'fn', 'parent', 1)
+    both = slot(r, 1, 'range', 'parent:0-1', 1)
+    leaf = slot(r, 2, 'range', 'parent:2-2', 1)
+    past = slot(r, 3, 'range', 'parent:2-3', 0)
+    check(fn.count == 1 and both.count == 2 and leaf.count == 1, 'calls: counts')
+    between(fn.total_ns, 20 * MS, 100 * MS, 'calls: total')
+    between(fn.calls_ns, 15 * MS, 80 * MS, 'calls: calls_ns')
+    between(fn.total_ns - fn.calls_ns, 5 * MS, 30 * MS, 'calls: self time')
+    between(both.total_ns, 15 * MS, 80 * MS, 'calls: range 0-1')
+    check(both.total_ns + leaf.total_ns <= fn.calls_ns + 2, 'calls: ranges within calls_ns')
+    check(leaf.total_ns < 1 * MS, 'calls: leaf call')
+    check(past.count == 0 and past.total_ns == 0, 'calls: a range past the end is not armed')
+
+
+def case_files(ctx):
+    specs = ['same', 'a.c:same', 'src/a.c:same', 'c:same', 'b.c:same', '/b.c:same',
+             '/abs/lib/b.c:same', 'abs/lib/b.c:same', 'ib/b.c:same', 'nosuch']
+    want = [(2, 3), (1, 1), (1, 1), (0, 0), (1, 2), (1, 2), (1, 2), (1, 2), (0, 0), (0, 0)]
+    r = ctx.run('files', ';'.join('fn=' + s for s in specs))
+    if not clean(ctx, r, 'files'):
+        return
+    for i, (spec, (found, count)) in enumerate(zip(specs, want)):
+        s = slot(r, i, 'fn', spec, found)
+        check(s.count == count, 'files: %s count %d, want %d' % (spec, s.count, count))
+
+
+def case_register(ctx):
+    r = ctx.run('register', 'fn=leaf;fn=extra;fn=unused')
+    if not clean(ctx, r, 'register'):
+        return
+    check(len(r.res.modules) == 1, 'register: one module: %r' % r.res.modules)
+    leaf = slot(r, 0, 'fn', 'leaf', 1)
+    extra = slot(r, 1, 'fn', 'extra', 1)
+    slot(r, 2, 'fn', 'unused', 1)
+    check(leaf.count == 1 and extra.count == 1, 'register: counts')
+
+
+def case_threads(ctx, binary=None):
+    r = ctx.run('threads-sleep', 'fn=sleeper;range=sleeper:0-0', binary=binary)
+    if clean(ctx, r, 'threads-sleep'):
+        fn = slot(r, 0, 'fn', 'sleeper', 1)
+        rng = slot(r, 1, 'range', 'sleeper:0-0', 1)
+        check(fn.count == 4 and rng.count == 4, 'threads-sleep: counts')
+        between(rng.total_ns, 4 * 18 * MS, 4 * 60 * MS, 'threads-sleep: 4 x 20 ms')
+    r = ctx.run('threads-sum', 'fn=leaf;entry=loop', binary=binary)
+    if clean(ctx, r, 'threads-sum'):
+        check(slot(r, 0, 'fn', 'leaf', 1).count == 400000, 'threads-sum: leaf count')
+        check(slot(r, 1, 'entry', 'loop', 1).count == 4, 'threads-sum: loop count')
+
+
+def case_threads_exit(ctx):
+    r = ctx.run('threads-running', 'fn=blocker;range=blocker:0-0')
+    if clean(ctx, r, 'threads-running'):
+        fn = slot(r, 0, 'fn', 'blocker', 1)
+        rng = slot(r, 1, 'range', 'blocker:0-0', 1)
+        check(fn.count == 1 and rng.count == 1, 'threads-running: counted at exit')
+        between(fn.total_ns, 25 * MS, 5000 * MS, 'threads-running: up to the exit')
+    r = ctx.run('threads-many', 'fn=gate;range=gate:0-0')
+    if clean(ctx, r, 'threads-many'):
+        check(slot(r, 0, 'fn', 'gate', 1).count == 1100, 'threads-many: past the registry')
+        check(slot(r, 1, 'range', 'gate:0-0', 1).count == 1100, 'threads-many: range')
+    r = ctx.run('exit-inside', 'entry=exiter;range=exiter:0-0')
+    if clean(ctx, r, 'exit-inside'):
+        entry = slot(r, 0, 'entry', 'exiter', 1)
+        rng = slot(r, 1, 'range', 'exiter:0-0', 1)
+        check(entry.count == 1 and rng.count == 1, 'exit-inside: counts')
+        between(entry.total_ns, 18 * MS, 1000 * MS, 'exit-inside: counted up to exit()')
+        check(entry.calls_ns >= rng.total_ns, 'exit-inside: the open exit() call counted')
+
+
+def case_fork(ctx, binary=None):
+    r = ctx.run('fork', 'fn=leaf', binary=binary, env={'RT_UNIT_OUT': '@OUT@'})
+    if clean(ctx, r, 'fork'):
+        check(slot(r, 0, 'fn', 'leaf', 1).count == 11, 'fork: the parent counts its own')
+
+
+def case_unarmed(ctx):
+    r = ctx.run('plain', None)
+    check(r.rc == 0 and r.stderr == '', 'unarmed: unset: %d %r' % (r.rc, r.stderr))
+    r = ctx.run('plain', 'entry=loop;fn=leaf', out=False)
+    check(r.rc == 0 and r.stderr == '', 'unarmed: no out: %d %r' % (r.rc, r.stderr))
+    check(os.listdir(ctx.dir) == [], 'unarmed: files written: %s' % os.listdir(ctx.dir))
+    r = ctx.run('plain', '')
+    if clean(ctx, r, 'out only'):
+        check(r.res.slots == [] and r.res.samples == [], 'out only: no slots')
+
+
+def case_badspec(ctx):
+    for items in ('bogus=1', 'range=loop:2-1', 'entry=a;entry=b', 'samples=x', 'fn=',
+                  'entry=lo op'):
+        r = ctx.run('plain', items)
+        lines = r.stderr.splitlines()
+        check(r.rc == 0 and r.pid is not None, '%s: the host ran: %d' % (items, r.rc))
+        check(len(lines) == 1 and re.match(
+            r'pinpoint: bad PINPOINT variable: .+; nothing is measured\Z', lines[0]) is not None,
+            '%s: stderr %r' % (items, r.stderr))
+        check(r.res is None and os.listdir(ctx.dir) == [], '%s: nothing written' % items)
+
+
+def case_nowrite(ctx):
+    r = ctx.run('plain', None, env={'PINPOINT': 'out=%s/no/such/dir/r;fn=leaf' % ctx.dir})
+    lines = r.stderr.splitlines()
+    check(r.rc == 0, 'nowrite: the host exits normally: %d' % r.rc)
+    check(len(lines) == 1 and lines[0].startswith('pinpoint: cannot write results to ') and
+          lines[0].endswith('No such file or directory'), 'nowrite: stderr %r' % r.stderr)
+    check(os.listdir(ctx.dir) == [], 'nowrite: leftovers %s' % os.listdir(ctx.dir))
+
+
+def case_shared(ctx):
+    case_counts(ctx, binary=ctx.args.unit_shared)
+    case_threads(ctx, binary=ctx.args.unit_shared)
+    case_fork(ctx, binary=ctx.args.unit_shared)
+
+
+def case_monotonic(ctx):
+    case_counts(ctx, binary=ctx.args.unit_mono)
+    r = ctx.run('sleep', 'range=sleeper:0-0', binary=ctx.args.unit_mono)
+    if clean(ctx, r, 'monotonic sleep'):
+        check(r.res.clock == 'monotonic', 'monotonic: clock %s' % r.res.clock)
+        between(r.res.slots[0].total_ns, 18 * MS, 60 * MS, 'monotonic: 20 ms call')
+
+
+def case_dlopen(ctx):
+    dso = os.path.realpath(ctx.args.dso)
+    r = ctx.run('dlopen', 'fn=host_work;fn=dso_work', binary=ctx.args.dlopen, argv=[dso])
+    if not clean(ctx, r, 'dlopen'):
+        return
+    check(r.res.modules == [os.path.realpath(ctx.args.dlopen), dso],
+          'dlopen: modules %r' % r.res.modules)
+    check(slot(r, 0, 'fn', 'host_work', 1).count == 2, 'dlopen: host count')
+    check(slot(r, 1, 'fn', 'dso_work', 1).count == 5, 'dlopen: library count')
+
+
+def nm(args):
+    return subprocess.run(['nm'] + args, capture_output=True, text=True, check=True).stdout
+
+
+def case_symbols(ctx):
+    undefined = set(l.split()[-1] for l in nm(['-u', ctx.args.static_lib]).splitlines()
+                    if l.strip() and not l.endswith(':'))
+    banned = {'malloc', 'calloc', 'realloc', 'free', 'posix_memalign', 'aligned_alloc',
+              'strdup', 'fopen', 'fprintf', 'printf', 'puts', 'fputs', 'fwrite', 'abort',
+              '__assert_fail'}
+    check(not (undefined & banned), 'symbols: the runtime uses %s' % sorted(undefined & banned))
+    exported = set(l.split()[-1] for l in nm(['-D', '--defined-only', ctx.args.shared_lib])
+                   .splitlines() if l.strip())
+    check(exported == {'__pinpoint_enter', '__pinpoint_exit', '__pinpoint_register'},
+          'symbols: exported %s' % sorted(exported))
+
+
+CASES = {
+    'counts': case_counts, 'sleep': case_sleep, 'recursion': case_recursion,
+    'unbalanced': case_unbalanced, 'samples': case_samples, 'calls': case_calls,
+    'files': case_files, 'register': case_register, 'threads': case_threads,
+    'threads-exit': case_threads_exit, 'fork': case_fork, 'unarmed': case_unarmed,
+    'badspec': case_badspec, 'nowrite': case_nowrite, 'shared': case_shared,
+    'monotonic': case_monotonic,
+    'dlopen': case_dlopen, 'symbols': case_symbols,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('case', choices=sorted(CASES))
+    ap.add_argument('--unit')
+    ap.add_argument('--unit-shared')
+    ap.add_argument('--unit-mono')
+    ap.add_argument('--dlopen')
+    ap.add_argument('--dso')
+    ap.add_argument('--static-lib')
+    ap.add_argument('--shared-lib')
+    ap.add_argument('--workdir', required=True)
+    args = ap.parse_args()
+    CASES[args.case](Ctx(args, args.case))
+    if failures:
+        print('%s: %d failures' % (args.case, len(failures)))
+        return 1
+    print('%s: passed' % args.case)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
