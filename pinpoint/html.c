@@ -159,7 +159,7 @@ int pp_html_write_session(const struct pp_session *s, const char *path)
 	put_escaped(f, s->opt->entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;max-width:60em;color:#222}\n"
-	      "pre{background:#f4f4f4;padding:1em;overflow-x:auto}\n"
+	      "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}\n"
 	      "h2{font-size:1.1em;margin-top:2em}\n"
 	      ".slower{color:#b3261e;font-weight:bold}.same{color:#555}.faster{color:#2e7d32}\n"
 	      "table{border-collapse:collapse}td{padding:2px 10px 2px 0}\n"
