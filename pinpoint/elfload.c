@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,17 +31,26 @@ extern char **environ;
 
 static int open_elf(struct pp_program *prog, const char *path, int *fd, Elf **elf)
 {
+	struct stat st;
+
 	*elf = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		pp_program_set_error(prog, "%s: libelf: %s", path, elf_errmsg(-1));
 		return -ENOEXEC;
 	}
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0) {
 		int err = errno;
 
 		pp_program_set_error(prog, "%s: %s", path, strerror(err));
 		return -err;
+	}
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
+		pp_program_set_error(prog, "%s: not a regular file", path);
+		close(*fd);
+		*fd = -1;
+		return -ENOEXEC;
 	}
 	/* ELF_C_READ reads on demand, so a file truncated under us is an
 	 * error, not a SIGBUS as with a mapping. */

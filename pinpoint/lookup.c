@@ -259,11 +259,10 @@ static size_t score(const char *name, size_t nl, const char *s, size_t len)
 size_t pp_program_suggest(const struct pp_program *prog, const char *name, const char **out,
 			  size_t max)
 {
-	struct pp_store *st = pp_store(prog);
 	size_t nl = strlen(name), i, n = 0, ncands = 0;
 	struct cand *cands;
 
-	if (!st || !prog->nfuncs || !max)
+	if (!prog->nfuncs || !max)
 		return 0;
 	cands = calloc(prog->nfuncs, sizeof(*cands));
 	if (!cands)
@@ -278,12 +277,8 @@ size_t pp_program_suggest(const struct pp_program *prog, const char *name, const
 
 			s = sd < s ? sd : s;
 			s = sb < s ? sb : s;
-			if (s == SIZE_MAX)
-				continue;
+			text = dem;
 			len = strlen(dem);
-			text = pp_arena_intern(&st->arena, dem, len);
-			if (!text)
-				continue;
 		}
 		if (s == SIZE_MAX)
 			continue;

@@ -411,7 +411,7 @@ int pp_results_read(struct pp_results *res, const char *path, int *errline)
 	memset(res, 0, sizeof(*res));
 	if (errline)
 		*errline = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &stbuf)) {

@@ -193,7 +193,8 @@ static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 	b->strtab_off = rd32(b->p + HDR(strtab_off));
 	b->strtab_size = rd32(b->p + HDR(strtab_size));
 	if (b->size < sizeof(struct pp_table_header) || b->size % PP_TABLE_ALIGN)
-		return corrupt(prog, b, "blob size %u is not a multiple of %u of at least a header",
+		return corrupt(prog, b,
+			       "blob size %u is less than a header or not a multiple of %u",
 			       b->size, PP_TABLE_ALIGN);
 	if (b->size > avail)
 		return corrupt(prog, b, "blob of %u bytes is truncated to %zu", b->size, avail);
@@ -262,7 +263,8 @@ static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, 
 	return 0;
 }
 
-static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i)
+/* @claimed: calls claimed by the blob's earlier functions. */
+static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, uint64_t *claimed)
 {
 	const unsigned char *r = b->p + b->funcs_off + (size_t)i * sizeof(struct pp_table_func);
 	struct pp_store *st = pp_store(prog);
@@ -286,6 +288,12 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i)
 	if (first > b->ncalls || f.ncalls > b->ncalls - first)
 		return corrupt(prog, b, "calls of function %u end past the blob's %u calls", i,
 			       b->ncalls);
+	/* Each call belongs to one function: a table cannot make the reader
+	 * copy more calls than it holds. */
+	*claimed += f.ncalls;
+	if (*claimed > b->ncalls)
+		return corrupt(prog, b, "functions up to %u claim more calls than the blob's %u", i,
+			       b->ncalls);
 	f.object = b->object;
 	f.module = b->module;
 	if (f.ncalls) {
@@ -303,12 +311,13 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i)
 
 static int read_blob(struct pp_program *prog, struct blob *b, size_t avail)
 {
+	uint64_t claimed = 0;
 	uint32_t i;
 	int ret;
 
 	ret = read_header(prog, b, avail);
 	for (i = 0; !ret && i < b->nfuncs; i++)
-		ret = read_func(prog, b, i);
+		ret = read_func(prog, b, i, &claimed);
 	return ret;
 }
 

@@ -104,7 +104,8 @@ size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
  * Stores up to @max of them in @out and returns how many.  Names containing
  * @name, or contained in it, come first; then names within an edit distance
  * of a third of @name's length.  C++ names are given demangled, in a form
- * pp_program_lookup() accepts; the strings live as long as @prog.
+ * pp_program_lookup() accepts; the strings live at least as long as
+ * @prog.
  */
 size_t pp_program_suggest(const struct pp_program *prog, const char *name, const char **out,
 			  size_t max);
@@ -121,7 +122,10 @@ const struct pp_func *pp_program_resolve(const struct pp_program *prog,
 /* Human name of a call's callee: the linkage name, or "<indirect>". */
 const char *pp_call_name(const struct pp_call *call);
 
-/* Demangled C++ name or @name itself; the result is valid until the next call. */
+/*
+ * Demangled C++ name or @name itself.  Demangled names are kept for the life
+ * of the process: several results can be used at once, from any thread.
+ */
 const char *pp_demangle(const char *name);
 
 #endif /* PINPOINT_TABLE_H */

@@ -258,6 +258,9 @@ static void json_str(const char *s)
 
 enum target { T_TABLE, T_EXTERNAL, T_INDIRECT };
 
+/* Where a function is in the layers: not yet, in the next one, printed. */
+enum { UNSEEN, QUEUED, SEEN };
+
 static enum target target_of(const struct pp_program *prog, const struct pp_func *f,
 			     const struct pp_call *c, const struct pp_func **to)
 {
@@ -285,8 +288,8 @@ static void print_loc(const char *file, uint32_t line, uint32_t col)
  * One function with its calls.  @seen (indexed like prog->funcs) marks the
  * functions of this layer and the earlier ones, or is NULL in the listing.
  */
-static void print_func(const struct pp_program *prog, const struct pp_func *f, const bool *seen,
-		       const char *indent, bool first)
+static void print_func(const struct pp_program *prog, const struct pp_func *f,
+		       const unsigned char *seen, const char *indent, bool first)
 {
 	uint32_t k;
 
@@ -312,7 +315,7 @@ static void print_func(const struct pp_program *prog, const struct pp_func *f, c
 		const struct pp_call *c = &f->calls[k];
 		const struct pp_func *to;
 		enum target t = target_of(prog, f, c, &to);
-		bool was_seen = seen && to && seen[to - prog->funcs];
+		bool was_seen = seen && to && seen[to - prog->funcs] == SEEN;
 
 		if (opt.json) {
 			static const char *const tstr[] = {"table", "external", "indirect"};
@@ -410,15 +413,14 @@ static const char *file_suffix(const struct pp_func *f, const struct pp_func **m
  */
 static const char *candidate_name(const struct pp_func *f, const struct pp_func **m, size_t n)
 {
-	static char dem[1024];
+	const char *dem = pp_demangle(f->name);
 	size_t j;
 
-	snprintf(dem, sizeof(dem), "%s", pp_demangle(f->name));
 	for (j = 0; j < n; j++)
 		if (m[j] != f && strcmp(m[j]->name, f->name) &&
 		    !strcmp(pp_demangle(m[j]->name), dem))
 			return f->name;
-	return pp_demangle(f->name);
+	return dem;
 }
 
 /* The NAME of a FILE:NAME spec, split as pp_program_lookup() does. */
@@ -480,7 +482,7 @@ static int print_layers(const struct pp_program *prog, const struct pp_func *ent
 {
 	size_t n = prog->nfuncs, nlayer = 1, nnext, i;
 	const struct pp_func **layer, **next;
-	bool *seen;
+	unsigned char *seen;
 	long k;
 
 	seen = calloc(n, sizeof(*seen));
@@ -494,7 +496,7 @@ static int print_layers(const struct pp_program *prog, const struct pp_func *ent
 		return EXIT_USAGE;
 	}
 	layer[0] = entry;
-	seen[entry - prog->funcs] = true;
+	seen[entry - prog->funcs] = SEEN;
 	if (opt.json) {
 		json_head(prog);
 		printf("\"entry\": ");
@@ -515,15 +517,11 @@ static int print_layers(const struct pp_program *prog, const struct pp_func *ent
 			for (c = 0; c < f->ncalls && k < opt.depth; c++) {
 				const struct pp_func *to =
 				    pp_program_resolve(prog, f, &f->calls[c]);
-				size_t j;
-				bool dup = false;
 
 				if (!to || seen[to - prog->funcs])
 					continue;
-				for (j = 0; j < nnext; j++)
-					dup |= next[j] == to;
-				if (!dup)
-					next[nnext++] = to;
+				seen[to - prog->funcs] = QUEUED;
+				next[nnext++] = to;
 			}
 		}
 		if (opt.json)
@@ -531,7 +529,7 @@ static int print_layers(const struct pp_program *prog, const struct pp_func *ent
 		/* The next layer is marked now: its functions are "(seen)" from
 		 * there on, not in the layer that calls them first. */
 		for (i = 0; i < nnext; i++)
-			seen[next[i] - prog->funcs] = true;
+			seen[next[i] - prog->funcs] = SEEN;
 		memcpy(layer, next, nnext * sizeof(*next));
 		nlayer = nnext;
 	}

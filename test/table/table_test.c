@@ -207,7 +207,7 @@ static void test_corrupt(void)
 	expect_bad(d, len, HDR(version), 2, 4, -EPROTO, "version 2 at offset 0");
 	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads version 1");
 	expect_bad(d, len, HDR(size), size + 4, 4, -ENOEXEC, "multiple of 8");
-	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "multiple of 8");
+	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "less than a header");
 	expect_bad(d, len, HDR(size), (uint32_t)len + 8, 4, -ENOEXEC, "truncated");
 	expect_bad(d, len, HDR(size), 0xfffffff8u, 4, -ENOEXEC, "truncated");
 	expect_bad(d, len, HDR(nfuncs), 0xffffffffu, 4, -ENOEXEC, "function records");
@@ -233,6 +233,9 @@ static void test_corrupt(void)
 		   "calls of function 0");
 	expect_bad(d, len, f0 + offsetof(struct pp_table_func, first_call), 0xffffffffu, 4,
 		   -ENOEXEC, "calls of function 0");
+	/* main claims all 9 calls, then compute its 3: calls are not shared. */
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, ncalls), 9, 4, -ENOEXEC,
+		   "functions up to 1 claim more calls than the blob's 9");
 	expect_bad(d, len, f0 + offsetof(struct pp_table_func, linkage), 4, 1, -ENOEXEC,
 		   "unknown linkage 4");
 	expect_bad(d, len, c0 + offsetof(struct pp_table_call, kind), 9, 1, -ENOEXEC,
@@ -375,6 +378,20 @@ static void test_files(void)
 	CHECK_INT(pp_program_add_file(&p, path_of("exe.bin")), -ENOEXEC);
 	CHECK_HAS(pp_program_error(&p), "exe.bin: not an ELF file");
 	CHECK_INT(pp_program_add_file(&p, dir), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p), ": not a regular file");
+	CHECK_INT(pp_program_add_file(&p, "/dev/zero"), -ENOEXEC);
+	{
+		char fifo[] = "/tmp/pp-fifo-XXXXXX";
+		int tfd = mkstemp(fifo);
+
+		/* A FIFO without a writer: an error, not a wait. */
+		CHECK(tfd >= 0);
+		close(tfd);
+		unlink(fifo);
+		CHECK(mkfifo(fifo, 0600) == 0);
+		CHECK_INT(pp_program_add_file(&p, fifo), -ENOEXEC);
+		unlink(fifo);
+	}
 	CHECK_INT(pp_program_add_file(&p, path_of("ppt_notable")), -ENOENT);
 	CHECK_HAS(pp_program_error(&p), "ppt_notable: no pinpoint table: build it with");
 	CHECK_INT(pp_program_add_file(&p, path_of("ppt_v2")), -EPROTO);
@@ -652,6 +669,14 @@ static void test_demangle(void)
 	CHECK_STR(pp_demangle("_Z3fooi"), "foo(int)");
 	CHECK(pp_demangle(plain) == plain);
 	CHECK_STR(pp_demangle("_Zbogus!"), "_Zbogus!");
+	{
+		/* Several at once: each result stays. */
+		const char *a = pp_demangle("_Z3fooi"), *b = pp_demangle("_Z3food");
+
+		CHECK_STR(a, "foo(int)");
+		CHECK_STR(b, "foo(double)");
+		CHECK(pp_demangle("_Z3fooi") == a);
+	}
 	CHECK_STR(pp_demangle(""), "");
 	CHECK_STR(pp_table_strerror(-EPROTO), "pinpoint table of another version: rebuild it with "
 					      "this pinpoint's plugin");
