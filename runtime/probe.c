@@ -94,7 +94,7 @@ static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base
 			depth = 0;
 		}
 		if (!depth) {
-			c->frame = frame;
+			pp_st(&c->frame, frame);
 			started |= m & -m;
 		}
 		pp_st(&c->depth, depth + 1);

@@ -14,7 +14,7 @@ import os
 import sys
 
 import rtcheck
-from rtcheck import MS, between, check, clean, slot
+from rtcheck import MS, between, check, clean, inside, slot
 
 
 def prog(ctx, name):
@@ -37,7 +37,8 @@ def case_basic(ctx, name='rt_e2e_basic'):
     check(run.count == 1, 'run count %d' % run.count)
     check(leafs.count == 1000 and leaf.count == 1000, 'leaf counts %d %d' % (leafs.count, leaf.count))
     check(sleep.count == 1, 'sleep count %d' % sleep.count)
-    between(sleep.total_ns, 18 * MS, 60 * MS, 'the 20 ms call')
+    inside(run.total_ns, r.said['run_ns'], 20 * MS, 'run')
+    between(sleep.total_ns, 18 * MS, run.total_ns, 'the 20 ms call')
     check(both.count == 1001, 'range 0-1 count %d' % both.count)
     check(abs(both.total_ns - leafs.total_ns - sleep.total_ns) <= 2, 'range 0-1 = 0-0 + 1-1')
     check(run.calls_ns >= both.total_ns, 'run calls_ns includes its calls')
@@ -55,7 +56,7 @@ def case_threads(ctx):
     work = slot(r, 0, 'fn', 'work', 1)
     call = slot(r, 1, 'range', 'work:0-0', 1)
     check(work.count == 4 and call.count == 4, 'counts %d %d' % (work.count, call.count))
-    between(work.total_ns, 4 * 18 * MS, 4 * 60 * MS, 'four threads x 20 ms')
+    inside(work.total_ns, r.said['work_ns'], 4 * 18 * MS, 'four threads x 20 ms')
     between(call.total_ns, 4 * 18 * MS, work.total_ns, 'the sleeps within work')
 
 

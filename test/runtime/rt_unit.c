@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ UNIT_FN(fn_jumper, "jumper", UNIT_FILE, 1);
 UNIT_FN(fn_parent, "parent", UNIT_FILE, 3);
 UNIT_FN(fn_same_a, "same", "src/a.c", 0);
 UNIT_FN(fn_same_b, "same", "/abs/lib/b.c", 0);
-UNIT_FN(fn_blocker, "blocker", UNIT_FILE, 1);
+UNIT_FN(fn_blocker, "blocker", UNIT_FILE, 2);
 UNIT_FN(fn_gate, "gate", UNIT_FILE, 1);
 UNIT_FN(fn_exiter, "exiter", UNIT_FILE, 2);
 UNIT_MODULE_CTOR()
@@ -42,7 +43,7 @@ static struct pp_fn extra_fns[2] = {
     {extra_flags, "unused", UNIT_FILE, 0, 0},
 };
 
-static volatile unsigned long sink;
+static unsigned long sink; /* touched by several threads: relaxed atomics */
 static jmp_buf jump_back;
 
 static void sleep_ms(unsigned ms)
@@ -66,13 +67,13 @@ static void spin_ms(unsigned ms)
 	uint64_t end = now_ns() + ms * 1000000ull;
 
 	while (now_ns() < end)
-		sink++;
+		__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 }
 
 __attribute__((noinline)) static void leaf(void)
 {
 	UNIT_ENTER(fn_leaf, 0);
-	sink++;
+	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 	UNIT_EXIT(fn_leaf, 0);
 }
 
@@ -108,7 +109,7 @@ __attribute__((noinline)) static unsigned rec(unsigned n)
 __attribute__((noinline)) static void jumper(int jump)
 {
 	UNIT_ENTER(fn_jumper, 0);
-	sink++;
+	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 	if (jump)
 		UNIT_CALL(fn_jumper, 0, longjmp(jump_back, 1));
 	UNIT_EXIT(fn_jumper, 0);
@@ -135,22 +136,25 @@ __attribute__((noinline)) static void parent(void)
 __attribute__((noinline)) static void same_a(void)
 {
 	UNIT_ENTER(fn_same_a, 0);
-	sink++;
+	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 	UNIT_EXIT(fn_same_a, 0);
 }
 
 __attribute__((noinline)) static void same_b(void)
 {
 	UNIT_ENTER(fn_same_b, 0);
-	sink++;
+	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 	UNIT_EXIT(fn_same_b, 0);
 }
 
 /* Runs until the process exits. */
+static sem_t blocker_started;
+
 __attribute__((noinline)) static void blocker(void)
 {
 	UNIT_ENTER(fn_blocker, 0);
-	UNIT_CALL(fn_blocker, 0, sleep_ms(100000));
+	UNIT_CALL(fn_blocker, 0, sem_post(&blocker_started));
+	UNIT_CALL(fn_blocker, 1, sleep_ms(100000));
 	UNIT_EXIT(fn_blocker, 0);
 }
 
@@ -171,10 +175,17 @@ __attribute__((noinline)) static void exiter(void)
 	UNIT_EXIT(fn_exiter, 0);
 }
 
+/* Time spent in the measured calls, as the caller sees it: the runtime's
+ * figures must fall just inside. */
+static uint64_t outer_ns;
+
 static void *thread_sleep(void *arg)
 {
+	uint64_t t0 = now_ns();
+
 	(void)arg;
 	sleeper(20);
+	__atomic_fetch_add(&outer_ns, now_ns() - t0, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -197,6 +208,30 @@ static void *thread_gate(void *arg)
 	(void)arg;
 	gate();
 	return NULL;
+}
+
+static void *thread_churn(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 20000; i++)
+		leaf();
+	return NULL;
+}
+
+/* Threads start and end while the process exits: no crash, no hang, a
+ * whole file. */
+static int scenario_churn(void)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (int i = 0; i < 200; i++)
+		if (pthread_create(&tid, &attr, thread_churn, NULL))
+			break;
+	pthread_attr_destroy(&attr);
+	return 0;
 }
 
 static int run_threads(unsigned n, void *(*fn)(void *), size_t stack)
@@ -248,9 +283,16 @@ static int scenario_fork(void)
 	return 0;
 }
 
+static int report_outer(int ret)
+{
+	printf("outer_ns %llu\n", (unsigned long long)outer_ns);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = argc > 1 ? argv[1] : "";
+	uint64_t t0 = now_ns();
 
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);
@@ -258,6 +300,8 @@ int main(int argc, char **argv)
 		loop(1000);
 	} else if (!strcmp(s, "sleep")) {
 		sleeper(20);
+		outer_ns = now_ns() - t0;
+		return report_outer(0);
 	} else if (!strcmp(s, "recursion")) {
 		for (int i = 0; i < 3; i++)
 			rec(10);
@@ -275,6 +319,8 @@ int main(int argc, char **argv)
 		loop(100);
 	} else if (!strcmp(s, "calls")) {
 		parent();
+		outer_ns = now_ns() - t0;
+		return report_outer(0);
 	} else if (!strcmp(s, "files")) {
 		same_a();
 		same_b();
@@ -290,21 +336,28 @@ int main(int argc, char **argv)
 			__pinpoint_exit(&extra_fns[0], 0);
 		}
 	} else if (!strcmp(s, "threads-sleep")) {
-		return run_threads(4, thread_sleep, 0);
+		return report_outer(run_threads(4, thread_sleep, 0));
 	} else if (!strcmp(s, "threads-sum")) {
 		return run_threads(4, thread_loop, 0);
 	} else if (!strcmp(s, "threads-running")) {
 		pthread_t tid;
 
+		sem_init(&blocker_started, 0, 0);
 		if (pthread_create(&tid, NULL, thread_block, NULL))
 			return 1;
+		while (sem_wait(&blocker_started))
+			;
+		t0 = now_ns();
 		sleep_ms(30);
-		return 0; /* exit with blocker() still running */
+		outer_ns = now_ns() - t0;
+		return report_outer(0); /* exit with blocker() still running */
 	} else if (!strcmp(s, "threads-many")) {
 		unsigned n = 1100;
 
 		pthread_barrier_init(&barrier, NULL, n);
 		return run_threads(n, thread_gate, 64 * 1024);
+	} else if (!strcmp(s, "threads-churn")) {
+		return scenario_churn();
 	} else if (!strcmp(s, "fork")) {
 		return scenario_fork();
 	} else if (!strcmp(s, "exit-inside")) {

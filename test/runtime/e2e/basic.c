@@ -38,10 +38,22 @@ __attribute__((noinline)) void run(void)
 	sink += fib(20);
 }
 
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
 int main(void)
 {
+	unsigned long long t0;
+
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);
+	t0 = now_ns();
 	run();
+	printf("run_ns %llu\n", now_ns() - t0);
 	return 0;
 }
