@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * records.c - what the runtime sees of an instrumented module.
+ *
+ * Per function: a zeroed flags array (one byte per probe site: [0] the
+ * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
+ * Per module: the runtime declarations and __pinpoint_module_ctor, which
+ * hands [__start_pinpoint_fns, __stop_pinpoint_fns) to __pinpoint_register
+ * before user constructors run.  The constructor is linkonce_odr hidden in
+ * its own comdat, so one survives per executable or shared library.
+ * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
+ * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Comdat.h>
+#include <llvm-c/Target.h>
+
+#include "pass.h"
+
+/* Runs before the default-priority constructors of the program. */
+#define PP_CTOR_PRIORITY 1
+
+static void add_fn_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *attr)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
+
+	LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+				LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+/* The runtime function `name` as a callee of type fnty. */
+static LLVMValueRef runtime_fn(struct pp_module *m, const char *name, LLVMTypeRef fnty)
+{
+	LLVMValueRef fn = LLVMGetNamedFunction(m->mod, name);
+
+	if (!fn)
+		fn = LLVMAddFunction(m->mod, name, fnty);
+	if (LLVMIsDeclaration(fn))
+		add_fn_attr(m->ctx, fn, "nounwind");
+	/* A no-op with opaque pointers; a bitcast if a typed declaration differs. */
+	return LLVMConstPointerCast(fn, LLVMPointerType(fnty, 0));
+}
+
+void pp_declare_runtime(struct pp_module *m)
+{
+	LLVMTypeRef params[2], fields[5];
+	LLVMMetadataRef w[3];
+
+	m->i8 = LLVMInt8TypeInContext(m->ctx);
+	m->i32 = LLVMInt32TypeInContext(m->ctx);
+	m->ptr = LLVMPointerType(m->i8, 0);
+	fields[0] = fields[1] = fields[2] = m->ptr; /* flags, name, file */
+	fields[3] = fields[4] = m->i32;		    /* ncalls, armed */
+	m->record_ty = LLVMStructTypeInContext(m->ctx, fields, 5, 0);
+	params[0] = m->ptr;
+	params[1] = m->i32;
+	m->probe_fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
+	m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
+	m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
+
+	m->prof_kind = LLVMGetMDKindIDInContext(m->ctx, "prof", 4);
+	w[0] = LLVMMDStringInContext2(m->ctx, "branch_weights", 14);
+	w[1] = LLVMValueAsMetadata(LLVMConstInt(m->i32, 1, 0));
+	w[2] = LLVMValueAsMetadata(LLVMConstInt(m->i32, (1u << 20) - 1, 0));
+	m->never_taken = LLVMMetadataAsValue(m->ctx, LLVMMDNodeInContext2(m->ctx, w, 3));
+}
+
+/*
+ * Inline and template functions (comdat or *_odr) can be inlined into other
+ * functions of any object, and only one copy of the function survives the
+ * link.  Their flags and record are then named, linkonce_odr and hidden, in
+ * the function's comdat, so every inlined probe binds to the surviving copy
+ * instead of a private one the linker may have discarded with its group.
+ */
+static bool shared_by_objects(LLVMValueRef fn)
+{
+	LLVMLinkage l = LLVMGetLinkage(fn);
+
+	if (l == LLVMInternalLinkage || l == LLVMPrivateLinkage)
+		return false;
+	return LLVMGetComdat(fn) || l == LLVMLinkOnceODRLinkage || l == LLVMWeakODRLinkage;
+}
+
+static LLVMValueRef add_global(struct pp_module *m, struct pp_func *f, LLVMTypeRef ty,
+			       const char *what, bool shared)
+{
+	size_t len;
+	const char *fname = LLVMGetValueName2(f->fn, &len);
+	size_t n = strlen(PP_PREFIX) + strlen(what) + len + 2;
+	char *name = malloc(n);
+	LLVMValueRef g;
+
+	/* Sharing needs the name; a private copy is merely a duplicate. */
+	if (name)
+		snprintf(name, n, "%s%s_%s", PP_PREFIX, what, fname);
+	else
+		shared = false;
+	g = LLVMAddGlobal(m->mod, ty, name ? name : "");
+	free(name);
+	if (shared) {
+		LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+		LLVMSetVisibility(g, LLVMHiddenVisibility);
+		if (LLVMGetComdat(f->fn))
+			LLVMSetComdat(g, LLVMGetComdat(f->fn));
+	} else {
+		LLVMSetLinkage(g, LLVMPrivateLinkage);
+	}
+	return g;
+}
+
+void pp_emit_records(struct pp_module *m, struct pp_func *f)
+{
+	bool shared = shared_by_objects(f->fn);
+	LLVMTypeRef flags_ty = LLVMArrayType(m->i8, f->ncalls + 1);
+	LLVMValueRef zero = LLVMConstInt(m->i32, 0, 0);
+	LLVMValueRef idx[2] = {zero, zero};
+	LLVMValueRef fields[5];
+
+	f->flags = add_global(m, f, flags_ty, "flags", shared);
+	LLVMSetInitializer(f->flags, LLVMConstNull(flags_ty));
+
+	fields[0] = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
+	fields[1] = pp_table_string(m, f->name);
+	fields[2] = pp_table_string(m, f->file);
+	fields[3] = LLVMConstInt(m->i32, f->ncalls, 0);
+	fields[4] = zero; /* armed: owned by the runtime */
+	f->record = add_global(m, f, m->record_ty, "fn", shared);
+	LLVMSetInitializer(f->record, LLVMConstStructInContext(m->ctx, fields, 5, 0));
+	LLVMSetSection(f->record, PP_FNS_SECTION);
+	/* The ABI alignment keeps records of different objects back to back. */
+	LLVMSetAlignment(f->record,
+			 LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m->mod), m->record_ty));
+}
+
+static LLVMValueRef section_bound(struct pp_module *m, const char *name)
+{
+	LLVMValueRef g = LLVMGetNamedGlobal(m->mod, name);
+
+	if (!g) {
+		g = LLVMAddGlobal(m->mod, m->record_ty, name);
+		LLVMSetLinkage(g, LLVMExternalLinkage);
+		/* Each executable or shared library registers its own records. */
+		LLVMSetVisibility(g, LLVMHiddenVisibility);
+	}
+	return LLVMConstPointerCast(g, m->ptr);
+}
+
+void pp_emit_module_ctor(struct pp_module *m)
+{
+	LLVMTypeRef void_ty = LLVMVoidTypeInContext(m->ctx);
+	LLVMTypeRef params[2] = {m->ptr, m->ptr};
+	LLVMTypeRef reg_ty = LLVMFunctionType(void_ty, params, 2, 0);
+	LLVMValueRef args[2], reg, ctor;
+	LLVMBuilderRef b;
+
+	args[0] = section_bound(m, "__start_" PP_FNS_SECTION);
+	args[1] = section_bound(m, "__stop_" PP_FNS_SECTION);
+	reg = runtime_fn(m, PP_REGISTER_FN, reg_ty);
+
+	ctor = LLVMAddFunction(m->mod, PP_MODULE_CTOR, LLVMFunctionType(void_ty, NULL, 0, 0));
+	LLVMSetLinkage(ctor, LLVMLinkOnceODRLinkage);
+	LLVMSetVisibility(ctor, LLVMHiddenVisibility);
+	LLVMSetComdat(ctor, LLVMGetOrInsertComdat(m->mod, PP_MODULE_CTOR));
+	add_fn_attr(m->ctx, ctor, "nounwind");
+
+	b = LLVMCreateBuilderInContext(m->ctx);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, ctor, "entry"));
+	LLVMBuildCall2(b, reg_ty, reg, args, 2, "");
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+
+	/* Keyed on the ctor: the .init_array entry goes into its comdat too. */
+	pp_append_global_ctor(m->mod, ctor, PP_CTOR_PRIORITY, ctor);
+}

@@ -1,0 +1,7 @@
+// One of two objects linked together by link.test.
+#include "link.h"
+
+int b_work(int x)
+{
+	return twice(x) * 3;
+}

@@ -1,0 +1,7 @@
+// A small module for dump-checks.test.
+int ext(int);
+
+int small(int x)
+{
+	return ext(x);
+}
