@@ -1,0 +1,39 @@
+// The probes in clang's own output: at -O0 exactly as the pass makes them;
+// at -O2, after the whole pipeline, still an inline byte load, a compare
+// and a branch weighted never taken around each armed-only runtime call.
+// RUN: %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
+// RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
+// RUN: %FileCheck --check-prefix=O2 %s < %t.O2.ll
+
+int ext(int);
+
+int f(int x)
+{
+	return ext(x) + 1;
+}
+
+// O0-LABEL: define {{.*}}i32 @f(
+// O0:         [[F:%.*]] = load i8, {{.*}}@__pinpoint_flags_f{{.*}}, align 1
+// O0-NEXT:    [[C:%.*]] = icmp ne i8 [[F]], 0
+// O0-NEXT:    br i1 [[C]], label %[[A:[^,]+]], label %[[K:[^,]+]], !prof ![[W:[0-9]+]]
+// O0-EMPTY:
+// O0-NEXT:  [[A]]:
+// O0-NEXT:    call void @__pinpoint_enter({{.*}}, i32 0)
+// O0-NEXT:    br label %[[K]]
+// O0:         call i32 @ext(
+// O0:         call void @__pinpoint_exit({{.*}}, i32 1)
+// O0:         call void @__pinpoint_exit({{.*}}, i32 0)
+// O0:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
+
+// O2-LABEL: define {{.*}}i32 @f(
+// O2:         [[F0:%.*]] = load i8, {{.*}}@__pinpoint_flags_f{{.*}}, align 1
+// O2-NEXT:    [[C0:%.*]] = icmp eq i8 [[F0]], 0
+// O2-NEXT:    br i1 [[C0]], label %[[K0:[0-9]+]], label %[[A0:[0-9]+]], !prof ![[W:[0-9]+]]
+// O2-EMPTY:
+// O2-NEXT:  [[A0]]:
+// O2-NEXT:    tail call void @__pinpoint_enter({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    br label %[[K0]]
+// O2-COUNT-3: load i8, {{.*}}@__pinpoint_flags_f
+// O2:         tail call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2:       ![[W]] = !{!"branch_weights", i32 1048575, i32 1}
