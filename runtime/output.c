@@ -185,7 +185,6 @@ void pp_atfork_child(void)
 void pp_atexit(void)
 {
 	static int done;
-	uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
 	uint64_t now = pp_ticks();
 	int ret;
 
@@ -193,7 +192,7 @@ void pp_atexit(void)
 		return;
 	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
 		return;
-	pp_thread_collect(now, frame);
+	pp_thread_collect(now);
 	ret = pp_output_write(pp_spec.out, pp_clock_ticks_per_ns());
 	if (ret)
 		pp_err("cannot write results to %s: %s", pp_spec.out, strerror(-ret));

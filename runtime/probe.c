@@ -10,10 +10,12 @@
  *
  * Unbalanced probes: an exception or longjmp skips exit probes and would
  * leave a depth up forever.  The outermost enter therefore records its stack
- * position; an enter that finds the depth up but is not deeper in the stack
- * than that position knows the recorded execution is gone (its frame was
- * unwound): it counts it as lost and starts afresh.  An exit at depth 0 is
- * ignored.  The stack is assumed to grow down, as on every Linux target.
+ * position (its CFA: the caller's stack pointer at the probe); an enter that
+ * finds the depth up but is not deeper in the stack than that position knows
+ * the recorded execution is gone (its frame was unwound): it counts it as
+ * lost and starts afresh.  An exit at depth 0 is ignored.  The stack is
+ * assumed to grow down, as on every Linux target.  The return address is
+ * kept too, for the exit handler (stack.c).
  */
 #include "rt.h"
 
@@ -80,7 +82,8 @@ static inline struct pp_thread *self(void)
 }
 
 /* Enter the counters of one mask word; returns those that started. */
-static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base, uintptr_t frame)
+static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base, uintptr_t frame,
+				  uintptr_t ret)
 {
 	uint64_t started = 0;
 
@@ -95,6 +98,7 @@ static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base
 		}
 		if (!depth) {
 			pp_st(&c->frame, frame);
+			pp_st(&c->ret, ret);
 			started |= m & -m;
 		}
 		pp_st(&c->depth, depth + 1);
@@ -125,7 +129,8 @@ static inline void exit_word(struct pp_thread *t, uint64_t m, unsigned base, uin
 
 PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 {
-	uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
+	uintptr_t ret = (uintptr_t)__builtin_return_address(0);
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
 	uint64_t s0, s1, now;
@@ -135,8 +140,8 @@ PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 	t = self();
 	if (pp_unlikely(t->state == PP_THREAD_NEW))
 		pp_thread_attach(t);
-	s0 = enter_word(t, s->mask[0], 0, frame);
-	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame) : 0;
+	s0 = enter_word(t, s->mask[0], 0, frame, ret);
+	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame, ret) : 0;
 	/* read the clock last, so that the probe's own work is not measured */
 	now = pp_ticks();
 	stamp_word(t, s0, 0, now);

@@ -133,7 +133,8 @@ struct pp_tcounter {
 	uint32_t depth; /* nesting of this thread's executions */
 	uint32_t pad;
 	uint64_t start;	 /* ticks at the outermost enter */
-	uintptr_t frame; /* stack position of the outermost enter */
+	uintptr_t frame; /* stack position of the outermost enter: its CFA */
+	uintptr_t ret;	 /* return address of that enter, in the probe's caller */
 	uint64_t sum;	 /* ticks of finished outermost executions */
 	uint64_t count;
 	uint64_t lost; /* executions abandoned without their exit probe */
@@ -163,8 +164,16 @@ extern uint64_t pp_dropped;
 int pp_thread_init(void);
 void pp_thread_attach(struct pp_thread *t);
 /* At exit: merge every listed thread into the totals, counting executions
- * still open up to @now. */
-void pp_thread_collect(uint64_t now, uintptr_t frame);
+ * still running up to @now. */
+void pp_thread_collect(uint64_t now);
+
+/* ---- stack.c ---- */
+
+/* Record the exiting thread's call chain. */
+void pp_stack_snapshot(void);
+/* Is the execution whose outermost enter had CFA @cfa and return address @ret
+ * still on the recorded chain?  1 yes, 0 no, -1 unknown. */
+int pp_stack_live(uintptr_t cfa, uintptr_t ret);
 /* Keep one duration of the entry, or count it as dropped (in @t's block when
  * listed, else in the totals; @t may be NULL). */
 void pp_sample(struct pp_thread *t, uint64_t ticks);

@@ -40,12 +40,12 @@ static void wait_for(int *flag, int want)
 }
 
 /*
- * Add block @t into the totals.  Open executions (depth > 0) are counted up
- * to @now when @open is PP_OPEN_CLOSE and their outermost enter is still on
- * the stack (a @frame of 0 means another thread's stack: assume it is);
- * otherwise they are lost.  Only the owner thread may clear its block.
+ * Add block @t into the totals.  With PP_OPEN_CLOSE, executions still open
+ * are counted up to @now: on other threads always (their stacks cannot be
+ * inspected), on the exiting thread (@own) unless stack.c finds their frame
+ * gone.  Otherwise they are lost.  Only the owner thread may clear its block.
  */
-static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, uintptr_t frame, bool own)
+static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, bool own)
 {
 	for (unsigned i = 0; i < PP_MAX_COUNTERS; i++) {
 		struct pp_tcounter *c = &t->c[i];
@@ -53,7 +53,8 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, uintptr_
 		uint64_t start = pp_ld(&c->start);
 
 		if (pp_ld(&c->depth)) {
-			if (open == PP_OPEN_CLOSE && (!frame || frame < pp_ld(&c->frame))) {
+			if (open == PP_OPEN_CLOSE &&
+			    (!own || pp_stack_live(pp_ld(&c->frame), pp_ld(&c->ret)) != 0)) {
 				uint64_t d = now > start ? now - start : 0;
 
 				sum += d;
@@ -81,6 +82,14 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, uintptr_
 		pp_st(&t->dropped, 0);
 }
 
+static bool has_open(const struct pp_thread *t)
+{
+	for (unsigned i = 0; i < PP_MAX_COUNTERS; i++)
+		if (t->c[i].depth)
+			return true;
+	return false;
+}
+
 /* pthread key destructor: the thread is ending. */
 static void thread_end(void *p)
 {
@@ -90,7 +99,7 @@ static void thread_end(void *p)
 	__atomic_add_fetch(&pp_merging, 1, __ATOMIC_SEQ_CST);
 	mine = __atomic_exchange_n(&pp_registry[t->reg], NULL, __ATOMIC_SEQ_CST) == t;
 	if (mine)
-		merge(t, PP_OPEN_DROP, 0, 0, true);
+		merge(t, PP_OPEN_DROP, 0, true);
 	__atomic_sub_fetch(&pp_merging, 1, __ATOMIC_SEQ_CST);
 	/* the exit handler is reading this block: keep it alive until done */
 	if (!mine)
@@ -126,7 +135,7 @@ void pp_thread_attach(struct pp_thread *t)
 	}
 }
 
-void pp_thread_collect(uint64_t now, uintptr_t frame)
+void pp_thread_collect(uint64_t now)
 {
 	__atomic_store_n(&pp_exiting, 1, __ATOMIC_SEQ_CST);
 	for (unsigned i = 0; i < PP_MAX_THREADS; i++) {
@@ -137,10 +146,9 @@ void pp_thread_collect(uint64_t now, uintptr_t frame)
 		t = __atomic_exchange_n(&pp_registry[i], NULL, __ATOMIC_SEQ_CST);
 		if (!t)
 			continue;
-		if (t == &pp_self)
-			merge(t, PP_OPEN_CLOSE, now, frame, true);
-		else
-			merge(t, PP_OPEN_CLOSE, now, 0, false);
+		if (t == &pp_self && has_open(t))
+			pp_stack_snapshot(); /* only then: unwinding costs */
+		merge(t, PP_OPEN_CLOSE, now, t == &pp_self);
 	}
 	__atomic_store_n(&pp_collected, 1, __ATOMIC_SEQ_CST);
 	wait_for(&pp_merging, 0);
