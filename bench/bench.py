@@ -47,12 +47,21 @@ def median(xs):
     return statistics.median(xs)
 
 
+def quartiles(xs):
+    """(first quartile, median, third quartile) of the per-round figures."""
+    if len(xs) < 4:
+        m = median(xs)
+        return m, m, m
+    q = statistics.quantiles(xs, n=4)
+    return q[0], q[1], q[2]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--plain', required=True)
     ap.add_argument('--static', required=True)
     ap.add_argument('--shared', required=True)
-    ap.add_argument('--rounds', type=int, default=11)
+    ap.add_argument('--rounds', type=int, default=15)
     ap.add_argument('--iters', type=int, default=10000000)
     ap.add_argument('--fib', type=int, default=30)
     args = ap.parse_args()
@@ -83,9 +92,6 @@ def main():
             print('bench: %s executed another workload' % name)
             return 1
 
-    def per_round(a, b, key='ns'):
-        return [x[key] - y[key] for x, y in zip(res[a], res[b])]
-
     print('pinpoint probe benchmarks: bench/calls.c, %d iterations + fib(%d), '
           'median of %d interleaved rounds' % (args.iters, args.fib, args.rounds))
     print('  %.0f probe sites and %.0f calls executed per run' % (sites, calls))
@@ -98,26 +104,28 @@ def main():
         print('  %-20s %12.1f %12.1f %9.3fx' % (name, m / 1e6, w / 1e6, m / pm))
     print()
 
+    # every figure is computed round by round (adjacent runs), then summarised
     rows = []
     for label in ('static', 'shared'):
-        d = median(per_round(label + ' unarmed', 'plain'))
-        ratio = median([x['ns'] / y['ns'] for x, y in
-                        zip(res[label + ' unarmed'], res['plain'])])
-        wall = median([x['wall'] / y['wall'] for x, y in
-                       zip(res[label + ' unarmed'], res['plain'])])
+        un, pl = res[label + ' unarmed'], res['plain']
         rows.append(('unarmed, %s runtime: ns per executed probe site' % label,
-                     d / sites, '<= 0.2'))
-        rows.append(('unarmed, %s runtime: whole program (work)' % label, ratio, '<= 1.02x'))
-        rows.append(('unarmed, %s runtime: whole program (process)' % label, wall, '<= 1.02x'))
+                     [(x['ns'] - y['ns']) / sites for x, y in zip(un, pl)], '<= 0.2'))
+        rows.append(('unarmed, %s runtime: whole program (work)' % label,
+                     [x['ns'] / y['ns'] for x, y in zip(un, pl)], '<= 1.02x'))
+        rows.append(('unarmed, %s runtime: whole program (process)' % label,
+                     [x['wall'] / y['wall'] for x, y in zip(un, pl)], '<= 1.02x'))
     armed = args.iters  # one armed call (or body) per iteration
     for name, unarmed in (('static call armed', 'static unarmed'),
                           ('static body armed', 'static unarmed'),
                           ('shared call armed', 'shared unarmed')):
         rows.append(('%s: ns per armed call' % name,
-                     median(per_round(name, unarmed)) / armed, '<= 20'))
-    rows.append(('two raw rdtsc reads, ns', median(rdtsc), '(reference)'))
-    for what, val, target in rows:
-        print('  %-56s %9.3f   target %s' % (what, val, target))
+                     [(x['ns'] - y['ns']) / armed for x, y in zip(res[name], res[unarmed])],
+                     '<= 20'))
+    rows.append(('two raw rdtsc reads, ns', rdtsc, '(reference)'))
+    print('  %-52s %9s %21s' % ('figure', 'median', 'quartiles'))
+    for what, vals, target in rows:
+        q1, m, q3 = quartiles(vals)
+        print('  %-52s %9.3f   [%8.3f, %8.3f]   target %s' % (what, m, q1, q3, target))
     return 0
 
 
