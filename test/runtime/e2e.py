@@ -48,6 +48,14 @@ def case_basic(ctx, name='rt_e2e_basic'):
     check(fibcalls.count == 2, 'fib calls counted once each: %d' % fibcalls.count)
     check(abs(fib.calls_ns - fibcalls.total_ns) <= 1, 'fib calls_ns = its calls')
 
+    r = ctx.run(name, 'entry=leaf;samples=100', binary=prog(ctx, name), argv=[])
+    if clean(ctx, r, name + ' samples'):
+        leaf = slot(r, 0, 'entry', 'leaf', 1)
+        check(leaf.count == 1000, 'samples: count %d' % leaf.count)
+        check(len(r.res.samples) == 100 and r.res.dropped == 900,
+              'samples: %d kept, %d dropped' % (len(r.res.samples), r.res.dropped))
+        check(sum(r.res.samples) <= leaf.total_ns + 100, 'samples within the total')
+
 
 def case_threads(ctx):
     r = ctx.run('threads', 'fn=work;range=work:0-0', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
