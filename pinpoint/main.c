@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
 	s.started = pp_now();
 	s.started_wall = pp_wall();
-	pr_info("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
+	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 		s.rev[PP_CUR].dir);
 	err = pp_discover(&s);
 	if (!err)

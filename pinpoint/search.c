@@ -191,21 +191,6 @@ out:
 	return err;
 }
 
-/* The callee of @call in @prog: the one in the caller's file among static namesakes. */
-static const struct pp_func *callee_of(const struct pp_program *prog, const struct pp_func *caller,
-				       const struct pp_call *call)
-{
-	const struct pp_func *m[16];
-	size_t n = pp_program_lookup(prog, call->callee, m, 16);
-
-	if (n == 1)
-		return m[0];
-	for (size_t i = 0; i < n && i < 16; i++)
-		if (!strcmp(m[i]->file, caller->file))
-			return m[i];
-	return n ? m[0] : NULL;
-}
-
 struct visit {
 	size_t n;
 	const struct pp_func *fn[64];
@@ -274,9 +259,9 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 	if (call->kind == PP_CALL_INDIRECT || call->kind == PP_CALL_INVOKE_INDIRECT) {
 		stop = "indirect call";
 	} else {
-		callee[PP_PREV] = callee_of(&s->rev[PP_PREV].prog, fn[PP_PREV],
-					    &fn[PP_PREV]->calls[f.first]);
-		callee[PP_CUR] = callee_of(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
+		callee[PP_PREV] = pp_program_resolve(&s->rev[PP_PREV].prog, fn[PP_PREV],
+						     &fn[PP_PREV]->calls[f.first]);
+		callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
 		if (!callee[PP_PREV] || !callee[PP_CUR])
 			stop = "external: no pinpoint table for the callee";
 		else if (layer + 1 >= opt->depth)

@@ -49,6 +49,6 @@ void top(void)
 int main(void)
 {
 	top();
-	printf("%ld\n", sink > 0);
+	printf("%d\n", sink > 0);
 	return 0;
 }
