@@ -351,6 +351,9 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 				goto out;
 			}
 			rec->entry_count = e->count;
+			pr_dbg("batch %u, %s run %d%s: %.3f s, entry executed %llu times", b->id,
+			       s->rev[r].label, i + 1, rec->warmup ? " (warm-up)" : "", st.wall_s,
+			       (unsigned long long)e->count);
 			rec->nvalues = n;
 			rec->values = calloc(n, sizeof(double));
 			if (!rec->values) {
