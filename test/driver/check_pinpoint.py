@@ -122,6 +122,20 @@ def scenario_wide_linear():
     expect_chain(p, ["top", "w11", "mid", "leaf"])
 
 
+def scenario_exclude():
+    p = session("wide", "top", 3, "--exclude", "m?d", "--warmups", "2", "--measurements", "10")
+    expect_chain(p, ["top", "w11", "mid"])
+    if "[excluded]" not in p.stdout:
+        fail("digging did not stop at the excluded function", p)
+
+
+def scenario_depth0():
+    p = session("wide", "top", 0)
+    expect_chain(p, ["top"])
+    if len(re.findall(r"^\[\d+\]", p.stdout, re.M)) != 1:
+        fail("depth 0 compared more than the entry", p)
+
+
 def scenario_self():
     p = session("self", "crunch", 2)
     expect_chain(p, ["crunch", "own body of crunch"])
