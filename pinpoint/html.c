@@ -20,7 +20,7 @@
 
 #define W 720
 #define H 220
-#define ML 70 /* left margin: axis labels */
+#define ML 70  /* left margin: axis labels */
 #define MR 150 /* right margin: legend */
 #define MT 12
 #define MB 28
@@ -78,11 +78,13 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 		hi += pad;
 		lo = lo - pad < 0 && lo >= 0 ? 0 : lo - pad;
 	}
-	fprintf(f, "<svg class=\"plot\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
+	fprintf(f,
+		"<svg class=\"plot\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
 		W, H, W, H);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
-		   "stroke=\"#ccc\"/>\n",
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+		"stroke=\"#ccc\"/>\n",
 		ML, MT, W - ML - MR, H - MT - MB);
 	for (int t = 0; t <= 4; t++) {
 		double v = lo + (hi - lo) * t / 4.0;
@@ -90,8 +92,9 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 
 		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>",
 			ML, W - MR, y, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-			ML - 6, y + 4, pp_fmt_ns(v, a, sizeof(a)));
+		fprintf(
+		    f, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		    ML - 6, y + 4, pp_fmt_ns(v, a, sizeof(a)));
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">run</text>\n",
 		(W - MR + ML) / 2, H - 8);
@@ -101,17 +104,20 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 		double yc = ymap(iv.centre, lo, hi);
 
 		/* The interval as a band, the centre as a line, then every run as a dot. */
-		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
-			   "fill-opacity=\"0.15\"/>\n",
+		fprintf(f,
+			"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
+			"fill-opacity=\"0.15\"/>\n",
 			ML, y1, W - ML - MR, fmax(y2 - y1, 1.0), colour[r]);
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-dasharray=\"5,3\"/>\n",
+		fprintf(f,
+			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-dasharray=\"5,3\"/>\n",
 			ML, W - MR, yc, yc, colour[r]);
 		for (size_t i = 0; i < q->s[r].n; i++)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>", ML + xstep * (double)i,
-				ymap(q->s[r].v[i], lo, hi), colour[r]);
-		fprintf(f, "\n<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
-			   "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>",
+				ML + xstep * (double)i, ymap(q->s[r].v[i], lo, hi), colour[r]);
+		fprintf(f,
+			"\n<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
 			W - MR + 16, MT + 16 + 20 * r, colour[r], W - MR + 26, MT + 20 + 20 * r,
 			r ? "current" : "previous");
 	}
@@ -141,21 +147,14 @@ static void chain(FILE *f, const struct pp_session *s)
 	fputs("</pre>\n", f);
 }
 
-int pp_html_write_session(const struct pp_session *s, const char *path)
+static void write_html(FILE *f, const void *arg)
 {
-	char *tmp = NULL, a[32], b[32], c[32];
-	FILE *f;
-	int err = 0;
+	const struct pp_session *s = arg;
+	char a[32], b[32], c[32];
 
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		goto out;
-	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<title>pinpoint: ", f);
+	      "<title>pinpoint: ",
+	      f);
 	put_escaped(f, s->opt->entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;max-width:60em;color:#222}\n"
@@ -171,8 +170,9 @@ int pp_html_write_session(const struct pp_session *s, const char *path)
 	put_escaped(f, s->rev[PP_PREV].dir);
 	fputs("</td></tr><tr><td>current</td><td>", f);
 	put_escaped(f, s->rev[PP_CUR].dir);
-	fprintf(f, "</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
-		   "the entry</td></tr></table>\n",
+	fprintf(f,
+		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
+		"the entry</td></tr></table>\n",
 		s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
 					      : "Mann-Whitney U (Hodges-Lehmann shift)",
 		100 * s->opt->confidence, s->opt->precision);
@@ -199,15 +199,9 @@ int pp_html_write_session(const struct pp_session *s, const char *path)
 		plot(f, s, q);
 	}
 	fputs("</body></html>\n", f);
-	if (ferror(f))
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
-	return err;
+}
+
+int pp_html_write_session(const struct pp_session *s, const char *path)
+{
+	return pp_write_atomic(path, write_html, s);
 }

@@ -16,6 +16,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/platform.h"
 #include "pinpoint/report.h"
+#include "pinpoint/util.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0"
@@ -387,21 +388,12 @@ static void write_chain(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
-int pp_json_write_session(const struct pp_session *s, const char *path)
+static void write_json(FILE *f, const void *arg)
 {
+	const struct pp_session *s = arg;
 	struct pp_platform plat;
 	struct pp_json j;
-	char *tmp = NULL;
-	FILE *f;
-	int err = 0;
 
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		goto out;
-	}
 	pp_platform_read(&plat, s);
 	pp_json_begin(&j, f);
 	pp_json_str(&j, "format", "pinpoint-report");
@@ -410,10 +402,10 @@ int pp_json_write_session(const struct pp_session *s, const char *path)
 	pp_json_num(&j, "started", s->started_wall);
 	pp_json_num(&j, "duration_s", s->finished - s->started);
 	pp_json_str(&j, "outcome",
-		    s->outcome == PP_EXIT_REGRESSION	 ? "regression"
+		    s->outcome == PP_EXIT_REGRESSION	  ? "regression"
 		    : s->outcome == PP_EXIT_NO_REGRESSION ? "no-regression"
-		    : s->outcome == PP_EXIT_MEASUREMENT	 ? "measurement-failed"
-							 : "error");
+		    : s->outcome == PP_EXIT_MEASUREMENT	  ? "measurement-failed"
+							  : "error");
 	pp_json_int(&j, "exit_code", s->outcome);
 	pp_json_bool(&j, "interrupted", s->interrupted);
 	pp_json_str(&j, "failure", s->failure);
@@ -425,15 +417,9 @@ int pp_json_write_session(const struct pp_session *s, const char *path)
 	write_runs(&j, s);
 	pp_json_end_object(&j);
 	fputc('\n', f);
-	if (ferror(f))
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
-	return err;
+}
+
+int pp_json_write_session(const struct pp_session *s, const char *path)
+{
+	return pp_write_atomic(path, write_json, s);
 }

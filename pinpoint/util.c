@@ -2,10 +2,13 @@
 /*
  * util.c - small helpers of the driver.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pinpoint/table.h"
 #include "pinpoint/util.h"
@@ -47,4 +50,31 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 	else
 		snprintf(buf, len, "%.3g ns", ns);
 	return buf;
+}
+
+int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int err = 0;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	f = fopen(tmp, "w");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	write(f, arg);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	return err;
 }
