@@ -14,6 +14,7 @@
 
 #include "pinpoint/log.h"
 #include "pinpoint/options.h"
+#include "pinpoint/paths.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0"
@@ -40,6 +41,8 @@ enum {
 	OPT_HTML,
 	OPT_VERSION,
 	OPT_NO_SAVE,
+	OPT_PRINT_PLUGIN,
+	OPT_PRINT_RUNTIME,
 };
 
 struct pp_option_desc {
@@ -85,6 +88,10 @@ static const struct pp_option_desc options[] = {
 	{"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
 	{"help", no_argument, OPT_HELP, NULL, "print this help"},
 	{"version", no_argument, OPT_VERSION, NULL, "print the version"},
+	{"print-plugin-path", no_argument, OPT_PRINT_PLUGIN, NULL,
+	 "print the path of the pass plugin (for clang -fpass-plugin=)"},
+	{"print-runtime-path", no_argument, OPT_PRINT_RUNTIME, NULL,
+	 "print the path of the shared runtime instrumented programs link"},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -113,6 +120,20 @@ static void print_help(void)
 	}
 	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
 	       "3 measurement failed.\n");
+}
+
+/* --print-*-path: 1 when printed, like --help; -ENOENT after one error line. */
+static int print_path(enum pp_path_kind kind)
+{
+	char path[PATH_MAX];
+	int err = pp_path_find(kind, path, sizeof(path));
+
+	if (err) {
+		pr_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	printf("%s\n", path);
+	return 1;
 }
 
 static int parse_int(const char *opt, const char *s, int min, int max, int *out)
@@ -268,6 +289,10 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		case OPT_VERSION:
 			printf("pinpoint %s\n", PP_VERSION);
 			return 1;
+		case OPT_PRINT_PLUGIN:
+			return print_path(PP_PATH_PLUGIN);
+		case OPT_PRINT_RUNTIME:
+			return print_path(PP_PATH_RUNTIME_SHARED);
 		case ':':
 			pr_err("option %s needs a value (see --help)", argv[optind - 1]);
 			return -EINVAL;

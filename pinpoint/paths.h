@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * paths.h - where pinpoint's plugin and runtime are, seen from the running
+ * executable.
+ *
+ * Paths are relative to the executable's directory (/proc/self/exe), so a
+ * build tree, an installed tree and a relocated copy (an extracted .deb) all
+ * work:
+ *
+ *   installed    <prefix>/bin/EXE    <prefix>/lib/pinpoint/{pinpoint-pass.so,
+ *                                      libpinpoint-rt.so, libpinpoint-rt.a}
+ *   build tree   <build>/DIR/EXE     <build>/pass/pinpoint-pass.so,
+ *                                    <build>/runtime/libpinpoint-rt.{so,a}
+ */
+#ifndef PINPOINT_PATHS_H
+#define PINPOINT_PATHS_H
+
+#include <stddef.h>
+
+enum pp_path_kind {
+	PP_PATH_PLUGIN,		/* pinpoint-pass.so */
+	PP_PATH_RUNTIME_SHARED, /* libpinpoint-rt.so */
+	PP_PATH_RUNTIME_STATIC, /* libpinpoint-rt.a */
+};
+
+/*
+ * Absolute, canonical path of KIND into buf.  Returns 0, or -errno; on
+ * -ENOENT buf holds the installed-layout path that was expected, for the
+ * error message.
+ */
+int pp_path_find(enum pp_path_kind kind, char *buf, size_t size);
+
+/* Directory of the running executable, symlinks resolved.  0 or -errno. */
+int pp_path_self_dir(char *buf, size_t size);
+
+#endif /* PINPOINT_PATHS_H */

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Installation and build-integration tests: the compiler wrappers, plain
+plugin use, the installed CMake package and the Debian package.
+
+    check_install.py --build BUILD --clang CLANG --clangxx CLANGXX SCENARIO
+
+Each scenario works in its own temporary directory and exits non-zero with
+a message on the first failure.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECTS = os.path.join(HERE, "projects")
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd, cwd=None, env=None, expect=0, timeout=120):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True,
+                       timeout=timeout)
+    if expect is not None and p.returncode != expect:
+        fail("%s: exit %d, expected %d\n%s%s" % (" ".join(cmd), p.returncode, expect,
+                                                 p.stdout, p.stderr))
+    return p
+
+
+def copy_project(name, dst, sources=("prog.c",)):
+    shutil.copytree(os.path.join(PROJECTS, name), dst)
+    for s in sources:
+        shutil.copy(os.path.join(PROJECTS, s), dst)
+
+
+def check_program(prog, layers, entry="work", callee="leaf"):
+    """The program carries the table and writes results for ENTRY."""
+    out = run([layers, "--entry", entry, "--depth", "1", prog]).stdout
+    if not re.search(r"\b%s\b" % callee, out):
+        fail("%s: pinpoint-layers does not show %s under %s:\n%s" % (prog, callee, entry, out))
+    res = prog + ".results"
+    if os.path.exists(res):
+        os.unlink(res)
+    run([prog], cwd=os.path.dirname(prog), env={"PINPOINT": "out=%s;entry=%s" % (res, entry)})
+    if not os.path.exists(res):
+        fail("%s wrote no results with PINPOINT=out=...;entry=%s" % (prog, entry))
+    text = open(res).read()
+    m = re.search(r"^slot 0 entry %s found=1 total_ns=(\d+) count=1\b" % re.escape(entry), text, re.M)
+    if not m or not text.endswith("end\n"):
+        fail("%s: unexpected results:\n%s" % (prog, text))
+    if int(m.group(1)) <= 0:
+        fail("%s: zero time for %s:\n%s" % (prog, entry, text))
+
+
+def check_rpath(prog, rtdir):
+    dyn = run(["readelf", "-d", prog]).stdout
+    if "libpinpoint-rt.so" not in dyn or os.path.realpath(rtdir) not in dyn:
+        fail("%s does not need libpinpoint-rt.so from %s:\n%s" % (prog, rtdir, dyn))
+
+
+def wrapper_make(a, tmp):
+    src = os.path.join(tmp, "proj")
+    copy_project("make", src)
+    cc = os.path.join(a.build, "tools", "pinpoint-cc")
+    run(["make", "CC=" + cc], cwd=src)
+    prog = os.path.join(src, "prog")
+    check_rpath(prog, os.path.join(a.build, "runtime"))
+    check_program(prog, a.layers)
+
+
+def wrapper_cmake(a, tmp):
+    src = os.path.join(tmp, "proj")
+    copy_project("cmake", src)
+    bld = os.path.join(tmp, "build")
+    cc = os.path.join(a.build, "tools", "pinpoint-cc")
+    run(["cmake", "-S", src, "-B", bld, "-DCMAKE_C_COMPILER=" + cc,
+         "-DCMAKE_BUILD_TYPE=Release"])
+    run(["cmake", "--build", bld])
+    check_program(os.path.join(bld, "prog"), a.layers)
+
+
+def wrapper_cxx(a, tmp):
+    shutil.copy(os.path.join(PROJECTS, "prog.cpp"), tmp)
+    cxx = os.path.join(a.build, "tools", "pinpoint-c++")
+    run([cxx, "-O1", "-c", "prog.cpp", "-o", "prog.o"], cwd=tmp)
+    run([cxx, "prog.o", "-o", "prog"], cwd=tmp)
+    check_program(os.path.join(tmp, "prog"), a.layers, entry="_Z4workRKSt6vectorIiSaIiEE",
+                  callee="leaf")
+    # the mode comes from the name: pinpoint-c++ runs clang++
+    cfg = run([cxx, "--pinpoint-print-config"]).stdout
+    if "clang " + a.clangxx not in cfg:
+        fail("pinpoint-c++ does not run %s:\n%s" % (a.clangxx, cfg))
+    # commands without inputs and compile-only commands pass through
+    ver = run([cxx, "--version"]).stdout
+    if "clang version" not in ver:
+        fail("pinpoint-c++ --version:\n" + ver)
+    # clang's exit status comes back
+    open(os.path.join(tmp, "bad.c"), "w").write("int main(void) { return undefined_name; }\n")
+    run([os.path.join(a.build, "tools", "pinpoint-cc"), "-c", "bad.c"], cwd=tmp, expect=1)
+
+
+def plain_plugin(a, tmp):
+    plugin = run([a.pinpoint, "--print-plugin-path"]).stdout.strip()
+    rt = run([a.pinpoint, "--print-runtime-path"]).stdout.strip()
+    if plugin != os.path.realpath(os.path.join(a.build, "pass", "pinpoint-pass.so")):
+        fail("--print-plugin-path: " + plugin)
+    if rt != os.path.realpath(os.path.join(a.build, "runtime", "libpinpoint-rt.so")):
+        fail("--print-runtime-path: " + rt)
+    shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
+    run([a.clang, "-fpass-plugin=" + plugin, "-g", "-O2", "prog.c", rt,
+         "-Wl,-rpath," + os.path.dirname(rt), "-lpthread", "-o", "prog"], cwd=tmp)
+    check_program(os.path.join(tmp, "prog"), a.layers)
+
+
+def install_prefix(a, tmp):
+    prefix = os.path.join(tmp, "prefix")
+    run(["cmake", "--install", a.build, "--prefix", prefix])
+    return prefix
+
+
+def package(a, tmp):
+    prefix = install_prefix(a, tmp)
+    for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
+              "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
+              "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "lib/cmake/Pinpoint/PinpointConfig.cmake",
+              "lib/cmake/Pinpoint/PinpointConfigVersion.cmake",
+              "share/man/man1/pinpoint.1", "share/man/man1/pinpoint-cc.1",
+              "share/man/man1/pinpoint-layers.1"]:
+        if not os.path.exists(os.path.join(prefix, f)):
+            fail("not installed: " + f)
+    # the installed driver finds the installed plugin
+    plugin = run([os.path.join(prefix, "bin", "pinpoint"), "--print-plugin-path"]).stdout.strip()
+    if plugin != os.path.realpath(os.path.join(prefix, "lib/pinpoint/pinpoint-pass.so")):
+        fail("installed --print-plugin-path: " + plugin)
+    src = os.path.join(tmp, "proj")
+    copy_project("package", src)
+    bld = os.path.join(tmp, "build")
+    pdir = os.path.join(prefix, "lib", "cmake", "Pinpoint")
+    run(["cmake", "-S", src, "-B", bld, "-DCMAKE_C_COMPILER=" + a.clang,
+         "-DCMAKE_BUILD_TYPE=Release", "-DPinpoint_DIR=" + pdir])
+    run(["cmake", "--build", bld])
+    layers = os.path.join(prefix, "bin", "pinpoint-layers")
+    check_rpath(os.path.join(bld, "prog"), os.path.join(prefix, "lib", "pinpoint"))
+    check_program(os.path.join(bld, "prog"), layers)
+    check_program(os.path.join(bld, "prog_static"), layers)
+    # another compiler is refused with one clear line
+    bad = os.path.join(tmp, "build-gcc")
+    p = run(["cmake", "-S", src, "-B", bad, "-DCMAKE_C_COMPILER=gcc", "-DPinpoint_DIR=" + pdir],
+            expect=None)
+    if p.returncode == 0 or "needs clang" not in p.stderr:
+        fail("pinpoint_instrument accepted gcc:\n" + p.stdout + p.stderr)
+
+
+def package_build_tree(a, tmp):
+    """-DPinpoint_DIR=<build>/cmake uses the plugin and runtime where they are built."""
+    src = os.path.join(tmp, "proj")
+    copy_project("package", src)
+    bld = os.path.join(tmp, "build")
+    run(["cmake", "-S", src, "-B", bld, "-DCMAKE_C_COMPILER=" + a.clang,
+         "-DPinpoint_DIR=" + os.path.join(a.build, "cmake")])
+    run(["cmake", "--build", bld])
+    check_rpath(os.path.join(bld, "prog"), os.path.join(a.build, "runtime"))
+    check_program(os.path.join(bld, "prog"), a.layers)
+
+
+def build_package(a, tmp):
+    out = os.path.join(tmp, "cpack")
+    run(["cpack", "-G", "DEB", "--config", os.path.join(a.build, "CPackConfig.cmake"),
+         "-B", out], timeout=300)
+    debs = glob.glob(os.path.join(out, "*.deb"))
+    if len(debs) != 1:
+        fail("cpack made %s" % debs)
+    return debs[0]
+
+
+def check_demo(a, pinpoint):
+    demo = os.path.join(a.build, "demo")
+    p = run([pinpoint, "--entry", "run", "--depth", "2", "--previous",
+             os.path.join(demo, "previous"), "--current", os.path.join(demo, "current"),
+             "--no-save-command", "--", "./demo"], expect=1, timeout=600)
+    if "Bottleneck chain: run \u2192 bridge \u2192 failure_run" not in p.stdout:
+        fail("the demo's chain is missing:\n" + p.stdout + p.stderr)
+
+
+def deb(a, tmp):
+    pkg = build_package(a, tmp)
+    info = run(["dpkg-deb", "-f", pkg, "Package", "Depends"]).stdout
+    if "Package: pinpoint" not in info or "clang-%s" % a.llvm_major not in info \
+            or "libelf1" not in info or "libgsl27" not in info:
+        fail("package control fields:\n" + info)
+    root = os.path.join(tmp, "root")
+    run(["dpkg-deb", "-x", pkg, root])
+    usr = os.path.join(root, "usr")
+    for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
+              "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
+              "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "lib/cmake/Pinpoint/PinpointConfig.cmake", "share/man/man1/pinpoint.1"]:
+        if not os.path.lexists(os.path.join(usr, f)):
+            fail("not in the package: " + f)
+    # the extracted tree works where it is: the wrapper finds its plugin and runtime
+    shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
+    run([os.path.join(usr, "bin", "pinpoint-cc"), "-O2", "prog.c", "-o", "prog"], cwd=tmp)
+    check_rpath(os.path.join(tmp, "prog"), os.path.join(usr, "lib", "pinpoint"))
+    check_program(os.path.join(tmp, "prog"), os.path.join(usr, "bin", "pinpoint-layers"))
+    check_demo(a, os.path.join(usr, "bin", "pinpoint"))
+
+
+def deb_system(a, tmp):
+    if os.environ.get("PINPOINT_TEST_DEB_INSTALL") != "1":
+        print("skipped: set PINPOINT_TEST_DEB_INSTALL=1 to install the package on this machine")
+        sys.exit(77)
+    pkg = build_package(a, tmp)
+    run(["apt-get", "install", "-y", pkg], timeout=600)
+    try:
+        plugin = run(["/usr/bin/pinpoint", "--print-plugin-path"]).stdout.strip()
+        if plugin != "/usr/lib/pinpoint/pinpoint-pass.so":
+            fail("installed plugin path: " + plugin)
+        shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
+        run(["/usr/bin/pinpoint-cc", "-O2", "prog.c", "-o", "prog"], cwd=tmp)
+        check_program(os.path.join(tmp, "prog"), "/usr/bin/pinpoint-layers")
+        check_demo(a, "/usr/bin/pinpoint")
+    finally:
+        run(["dpkg", "-r", "pinpoint"], expect=None)
+
+
+SCENARIOS = {
+    "wrapper-make": wrapper_make,
+    "wrapper-cmake": wrapper_cmake,
+    "wrapper-cxx": wrapper_cxx,
+    "plain-plugin": plain_plugin,
+    "package": package,
+    "package-build-tree": package_build_tree,
+    "deb": deb,
+    "deb-system": deb_system,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--clangxx", required=True)
+    ap.add_argument("--llvm-major", dest="llvm_major", required=True)
+    ap.add_argument("scenario", choices=sorted(SCENARIOS))
+    a = ap.parse_args()
+    a.build = os.path.realpath(a.build)
+    a.pinpoint = os.path.join(a.build, "pinpoint", "pinpoint")
+    a.layers = os.path.join(a.build, "tools", "pinpoint-layers")
+    with tempfile.TemporaryDirectory(prefix="pp-install-") as tmp:
+        SCENARIOS[a.scenario](a, tmp)
+    print("ok " + a.scenario)
+
+
+if __name__ == "__main__":
+    main()
