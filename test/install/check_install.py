@@ -108,6 +108,45 @@ def wrapper_cxx(a, tmp):
     run([os.path.join(a.build, "tools", "pinpoint-cc"), "-c", "bad.c"], cwd=tmp, expect=1)
 
 
+def wrapper_args(a, tmp):
+    """What the wrapper adds, read from clang -### (prints the commands, runs nothing)."""
+    shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
+    cc = os.path.join(a.build, "tools", "pinpoint-cc")
+
+    def commands(*args):
+        return run([cc, "-###"] + list(args), cwd=tmp).stderr
+
+    def expect(args, present, absent):
+        out = commands(*args)
+        for s in present:
+            if s not in out:
+                fail("pinpoint-cc %s: no %s in\n%s" % (" ".join(args), s, out))
+        for s in absent:
+            if s in out:
+                fail("pinpoint-cc %s: unexpected %s in\n%s" % (" ".join(args), s, out))
+
+    plugin = "-fpass-plugin=" + os.path.realpath(os.path.join(a.build, "pass", "pinpoint-pass.so"))
+    rt = os.path.realpath(os.path.join(a.build, "runtime", "libpinpoint-rt.so"))
+    expect(["-c", "prog.c"], [plugin, "-debug-info-kind="], [rt])
+    expect(["-g0", "-c", "prog.c"], [plugin], ["-debug-info-kind="])
+    expect(["-o", "prog", "prog.c"], [plugin, rt, "-rpath", "-lpthread"], [])
+    for stop in ["-S", "-E", "-M", "-MM", "-fsyntax-only"]:
+        expect([stop, "prog.c"], [], [rt])
+    expect(["-v"], [], [plugin, rt])
+
+    # alone, without a plugin beside it: one line naming what is missing
+    lone = os.path.join(tmp, "bin")
+    os.mkdir(lone)
+    shutil.copy(cc, lone)
+    p = run([os.path.join(lone, "pinpoint-cc"), "-c", "prog.c"], cwd=tmp, expect=1)
+    if "pinpoint-pass.so: No such file or directory" not in p.stderr or p.stderr.count("\n") != 1:
+        fail("pinpoint-cc without a plugin:\n" + p.stderr)
+    shutil.copy(a.pinpoint, lone)
+    p = run([os.path.join(lone, "pinpoint"), "--print-runtime-path"], expect=2)
+    if "libpinpoint-rt.so: No such file or directory" not in p.stderr:
+        fail("pinpoint --print-runtime-path without a runtime:\n" + p.stderr)
+
+
 def plain_plugin(a, tmp):
     plugin = run([a.pinpoint, "--print-plugin-path"]).stdout.strip()
     rt = run([a.pinpoint, "--print-runtime-path"]).stdout.strip()
@@ -237,6 +276,7 @@ SCENARIOS = {
     "wrapper-make": wrapper_make,
     "wrapper-cmake": wrapper_cmake,
     "wrapper-cxx": wrapper_cxx,
+    "wrapper-args": wrapper_args,
     "plain-plugin": plain_plugin,
     "package": package,
     "package-build-tree": package_build_tree,
