@@ -129,6 +129,7 @@ def wrapper_args(a, tmp):
     rt = os.path.realpath(os.path.join(a.build, "runtime", "libpinpoint-rt.so"))
     expect(["-c", "prog.c"], [plugin, "-debug-info-kind="], [rt])
     expect(["-g0", "-c", "prog.c"], [plugin], ["-debug-info-kind="])
+    expect(["-gz", "-c", "prog.c"], [plugin, "-debug-info-kind="], [])
     expect(["-o", "prog", "prog.c"], [plugin, rt, "-rpath", "-lpthread"], [])
     for stop in ["-S", "-E", "-M", "-MM", "-fsyntax-only"]:
         expect([stop, "prog.c"], [], [rt])

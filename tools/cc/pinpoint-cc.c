@@ -115,7 +115,8 @@ static struct scan scan_args(int argc, char **argv)
 			i++;
 		} else if (IN(a, no_link)) {
 			s.links = false;
-		} else if (!strncmp(a, "-g", 2) && strcmp(a, "-gcc-toolchain")) {
+		} else if (!strncmp(a, "-g", 2) && strncmp(a, "-gz", 3)) {
+			/* -gz compresses debug info, it does not ask for it */
 			s.has_g = true;
 		}
 	}
