@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pinpoint/build.h"
 #include "pinpoint/html.h"
 #include "pinpoint/json.h"
 #include "pinpoint/log.h"
@@ -218,6 +219,17 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	s.started = pp_now();
+	/* Build the revisions; a plain CMake build is measured in its instrumented copy. */
+	for (int r = 0; r < 2; r++) {
+		char *run_dir;
+
+		if (pp_build_revision(&opt, s.rev[r].label, s.rev[r].dir, &run_dir))
+			goto out;
+		if (run_dir) {
+			free(s.rev[r].dir);
+			s.rev[r].dir = run_dir;
+		}
+	}
 	s.started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 		s.rev[PP_CUR].dir);

@@ -41,6 +41,9 @@ enum {
 	OPT_HTML,
 	OPT_VERSION,
 	OPT_NO_SAVE,
+	OPT_BUILD_CMD,
+	OPT_BUILD_ROOT,
+	OPT_NO_BUILD,
 	OPT_PRINT_PLUGIN,
 	OPT_PRINT_RUNTIME,
 };
@@ -84,6 +87,12 @@ static const struct pp_option_desc options[] = {
 	 "write a self-contained HTML report with every comparison plotted"},
 	{"no-save-command", no_argument, OPT_NO_SAVE, NULL,
 	 "do not remember COMMAND in DIR/.pinpoint/command"},
+	{"build-cmd", required_argument, OPT_BUILD_CMD, "CMD",
+	 "build each revision with `sh -c CMD` in its directory, CC/CXX set to pinpoint-cc/-c++"},
+	{"build-root", required_argument, OPT_BUILD_ROOT, "DIR",
+	 "where instrumented copies of CMake builds go (default ~/.cache/pinpoint/builds)"},
+	{"no-build", no_argument, OPT_NO_BUILD, NULL,
+	 "use the build directories as they are, build nothing"},
 	{"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
 	{"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
 	{"help", no_argument, OPT_HELP, NULL, "print this help"},
@@ -277,6 +286,19 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		case OPT_NO_SAVE:
 			opt->no_save_command = true;
 			break;
+		case OPT_BUILD_CMD:
+			if (!*optarg) {
+				pr_err("--build-cmd: empty command");
+				return -EINVAL;
+			}
+			opt->build_cmd = optarg;
+			break;
+		case OPT_BUILD_ROOT:
+			opt->build_root = optarg;
+			break;
+		case OPT_NO_BUILD:
+			opt->no_build = true;
+			break;
 		case OPT_QUIET:
 			opt->quiet = true;
 			break;
@@ -314,6 +336,10 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	}
 	if (!opt->previous) {
 		pr_err("--previous DIR is required (see --help)");
+		return -EINVAL;
+	}
+	if (opt->no_build && opt->build_cmd) {
+		pr_err("--no-build and --build-cmd exclude each other");
 		return -EINVAL;
 	}
 	if (opt->quiet && opt->verbose) {

@@ -32,6 +32,9 @@ struct pp_options {
 	bool quiet;
 	bool verbose;
 	bool no_save_command;
+	const char *build_cmd; /* builds each revision in its directory */
+	const char *build_root; /* where instrumented copies of CMake builds go */
+	bool no_build; /* use the directories as they are */
 	char **command; /* NULL-terminated, NULL when not given */
 };
 

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: MIT
+/*
+ * build.c - build the revisions with pinpoint's instrumentation.
+ *
+ * A CMake build directory configured with pinpoint-cc / pinpoint-c++ (or
+ * with -fpass-plugin in its flags) is used as it is.  A plain one is never
+ * touched: its CMakeCache.txt gives the sources, generator, build type and
+ * the user's -D options, and an instrumented copy is configured and built in
+ * pinpoint's own directory (--build-root, default
+ * $XDG_CACHE_HOME/pinpoint/builds), where the benchmark then runs.  Anything
+ * else is built by --build-cmd, run in the revision's directory with CC and
+ * CXX set to the wrappers.  Build output goes to a log file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pinpoint/build.h"
+#include "pinpoint/log.h"
+
+#ifndef PP_LLVM_VERSION
+#define PP_LLVM_VERSION "14"
+#endif
+
+/* What pinpoint needs from a CMakeCache.txt. */
+struct cmake_cache {
+	char *home; /* CMAKE_HOME_DIRECTORY: the sources */
+	char *generator;
+	char *build_type;
+	char *cmake;		 /* CMAKE_COMMAND: the cmake that configured it */
+	char *cc, *cxx;		 /* CMAKE_C_COMPILER, CMAKE_CXX_COMPILER */
+	char *cflags, *cxxflags; /* CMAKE_C_FLAGS, CMAKE_CXX_FLAGS */
+	char **defs;		 /* the user's options, as NAME:TYPE=VALUE */
+	size_t ndefs;
+};
+
+/* How instrumented code is compiled: the wrappers, or clang with the plugin. */
+struct toolchain {
+	char *cc, *cxx;				  /* pinpoint-cc, pinpoint-c++ */
+	char *clang, *clangxx, *plugin, *runtime; /* when the wrappers are missing */
+};
+
+static void cache_free(struct cmake_cache *c)
+{
+	free(c->home);
+	free(c->generator);
+	free(c->build_type);
+	free(c->cmake);
+	free(c->cc);
+	free(c->cxx);
+	free(c->cflags);
+	free(c->cxxflags);
+	for (size_t i = 0; i < c->ndefs; i++)
+		free(c->defs[i]);
+	free(c->defs);
+}
+
+static void toolchain_free(struct toolchain *t)
+{
+	free(t->cc);
+	free(t->cxx);
+	free(t->clang);
+	free(t->clangxx);
+	free(t->plugin);
+	free(t->runtime);
+}
+
+static int set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = strdup(v);
+	return *dst ? 0 : -ENOMEM;
+}
+
+/* Whether a cache entry is the user's own option, to carry over to the copy. */
+static bool user_option(const char *name, const char *type)
+{
+	if (!strcmp(type, "INTERNAL") || !strcmp(type, "STATIC"))
+		return false;
+	/* Compilers, flags, tool paths and install dirs are CMake's or pinpoint's. */
+	return strncmp(name, "CMAKE_", 6) != 0;
+}
+
+static int read_cache(const char *path, struct cmake_cache *c)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int err = 0;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *colon, *eq, *name = line, *type, *value;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!*line || *line == '#' || !strncmp(line, "//", 2))
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		value = eq + 1;
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		type = colon + 1;
+		if (!strcmp(name, "CMAKE_HOME_DIRECTORY"))
+			err = set_str(&c->home, value);
+		else if (!strcmp(name, "CMAKE_GENERATOR"))
+			err = set_str(&c->generator, value);
+		else if (!strcmp(name, "CMAKE_BUILD_TYPE"))
+			err = set_str(&c->build_type, value);
+		else if (!strcmp(name, "CMAKE_COMMAND"))
+			err = set_str(&c->cmake, value);
+		else if (!strcmp(name, "CMAKE_C_COMPILER"))
+			err = set_str(&c->cc, value);
+		else if (!strcmp(name, "CMAKE_CXX_COMPILER"))
+			err = set_str(&c->cxx, value);
+		else if (!strcmp(name, "CMAKE_C_FLAGS"))
+			err = set_str(&c->cflags, value);
+		else if (!strcmp(name, "CMAKE_CXX_FLAGS"))
+			err = set_str(&c->cxxflags, value);
+		else if (user_option(name, type)) {
+			char **n = realloc(c->defs, (c->ndefs + 1) * sizeof(*n));
+
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			c->defs = n;
+			if (asprintf(&c->defs[c->ndefs], "%s:%s=%s", name, type, value) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			c->ndefs++;
+		}
+		if (err)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static bool is_wrapper(const char *compiler)
+{
+	const char *base;
+
+	if (!compiler)
+		return false;
+	base = strrchr(compiler, '/');
+	base = base ? base + 1 : compiler;
+	return !strcmp(base, "pinpoint-cc") || !strcmp(base, "pinpoint-c++");
+}
+
+static bool is_instrumented(const struct cmake_cache *c)
+{
+	return is_wrapper(c->cc) || is_wrapper(c->cxx) ||
+	       (c->cflags && strstr(c->cflags, "-fpass-plugin")) ||
+	       (c->cxxflags && strstr(c->cxxflags, "-fpass-plugin"));
+}
+
+/* The directory of the running pinpoint executable. */
+static int self_dir(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = 0;
+	return 0;
+}
+
+/* The first of @dir/@rel[i]/@name that exists and can be used (@mode). */
+static char *find_near(const char *dir, const char *const *rel, size_t nrel, const char *name,
+		       int mode)
+{
+	char path[PATH_MAX + 256], real[PATH_MAX], *found;
+
+	for (size_t i = 0; i < nrel; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", dir, rel[i], name);
+		if (access(path, mode))
+			continue;
+		/* The directory canonical, the name kept: pinpoint-c++ is a symlink. */
+		snprintf(path, sizeof(path), "%s/%s.", dir, rel[i]);
+		if (!realpath(path, real))
+			continue;
+		if (asprintf(&found, "%s/%s", real, name) < 0)
+			return NULL;
+		return found;
+	}
+	return NULL;
+}
+
+/*
+ * The wrappers live next to pinpoint once installed (bindir) and in
+ * tools/cc of a build tree.  Without them, clang gets the plugin and the
+ * runtime itself.
+ */
+static int find_toolchain(struct toolchain *t)
+{
+	static const char *const bins[] = {"", "../tools/", "../tools/cc/"};
+	static const char *const plugins[] = {"../pass/", "../lib/pinpoint/", "../lib/"};
+	static const char *const runtimes[] = {"../runtime/", "../lib/pinpoint/", "../lib/"};
+	char dir[PATH_MAX], major[16];
+	size_t n;
+
+	memset(t, 0, sizeof(*t));
+	if (self_dir(dir, sizeof(dir))) {
+		pr_err("cannot find the pinpoint executable's directory: %s", strerror(errno));
+		return -EINVAL;
+	}
+	t->cc = find_near(dir, bins, 3, "pinpoint-cc", X_OK);
+	t->cxx = find_near(dir, bins, 3, "pinpoint-c++", X_OK);
+	if (t->cc && t->cxx)
+		return 0;
+	free(t->cc);
+	free(t->cxx);
+	t->cc = t->cxx = NULL;
+	t->plugin = find_near(dir, plugins, 3, "pinpoint-pass.so", R_OK);
+	t->runtime = find_near(dir, runtimes, 3, "libpinpoint-rt.a", R_OK);
+	if (!t->plugin || !t->runtime) {
+		pr_err("cannot find pinpoint-cc next to %s, nor the plugin and runtime to build "
+		       "the revisions with",
+		       dir);
+		return -EINVAL;
+	}
+	n = strcspn(PP_LLVM_VERSION, ".");
+	snprintf(major, sizeof(major), "%.*s", (int)(n < 8 ? n : 8), PP_LLVM_VERSION);
+	if (asprintf(&t->clang, "clang-%s", major) < 0 ||
+	    asprintf(&t->clangxx, "clang++-%s", major) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Where instrumented copies go: --build-root, $XDG_CACHE_HOME or ~/.cache. */
+static int build_root(const struct pp_options *opt, char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char cwd[PATH_MAX];
+	int n;
+
+	if (opt->build_root && *opt->build_root != '/' && getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, size, "%s/%s", cwd, opt->build_root);
+	else if (opt->build_root)
+		n = snprintf(buf, size, "%s", opt->build_root);
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, size, "%s/pinpoint/builds", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.cache/pinpoint/builds", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* FNV-1a: a stable name for the copy of a build directory. */
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * Run @argv (or `sh -c @shell`) in @dir with the compilers in the
+ * environment, output to @logfd.  Returns the exit status, or -errno.
+ */
+static int run_logged(char *const argv[], const char *shell, const char *dir,
+		      const struct toolchain *t, int logfd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		if (chdir(dir))
+			_exit(127);
+		setenv("PINPOINT_BUILD", "1", 1);
+		if (t->cc) {
+			setenv("CC", t->cc, 1);
+			setenv("CXX", t->cxx, 1);
+		} else {
+			char cc[PATH_MAX + 64], cxx[PATH_MAX + 64], libs[PATH_MAX + 32];
+
+			snprintf(cc, sizeof(cc), "%s -g -fpass-plugin=%s", t->clang, t->plugin);
+			snprintf(cxx, sizeof(cxx), "%s -g -fpass-plugin=%s", t->clangxx, t->plugin);
+			snprintf(libs, sizeof(libs), "%s -lpthread", t->runtime);
+			setenv("CC", cc, 1);
+			setenv("CXX", cxx, 1);
+			setenv("LDLIBS", libs, 1);
+		}
+		if (shell)
+			execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
+		else
+			execvp(argv[0], argv);
+		dprintf(logfd, "pinpoint: cannot run %s: %s\n", shell ? "/bin/sh" : argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static int open_log(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		pr_err("cannot write the build log %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int build_failed(const char *label, int status, const char *log)
+{
+	if (status < 0)
+		pr_err("cannot build the %s revision: %s (log: %s)", label, strerror(-status), log);
+	else
+		pr_err("building the %s revision failed (exit %d): see %s", label, status, log);
+	return -EINVAL;
+}
+
+/* --build-cmd: the user's command in the revision's directory. */
+static int build_with_command(const struct pp_options *opt, const char *label, const char *dir,
+			      const struct toolchain *t)
+{
+	char log[PATH_MAX + 32];
+	int fd, st;
+
+	snprintf(log, sizeof(log), "%s/.pinpoint", dir);
+	if (mkdir(log, 0755) && errno != EEXIST) {
+		pr_err("cannot create %s: %s", log, strerror(errno));
+		return -EINVAL;
+	}
+	snprintf(log, sizeof(log), "%s/.pinpoint/build.log", dir);
+	fd = open_log(log);
+	if (fd < 0)
+		return -EINVAL;
+	pr_info("building the %s revision (log: %s)", label, log);
+	st = run_logged(NULL, opt->build_cmd, dir, t, fd);
+	close(fd);
+	return st ? build_failed(label, st, log) : 0;
+}
+
+struct argv_buf {
+	char **v;
+	size_t n, cap;
+};
+
+static int argv_add(struct argv_buf *a, const char *fmt, const char *s1, const char *s2)
+{
+	char *s;
+
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 32;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	if (asprintf(&s, fmt, s1 ? s1 : "", s2 ? s2 : "") < 0)
+		return -ENOMEM;
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+static void argv_free(struct argv_buf *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* The cmake command line that configures the instrumented copy. */
+static int configure_args(const struct cmake_cache *c, const struct toolchain *t, const char *bdir,
+			  struct argv_buf *a)
+{
+	int err;
+
+	err = argv_add(a, "%s", c->cmake ? c->cmake : "cmake", NULL);
+	err = err ?: argv_add(a, "-S%s", c->home, NULL);
+	err = err ?: argv_add(a, "-B%s", bdir, NULL);
+	if (c->generator)
+		err = err ?: argv_add(a, "-G%s", c->generator, NULL);
+	err = err ?: argv_add(a, "-DCMAKE_BUILD_TYPE=%s", c->build_type, NULL);
+	if (t->cc) {
+		err = err ?: argv_add(a, "-DCMAKE_C_COMPILER=%s", t->cc, NULL);
+		err = err ?: argv_add(a, "-DCMAKE_CXX_COMPILER=%s", t->cxx, NULL);
+		err = err ?: argv_add(a, "-DCMAKE_C_FLAGS=%s", c->cflags, NULL);
+		err = err ?: argv_add(a, "-DCMAKE_CXX_FLAGS=%s", c->cxxflags, NULL);
+	} else {
+		err = err ?: argv_add(a, "-DCMAKE_C_COMPILER=%s", t->clang, NULL);
+		err = err ?: argv_add(a, "-DCMAKE_CXX_COMPILER=%s", t->clangxx, NULL);
+		err = err
+			  ?: argv_add(a, "-DCMAKE_C_FLAGS=%s -g -fpass-plugin=%s",
+				      c->cflags ? c->cflags : "", t->plugin);
+		err = err
+			  ?: argv_add(a, "-DCMAKE_CXX_FLAGS=%s -g -fpass-plugin=%s",
+				      c->cxxflags ? c->cxxflags : "", t->plugin);
+		err = err
+			  ?: argv_add(a, "-DCMAKE_C_STANDARD_LIBRARIES=%s -lpthread", t->runtime,
+				      NULL);
+		err = err
+			  ?: argv_add(a, "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread", t->runtime,
+				      NULL);
+	}
+	for (size_t i = 0; i < c->ndefs && !err; i++)
+		err = argv_add(a, "-D%s", c->defs[i], NULL);
+	return err;
+}
+
+/* Whether @bdir was configured by exactly @a already (pinpoint-configure.args). */
+static bool configured_as(const char *bdir, const struct argv_buf *a)
+{
+	char path[PATH_MAX + 32], *want = NULL, *have = NULL;
+	size_t wlen = 0, hlen = 0;
+	bool same = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/CMakeCache.txt", bdir);
+	if (access(path, F_OK))
+		return false;
+	f = open_memstream(&want, &wlen);
+	if (!f)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		fprintf(f, "%s\n", a->v[i]);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/pinpoint-configure.args", bdir);
+	f = fopen(path, "r");
+	if (f) {
+		have = malloc(wlen + 2);
+		if (have) {
+			hlen = fread(have, 1, wlen + 1, f);
+			same = hlen == wlen && !memcmp(have, want, wlen);
+		}
+		fclose(f);
+	}
+	free(have);
+	free(want);
+	return same;
+}
+
+static int save_configure_args(const char *bdir, const struct argv_buf *a)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pinpoint-configure.args", bdir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	for (size_t i = 0; i < a->n; i++)
+		fprintf(f, "%s\n", a->v[i]);
+	return fclose(f) ? -errno : 0;
+}
+
+/* A plain CMake build directory: configure (once) and build the copy. */
+static int build_cmake_copy(const struct pp_options *opt, const char *label, const char *dir,
+			    struct cmake_cache *c, const struct toolchain *t, char **run_dir)
+{
+	struct argv_buf a = {0};
+	char root[PATH_MAX + 32], bdir[PATH_MAX], log[PATH_MAX + 32], jobs[24];
+	const char *base = strrchr(dir, '/');
+	char *build_argv[7];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fd = -1, st, err;
+
+	if (!c->home) {
+		pr_err("%s/CMakeCache.txt names no source directory (CMAKE_HOME_DIRECTORY)", dir);
+		return -EINVAL;
+	}
+	if (build_root(opt, root, PATH_MAX)) {
+		pr_err("no place for pinpoint's builds: set HOME or give --build-root DIR");
+		return -EINVAL;
+	}
+	base = base && base[1] ? base + 1 : "build";
+	if (snprintf(bdir, sizeof(bdir), "%s/%s-%016llx", root, base,
+		     (unsigned long long)path_hash(dir)) >= (int)sizeof(bdir)) {
+		pr_err("--build-root %s: path too long", root);
+		return -EINVAL;
+	}
+	err = mkdir_p(bdir);
+	if (err) {
+		pr_err("cannot create %s: %s", bdir, strerror(-err));
+		return -EINVAL;
+	}
+	snprintf(log, sizeof(log), "%s/pinpoint-build.log", bdir);
+	err = configure_args(c, t, bdir, &a);
+	if (err)
+		goto out;
+	fd = open_log(log);
+	if (fd < 0) {
+		err = -EINVAL;
+		goto out;
+	}
+	pr_info("building the %s revision (log: %s)", label, log);
+	if (!configured_as(bdir, &a)) {
+		/* Other options than last time: start from a fresh cache. */
+		snprintf(root, sizeof(root), "%s/CMakeCache.txt", bdir);
+		unlink(root);
+		st = run_logged(a.v, NULL, bdir, t, fd);
+		if (st) {
+			err = build_failed(label, st, log);
+			goto out;
+		}
+		err = save_configure_args(bdir, &a);
+		if (err) {
+			pr_err("cannot write %s/pinpoint-configure.args: %s", bdir, strerror(-err));
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	snprintf(jobs, sizeof(jobs), "%ld", ncpu > 0 ? ncpu : 1);
+	build_argv[0] = a.v[0];
+	build_argv[1] = "--build";
+	build_argv[2] = bdir;
+	build_argv[3] = "--parallel";
+	build_argv[4] = jobs;
+	build_argv[5] = NULL;
+	st = run_logged(build_argv, NULL, bdir, t, fd);
+	if (st) {
+		err = build_failed(label, st, log);
+		goto out;
+	}
+	*run_dir = strdup(bdir);
+	if (!*run_dir)
+		err = -ENOMEM;
+out:
+	if (fd >= 0)
+		close(fd);
+	argv_free(&a);
+	return err;
+}
+
+int pp_build_revision(const struct pp_options *opt, const char *label, const char *dir,
+		      char **run_dir)
+{
+	struct cmake_cache c;
+	struct toolchain t;
+	char path[PATH_MAX];
+	int err;
+
+	*run_dir = NULL;
+	if (opt->no_build)
+		return 0;
+	snprintf(path, sizeof(path), "%s/CMakeCache.txt", dir);
+	memset(&c, 0, sizeof(c));
+	if (!opt->build_cmd) {
+		if (access(path, F_OK))
+			return 0; /* not CMake's: assumed built; discovery checks the tables */
+		err = read_cache(path, &c);
+		if (err) {
+			pr_err("cannot read %s: %s", path, strerror(-err));
+			return -EINVAL;
+		}
+		if (is_instrumented(&c)) {
+			cache_free(&c);
+			return 0;
+		}
+	}
+	err = find_toolchain(&t);
+	if (!err) {
+		if (opt->build_cmd)
+			err = build_with_command(opt, label, dir, &t);
+		else
+			err = build_cmake_copy(opt, label, dir, &c, &t, run_dir);
+	}
+	toolchain_free(&t);
+	cache_free(&c);
+	return err;
+}

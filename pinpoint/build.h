@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * build.h - make sure each revision is built with pinpoint's instrumentation
+ * before it is measured: use an instrumented build directory as it is, build
+ * an instrumented copy of a plain CMake build directory, or run --build-cmd.
+ */
+#ifndef PINPOINT_BUILD_H
+#define PINPOINT_BUILD_H
+
+#include "pinpoint/options.h"
+
+/*
+ * Prepare the revision @label whose build directory is @dir (absolute).
+ * On success *@run_dir is NULL when the benchmark runs in @dir itself, or
+ * the (malloc'ed) instrumented build directory it runs in instead.
+ * Returns 0, or -EINVAL after printing one error line (a failed build names
+ * the revision and its log), -ENOMEM.
+ */
+int pp_build_revision(const struct pp_options *opt, const char *label, const char *dir,
+		      char **run_dir);
+
+#endif /* PINPOINT_BUILD_H */

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""End-to-end tests of pinpoint building the revisions itself.
+
+  check_build.py --pinpoint PATH --example DIR SCENARIO
+
+nightly      plain CMake build dirs of examples/nightly (system cc): pinpoint
+             builds instrumented copies under --build-root, names
+             unescape_string, and a second session rebuilds nothing; the
+             user's build dirs are left as they were (but .pinpoint/command).
+build-cmd    a plain Makefile project built with --build-cmd make.
+build-fails  a failing --build-cmd, and a CMake build dir whose sources are
+             gone: one error line naming the revision and the log, exit 2.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MEASURE = ["--measurements", "8", "--warmups", "1"]
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, cwd, timeout=900):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout)
+    print("$ (cd %s && %s) -> %d" % (cwd, " ".join(cmd), p.returncode))
+    print(p.stdout)
+    print(p.stderr, file=sys.stderr)
+    return p
+
+
+def snapshot(top):
+    """Every file under top with its mtime and size."""
+    files = {}
+    for d, _, names in os.walk(top):
+        for n in names:
+            path = os.path.join(d, n)
+            st = os.lstat(path)
+            files[os.path.relpath(path, top)] = (st.st_mtime_ns, st.st_size)
+    return files
+
+
+def chain(out):
+    m = re.search(r"^Bottleneck chain: (.*)$", out, re.M)
+    if not m:
+        fail("no bottleneck chain in the output")
+    return m.group(1).strip()
+
+
+def cmake_dirs(tmp, example):
+    """The user's two plain builds: yesterday's and today's."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    for d, extra in (("build-old", []), ("build-new", ["-DNIGHTLY_REVISION=new"])):
+        p = run(["cmake", "-S", example, "-B", d, "-DCMAKE_C_COMPILER=" + cc] + extra, tmp)
+        if p.returncode:
+            fail("configuring the example")
+        p = run(["cmake", "--build", d], tmp)
+        if p.returncode:
+            fail("building the example")
+
+
+def scenario_nightly(a, tmp):
+    cmake_dirs(tmp, a.example)
+    old, new, root = (os.path.join(tmp, d) for d in ("build-old", "build-new", "root"))
+    before = {d: snapshot(d) for d in (old, new)}
+    cmd = [a.pinpoint, "--build-root", root, "--entry", "parse_doc", "--depth", "3",
+           "--previous", "../build-old"] + MEASURE + ["--", "./bench", "input.json"]
+
+    p = run(cmd, new)
+    if p.returncode != 1:
+        fail("first session: exit %d, expected 1 (regression)" % p.returncode)
+    first = chain(p.stdout)
+    if not first.endswith("unescape_string"):
+        fail("the chain does not end at unescape_string: " + first)
+    if not re.search(r"unescape_string .*value\.c:\d+", p.stdout):
+        fail("unescape_string is not named with its file:line")
+    for label in ("previous", "current"):
+        if not re.search(r"pinpoint: building the %s revision \(log: %s/[^)]*pinpoint-build\.log\)"
+                         % (label, re.escape(root)), p.stderr):
+            fail("no progress line for building the %s revision" % label)
+
+    copies = sorted(os.path.join(root, d) for d in os.listdir(root))
+    if len(copies) != 2 or not all(os.path.basename(c).startswith(("build-old-", "build-new-"))
+                                   for c in copies):
+        fail("expected the two instrumented copies in --build-root, found %s" % copies)
+    bins = {c: os.stat(os.path.join(c, "bench")).st_mtime_ns for c in copies}
+
+    p = run(cmd, new)
+    if p.returncode != 1:
+        fail("second session: exit %d, expected 1" % p.returncode)
+    if chain(p.stdout) != first:
+        fail("second session's chain differs: %s vs %s" % (chain(p.stdout), first))
+    for c in copies:
+        if os.stat(os.path.join(c, "bench")).st_mtime_ns != bins[c]:
+            fail("%s/bench was rebuilt by the second session" % c)
+        log = open(os.path.join(c, "pinpoint-build.log")).read()
+        if re.search(r"Building C object|Linking C", log):
+            fail("the second session rebuilt something in %s:\n%s" % (c, log))
+        if "Built target bench" not in log:
+            fail("the second session's log of %s shows no build:\n%s" % (c, log))
+
+    # The user's build dirs are untouched: only .pinpoint/command is new.
+    for d in (old, new):
+        after = snapshot(d)
+        expect = dict(before[d])
+        if d == new:
+            expect[os.path.join(".pinpoint", "command")] = after.get(
+                os.path.join(".pinpoint", "command"))
+        if after != expect:
+            changed = sorted(k for k in set(after) | set(expect) if after.get(k) != expect.get(k))
+            fail("the user's build dir %s changed: %s" % (d, changed))
+
+    # --no-build uses the dirs as they are: plain builds carry no table.
+    p = run([a.pinpoint, "--no-build", "--entry", "parse_doc", "--previous", "../build-old"]
+            + MEASURE + ["--", "./bench", "input.json"], new)
+    if p.returncode != 2 or "no pinpoint table" not in p.stderr and "no measurements" not in p.stderr:
+        fail("--no-build on plain builds: exit %d, expected 2 with a table error" % p.returncode)
+
+
+PROG = r"""
+#include <stdio.h>
+static volatile double sink;
+__attribute__((noinline)) void fast_part(void)
+{
+	for (int i = 0; i < 200000; i++)
+		sink += i * 0.5;
+}
+__attribute__((noinline)) void changed_part(void)
+{
+	for (int i = 0; i < ITER; i++)
+		sink += i * 0.25;
+}
+__attribute__((noinline)) void work(void)
+{
+	fast_part();
+	changed_part();
+}
+int main(void)
+{
+	for (int i = 0; i < 5; i++)
+		work();
+	printf("done\n");
+	return 0;
+}
+"""
+
+MAKEFILE = """prog: prog.c
+\t@echo PINPOINT_BUILD=$$PINPOINT_BUILD CC=$(CC)
+\t$(CC) -O1 -DITER=%d -o prog prog.c
+"""
+
+
+def make_project(tmp, name, iters, makefile=MAKEFILE):
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    with open(os.path.join(d, "prog.c"), "w") as f:
+        f.write(PROG)
+    with open(os.path.join(d, "Makefile"), "w") as f:
+        f.write(makefile % iters if "%d" in makefile else makefile)
+    return d
+
+
+def scenario_build_cmd(a, tmp):
+    make_project(tmp, "prev", 200000)
+    cur = make_project(tmp, "cur", 2000000)
+    p = run([a.pinpoint, "--build-cmd", "make", "--entry", "work", "--depth", "1",
+             "--previous", "../prev"] + MEASURE + ["--", "./prog"], cur)
+    if p.returncode != 1:
+        fail("exit %d, expected 1" % p.returncode)
+    if not chain(p.stdout).endswith("changed_part"):
+        fail("the chain does not end at changed_part: " + chain(p.stdout))
+    for d in ("prev", "cur"):
+        log = os.path.join(tmp, d, ".pinpoint", "build.log")
+        if not os.path.exists(log):
+            fail("no build log " + log)
+        text = open(log).read()
+        if not re.search(r"PINPOINT_BUILD=1 CC=\S*pinpoint-cc|PINPOINT_BUILD=1 CC=\S*clang", text):
+            fail("the build did not see PINPOINT_BUILD=1 and the wrapper as CC:\n" + text)
+        if ("building the %s revision (log: %s)" % ("previous" if d == "prev" else "current", log)
+                not in p.stderr):
+            fail("no progress line naming " + log)
+
+
+def one_error(p, label, log):
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    if p.returncode != 2:
+        fail("a failed build: exit %d, expected 2" % p.returncode)
+    if len(errors) != 1:
+        fail("expected one error line, got %s" % errors)
+    if label not in errors[0] or log not in errors[0]:
+        fail("the error line names neither the %s revision nor %s: %s" % (label, log, errors[0]))
+    if p.stdout.strip():
+        fail("a failed build printed a verdict: " + p.stdout)
+
+
+def scenario_build_fails(a, tmp):
+    prev = make_project(tmp, "prev", 1000)
+    cur = make_project(tmp, "cur", 1000, makefile="prog: prog.c\n\t$(CC) -o prog no-such-file.c\n")
+    p = run([a.pinpoint, "--build-cmd", "make", "--entry", "work", "--previous", "../prev"]
+            + MEASURE + ["--", "./prog"], cur)
+    log = os.path.join(cur, ".pinpoint", "build.log")
+    one_error(p, "current revision", log)
+    if "no-such-file.c" not in open(log).read():
+        fail("the log does not hold the compiler's complaint")
+    if not os.path.exists(os.path.join(prev, "prog")):
+        fail("the previous revision was not built first")
+
+    # A CMake build dir whose sources were removed since.
+    src = os.path.join(tmp, "src")
+    shutil.copytree(a.example, src)
+    cmake_dirs_at(tmp, src)
+    shutil.rmtree(src)
+    root = os.path.join(tmp, "root")
+    p = run([a.pinpoint, "--build-root", root, "--entry", "parse_doc", "--previous",
+             "../build-old"] + MEASURE + ["--", "./bench", "input.json"],
+            os.path.join(tmp, "build-new"))
+    logs = [os.path.join(root, d, "pinpoint-build.log") for d in os.listdir(root)]
+    if len(logs) != 1:
+        fail("expected one copy (the previous revision's) in --build-root, got %s" % logs)
+    one_error(p, "previous revision", logs[0])
+
+    # --no-build and --build-cmd exclude each other.
+    p = run([a.pinpoint, "--no-build", "--build-cmd", "make", "--entry", "work", "--previous",
+             "../prev", "--", "./prog"], cur)
+    if p.returncode != 2:
+        fail("--no-build --build-cmd: exit %d, expected 2" % p.returncode)
+
+
+def cmake_dirs_at(tmp, example):
+    cmake_dirs(tmp, example)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("--example", required=True)
+    ap.add_argument("scenario")
+    a = ap.parse_args()
+    a.pinpoint = os.path.abspath(a.pinpoint)
+    a.example = os.path.abspath(a.example)
+    scenarios = {"nightly": scenario_nightly, "build-cmd": scenario_build_cmd,
+                 "build-fails": scenario_build_fails}
+    if a.scenario not in scenarios:
+        fail("unknown scenario " + a.scenario)
+    tmp = tempfile.mkdtemp(prefix="pp-build-")
+    try:
+        # Keep the default build root out of the user's home.
+        os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+        scenarios[a.scenario](a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
