@@ -6,6 +6,7 @@
 #     [LINK <args>...]           more link arguments
 #     [PLAIN]                    build without the plugin and runtime (a baseline)
 #     [SHARED_RUNTIME]           link libpinpoint-rt.so instead of the static runtime
+#     [SHARED]                   build a shared library (-shared -fPIC, shared runtime)
 #     [OUTPUT_DIR <dir>]         default: the current binary dir
 #     [OUTPUT_NAME <file>])      default: <name>
 #
@@ -13,7 +14,7 @@
 # -g and the runtime, the way a user's build would.  Target <name> is a custom
 # target; the program's path is in the target property PP_PROGRAM.
 function(pp_add_instrumented_program name)
-  cmake_parse_arguments(A "CXX;PLAIN;SHARED_RUNTIME" "OPT;OUTPUT_DIR;OUTPUT_NAME" "SOURCES;FLAGS;LINK" ${ARGN})
+  cmake_parse_arguments(A "CXX;PLAIN;SHARED_RUNTIME;SHARED" "OPT;OUTPUT_DIR;OUTPUT_NAME" "SOURCES;FLAGS;LINK" ${ARGN})
   if(NOT A_OPT)
     set(A_OPT -O2)
   endif()
@@ -34,6 +35,10 @@ function(pp_add_instrumented_program name)
   endif()
   set(out ${A_OUTPUT_DIR}/${A_OUTPUT_NAME})
   set(deps ${srcs})
+  if(A_SHARED)
+    set(A_SHARED_RUNTIME ON)
+    list(PREPEND A_FLAGS -shared -fPIC)
+  endif()
   if(A_PLAIN)
     set(instr)
   elseif(A_SHARED_RUNTIME)

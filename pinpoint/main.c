@@ -28,6 +28,7 @@
 #include "pinpoint/measure.h"
 #include "pinpoint/options.h"
 #include "pinpoint/report.h"
+#include "pinpoint/run.h"
 #include "pinpoint/search.h"
 #include "pinpoint/util.h"
 
@@ -36,12 +37,30 @@
 int pp_verbose;
 static volatile int stop_requested;
 
+static const char *const work_files[] = {"results", "previous.stdout", "previous.stderr",
+					  "current.stdout", "current.stderr"};
+#define NWORK_FILES (sizeof(work_files) / sizeof(work_files[0]))
+/* The work directory's paths, made before the handler can need them. */
+static char work_paths[NWORK_FILES + 1][PATH_MAX];
+
+/*
+ * The first signal asks the search to stop after the running benchmark is
+ * killed, and the session is reported; a second one stops at once: it
+ * kills the benchmark and removes the work directory with async-signal-safe
+ * calls only.
+ */
 static void on_signal(int sig)
 {
 	(void)sig;
 	if (stop_requested++) {
 		static const char msg[] = "\npinpoint: stopped\n";
 
+		pp_run_kill();
+		for (size_t i = 0; i < NWORK_FILES; i++)
+			if (work_paths[i][0])
+				unlink(work_paths[i]);
+		if (work_paths[NWORK_FILES][0])
+			rmdir(work_paths[NWORK_FILES]);
 		if (write(2, msg, sizeof(msg) - 1) < 0)
 			_exit(PP_EXIT_INTERRUPTED);
 		_exit(PP_EXIT_INTERRUPTED);
@@ -130,14 +149,12 @@ static char **load_command(const char *dir, char **storage)
 
 static void remove_workdir(const char *dir)
 {
-	static const char *files[] = {"results", "previous.stdout", "previous.stderr",
-				      "current.stdout", "current.stderr"};
 	char path[PATH_MAX];
 
 	if (!dir)
 		return;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+	for (size_t i = 0; i < NWORK_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, work_files[i]);
 		unlink(path);
 	}
 	rmdir(dir);
@@ -210,6 +227,9 @@ int main(int argc, char **argv)
 		pr_err("cannot create a work directory %s: %s", tmpl, strerror(errno));
 		goto out;
 	}
+	for (size_t i = 0; i < NWORK_FILES; i++)
+		snprintf(work_paths[i], sizeof(work_paths[i]), "%s/%s", s.workdir, work_files[i]);
+	snprintf(work_paths[NWORK_FILES], sizeof(work_paths[0]), "%s", s.workdir);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -198,7 +198,8 @@ static struct pp_run_record *new_run(struct pp_session *s)
 
 /*
  * One run of revision @r.  Fills @res.  Returns 0, -EIO after recording why
- * the run failed, -EINTR.
+ * the run failed, -EINTR, or -EINVAL after reporting that the first run
+ * (batch 0) wrote no results: a build without the plugin and runtime.
  */
 static int run_once(struct pp_session *s, enum pp_rev_id r, const char *arming, const char *out,
 		    unsigned batch, unsigned index, struct pp_results *res,
@@ -232,7 +233,22 @@ static int run_once(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 		pr_warn("the %s revision's output changed between runs", rev->label);
 		rev->output_differs_warned = true;
 	}
+	if (s->rev[PP_PREV].output_hash && s->rev[PP_CUR].output_hash &&
+	    s->rev[PP_PREV].output_hash != s->rev[PP_CUR].output_hash &&
+	    !s->outputs_differ_warned) {
+		pr_warn("the previous and current revisions print different output: are they "
+			"running the same work?");
+		s->outputs_differ_warned = true;
+	}
 	err = pp_results_read(res, out, &errline);
+	if (err == -ENOENT && batch == 0) {
+		/* The first run: most likely a build without the plugin and runtime. */
+		pr_err("the %s revision's '%s' (in %s) wrote no measurements: build it with "
+		       "pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint --print-plugin-path) "
+		       "and the pinpoint runtime",
+		       rev->label, s->opt->command[0], rev->dir);
+		return -EINVAL;
+	}
 	if (err == -ENOENT) {
 		set_failure(s,
 			    "%s revision, comparison %u, run %u: the benchmark wrote no "
@@ -488,6 +504,32 @@ static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t n
 	return -EINVAL;
 }
 
+/* Run revision @r once with only the entry armed, as @spec. */
+static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out, const char *spec,
+			struct pp_results *res, double *slowest)
+{
+	struct pp_run_status st;
+	struct pp_run_record *rec;
+	char *arming;
+	int err;
+
+	pp_results_free(res);
+	memset(res, 0, sizeof(*res));
+	if (asprintf(&arming, "out=%s;entry=%s", out, spec) < 0)
+		return -ENOMEM;
+	err = run_once(s, r, arming, out, 0, 0, res, &st);
+	free(arming);
+	rec = new_run(s);
+	if (rec) {
+		rec->rev = r;
+		rec->warmup = true;
+		rec->st = st;
+	}
+	if (!err && st.wall_s > *slowest)
+		*slowest = st.wall_s;
+	return err;
+}
+
 int pp_discover(struct pp_session *s)
 {
 	double slowest = 0;
@@ -495,37 +537,30 @@ int pp_discover(struct pp_session *s)
 	int err = 0;
 
 	snprintf(out, sizeof(out), "%s/results", s->workdir);
+	/* A benchmark that hangs on its first run must be stopped too. */
+	s->timeout_s = s->opt->timeout;
 	for (int r = 0; r < 2; r++) {
 		struct pp_revision *rev = &s->rev[r];
 		const struct pp_func *m[16];
 		struct pp_results res;
-		struct pp_run_status st;
-		struct pp_run_record *rec;
-		char *arming;
 		size_t nm;
 
 		memset(&res, 0, sizeof(res));
-		if (asprintf(&arming, "out=%s;entry=%s", out, s->opt->entry) < 0)
-			return -ENOMEM;
-		err = run_once(s, r, arming, out, 0, 0, &res, &st);
-		free(arming);
-		rec = new_run(s);
-		if (rec) {
-			rec->rev = r;
-			rec->warmup = true;
-			rec->st = st;
-		}
+		err = discover_run(s, r, out, s->opt->entry, &res, &slowest);
 		if (err)
-			return err;
-		if (st.wall_s > slowest)
-			slowest = st.wall_s;
+			goto fail;
 		for (size_t i = 0; i < res.nmodules; i++) {
 			int e = pp_program_add_file(&rev->prog, res.modules[i]);
 
 			if (e && e != -ENOENT) {
-				pr_err("%s: %s", res.modules[i], pp_table_strerror(e));
-				pp_results_free(&res);
-				return -EINVAL;
+				const char *why = pp_program_error(&rev->prog);
+
+				if (why && *why)
+					pr_err("%s", why);
+				else
+					pr_err("%s: %s", res.modules[i], pp_table_strerror(e));
+				err = -EINVAL;
+				goto fail;
 			}
 		}
 		if (!rev->prog.nfuncs) {
@@ -533,23 +568,40 @@ int pp_discover(struct pp_session *s)
 			       "with pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint "
 			       "--print-plugin-path) and the pinpoint runtime",
 			       rev->label, s->opt->command[0], rev->dir);
-			pp_results_free(&res);
-			return -EINVAL;
+			err = -EINVAL;
+			goto fail;
 		}
 		nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
 		if (nm != 1) {
-			pp_results_free(&res);
-			return entry_problem(s, rev, nm, m);
+			err = entry_problem(s, rev, nm, m);
+			goto fail;
 		}
 		rev->entry = m[0];
 		rev->entry_spec = pp_func_spec(&rev->prog, m[0]);
+		if (!rev->entry_spec) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		/*
+		 * The runtime matches linkage names: an entry given as a C++ name
+		 * ("run" for _Z3runv) is armed again by the name the table gives it.
+		 */
+		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, s->opt->entry)) {
+			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest);
+			if (err)
+				goto fail;
+		}
 		if (!res.nslots || !res.slots[0].count) {
 			set_failure(s, "%s revision: the entry %s was never called by '%s'",
-				    rev->label, rev->entry->name, s->opt->command[0]);
-			pp_results_free(&res);
-			return -EIO;
+				    rev->label, pp_demangle(rev->entry->name), s->opt->command[0]);
+			err = -EIO;
+			goto fail;
 		}
 		pp_results_free(&res);
+		continue;
+fail:
+		pp_results_free(&res);
+		return err;
 	}
 	if (!s->opt->timeout)
 		s->timeout_s = fmax(60.0, 20.0 * slowest);

@@ -202,7 +202,7 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure)
 		fprintf(f, "\nMeasurement failed: %s\n", s->failure);
 	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
-		char a[32], b[32], c[32];
+		char a[32], b[32], c[32], t[32];
 
 		fprintf(f, "\nNo regression: %s is %s in the current revision (difference %s%s "
 			   "[%s, %s], threshold %s).\n",
@@ -211,7 +211,7 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 			entry->cmp.diff.centre >= 0 ? "+" : "",
 			pp_fmt_ns(entry->cmp.diff.centre, a, 32),
 			pp_fmt_ns(entry->cmp.diff.low, b, 32), pp_fmt_ns(entry->cmp.diff.high, c, 32),
-			pp_fmt_ns(entry->threshold_ns, a, 32));
+			pp_fmt_ns(entry->threshold_ns, t, 32));
 		return;
 	}
 	if (!s->nlinks)

@@ -21,6 +21,17 @@
 #include "pinpoint/abi.h"
 #include "pinpoint/run.h"
 
+/* The running benchmark's process group, for pp_run_kill() from a signal handler. */
+static volatile sig_atomic_t running_pgid;
+
+void pp_run_kill(void)
+{
+	pid_t pgid = (pid_t)running_pgid;
+
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -119,6 +130,7 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 		child(argv, dir, arming, out_path, err_path, pipefd[1]);
 	}
 	setpgid(pid, pid); /* also from the parent: no window before the child does it */
+	running_pgid = pid;
 	close(pipefd[1]);
 
 	deadline = timeout_s > 0 ? start + timeout_s : 0;
@@ -133,6 +145,7 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 			err = -errno;
 			kill_group(pid);
 			waitpid(pid, &status, 0);
+			running_pgid = 0;
 			goto out;
 		}
 		if (stop && *stop) {
@@ -168,6 +181,7 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 	st->wall_s = now_s() - start;
 	/* Reap anything the group left behind, so no benchmark process outlives its run. */
 	kill(-pid, SIGKILL);
+	running_pgid = 0;
 
 	n = read(pipefd[0], &child_errno, sizeof(child_errno));
 	if (n == (ssize_t)sizeof(child_errno)) {

@@ -29,6 +29,12 @@ struct pp_run_status {
 int pp_run(char *const argv[], const char *dir, const char *arming, const char *out_path,
 	   const char *err_path, double timeout_s, volatile int *stop, struct pp_run_status *st);
 
+/*
+ * Kill the process group of the benchmark pp_run() is waiting for, if any.
+ * Async-signal-safe: for a signal handler that exits at once.
+ */
+void pp_run_kill(void);
+
 /* One-line description of how a run ended, e.g. "exited with status 2". */
 const char *pp_run_describe(const struct pp_run_status *st, char *buf, unsigned len);
 

@@ -112,6 +112,7 @@ struct pp_session {
 	int outcome; /* enum pp_exit */
 	char *failure; /* what failed, when outcome is PP_EXIT_MEASUREMENT */
 	bool interrupted;
+	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished; /* monotonic clock, s */
 	double started_wall; /* seconds since the epoch */
 	volatile int *stop;
