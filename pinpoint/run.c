@@ -111,26 +111,35 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 {
 	int pipefd[2], pidfd, status, err = 0, child_errno = 0;
 	double start, deadline;
+	sigset_t block, old;
 	ssize_t n;
 	pid_t pid;
 
 	memset(st, 0, sizeof(*st));
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
+	/* No interrupt between fork() and noting the child: pp_run_kill() must see it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	start = now_s();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return err;
 	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pipefd[0]);
 		child(argv, dir, arming, out_path, err_path, pipefd[1]);
 	}
 	setpgid(pid, pid); /* also from the parent: no window before the child does it */
 	running_pgid = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pipefd[1]);
 
 	deadline = timeout_s > 0 ? start + timeout_s : 0;
