@@ -330,7 +330,9 @@ def scenario_ambiguous():
                  dirs=(prev, cur))
     p = session("ambig", "ambig_b.c:step", 1, command=["./ambig"])
     expect_chain(p, ["step", "slow"])
-    p = session("ambig", "ambig_a.c:step", 1, command=["./ambig"], status=None)
+    # Two links of the same code differ by a few % (layout): a 10 % threshold.
+    p = session("ambig", "ambig_a.c:step", 1, "--precision-threshold", "10", command=["./ambig"],
+                status=None)
     if p.returncode != 0:
         fail("the unchanged step() of ambig_a.c is reported as a regression", p)
 
