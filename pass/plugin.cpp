@@ -21,6 +21,11 @@
 
 #include "pass.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <link.h>
+
 using namespace llvm;
 
 namespace
@@ -59,9 +64,42 @@ static void registerCallbacks(PassBuilder &PB)
 	    [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(PinpointPass()); });
 }
 
+// The LLVM major of the libLLVM this process loaded ("libLLVM-14.so.1",
+// "libLLVM.so.19.1"), 0 when LLVM is linked in statically.
+static int hostLLVMMajor(struct dl_phdr_info *Info, size_t, void *Data)
+{
+	const char *Base = Info->dlpi_name ? strrchr(Info->dlpi_name, '/') : nullptr;
+	const char *P;
+
+	Base = Base ? Base + 1 : Info->dlpi_name;
+	if (!Base || strncmp(Base, "libLLVM", 7))
+		return 0;
+	P = Base + 7;
+	if (*P == '-')
+		P++;
+	else if (!strncmp(P, ".so.", 4))
+		P += 4;
+	else
+		return 0;
+	*static_cast<int *>(Data) = atoi(P);
+	return 1;
+}
+
+// A plugin built for another LLVM major would crash the compiler: refuse it
+// with one line, before anything of LLVM's is called.
 extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default"))) PassPluginLibraryInfo
 llvmGetPassPluginInfo()
 {
+	int Host = 0;
+
+	dl_iterate_phdr(hostLLVMMajor, &Host);
+	if (Host && Host != LLVM_VERSION_MAJOR) {
+		fprintf(stderr,
+			"pinpoint: this plugin is for LLVM %d but was loaded by LLVM %d: use "
+			"clang-%d, or pinpoint-cc\n",
+			LLVM_VERSION_MAJOR, Host, LLVM_VERSION_MAJOR);
+		return {0, "pinpoint", PP_VERSION, nullptr};
+	}
 	return {LLVM_PLUGIN_API_VERSION, "pinpoint", PP_VERSION, registerCallbacks};
 }
 
