@@ -122,6 +122,86 @@ def scenario_wide_linear():
     expect_chain(p, ["top", "w11", "mid", "leaf"])
 
 
+def read_png(path):
+    """Decode an 8-bit RGB/RGBA, non-interlaced PNG into (width, height, rows of bytes, bytes per pixel)."""
+    import struct
+    import zlib
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail("%s is not a PNG" % path)
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
+            if depth != 8 or colour not in (2, 6) or interlace:
+                fail("unexpected PNG format in %s" % path)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        ftype = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows, bpp
+
+
+def scenario_html():
+    """The HTML report renders in headless Chromium with both revisions' runs plotted."""
+    import shutil
+    chromium = shutil.which("chromium")
+    with tempfile.TemporaryDirectory() as d:
+        page = os.path.join(d, "report.html")
+        demo_session("--html", page, "--measurements", "8")
+        with open(page) as f:
+            html = f.read()
+        if html.count("<svg") < 3 or "http" in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
+            fail("the report is not self-contained or has no plots")
+        if not chromium:
+            print("SKIP: no chromium to render the page")
+            sys.exit(77)
+        png = os.path.join(d, "shot.png")
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--user-data-dir=" + os.path.join(d, "profile"), "--screenshot=" + png,
+                        "--window-size=1000,1400", "file://" + page],
+                       capture_output=True, timeout=120)
+        if not os.path.exists(png):
+            fail("chromium made no screenshot")
+        w, h, rows, bpp = read_png(png)
+        counts = {(0x3b, 0x6f, 0xb6): 0, (0xd9, 0x68, 0x2b): 0}
+        for row in rows:
+            for x in range(0, w * bpp, bpp):
+                px = tuple(row[x:x + 3])
+                if px in counts:
+                    counts[px] += 1
+        print("plotted pixels: previous %d, current %d" % tuple(counts.values()))
+        if min(counts.values()) < 200:
+            fail("the screenshot does not show both revisions' runs")
+
+
 def scenario_exclude():
     p = session("wide", "top", 3, "--exclude", "m?d", "--warmups", "2", "--measurements", "10")
     expect_chain(p, ["top", "w11", "mid"])
