@@ -21,7 +21,7 @@ import tempfile
 
 # The planted slowdowns cost more than the entry's whole previous time: a
 # 10 % threshold keeps a noisy machine's false "slower" ranges out of the chain.
-MEASURE = ["--measurements", "8", "--warmups", "1", "--precision-threshold", "10"]
+MEASURE = ["--measurements", "12", "--warmups", "1", "--precision-threshold", "10"]
 
 
 def fail(msg):
