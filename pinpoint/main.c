@@ -38,7 +38,7 @@ int pp_verbose;
 static volatile int stop_requested;
 
 static const char *const work_files[] = {"results", "previous.stdout", "previous.stderr",
-					  "current.stdout", "current.stderr"};
+					 "current.stdout", "current.stderr"};
 #define NWORK_FILES (sizeof(work_files) / sizeof(work_files[0]))
 /* The work directory's paths, made before the handler can need them. */
 static char work_paths[NWORK_FILES + 1][PATH_MAX];
@@ -160,6 +160,21 @@ static void remove_workdir(const char *dir)
 	rmdir(dir);
 }
 
+/* Write --json or --html; a report that cannot be written turns a verdict into exit status 2. */
+static int write_report(const struct pp_session *s, const char *path,
+			int (*write)(const struct pp_session *s, const char *path), int code)
+{
+	int err;
+
+	if (!path || code == PP_EXIT_USAGE)
+		return code;
+	err = write(s, path);
+	if (!err)
+		return code;
+	pr_err("cannot write %s: %s", path, strerror(-err));
+	return code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION ? PP_EXIT_USAGE : code;
+}
+
 static int outcome_of(int err)
 {
 	switch (err) {
@@ -252,7 +267,7 @@ int main(int argc, char **argv)
 	}
 	s.started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
-		s.rev[PP_CUR].dir);
+	       s.rev[PP_CUR].dir);
 	err = pp_discover(&s);
 	if (!err)
 		err = pp_search(&s);
@@ -271,24 +286,8 @@ int main(int argc, char **argv)
 	s.outcome = code;
 	if (code != PP_EXIT_USAGE)
 		pp_report_verdict(&s, stdout);
-	if (opt.json && code != PP_EXIT_USAGE) {
-		int e = pp_json_write_session(&s, opt.json);
-
-		if (e) {
-			pr_err("cannot write %s: %s", opt.json, strerror(-e));
-			if (code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION)
-				code = PP_EXIT_USAGE;
-		}
-	}
-	if (opt.html && code != PP_EXIT_USAGE) {
-		int e = pp_html_write_session(&s, opt.html);
-
-		if (e) {
-			pr_err("cannot write %s: %s", opt.html, strerror(-e));
-			if (code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION)
-				code = PP_EXIT_USAGE;
-		}
-	}
+	code = write_report(&s, opt.json, pp_json_write_session, code);
+	code = write_report(&s, opt.html, pp_html_write_session, code);
 out:
 	remove_workdir(s.workdir);
 	pp_session_free(&s);

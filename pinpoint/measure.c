@@ -154,7 +154,7 @@ static double entry_value(const struct pp_results *res, const struct pp_slot_res
 }
 
 static void set_failure(struct pp_session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void set_failure(struct pp_session *s, const char *fmt, ...)
 {
@@ -334,7 +334,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	for (int i = 0; i < s->opt->warmups + runs; i++) {
 		for (int k = 0; k < 2; k++) {
 			/* ABBA order: drift of the machine falls on both revisions alike. */
-			enum pp_rev_id r = (i % 2 == 0) ? (enum pp_rev_id)k : (enum pp_rev_id)(1 - k);
+			enum pp_rev_id r =
+			    (i % 2 == 0) ? (enum pp_rev_id)k : (enum pp_rev_id)(1 - k);
 			struct pp_results res;
 			struct pp_run_record *rec;
 			const struct pp_slot_result *e;
@@ -384,8 +385,9 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 				double v;
 
 				if ((size_t)slot >= res.nslots) {
-					set_failure(s, "%s revision: the runtime measured %zu slots, "
-						       "%d expected",
+					set_failure(s,
+						    "%s revision: the runtime measured %zu slots, "
+						    "%d expected",
 						    s->rev[r].label, res.nslots, slot + 1);
 					pp_results_free(&res);
 					err = -EIO;
@@ -423,7 +425,7 @@ out:
 	return err;
 }
 
-static double centre(const struct pp_summary *sum, enum pp_test test)
+double pp_summary_centre(const struct pp_summary *sum, enum pp_test test)
 {
 	return test == PP_TEST_WELCH ? sum->mean : sum->median;
 }
@@ -449,9 +451,9 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 		pp_summarize(q->s[PP_PREV].v, q->s[PP_PREV].n, opt->confidence, &q->sum[PP_PREV]);
 		pp_summarize(q->s[PP_CUR].v, q->s[PP_CUR].n, opt->confidence, &q->sum[PP_CUR]);
 		if (q == entry)
-			thr = fabs(centre(&q->sum[PP_PREV], opt->test));
+			thr = fabs(pp_summary_centre(&q->sum[PP_PREV], opt->test));
 		else
-			thr = fabs(centre(&entry->sum[PP_PREV], opt->test));
+			thr = fabs(pp_summary_centre(&entry->sum[PP_PREV], opt->test));
 		thr *= opt->precision / 100.0;
 		q->threshold_ns = thr;
 		/* Too wide to decide: the interval holds both "below" and "above" the threshold. */
@@ -499,8 +501,8 @@ static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t n
 	for (size_t i = 0; i < nmatch && len < sizeof(list); i++)
 		len += snprintf(list + len, sizeof(list) - len, "%s%s:%s", i ? ", " : "",
 				m[i]->file, m[i]->name);
-	pr_err("ambiguous entry '%s' in the %s revision: give one of %s", s->opt->entry,
-	       rev->label, list);
+	pr_err("ambiguous entry '%s' in the %s revision: give one of %s", s->opt->entry, rev->label,
+	       list);
 	return -EINVAL;
 }
 
@@ -599,7 +601,7 @@ int pp_discover(struct pp_session *s)
 		}
 		pp_results_free(&res);
 		continue;
-fail:
+	fail:
 		pp_results_free(&res);
 		return err;
 	}

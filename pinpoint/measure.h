@@ -43,6 +43,9 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
  */
 int pp_decide(struct pp_session *s, struct pp_quantity *q);
 
+/* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
+double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
+
 /* The arming spec of @fn in @prog: "NAME", or "FILE:NAME" when NAME is not unique. */
 char *pp_func_spec(const struct pp_program *prog, const struct pp_func *fn);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pinpoint/log.h"
+#include "pinpoint/measure.h"
 #include "pinpoint/report.h"
 #include "pinpoint/util.h"
 
@@ -116,22 +117,20 @@ void pp_report_comparison(struct pp_session *s, struct pp_quantity *q)
 	struct pp_interval p = pp_revision_interval(s, q, PP_PREV);
 	struct pp_interval cu = pp_revision_interval(s, q, PP_CUR);
 	const struct pp_quantity *entry = s->q[0];
-	double base = entry->sum[PP_PREV].median;
+	double base = pp_summary_centre(&entry->sum[PP_PREV], s->opt->test);
 	char *label;
 
-	if (s->opt->test == PP_TEST_WELCH)
-		base = entry->sum[PP_PREV].mean;
 	q->order = ++next_order;
 	if (s->opt->quiet)
 		return;
 	label = pp_quantity_label(q);
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 	       "(%+.1f%% of entry)  %s%s\n",
-	       q->order, label ? label : "?", pp_fmt_ns(p.centre, a, 32),
-	       pp_fmt_ns(p.low, b, 32), pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32),
-	       pp_fmt_ns(cu.low, e, 32), pp_fmt_ns(cu.high, f, 32),
-	       q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, g, 32),
-	       pp_fmt_ns(q->cmp.diff.low, h, 32), pp_fmt_ns(q->cmp.diff.high, i, 32),
+	       q->order, label ? label : "?", pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
+	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
+	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
+	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_ns(q->cmp.diff.low, h, 32),
+	       pp_fmt_ns(q->cmp.diff.high, i, 32),
 	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, verdict_word(q->verdict),
 	       q->rounds ? " (re-measured)" : "");
 	fflush(stdout);
@@ -151,8 +150,7 @@ static void print_loc(FILE *f, const char *file, unsigned line, unsigned col)
 static void print_cost(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
 {
 	const struct pp_quantity *entry = s->q[0];
-	double base = s->opt->test == PP_TEST_WELCH ? entry->sum[PP_PREV].mean
-						    : entry->sum[PP_PREV].median;
+	double base = pp_summary_centre(&entry->sum[PP_PREV], s->opt->test);
 	char a[32], b[32], c[32];
 
 	if (!q || !q->decided)
@@ -204,14 +202,15 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
 		char a[32], b[32], c[32], t[32];
 
-		fprintf(f, "\nNo regression: %s is %s in the current revision (difference %s%s "
-			   "[%s, %s], threshold %s).\n",
-			fn_name(entry->fn[PP_CUR]),
-			entry->verdict == PP_V_FASTER ? "faster" : "not significantly slower",
-			entry->cmp.diff.centre >= 0 ? "+" : "",
-			pp_fmt_ns(entry->cmp.diff.centre, a, 32),
-			pp_fmt_ns(entry->cmp.diff.low, b, 32), pp_fmt_ns(entry->cmp.diff.high, c, 32),
-			pp_fmt_ns(entry->threshold_ns, t, 32));
+		fprintf(
+		    f,
+		    "\nNo regression: %s is %s in the current revision (difference %s%s "
+		    "[%s, %s], threshold %s).\n",
+		    fn_name(entry->fn[PP_CUR]),
+		    entry->verdict == PP_V_FASTER ? "faster" : "not significantly slower",
+		    entry->cmp.diff.centre >= 0 ? "+" : "",
+		    pp_fmt_ns(entry->cmp.diff.centre, a, 32), pp_fmt_ns(entry->cmp.diff.low, b, 32),
+		    pp_fmt_ns(entry->cmp.diff.high, c, 32), pp_fmt_ns(entry->threshold_ns, t, 32));
 		return;
 	}
 	if (!s->nlinks)
@@ -232,8 +231,8 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 			break;
 		case PP_L_CALL:
 			c = &fn->calls[l->first];
-			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_call_name(c)), l->first,
-				fn_name(fn));
+			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_call_name(c)),
+				l->first, fn_name(fn));
 			print_loc(f, c->file, c->line, c->col);
 			break;
 		case PP_L_RANGE:

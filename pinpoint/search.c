@@ -58,14 +58,16 @@ bool pp_same_call_list(const struct pp_func *a, const struct pp_func *b, char **
 			     ca->line, pp_demangle(pp_call_name(cb)), cb->file, cb->line);
 	} else if (a->ncalls > b->ncalls) {
 		ca = &a->calls[k];
-		r = asprintf(why, "its call list changed: %u calls before, %u now; call %u to %s "
-				  "(%s:%u) and after are gone",
+		r = asprintf(why,
+			     "its call list changed: %u calls before, %u now; call %u to %s "
+			     "(%s:%u) and after are gone",
 			     a->ncalls, b->ncalls, k, pp_demangle(pp_call_name(ca)), ca->file,
 			     ca->line);
 	} else {
 		cb = &b->calls[k];
-		r = asprintf(why, "its call list changed: %u calls before, %u now; call %u to %s "
-				  "(%s:%u) and after are new",
+		r = asprintf(why,
+			     "its call list changed: %u calls before, %u now; call %u to %s "
+			     "(%s:%u) and after are new",
 			     a->ncalls, b->ncalls, k, pp_demangle(pp_call_name(cb)), cb->file,
 			     cb->line);
 	}
@@ -94,30 +96,46 @@ static int add_link(struct pp_session *s, enum pp_link_kind kind, const struct p
 	return 0;
 }
 
+/* Where BinaryFind splits calls first..last: the first half ends here. */
+static unsigned split_point(unsigned first, unsigned last)
+{
+	return first + (last - first + 1) / 2 - 1;
+}
+
+/*
+ * Add range first..last of @fn to @batch, with its two halves when BinaryFind
+ * will need them: they ride along in the same runs.  Returns -ENOMEM or 0.
+ */
+static int add_range(struct pp_session *s, const struct pp_func *const fn[2], unsigned first,
+		     unsigned last, struct pp_quantity **batch, size_t *n)
+{
+	batch[(*n)++] = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
+	if (last > first && s->opt->search == PP_SEARCH_BINARY) {
+		unsigned mid = split_point(first, last);
+
+		batch[(*n)++] = pp_quantity_get(s, PP_Q_RANGE, fn, first, mid);
+		batch[(*n)++] = pp_quantity_get(s, PP_Q_RANGE, fn, mid + 1, last);
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!batch[i])
+			return -ENOMEM;
+	return 0;
+}
+
 /* Measure @q, with the halves of its range when it has some, then decide it. */
 static int compare(struct pp_session *s, struct pp_quantity *q)
 {
-	struct pp_quantity *batch[4];
-	size_t n = 0;
+	struct pp_quantity *batch[3] = {q};
+	size_t n = 1;
+	int err = 0;
 
-	batch[n++] = q;
-	if (q->kind == PP_Q_RANGE && q->last > q->first && s->opt->search == PP_SEARCH_BINARY) {
-		unsigned mid = q->first + (q->last - q->first + 1) / 2 - 1;
-
-		batch[n] = pp_quantity_get(s, PP_Q_RANGE, q->fn, q->first, mid);
-		if (batch[n])
-			n++;
-		batch[n] = pp_quantity_get(s, PP_Q_RANGE, q->fn, mid + 1, q->last);
-		if (batch[n])
-			n++;
+	if (q->kind == PP_Q_RANGE) {
+		n = 0;
+		err = add_range(s, q->fn, q->first, q->last, batch, &n);
 	}
-	if (!q->batch) {
-		int err = pp_measure(s, batch, n, s->opt->measurements, false);
-
-		if (err)
-			return err;
-	}
-	return pp_decide(s, q);
+	if (!err && !q->batch)
+		err = pp_measure(s, batch, n, s->opt->measurements, false);
+	return err ? err : pp_decide(s, q);
 }
 
 /* Algorithm 4.3. */
@@ -140,7 +158,7 @@ static int binary_find(struct pp_session *s, const struct pp_func *const fn[2], 
 		*f = (struct found){true, first, last};
 		return 0;
 	}
-	mid = first + (last - first + 1) / 2 - 1;
+	mid = split_point(first, last);
 	err = binary_find(s, fn, first, mid, f);
 	if (err || f->yes)
 		return err;
@@ -171,8 +189,8 @@ static int linear_find(struct pp_session *s, const struct pp_func *const fn[2], 
 	}
 	for (unsigned k = 0; k < ncalls; k++) {
 		if (!qs[k]->batch) {
-			unsigned n = ncalls - k < PP_BATCH_MAX_SLOTS ? ncalls - k
-								       : PP_BATCH_MAX_SLOTS;
+			unsigned n =
+			    ncalls - k < PP_BATCH_MAX_SLOTS ? ncalls - k : PP_BATCH_MAX_SLOTS;
 
 			err = pp_measure(s, &qs[k], n, s->opt->measurements, false);
 			if (err)
@@ -244,9 +262,9 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 			return err;
 		return add_link(s, PP_L_SELF, fn, 0, 0, self,
 				self->verdict == PP_V_SLOWER
-					? NULL
-					: "spread: neither its calls nor its own body alone is "
-					  "significantly slower");
+				    ? NULL
+				    : "spread: neither its calls nor its own body alone is "
+				      "significantly slower");
 	}
 	if (f.first != f.last)
 		return add_link(s, PP_L_RANGE, fn, f.first, f.last,
@@ -296,20 +314,12 @@ int pp_search(struct pp_session *s)
 	same = pp_same_call_list(entry[0], entry[1], &why);
 	free(why);
 	if (s->opt->depth > 0 && same && entry[PP_CUR]->ncalls) {
-		unsigned last = entry[PP_CUR]->ncalls - 1;
-
-		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, last);
-		if (last > 0 && s->opt->search == PP_SEARCH_BINARY) {
-			unsigned mid = (last + 1) / 2 - 1;
-
-			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, mid);
-			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, mid + 1, last);
-		}
-		batch[n++] = pp_quantity_get(s, PP_Q_SELF, entry, 0, 0);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!batch[i])
+		if (add_range(s, entry, 0, entry[PP_CUR]->ncalls - 1, batch, &n))
 			return -ENOMEM;
+		batch[n] = pp_quantity_get(s, PP_Q_SELF, entry, 0, 0);
+		if (!batch[n++])
+			return -ENOMEM;
+	}
 	err = pp_measure(s, batch, n, s->opt->measurements, false);
 	if (!err)
 		err = pp_decide(s, e);
