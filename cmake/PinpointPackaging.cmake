@@ -2,7 +2,7 @@
 # an install prefix and for the build tree), header, man pages, and the
 # Debian package (cpack -G DEB).
 #
-# Installed layout (relative to the prefix; pinpoint/paths.h finds lib/pinpoint
+# Installed layout (relative to the prefix; core/paths.h finds lib/pinpoint
 # from bin/):
 #   bin/pinpoint, bin/pinpoint-layers, bin/pinpoint-cc, bin/pinpoint-c++
 #   lib/pinpoint/pinpoint-pass.so, libpinpoint-rt.so, libpinpoint-rt.a

@@ -16,7 +16,7 @@
 #include "pinpoint/html.h"
 #include "pinpoint/log.h"
 #include "pinpoint/report.h"
-#include "pinpoint/util.h"
+#include "core/util.h"
 
 #define W 720
 #define H 220

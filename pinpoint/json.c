@@ -16,7 +16,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/platform.h"
 #include "pinpoint/report.h"
-#include "pinpoint/util.h"
+#include "core/util.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0"

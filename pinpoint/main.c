@@ -28,9 +28,9 @@
 #include "pinpoint/measure.h"
 #include "pinpoint/options.h"
 #include "pinpoint/report.h"
-#include "pinpoint/run.h"
+#include "core/run.h"
 #include "pinpoint/search.h"
-#include "pinpoint/util.h"
+#include "core/util.h"
 
 #define PP_EXIT_INTERRUPTED 130
 

@@ -19,8 +19,8 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/report.h"
-#include "pinpoint/results.h"
-#include "pinpoint/util.h"
+#include "core/results.h"
+#include "core/util.h"
 
 static int series_push(struct pp_series *s, double v)
 {

@@ -14,7 +14,7 @@
 
 #include "pinpoint/log.h"
 #include "pinpoint/options.h"
-#include "pinpoint/paths.h"
+#include "core/paths.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0"

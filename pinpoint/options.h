@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pinpoint/stats.h"
+#include "core/stats.h"
 
 enum pp_search { PP_SEARCH_BINARY, PP_SEARCH_LINEAR };
 

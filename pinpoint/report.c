@@ -16,7 +16,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/report.h"
-#include "pinpoint/util.h"
+#include "core/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -21,7 +21,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/search.h"
-#include "pinpoint/util.h"
+#include "core/util.h"
 
 struct found {
 	bool yes;

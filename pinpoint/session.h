@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "pinpoint/options.h"
-#include "pinpoint/run.h"
-#include "pinpoint/stats.h"
-#include "pinpoint/table.h"
+#include "core/run.h"
+#include "core/stats.h"
+#include "core/table.h"
 
 enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pinpoint/table.h"
+#include "core/table.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "unknown"

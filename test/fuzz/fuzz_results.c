@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "pinpoint/results.h"
+#include "core/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pinpoint/table.h"
+#include "core/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,8 +15,8 @@
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 
-#include "pinpoint/stats.h"
-#include "pinpoint/stats_internal.h"
+#include "core/stats.h"
+#include "core/stats_internal.h"
 #include "check.h"
 
 static const double five[] = {1.0, 2.0, 3.0, 4.0, 5.0};

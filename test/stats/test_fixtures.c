@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pinpoint/stats.h"
+#include "core/stats.h"
 #include "check.h"
 
 #define REL 1e-9

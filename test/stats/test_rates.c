@@ -13,7 +13,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "pinpoint/stats.h"
+#include "core/stats.h"
 #include "check.h"
 
 #define PAIRS 2000

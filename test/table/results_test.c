@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "pinpoint/results.h"
+#include "core/results.h"
 
 /* The example of doc/formats.md. */
 static const char example[] = "pinpoint-results 1\n"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "pinpoint/table.h"
+#include "core/table.h"
 
 static const char *dir;
 

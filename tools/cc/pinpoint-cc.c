@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pinpoint/paths.h"
+#include "core/paths.h"
 
 #ifndef PP_CLANG
 #define PP_CLANG "clang"

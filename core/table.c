@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table_priv.h"
+#include "core/table_priv.h"
 
 _Static_assert(sizeof(struct pp_table_header) == 48, "table header layout");
 _Static_assert(sizeof(struct pp_table_func) == 24, "table function layout");

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pinpoint/stats.h"
+#include "core/stats.h"
 
 /* Turn GSL's aborting error handler off, once per process. */
 void pp_stats_init(void);

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "arena.h"
-#include "pinpoint/table.h"
+#include "core/arena.h"
+#include "core/table.h"
 
 /* A function record and the order it was read in (for "keep the first"). */
 struct pp_rec {

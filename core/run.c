@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
-#include "pinpoint/run.h"
+#include "core/run.h"
 
 /* The running benchmark's process group, for pp_run_kill() from a signal handler. */
 static volatile sig_atomic_t running_pgid;

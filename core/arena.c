@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "core/arena.h"
 
 #define CHUNK_SIZE (64 * 1024)
 

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
-#include "results.h"
+#include "core/results.h"
 
 #define MAX_SAMPLES (1u << 20) /* the limit of samples=N in the PINPOINT variable */
 #define MAX_FILE_SIZE (256u << 20)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pinpoint/paths.h"
+#include "core/paths.h"
 
 /* Relative to the executable's directory. */
 #define PP_INSTALLED_LIBDIR "../lib/pinpoint"

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "table_priv.h"
+#include "core/table_priv.h"
 
 extern char **environ;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table_priv.h"
+#include "core/table_priv.h"
 
 enum match_mode { MATCH_LINKAGE, MATCH_DEMANGLED, MATCH_BASE };
 

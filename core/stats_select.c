@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pinpoint/stats_internal.h"
+#include "core/stats_internal.h"
 
 static inline double cell(const double *xs, size_t nx, const double *ys, size_t j, size_t c)
 {

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pinpoint/table.h"
-#include "pinpoint/util.h"
+#include "core/table.h"
+#include "core/util.h"
 
 double pp_now(void)
 {

@@ -21,7 +21,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "pinpoint/stats_internal.h"
+#include "core/stats_internal.h"
 
 /* R's wilcox.test default: exact distribution below this many values per sample. */
 #define PP_EXACT_LIMIT 50

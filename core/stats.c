@@ -14,8 +14,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "pinpoint/stats.h"
-#include "pinpoint/stats_internal.h"
+#include "core/stats.h"
+#include "core/stats_internal.h"
 
 /* Below this many values the interval uses Student's t instead of z (2.3.1). */
 #define PP_LARGE_SAMPLE 30
