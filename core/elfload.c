@@ -5,7 +5,7 @@
  * run on it in trace mode, lists them without running the program.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* memfd_create */
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/process.h"
 #include "core/table_priv.h"
-
-extern char **environ;
 
 #define TRACE_MAX_OUTPUT (4u << 20)
 #define TRACE_ENV "LD_TRACE_LOADED_OBJECTS"
@@ -195,70 +195,21 @@ out:
 	return ret;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Wait for @pid until @deadline, then kill it.  Its exit status says nothing
- * its output does not: the loader lists what it finds either way.
- */
-static void reap(pid_t pid, long long deadline, int *killed)
-{
-	int status;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
-			return;
-		if (r == 0 && now_ms() >= deadline)
-			break;
-		if (r == 0) {
-			struct timespec ts = {0, 10 * 1000 * 1000};
-
-			nanosleep(&ts, NULL);
-		}
-	}
-	kill(pid, SIGKILL);
-	*killed = 1;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-}
-
-/* @environ without TRACE_ENV, plus TRACE_ENV=1: built before fork(). */
-static char **trace_env(void)
-{
-	size_t n = 0, k = 0, i;
-	char **env;
-
-	while (environ && environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], TRACE_ENV "=", sizeof(TRACE_ENV)))
-			env[k++] = environ[i];
-	env[k] = TRACE_ENV "=1";
-	return env;
-}
-
 /*
  * Run @interp @exe with TRACE_ENV=1 and collect its standard output in
- * *@out (NUL-terminated).  0, or -ETIMEDOUT, -EMSGSIZE, -errno.
+ * *@out (NUL-terminated).  0, or -ETIMEDOUT, -EMSGSIZE, -errno.  Its exit
+ * status says nothing its output does not: the loader lists what it finds
+ * either way.
  */
 static int trace(const char *interp, const char *exe, int timeout_ms, char **out)
 {
-	char *argv[3] = {(char *)interp, NULL, NULL}, **env = NULL, *buf = NULL, *dotexe = NULL;
-	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-	int pfd[2] = {-1, -1}, ret = 0, killed = 0;
-	size_t len = 0, cap = 0;
-	pid_t pid;
+	char *argv[3] = {(char *)interp, NULL, NULL}, *buf = NULL, *dotexe = NULL;
+	static const char *const env[] = {TRACE_ENV "=1", NULL};
+	struct pp_process p = {.argv = argv, .env = env, .err = -1,
+			       .timeout_s = timeout_ms > 0 ? timeout_ms / 1000.0 : 1e-9};
+	struct pp_run_status st;
+	struct stat sb;
+	int ret;
 
 	/* As ldd does: a bare name would be searched for like a library. */
 	if (!strchr(exe, '/')) {
@@ -269,84 +220,30 @@ static int trace(const char *interp, const char *exe, int timeout_ms, char **out
 		strcat(dotexe, exe);
 	}
 	argv[1] = dotexe ? dotexe : (char *)exe;
-	env = trace_env();
-	if (!env || pipe2(pfd, O_CLOEXEC)) {
-		ret = env ? -errno : -ENOMEM;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
+	p.out = memfd_create("pinpoint-trace", MFD_CLOEXEC);
+	if (p.out < 0) {
 		ret = -errno;
 		goto out;
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(pfd[1], 1) < 0 || dup2(null, 0) < 0 || dup2(null, 2) < 0)
-			_exit(127);
-		execve(interp, argv, env);
-		_exit(127);
-	}
-	close(pfd[1]);
-	pfd[1] = -1;
-	for (;;) {
-		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-		long long left = deadline - now_ms();
-		ssize_t got;
-		int r;
-
-		if (left <= 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		r = poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ret = r ? -errno : -ETIMEDOUT;
-			break;
-		}
-		if (cap - len < 4096) {
-			char *b;
-
-			if (cap >= TRACE_MAX_OUTPUT) {
-				ret = -EMSGSIZE;
-				break;
-			}
-			b = realloc(buf, cap ? cap * 2 : 8192);
-			if (!b) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = b;
-			cap = cap ? cap * 2 : 8192;
-		}
-		got = read(pfd[0], buf + len, cap - len - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			ret = got ? -errno : 0;
-			break;
-		}
-		len += (size_t)got;
-	}
-	reap(pid, ret ? 0 : deadline, &killed);
-	if (!ret && killed)
+	ret = pp_process_run(&p, &st);
+	if (!ret && st.timed_out)
 		ret = -ETIMEDOUT;
+	if (!ret && fstat(p.out, &sb))
+		ret = -errno;
+	if (!ret && (uint64_t)sb.st_size > TRACE_MAX_OUTPUT)
+		ret = -EMSGSIZE;
 	if (!ret) {
-		if (!buf)
-			buf = malloc(1);
+		buf = malloc((size_t)sb.st_size + 1);
 		if (!buf)
 			ret = -ENOMEM;
+		else if (pread(p.out, buf, (size_t)sb.st_size, 0) != sb.st_size)
+			ret = -EIO;
 		else
-			buf[len] = '\0';
+			buf[sb.st_size] = '\0';
 	}
 out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	free(env);
+	if (p.out >= 0)
+		close(p.out);
 	free(dotexe);
 	if (ret) {
 		free(buf);

@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "core/table_priv.h"
+#include "pinpoint/protocol.h"
 
 enum match_mode { MATCH_LINKAGE, MATCH_DEMANGLED, MATCH_BASE };
 
-const char *pp_call_name(const struct pp_call *call)
+const char *pp_prog_call_name(const struct pp_prog_call *call)
 {
 	return call->callee[0] ? call->callee : "<indirect>";
 }
@@ -33,16 +34,6 @@ static size_t lower_bound(const struct pp_program *prog, const char *name)
 			hi = mid;
 	}
 	return lo;
-}
-
-/* @file is a suffix of @path at a '/' boundary (or all of it). */
-static int file_matches(const char *path, const char *file)
-{
-	size_t pl = strlen(path), fl = strlen(file);
-
-	if (fl > pl || strcmp(path + pl - fl, file))
-		return 0;
-	return fl == pl || path[pl - fl - 1] == '/';
 }
 
 /*
@@ -94,7 +85,7 @@ static int name_matches(const char *linkage, const char *name, enum match_mode m
 }
 
 static size_t match(const struct pp_program *prog, const char *file, const char *name,
-		    enum match_mode mode, const struct pp_func **out, size_t max)
+		    enum match_mode mode, const struct pp_prog_fn **out, size_t max)
 {
 	size_t i, n = 0, end = prog->nfuncs;
 
@@ -106,9 +97,9 @@ static size_t match(const struct pp_program *prog, const char *file, const char 
 			end++;
 	}
 	for (; i < end; i++) {
-		const struct pp_func *f = &prog->funcs[i];
+		const struct pp_prog_fn *f = &prog->funcs[i];
 
-		if (file && !file_matches(f->file, file))
+		if (file && !pp_file_matches(f->file, file))
 			continue;
 		if (!name_matches(f->name, name, mode))
 			continue;
@@ -119,23 +110,8 @@ static size_t match(const struct pp_program *prog, const char *file, const char 
 	return n;
 }
 
-/* Index of the first ':' of @spec that is not part of "::", or -1. */
-static long file_sep(const char *spec)
-{
-	const char *p;
-
-	for (p = spec; (p = strchr(p, ':')); p++) {
-		if (p[1] == ':') {
-			p++;
-			continue;
-		}
-		return p - spec;
-	}
-	return -1;
-}
-
 size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
-			 const struct pp_func **out, size_t max)
+			 const struct pp_prog_fn **out, size_t max)
 {
 	const char *file = NULL, *name = spec;
 	char *copy = NULL;
@@ -147,7 +123,7 @@ size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
 		return 0;
 	for (mode = MATCH_LINKAGE; mode <= MATCH_DEMANGLED && !n; mode++)
 		n = match(prog, NULL, spec, mode, out, max);
-	sep = file_sep(spec);
+	sep = pp_name_split(spec, strlen(spec));
 	if (!n && sep > 0 && spec[sep + 1]) {
 		copy = strdup(spec);
 		if (!copy)
@@ -164,10 +140,10 @@ size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
 	return n;
 }
 
-const struct pp_func *pp_program_resolve(const struct pp_program *prog,
-					 const struct pp_func *caller, const struct pp_call *call)
+const struct pp_prog_fn *pp_program_resolve(const struct pp_program *prog,
+					 const struct pp_prog_fn *caller, const struct pp_prog_call *call)
 {
-	const struct pp_func *nonstatic = NULL, *same_file = NULL;
+	const struct pp_prog_fn *nonstatic = NULL, *same_file = NULL;
 	size_t i, first, end;
 
 	if (!call->callee[0])
@@ -178,7 +154,7 @@ const struct pp_func *pp_program_resolve(const struct pp_program *prog,
 	if (end - first <= 1)
 		return end > first ? &prog->funcs[first] : NULL;
 	for (i = first; i < end; i++) {
-		const struct pp_func *f = &prog->funcs[i];
+		const struct pp_prog_fn *f = &prog->funcs[i];
 
 		if (caller && f->linkage == PP_LINK_INTERNAL &&
 		    !strcmp(f->object, caller->object) && !strcmp(f->module, caller->module))

@@ -11,6 +11,9 @@
  *                                      libpinpoint-rt.so, libpinpoint-rt.a}
  *   build tree   <build>/DIR/EXE     <build>/pass/pinpoint-pass.so,
  *                                    <build>/runtime/libpinpoint-rt.{so,a}
+ *
+ * The wrappers pinpoint-cc and pinpoint-c++ are looked for beside the
+ * executable (installed), then in <build>/tools and <build>/tools/cc.
  */
 #ifndef PINPOINT_PATHS_H
 #define PINPOINT_PATHS_H
@@ -21,10 +24,12 @@ enum pp_path_kind {
 	PP_PATH_PLUGIN,		/* pinpoint-pass.so */
 	PP_PATH_RUNTIME_SHARED, /* libpinpoint-rt.so */
 	PP_PATH_RUNTIME_STATIC, /* libpinpoint-rt.a */
+	PP_PATH_CC,		/* pinpoint-cc: bin/ installed, tools/ or tools/cc/ built */
+	PP_PATH_CXX,		/* pinpoint-c++ */
 };
 
 /*
- * Absolute, canonical path of KIND into buf.  Returns 0, or -errno; on
+ * Absolute path of KIND into buf, its directory canonical.  Returns 0, or -errno; on
  * -ENOENT buf holds the installed-layout path that was expected, for the
  * error message.
  */

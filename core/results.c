@@ -18,10 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pinpoint/abi.h"
+#include "pinpoint/protocol.h"
 #include "core/results.h"
 
-#define MAX_SAMPLES (1u << 20) /* the limit of samples=N in the PINPOINT variable */
 #define MAX_FILE_SIZE (256u << 20)
 
 struct text {
@@ -249,11 +248,11 @@ static int parse_slot(struct pp_results *res, struct line *l)
 	s.index = (unsigned)v;
 	if (next_field(l, &f) != 1)
 		return -EBADMSG;
-	if (is(&f, "entry"))
+	if (is(&f, PP_SPEC_KEY_ENTRY))
 		s.kind = PP_SLOT_ENTRY;
-	else if (is(&f, "fn"))
+	else if (is(&f, PP_SPEC_KEY_FN))
 		s.kind = PP_SLOT_FN;
-	else if (is(&f, "range"))
+	else if (is(&f, PP_SPEC_KEY_RANGE))
 		s.kind = PP_SLOT_RANGE;
 	else
 		return -EBADMSG;
@@ -269,14 +268,16 @@ static int parse_slot(struct pp_results *res, struct line *l)
 		val.s = eq + 1;
 		val.len = f.len - (size_t)(val.s - f.s);
 		f.len = (size_t)(eq - f.s);
-		if (is(&f, "found"))
+		if (is(&f, PP_RES_FOUND))
 			bit = 1;
-		else if (is(&f, "total_ns"))
+		else if (is(&f, PP_RES_TOTAL_NS))
 			bit = 2;
-		else if (is(&f, "count"))
+		else if (is(&f, PP_RES_COUNT))
 			bit = 4;
-		else if (is(&f, "calls_ns"))
+		else if (is(&f, PP_RES_CALLS_NS))
 			bit = 8;
+		else if (is(&f, PP_RES_LOST))
+			bit = 16;
 		else
 			continue; /* unknown keys are for newer readers */
 		if ((seen & bit) || parse_u64(&val, bit == 1 ? UINT_MAX : UINT64_MAX, &v))
@@ -288,8 +289,10 @@ static int parse_slot(struct pp_results *res, struct line *l)
 			s.total_ns = v;
 		else if (bit == 4)
 			s.count = v;
-		else
+		else if (bit == 8)
 			s.calls_ns = v;
+		else
+			s.lost = v;
 	}
 	if (r < 0)
 		return -EBADMSG;
@@ -309,7 +312,7 @@ static int parse_samples(struct pp_results *res, struct text *t, struct line *l)
 	uint64_t count, v, i;
 	struct line sl;
 
-	if (res->samples || next_field(l, &n) != 1 || parse_u64(&n, MAX_SAMPLES, &count) ||
+	if (res->samples || next_field(l, &n) != 1 || parse_u64(&n, PP_MAX_SAMPLES, &count) ||
 	    next_field(l, &dropped) != 1 || parse_u64(&dropped, UINT64_MAX, &res->dropped) ||
 	    next_field(l, &extra) != 0)
 		return -EBADMSG;
@@ -371,17 +374,17 @@ int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *
 			goto out;
 		}
 		rest = l;
-		if (is(&rec, "pid"))
+		if (is(&rec, PP_RES_PID))
 			ret = parse_pid(res, &rest, &pid_seen);
-		else if (is(&rec, "clock"))
+		else if (is(&rec, PP_RES_CLOCK))
 			ret = parse_clock(res, &rest);
-		else if (is(&rec, "module"))
+		else if (is(&rec, PP_RES_MODULE))
 			ret = parse_module(res, &rest);
-		else if (is(&rec, "slot"))
+		else if (is(&rec, PP_RES_SLOT))
 			ret = parse_slot(res, &rest);
-		else if (is(&rec, "samples"))
+		else if (is(&rec, PP_RES_SAMPLES))
 			ret = parse_samples(res, &t, &rest);
-		else if (is(&rec, "end"))
+		else if (is(&rec, PP_RES_END))
 			ret = rest.p < rest.end ? -EBADMSG : (res->complete = 1, 0);
 		else
 			ret = is_word(rec.s, rec.len) ? 0 : -EBADMSG; /* newer records */

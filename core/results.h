@@ -18,6 +18,7 @@ struct pp_slot_result {
 	uint64_t total_ns;
 	uint64_t count;
 	uint64_t calls_ns; /* functions only: time of all its calls */
+	uint64_t lost;	   /* executions abandoned without their exit probe */
 };
 
 struct pp_results {

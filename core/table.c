@@ -219,7 +219,7 @@ static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 	return ret;
 }
 
-static int add_rec(struct pp_program *prog, const struct pp_func *f)
+static int add_rec(struct pp_program *prog, const struct pp_prog_fn *f)
 {
 	struct pp_store *st = pp_store(prog);
 
@@ -241,7 +241,7 @@ static int add_rec(struct pp_program *prog, const struct pp_func *f)
 	return 0;
 }
 
-static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, struct pp_call *c)
+static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, struct pp_prog_call *c)
 {
 	const unsigned char *r = b->p + b->calls_off + (size_t)i * sizeof(struct pp_table_call);
 	int ret;
@@ -268,7 +268,7 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 {
 	const unsigned char *r = b->p + b->funcs_off + (size_t)i * sizeof(struct pp_table_func);
 	struct pp_store *st = pp_store(prog);
-	struct pp_func f = {0};
+	struct pp_prog_fn f = {0};
 	uint32_t first, k;
 	int ret;
 
@@ -333,7 +333,7 @@ static int cmp_rec(const void *pa, const void *pb)
 	return c;
 }
 
-static int replaceable(const struct pp_func *f)
+static int replaceable(const struct pp_prog_fn *f)
 {
 	return f->linkage == PP_LINK_LINKONCE || f->linkage == PP_LINK_WEAK;
 }
@@ -389,7 +389,7 @@ static void dedup(struct pp_store *st)
 static int publish(struct pp_program *prog)
 {
 	struct pp_store *st = pp_store(prog);
-	struct pp_func *funcs;
+	struct pp_prog_fn *funcs;
 	size_t i;
 
 	funcs = realloc(prog->funcs, (st->nrecs ? st->nrecs : 1) * sizeof(*funcs));

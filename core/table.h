@@ -16,27 +16,27 @@
 
 #include "pinpoint/abi.h"
 
-struct pp_call {
+struct pp_prog_call {
 	const char *callee; /* linkage name; "" when indirect */
 	const char *file;   /* "" when unknown */
 	uint32_t line, col;
 	uint8_t kind; /* enum pp_call_kind */
 };
 
-struct pp_func {
+struct pp_prog_fn {
 	const char *name; /* linkage name */
 	const char *file; /* source file, "" when unknown */
 	uint32_t line;
 	uint8_t linkage;    /* enum pp_linkage */
 	const char *object; /* path of the binary that holds it */
 	uint32_t ncalls;
-	struct pp_call *calls;
+	struct pp_prog_call *calls;
 	const char *module; /* the module (source file) whose blob held it */
 };
 
 struct pp_program {
 	size_t nfuncs;
-	struct pp_func *funcs; /* sorted by name, then file */
+	struct pp_prog_fn *funcs; /* sorted by name, then file */
 	size_t nobjects;
 	char **objects; /* binaries read, with a table */
 	/* private: storage */
@@ -97,7 +97,7 @@ void pp_program_free(struct pp_program *prog);
  * off at the first ':' that is not part of "::".
  */
 size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
-			 const struct pp_func **out, size_t max);
+			 const struct pp_prog_fn **out, size_t max);
 
 /*
  * The names closest to @name (edit distance), for "did you mean" messages.
@@ -116,11 +116,11 @@ size_t pp_program_suggest(const struct pp_program *prog, const char *name, const
  * (static functions of different files), the one of @caller's module and
  * object wins, then a non-static one, then one of @caller's file.
  */
-const struct pp_func *pp_program_resolve(const struct pp_program *prog,
-					 const struct pp_func *caller, const struct pp_call *call);
+const struct pp_prog_fn *pp_program_resolve(const struct pp_program *prog,
+					 const struct pp_prog_fn *caller, const struct pp_prog_call *call);
 
 /* Human name of a call's callee: the linkage name, or "<indirect>". */
-const char *pp_call_name(const struct pp_call *call);
+const char *pp_prog_call_name(const struct pp_prog_call *call);
 
 /*
  * Demangled C++ name or @name itself.  Demangled names are kept for the life

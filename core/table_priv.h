@@ -12,7 +12,7 @@
 
 /* A function record and the order it was read in (for "keep the first"). */
 struct pp_rec {
-	struct pp_func f;
+	struct pp_prog_fn f;
 	uint64_t seq;
 };
 

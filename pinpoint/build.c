@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/paths.h"
+#include "core/process.h"
 #include "pinpoint/build.h"
 #include "pinpoint/log.h"
 
@@ -174,43 +176,6 @@ static bool is_instrumented(const struct cmake_cache *c)
 	       (c->cxxflags && strstr(c->cxxflags, "-fpass-plugin"));
 }
 
-/* The directory of the running pinpoint executable. */
-static int self_dir(char *buf, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = 0;
-	return 0;
-}
-
-/* The first of @dir/@rel[i]/@name that exists and can be used (@mode). */
-static char *find_near(const char *dir, const char *const *rel, size_t nrel, const char *name,
-		       int mode)
-{
-	char path[PATH_MAX + 256], real[PATH_MAX], *found;
-
-	for (size_t i = 0; i < nrel; i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", dir, rel[i], name);
-		if (access(path, mode))
-			continue;
-		/* The directory canonical, the name kept: pinpoint-c++ is a symlink. */
-		snprintf(path, sizeof(path), "%s/%s.", dir, rel[i]);
-		if (!realpath(path, real))
-			continue;
-		if (asprintf(&found, "%s/%s", real, name) < 0)
-			return NULL;
-		return found;
-	}
-	return NULL;
-}
-
 /*
  * The wrappers live next to pinpoint once installed (bindir) and in
  * tools/cc of a build tree.  Without them, clang gets the plugin and the
@@ -218,26 +183,23 @@ static char *find_near(const char *dir, const char *const *rel, size_t nrel, con
  */
 static int find_toolchain(struct toolchain *t)
 {
-	static const char *const bins[] = {"", "../tools/", "../tools/cc/"};
-	static const char *const plugins[] = {"../pass/", "../lib/pinpoint/", "../lib/"};
-	static const char *const runtimes[] = {"../runtime/", "../lib/pinpoint/", "../lib/"};
-	char dir[PATH_MAX], major[16];
+	char dir[PATH_MAX], path[PATH_MAX], major[16];
 	size_t n;
 
 	memset(t, 0, sizeof(*t));
-	if (self_dir(dir, sizeof(dir))) {
+	if (pp_path_self_dir(dir, sizeof(dir))) {
 		pr_err("cannot find the pinpoint executable's directory: %s", strerror(errno));
 		return -EINVAL;
 	}
-	t->cc = find_near(dir, bins, 3, "pinpoint-cc", X_OK);
-	t->cxx = find_near(dir, bins, 3, "pinpoint-c++", X_OK);
-	if (t->cc && t->cxx)
+	if (!pp_path_find(PP_PATH_CC, path, sizeof(path)) && (t->cc = strdup(path)) &&
+	    !pp_path_find(PP_PATH_CXX, path, sizeof(path)) && (t->cxx = strdup(path)))
 		return 0;
 	free(t->cc);
-	free(t->cxx);
-	t->cc = t->cxx = NULL;
-	t->plugin = find_near(dir, plugins, 3, "pinpoint-pass.so", R_OK);
-	t->runtime = find_near(dir, runtimes, 3, "libpinpoint-rt.a", R_OK);
+	t->cc = NULL;
+	if (!pp_path_find(PP_PATH_PLUGIN, path, sizeof(path)))
+		t->plugin = strdup(path);
+	if (!pp_path_find(PP_PATH_RUNTIME_STATIC, path, sizeof(path)))
+		t->runtime = strdup(path);
 	if (!t->plugin || !t->runtime) {
 		pr_err("cannot find pinpoint-cc next to %s, nor the plugin and runtime to build "
 		       "the revisions with",
@@ -308,50 +270,32 @@ static uint64_t path_hash(const char *s)
 static int run_logged(char *const argv[], const char *shell, const char *dir,
 		      const struct toolchain *t, int logfd)
 {
-	int status;
-	pid_t pid;
+	char *sh[] = {"/bin/sh", "-c", (char *)shell, NULL};
+	char cc[PATH_MAX + 96], cxx[PATH_MAX + 96], libs[PATH_MAX + 48];
+	const char *env[] = {"PINPOINT_BUILD=1", cc, cxx, t->cc ? NULL : libs, NULL};
+	struct pp_process p = {.argv = shell ? sh : argv, .dir = dir, .env = env, .out = logfd,
+			       .err = logfd};
+	struct pp_run_status st;
+	int err;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
-		if (chdir(dir))
-			_exit(127);
-		setenv("PINPOINT_BUILD", "1", 1);
-		if (t->cc) {
-			setenv("CC", t->cc, 1);
-			setenv("CXX", t->cxx, 1);
-		} else {
-			char cc[PATH_MAX + 64], cxx[PATH_MAX + 64], libs[PATH_MAX + 32];
-
-			snprintf(cc, sizeof(cc), "%s -g -fpass-plugin=%s", t->clang, t->plugin);
-			snprintf(cxx, sizeof(cxx), "%s -g -fpass-plugin=%s", t->clangxx, t->plugin);
-			snprintf(libs, sizeof(libs), "%s -lpthread", t->runtime);
-			setenv("CC", cc, 1);
-			setenv("CXX", cxx, 1);
-			setenv("LDLIBS", libs, 1);
-		}
-		if (shell)
-			execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
-		else
-			execvp(argv[0], argv);
-		dprintf(logfd, "pinpoint: cannot run %s: %s\n", shell ? "/bin/sh" : argv[0],
-			strerror(errno));
-		_exit(127);
+	if (t->cc) {
+		snprintf(cc, sizeof(cc), "CC=%s", t->cc);
+		snprintf(cxx, sizeof(cxx), "CXX=%s", t->cxx);
+	} else {
+		snprintf(cc, sizeof(cc), "CC=%s -g -fpass-plugin=%s", t->clang, t->plugin);
+		snprintf(cxx, sizeof(cxx), "CXX=%s -g -fpass-plugin=%s", t->clangxx, t->plugin);
+		snprintf(libs, sizeof(libs), "LDLIBS=%s -lpthread", t->runtime);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	err = pp_process_run(&p, &st);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		dprintf(logfd, "pinpoint: cannot run %s: %s\n", p.argv[0], strerror(-err));
+		return 127;
+	}
+	if (st.exited)
+		return st.exit_code;
+	return 128 + st.signal;
 }
 
 static int open_log(const char *path)

@@ -57,14 +57,14 @@ static double ymap(double v, double lo, double hi)
 static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	size_t n = q->s[0].n > q->s[1].n ? q->s[0].n : q->s[1].n;
+	size_t n = q->series[0].n > q->series[1].n ? q->series[0].n : q->series[1].n;
 	double xstep = n > 1 ? (double)(W - ML - MR) / (double)(n - 1) : 0;
 	char a[32];
 
 	for (int r = 0; r < 2; r++)
-		for (size_t i = 0; i < q->s[r].n; i++) {
-			lo = fmin(lo, q->s[r].v[i]);
-			hi = fmax(hi, q->s[r].v[i]);
+		for (size_t i = 0; i < q->series[r].n; i++) {
+			lo = fmin(lo, q->series[r].v[i]);
+			hi = fmax(hi, q->series[r].v[i]);
 		}
 	if (!isfinite(lo))
 		return;
@@ -112,9 +112,9 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-dasharray=\"5,3\"/>\n",
 			ML, W - MR, yc, yc, colour[r]);
-		for (size_t i = 0; i < q->s[r].n; i++)
+		for (size_t i = 0; i < q->series[r].n; i++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>",
-				ML + xstep * (double)i, ymap(q->s[r].v[i], lo, hi), colour[r]);
+				ML + xstep * (double)i, ymap(q->series[r].v[i], lo, hi), colour[r]);
 		fprintf(f,
 			"\n<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
@@ -195,7 +195,7 @@ static void write_html(FILE *f, const void *arg)
 		fprintf(f, "<p>difference %s%s [%s, %s], p = %.3g, %zu and %zu runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),
-			q->cmp.p_value, q->s[PP_PREV].n, q->s[PP_CUR].n);
+			q->cmp.p_value, q->series[PP_PREV].n, q->series[PP_CUR].n);
 		plot(f, s, q);
 	}
 	fputs("</body></html>\n", f);

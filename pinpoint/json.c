@@ -257,8 +257,8 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 		pp_json_int(j, "batch", q->batch);
 		for (int r = 0; r < 2; r++) {
 			pp_json_array(j, r == PP_PREV ? "previous_ns" : "current_ns");
-			for (size_t k = 0; k < q->s[r].n; k++)
-				pp_json_num(j, NULL, q->s[r].v[k]);
+			for (size_t k = 0; k < q->series[r].n; k++)
+				pp_json_num(j, NULL, q->series[r].v[k]);
 			pp_json_end_array(j);
 		}
 		pp_json_bool(j, "decided", q->decided);
@@ -337,16 +337,16 @@ static void write_runs(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
-static const char *link_kind(enum pp_link_kind k)
+static const char *link_kind(enum pp_step_kind k)
 {
 	switch (k) {
-	case PP_L_ENTRY:
+	case PP_STEP_ENTRY:
 		return "entry";
-	case PP_L_CALL:
+	case PP_STEP_CALL:
 		return "call";
-	case PP_L_RANGE:
+	case PP_STEP_RANGE:
 		return "range";
-	case PP_L_SELF:
+	case PP_STEP_SELF:
 		return "self";
 	default:
 		return "structural";
@@ -356,9 +356,9 @@ static const char *link_kind(enum pp_link_kind k)
 static void write_chain(struct pp_json *j, const struct pp_session *s)
 {
 	pp_json_array(j, "bottleneck_chain");
-	for (size_t i = 0; i < s->nlinks; i++) {
-		const struct pp_link *l = &s->links[i];
-		const struct pp_func *fn = l->fn[PP_CUR];
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct pp_chain_step *l = &s->steps[i];
+		const struct pp_prog_fn *fn = l->fn[PP_CUR];
 
 		pp_json_object(j, NULL);
 		pp_json_str(j, "kind", link_kind(l->kind));
@@ -366,8 +366,8 @@ static void write_chain(struct pp_json *j, const struct pp_session *s)
 		pp_json_str(j, "function_demangled", pp_demangle(fn->name));
 		pp_json_str(j, "file", fn->file);
 		pp_json_int(j, "line", fn->line);
-		if (l->kind == PP_L_CALL || l->kind == PP_L_RANGE) {
-			const struct pp_call *c = &fn->calls[l->first];
+		if (l->kind == PP_STEP_CALL || l->kind == PP_STEP_RANGE) {
+			const struct pp_prog_call *c = &fn->calls[l->first];
 
 			pp_json_int(j, "first_call", l->first);
 			pp_json_int(j, "last_call", l->last);

@@ -28,7 +28,7 @@
 #include "pinpoint/measure.h"
 #include "pinpoint/options.h"
 #include "pinpoint/report.h"
-#include "core/run.h"
+#include "pinpoint/run.h"
 #include "pinpoint/search.h"
 #include "core/util.h"
 
@@ -55,7 +55,7 @@ static void on_signal(int sig)
 	if (stop_requested++) {
 		static const char msg[] = "\npinpoint: stopped\n";
 
-		pp_run_kill();
+		pp_process_kill();
 		for (size_t i = 0; i < NWORK_FILES; i++)
 			if (work_paths[i][0])
 				unlink(work_paths[i]);

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/arming.h"
 #include "pinpoint/log.h"
+#include "pinpoint/protocol.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/report.h"
 #include "core/results.h"
@@ -37,20 +39,17 @@ static int series_push(struct pp_series *s, double v)
 	return 0;
 }
 
-char *pp_func_spec(const struct pp_program *prog, const struct pp_func *fn)
+char *pp_func_spec(const struct pp_program *prog, const struct pp_prog_fn *fn)
 {
-	const struct pp_func *m[2];
-	char *spec;
+	const struct pp_prog_fn *m[2];
 
-	if (pp_program_lookup(prog, fn->name, m, 2) <= 1 || !fn->file[0])
-		return strdup(fn->name);
-	if (asprintf(&spec, "%s:%s", fn->file, fn->name) < 0)
-		return NULL;
-	return spec;
+	if (pp_program_lookup(prog, fn->name, m, 2) <= 1)
+		return pp_arming_target(NULL, fn->name);
+	return pp_arming_target(fn->file, fn->name);
 }
 
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
-				    const struct pp_func *const fn[2], unsigned first,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last)
 {
 	struct pp_quantity *q, **nq;
@@ -85,9 +84,9 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 			   struct pp_quantity **qs, size_t nq, int *slot_of)
 {
 	const struct pp_program *prog = &s->rev[r].prog;
-	const struct pp_func *entry = s->rev[r].entry;
+	const struct pp_prog_fn *entry = s->rev[r].entry;
 	size_t len = 0, cap = 256;
-	char *buf = malloc(cap);
+	char *buf = malloc(cap), *out_arg = pp_arming_escape(out);
 	int nslots = 1;
 
 #define APPEND(...)                                                                                \
@@ -104,9 +103,10 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 		len += snprintf(buf + len, cap - len, __VA_ARGS__);                                \
 	} while (0)
 
-	if (!buf)
-		return NULL;
-	APPEND("out=%s;entry=%s;samples=%d", out, s->rev[r].entry_spec, PP_STEADY_SAMPLES);
+	if (!buf || !out_arg)
+		goto fail;
+	APPEND(PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%d", out_arg,
+	       s->rev[r].entry_spec, PP_STEADY_SAMPLES);
 	for (size_t i = 0; i < nq; i++) {
 		struct pp_quantity *q = qs[i];
 		char *spec;
@@ -119,14 +119,16 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 		if (!spec)
 			goto fail;
 		if (q->kind == PP_Q_RANGE)
-			APPEND(";range=%s:%u-%u", spec, q->first, q->last);
+			APPEND(";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec, q->first, q->last);
 		else
-			APPEND(";fn=%s", spec);
+			APPEND(";" PP_SPEC_KEY_FN "=%s", spec);
 		free(spec);
 		slot_of[i] = nslots++;
 	}
+	free(out_arg);
 	return buf;
 fail:
+	free(out_arg);
 	free(buf);
 	return NULL;
 #undef APPEND
@@ -368,6 +370,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 				goto out;
 			}
 			rec->entry_count = e->count;
+			for (size_t k = 0; k < res.nslots; k++)
+				rec->lost += res.slots[k].lost;
 			pr_dbg("batch %u, %s run %d%s: %.3f s, entry executed %llu times", b->id,
 			       s->rev[r].label, i + 1, rec->warmup ? " (warm-up)" : "", st.wall_s,
 			       (unsigned long long)e->count);
@@ -402,7 +406,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 					v = ((double)sl->total_ns - (double)sl->calls_ns) /
 					    (double)e->count;
 				rec->values[j] = v;
-				if (!rec->warmup && series_push(&q->s[r], v)) {
+				if (!rec->warmup && series_push(&q->series[r], v)) {
 					pp_results_free(&res);
 					err = -ENOMEM;
 					goto out;
@@ -441,15 +445,15 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 	for (;;) {
 		double thr;
 
-		err = pp_compare(opt->test, q->s[PP_PREV].v, q->s[PP_PREV].n, q->s[PP_CUR].v,
-				 q->s[PP_CUR].n, opt->confidence, &q->cmp);
+		err = pp_compare(opt->test, q->series[PP_PREV].v, q->series[PP_PREV].n, q->series[PP_CUR].v,
+				 q->series[PP_CUR].n, opt->confidence, &q->cmp);
 		if (err) {
 			set_failure(s, "too few measurements to compare (%zu and %zu)",
-				    q->s[PP_PREV].n, q->s[PP_CUR].n);
+				    q->series[PP_PREV].n, q->series[PP_CUR].n);
 			return -EIO;
 		}
-		pp_summarize(q->s[PP_PREV].v, q->s[PP_PREV].n, opt->confidence, &q->sum[PP_PREV]);
-		pp_summarize(q->s[PP_CUR].v, q->s[PP_CUR].n, opt->confidence, &q->sum[PP_CUR]);
+		pp_summarize(q->series[PP_PREV].v, q->series[PP_PREV].n, opt->confidence, &q->sum[PP_PREV]);
+		pp_summarize(q->series[PP_CUR].v, q->series[PP_CUR].n, opt->confidence, &q->sum[PP_CUR]);
 		if (q == entry)
 			thr = fabs(pp_summary_centre(&q->sum[PP_PREV], opt->test));
 		else
@@ -481,7 +485,7 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 
 /* Report an entry that is unknown or ambiguous in @rev; returns -ENOENT or -EINVAL. */
 static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t nmatch,
-			 const struct pp_func *const *m)
+			 const struct pp_prog_fn *const *m)
 {
 	char list[2048];
 	size_t len = 0;
@@ -512,12 +516,17 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 {
 	struct pp_run_status st;
 	struct pp_run_record *rec;
-	char *arming;
+	char *arming, *out_arg;
 	int err;
 
 	pp_results_free(res);
 	memset(res, 0, sizeof(*res));
-	if (asprintf(&arming, "out=%s;entry=%s", out, spec) < 0)
+	out_arg = pp_arming_escape(out);
+	if (!out_arg)
+		return -ENOMEM;
+	err = asprintf(&arming, PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s", out_arg, spec);
+	free(out_arg);
+	if (err < 0)
 		return -ENOMEM;
 	err = run_once(s, r, arming, out, 0, 0, res, &st);
 	free(arming);
@@ -535,20 +544,23 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 int pp_discover(struct pp_session *s)
 {
 	double slowest = 0;
-	char out[4096];
+	char out[4096], *user_entry;
 	int err = 0;
 
 	snprintf(out, sizeof(out), "%s/results", s->workdir);
+	user_entry = pp_arming_user_target(s->opt->entry);
+	if (!user_entry)
+		return -ENOMEM;
 	/* A benchmark that hangs on its first run must be stopped too. */
 	s->timeout_s = s->opt->timeout;
 	for (int r = 0; r < 2; r++) {
 		struct pp_revision *rev = &s->rev[r];
-		const struct pp_func *m[16];
+		const struct pp_prog_fn *m[16];
 		struct pp_results res;
 		size_t nm;
 
 		memset(&res, 0, sizeof(res));
-		err = discover_run(s, r, out, s->opt->entry, &res, &slowest);
+		err = discover_run(s, r, out, user_entry, &res, &slowest);
 		if (err)
 			goto fail;
 		for (size_t i = 0; i < res.nmodules; i++) {
@@ -588,7 +600,7 @@ int pp_discover(struct pp_session *s)
 		 * The runtime matches linkage names: an entry given as a C++ name
 		 * ("run" for _Z3runv) is armed again by the name the table gives it.
 		 */
-		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, s->opt->entry)) {
+		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
 			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest);
 			if (err)
 				goto fail;
@@ -603,8 +615,10 @@ int pp_discover(struct pp_session *s)
 		continue;
 	fail:
 		pp_results_free(&res);
+		free(user_entry);
 		return err;
 	}
+	free(user_entry);
 	if (!s->opt->timeout)
 		s->timeout_s = fmax(60.0, 20.0 * slowest);
 	else

@@ -6,6 +6,7 @@
 #ifndef PINPOINT_MEASURE_H
 #define PINPOINT_MEASURE_H
 
+#include "pinpoint/protocol.h"
 #include "pinpoint/session.h"
 
 /* Entry executions whose durations the runtime keeps for the steady-state rule. */
@@ -13,11 +14,11 @@
 #define PP_STEADY_WINDOW 10
 #define PP_STEADY_COV 0.02
 /* Slots the runtime measures in one run (its limit is larger). */
-#define PP_BATCH_MAX_SLOTS 48
+#define PP_BATCH_MAX_SLOTS (PP_MAX_SLOTS * 3 / 4)
 
 /* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
-				    const struct pp_func *const fn[2], unsigned first,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last);
 
 /*
@@ -47,6 +48,6 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
 
 /* The arming spec of @fn in @prog: "NAME", or "FILE:NAME" when NAME is not unique. */
-char *pp_func_spec(const struct pp_program *prog, const struct pp_func *fn);
+char *pp_func_spec(const struct pp_program *prog, const struct pp_prog_fn *fn);
 
 #endif /* PINPOINT_MEASURE_H */

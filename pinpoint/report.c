@@ -60,17 +60,17 @@ struct pp_interval pp_revision_interval(const struct pp_session *s, const struct
 {
 	if (s->opt->test == PP_TEST_WELCH)
 		return q->sum[rev].ci;
-	return pp_median_interval(q->s[rev].v, q->s[rev].n, s->opt->confidence);
+	return pp_median_interval(q->series[rev].v, q->series[rev].n, s->opt->confidence);
 }
 
-static const char *fn_name(const struct pp_func *fn)
+static const char *fn_name(const struct pp_prog_fn *fn)
 {
 	return pp_demangle(fn->name);
 }
 
 char *pp_quantity_label(const struct pp_quantity *q)
 {
-	const struct pp_func *fn = q->fn[PP_CUR];
+	const struct pp_prog_fn *fn = q->fn[PP_CUR];
 	char *l = NULL;
 	int r = -1;
 
@@ -82,8 +82,8 @@ char *pp_quantity_label(const struct pp_quantity *q)
 		r = asprintf(&l, "%s: own body", fn_name(fn));
 		break;
 	case PP_Q_RANGE: {
-		char *a = strdup(pp_demangle(pp_call_name(&fn->calls[q->first])));
-		const char *b = pp_demangle(pp_call_name(&fn->calls[q->last]));
+		char *a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
+		const char *b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
 
 		if (q->first == q->last)
 			r = asprintf(&l, "%s: call %u %s", fn_name(fn), q->first, a ? a : "?");
@@ -166,24 +166,24 @@ static void print_cost(FILE *f, const struct pp_session *s, const struct pp_quan
 static void print_chain_line(FILE *f, const struct pp_session *s)
 {
 	fprintf(f, "Bottleneck chain: ");
-	for (size_t i = 0; i < s->nlinks; i++) {
-		const struct pp_link *l = &s->links[i];
-		const struct pp_func *fn = l->fn[PP_CUR];
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct pp_chain_step *l = &s->steps[i];
+		const struct pp_prog_fn *fn = l->fn[PP_CUR];
 
 		switch (l->kind) {
-		case PP_L_ENTRY:
+		case PP_STEP_ENTRY:
 			fprintf(f, "%s", fn_name(fn));
 			break;
-		case PP_L_CALL:
-			fprintf(f, " → %s", pp_demangle(pp_call_name(&fn->calls[l->first])));
+		case PP_STEP_CALL:
+			fprintf(f, " → %s", pp_demangle(pp_prog_call_name(&fn->calls[l->first])));
 			break;
-		case PP_L_RANGE:
+		case PP_STEP_RANGE:
 			fprintf(f, " → calls %u-%u of %s", l->first, l->last, fn_name(fn));
 			break;
-		case PP_L_SELF:
+		case PP_STEP_SELF:
 			fprintf(f, " → own body of %s", fn_name(fn));
 			break;
-		case PP_L_STRUCTURAL:
+		case PP_STEP_STRUCTURAL:
 			fprintf(f, " → changed code of %s", fn_name(fn));
 			break;
 		}
@@ -191,10 +191,29 @@ static void print_chain_line(FILE *f, const struct pp_session *s)
 	fprintf(f, "\n");
 }
 
+/* Executions the runtime could not count, over every run kept. */
+static void print_lost(FILE *f, const struct pp_session *s)
+{
+	unsigned long long lost = 0;
+	size_t runs = 0;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].lost) {
+			lost += s->runs[i].lost;
+			runs++;
+		}
+	if (lost)
+		fprintf(f,
+			"\nDropped executions: %llu measured executions in %zu runs were abandoned "
+			"without their exit probe (longjmp, exceptions) and not counted.\n",
+			lost, runs);
+}
+
 void pp_report_verdict(struct pp_session *s, FILE *f)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
 
+	print_lost(f, s);
 	if (s->interrupted)
 		fprintf(f, "\nInterrupted: what was established so far:\n");
 	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure)
@@ -213,29 +232,29 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 		    pp_fmt_ns(entry->cmp.diff.high, c, 32), pp_fmt_ns(entry->threshold_ns, t, 32));
 		return;
 	}
-	if (!s->nlinks)
+	if (!s->nsteps)
 		return;
 	fprintf(f, "\n");
 	print_chain_line(f, s);
-	for (size_t i = 0; i < s->nlinks; i++) {
-		const struct pp_link *l = &s->links[i];
-		const struct pp_func *fn = l->fn[PP_CUR];
-		const struct pp_call *c;
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct pp_chain_step *l = &s->steps[i];
+		const struct pp_prog_fn *fn = l->fn[PP_CUR];
+		const struct pp_prog_call *c;
 		int indent = 2 * (int)i;
 
 		fprintf(f, "%*s", indent + 2, "");
 		switch (l->kind) {
-		case PP_L_ENTRY:
+		case PP_STEP_ENTRY:
 			fprintf(f, "%s  ", fn_name(fn));
 			print_loc(f, fn->file, fn->line, 0);
 			break;
-		case PP_L_CALL:
+		case PP_STEP_CALL:
 			c = &fn->calls[l->first];
-			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_call_name(c)),
+			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_prog_call_name(c)),
 				l->first, fn_name(fn));
 			print_loc(f, c->file, c->line, c->col);
 			break;
-		case PP_L_RANGE:
+		case PP_STEP_RANGE:
 			c = &fn->calls[l->first];
 			fprintf(f, "→ calls %u-%u of %s, from ", l->first, l->last, fn_name(fn));
 			print_loc(f, c->file, c->line, c->col);
@@ -243,11 +262,11 @@ void pp_report_verdict(struct pp_session *s, FILE *f)
 			fprintf(f, " to ");
 			print_loc(f, c->file, c->line, c->col);
 			break;
-		case PP_L_SELF:
+		case PP_STEP_SELF:
 			fprintf(f, "→ own body of %s  ", fn_name(fn));
 			print_loc(f, fn->file, fn->line, 0);
 			break;
-		case PP_L_STRUCTURAL:
+		case PP_STEP_STRUCTURAL:
 			fprintf(f, "→ %s  ", fn_name(fn));
 			print_loc(f, fn->file, fn->line, 0);
 			fprintf(f, "  %s", l->detail ? l->detail : "its call list changed");

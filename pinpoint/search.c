@@ -28,7 +28,7 @@ struct found {
 	unsigned first, last;
 };
 
-static bool same_call(const struct pp_call *a, const struct pp_call *b)
+static bool same_call(const struct pp_prog_call *a, const struct pp_prog_call *b)
 {
 	bool ia = a->kind == PP_CALL_INDIRECT || a->kind == PP_CALL_INVOKE_INDIRECT;
 	bool ib = b->kind == PP_CALL_INDIRECT || b->kind == PP_CALL_INVOKE_INDIRECT;
@@ -36,10 +36,10 @@ static bool same_call(const struct pp_call *a, const struct pp_call *b)
 	return ia == ib && !strcmp(a->callee, b->callee);
 }
 
-bool pp_same_call_list(const struct pp_func *a, const struct pp_func *b, char **why)
+bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why)
 {
 	unsigned k, n = a->ncalls < b->ncalls ? a->ncalls : b->ncalls;
-	const struct pp_call *ca, *cb;
+	const struct pp_prog_call *ca, *cb;
 	int r;
 
 	*why = NULL;
@@ -54,21 +54,21 @@ bool pp_same_call_list(const struct pp_func *a, const struct pp_func *b, char **
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u was %s "
 			     "(%s:%u), is %s (%s:%u)",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_call_name(ca)), ca->file,
-			     ca->line, pp_demangle(pp_call_name(cb)), cb->file, cb->line);
+			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(ca)), ca->file,
+			     ca->line, pp_demangle(pp_prog_call_name(cb)), cb->file, cb->line);
 	} else if (a->ncalls > b->ncalls) {
 		ca = &a->calls[k];
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u to %s "
 			     "(%s:%u) and after are gone",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_call_name(ca)), ca->file,
+			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(ca)), ca->file,
 			     ca->line);
 	} else {
 		cb = &b->calls[k];
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u to %s "
 			     "(%s:%u) and after are new",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_call_name(cb)), cb->file,
+			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(cb)), cb->file,
 			     cb->line);
 	}
 	if (r < 0)
@@ -76,15 +76,15 @@ bool pp_same_call_list(const struct pp_func *a, const struct pp_func *b, char **
 	return false;
 }
 
-static int add_link(struct pp_session *s, enum pp_link_kind kind, const struct pp_func *const fn[2],
+static int add_link(struct pp_session *s, enum pp_step_kind kind, const struct pp_prog_fn *const fn[2],
 		    unsigned first, unsigned last, const struct pp_quantity *q, const char *stop)
 {
-	struct pp_link *n = realloc(s->links, (s->nlinks + 1) * sizeof(*n));
+	struct pp_chain_step *n = realloc(s->steps, (s->nsteps + 1) * sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
-	s->links = n;
-	n = &s->links[s->nlinks++];
+	s->steps = n;
+	n = &s->steps[s->nsteps++];
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->fn[0] = fn[0];
@@ -106,7 +106,7 @@ static unsigned split_point(unsigned first, unsigned last)
  * Add range first..last of @fn to @batch, with its two halves when BinaryFind
  * will need them: they ride along in the same runs.  Returns -ENOMEM or 0.
  */
-static int add_range(struct pp_session *s, const struct pp_func *const fn[2], unsigned first,
+static int add_range(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned first,
 		     unsigned last, struct pp_quantity **batch, size_t *n)
 {
 	batch[(*n)++] = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
@@ -139,7 +139,7 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 }
 
 /* Algorithm 4.3. */
-static int binary_find(struct pp_session *s, const struct pp_func *const fn[2], unsigned first,
+static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned first,
 		       unsigned last, struct found *f)
 {
 	struct pp_quantity *q = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
@@ -171,7 +171,7 @@ static int binary_find(struct pp_session *s, const struct pp_func *const fn[2], 
 }
 
 /* Algorithm 4.2: the first call of the list that got slower. */
-static int linear_find(struct pp_session *s, const struct pp_func *const fn[2], unsigned ncalls,
+static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned ncalls,
 		       struct found *f)
 {
 	struct pp_quantity **qs = calloc(ncalls ? ncalls : 1, sizeof(*qs));
@@ -211,10 +211,10 @@ out:
 
 struct visit {
 	size_t n;
-	const struct pp_func *fn[64];
+	const struct pp_prog_fn *fn[64];
 };
 
-static bool visited(const struct visit *v, const struct pp_func *fn)
+static bool visited(const struct visit *v, const struct pp_prog_fn *fn)
 {
 	for (size_t i = 0; i < v->n; i++)
 		if (v->fn[i] == fn)
@@ -223,13 +223,13 @@ static bool visited(const struct visit *v, const struct pp_func *fn)
 }
 
 /* Algorithm 4.1, for a function known to be slower, at layer @layer. */
-static int digging_find(struct pp_session *s, const struct pp_func *const fn[2], int layer,
+static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], int layer,
 			struct visit *v)
 {
 	const struct pp_options *opt = s->opt;
 	struct pp_quantity *self;
-	const struct pp_func *callee[2];
-	const struct pp_call *call;
+	const struct pp_prog_fn *callee[2];
+	const struct pp_prog_call *call;
 	struct found f = {0};
 	char *why = NULL;
 	const char *stop = NULL;
@@ -238,9 +238,9 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 	if (v->n < 64)
 		v->fn[v->n++] = fn[PP_CUR];
 	if (!pp_same_call_list(fn[PP_PREV], fn[PP_CUR], &why)) {
-		err = add_link(s, PP_L_STRUCTURAL, fn, 0, 0, NULL, "structural change");
+		err = add_link(s, PP_STEP_STRUCTURAL, fn, 0, 0, NULL, "structural change");
 		if (!err)
-			s->links[s->nlinks - 1].detail = why;
+			s->steps[s->nsteps - 1].detail = why;
 		else
 			free(why);
 		return err;
@@ -260,14 +260,14 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 		err = compare(s, self);
 		if (err)
 			return err;
-		return add_link(s, PP_L_SELF, fn, 0, 0, self,
+		return add_link(s, PP_STEP_SELF, fn, 0, 0, self,
 				self->verdict == PP_V_SLOWER
 				    ? NULL
 				    : "spread: neither its calls nor its own body alone is "
 				      "significantly slower");
 	}
 	if (f.first != f.last)
-		return add_link(s, PP_L_RANGE, fn, f.first, f.last,
+		return add_link(s, PP_STEP_RANGE, fn, f.first, f.last,
 				pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.last),
 				"slower only as a range");
 
@@ -289,7 +289,7 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 		else if (visited(v, callee[PP_CUR]))
 			stop = "recursion: already inspected";
 	}
-	err = add_link(s, PP_L_CALL, fn, f.first, f.first,
+	err = add_link(s, PP_STEP_CALL, fn, f.first, f.first,
 		       pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.first), stop);
 	if (err || stop)
 		return err;
@@ -298,7 +298,7 @@ static int digging_find(struct pp_session *s, const struct pp_func *const fn[2],
 
 int pp_search(struct pp_session *s)
 {
-	const struct pp_func *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
+	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
 	struct pp_quantity *batch[5], *e;
 	struct visit v = {0};
 	char *why = NULL;
@@ -330,7 +330,7 @@ int pp_search(struct pp_session *s)
 		return 0;
 	}
 	s->outcome = PP_EXIT_REGRESSION;
-	err = add_link(s, PP_L_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
+	err = add_link(s, PP_STEP_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
 	if (err || s->opt->depth == 0)
 		return err;
 	return digging_find(s, entry, 0, &v);

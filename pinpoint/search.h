@@ -10,13 +10,13 @@
 
 /*
  * Compare the entry; if it got slower, dig through the layers and fill the
- * bottleneck chain s->links.  Sets s->outcome.  Returns 0, or the error of
+ * bottleneck chain s->steps.  Sets s->outcome.  Returns 0, or the error of
  * a failed measurement (-EIO, -EINTR, -ENOMEM); what was established before
  * the error stays in @s.
  */
 int pp_search(struct pp_session *s);
 
 /* Whether two revisions of a function have the same call list; if not, describe how. */
-bool pp_same_call_list(const struct pp_func *a, const struct pp_func *b, char **why);
+bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why);
 
 #endif /* PINPOINT_SEARCH_H */

@@ -9,8 +9,8 @@
 void pp_session_free(struct pp_session *s)
 {
 	for (size_t i = 0; i < s->nq; i++) {
-		free(s->q[i]->s[0].v);
-		free(s->q[i]->s[1].v);
+		free(s->q[i]->series[0].v);
+		free(s->q[i]->series[1].v);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -23,9 +23,9 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nruns; i++)
 		free(s->runs[i].values);
 	free(s->runs);
-	for (size_t i = 0; i < s->nlinks; i++)
-		free(s->links[i].detail);
-	free(s->links);
+	for (size_t i = 0; i < s->nsteps; i++)
+		free(s->steps[i].detail);
+	free(s->steps);
 	for (int r = 0; r < 2; r++) {
 		free(s->rev[r].dir);
 		free(s->rev[r].entry_spec);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "pinpoint/options.h"
-#include "core/run.h"
+#include "pinpoint/run.h"
 #include "core/stats.h"
 #include "core/table.h"
 
@@ -22,7 +22,7 @@ struct pp_revision {
 	const char *label; /* "previous" or "current" */
 	char *dir; /* absolute */
 	struct pp_program prog;
-	const struct pp_func *entry;
+	const struct pp_prog_fn *entry;
 	char *entry_spec; /* how the entry is armed in this revision */
 	uint64_t output_hash;
 	bool output_differs_warned;
@@ -45,9 +45,9 @@ enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER };
 struct pp_quantity {
 	unsigned id;
 	enum pp_qkind kind;
-	const struct pp_func *fn[2]; /* the function in each revision */
+	const struct pp_prog_fn *fn[2]; /* the function in each revision */
 	unsigned first, last; /* PP_Q_RANGE */
-	struct pp_series s[2]; /* per-run values, per revision */
+	struct pp_series series[2]; /* per-run values, per revision */
 	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
 	/* Filled by pp_decide(): */
 	bool decided;
@@ -67,6 +67,7 @@ struct pp_run_record {
 	bool warmup;
 	struct pp_run_status st;
 	uint64_t entry_count;
+	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
 	double *values; /* per quantity of the batch, in batch order */
 };
@@ -79,17 +80,17 @@ struct pp_batch {
 };
 
 /* A step of the bottleneck chain. */
-enum pp_link_kind {
-	PP_L_ENTRY, /* the entry as a whole */
-	PP_L_CALL, /* a single call, dug into or named */
-	PP_L_RANGE, /* a range of calls that is slower as a whole only */
-	PP_L_SELF, /* the function's own body */
-	PP_L_STRUCTURAL, /* the function's call list changed */
+enum pp_step_kind {
+	PP_STEP_ENTRY, /* the entry as a whole */
+	PP_STEP_CALL, /* a single call, dug into or named */
+	PP_STEP_RANGE, /* a range of calls that is slower as a whole only */
+	PP_STEP_SELF, /* the function's own body */
+	PP_STEP_STRUCTURAL, /* the function's call list changed */
 };
 
-struct pp_link {
-	enum pp_link_kind kind;
-	const struct pp_func *fn[2]; /* the function the step is in */
+struct pp_chain_step {
+	enum pp_step_kind kind;
+	const struct pp_prog_fn *fn[2]; /* the function the step is in */
 	unsigned first, last; /* calls */
 	const struct pp_quantity *q; /* the comparison that shows it */
 	const char *stop; /* why digging stopped here, or NULL */
@@ -107,8 +108,8 @@ struct pp_session {
 	struct pp_batch *batches;
 	size_t nruns;
 	struct pp_run_record *runs;
-	size_t nlinks;
-	struct pp_link *links; /* entry first */
+	size_t nsteps;
+	struct pp_chain_step *steps; /* entry first */
 	int outcome; /* enum pp_exit */
 	char *failure; /* what failed, when outcome is PP_EXIT_MEASUREMENT */
 	bool interrupted;

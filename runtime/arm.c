@@ -77,24 +77,11 @@ static void init(void)
 	pp_state = PP_ARMED;
 }
 
-/* FILE matches when it is a suffix of @path at a '/' boundary. */
-static bool file_matches(const char *want, const char *path)
-{
-	size_t lw = strlen(want), lp;
-
-	if (!path)
-		return false;
-	lp = strlen(path);
-	if (lw > lp || strcmp(path + lp - lw, want))
-		return false;
-	return lw == lp || path[lp - lw - 1] == '/' || want[0] == '/';
-}
-
 static bool slot_matches(const struct pp_slot *slot, const struct pp_fn *fn)
 {
 	if (strcmp(slot->name, fn->name))
 		return false;
-	if (slot->file && !file_matches(slot->file, fn->file))
+	if (slot->file && !pp_file_matches(fn->file, slot->file))
 		return false;
 	/* a range past the end of the call list cannot be measured */
 	return slot->kind != PP_KIND_RANGE || slot->last < fn->ncalls;

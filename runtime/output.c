@@ -89,9 +89,9 @@ static uint64_t to_ns(uint64_t ticks, double ticks_per_ns)
 }
 
 static const char *const kind_names[] = {
-    [PP_KIND_ENTRY] = "entry",
-    [PP_KIND_FN] = "fn",
-    [PP_KIND_RANGE] = "range",
+    [PP_KIND_ENTRY] = PP_SPEC_KEY_ENTRY,
+    [PP_KIND_FN] = PP_SPEC_KEY_FN,
+    [PP_KIND_RANGE] = PP_SPEC_KEY_RANGE,
 };
 
 static void write_results(struct pp_writer *w, double tpn)
@@ -101,12 +101,12 @@ static void write_results(struct pp_writer *w, double tpn)
 
 	puts_(w, PP_RESULTS_MAGIC " ");
 	put_u64(w, PP_RESULTS_VERSION);
-	puts_(w, "\npid ");
+	puts_(w, "\n" PP_RES_PID " ");
 	put_u64(w, (uint64_t)getpid());
-	snprintf(line, sizeof(line), "\nclock %s %.6f\n", pp_use_tsc ? "tsc" : "monotonic", tpn);
+	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n", pp_use_tsc ? "tsc" : "monotonic", tpn);
 	puts_(w, line);
 	for (unsigned i = 0; i < pp_nmodules; i++) {
-		puts_(w, "module ");
+		puts_(w, PP_RES_MODULE " ");
 		put_path(w, pp_modules[i]);
 		puts_(w, "\n");
 	}
@@ -116,31 +116,31 @@ static void write_results(struct pp_writer *w, double tpn)
 		const struct pp_total *calls = &pp_totals[PP_MAX_SLOTS + i];
 		uint64_t lost = pp_ld(&tot->lost) + pp_ld(&calls->lost);
 
-		puts_(w, "slot ");
+		puts_(w, PP_RES_SLOT " ");
 		put_u64(w, i);
 		puts_(w, " ");
 		puts_(w, kind_names[slot->kind]);
 		puts_(w, " ");
 		puts_(w, slot->spec);
-		puts_(w, " found=");
+		puts_(w, " " PP_RES_FOUND "=");
 		put_u64(w, slot->found);
-		puts_(w, " total_ns=");
+		puts_(w, " " PP_RES_TOTAL_NS "=");
 		put_u64(w, to_ns(pp_ld(&tot->sum), tpn));
-		puts_(w, " count=");
+		puts_(w, " " PP_RES_COUNT "=");
 		put_u64(w, pp_ld(&tot->count));
 		if (slot->kind != PP_KIND_RANGE) {
-			puts_(w, " calls_ns=");
+			puts_(w, " " PP_RES_CALLS_NS "=");
 			put_u64(w, to_ns(pp_ld(&calls->sum), tpn));
 		}
 		if (lost) {
-			puts_(w, " lost=");
+			puts_(w, " " PP_RES_LOST "=");
 			put_u64(w, lost);
 		}
 		puts_(w, "\n");
 	}
 	if (nsamples > pp_samples_cap)
 		nsamples = pp_samples_cap;
-	puts_(w, "samples ");
+	puts_(w, PP_RES_SAMPLES " ");
 	put_u64(w, nsamples);
 	puts_(w, " ");
 	put_u64(w, pp_ld(&pp_dropped));
@@ -149,7 +149,7 @@ static void write_results(struct pp_writer *w, double tpn)
 		put_u64(w, to_ns(pp_ld(&pp_samples[i]), tpn));
 		puts_(w, "\n");
 	}
-	puts_(w, "end\n");
+	puts_(w, PP_RES_END "\n");
 	flush(w);
 }
 

@@ -24,17 +24,16 @@
 #endif
 
 #include "pinpoint/abi.h"
+#include "pinpoint/protocol.h"
 
 #pragma GCC visibility push(hidden)
 
 /* Fixed maxima; raising them only costs zero-filled (untouched) memory. */
-#define PP_MAX_SLOTS 64			   /* items of PINPOINT that measure something */
+/* PP_MAX_SLOTS, PP_MAX_SAMPLES (8 MiB of BSS), PP_MAX_MODULES and PP_SPEC_MAX
+ * are the protocol's (pinpoint/protocol.h). */
 #define PP_MAX_COUNTERS (2 * PP_MAX_SLOTS) /* one per slot + calls of entry/fn */
 #define PP_MAX_SITES 65536		   /* armed probe sites, all functions */
-#define PP_MAX_SAMPLES (1u << 20)	   /* entry durations kept (8 MiB of BSS) */
 #define PP_MAX_THREADS 1024		   /* live threads whose blocks are merged at exit */
-#define PP_MAX_MODULES 256		   /* instrumented executables and libraries */
-#define PP_SPEC_MAX 8192		   /* length of the PINPOINT variable */
 #define PP_MODPOOL_SIZE 65536		   /* module paths */
 
 /* pp_fn.armed: 0 never seen, 1 seen and not armed, else PP_ARMED_BASE + index
@@ -73,7 +72,7 @@ struct pp_spec {
 	uint32_t samples; /* samples=N */
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
-	char parts[PP_SPEC_MAX]; /* FILE and NAME copies */
+	char parts[PP_SPEC_MAX]; /* decoded PATH, FILE and NAME copies */
 };
 
 /* Parse @text into @sp.  Returns 0, or -EINVAL with a message in @err. */

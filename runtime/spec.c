@@ -53,42 +53,38 @@ static bool has_space(const char *s)
 	return false;
 }
 
-/* Copy s[0..len) into the parts buffer, NUL-terminated. */
+/* Decode s[0..len) (protocol.h's escaping) into the parts buffer, NUL-terminated. */
 static const char *keep(struct pp_spec *sp, size_t *used, const char *s, size_t len)
 {
 	char *p = sp->parts + *used;
+	long n = pp_spec_decode(s, len, p, sizeof(sp->parts) - *used);
 
-	if (*used + len + 1 > sizeof(sp->parts))
+	if (n < 0)
 		return NULL;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	*used += len + 1;
+	*used += (size_t)n + 1;
 	return p;
 }
 
-/* [FILE:]NAME, the FILE part split at the last ':'. */
+/* [FILE:]NAME, split by the protocol's name rule (pp_name_split()). */
 static int parse_target(struct pp_spec *sp, size_t *used, struct pp_slot *slot, const char *s,
 			size_t len)
 {
-	const char *colon = NULL;
+	long sep = pp_name_split(s, len);
 
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == ':')
-			colon = s + i;
-	if (colon) {
-		size_t flen = (size_t)(colon - s);
+	if (sep >= 0) {
+		size_t flen = (size_t)sep;
 
-		if (!flen || colon + 1 == s + len)
+		if (!flen || flen + 1 == len)
 			return -EINVAL;
 		slot->file = keep(sp, used, s, flen);
-		slot->name = keep(sp, used, colon + 1, len - flen - 1);
+		slot->name = keep(sp, used, s + flen + 1, len - flen - 1);
 	} else {
 		if (!len)
 			return -EINVAL;
 		slot->file = NULL;
 		slot->name = keep(sp, used, s, len);
 	}
-	return slot->name && (!colon || slot->file) ? 0 : -EINVAL;
+	return slot->name && (sep < 0 || slot->file) ? 0 : -EINVAL;
 }
 
 /* [FILE:]NAME:I-J */
@@ -117,15 +113,17 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		return fail(err, errlen, "item '%s' is not KEY=VALUE", item);
 	*val++ = '\0';
 
-	if (!strcmp(key, "out")) {
+	if (!strcmp(key, PP_SPEC_KEY_OUT)) {
 		if (sp->out)
 			return fail(err, errlen, "out= given twice");
 		if (!*val)
 			return fail(err, errlen, "out= needs a path");
-		sp->out = val;
+		sp->out = keep(sp, used, val, strlen(val));
+		if (!sp->out)
+			return fail(err, errlen, "out=%s: bad %%XX escape", val);
 		return 0;
 	}
-	if (!strcmp(key, "samples")) {
+	if (!strcmp(key, PP_SPEC_KEY_SAMPLES)) {
 		if (sp->has_samples)
 			return fail(err, errlen, "samples= given twice");
 		if (parse_u32(val, strlen(val), &sp->samples) || sp->samples > PP_MAX_SAMPLES)
@@ -135,7 +133,8 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		return 0;
 	}
 
-	if (strcmp(key, "entry") && strcmp(key, "fn") && strcmp(key, "range"))
+	if (strcmp(key, PP_SPEC_KEY_ENTRY) && strcmp(key, PP_SPEC_KEY_FN) &&
+	    strcmp(key, PP_SPEC_KEY_RANGE))
 		return fail(err, errlen, "unknown item '%s'", key);
 	if (has_space(val))
 		return fail(err, errlen, "%s=%s: white space in a name", key, val);
@@ -144,12 +143,12 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 	slot = &sp->slots[sp->nslots];
 	memset(slot, 0, sizeof(*slot));
 	slot->spec = val;
-	if (!strcmp(key, "range")) {
+	if (!strcmp(key, PP_SPEC_KEY_RANGE)) {
 		slot->kind = PP_KIND_RANGE;
 		if (parse_range(sp, used, slot, val))
-			return fail(err, errlen, "range=%s: want [FILE:]NAME:I-J with I <= J", val);
+			return fail(err, errlen, "range=%s: want [FILE:]NAME:I-J with I <= J (names %%-encoded)", val);
 	} else {
-		if (!strcmp(key, "entry")) {
+		if (!strcmp(key, PP_SPEC_KEY_ENTRY)) {
 			if (sp->entry >= 0)
 				return fail(err, errlen, "entry= given twice");
 			sp->entry = (int)sp->nslots;
@@ -158,7 +157,7 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 			slot->kind = PP_KIND_FN;
 		}
 		if (parse_target(sp, used, slot, val, strlen(val)))
-			return fail(err, errlen, "%s=%s: want [FILE:]NAME", key, val);
+			return fail(err, errlen, "%s=%s: want [FILE:]NAME (names %%-encoded)", key, val);
 	}
 	sp->nslots++;
 	return 0;
@@ -180,7 +179,7 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	memcpy(sp->text, text, len + 1);
 
 	for (item = sp->text; item; item = next) {
-		next = strchr(item, ';');
+		next = strchr(item, PP_SPEC_SEP);
 		if (next)
 			*next++ = '\0';
 		if (!*item)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/table.h"
+#include "pinpoint/protocol.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "unknown"
@@ -261,8 +262,8 @@ enum target { T_TABLE, T_EXTERNAL, T_INDIRECT };
 /* Where a function is in the layers: not yet, in the next one, printed. */
 enum { UNSEEN, QUEUED, SEEN };
 
-static enum target target_of(const struct pp_program *prog, const struct pp_func *f,
-			     const struct pp_call *c, const struct pp_func **to)
+static enum target target_of(const struct pp_program *prog, const struct pp_prog_fn *f,
+			     const struct pp_prog_call *c, const struct pp_prog_fn **to)
 {
 	*to = NULL;
 	if (!c->callee[0])
@@ -288,7 +289,7 @@ static void print_loc(const char *file, uint32_t line, uint32_t col)
  * One function with its calls.  @seen (indexed like prog->funcs) marks the
  * functions of this layer and the earlier ones, or is NULL in the listing.
  */
-static void print_func(const struct pp_program *prog, const struct pp_func *f,
+static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f,
 		       const unsigned char *seen, const char *indent, bool first)
 {
 	uint32_t k;
@@ -312,8 +313,8 @@ static void print_func(const struct pp_program *prog, const struct pp_func *f,
 			printf("%s    no calls\n", indent);
 	}
 	for (k = 0; k < f->ncalls; k++) {
-		const struct pp_call *c = &f->calls[k];
-		const struct pp_func *to;
+		const struct pp_prog_call *c = &f->calls[k];
+		const struct pp_prog_fn *to;
 		enum target t = target_of(prog, f, c, &to);
 		bool was_seen = seen && to && seen[to - prog->funcs] == SEEN;
 
@@ -323,7 +324,7 @@ static void print_func(const struct pp_program *prog, const struct pp_func *f,
 			printf("%s\n  {\"index\": %u, \"callee\": ", k ? "," : "", k);
 			json_str(c->callee);
 			printf(", \"display\": ");
-			json_str(c->callee[0] ? display(c->callee) : pp_call_name(c));
+			json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
 			printf(", \"file\": ");
 			json_str(c->file);
 			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\"",
@@ -334,7 +335,7 @@ static void print_func(const struct pp_program *prog, const struct pp_func *f,
 			continue;
 		}
 		printf("%s    %u  %s  ", indent, k,
-		       c->callee[0] ? display(c->callee) : pp_call_name(c));
+		       c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
 		print_loc(c->file, c->line, c->col);
 		if (t == T_EXTERNAL)
 			printf("  external");
@@ -376,18 +377,8 @@ static void list_all(const struct pp_program *prog)
 		printf("]}\n");
 }
 
-/* @file is a suffix of @path at a '/' boundary, as pp_program_lookup() matches. */
-static bool file_matches(const char *path, const char *file)
-{
-	size_t pl = strlen(path), fl = strlen(file);
-
-	if (fl > pl || strcmp(path + pl - fl, file))
-		return false;
-	return fl == pl || path[pl - fl - 1] == '/';
-}
-
 /* The shortest suffix of @f's file that tells it from the other matches. */
-static const char *file_suffix(const struct pp_func *f, const struct pp_func **m, size_t n)
+static const char *file_suffix(const struct pp_prog_fn *f, const struct pp_prog_fn **m, size_t n)
 {
 	const char *s = f->file + strlen(f->file);
 
@@ -399,7 +390,7 @@ static const char *file_suffix(const struct pp_func *f, const struct pp_func **m
 			s--;
 		while (s > f->file && s[-1] != '/');
 		for (j = 0; j < n; j++)
-			if (m[j] != f && strcmp(m[j]->file, f->file) && file_matches(m[j]->file, s))
+			if (m[j] != f && strcmp(m[j]->file, f->file) && pp_file_matches(m[j]->file, s))
 				unique = false;
 		if (unique)
 			break;
@@ -411,7 +402,7 @@ static const char *file_suffix(const struct pp_func *f, const struct pp_func **m
  * The name to offer for @f among the matches: demangled, unless another
  * match demangles the same (a C++ constructor or destructor's variants).
  */
-static const char *candidate_name(const struct pp_func *f, const struct pp_func **m, size_t n)
+static const char *candidate_name(const struct pp_prog_fn *f, const struct pp_prog_fn **m, size_t n)
 {
 	const char *dem = pp_demangle(f->name);
 	size_t j;
@@ -426,21 +417,14 @@ static const char *candidate_name(const struct pp_func *f, const struct pp_func 
 /* The NAME of a FILE:NAME spec, split as pp_program_lookup() does. */
 static const char *spec_name(const char *spec)
 {
-	const char *p;
+	long sep = pp_name_split(spec, strlen(spec));
 
-	for (p = spec; (p = strchr(p, ':')); p++) {
-		if (p[1] == ':') {
-			p++;
-			continue;
-		}
-		return p > spec && p[1] ? p + 1 : spec;
-	}
-	return spec;
+	return sep > 0 && spec[sep + 1] ? spec + sep + 1 : spec;
 }
 
-static const struct pp_func *find_entry(const struct pp_program *prog)
+static const struct pp_prog_fn *find_entry(const struct pp_program *prog)
 {
-	const struct pp_func *m[64];
+	const struct pp_prog_fn *m[64];
 	size_t n = pp_program_lookup(prog, opt.entry, m, 64), i;
 
 	if (n == 1)
@@ -478,10 +462,10 @@ static const struct pp_func *find_entry(const struct pp_program *prog)
 	}
 }
 
-static int print_layers(const struct pp_program *prog, const struct pp_func *entry)
+static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *entry)
 {
 	size_t n = prog->nfuncs, nlayer = 1, nnext, i;
-	const struct pp_func **layer, **next;
+	const struct pp_prog_fn **layer, **next;
 	unsigned char *seen;
 	long k;
 
@@ -510,12 +494,12 @@ static int print_layers(const struct pp_program *prog, const struct pp_func *ent
 		else
 			printf("layer %ld\n", k);
 		for (i = 0; i < nlayer; i++) {
-			const struct pp_func *f = layer[i];
+			const struct pp_prog_fn *f = layer[i];
 			uint32_t c;
 
 			print_func(prog, f, seen, "  ", i == 0);
 			for (c = 0; c < f->ncalls && k < opt.depth; c++) {
-				const struct pp_func *to =
+				const struct pp_prog_fn *to =
 				    pp_program_resolve(prog, f, &f->calls[c]);
 
 				if (!to || seen[to - prog->funcs])

@@ -242,6 +242,15 @@ def scenario_recursion():
         fail("digging did not stop at the recursion", p)
 
 
+def scenario_spaced():
+    # step() of "with space/part two.c" is armed as FILE:step, FILE encoded:
+    # the chain reaches it only if the runtime decoded the file name.
+    p = session("spaced", "run", 3)
+    expect_chain(p, ["run", "part_run", "step", "own body of step"])
+    if "with space/part two.c" not in p.stdout:
+        fail("the slower step() is not located in 'with space/part two.c'", p)
+
+
 def scenario_identical():
     prev, cur = prog("same")
     results = []

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct pp_func *m[4];
+	const struct pp_prog_fn *m[4];
 	const char *sugg[4];
 	struct pp_program p;
 	size_t i, nfuncs;
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	for (i = 0; i < p.nfuncs; i++) {
-		const struct pp_func *f = &p.funcs[i];
+		const struct pp_prog_fn *f = &p.funcs[i];
 		uint32_t k;
 
 		if (i && strcmp(p.funcs[i - 1].name, f->name) > 0)

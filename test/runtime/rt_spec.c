@@ -94,6 +94,59 @@ static void test_good(void)
 	}
 }
 
+/* Values are percent-encoded (pinpoint/protocol.h): any byte but NUL gets through. */
+static void test_escapes(void)
+{
+	static char text[PP_SPEC_MAX], name[256];
+	char err[256];
+	const char *t;
+	size_t n;
+
+	t = "out=/tmp/a%3Bb%25;fn=dir%20with%20space/f.c:helper;range=a%3Ab.c:_Z1fv:0-1";
+	CHECK(parse(t, err, sizeof(err)) == 0, t);
+	CHECK(!strcmp(sp.out, "/tmp/a;b%"), t);
+	CHECK(!strcmp(sp.slots[0].file, "dir with space/f.c"), t);
+	CHECK(!strcmp(sp.slots[0].name, "helper"), t);
+	CHECK(!strcmp(sp.slots[0].spec, "dir%20with%20space/f.c:helper"), t);
+	CHECK(!strcmp(sp.slots[1].file, "a:b.c") && !strcmp(sp.slots[1].name, "_Z1fv"), t);
+	CHECK(sp.slots[1].first == 0 && sp.slots[1].last == 1, t);
+	/* lower-case hex digits, an escaped escape, escapes in NAME */
+	t = "out=o;fn=%2a%25%41:x%3b";
+	CHECK(parse(t, err, sizeof(err)) == 0, t);
+	CHECK(!strcmp(sp.slots[0].file, "*%A") && !strcmp(sp.slots[0].name, "x;"), t);
+	/* a C++ scope is not a FILE separator: one name rule with the driver */
+	t = "out=o;fn=ns::f";
+	CHECK(parse(t, err, sizeof(err)) == 0 && !sp.slots[0].file, t);
+	CHECK(!strcmp(sp.slots[0].name, "ns::f"), t);
+
+	/* every byte from 1 to 255, encoded as the driver does, decodes to itself */
+	for (int c = 1; c < 256; c++)
+		name[c - 1] = (char)c;
+	name[255] = '\0';
+	n = (size_t)snprintf(text, sizeof(text), "out=o;fn=");
+	for (int i = 0; i < 255; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (pp_spec_needs_escape(c))
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%%%02X", c);
+		else
+			text[n++] = (char)c;
+	}
+	text[n] = '\0';
+	CHECK(parse(text, err, sizeof(err)) == 0, "bytes 1-255");
+	CHECK(sp.nslots == 1 && !sp.slots[0].file && !strcmp(sp.slots[0].name, name),
+	      "bytes 1-255");
+
+	expect_bad("out=o;fn=a%2", "want [FILE:]NAME");
+	expect_bad("out=o;fn=a%", "want [FILE:]NAME");
+	expect_bad("out=o;fn=a%zz", "want [FILE:]NAME");
+	expect_bad("out=o;fn=a%00b", "want [FILE:]NAME");
+	expect_bad("out=o;fn=f.c:a%4", "want [FILE:]NAME");
+	expect_bad("out=o;range=f%g0:0-1", "I <= J");
+	expect_bad("out=a%G0", "bad %XX escape");
+	expect_bad("out=o;fn=a%20b c", "white space");
+}
+
 static void test_bad(void)
 {
 	static char huge[PP_SPEC_MAX + 16];
@@ -132,6 +185,7 @@ static void test_bad(void)
 int main(void)
 {
 	test_good();
+	test_escapes();
 	test_bad();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);

@@ -46,9 +46,9 @@ static unsigned char *slurp(const char *name, size_t *len)
 	return buf;
 }
 
-static const struct pp_func *find(const struct pp_program *p, const char *spec)
+static const struct pp_prog_fn *find(const struct pp_program *p, const char *spec)
 {
-	const struct pp_func *f = NULL;
+	const struct pp_prog_fn *f = NULL;
 
 	return pp_program_lookup(p, spec, &f, 1) == 1 ? f : NULL;
 }
@@ -72,7 +72,7 @@ static void put32(unsigned char *p, uint32_t v)
 static void test_parse(void)
 {
 	struct pp_program p;
-	const struct pp_func *f;
+	const struct pp_prog_fn *f;
 	size_t len, i;
 	unsigned char *data = slurp("exe.bin", &len);
 
@@ -103,8 +103,8 @@ static void test_parse(void)
 		CHECK_INT(f->calls[0].kind, PP_CALL_DIRECT);
 		CHECK_STR(f->calls[2].callee, "");
 		CHECK_INT(f->calls[2].kind, PP_CALL_INDIRECT);
-		CHECK_STR(pp_call_name(&f->calls[2]), "<indirect>");
-		CHECK_STR(pp_call_name(&f->calls[3]), "lib_entry");
+		CHECK_STR(pp_prog_call_name(&f->calls[2]), "<indirect>");
+		CHECK_STR(pp_prog_call_name(&f->calls[3]), "lib_entry");
 		CHECK_STR(f->calls[4].callee, "helper");
 		CHECK_INT(f->calls[4].line, 16);
 	}
@@ -121,7 +121,7 @@ static void test_parse(void)
 static void test_dedup(void)
 {
 	struct pp_program p;
-	const struct pp_func *m[4];
+	const struct pp_prog_fn *m[4];
 	size_t elen, llen, nf;
 	unsigned char *exe = slurp("exe.bin", &elen), *lib = slurp("lib.bin", &llen);
 
@@ -430,7 +430,7 @@ static int exists(const char *path)
 static void test_load(void)
 {
 	struct pp_program p;
-	const struct pp_func *f;
+	const struct pp_prog_fn *f;
 	char marker[] = "/tmp/pp-marker-XXXXXX", cwd[4096];
 	int fd = mkstemp(marker);
 	pid_t pid;
@@ -569,7 +569,7 @@ static void load_all(void)
 
 static void test_lookup(void)
 {
-	const struct pp_func *m[8];
+	const struct pp_prog_fn *m[8];
 	const struct pp_program *p = &loaded;
 
 	load_all();
@@ -637,7 +637,7 @@ static void test_suggest(void)
 
 static void test_resolve(void)
 {
-	const struct pp_func *main_f, *util_run, *lib_entry, *to;
+	const struct pp_prog_fn *main_f, *util_run, *lib_entry, *to;
 
 	load_all();
 	main_f = find(&loaded, "main");

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arming.h - the PINPOINT variable, written: values encoded with the
+ * protocol's escaping (pinpoint/protocol.h), so paths and names with any
+ * byte but NUL reach the runtime intact.
+ */
+#ifndef PINPOINT_ARMING_H
+#define PINPOINT_ARMING_H
+
+/* @s percent-encoded, in a new string (NULL: out of memory). */
+char *pp_arming_escape(const char *s);
+
+/* "NAME", or "FILE:NAME" when @file is neither NULL nor "", each part encoded. */
+char *pp_arming_target(const char *file, const char *name);
+
+/* A [FILE:]NAME as the user typed it, split by pp_name_split(), each part encoded. */
+char *pp_arming_user_target(const char *spec);
+
+#endif /* PINPOINT_ARMING_H */

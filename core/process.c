@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * process.c - fork, exec and wait with a time limit.
+ *
+ * The environment is built before fork() (the child only calls
+ * async-signal-safe functions).  A child in its own process group is killed
+ * with everything it started on a timeout or a stop, and after it ended.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/process.h"
+
+extern char **environ;
+
+/* The running child's process group, for pp_process_kill() from a signal handler. */
+static volatile sig_atomic_t running_pgid;
+
+void pp_process_kill(void)
+{
+	pid_t pgid = (pid_t)running_pgid;
+
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int pidfd_open_compat(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Length of the NAME of "NAME=VALUE" (or of "NAME"). */
+static size_t name_len(const char *s)
+{
+	return strcspn(s, "=");
+}
+
+/* @environ with @changes applied; NULL when out of memory. */
+static char **child_env(const char *const *changes)
+{
+	size_t n = 0, nc = 0, k = 0;
+	char **env;
+
+	while (environ && environ[n])
+		n++;
+	while (changes && changes[nc])
+		nc++;
+	env = calloc(n + nc + 1, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = name_len(environ[i]);
+		bool changed = false;
+
+		for (size_t c = 0; c < nc && !changed; c++)
+			changed =
+			    name_len(changes[c]) == len && !strncmp(changes[c], environ[i], len);
+		if (!changed)
+			env[k++] = environ[i];
+	}
+	for (size_t c = 0; c < nc; c++)
+		if (changes[c][name_len(changes[c])] == '=')
+			env[k++] = (char *)changes[c];
+	return env;
+}
+
+static void __attribute__((noreturn)) child(const struct pp_process *p, char **env, int errpipe)
+{
+	int null, err;
+
+	if (p->group)
+		setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (p->dir && chdir(p->dir))
+		goto fail;
+	null = open("/dev/null", O_RDWR);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(p->out >= 0 ? p->out : null, 1) < 0 ||
+	    dup2(p->err >= 0 ? p->err : null, 2) < 0)
+		goto fail;
+	if (null > 2)
+		close(null);
+	execvpe(p->argv[0], p->argv, env);
+fail:
+	err = errno;
+	if (write(errpipe, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static void kill_child(const struct pp_process *p, pid_t pid)
+{
+	if (p->group)
+		kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* Wait for @pid, killing it on a timeout or a stop; its wait status in *@status. */
+static int wait_child(const struct pp_process *p, pid_t pid, double start, int *status,
+		      struct pp_run_status *st)
+{
+	double deadline = p->timeout_s > 0 ? start + p->timeout_s : 0;
+	int pidfd = pidfd_open_compat(pid), err = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		int wait_ms = 50;
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			err = -errno;
+			kill_child(p, pid);
+			waitpid(pid, status, 0);
+			break;
+		}
+		if (p->stop && *p->stop) {
+			st->interrupted = true;
+			kill_child(p, pid);
+			waitpid(pid, status, 0);
+			break;
+		}
+		if (deadline) {
+			double left = deadline - now_s();
+
+			if (left <= 0) {
+				st->timed_out = true;
+				kill_child(p, pid);
+				waitpid(pid, status, 0);
+				break;
+			}
+			if (left * 1000 < wait_ms || pidfd >= 0)
+				wait_ms = left * 1000 < 1000 ? (int)(left * 1000) + 1 : 1000;
+		} else if (pidfd >= 0) {
+			wait_ms = 1000; /* only to notice a stop */
+		}
+		if (pidfd >= 0) {
+			struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+
+			poll(&pfd, 1, wait_ms);
+		} else {
+			struct timespec ts = {0, (long)wait_ms * 1000000L};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return err;
+}
+
+int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
+{
+	int pipefd[2], status = 0, err, child_errno = 0;
+	sigset_t block, old;
+	char **env;
+	double start;
+	ssize_t n;
+	pid_t pid;
+
+	memset(st, 0, sizeof(*st));
+	env = child_env(p->env);
+	if (!env)
+		return -ENOMEM;
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		err = -errno;
+		free(env);
+		return err;
+	}
+	fflush(NULL);
+	/* No interrupt between fork() and noting the child: pp_process_kill() must see it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	start = now_s();
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		goto out;
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pipefd[0]);
+		child(p, env, pipefd[1]);
+	}
+	if (p->group) {
+		setpgid(pid, pid); /* also from the parent: no window before the child does it */
+		running_pgid = pid;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(pipefd[1]);
+	pipefd[1] = -1;
+
+	err = wait_child(p, pid, start, &status, st);
+	st->wall_s = now_s() - start;
+	if (p->group) {
+		/* Reap anything the group left behind, so nothing outlives the run. */
+		kill(-pid, SIGKILL);
+		running_pgid = 0;
+	}
+	if (err)
+		goto out;
+	n = read(pipefd[0], &child_errno, sizeof(child_errno));
+	if (n == (ssize_t)sizeof(child_errno)) {
+		err = -child_errno;
+		goto out;
+	}
+	if (WIFEXITED(status)) {
+		st->exited = 1;
+		st->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		st->signal = WTERMSIG(status);
+	}
+out:
+	close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	free(env);
+	return err;
+}
+
+const char *pp_run_describe(const struct pp_run_status *st, char *buf, unsigned len)
+{
+	if (st->interrupted)
+		snprintf(buf, len, "was interrupted");
+	else if (st->timed_out)
+		snprintf(buf, len, "timed out after %.1f s", st->wall_s);
+	else if (st->signal)
+		snprintf(buf, len, "was killed by signal %d (%s)", st->signal,
+			 strsignal(st->signal));
+	else if (st->exited && st->exit_code)
+		snprintf(buf, len, "exited with status %d", st->exit_code);
+	else
+		snprintf(buf, len, "succeeded");
+	return buf;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * process.h - run a program and wait for it, with a time limit: the one
+ * fork/exec/wait of pinpoint (benchmark runs, builds, the dynamic loader).
+ */
+#ifndef PINPOINT_PROCESS_H
+#define PINPOINT_PROCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pp_process {
+	char *const *argv; /* argv[0] looked up in PATH unless it holds a '/' */
+	const char *dir;   /* working directory, NULL: pinpoint's own */
+	/* Environment changes, NULL-terminated: "NAME=VALUE" sets, "NAME" removes. */
+	const char *const *env;
+	int out, err;	    /* the child's stdout and stderr; -1: /dev/null.  stdin is /dev/null */
+	bool group;	    /* own process group, killed as a whole (and by pp_process_kill()) */
+	double timeout_s;   /* killed after this long; 0: no limit */
+	volatile int *stop; /* killed when *stop becomes true (may be NULL) */
+};
+
+struct pp_run_status {
+	int exited; /* exited normally with exit_code */
+	int exit_code;
+	int signal; /* killed by this signal (0 if none) */
+	bool timed_out;
+	bool interrupted; /* stopped because *stop became true */
+	double wall_s;
+	uint64_t output_hash; /* benchmark runs: FNV-1a of what the command wrote to stdout */
+};
+
+/*
+ * Run @p and wait for it.  Returns 0 when it ran (@st says how it ended), or
+ * -errno when it could not be started (exec failed: the exec's errno).
+ * Completion is awaited on a pidfd where the kernel has them.
+ */
+int pp_process_run(const struct pp_process *p, struct pp_run_status *st);
+
+/*
+ * Kill the process group pp_process_run() is waiting for (p->group), if any.
+ * Async-signal-safe: for a signal handler that exits at once.
+ */
+void pp_process_kill(void);
+
+/* One-line description of how a run ended, e.g. "exited with status 2". */
+const char *pp_run_describe(const struct pp_run_status *st, char *buf, unsigned len);
+
+#endif /* PINPOINT_PROCESS_H */

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * protocol.h - the protocol between the driver and the runtime: the grammar
+ * of the PINPOINT variable, the keys of the results file, the limits both
+ * sides share and the [FILE:]NAME rule (doc/formats.md, sections 2 and 3).
+ *
+ * Used by the runtime (runtime/spec.c decodes, runtime/output.c writes), the
+ * driver (core/spec.c encodes, core/results.c reads) and the tools.  Only
+ * static inline functions without allocation: the runtime includes it too.
+ */
+#ifndef PINPOINT_PROTOCOL_H
+#define PINPOINT_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "pinpoint/abi.h"
+
+/* ---- the PINPOINT variable: ITEM[;ITEM]..., ITEM = KEY=VALUE ---- */
+
+#define PP_SPEC_SEP ';'
+#define PP_SPEC_KEY_OUT "out"	      /* out=PATH */
+#define PP_SPEC_KEY_ENTRY "entry"     /* entry=[FILE:]NAME */
+#define PP_SPEC_KEY_FN "fn"	      /* fn=[FILE:]NAME */
+#define PP_SPEC_KEY_RANGE "range"     /* range=[FILE:]NAME:I-J */
+#define PP_SPEC_KEY_SAMPLES "samples" /* samples=N */
+
+/*
+ * Escaping: PATH, FILE and NAME are percent-encoded.  A writer encodes '%',
+ * ';', ':', every byte up to ' ' (white space and control characters) and
+ * 0x7f as "%XX" (two hexadecimal digits); a reader decodes "%XX" for any
+ * byte and refuses a '%' not followed by two hexadecimal digits.  So any
+ * byte but NUL can be in a path or a name, and an encoded value holds no
+ * separator and no white space.
+ */
+#define PP_SPEC_ESCAPE '%'
+
+static inline bool pp_spec_needs_escape(unsigned char c)
+{
+	return c <= ' ' || c == 0x7f || c == PP_SPEC_ESCAPE || c == PP_SPEC_SEP || c == ':';
+}
+
+/* Value of hexadecimal digit @c, or -1. */
+static inline int pp_spec_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Decode @len bytes of @s into @out (room for @cap bytes, NUL included).
+ * Returns the decoded length, or -1 for a bad escape, a decoded NUL or no
+ * room.
+ */
+static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == PP_SPEC_ESCAPE) {
+			int hi = i + 2 < len ? pp_spec_hex(s[i + 1]) : -1;
+			int lo = hi >= 0 ? pp_spec_hex(s[i + 2]) : -1;
+
+			if (lo < 0 || (hi == 0 && lo == 0))
+				return -1;
+			c = (char)(hi * 16 + lo);
+			i += 2;
+		}
+		if (n + 1 >= cap)
+			return -1;
+		out[n++] = c;
+	}
+	if (!cap)
+		return -1;
+	out[n] = '\0';
+	return (long)n;
+}
+
+/* ---- the results file (one record a line, fields separated by ' ') ---- */
+
+#define PP_RES_PID "pid"
+#define PP_RES_CLOCK "clock"
+#define PP_RES_MODULE "module"
+#define PP_RES_SLOT "slot"
+#define PP_RES_SAMPLES "samples"
+#define PP_RES_END "end"
+/* Slot kinds are the item keys: PP_SPEC_KEY_ENTRY, _FN, _RANGE. */
+#define PP_RES_FOUND "found"
+#define PP_RES_TOTAL_NS "total_ns"
+#define PP_RES_COUNT "count"
+#define PP_RES_CALLS_NS "calls_ns"
+#define PP_RES_LOST "lost"
+
+/* ---- limits ---- */
+
+#define PP_MAX_SLOTS 64		  /* entry, fn and range items of one variable */
+#define PP_MAX_SAMPLES (1u << 20) /* samples=N: entry durations kept */
+#define PP_SPEC_MAX 8192	  /* length of the PINPOINT variable */
+#define PP_MAX_MODULES 256	  /* instrumented executables and libraries of a run */
+
+/* ---- the [FILE:]NAME rule ---- */
+
+/*
+ * Index of the ':' that separates FILE from NAME in @s[0..@len): the first
+ * ':' that is not part of "::" (a C++ scope), or -1 when there is none.
+ * Encoded names hold no ':', so in the PINPOINT variable it is the only one.
+ */
+static inline long pp_name_split(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != ':')
+			continue;
+		if (i + 1 < len && s[i + 1] == ':') {
+			i++;
+			continue;
+		}
+		return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * FILE @want matches a function's source file @path when it is a suffix of
+ * @path at a '/' boundary (or starts with '/' itself), or all of it.
+ */
+static inline bool pp_file_matches(const char *path, const char *want)
+{
+	size_t lw = strlen(want), lp;
+
+	if (!path)
+		return false;
+	lp = strlen(path);
+	if (lw > lp || strcmp(path + lp - lw, want))
+		return false;
+	return lw == lp || path[lp - lw - 1] == '/' || want[0] == '/';
+}
+
+#endif /* PINPOINT_PROTOCOL_H */
