@@ -143,6 +143,10 @@ def scenario_dlopen():
 def expect_lost_sane(path, p, entry):
     report = load_report(path, p)
     check_json_numbers(report, p)
+    # The runtime's lost= counts reach the report.
+    if not re.search(r"^Dropped executions: [1-9]\d* measured executions in [1-9]\d* runs",
+                     p.stdout, re.M):
+        fail("the abandoned executions are not reported", p)
     # The entry is never abandoned: its values are whole executions.
     for c in report["comparisons"]:
         if c["decided"] and c["label"].startswith(entry + " (entry)"):

@@ -98,6 +98,22 @@ static void test_variants(void)
 			&r, &line),
 		  0);
 	CHECK_INT(r.slots[0].count, 3);
+	CHECK_INT(r.slots[0].lost, 0);
+	pp_results_free(&r);
+	/* lost=N: executions abandoned without their exit probe, kept; twice is bad. */
+	CHECK_INT(parse("pinpoint-results 1\n"
+			"slot 0 entry f found=1 total_ns=9 count=3 calls_ns=0 lost=42\n"
+			"slot 1 range f:0-0 found=1 total_ns=1 count=1 lost=18446744073709551615\n"
+			"end\n",
+			&r, &line),
+		  0);
+	CHECK_INT(r.slots[0].lost, 42);
+	CHECK(r.slots[1].lost == UINT64_MAX);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f lost=1 lost=2\nend\n", &r, &line),
+		  -EBADMSG);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f lost=-1\nend\n", &r, &line), -EBADMSG);
 	pp_results_free(&r);
 	/* Exponents, read the same whatever the locale. */
 	setlocale(LC_ALL, "");
