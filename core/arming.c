@@ -69,3 +69,12 @@ char *pp_arming_user_target(const char *spec)
 		return target(NULL, 0, spec, len);
 	return target(spec, (size_t)sep, spec + sep + 1, len - (size_t)sep - 1);
 }
+
+char *pp_arming_fn(const struct pp_program *prog, const struct pp_prog_fn *fn)
+{
+	const struct pp_prog_fn *m[2];
+
+	if (pp_program_lookup(prog, fn->name, m, 2) <= 1)
+		return pp_arming_target(NULL, fn->name);
+	return pp_arming_target(fn->file, fn->name);
+}

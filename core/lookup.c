@@ -8,6 +8,8 @@
 #endif
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/table_priv.h"
@@ -275,4 +277,79 @@ size_t pp_program_suggest(const struct pp_program *prog, const char *name, const
 	}
 	free(cands);
 	return n;
+}
+
+/* The shortest suffix of @f's file that tells it from the other matches. */
+static const char *file_suffix(const struct pp_prog_fn *f, const struct pp_prog_fn *const *m,
+			       size_t n)
+{
+	const char *s = f->file + strlen(f->file);
+
+	while (s > f->file) {
+		size_t j;
+		bool unique = true;
+
+		do
+			s--;
+		while (s > f->file && s[-1] != '/');
+		for (j = 0; j < n; j++)
+			if (m[j] != f && strcmp(m[j]->file, f->file) && pp_file_matches(m[j]->file, s))
+				unique = false;
+		if (unique)
+			break;
+	}
+	return s;
+}
+
+/*
+ * The name to offer for @f among the matches: demangled, unless another
+ * match demangles the same (a C++ constructor or destructor's variants).
+ */
+static const char *candidate_name(const struct pp_prog_fn *f, const struct pp_prog_fn *const *m,
+				  size_t n)
+{
+	const char *dem = pp_demangle(f->name);
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (m[j] != f && strcmp(m[j]->name, f->name) &&
+		    !strcmp(pp_demangle(m[j]->name), dem))
+			return f->name;
+	return dem;
+}
+
+/* The NAME of a FILE:NAME spec, split as pp_program_lookup() does. */
+static const char *spec_name(const char *spec)
+{
+	long sep = pp_name_split(spec, strlen(spec));
+
+	return sep > 0 && spec[sep + 1] ? spec + sep + 1 : spec;
+}
+
+size_t pp_program_suggest_list(const struct pp_program *prog, const char *spec, size_t max,
+			       char *buf, size_t len)
+{
+	const char *sugg[16];
+	size_t n = pp_program_suggest(prog, spec_name(spec), sugg, max < 16 ? max : 16), used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", sugg[i]);
+	return n;
+}
+
+void pp_program_candidates(const struct pp_prog_fn *const *m, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+	bool one_file = true;
+
+	buf[0] = '\0';
+	for (size_t i = 1; i < n; i++)
+		one_file &= !strcmp(m[i]->file, m[0]->file);
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *file = one_file ? "" : file_suffix(m[i], m, n);
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "", file,
+					 file[0] ? ":" : "", candidate_name(m[i], m, n));
+	}
 }

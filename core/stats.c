@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * stats.c - summaries, confidence intervals of means, the Welch comparison,
- * steady-state detection and one-way ANOVA (section 2.3 of the method).
- * The rank test lives in stats_rank.c.
+ * steady-state detection, the median's distribution-free interval (section
+ * 2.3 of the method).  The rank test lives in stats_rank.c, the helpers both
+ * use in stats_sample.c.
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -19,39 +20,6 @@
 
 /* Below this many values the interval uses Student's t instead of z (2.3.1). */
 #define PP_LARGE_SAMPLE 30
-
-static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
-
-static void gsl_quiet(void)
-{
-	/* GSL's default handler aborts; we check every result instead. */
-	gsl_set_error_handler_off();
-}
-
-void pp_stats_init(void)
-{
-	pthread_once(&gsl_once, gsl_quiet);
-}
-
-bool pp_all_finite(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return false;
-	return true;
-}
-
-double *pp_sorted_copy(const double *x, size_t n)
-{
-	double *s = malloc((n ? n : 1) * sizeof(*s));
-
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		s[i] = x[i];
-	gsl_sort(s, 1, n);
-	return s;
-}
 
 static bool valid_confidence(double c)
 {
@@ -188,34 +156,39 @@ int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, d
 	return -ENODATA;
 }
 
-int pp_anova(const double *const *groups, size_t k, size_t n, double *f, double *p_value)
+static int cmp_double(const void *a, const void *b)
 {
-	double grand = 0.0, ssa = 0.0, sse = 0.0, dfa, dfe;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	if (!groups || !f || !p_value || k < 2 || n < 2)
-		return -EINVAL;
-	for (size_t i = 0; i < k; i++)
-		if (!groups[i] || !pp_all_finite(groups[i], n))
-			return -EINVAL;
-	pp_stats_init();
-	for (size_t i = 0; i < k; i++)
-		grand += gsl_stats_mean(groups[i], 1, n);
-	grand /= (double)k;
-	for (size_t i = 0; i < k; i++) {
-		double m = gsl_stats_mean(groups[i], 1, n);
+	return (x > y) - (x < y);
+}
 
-		ssa += (double)n * (m - grand) * (m - grand);
-		sse += gsl_stats_tss_m(groups[i], 1, n, m);
+struct pp_interval pp_median_interval(const double *x, size_t n, double confidence)
+{
+	struct pp_interval iv = {0, 0, 0};
+	double *v;
+	size_t l;
+
+	if (!n)
+		return iv;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return iv;
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	iv.centre = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* Largest l with P(B < l) <= alpha/2, B ~ Binomial(n, 1/2): [x(l), x(n-l+1)]. */
+	l = 0;
+	while (l + 1 <= n / 2 &&
+	       gsl_cdf_binomial_P((unsigned)l, 0.5, (unsigned)n) <= (1 - confidence) / 2)
+		l++;
+	if (l == 0) {
+		iv.low = v[0];
+		iv.high = v[n - 1];
+	} else {
+		iv.low = v[l - 1];
+		iv.high = v[n - l];
 	}
-	dfa = (double)(k - 1);
-	dfe = (double)(k * (n - 1));
-	if (sse == 0.0) {
-		/* No variation within the alternatives: any difference between them is certain. */
-		*f = ssa == 0.0 ? 0.0 : INFINITY;
-		*p_value = ssa == 0.0 ? 1.0 : 0.0;
-		return 0;
-	}
-	*f = (ssa / dfa) / (sse / dfe);
-	*p_value = gsl_cdf_fdist_Q(*f, dfa, dfe);
-	return isfinite(*p_value) ? 0 : -EDOM;
+	free(v);
+	return iv;
 }

@@ -34,6 +34,9 @@ struct pp_summary {
  */
 int pp_summarize(const double *x, size_t n, double confidence, struct pp_summary *out);
 
+/* Median of @x with its distribution-free (order statistic) confidence interval. */
+struct pp_interval pp_median_interval(const double *x, size_t n, double confidence);
+
 enum pp_test { PP_TEST_MANN_WHITNEY, PP_TEST_WELCH };
 
 /* Comparison of current (y) against previous (x): positive = current slower. */
@@ -82,12 +85,5 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
  */
 int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, double *mean,
 		    size_t *start);
-
-/*
- * ANOVA F test of k groups of equal size n (section 2.3.5): F with k - 1 and
- * k(n - 1) df, and its p-value.  With no variation inside the groups F is 0
- * (p 1) or +inf (p 0).  Returns 0, -EINVAL (k < 2, n < 2, non-finite value).
- */
-int pp_anova(const double *const *groups, size_t k, size_t n, double *f, double *p_value);
 
 #endif /* PINPOINT_STATS_H */

@@ -111,6 +111,21 @@ size_t pp_program_suggest(const struct pp_program *prog, const char *name, const
 			  size_t max);
 
 /*
+ * pp_program_suggest() for the NAME of [FILE:]NAME @spec, at most @max
+ * names joined with ", " into @buf.  Returns how many.
+ */
+size_t pp_program_suggest_list(const struct pp_program *prog, const char *spec, size_t max,
+			       char *buf, size_t len);
+
+/*
+ * Matches @m[0..@n) of one spec as the [FILE:]NAME a user gives to pick
+ * one: FILE the shortest suffix of its file that tells it from the others
+ * (none when all share a file), NAME demangled unless that is ambiguous too;
+ * joined with ", " into @buf.
+ */
+void pp_program_candidates(const struct pp_prog_fn *const *m, size_t n, char *buf, size_t len);
+
+/*
  * The function a call of @caller reaches, or NULL when it has no table
  * (external) or is indirect.  When several functions have the callee's name
  * (static functions of different files), the one of @caller's module and

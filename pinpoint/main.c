@@ -4,10 +4,11 @@
  *
  *   pinpoint --entry parse_doc --depth 3 --previous ../build-old -- ./bench in.json
  *
- * Runs COMMAND in the previous and the current build directory, measures the
- * entry in both and, if it got slower, digs through its layers of calls to
- * the bottleneck (search.c), printing each comparison as it is decided and
- * the bottleneck chain at the end (report.c).  Exit status: 0 no regression,
+ * A pipeline of stages over one session (session.h): build the revisions
+ * (build.c), discover the tables and the entry (discover.c), plan the
+ * search through the layers of calls (plan.c), which has quantities
+ * measured (measure.c) and decided (decide.c), then report from the session
+ * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no regression,
  * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
  * 130 interrupted.
  */
@@ -21,16 +22,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pinpoint/build.h"
-#include "pinpoint/html.h"
-#include "pinpoint/json.h"
-#include "pinpoint/log.h"
-#include "pinpoint/measure.h"
-#include "pinpoint/options.h"
-#include "pinpoint/report.h"
-#include "pinpoint/run.h"
-#include "pinpoint/search.h"
+#include "core/process.h"
 #include "core/util.h"
+#include "pinpoint/build.h"
+#include "pinpoint/discover.h"
+#include "pinpoint/log.h"
+#include "pinpoint/options.h"
+#include "pinpoint/plan.h"
+#include "pinpoint/report/html.h"
+#include "pinpoint/report/json.h"
+#include "pinpoint/report/report.h"
 
 #define PP_EXIT_INTERRUPTED 130
 
@@ -210,6 +211,7 @@ int main(int argc, char **argv)
 	s.stop = &stop_requested;
 	s.rev[PP_PREV].label = "previous";
 	s.rev[PP_CUR].label = "current";
+	s.on_decided = pp_report_comparison;
 	pp_program_init(&s.rev[PP_PREV].prog);
 	pp_program_init(&s.rev[PP_CUR].prog);
 	code = PP_EXIT_USAGE;
@@ -268,9 +270,10 @@ int main(int argc, char **argv)
 	s.started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 	       s.rev[PP_CUR].dir);
+	/* The pipeline: discover -> plan (measure, decide) -> report. */
 	err = pp_discover(&s);
 	if (!err)
-		err = pp_search(&s);
+		err = pp_plan(&s);
 	s.finished = pp_now();
 	code = outcome_of(err);
 	if (code < 0)

@@ -7,9 +7,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
+#include "pinpoint/log.h"
 #include "pinpoint/run.h"
 
 static uint64_t hash_file(const char *path)
@@ -66,4 +68,87 @@ out:
 		close(p.err);
 	free(setting);
 	return err;
+}
+
+/* The last non-empty line of a file, for error messages. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, unsigned batch,
+		    unsigned index, struct pp_results *res, struct pp_run_status *st)
+{
+	struct pp_revision *rev = &s->rev[r];
+	char out[4096], outp[4096], errp[4096], how[128], tail[512];
+	int err, errline = 0;
+
+	pp_session_results_path(s, out, sizeof(out));
+	snprintf(outp, sizeof(outp), "%s/%s.stdout", s->workdir, rev->label);
+	snprintf(errp, sizeof(errp), "%s/%s.stderr", s->workdir, rev->label);
+	unlink(out);
+	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop, st);
+	if (err) {
+		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
+			    strerror(-err));
+		return -EIO;
+	}
+	if (st->interrupted)
+		return -EINTR;
+	if (st->timed_out || st->signal || st->exit_code) {
+		last_line(errp, tail, sizeof(tail));
+		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label, batch,
+			    index + 1, s->opt->command[0], pp_run_describe(st, how, sizeof(how)),
+			    tail[0] ? "; its last words: " : "", tail);
+		return -EIO;
+	}
+	if (!rev->output_hash) {
+		rev->output_hash = st->output_hash;
+	} else if (rev->output_hash != st->output_hash && !rev->output_differs_warned) {
+		pr_warn("the %s revision's output changed between runs", rev->label);
+		rev->output_differs_warned = true;
+	}
+	if (s->rev[PP_PREV].output_hash && s->rev[PP_CUR].output_hash &&
+	    s->rev[PP_PREV].output_hash != s->rev[PP_CUR].output_hash &&
+	    !s->outputs_differ_warned) {
+		pr_warn("the previous and current revisions print different output: are they "
+			"running the same work?");
+		s->outputs_differ_warned = true;
+	}
+	err = pp_results_read(res, out, &errline);
+	if (err == -ENOENT && batch == 0) {
+		/* The first run: most likely a build without the plugin and runtime. */
+		pr_err("the %s revision's '%s' (in %s) wrote no measurements: build it with "
+		       "pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint --print-plugin-path) "
+		       "and the pinpoint runtime",
+		       rev->label, s->opt->command[0], rev->dir);
+		return -EINVAL;
+	}
+	if (err == -ENOENT) {
+		pp_session_fail(s,
+			    "%s revision, comparison %u, run %u: the benchmark wrote no "
+			    "measurements (is it built with the pinpoint runtime, and does it "
+			    "end with exit() or a return from main?)",
+			    rev->label, batch, index + 1);
+		return -EIO;
+	}
+	if (err) {
+		pp_session_fail(s, "%s revision, comparison %u, run %u: unreadable results %s: %s",
+			    rev->label, batch, index + 1, out,
+			    err == -EPROTO ? "written by another version of the pinpoint runtime"
+					   : strerror(-err));
+		return -EIO;
+	}
+	return 0;
 }

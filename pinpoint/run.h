@@ -6,6 +6,8 @@
 #define PINPOINT_RUN_H
 
 #include "core/process.h"
+#include "core/results.h"
+#include "pinpoint/session.h"
 
 /*
  * Run @argv with @dir as working directory and PINPOINT=@arming in its
@@ -17,5 +19,15 @@
  */
 int pp_run(char *const argv[], const char *dir, const char *arming, const char *out_path,
 	   const char *err_path, double timeout_s, volatile int *stop, struct pp_run_status *st);
+
+/*
+ * One run of revision @r with PINPOINT=@arming, its results read into @res
+ * (run @index of batch @batch, for messages).  Returns 0, -EIO after
+ * recording why the run failed (pp_session_fail()), -EINTR, or -EINVAL after
+ * reporting that the first run (batch 0) wrote no results: a build without
+ * the plugin and runtime.
+ */
+int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, unsigned batch,
+		    unsigned index, struct pp_results *res, struct pp_run_status *st);
 
 #endif /* PINPOINT_RUN_H */

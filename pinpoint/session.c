@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * session.c - release what a session holds.
+ * session.c - the session's own operations: the quantities (made once),
+ * the run records, the first failure, the numbering of comparisons as they
+ * are decided, and releasing it all.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pinpoint/session.h"
 
@@ -32,4 +37,70 @@ void pp_session_free(struct pp_session *s)
 		pp_program_free(&s->rev[r].prog);
 	}
 	free(s->failure);
+}
+
+struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
+				    unsigned last)
+{
+	struct pp_quantity *q, **nq;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    (kind != PP_Q_RANGE || (q->first == first && q->last == last)))
+			return q;
+	}
+	q = calloc(1, sizeof(*q));
+	nq = realloc(s->q, (s->nq + 1) * sizeof(*nq));
+	if (!q || !nq) {
+		free(q);
+		if (nq)
+			s->q = nq;
+		return NULL;
+	}
+	s->q = nq;
+	q->id = (unsigned)s->nq;
+	q->kind = kind;
+	q->fn[0] = fn[0];
+	q->fn[1] = fn[1];
+	q->first = first;
+	q->last = last;
+	s->q[s->nq++] = q;
+	return q;
+}
+
+struct pp_run_record *pp_session_add_run(struct pp_session *s)
+{
+	struct pp_run_record *n = realloc(s->runs, (s->nruns + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	s->runs = n;
+	memset(&s->runs[s->nruns], 0, sizeof(s->runs[0]));
+	return &s->runs[s->nruns++];
+}
+
+void pp_session_fail(struct pp_session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->failure)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s->failure, fmt, ap) < 0)
+		s->failure = NULL;
+	va_end(ap);
+}
+
+void pp_session_decided(struct pp_session *s, struct pp_quantity *q)
+{
+	q->order = ++s->ndecided;
+	if (s->on_decided)
+		s->on_decided(s, q);
+}
+
+void pp_session_results_path(const struct pp_session *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/results", s->workdir);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * session.h - the state of one pinpoint session: the two revisions, what was
- * measured, every comparison and the bottleneck chain.  The search fills it,
- * the report and the JSON writer read it.
+ * measured, every comparison and the bottleneck chain.  The stages read and
+ * extend it (discover -> plan -> measure -> decide); the report reads it.
  */
 #ifndef PINPOINT_SESSION_H
 #define PINPOINT_SESSION_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "pinpoint/options.h"
-#include "pinpoint/run.h"
+#include "core/process.h"
 #include "core/stats.h"
 #include "core/table.h"
 
@@ -56,7 +56,7 @@ struct pp_quantity {
 	struct pp_comparison cmp;
 	double threshold_ns;
 	enum pp_verdict verdict;
-	unsigned order; /* 1-based order of comparison in the report, 0 = not reported */
+	unsigned order; /* 1-based order of decision (pp_session_decided()), 0 = not decided */
 };
 
 /* One run of the benchmark. */
@@ -117,7 +117,28 @@ struct pp_session {
 	double started, finished; /* monotonic clock, s */
 	double started_wall; /* seconds since the epoch */
 	volatile int *stop;
+	unsigned ndecided; /* comparisons decided so far */
+	/* Told of each comparison as it is decided (the live report line), or NULL. */
+	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };
+
+/* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
+struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
+				    unsigned last);
+
+/* A new, zeroed run record, or NULL when out of memory. */
+struct pp_run_record *pp_session_add_run(struct pp_session *s);
+
+/* Record what failed (kept: the first failure is the cause). */
+void pp_session_fail(struct pp_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* @q was decided: number it (q->order) and tell s->on_decided. */
+void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
+
+/* Where the runtime writes its results during the session. */
+void pp_session_results_path(const struct pp_session *s, char *buf, size_t len);
 
 void pp_session_free(struct pp_session *s);
 

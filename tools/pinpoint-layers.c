@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_string.h"
 #include "core/table.h"
 #include "pinpoint/protocol.h"
 
@@ -218,43 +219,9 @@ static const char *kind_str(uint8_t k)
 	return k < 4 ? s[k] : "?";
 }
 
-/* JSON string: escapes, and invalid UTF-8 replaced so the output parses. */
 static void json_str(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	putchar('"');
-	while (*p) {
-		unsigned char c = *p;
-		size_t n = c < 0x80	    ? 1
-			   : (c >> 5) == 6  ? 2
-			   : (c >> 4) == 14 ? 3
-			   : (c >> 3) == 30 ? 4
-					    : 0;
-		size_t i;
-
-		if (c == '"' || c == '\\') {
-			printf("\\%c", c);
-		} else if (c < 0x20) {
-			printf("\\u%04x", c);
-		} else if (n == 1) {
-			putchar(c);
-		} else {
-			for (i = 1; n && i < n; i++)
-				if ((p[i] & 0xc0) != 0x80)
-					n = 0;
-			if (!n) {
-				fputs("\\ufffd", stdout);
-				n = 1;
-			} else {
-				fwrite(p, 1, n, stdout);
-			}
-			p += n;
-			continue;
-		}
-		p++;
-	}
-	putchar('"');
+	pp_json_put_string(stdout, s);
 }
 
 enum target { T_TABLE, T_EXTERNAL, T_INDIRECT };
@@ -377,89 +344,23 @@ static void list_all(const struct pp_program *prog)
 		printf("]}\n");
 }
 
-/* The shortest suffix of @f's file that tells it from the other matches. */
-static const char *file_suffix(const struct pp_prog_fn *f, const struct pp_prog_fn **m, size_t n)
-{
-	const char *s = f->file + strlen(f->file);
-
-	while (s > f->file) {
-		size_t j;
-		bool unique = true;
-
-		do
-			s--;
-		while (s > f->file && s[-1] != '/');
-		for (j = 0; j < n; j++)
-			if (m[j] != f && strcmp(m[j]->file, f->file) && pp_file_matches(m[j]->file, s))
-				unique = false;
-		if (unique)
-			break;
-	}
-	return s;
-}
-
-/*
- * The name to offer for @f among the matches: demangled, unless another
- * match demangles the same (a C++ constructor or destructor's variants).
- */
-static const char *candidate_name(const struct pp_prog_fn *f, const struct pp_prog_fn **m, size_t n)
-{
-	const char *dem = pp_demangle(f->name);
-	size_t j;
-
-	for (j = 0; j < n; j++)
-		if (m[j] != f && strcmp(m[j]->name, f->name) &&
-		    !strcmp(pp_demangle(m[j]->name), dem))
-			return f->name;
-	return dem;
-}
-
-/* The NAME of a FILE:NAME spec, split as pp_program_lookup() does. */
-static const char *spec_name(const char *spec)
-{
-	long sep = pp_name_split(spec, strlen(spec));
-
-	return sep > 0 && spec[sep + 1] ? spec + sep + 1 : spec;
-}
-
 static const struct pp_prog_fn *find_entry(const struct pp_program *prog)
 {
 	const struct pp_prog_fn *m[64];
-	size_t n = pp_program_lookup(prog, opt.entry, m, 64), i;
+	size_t n = pp_program_lookup(prog, opt.entry, m, 64);
+	char list[2048];
 
 	if (n == 1)
 		return m[0];
 	if (n == 0) {
-		const char *sugg[MAX_SUGGEST];
-		size_t ns = pp_program_suggest(prog, spec_name(opt.entry), sugg, MAX_SUGGEST);
-		char list[1024] = "";
-		size_t len = 0;
-
-		if (!ns)
+		if (!pp_program_suggest_list(prog, opt.entry, MAX_SUGGEST, list, sizeof(list)))
 			die("no function '%s' in %s (pinpoint-layers %s lists them)", opt.entry,
 			    opt.binary, opt.binary);
-		for (i = 0; i < ns && len < sizeof(list); i++)
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-						i ? ", " : "", sugg[i]);
 		die("no function '%s' in %s; did you mean: %s?", opt.entry, opt.binary, list);
 	}
-	{
-		char list[2048] = "";
-		size_t len = 0, shown = n < 64 ? n : 64;
-		bool one_file = true;
-
-		for (i = 1; i < shown; i++)
-			one_file &= !strcmp(m[i]->file, m[0]->file);
-		for (i = 0; i < shown && len < sizeof(list); i++) {
-			const char *file = one_file ? "" : file_suffix(m[i], m, shown);
-
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s%s",
-						i ? ", " : "", file, file[0] ? ":" : "",
-						candidate_name(m[i], m, shown));
-		}
-		die("'%s' is ambiguous in %s, say which: %s%s", opt.entry, opt.binary, list,
-		    n > shown ? ", ..." : "");
-	}
+	pp_program_candidates(m, n < 64 ? n : 64, list, sizeof(list));
+	die("'%s' is ambiguous in %s, say which: %s%s", opt.entry, opt.binary, list,
+	    n > 64 ? ", ..." : "");
 }
 
 static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *entry)

@@ -8,7 +8,7 @@ A second, independent implementation guards against a mistake in the
 fixtures themselves: Mann-Whitney U and p (scipy.stats.mannwhitneyu, exact
 or asymptotic with continuity correction as R chose), Welch t, df and p
 (scipy.stats.ttest_ind with equal_var=False, t/normal quantiles for the
-interval), the t/z intervals of the summaries and one-way ANOVA
+interval), the t/z intervals of the summaries
 (scipy.stats.f_oneway).  Exits 77 (skipped) when scipy is missing.
 """
 import math
@@ -110,13 +110,6 @@ def main(path):
                 if kind == "mw":
                     hl = float(tok[3])
                     check(name, "HL", float(np.median(np.subtract.outer(y, x))), hl)
-            elif kind == "anova":
-                k, n = int(tok.pop(0)), int(tok.pop(0))
-                v = [float(tok.pop(0)) for _ in range(k * n)]
-                groups = [v[i * n:(i + 1) * n] for i in range(k)]
-                r = stats.f_oneway(*groups)
-                check(name, "F", r.statistic, float(tok[0]))
-                check(name, "p", r.pvalue, float(tok[1]))
             elif kind == "steady":
                 cases -= 1  # the rule itself, no library to compare with
             else:

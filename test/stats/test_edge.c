@@ -27,8 +27,7 @@ static void bad_input(void)
 	const double confs[] = {0.0, 1.0, -0.5, 1.5, NAN, INFINITY};
 	struct pp_summary s;
 	struct pp_comparison c;
-	const double *groups[2] = {five, five};
-	double m, f, p;
+	double m;
 	size_t start;
 
 	CHECK(pp_summarize(five, 0, 0.95, &s) == -EINVAL, "summarize n=0");
@@ -67,13 +66,6 @@ static void bad_input(void)
 	CHECK(pp_steady_state(five, 2, 2, 10.0, &m, &start) == -ENODATA,
 	      "steady: no value after the only window");
 	CHECK(pp_steady_state(five, 0, 2, 10.0, &m, &start) == -ENODATA, "steady n=0");
-
-	CHECK(pp_anova(groups, 1, 5, &f, &p) == -EINVAL, "anova k=1");
-	CHECK(pp_anova(groups, 2, 1, &f, &p) == -EINVAL, "anova n=1");
-	groups[1] = NULL;
-	CHECK(pp_anova(groups, 2, 5, &f, &p) == -EINVAL, "anova NULL group");
-	groups[1] = nan_in;
-	CHECK(pp_anova(groups, 2, 3, &f, &p) == -EINVAL, "anova NaN value");
 }
 
 static int all_finite(const struct pp_comparison *c)
@@ -84,7 +76,7 @@ static int all_finite(const struct pp_comparison *c)
 
 static void degenerate(void)
 {
-	double same[8], other[6], zeros[12] = {0}, m, f, p;
+	double same[8], other[6], zeros[12] = {0}, m;
 	struct pp_summary s;
 	struct pp_comparison c;
 	size_t start;
@@ -127,13 +119,6 @@ static void degenerate(void)
 	      "steady: a mean of 0 has no coefficient of variation");
 	CHECK(pp_steady_state(same, 8, 3, 1e-9, &m, &start) == 0 && start == 3 && m == 3.25,
 	      "steady constant: start %zu mean %g", start, m);
-
-	const double *eq[3] = {same, same, same}, *ne[2] = {same, other};
-
-	CHECK(pp_anova(eq, 3, 6, &f, &p) == 0 && f == 0.0 && p == 1.0,
-	      "anova equal constants: F %g p %g", f, p);
-	CHECK(pp_anova(ne, 2, 6, &f, &p) == 0 && f == INFINITY && p == 0.0,
-	      "anova different constants: F %g p %g", f, p);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * search.h - DiggingFind with BinaryFind or LinearFind (chapter 4 of the
- * method), on LLVM call lists.
+ * plan.h - the plan stage: DiggingFind with BinaryFind or LinearFind
+ * (chapter 4 of the method), on LLVM call lists.
  */
-#ifndef PINPOINT_SEARCH_H
-#define PINPOINT_SEARCH_H
+#ifndef PINPOINT_PLAN_H
+#define PINPOINT_PLAN_H
 
 #include "pinpoint/session.h"
 
@@ -14,9 +14,9 @@
  * a failed measurement (-EIO, -EINTR, -ENOMEM); what was established before
  * the error stays in @s.
  */
-int pp_search(struct pp_session *s);
+int pp_plan(struct pp_session *s);
 
 /* Whether two revisions of a function have the same call list; if not, describe how. */
 bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why);
 
-#endif /* PINPOINT_SEARCH_H */
+#endif /* PINPOINT_PLAN_H */

@@ -5,8 +5,8 @@
 #ifndef PINPOINT_PLATFORM_H
 #define PINPOINT_PLATFORM_H
 
-struct pp_session;
-struct pp_json;
+
+#include "pinpoint/session.h"
 
 struct pp_platform {
 	char cpu[256];
@@ -18,6 +18,5 @@ struct pp_platform {
 };
 
 void pp_platform_read(struct pp_platform *p, const struct pp_session *s);
-void pp_platform_json(struct pp_json *j, const struct pp_platform *p);
 
 #endif /* PINPOINT_PLATFORM_H */

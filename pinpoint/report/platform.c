@@ -12,9 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "pinpoint/json.h"
-#include "pinpoint/platform.h"
-#include "pinpoint/session.h"
+#include "pinpoint/report/platform.h"
 
 #ifndef PP_LLVM_VERSION
 #define PP_LLVM_VERSION "unknown"
@@ -110,17 +108,4 @@ void pp_platform_read(struct pp_platform *p, const struct pp_session *s)
 		else
 			snprintf(p->compiler[r], sizeof(p->compiler[r]), "unknown");
 	}
-}
-
-void pp_platform_json(struct pp_json *j, const struct pp_platform *p)
-{
-	pp_json_object(j, "platform");
-	pp_json_str(j, "cpu", p->cpu);
-	pp_json_int(j, "cpus", p->cpus);
-	pp_json_str(j, "kernel", p->kernel);
-	pp_json_str(j, "machine", p->machine);
-	pp_json_str(j, "llvm", p->llvm);
-	pp_json_str(j, "compiler_previous", p->compiler[0]);
-	pp_json_str(j, "compiler_current", p->compiler[1]);
-	pp_json_end_object(j);
 }

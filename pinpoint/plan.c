@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * search.c - DiggingFind with BinaryFind or LinearFind, on LLVM call lists.
+ * plan.c - the plan stage: DiggingFind with BinaryFind or LinearFind, on
+ * LLVM call lists.  It picks the quantities to compare, has them measured
+ * (measure.c) and reads their decisions (decide.c); it asks for more runs
+ * while a decision is too wide.
  *
  * The entry is compared as a whole first.  If it got slower, DiggingFind
  * inspects it: its call list must be the same in both revisions (otherwise
@@ -18,10 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "pinpoint/decide.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
-#include "pinpoint/search.h"
-#include "core/util.h"
+#include "pinpoint/plan.h"
 
 struct found {
 	bool yes;
@@ -76,7 +80,7 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 	return false;
 }
 
-static int add_link(struct pp_session *s, enum pp_step_kind kind, const struct pp_prog_fn *const fn[2],
+static int add_step(struct pp_session *s, enum pp_step_kind kind, const struct pp_prog_fn *const fn[2],
 		    unsigned first, unsigned last, const struct pp_quantity *q, const char *stop)
 {
 	struct pp_chain_step *n = realloc(s->steps, (s->nsteps + 1) * sizeof(*n));
@@ -93,6 +97,30 @@ static int add_link(struct pp_session *s, enum pp_step_kind kind, const struct p
 	n->last = last;
 	n->q = q;
 	n->stop = stop;
+	return 0;
+}
+
+/*
+ * Decide @q, measuring it again while its interval straddles the threshold
+ * (up to --re-measurement rounds); the session numbers it when decided.
+ */
+static int settle(struct pp_session *s, struct pp_quantity *q)
+{
+	int ret;
+
+	if (q->decided)
+		return 0;
+	while ((ret = pp_decide(s, q)) == PP_NEEDS_RUNS) {
+		q->rounds++;
+		pr_dbg("comparison of quantity %u too wide, re-measuring (round %d)", q->id,
+		       q->rounds);
+		ret = pp_measure(s, &q, 1, s->opt->measurements, true);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	pp_session_decided(s, q);
 	return 0;
 }
 
@@ -135,7 +163,7 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 	}
 	if (!err && !q->batch)
 		err = pp_measure(s, batch, n, s->opt->measurements, false);
-	return err ? err : pp_decide(s, q);
+	return err ? err : settle(s, q);
 }
 
 /* Algorithm 4.3. */
@@ -196,7 +224,7 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 			if (err)
 				goto out;
 		}
-		err = pp_decide(s, qs[k]);
+		err = settle(s, qs[k]);
 		if (err)
 			goto out;
 		if (qs[k]->verdict == PP_V_SLOWER) {
@@ -238,7 +266,7 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	if (v->n < 64)
 		v->fn[v->n++] = fn[PP_CUR];
 	if (!pp_same_call_list(fn[PP_PREV], fn[PP_CUR], &why)) {
-		err = add_link(s, PP_STEP_STRUCTURAL, fn, 0, 0, NULL, "structural change");
+		err = add_step(s, PP_STEP_STRUCTURAL, fn, 0, 0, NULL, "structural change");
 		if (!err)
 			s->steps[s->nsteps - 1].detail = why;
 		else
@@ -260,14 +288,14 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 		err = compare(s, self);
 		if (err)
 			return err;
-		return add_link(s, PP_STEP_SELF, fn, 0, 0, self,
+		return add_step(s, PP_STEP_SELF, fn, 0, 0, self,
 				self->verdict == PP_V_SLOWER
 				    ? NULL
 				    : "spread: neither its calls nor its own body alone is "
 				      "significantly slower");
 	}
 	if (f.first != f.last)
-		return add_link(s, PP_STEP_RANGE, fn, f.first, f.last,
+		return add_step(s, PP_STEP_RANGE, fn, f.first, f.last,
 				pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.last),
 				"slower only as a range");
 
@@ -289,14 +317,14 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 		else if (visited(v, callee[PP_CUR]))
 			stop = "recursion: already inspected";
 	}
-	err = add_link(s, PP_STEP_CALL, fn, f.first, f.first,
+	err = add_step(s, PP_STEP_CALL, fn, f.first, f.first,
 		       pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.first), stop);
 	if (err || stop)
 		return err;
 	return digging_find(s, callee, layer + 1, v);
 }
 
-int pp_search(struct pp_session *s)
+int pp_plan(struct pp_session *s)
 {
 	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
 	struct pp_quantity *batch[5], *e;
@@ -322,7 +350,7 @@ int pp_search(struct pp_session *s)
 	}
 	err = pp_measure(s, batch, n, s->opt->measurements, false);
 	if (!err)
-		err = pp_decide(s, e);
+		err = settle(s, e);
 	if (err)
 		return err;
 	if (e->verdict != PP_V_SLOWER) {
@@ -330,7 +358,7 @@ int pp_search(struct pp_session *s)
 		return 0;
 	}
 	s->outcome = PP_EXIT_REGRESSION;
-	err = add_link(s, PP_STEP_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
+	err = add_step(s, PP_STEP_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
 	if (err || s->opt->depth == 0)
 		return err;
 	return digging_find(s, entry, 0, &v);

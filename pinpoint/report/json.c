@@ -12,11 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pinpoint/json.h"
-#include "pinpoint/log.h"
-#include "pinpoint/platform.h"
-#include "pinpoint/report.h"
+#include "core/json_string.h"
 #include "core/util.h"
+#include "pinpoint/decide.h"
+#include "pinpoint/log.h"
+#include "pinpoint/report/json.h"
+#include "pinpoint/report/platform.h"
+#include "pinpoint/report/report.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0"
@@ -36,36 +38,6 @@ static void sep(struct pp_json *j, const char *key)
 			fputc(*p, j->f);
 		fputs("\": ", j->f);
 	}
-}
-
-static void put_string(FILE *f, const char *v)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
 }
 
 void pp_json_begin(struct pp_json *j, FILE *f)
@@ -126,7 +98,7 @@ void pp_json_str(struct pp_json *j, const char *key, const char *v)
 		return;
 	sep(j, key);
 	if (v)
-		put_string(j->f, v);
+		pp_json_put_string(j->f, v);
 	else
 		fputs("null", j->f);
 }
@@ -388,6 +360,20 @@ static void write_chain(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
+static void platform_json(struct pp_json *j, const struct pp_platform *p)
+{
+	pp_json_object(j, "platform");
+	pp_json_str(j, "cpu", p->cpu);
+	pp_json_int(j, "cpus", p->cpus);
+	pp_json_str(j, "kernel", p->kernel);
+	pp_json_str(j, "machine", p->machine);
+	pp_json_str(j, "llvm", p->llvm);
+	pp_json_str(j, "compiler_previous", p->compiler[0]);
+	pp_json_str(j, "compiler_current", p->compiler[1]);
+	pp_json_end_object(j);
+}
+
+
 static void write_json(FILE *f, const void *arg)
 {
 	const struct pp_session *s = arg;
@@ -409,7 +395,7 @@ static void write_json(FILE *f, const void *arg)
 	pp_json_int(&j, "exit_code", s->outcome);
 	pp_json_bool(&j, "interrupted", s->interrupted);
 	pp_json_str(&j, "failure", s->failure);
-	pp_platform_json(&j, &plat);
+	platform_json(&j, &plat);
 	write_options(&j, s);
 	write_revisions(&j, s);
 	write_comparisons(&j, s);

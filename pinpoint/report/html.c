@@ -13,10 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pinpoint/html.h"
-#include "pinpoint/log.h"
-#include "pinpoint/report.h"
 #include "core/util.h"
+#include "pinpoint/decide.h"
+#include "pinpoint/log.h"
+#include "pinpoint/report/html.h"
+#include "pinpoint/report/report.h"
 
 #define W 720
 #define H 220

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.c - what pinpoint prints on stdout.
+ * text.c - the text report, on stdout.
  *
  * A line per comparison as it is decided (what was compared, each revision's
  * centre with its interval, the difference with its interval, the verdict),
@@ -8,60 +8,14 @@
  * down to the call that costs it, each step with its callee, file:line and
  * what it accounts for.
  */
-#include <gsl/gsl_cdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pinpoint/log.h"
-#include "pinpoint/measure.h"
-#include "pinpoint/report.h"
 #include "core/util.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct pp_interval pp_median_interval(const double *x, size_t n, double confidence)
-{
-	struct pp_interval iv = {0, 0, 0};
-	double *v;
-	size_t l;
-
-	if (!n)
-		return iv;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return iv;
-	memcpy(v, x, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	iv.centre = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	/* Largest l with P(B < l) <= alpha/2, B ~ Binomial(n, 1/2): [x(l), x(n-l+1)]. */
-	l = 0;
-	while (l + 1 <= n / 2 &&
-	       gsl_cdf_binomial_P((unsigned)l, 0.5, (unsigned)n) <= (1 - confidence) / 2)
-		l++;
-	if (l == 0) {
-		iv.low = v[0];
-		iv.high = v[n - 1];
-	} else {
-		iv.low = v[l - 1];
-		iv.high = v[n - l];
-	}
-	free(v);
-	return iv;
-}
-
-struct pp_interval pp_revision_interval(const struct pp_session *s, const struct pp_quantity *q,
-					int rev)
-{
-	if (s->opt->test == PP_TEST_WELCH)
-		return q->sum[rev].ci;
-	return pp_median_interval(q->series[rev].v, q->series[rev].n, s->opt->confidence);
-}
+#include "pinpoint/decide.h"
+#include "pinpoint/log.h"
+#include "pinpoint/report/report.h"
 
 static const char *fn_name(const struct pp_prog_fn *fn)
 {
@@ -109,9 +63,7 @@ static const char *verdict_word(enum pp_verdict v)
 	}
 }
 
-static unsigned next_order;
-
-void pp_report_comparison(struct pp_session *s, struct pp_quantity *q)
+void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32];
 	struct pp_interval p = pp_revision_interval(s, q, PP_PREV);
@@ -120,7 +72,6 @@ void pp_report_comparison(struct pp_session *s, struct pp_quantity *q)
 	double base = pp_summary_centre(&entry->sum[PP_PREV], s->opt->test);
 	char *label;
 
-	q->order = ++next_order;
 	if (s->opt->quiet)
 		return;
 	label = pp_quantity_label(q);
@@ -209,7 +160,7 @@ static void print_lost(FILE *f, const struct pp_session *s)
 			lost, runs);
 }
 
-void pp_report_verdict(struct pp_session *s, FILE *f)
+void pp_report_verdict(const struct pp_session *s, FILE *f)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
 

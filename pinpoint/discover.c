@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * discover.c - the discover stage: the first run of each revision arms only
+ * the entry, names the instrumented binaries the benchmark loads (their
+ * tables make the program model), finds the entry in it and how it is
+ * armed, and sets the time limit of later runs from the slowest first run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arming.h"
+#include "core/results.h"
+#include "pinpoint/discover.h"
+#include "pinpoint/log.h"
+#include "pinpoint/protocol.h"
+#include "pinpoint/run.h"
+
+/* Report an entry that is unknown or ambiguous in @rev; returns -ENOENT or -EINVAL. */
+static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t nmatch,
+			 const struct pp_prog_fn *const *m)
+{
+	char list[2048];
+
+	if (nmatch == 0) {
+		size_t ns = pp_program_suggest_list(&rev->prog, s->opt->entry, 5, list, sizeof(list));
+
+		pr_err("unknown entry '%s' in the %s revision (%s)%s%s", s->opt->entry, rev->label,
+		       rev->dir, ns ? "; did you mean: " : "", list);
+		return -ENOENT;
+	}
+	pp_program_candidates(m, nmatch, list, sizeof(list));
+	pr_err("ambiguous entry '%s' in the %s revision: give one of %s", s->opt->entry, rev->label,
+	       list);
+	return -EINVAL;
+}
+
+/* Run revision @r once with only the entry armed, as @spec. */
+static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out, const char *spec,
+			struct pp_results *res, double *slowest)
+{
+	struct pp_run_status st;
+	struct pp_run_record *rec;
+	char *arming, *out_arg;
+	int err;
+
+	pp_results_free(res);
+	memset(res, 0, sizeof(*res));
+	out_arg = pp_arming_escape(out);
+	if (!out_arg)
+		return -ENOMEM;
+	err = asprintf(&arming, PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s", out_arg, spec);
+	free(out_arg);
+	if (err < 0)
+		return -ENOMEM;
+	err = pp_run_revision(s, r, arming, 0, 0, res, &st);
+	free(arming);
+	rec = pp_session_add_run(s);
+	if (rec) {
+		rec->rev = r;
+		rec->warmup = true;
+		rec->st = st;
+	}
+	if (!err && st.wall_s > *slowest)
+		*slowest = st.wall_s;
+	return err;
+}
+
+int pp_discover(struct pp_session *s)
+{
+	double slowest = 0;
+	char out[4096], *user_entry;
+	int err = 0;
+
+	snprintf(out, sizeof(out), "%s/results", s->workdir);
+	user_entry = pp_arming_user_target(s->opt->entry);
+	if (!user_entry)
+		return -ENOMEM;
+	/* A benchmark that hangs on its first run must be stopped too. */
+	s->timeout_s = s->opt->timeout;
+	for (int r = 0; r < 2; r++) {
+		struct pp_revision *rev = &s->rev[r];
+		const struct pp_prog_fn *m[16];
+		struct pp_results res;
+		size_t nm;
+
+		memset(&res, 0, sizeof(res));
+		err = discover_run(s, r, out, user_entry, &res, &slowest);
+		if (err)
+			goto fail;
+		for (size_t i = 0; i < res.nmodules; i++) {
+			int e = pp_program_add_file(&rev->prog, res.modules[i]);
+
+			if (e && e != -ENOENT) {
+				const char *why = pp_program_error(&rev->prog);
+
+				if (why && *why)
+					pr_err("%s", why);
+				else
+					pr_err("%s: %s", res.modules[i], pp_table_strerror(e));
+				err = -EINVAL;
+				goto fail;
+			}
+		}
+		if (!rev->prog.nfuncs) {
+			pr_err("the %s revision's '%s' (in %s) carries no pinpoint table: build it "
+			       "with pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint "
+			       "--print-plugin-path) and the pinpoint runtime",
+			       rev->label, s->opt->command[0], rev->dir);
+			err = -EINVAL;
+			goto fail;
+		}
+		nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
+		if (nm != 1) {
+			err = entry_problem(s, rev, nm < 16 ? nm : 16, m);
+			goto fail;
+		}
+		rev->entry = m[0];
+		rev->entry_spec = pp_arming_fn(&rev->prog, m[0]);
+		if (!rev->entry_spec) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		/*
+		 * The runtime matches linkage names: an entry given as a C++ name
+		 * ("run" for _Z3runv) is armed again by the name the table gives it.
+		 */
+		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
+			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest);
+			if (err)
+				goto fail;
+		}
+		if (!res.nslots || !res.slots[0].count) {
+			pp_session_fail(s, "%s revision: the entry %s was never called by '%s'",
+				    rev->label, pp_demangle(rev->entry->name), s->opt->command[0]);
+			err = -EIO;
+			goto fail;
+		}
+		pp_results_free(&res);
+		continue;
+	fail:
+		pp_results_free(&res);
+		free(user_entry);
+		return err;
+	}
+	free(user_entry);
+	if (!s->opt->timeout)
+		s->timeout_s = fmax(60.0, 20.0 * slowest);
+	else
+		s->timeout_s = s->opt->timeout;
+	return 0;
+}
