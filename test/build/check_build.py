@@ -15,27 +15,21 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import pinpoint_test  # noqa: E402
+from pinpoint_test import chain, fail  # noqa: E402
+
 
 # The planted slowdowns cost more than the entry's whole previous time: a
 # 10 % threshold keeps a noisy machine's false "slower" ranges out of the chain.
 MEASURE = ["--measurements", "12", "--warmups", "1", "--precision-threshold", "10"]
 
 
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
 def run(cmd, cwd, timeout=900):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout)
-    print("$ (cd %s && %s) -> %d" % (cwd, " ".join(cmd), p.returncode))
-    print(p.stdout)
-    print(p.stderr, file=sys.stderr)
-    return p
+    return pinpoint_test.run(cmd, cwd=cwd, timeout=timeout, echo=True)
 
 
 def snapshot(top):
@@ -47,13 +41,6 @@ def snapshot(top):
             st = os.lstat(path)
             files[os.path.relpath(path, top)] = (st.st_mtime_ns, st.st_size)
     return files
-
-
-def chain(out):
-    m = re.search(r"^Bottleneck chain: (.*)$", out, re.M)
-    if not m:
-        fail("no bottleneck chain in the output")
-    return m.group(1).strip()
 
 
 def cmake_dirs(tmp, example):

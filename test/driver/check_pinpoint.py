@@ -17,21 +17,13 @@ import tempfile
 
 ARGS = None
 
-
-def fail(msg, out=None):
-    print("FAIL: " + msg)
-    if out is not None:
-        print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s" % (out.returncode, out.stdout, out.stderr))
-    sys.exit(1)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import expect_chain, fail, load_report, scenario_main  # noqa: E402
+from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 
 def pinpoint(*args, check_status=None):
-    cmd = [ARGS.pinpoint] + list(args)
-    print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=800)
-    if check_status is not None and p.returncode != check_status:
-        fail("expected exit status %d" % check_status, p)
-    return p
+    return harness_pinpoint(ARGS.pinpoint, *args, status=check_status)
 
 
 def prog(name):
@@ -43,15 +35,6 @@ def session(name, entry, depth, *extra, status=1):
     prev, cur = prog(name)
     return pinpoint("--entry", entry, "--depth", str(depth), "--previous", prev,
                     "--current", cur, *extra, "--", "./" + name, check_status=status)
-
-
-def expect_chain(p, chain):
-    want = "Bottleneck chain: " + " → ".join(chain)
-    lines = [l for l in p.stdout.splitlines() if l.startswith("Bottleneck chain: ")]
-    if not lines:
-        fail("no bottleneck chain printed", p)
-    if lines[0].strip() != want:
-        fail("chain is %r, expected %r" % (lines[0], want), p)
 
 
 def demo_session(*extra, status=1):
@@ -81,18 +64,10 @@ def scenario_welch():
 
 
 def scenario_demo_json():
-    import jsonschema
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = demo_session("--json", path, "--measurements", "12")
-        with open(path) as f:
-            report = json.load(f)
-        with open(ARGS.schema) as f:
-            schema = json.load(f)
-        try:
-            jsonschema.validate(report, schema)
-        except jsonschema.ValidationError as e:
-            fail("report does not match the schema: %s" % e.message, p)
+        report = load_report(path, ARGS.schema, p)
         if report["outcome"] != "regression" or report["exit_code"] != 1:
             fail("outcome %r" % report["outcome"], p)
         kinds = [(l["kind"], l.get("callee")) for l in report["bottleneck_chain"]]
@@ -334,19 +309,13 @@ def scenario_remembered_command():
 
 
 def main():
-    global ARGS
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--builds", required=True)
     ap.add_argument("--demo", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("scenario")
-    ARGS = ap.parse_args()
-    fn = globals().get("scenario_" + ARGS.scenario.replace("-", "_"))
-    if not fn:
-        fail("unknown scenario " + ARGS.scenario)
-    fn()
-    print("PASS: " + ARGS.scenario)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":

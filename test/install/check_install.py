@@ -12,28 +12,20 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import pinpoint_test  # noqa: E402
+from pinpoint_test import expect_chain, fail  # noqa: E402
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECTS = os.path.join(HERE, "projects")
 
 
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
 def run(cmd, cwd=None, env=None, expect=0, timeout=120):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    p = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True,
-                       timeout=timeout)
-    if expect is not None and p.returncode != expect:
-        fail("%s: exit %d, expected %d\n%s%s" % (" ".join(cmd), p.returncode, expect,
-                                                 p.stdout, p.stderr))
-    return p
+    return pinpoint_test.run(cmd, cwd=cwd, extra_env=env or {}, expect=expect, timeout=timeout)
 
 
 def copy_project(name, dst, sources=("prog.c",)):
@@ -228,8 +220,7 @@ def check_demo(a, pinpoint):
     p = run([pinpoint, "--entry", "run", "--depth", "2", "--previous",
              os.path.join(demo, "previous"), "--current", os.path.join(demo, "current"),
              "--no-save-command", "--", "./demo"], expect=1, timeout=600)
-    if "Bottleneck chain: run \u2192 bridge \u2192 failure_run" not in p.stdout:
-        fail("the demo's chain is missing:\n" + p.stdout + p.stderr)
+    expect_chain(p, ["run", "bridge", "failure_run"])
 
 
 def deb(a, tmp):

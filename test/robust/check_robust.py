@@ -21,14 +21,12 @@ import tempfile
 import time
 
 ARGS = None
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import load_report as harness_load_report  # noqa: E402
+from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 M = ["--measurements", "8", "--warmups", "1"]
-
-
-def fail(msg, out=None):
-    print("FAIL: " + msg)
-    if out is not None:
-        print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s" % (out.returncode, out.stdout, out.stderr))
-    sys.exit(1)
 
 
 def prog(name):
@@ -37,12 +35,7 @@ def prog(name):
 
 
 def pinpoint(*args, status=None, env=None):
-    cmd = [ARGS.pinpoint] + list(args)
-    print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=250, env=env)
-    if status is not None and p.returncode != status:
-        fail("expected exit status %d" % status, p)
-    return p
+    return harness_pinpoint(ARGS.pinpoint, *args, status=status, env=env, timeout=250)
 
 
 def session(name, entry, depth, *extra, status=1, command=None, env=None):
@@ -52,37 +45,8 @@ def session(name, entry, depth, *extra, status=1, command=None, env=None):
                     *M, *extra, "--", *command, status=status, env=env)
 
 
-def expect_chain(p, chain):
-    want = "Bottleneck chain: " + " → ".join(chain)
-    lines = [l for l in p.stdout.splitlines() if l.startswith("Bottleneck chain: ")]
-    if not lines:
-        fail("no bottleneck chain printed", p)
-    if lines[0].strip() != want:
-        fail("chain is %r, expected %r" % (lines[0], want), p)
-
-
-def comparison(p, label):
-    """The line of the comparison whose label starts with @label, as a dict."""
-    for l in p.stdout.splitlines():
-        m = re.match(r"\[\d+\] (.*?)\s+previous (\S+) .*current (\S+) .*\(([-+]?[\d.]+)% of entry\)\s+(\w+)", l)
-        if m and m.group(1).startswith(label):
-            return {"label": m.group(1), "pct": float(m.group(4)), "verdict": m.group(5), "line": l}
-    fail("no comparison %r" % label, p)
-
-
 def load_report(path, p):
-    import jsonschema
-    if not os.path.exists(path):
-        fail("no JSON report written to " + path, p)
-    with open(path) as f:
-        report = json.load(f)
-    with open(ARGS.schema) as f:
-        schema = json.load(f)
-    try:
-        jsonschema.validate(report, schema)
-    except jsonschema.ValidationError as e:
-        fail("report does not match the schema: %s" % e.message, p)
-    return report
+    return harness_load_report(path, ARGS.schema, p)
 
 
 def leftover_processes(directory):
@@ -489,18 +453,12 @@ def scenario_interrupt_twice():
 
 
 def main():
-    global ARGS
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("scenario")
-    ARGS = ap.parse_args()
-    fn = globals().get("scenario_" + ARGS.scenario.replace("-", "_"))
-    if not fn:
-        fail("unknown scenario " + ARGS.scenario)
-    fn()
-    print("PASS: " + ARGS.scenario)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":

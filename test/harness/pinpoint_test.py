@@ -1,0 +1,109 @@
+"""The runner and the checks the end-to-end suites share.
+
+test/driver, test/build, test/robust and test/install import this module
+(their scripts put test/harness on sys.path): one way to run a command and
+fail with its output, one way to run pinpoint, one bottleneck-chain checker,
+one comparison-line parser, one schema check of the JSON report, one
+scenario dispatcher.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+CHAIN_PREFIX = "Bottleneck chain: "
+
+
+def fail(msg, out=None):
+    """Print FAIL with @msg (and the exit status and output of @out) and exit 1."""
+    print("FAIL: " + msg, flush=True)
+    if out is not None:
+        print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s"
+              % (out.returncode, out.stdout, out.stderr), flush=True)
+    sys.exit(1)
+
+
+def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=False):
+    """Run @cmd; @extra_env is added to the environment (or to @env).
+
+    With @expect, another exit status fails the test.  With @echo, the
+    command's output is printed as well as its command line.
+    """
+    if extra_env is not None:
+        env = dict(os.environ if env is None else env)
+        env.update(extra_env)
+    where = "(cd %s && " % cwd if cwd else ""
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    print("$ %s%s%s -> %d" % (where, " ".join(cmd), ")" if cwd else "", p.returncode), flush=True)
+    if echo:
+        print(p.stdout, flush=True)
+        print(p.stderr, file=sys.stderr, flush=True)
+    if expect is not None and p.returncode != expect:
+        fail("%s: exit status %d, expected %d" % (" ".join(cmd), p.returncode, expect), p)
+    return p
+
+
+def pinpoint(exe, *args, status=None, env=None, timeout=800):
+    """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
+    return run([exe] + list(args), env=env, expect=status, timeout=timeout)
+
+
+def chain(p):
+    """The first bottleneck chain @p (a finished process, or its stdout) printed, as text."""
+    text = p if isinstance(p, str) else p.stdout
+    for line in text.splitlines():
+        if line.startswith(CHAIN_PREFIX):
+            return line[len(CHAIN_PREFIX):].strip()
+    fail("no bottleneck chain printed", None if isinstance(p, str) else p)
+
+
+def expect_chain(p, steps):
+    """The chain @p printed is exactly @steps."""
+    got, want = chain(p), " → ".join(steps)
+    if got != want:
+        fail("chain is %r, expected %r" % (CHAIN_PREFIX + got, CHAIN_PREFIX + want), p)
+
+
+def comparison(p, label):
+    """The line of the comparison whose label starts with @label, as a dict."""
+    for l in p.stdout.splitlines():
+        m = re.match(r"\[\d+\] (.*?)\s+previous (\S+) .*current (\S+) .*"
+                     r"\(([-+]?[\d.]+)% of entry\)\s+(\w+)", l)
+        if m and m.group(1).startswith(label):
+            return {"label": m.group(1), "pct": float(m.group(4)), "verdict": m.group(5),
+                    "line": l}
+    fail("no comparison %r" % label, p)
+
+
+def load_report(path, schema, p):
+    """The JSON report at @path, validated against the schema file @schema."""
+    import jsonschema
+    if not os.path.exists(path):
+        fail("no JSON report written to " + path, p)
+    with open(path) as f:
+        report = json.load(f)
+    with open(schema) as f:
+        schema = json.load(f)
+    try:
+        jsonschema.validate(report, schema)
+    except jsonschema.ValidationError as e:
+        fail("report does not match the schema: %s" % e.message, p)
+    return report
+
+
+def scenario_main(ap, namespace, call=None):
+    """Parse the arguments of @ap (with a 'scenario' positional), store them
+    as ARGS in @namespace (a script's globals()) and run its scenario_NAME;
+    @call(fn, args) runs it when it takes arguments."""
+    args = ap.parse_args()
+    namespace["ARGS"] = args
+    fn = namespace.get("scenario_" + args.scenario.replace("-", "_"))
+    if not fn:
+        fail("unknown scenario " + args.scenario)
+    if call:
+        call(fn, args)
+    else:
+        fn()
+    print("PASS: " + args.scenario)
+    return args
