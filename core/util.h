@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.h - small helpers of the driver.
+ * util.h - small helpers of the driver and the tools: clocks, globs, atomic writes.
  */
 #ifndef PINPOINT_UTIL_H
 #define PINPOINT_UTIL_H

@@ -60,20 +60,15 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 			     "(%s:%u), is %s (%s:%u)",
 			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(ca)), ca->file,
 			     ca->line, pp_demangle(pp_prog_call_name(cb)), cb->file, cb->line);
-	} else if (a->ncalls > b->ncalls) {
-		ca = &a->calls[k];
-		r = asprintf(why,
-			     "its call list changed: %u calls before, %u now; call %u to %s "
-			     "(%s:%u) and after are gone",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(ca)), ca->file,
-			     ca->line);
 	} else {
-		cb = &b->calls[k];
+		bool gone = a->ncalls > b->ncalls; /* the longer list has the extra calls */
+		const struct pp_prog_call *c = gone ? &a->calls[k] : &b->calls[k];
+
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u to %s "
-			     "(%s:%u) and after are new",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(cb)), cb->file,
-			     cb->line);
+			     "(%s:%u) and after are %s",
+			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(c)), c->file,
+			     c->line, gone ? "gone" : "new");
 	}
 	if (r < 0)
 		*why = NULL;
