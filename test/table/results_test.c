@@ -9,10 +9,13 @@
 #include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "core/arming.h"
 #include "core/results.h"
+#include "pinpoint/protocol.h"
 
 /* The example of doc/formats.md. */
 static const char example[] = "pinpoint-results 1\n"
@@ -281,9 +284,52 @@ static void test_read(void)
 	pp_results_free(&r);
 }
 
+/* The driver's side of the PINPOINT escaping (core/arming.c), against
+ * doc/formats.md, 2 and the protocol's decoder that runtime/spec.c uses. */
+static void test_arming(void)
+{
+	char name[256], out[256], *e;
+
+	e = pp_arming_target("src/my dir/a;b.c", "helper");
+	CHECK_STR(e, "src/my%20dir/a%3Bb.c:helper");
+	free(e);
+	e = pp_arming_target("", "run");
+	CHECK_STR(e, "run");
+	free(e);
+	e = pp_arming_target(NULL, "50%:x\n");
+	CHECK_STR(e, "50%25%3Ax%0A");
+	free(e);
+	e = pp_arming_escape("/tmp/pinpoint.a b/results");
+	CHECK_STR(e, "/tmp/pinpoint.a%20b/results");
+	free(e);
+	/* As typed: FILE ends at the first ':' that is not part of "::". */
+	e = pp_arming_user_target("ns::f");
+	CHECK_STR(e, "ns%3A%3Af");
+	free(e);
+	e = pp_arming_user_target("a b.c:ns::f");
+	CHECK_STR(e, "a%20b.c:ns%3A%3Af");
+	free(e);
+	/* Every byte but NUL goes through: encoded values hold no separator. */
+	for (int c = 1; c < 256; c++)
+		name[c - 1] = (char)c;
+	name[255] = '\0';
+	e = pp_arming_escape(name);
+	CHECK(e && !strpbrk(e, "; :\t\n"));
+	CHECK_INT(pp_spec_decode(e, strlen(e), out, sizeof(out)), 255);
+	CHECK_STR(out, name);
+	free(e);
+	/* The decoder refuses what the writer never makes. */
+	CHECK_INT(pp_spec_decode("a%2", 3, out, sizeof(out)), -1);
+	CHECK_INT(pp_spec_decode("a%00", 4, out, sizeof(out)), -1);
+	CHECK_INT(pp_spec_decode("a%g1", 4, out, sizeof(out)), -1);
+	CHECK_INT(pp_spec_decode("abc", 3, out, 3), -1);
+	CHECK_INT(pp_spec_decode("%41bc", 5, out, 4), 3);
+	CHECK_STR(out, "Abc");
+}
+
 static const struct test tests[] = {
     {"example", test_example}, {"variants", test_variants}, {"bad", test_bad},
-    {"samples", test_samples}, {"read", test_read},
+    {"samples", test_samples}, {"read", test_read},   {"arming", test_arming},
 };
 
 int main(int argc, char **argv)
