@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	args[n++] = (char *)clang;
 	if (s.inputs) {
 		if (find(PP_PATH_PLUGIN, plugin, sizeof(plugin)))
-			return 1;
+			goto out_fail;
 		snprintf(plugin_opt, sizeof(plugin_opt), "-fpass-plugin=%s", plugin);
 		args[n++] = plugin_opt;
 		if (!s.has_g)
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 		char *slash;
 
 		if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
-			return 1;
+			goto out_fail;
 		slash = strrchr(rt, '/');
 		snprintf(rpath, sizeof(rpath), "-Wl,-rpath,%.*s", (int)(slash - rt), rt);
 		args[n++] = rt;
@@ -193,5 +193,10 @@ int main(int argc, char **argv)
 	args[n] = NULL;
 	execv(clang, args);
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
+	free(args);
 	return 127;
+
+out_fail:
+	free(args);
+	return 1;
 }
