@@ -7,7 +7,7 @@
 # Runs apt-get as root, through sudo when not root.
 set -eu
 majors="14 ${1:-}"
-pkgs="cmake make gcc g++ pkg-config python3 python3-jsonschema file binutils
+pkgs="cmake make gcc g++ pkg-config python3 python3-jsonschema python3-scipy file binutils
       libelf-dev libgsl-dev"
 for m in $majors; do
 	pkgs="$pkgs clang-$m llvm-$m-dev llvm-$m-tools libclang-rt-$m-dev"

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stats_seq.c - the sequential decision of one comparison (stats_seq.h):
+ * Lan-DeMets alpha spending over the runs used, one interval per look at the
+ * level the spending gives it, the three-way decision of that interval against
+ * +-threshold, and the quantities a report needs (minimum detectable effect,
+ * fixed-sample yardstick, alpha of a comparison in the search).
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "core/stats_internal.h"
+#include "core/stats_seq.h"
+
+/*
+ * Below this a look's alpha is too small for 1 - alpha to be told from 1 in
+ * a double with room to spare: such a look computes no interval (and so
+ * spends nothing).
+ */
+#define PP_SEQ_MIN_ALPHA 1e-12
+
+static bool valid_alpha(double a)
+{
+	return isfinite(a) && a > 0.0 && a < 1.0;
+}
+
+double pp_seq_spend(enum pp_spending f, double alpha, double t)
+{
+	if (!valid_alpha(alpha) || isnan(t))
+		return NAN;
+	pp_stats_init();
+	t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+	if (t == 0.0)
+		return 0.0;
+	if (f == PP_SPEND_OBRIEN_FLEMING)
+		return 2.0 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(alpha / 2.0) / sqrt(t));
+	if (f == PP_SPEND_POCOCK)
+		return alpha * log1p((M_E - 1.0) * t);
+	return NAN;
+}
+
+bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha)
+{
+	if (nx < 2 || ny < 2 || !valid_alpha(alpha))
+		return false;
+	if (test == PP_TEST_WELCH)
+		return true;
+	if (test != PP_TEST_MANN_WHITNEY)
+		return false;
+	pp_stats_init();
+	/*
+	 * The interval's ends are the q-th smallest and largest differences,
+	 * q the alpha/2 quantile of U: none exists when even U = 0 (probability
+	 * 1 / C(nx + ny, nx) without ties, more with them) is not rarer than
+	 * alpha / 2.  The 10 DBL_EPSILON fuzz is the quantile's own (stats_rank.c).
+	 */
+	return -gsl_sf_lnchoose((unsigned)(nx + ny), (unsigned)nx) <
+	       log(alpha / 2.0 - 10.0 * DBL_EPSILON);
+}
+
+double pp_seq_mde(double alpha, double power, double se, double threshold)
+{
+	if (!valid_alpha(alpha) || !valid_alpha(power) || !isfinite(se) || se < 0.0 ||
+	    !isfinite(threshold) || threshold < 0.0)
+		return NAN;
+	pp_stats_init();
+	return threshold +
+	       (gsl_cdf_ugaussian_Qinv(alpha / 2.0) + gsl_cdf_ugaussian_Pinv(power)) * se;
+}
+
+size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold)
+{
+	double z, n;
+
+	if (!valid_alpha(alpha) || !valid_alpha(power) || !isfinite(sigma) || sigma <= 0.0 ||
+	    !isfinite(effect) || !isfinite(threshold) || threshold < 0.0 || effect <= threshold)
+		return 0;
+	pp_stats_init();
+	z = gsl_cdf_ugaussian_Qinv(alpha / 2.0) + gsl_cdf_ugaussian_Pinv(power);
+	n = ceil(2.0 * sigma * sigma * z * z / ((effect - threshold) * (effect - threshold)));
+	return n < 2.0 ? 2 : n > 1e15 ? 0 : (size_t)n;
+}
+
+double pp_seq_child_alpha(double parent_alpha, size_t nsiblings)
+{
+	if (!valid_alpha(parent_alpha) || nsiblings == 0)
+		return NAN;
+	return parent_alpha / (double)nsiblings;
+}
+
+const char *pp_seq_verdict_name(enum pp_seq_verdict v)
+{
+	switch (v) {
+	case PP_SEQ_CONTINUE:
+		return "continue";
+	case PP_SEQ_SLOWER:
+		return "slower";
+	case PP_SEQ_FASTER:
+		return "faster";
+	case PP_SEQ_SAME:
+		return "same";
+	case PP_SEQ_UNDECIDED:
+		return "undecided";
+	}
+	return "?";
+}
+
+static bool valid_design(const struct pp_seq_design *d)
+{
+	return (d->test == PP_TEST_MANN_WHITNEY || d->test == PP_TEST_WELCH) &&
+	       (d->spending == PP_SPEND_POCOCK || d->spending == PP_SPEND_OBRIEN_FLEMING) &&
+	       valid_alpha(d->alpha) && isfinite(d->threshold) && d->threshold >= 0.0 &&
+	       d->budget >= 4;
+}
+
+static double min_of(const double *v, size_t n)
+{
+	double m = v[0];
+
+	for (size_t i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+static double max_of(const double *v, size_t n)
+{
+	double m = v[0];
+
+	for (size_t i = 1; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+/*
+ * The interval of y - x at level 1 - @a.  The rank test's normal
+ * approximation (ties, or 50 values and more) puts an end it cannot reach at
+ * the most extreme difference, which holds no level: that side is left open.
+ */
+static int look_interval(enum pp_test test, const double *x, size_t nx, const double *y, size_t ny,
+			 double a, struct pp_interval *iv)
+{
+	struct pp_comparison c;
+	int err = pp_compare(test, x, nx, y, ny, 1.0 - a, &c);
+
+	if (err)
+		return err;
+	*iv = c.diff;
+	if (test == PP_TEST_MANN_WHITNEY && !c.exact) {
+		double lo = min_of(y, ny) - max_of(x, nx), hi = max_of(y, ny) - min_of(x, nx);
+
+		if (lo < hi && iv->low <= lo)
+			iv->low = -INFINITY;
+		if (lo < hi && iv->high >= hi)
+			iv->high = INFINITY;
+	}
+	return 0;
+}
+
+static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr)
+{
+	if (iv->low > thr)
+		return PP_SEQ_SLOWER;
+	if (iv->high < -thr)
+		return PP_SEQ_FASTER;
+	if (iv->low > -thr && iv->high < thr)
+		return PP_SEQ_SAME;
+	return PP_SEQ_CONTINUE;
+}
+
+int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
+		const double *y, size_t ny, struct pp_seq_result *out)
+{
+	size_t runs = nx + ny;
+	double t, a;
+	bool last;
+	int err;
+
+	if (!d || !st || !x || !y || !out || !valid_design(d) || nx < 2 || ny < 2 || st->finished ||
+	    (st->looks && runs <= st->runs) || !pp_all_finite(x, nx) || !pp_all_finite(y, ny))
+		return -EINVAL;
+	pp_stats_init();
+	t = (double)runs / (double)d->budget;
+	last = runs >= d->budget;
+	/* Whatever earlier looks could not use is still there (unused alpha is never lost). */
+	a = pp_seq_spend(d->spending, d->alpha, t) - st->spent;
+	if (!isfinite(a))
+		return -EDOM;
+
+	st->looks++;
+	st->runs = runs;
+	out->look = st->looks;
+	out->runs = runs;
+	out->alpha_look = 0.0;
+	out->confidence = 0.0;
+	out->diff.centre = NAN;
+	out->diff.low = -INFINITY;
+	out->diff.high = INFINITY;
+	out->mde = INFINITY;
+	out->verdict = PP_SEQ_CONTINUE;
+	if (a >= PP_SEQ_MIN_ALPHA && pp_seq_attainable(d->test, nx, ny, a)) {
+		err = look_interval(d->test, x, nx, y, ny, a, &out->diff);
+		if (err)
+			return err;
+		st->spent += a;
+		out->alpha_look = a;
+		out->confidence = 1.0 - a;
+		out->verdict = verdict_of(&out->diff, d->threshold);
+		if (isfinite(out->diff.low) && isfinite(out->diff.high))
+			out->mde = pp_seq_mde(a, PP_SEQ_MDE_POWER,
+					      (out->diff.high - out->diff.low) /
+						  (2.0 * gsl_cdf_ugaussian_Qinv(a / 2.0)),
+					      d->threshold);
+	}
+	if (out->verdict == PP_SEQ_CONTINUE && last)
+		out->verdict = PP_SEQ_UNDECIDED;
+	out->spent = st->spent;
+	st->finished = out->verdict != PP_SEQ_CONTINUE;
+	return 0;
+}

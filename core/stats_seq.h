@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats_seq.h - the sequential decision of one comparison: measure in rounds
+ * until the interval of the difference settles the question, with error rates
+ * that hold however many times the growing series are looked at.
+ *
+ * Procedure (doc/statistics.md has the argument):
+ *
+ *   alpha spending (Lan & DeMets, Biometrika 70(3):659-663, 1983) over the
+ *   information fraction t = runs / budget, with per-look two-sided intervals
+ *   at level 1 - alpha_k, alpha_k = spend(t_k) - (alpha already used), joined
+ *   by the union bound (Bonferroni): the probability that any interval at any
+ *   look misses the true difference is at most sum(alpha_k) <= alpha, whatever
+ *   the dependence between looks and whenever the comparison stops.  This
+ *   needs each look's interval to hold its own level, nothing else (no joint
+ *   normality of the looks as exact group-sequential boundaries need).
+ *
+ * Each look's interval [L, H] (Hodges-Lehmann for Mann-Whitney, Welch for
+ * welch, computed by pp_compare() at level 1 - alpha_k) against the
+ * threshold T >= 0:
+ *
+ *   L > T            SLOWER      H < -T          FASTER
+ *   -T < L, H < T    SAME        otherwise       CONTINUE, or UNDECIDED once
+ *                                                the budget is spent
+ *
+ * The point estimate plays no part.  A wrong SLOWER (true difference <= T),
+ * FASTER (>= -T) or SAME (|difference| >= T) needs an interval that misses the
+ * true difference, so each has probability <= alpha / 2 and all of them
+ * together <= alpha.  A look whose sample sizes cannot give an interval at its
+ * level (Mann-Whitney with 3 and 3 values cannot reach 95%) computes none: it
+ * spends nothing, answers CONTINUE (UNDECIDED at the budget), and its alpha
+ * stays for later looks.  Nothing is ever computed at a lower confidence than
+ * its look's.
+ */
+#ifndef PINPOINT_STATS_SEQ_H
+#define PINPOINT_STATS_SEQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/stats.h"
+
+enum pp_seq_verdict {
+	PP_SEQ_CONTINUE,  /* measure another round */
+	PP_SEQ_SLOWER,	  /* interval above +threshold */
+	PP_SEQ_FASTER,	  /* interval below -threshold */
+	PP_SEQ_SAME,	  /* interval inside (-threshold, +threshold) */
+	PP_SEQ_UNDECIDED, /* budget spent without any of the above: never "same" */
+};
+
+/*
+ * Lan-DeMets spending functions of the information fraction t in [0, 1]:
+ *   POCOCK   alpha * ln(1 + (e - 1) t)                 spends early, stops early
+ *   OBRIEN   2 - 2 Phi(z(1 - alpha/2) / sqrt(t))       keeps almost all for the end
+ * (Lan & DeMets 1983, section 3; both reach alpha at t = 1.)
+ */
+enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING };
+
+/* The power the minimum detectable effect refers to. */
+#define PP_SEQ_MDE_POWER 0.80
+
+/* What is fixed before a comparison's first look. */
+struct pp_seq_design {
+	enum pp_test test;
+	double alpha;	  /* this comparison's error budget, 0 < alpha < 1 */
+	double threshold; /* ns, >= 0: differences within +-threshold are "same" */
+	size_t budget;	  /* runs of both series together, >= 4 */
+	enum pp_spending spending;
+};
+
+/* What one comparison carries from look to look; zero it before the first. */
+struct pp_seq_state {
+	unsigned looks; /* looks taken */
+	double spent;	/* alpha used by intervals so far */
+	size_t runs;	/* runs (nx + ny) at the last look */
+	bool finished;	/* a verdict other than CONTINUE was given */
+};
+
+struct pp_seq_result {
+	enum pp_seq_verdict verdict;
+	unsigned look;		 /* 1-based */
+	size_t runs;		 /* nx + ny */
+	double alpha_look;	 /* alpha of this look's interval; 0 when none was computed */
+	double confidence;	 /* 1 - alpha_look: the interval's level; 0 when none */
+	struct pp_interval diff; /* y - x; [-inf, +inf] when none was computed */
+	double spent;		 /* alpha used so far, this look included */
+	/*
+	 * Minimum detectable effect: the true |difference| this look's interval
+	 * would have placed beyond the threshold with probability
+	 * PP_SEQ_MDE_POWER (normal approximation, standard error implied by the
+	 * interval's width); +inf when no interval was computed.
+	 */
+	double mde;
+};
+
+/*
+ * The spending function at information fraction @t (clamped to [0, 1]).
+ * Returns the cumulative alpha, or NaN for alpha outside (0, 1).
+ */
+double pp_seq_spend(enum pp_spending f, double alpha, double t);
+
+/*
+ * One look at a comparison: @x previous, @y current, the whole series so far
+ * (each look's series extend the last one's).  Updates @st and fills @out.
+ * The design and the sizes of the looks must not depend on this
+ * comparison's values (fix them in advance: rounds of --measurements values,
+ * a budget set when the comparison starts); unequal rounds or series are
+ * fine, and stopping early for any reason never hurts the guarantee.  A look
+ * with nx + ny >= budget is the last: its verdict is never CONTINUE.
+ *
+ * Returns 0; -EINVAL for a bad design, nx or ny < 2, a non-finite value,
+ * fewer runs than at the last look, or a look after a verdict; -ENOMEM; -EDOM
+ * when GSL fails.
+ */
+int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
+		const double *y, size_t ny, struct pp_seq_result *out);
+
+/*
+ * Whether a two-sided interval at level 1 - @alpha exists for samples of
+ * @nx and @ny values: always for welch (n >= 2), for Mann-Whitney when the
+ * most extreme of the C(nx + ny, nx) orderings is rarer than alpha / 2.
+ */
+bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha);
+
+/*
+ * Minimum detectable effect: threshold + (z(1 - alpha/2) + z(power)) * se,
+ * the true shift a normal estimate with standard error @se exceeds the
+ * threshold by its interval's half-width with probability @power.
+ * NaN for bad arguments.
+ */
+double pp_seq_mde(double alpha, double power, double se, double threshold);
+
+/*
+ * The fixed-sample minimum: values per series for an interval of level
+ * 1 - alpha of a difference of means with known sd @sigma to lie above
+ * @threshold with probability @power when the true difference is @effect:
+ * ceil(2 sigma^2 (z(1 - alpha/2) + z(power))^2 / (effect - threshold)^2).
+ * This is the yardstick of the runs-used target.  0 for bad arguments
+ * (effect <= threshold included).
+ */
+size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold);
+
+/*
+ * Sharing alpha in the search (doc/statistics.md): a comparison made only
+ * after its parent's verdict was SLOWER gets its parent's alpha divided
+ * equally among the @nsiblings comparisons made under that parent
+ * (Bonferroni among siblings).  The entry gets the session's 1 - confidence.
+ * Returns NaN for a bad alpha or nsiblings 0.
+ */
+double pp_seq_child_alpha(double parent_alpha, size_t nsiblings);
+
+const char *pp_seq_verdict_name(enum pp_seq_verdict v);
+
+#endif /* PINPOINT_STATS_SEQ_H */

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_seq.c - the sequential decision (core/stats_seq.c).
+ *
+ *   test-stats-seq FIXTURES
+ *
+ * 1. Reference values (seq_fixtures.txt, made by make_seq_fixtures.py with
+ *    scipy): spending functions, minimum detectable effect, fixed-sample
+ *    minimum, Mann-Whitney attainability, and the alpha of each look of a
+ *    few schedules.
+ * 2. A/A simulations through pp_seq_look (fixed seed): normal, lognormal and
+ *    outlier noise, both tests, several round sizes and budgets, threshold 0
+ *    (the worst case: no "same" ever ends a comparison, so every one looks
+ *    until its budget).  A false SLOWER or FASTER must occur in at most
+ *    AA_LIMIT of AA_TRIALS comparisons: the 99.9% quantile of
+ *    Binomial(AA_TRIALS, 0.05), so a rule at its stated 5% passes with
+ *    probability 0.999 and one at 10% fails with probability above 0.998
+ *    (both printed).  The naive rule - every look at the full 95% - must
+ *    fail the same bound, proving the check can fail.
+ * 3. A shift above the threshold: detection rate and mean runs used against
+ *    the fixed-sample minimum for the same alpha and 80% power (ratio
+ *    printed, asserted <= 2.5).
+ * 4. Undecided comparisons: a true shift equal to the threshold, and a
+ *    budget too small to decide, end UNDECIDED - never SAME beyond the
+ *    error bound, never SAME at all when no interval could be computed.
+ * 5. n = 3: Mann-Whitney cannot reach 95% with 3 and 3 values; no interval
+ *    is computed at a lower level.
+ * 6. Simulated sessions: the entry gates its callees, which share its
+ *    alpha (pp_seq_child_alpha): no claim in A/A sessions, no wrong callee
+ *    named when one callee is slower, each beyond the same binomial bound.
+ * 7. Bad input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "check.h"
+#include "seq_sim.h"
+
+#define AA_TRIALS 1000
+#define ALPHA 0.05
+
+static enum pp_spending spending_of(const char *s)
+{
+	return strcmp(s, "obf") ? PP_SPEND_POCOCK : PP_SPEND_OBRIEN_FLEMING;
+}
+
+static enum pp_test test_of(const char *s)
+{
+	return strcmp(s, "welch") ? PP_TEST_MANN_WHITNEY : PP_TEST_WELCH;
+}
+
+/* Alpha of each look of a schedule: the data do not matter, only the sizes. */
+static void check_looks(char *rest, int line)
+{
+	char test[16], kind[16];
+	double alpha, want;
+	unsigned long budget, k, runs[32];
+	int off;
+	struct pp_seq_state st = {0};
+	double x[1000], y[1000];
+
+	if (sscanf(rest, "%15s %15s %lf %lu %lu%n", test, kind, &alpha, &budget, &k, &off) != 5 ||
+	    k > 32 || budget > 1000) {
+		CHECK(0, "line %d: bad looks line", line);
+		return;
+	}
+	rest += off;
+	for (unsigned long i = 0; i < k; i++) {
+		runs[i] = strtoul(rest, &rest, 10);
+	}
+	/* Identical series: every interval holds 0, with threshold 0 nothing is decided. */
+	for (size_t i = 0; i < 500; i++)
+		x[i] = y[i] = 100.0 + (double)((i * 37) % 11);
+	struct pp_seq_design d = {.test = test_of(test),
+				  .alpha = alpha,
+				  .threshold = 0.0,
+				  .budget = budget,
+				  .spending = spending_of(kind)};
+	for (unsigned long i = 0; i < k; i++) {
+		struct pp_seq_result r;
+		int err;
+
+		want = strtod(rest, &rest);
+		err = pp_seq_look(&d, &st, x, runs[i] / 2, y, runs[i] / 2, &r);
+		CHECK(err == 0, "line %d look %lu: error %d", line, i + 1, err);
+		CHECK_CLOSE("looks", "alpha_look", r.alpha_look, want, 1e-12, 1e-18);
+		CHECK(want > 0.0 ||
+			  (r.alpha_look == 0.0 && isinf(r.diff.low) && isinf(r.diff.high)),
+		      "line %d look %lu: interval without alpha", line, i + 1);
+		CHECK(r.spent <= alpha * (1.0 + 1e-12), "line %d: spent %g > alpha", line, r.spent);
+		CHECK((r.verdict == PP_SEQ_UNDECIDED) == (i + 1 == k),
+		      "line %d look %lu: verdict %s", line, i + 1, pp_seq_verdict_name(r.verdict));
+	}
+}
+
+static int check_fixtures(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	int line = 0, cases = 0;
+
+	if (!f) {
+		fprintf(stderr, "test-stats-seq: cannot open %s\n", path);
+		return -1;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		char kind[16];
+		double a, b, c, e, v;
+		unsigned long nx, ny, n, want;
+		int off;
+
+		line++;
+		if (buf[0] == '#' || sscanf(buf, "%15s%n", kind, &off) != 1)
+			continue;
+		cases++;
+		if (!strcmp(kind, "spend") &&
+		    sscanf(buf + off, "%15s %lf %lf %lf", kind, &a, &b, &v) == 4) {
+			CHECK_CLOSE(kind, "spend", pp_seq_spend(spending_of(kind), a, b), v, 1e-12,
+				    1e-300);
+		} else if (!strcmp(kind, "mde") &&
+			   sscanf(buf + off, "%lf %lf %lf %lf %lf", &a, &b, &c, &e, &v) == 5) {
+			CHECK_CLOSE("mde", "mde", pp_seq_mde(a, b, c, e), v, 1e-12, 0);
+		} else if (!strcmp(kind, "fixedn") && sscanf(buf + off, "%lf %lf %lf %lf %lf %lu",
+							     &a, &b, &c, &e, &v, &n) == 6) {
+			CHECK(pp_seq_fixed_n(a, b, c, e, v) == n, "line %d: fixed n %zu, want %lu",
+			      line, pp_seq_fixed_n(a, b, c, e, v), n);
+		} else if (!strcmp(kind, "attain") &&
+			   sscanf(buf + off, "%lu %lu %lf %lu", &nx, &ny, &a, &want) == 4) {
+			CHECK(pp_seq_attainable(PP_TEST_MANN_WHITNEY, nx, ny, a) == (want == 1),
+			      "line %d: attainable(%lu, %lu, %g) should be %lu", line, nx, ny, a,
+			      want);
+		} else if (!strcmp(kind, "looks")) {
+			check_looks(buf + off, line);
+		} else {
+			CHECK(0, "line %d: cannot parse", line);
+		}
+	}
+	fclose(f);
+	CHECK(cases > 40, "only %d fixture lines", cases);
+	return 0;
+}
+
+/* Smallest k with P(X > k) <= 0.001 for X ~ Binomial(n, p). */
+static unsigned binomial_limit(double p, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && gsl_cdf_binomial_Q(k, p, n) > 0.001)
+		k++;
+	return k;
+}
+
+struct aa_case {
+	enum pp_test test;
+	enum seq_noise noise;
+	size_t round, budget;
+	enum pp_spending spending;
+};
+
+static const char *noise_names[] = {"normal", "lognormal", "outliers"};
+
+static const char *test_name(enum pp_test t)
+{
+	return t == PP_TEST_WELCH ? "welch" : "mann-whitney";
+}
+
+static unsigned aa_false_claims(gsl_rng *r, const struct aa_case *c, double *x, double *y)
+{
+	struct pp_seq_design d = {.test = c->test,
+				  .alpha = ALPHA,
+				  .threshold = 0.0,
+				  .budget = c->budget,
+				  .spending = c->spending};
+	unsigned claims = 0, errors = 0;
+	double runs = 0.0;
+
+	for (int k = 0; k < AA_TRIALS; k++) {
+		struct seq_outcome o = seq_simulate(r, &d, c->noise, 1.0, 0.0, c->round, x, y);
+
+		errors += o.err != 0;
+		claims += o.last.verdict == PP_SEQ_SLOWER || o.last.verdict == PP_SEQ_FASTER;
+		runs += (double)o.last.runs;
+		CHECK(o.last.verdict != PP_SEQ_SAME, "threshold 0 gave SAME");
+		CHECK(o.min_confidence >= 1.0 - ALPHA, "an interval at %.4f", o.min_confidence);
+		CHECK(o.last.spent <= ALPHA * (1.0 + 1e-12), "spent %g", o.last.spent);
+	}
+	CHECK(errors == 0, "%u looks failed", errors);
+	printf("A/A %-12s %-9s %-6s round %3zu budget %4zu: %5.2f%% false claims, %.0f runs\n",
+	       test_name(c->test), noise_names[c->noise],
+	       c->spending == PP_SPEND_POCOCK ? "pocock" : "obf", c->round, c->budget,
+	       100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
+	return claims;
+}
+
+/* The rule the issue replaces: every look re-tests the pooled values at the full 95%. */
+static unsigned naive_false_claims(gsl_rng *r, size_t round, size_t budget, double *x, double *y)
+{
+	unsigned claims = 0;
+
+	for (int k = 0; k < AA_TRIALS; k++) {
+		for (size_t n = 0; 2 * n < budget;) {
+			struct pp_comparison c;
+
+			for (size_t want = n + round; n < want; n++) {
+				x[n] = seq_draw(r, SEQ_NORMAL);
+				y[n] = seq_draw(r, SEQ_NORMAL);
+			}
+			if (pp_compare(PP_TEST_WELCH, x, n, y, n, 1.0 - ALPHA, &c) == 0 &&
+			    c.significant) {
+				claims++;
+				break;
+			}
+		}
+	}
+	return claims;
+}
+
+static void check_aa(gsl_rng *r, double *x, double *y)
+{
+	static const struct aa_case cases[] = {
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 5, 60, PP_SPEND_POCOCK},
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 200, PP_SPEND_POCOCK},
+	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 10, 200, PP_SPEND_POCOCK},
+	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 10, 200, PP_SPEND_POCOCK},
+	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 5, 100, PP_SPEND_OBRIEN_FLEMING},
+	    {PP_TEST_WELCH, SEQ_NORMAL, 5, 60, PP_SPEND_POCOCK},
+	    {PP_TEST_WELCH, SEQ_NORMAL, 10, 400, PP_SPEND_POCOCK},
+	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 400, PP_SPEND_POCOCK},
+	    {PP_TEST_WELCH, SEQ_OUTLIERS, 10, 200, PP_SPEND_POCOCK},
+	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 3, 60, PP_SPEND_OBRIEN_FLEMING},
+	};
+	size_t nc = sizeof(cases) / sizeof(cases[0]);
+	unsigned limit = binomial_limit(ALPHA, AA_TRIALS), total = 0, naive;
+	unsigned total_limit = binomial_limit(ALPHA, AA_TRIALS * (unsigned)nc);
+
+	printf("bound: at most %u false claims in %d A/A comparisons (99.9%% quantile of "
+	       "Binomial(%d, %.2f)); a 10%% rule stays within it with probability %.4f\n",
+	       limit, AA_TRIALS, AA_TRIALS, ALPHA, gsl_cdf_binomial_P(limit, 0.10, AA_TRIALS));
+	for (size_t i = 0; i < nc; i++) {
+		unsigned c = aa_false_claims(r, &cases[i], x, y);
+
+		total += c;
+		CHECK(c <= limit, "A/A %s %s round %zu budget %zu: %u false claims > %u",
+		      test_name(cases[i].test), noise_names[cases[i].noise], cases[i].round,
+		      cases[i].budget, c, limit);
+	}
+	printf("A/A all: %u false claims in %zu comparisons (%.2f%%, bound %u)\n", total,
+	       nc * AA_TRIALS, 100.0 * total / (nc * AA_TRIALS), total_limit);
+	CHECK(total <= total_limit, "A/A overall: %u false claims > %u", total, total_limit);
+
+	naive = naive_false_claims(r, 10, 400, x, y);
+	printf("naive rule (each of 20 looks at 95%%): %.2f%% false claims\n",
+	       100.0 * naive / AA_TRIALS);
+	CHECK(naive > limit, "the naive rule passed the bound (%u <= %u): the check cannot fail",
+	      naive, limit);
+}
+
+/*
+ * Simulated sessions through the real decision: the entry first, and only
+ * after an entry SLOWER its SESSION_CHILDREN callees, each at
+ * pp_seq_child_alpha(alpha, SESSION_CHILDREN) (doc/statistics.md).  With
+ * nothing slower a session may claim nothing; with callee 0 slower it may
+ * name no other callee.  Either at most alpha of the sessions (same bound).
+ */
+#define SESSION_CHILDREN 3
+
+static bool comparison_slower(gsl_rng *r, double alpha, double shift, double *x, double *y)
+{
+	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
+				  .alpha = alpha,
+				  .threshold = 0.0,
+				  .budget = 200,
+				  .spending = PP_SPEND_POCOCK};
+	struct seq_outcome o = seq_simulate(r, &d, SEQ_LOGNORMAL, 1.0, shift, 10, x, y);
+
+	CHECK(o.err == 0, "look failed: %d", o.err);
+	return o.last.verdict == PP_SEQ_SLOWER;
+}
+
+static void check_sessions(gsl_rng *r, double *x, double *y)
+{
+	double child = pp_seq_child_alpha(ALPHA, SESSION_CHILDREN);
+	unsigned aa = 0, wrong = 0, found = 0, limit = binomial_limit(ALPHA, AA_TRIALS);
+
+	for (int k = 0; k < AA_TRIALS; k++) {
+		/* The entry's SLOWER is itself the claim; its callees only add detail. */
+		bool claim = comparison_slower(r, ALPHA, 0.0, x, y);
+
+		if (claim)
+			for (int c = 0; c < SESSION_CHILDREN; c++)
+				comparison_slower(r, child, 0.0, x, y);
+		aa += claim;
+	}
+	for (int k = 0; k < AA_TRIALS; k++) {
+		bool bad = false;
+
+		if (!comparison_slower(r, ALPHA, 1.0, x, y))
+			continue;
+		found += comparison_slower(r, child, 1.0, x, y);
+		for (int c = 1; c < SESSION_CHILDREN; c++)
+			bad |= comparison_slower(r, child, 0.0, x, y);
+		wrong += bad;
+	}
+	printf("sessions: A/A %u of %d claim a regression; callee 0 slower by 1 sd: named in %u, "
+	       "another callee named in %u (bound %u)\n",
+	       aa, AA_TRIALS, found, wrong, limit);
+	CHECK(aa <= limit, "A/A sessions: %u claims > %u", aa, limit);
+	CHECK(wrong <= limit, "sessions: a callee without regression named %u times > %u", wrong,
+	      limit);
+	CHECK(found >= AA_TRIALS * 9 / 10, "sessions: the slower callee named only %u times",
+	      found);
+}
+
+/* A true shift of 1 sd with threshold 0.2 sd: found, in runs close to the fixed-sample minimum. */
+static void check_power(gsl_rng *r, double *x, double *y)
+{
+	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
+	const int trials = 400;
+	size_t fixed = pp_seq_fixed_n(ALPHA, PP_SEQ_MDE_POWER, 1.0, 1.0, 0.2);
+
+	for (size_t t = 0; t < 2; t++) {
+		struct pp_seq_design d = {.test = tests[t],
+					  .alpha = ALPHA,
+					  .threshold = 0.2,
+					  .budget = 1000,
+					  .spending = PP_SPEND_POCOCK};
+		unsigned slower = 0, wrong = 0;
+		double runs = 0.0, ratio;
+
+		for (int k = 0; k < trials; k++) {
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 1.0, 5, x, y);
+
+			CHECK(o.err == 0, "look failed: %d", o.err);
+			slower += o.last.verdict == PP_SEQ_SLOWER;
+			wrong += o.last.verdict == PP_SEQ_SAME || o.last.verdict == PP_SEQ_FASTER;
+			runs += (double)o.last.runs;
+		}
+		runs /= trials;
+		ratio = runs / (2.0 * (double)fixed);
+		printf("shift 1 sd, threshold 0.2 sd, %s: %.1f%% slower, %u wrong, mean runs %.1f, "
+		       "fixed-sample minimum %zu (80%% power): ratio %.2f\n",
+		       test_name(tests[t]), 100.0 * slower / trials, wrong, runs, 2 * fixed, ratio);
+		CHECK(slower >= 0.95 * trials, "%s: only %u of %d shifts found",
+		      test_name(tests[t]), slower, trials);
+		CHECK(wrong <= binomial_limit(ALPHA / 2.0, (unsigned)trials),
+		      "%s: %u wrong verdicts", test_name(tests[t]), wrong);
+		CHECK(ratio <= 2.5, "%s: runs used %.2f x the fixed-sample minimum",
+		      test_name(tests[t]), ratio);
+	}
+}
+
+/* A shift right at the threshold: neither above nor inside it, so UNDECIDED, never SAME. */
+static void check_undecided(gsl_rng *r, double *x, double *y)
+{
+	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
+	const unsigned trials = 400;
+
+	for (size_t t = 0; t < 2; t++) {
+		struct pp_seq_design d = {.test = tests[t],
+					  .alpha = ALPHA,
+					  .threshold = 0.5,
+					  .budget = 200,
+					  .spending = PP_SPEND_POCOCK};
+		unsigned count[PP_SEQ_UNDECIDED + 1] = {0}, limit;
+
+		for (unsigned k = 0; k < trials; k++) {
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, 10, x, y);
+
+			CHECK(o.err == 0, "look failed: %d", o.err);
+			count[o.last.verdict]++;
+			if (o.last.verdict == PP_SEQ_UNDECIDED) {
+				CHECK(o.last.runs == d.budget, "undecided after %zu runs",
+				      o.last.runs);
+				CHECK(o.last.mde > d.threshold && isfinite(o.last.mde),
+				      "undecided with MDE %g", o.last.mde);
+				CHECK(o.last.diff.low <= d.threshold &&
+					  o.last.diff.high >= d.threshold,
+				      "undecided with [%g, %g]", o.last.diff.low, o.last.diff.high);
+			}
+		}
+		limit = binomial_limit(ALPHA / 2.0, trials);
+		printf("shift = threshold, %s: %u undecided, %u same, %u slower of %u\n",
+		       test_name(tests[t]), count[PP_SEQ_UNDECIDED], count[PP_SEQ_SAME],
+		       count[PP_SEQ_SLOWER], trials);
+		CHECK(count[PP_SEQ_SAME] <= limit && count[PP_SEQ_SLOWER] <= limit,
+		      "%s: %u same, %u slower (bound %u each)", test_name(tests[t]),
+		      count[PP_SEQ_SAME], count[PP_SEQ_SLOWER], limit);
+		CHECK(count[PP_SEQ_UNDECIDED] >= trials * 9 / 10, "%s: only %u undecided",
+		      test_name(tests[t]), count[PP_SEQ_UNDECIDED]);
+	}
+}
+
+/* Mann-Whitney with 3 and 3 values: its best interval is at 90%, so none at 95%. */
+static void check_n3(void)
+{
+	static const double x[] = {1.0, 2.0, 3.0, 4.0}, y[] = {1.5, 2.5, 3.5, 4.5};
+	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
+				  .alpha = ALPHA,
+				  .threshold = 10.0,
+				  .budget = 6,
+				  .spending = PP_SPEND_POCOCK};
+	struct pp_seq_state st = {0};
+	struct pp_seq_result res;
+	int err;
+
+	CHECK(!pp_seq_attainable(PP_TEST_MANN_WHITNEY, 3, 3, 0.05), "3 and 3 reach 95%%?");
+	CHECK(pp_seq_attainable(PP_TEST_MANN_WHITNEY, 3, 3, 0.10 + 1e-9), "3 and 3 reach 90%%");
+	/* Budget 6: one look, at the full alpha, and still no interval: UNDECIDED, not SAME. */
+	err = pp_seq_look(&d, &st, x, 3, y, 3, &res);
+	CHECK(err == 0 && res.verdict == PP_SEQ_UNDECIDED, "n=3 at the budget: %d %s", err,
+	      pp_seq_verdict_name(res.verdict));
+	CHECK(res.alpha_look == 0.0 && res.confidence == 0.0 && res.spent == 0.0,
+	      "n=3: an interval at %g", res.confidence);
+	CHECK(isinf(res.diff.low) && isinf(res.diff.high) && isinf(res.mde),
+	      "n=3: interval [%g, %g], MDE %g", res.diff.low, res.diff.high, res.mde);
+
+	/* Budget 8: the first look (3 and 3) continues, the second (4 and 4) has 95%. */
+	d.budget = 8;
+	memset(&st, 0, sizeof(st));
+	err = pp_seq_look(&d, &st, x, 3, y, 3, &res);
+	CHECK(err == 0 && res.verdict == PP_SEQ_CONTINUE && res.alpha_look == 0.0,
+	      "n=3 first look: %d %s alpha %g", err, pp_seq_verdict_name(res.verdict),
+	      res.alpha_look);
+	err = pp_seq_look(&d, &st, x, 4, y, 4, &res);
+	CHECK(err == 0 && res.verdict == PP_SEQ_SAME, "n=4 last look: %d %s", err,
+	      pp_seq_verdict_name(res.verdict));
+	CHECK_CLOSE("n4", "alpha_look", res.alpha_look, ALPHA, 1e-12, 0);
+	CHECK(res.confidence >= 1.0 - ALPHA - 1e-12, "n=4: interval at %g", res.confidence);
+}
+
+static void check_bad_input(void)
+{
+	static const double x[] = {1.0, 2.0, 3.0}, y[] = {1.5, 2.5, NAN};
+	struct pp_seq_design d = {.test = PP_TEST_WELCH,
+				  .alpha = ALPHA,
+				  .threshold = 0.0,
+				  .budget = 100,
+				  .spending = PP_SPEND_POCOCK};
+	struct pp_seq_state st = {0};
+	struct pp_seq_result res;
+
+	CHECK(pp_seq_look(&d, &st, x, 1, y, 2, &res) == -EINVAL, "n=1 accepted");
+	CHECK(pp_seq_look(&d, &st, x, 3, y, 3, &res) == -EINVAL, "NaN accepted");
+	d.budget = 3;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "budget 3 accepted");
+	d.budget = 100;
+	d.alpha = 1.0;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "alpha 1 accepted");
+	d.alpha = ALPHA;
+	d.threshold = -1.0;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "negative threshold accepted");
+	d.threshold = 0.0;
+	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == 0, "a first look failed");
+	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == -EINVAL, "a look without new runs");
+	d.budget = 4;
+	memset(&st, 0, sizeof(st));
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == 0 && res.verdict != PP_SEQ_CONTINUE,
+	      "a look at the budget continued");
+	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == -EINVAL, "a look after the verdict");
+	CHECK(isnan(pp_seq_spend(PP_SPEND_POCOCK, 0.0, 0.5)), "spend with alpha 0");
+	CHECK(isnan(pp_seq_mde(0.05, 0.8, -1.0, 0.0)), "MDE of a negative se");
+	CHECK(pp_seq_fixed_n(0.05, 0.8, 1.0, 0.5, 0.5) == 0, "fixed n at effect = threshold");
+	CHECK(isnan(pp_seq_child_alpha(0.05, 0)), "alpha shared among no comparison");
+	CHECK_CLOSE("child", "alpha", pp_seq_child_alpha(0.05, 4), 0.0125, 1e-15, 0);
+}
+
+int main(int argc, char **argv)
+{
+	double *x = malloc(1000 * sizeof(*x)), *y = malloc(1000 * sizeof(*y));
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	if (argc != 2 || !x || !y || !r) {
+		fprintf(stderr, "usage: test-stats-seq FIXTURES\n");
+		return 2;
+	}
+	gsl_rng_set(r, 20261123);
+	if (check_fixtures(argv[1]))
+		return 2;
+	check_n3();
+	check_bad_input();
+	check_undecided(r, x, y);
+	check_power(r, x, y);
+	check_aa(r, x, y);
+	check_sessions(r, x, y);
+	gsl_rng_free(r);
+	free(x);
+	free(y);
+	return report(argv[0]);
+}
