@@ -26,6 +26,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/plan.h"
+#include "pinpoint/settle.h"
 
 struct found {
 	bool yes;
@@ -75,8 +76,9 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 	return false;
 }
 
-static int add_step(struct pp_session *s, enum pp_step_kind kind, const struct pp_prog_fn *const fn[2],
-		    unsigned first, unsigned last, const struct pp_quantity *q, const char *stop)
+static int add_step(struct pp_session *s, enum pp_step_kind kind,
+		    const struct pp_prog_fn *const fn[2], unsigned first, unsigned last,
+		    const struct pp_quantity *q, const char *stop)
 {
 	struct pp_chain_step *n = realloc(s->steps, (s->nsteps + 1) * sizeof(*n));
 
@@ -92,30 +94,6 @@ static int add_step(struct pp_session *s, enum pp_step_kind kind, const struct p
 	n->last = last;
 	n->q = q;
 	n->stop = stop;
-	return 0;
-}
-
-/*
- * Decide @q, measuring it again while its interval straddles the threshold
- * (up to --re-measurement rounds); the session numbers it when decided.
- */
-static int settle(struct pp_session *s, struct pp_quantity *q)
-{
-	int ret;
-
-	if (q->decided)
-		return 0;
-	while ((ret = pp_decide(s, q)) == PP_NEEDS_RUNS) {
-		q->rounds++;
-		pr_dbg("comparison of quantity %u too wide, re-measuring (round %d)", q->id,
-		       q->rounds);
-		ret = pp_measure(s, &q, 1, s->opt->measurements, true);
-		if (ret)
-			return ret;
-	}
-	if (ret)
-		return ret;
-	pp_session_decided(s, q);
 	return 0;
 }
 
@@ -158,7 +136,7 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 	}
 	if (!err && !q->batch)
 		err = pp_measure(s, batch, n, s->opt->measurements, false);
-	return err ? err : settle(s, q);
+	return err ? err : pp_settle(s, q);
 }
 
 /* Algorithm 4.3. */
@@ -219,7 +197,7 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 			if (err)
 				goto out;
 		}
-		err = settle(s, qs[k]);
+		err = pp_settle(s, qs[k]);
 		if (err)
 			goto out;
 		if (qs[k]->verdict == PP_V_SLOWER) {
@@ -345,7 +323,7 @@ int pp_plan(struct pp_session *s)
 	}
 	err = pp_measure(s, batch, n, s->opt->measurements, false);
 	if (!err)
-		err = settle(s, e);
+		err = pp_settle(s, e);
 	if (err)
 		return err;
 	if (e->verdict != PP_V_SLOWER) {
@@ -353,7 +331,8 @@ int pp_plan(struct pp_session *s)
 		return 0;
 	}
 	s->outcome = PP_EXIT_REGRESSION;
-	err = add_step(s, PP_STEP_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
+	err =
+	    add_step(s, PP_STEP_ENTRY, entry, 0, 0, e, s->opt->depth == 0 ? "depth reached" : NULL);
 	if (err || s->opt->depth == 0)
 		return err;
 	return digging_find(s, entry, 0, &v);

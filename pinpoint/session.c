@@ -104,3 +104,17 @@ void pp_session_results_path(const struct pp_session *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/results", s->workdir);
 }
+
+const char *pp_verdict_name(enum pp_verdict v)
+{
+	switch (v) {
+	case PP_V_SLOWER:
+		return "slower";
+	case PP_V_FASTER:
+		return "faster";
+	case PP_V_UNDECIDED:
+		return "undecided";
+	default:
+		return "same";
+	}
+}

@@ -40,7 +40,8 @@ struct pp_series {
 	size_t n, cap;
 };
 
-enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER };
+/* UNDECIDED: the budget was spent before the interval could decide; never "same". */
+enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER, PP_V_UNDECIDED };
 
 struct pp_quantity {
 	unsigned id;
@@ -139,6 +140,9 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
 
 /* Where the runtime writes its results during the session. */
 void pp_session_results_path(const struct pp_session *s, char *buf, size_t len);
+
+/* "slower", "faster", "same" or "undecided", as the JSON report spells verdicts. */
+const char *pp_verdict_name(enum pp_verdict v);
 
 void pp_session_free(struct pp_session *s);
 

@@ -125,10 +125,6 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 	fprintf(f, "</svg>\n");
 }
 
-static const char *verdict(enum pp_verdict v)
-{
-	return v == PP_V_SLOWER ? "slower" : v == PP_V_FASTER ? "faster" : "same";
-}
 
 static void chain(FILE *f, const struct pp_session *s)
 {
@@ -191,8 +187,8 @@ static void write_html(FILE *f, const void *arg)
 		fprintf(f, "<h2>[%u] ", order);
 		put_escaped(f, label);
 		free(label);
-		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", verdict(q->verdict),
-			verdict(q->verdict));
+		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", pp_verdict_name(q->verdict),
+			pp_verdict_name(q->verdict));
 		fprintf(f, "<p>difference %s%s [%s, %s], p = %.3g, %zu and %zu runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),

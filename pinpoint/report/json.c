@@ -203,10 +203,6 @@ static const char *qkind(enum pp_qkind k)
 	return k == PP_Q_ENTRY ? "entry" : k == PP_Q_RANGE ? "range" : "self";
 }
 
-static const char *verdict(enum pp_verdict v)
-{
-	return v == PP_V_SLOWER ? "slower" : v == PP_V_FASTER ? "faster" : "same";
-}
 
 static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 {
@@ -262,7 +258,7 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_end_object(j);
 			pp_json_num(j, "threshold_ns", q->threshold_ns);
 			pp_json_int(j, "re_measurements", q->rounds);
-			pp_json_str(j, "verdict", verdict(q->verdict));
+			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
 		}
 		pp_json_end_object(j);
 	}

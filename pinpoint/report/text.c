@@ -58,6 +58,8 @@ static const char *verdict_word(enum pp_verdict v)
 		return "SLOWER";
 	case PP_V_FASTER:
 		return "faster";
+	case PP_V_UNDECIDED:
+		return "UNDECIDED";
 	default:
 		return "same";
 	}

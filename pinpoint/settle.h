@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * settle.h - between the measure and decide stages: have one comparison
+ * measured until it is decided.
+ */
+#ifndef PINPOINT_SETTLE_H
+#define PINPOINT_SETTLE_H
+
+#include "pinpoint/session.h"
+
+/*
+ * Decide @q, measuring it again while the decide stage asks for more runs;
+ * the session numbers it when decided (pp_session_decided).  @q must have
+ * been measured once (pp_measure), alone or riding along in a batch.
+ * Returns 0, or the error of pp_measure() / pp_decide().
+ */
+int pp_settle(struct pp_session *s, struct pp_quantity *q);
+
+#endif /* PINPOINT_SETTLE_H */
