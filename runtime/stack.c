@@ -120,11 +120,9 @@ int pp_stack_alive(uintptr_t cfa, uintptr_t ret, uintptr_t below)
 
 	if (!function_of(ret))
 		return -1;
-	if (_Unwind_Backtrace(walk_one, &w) == _URC_END_OF_STACK && w.found < 0) {
-		if (w.n)
-			decide(&w, UINTPTR_MAX);
-		if (w.found < 0)
-			w.found = 0;
-	}
+	/* A complete walk always reaches frames above the position (main's
+	 * callers), so one that ends undecided stopped early (no unwind
+	 * information on the way): unknown. */
+	_Unwind_Backtrace(walk_one, &w);
 	return w.found;
 }
