@@ -512,6 +512,14 @@ int pp_results_others(const char *out, long *pids, size_t max, int remove)
 		if (strncmp(e->d_name, base, blen) || e->d_name[blen] != '.')
 			continue;
 		f.len = strlen(f.s);
+		if (remove && f.len > 4 && !memcmp(f.s, "tmp.", 4)) {
+			/* a temporary file of a killed writer */
+			struct field t = {f.s + 4, f.len - 4};
+
+			if (!parse_u64(&t, LONG_MAX, &pid))
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (parse_u64(&f, LONG_MAX, &pid) || !pid)
 			continue;
 		if (pids && (size_t)n < max)

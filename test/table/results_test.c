@@ -302,6 +302,12 @@ static void test_others(void)
 	CHECK_INT(n, 2);
 	CHECK_INT(pp_results_others(out, pids, 4, 0), 0);
 	CHECK(access(out, F_OK) == 0);
+	/* removing also takes a killed writer's temporary file, nothing else */
+	snprintf(out, sizeof(out), "%s/results.tmp.123", dir);
+	CHECK(access(out, F_OK) != 0);
+	snprintf(out, sizeof(out), "%s/results.12x", dir);
+	CHECK(access(out, F_OK) == 0);
+	snprintf(out, sizeof(out), "%s/results", dir);
 	snprintf(out, sizeof(out), "%s/no/results", dir);
 	CHECK_INT(pp_results_others(out, pids, 4, 0), -ENOENT);
 	snprintf(out, sizeof(out), "rm -rf '%s'", dir);
