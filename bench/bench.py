@@ -12,7 +12,10 @@ a shared machine hits every variant alike, and prints:
     (instrumented - plain) / sites, and the whole-program ratio;
   * the armed cost per executed call: (armed - unarmed) / armed calls, for a
     call site (range=loop:0-0) and a function body (fn=f1), against two raw
-    rdtsc reads timed in the same run.
+    rdtsc reads timed in the same run;
+  * the armed cost per execution of a recursive function (fn=fib), whose
+    nested enters may walk the stack to tell recursion from an abandoned
+    execution.
 
 Figures, not verdicts: targets are printed next to them.
 """
@@ -74,6 +77,7 @@ def main():
         ('static call armed', args.static, 'range=loop:0-0'),
         ('static body armed', args.static, 'fn=f1'),
         ('shared call armed', args.shared, 'range=loop:0-0'),
+        ('static recursion armed', args.static, 'fn=fib'),
     ]
     res = {name: [] for name, _, _ in variants}
     rdtsc = []
@@ -121,6 +125,13 @@ def main():
         rows.append(('%s: ns per armed call' % name,
                      [(x['ns'] - y['ns']) / armed for x, y in zip(res[name], res[unarmed])],
                      '<= 20'))
+    # fn=fib: every execution is armed, all but one nested in the outermost
+    # (the enter of a nested one may walk the stack: about twice per outermost)
+    fib_execs = calls - 8 * args.iters - 1
+    rows.append(('static recursion armed (fn=fib): ns per execution',
+                 [(x['ns'] - y['ns']) / fib_execs
+                  for x, y in zip(res['static recursion armed'], res['static unarmed'])],
+                 '<= 20'))
     rows.append(('two raw rdtsc reads, ns', rdtsc, '(reference)'))
     print('  %-52s %9s %21s' % ('figure', 'median', 'quartiles'))
     for what, vals, target in rows:

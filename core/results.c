@@ -8,6 +8,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* strtod_l */
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -485,4 +486,51 @@ void pp_results_free(struct pp_results *res)
 	free(res->slots);
 	free(res->samples);
 	memset(res, 0, sizeof(*res));
+}
+
+int pp_results_others(const char *out, long *pids, size_t max, int remove)
+{
+	const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+	size_t blen = strlen(base), dlen = slash ? (size_t)(slash - out) : 0;
+	char dir[PATH_MAX];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	if (dlen + 2 > sizeof(dir))
+		return -ENAMETOOLONG;
+	if (slash) {
+		memcpy(dir, out, dlen ? dlen : 1);
+		dir[dlen ? dlen : 1] = '\0';
+	} else {
+		strcpy(dir, ".");
+	}
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		struct field f = {e->d_name + blen + 1, 0};
+		uint64_t pid;
+
+		if (strncmp(e->d_name, base, blen) || e->d_name[blen] != '.')
+			continue;
+		f.len = strlen(f.s);
+		if (remove && f.len > 4 && !memcmp(f.s, "tmp.", 4)) {
+			/* a temporary file of a killed writer */
+			struct field t = {f.s + 4, f.len - 4};
+
+			if (!parse_u64(&t, LONG_MAX, &pid))
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		if (parse_u64(&f, LONG_MAX, &pid) || !pid)
+			continue;
+		if (pids && (size_t)n < max)
+			pids[n] = (long)pid;
+		if (remove)
+			unlinkat(dirfd(d), e->d_name, 0);
+		n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -58,4 +58,14 @@ int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *
 int pp_results_read(struct pp_results *res, const char *path, int *errline);
 void pp_results_free(struct pp_results *res);
 
+/*
+ * Results files beside @out named "<out>.<pid>": a runtime writes there when
+ * <out> exists already, i.e. when more than one instrumented process claimed
+ * the same arming in one run (doc/semantics.md).  Stores up to @max of their
+ * pids in @pids (may be NULL), deletes them when @remove (and the temporary
+ * files "<out>.tmp.<pid>" a killed writer left), and returns how many there
+ * were, or -errno.
+ */
+int pp_results_others(const char *out, long *pids, size_t max, int remove);
+
 #endif /* PINPOINT_RESULTS_H */

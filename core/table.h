@@ -67,21 +67,13 @@ const char *pp_program_error(const struct pp_program *prog);
 const char *pp_table_strerror(int err);
 
 /*
- * Read @exe and the instrumented shared libraries it loads (as the dynamic
- * loader resolves them; libraries without a table are skipped).
- * Returns 0, or -ENOENT when none of them has a table, or another -errno.
+ * Read @exe and the instrumented shared libraries it loads (libraries without
+ * a table are skipped).  The libraries are found from the ELF files alone,
+ * as the dynamic loader would find them (deps.h): nothing is run, not even
+ * @exe's PT_INTERP.  Returns 0, or -ENOENT when none of them has a table, or
+ * another -errno.
  */
 int pp_program_load(struct pp_program *prog, const char *exe);
-
-/*
- * pp_program_load() with a time limit for asking the dynamic loader (default
- * PP_LOAD_TIMEOUT_MS).  The libraries are those `ldd` lists: @exe's
- * PT_INTERP is run on it with LD_TRACE_LOADED_OBJECTS=1, which never runs
- * @exe itself.  A static @exe, or a loader that fails or times out, gives
- * @exe alone.  The child is waited for by pid.
- */
-#define PP_LOAD_TIMEOUT_MS 10000
-int pp_program_load_timeout(struct pp_program *prog, const char *exe, int timeout_ms);
 
 void pp_program_init(struct pp_program *prog);
 void pp_program_free(struct pp_program *prog);

@@ -6,8 +6,11 @@
  * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
  * Per module: the runtime declarations and __pinpoint_module_ctor, which
  * hands [__start_pinpoint_fns, __stop_pinpoint_fns) to __pinpoint_register
- * before user constructors run.  The constructor is linkonce_odr hidden in
- * its own comdat, so one survives per executable or shared library.
+ * before user constructors run, and __pinpoint_module_dtor, which hands the
+ * same range to __pinpoint_unregister after user destructors ran (at exit,
+ * or at dlclose of a library: its armed sites go back to the runtime's
+ * table).  Each is linkonce_odr hidden in its own comdat, so one of each
+ * survives per executable or shared library.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -20,7 +23,8 @@
 
 #include "pass.h"
 
-/* Runs before the default-priority constructors of the program. */
+/* Runs before the default-priority constructors of the program (and the
+ * destructor after the default-priority destructors). */
 #define PP_CTOR_PRIORITY 1
 
 static void add_fn_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *attr)
@@ -148,30 +152,78 @@ static LLVMValueRef section_bound(struct pp_module *m, const char *name)
 	return LLVMConstPointerCast(g, m->ptr);
 }
 
-void pp_emit_module_ctor(struct pp_module *m)
+/* A linkonce_odr hidden function in its own comdat calling @callee(begin, end)
+ * of the module's records. */
+static LLVMValueRef range_caller(struct pp_module *m, const char *name, const char *callee)
 {
 	LLVMTypeRef void_ty = LLVMVoidTypeInContext(m->ctx);
 	LLVMTypeRef params[2] = {m->ptr, m->ptr};
-	LLVMTypeRef reg_ty = LLVMFunctionType(void_ty, params, 2, 0);
-	LLVMValueRef args[2], reg, ctor;
+	LLVMTypeRef fn_ty = LLVMFunctionType(void_ty, params, 2, 0);
+	LLVMValueRef args[2], target, fn;
 	LLVMBuilderRef b;
 
 	args[0] = section_bound(m, "__start_" PP_FNS_SECTION);
 	args[1] = section_bound(m, "__stop_" PP_FNS_SECTION);
-	reg = runtime_fn(m, PP_REGISTER_FN, reg_ty);
+	target = runtime_fn(m, callee, fn_ty);
 
-	ctor = LLVMAddFunction(m->mod, PP_MODULE_CTOR, LLVMFunctionType(void_ty, NULL, 0, 0));
-	LLVMSetLinkage(ctor, LLVMLinkOnceODRLinkage);
-	LLVMSetVisibility(ctor, LLVMHiddenVisibility);
-	LLVMSetComdat(ctor, LLVMGetOrInsertComdat(m->mod, PP_MODULE_CTOR));
-	add_fn_attr(m->ctx, ctor, "nounwind");
+	fn = LLVMAddFunction(m->mod, name, LLVMFunctionType(void_ty, NULL, 0, 0));
+	LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+	LLVMSetVisibility(fn, LLVMHiddenVisibility);
+	LLVMSetComdat(fn, LLVMGetOrInsertComdat(m->mod, name));
+	add_fn_attr(m->ctx, fn, "nounwind");
 
 	b = LLVMCreateBuilderInContext(m->ctx);
-	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, ctor, "entry"));
-	LLVMBuildCall2(b, reg_ty, reg, args, 2, "");
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
+	LLVMBuildCall2(b, fn_ty, target, args, 2, "");
 	LLVMBuildRetVoid(b);
 	LLVMDisposeBuilder(b);
+	return fn;
+}
+
+/*
+ * Append {priority, @fn, @fn} to llvm.global_dtors, keyed on @fn so the
+ * .fini_array entry goes into its comdat.  LLVM-C cannot append to an
+ * appending global: the array is rebuilt with the old entries and ours.
+ */
+static void append_global_dtor(struct pp_module *m, LLVMValueRef fn, int priority)
+{
+	LLVMValueRef old = LLVMGetNamedGlobal(m->mod, "llvm.global_dtors");
+	LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL;
+	LLVMTypeRef fields[3], entry_ty;
+	LLVMValueRef vals[3], *elems, g;
+	unsigned n = 0;
+
+	fields[0] = m->i32;
+	fields[1] = LLVMPointerType(LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), NULL, 0, 0), 0);
+	fields[2] = m->ptr;
+	entry_ty = LLVMStructTypeInContext(m->ctx, fields, 3, 0);
+	if (init && LLVMGetTypeKind(LLVMTypeOf(init)) == LLVMArrayTypeKind) {
+		entry_ty = LLVMGetElementType(LLVMTypeOf(init));
+		n = LLVMGetArrayLength(LLVMTypeOf(init));
+	}
+	elems = calloc(n + 1, sizeof(*elems));
+	if (!elems)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		elems[i] = LLVMGetOperand(init, i);
+	vals[0] = LLVMConstInt(m->i32, (unsigned long long)priority, 0);
+	vals[1] = LLVMConstPointerCast(fn, LLVMStructGetTypeAtIndex(entry_ty, 1));
+	vals[2] = LLVMConstPointerCast(fn, LLVMStructGetTypeAtIndex(entry_ty, 2));
+	elems[n] = LLVMConstNamedStruct(entry_ty, vals, 3);
+	if (old)
+		LLVMDeleteGlobal(old);
+	g = LLVMAddGlobal(m->mod, LLVMArrayType(entry_ty, n + 1), "llvm.global_dtors");
+	LLVMSetLinkage(g, LLVMAppendingLinkage);
+	LLVMSetInitializer(g, LLVMConstArray(entry_ty, elems, n + 1));
+	free(elems);
+}
+
+void pp_emit_module_ctor(struct pp_module *m)
+{
+	LLVMValueRef ctor = range_caller(m, PP_MODULE_CTOR, PP_REGISTER_FN);
+	LLVMValueRef dtor = range_caller(m, PP_MODULE_DTOR, PP_UNREGISTER_FN);
 
 	/* Keyed on the ctor: the .init_array entry goes into its comdat too. */
 	pp_append_global_ctor(m->mod, ctor, PP_CTOR_PRIORITY, ctor);
+	append_global_dtor(m, dtor, PP_CTOR_PRIORITY);
 }

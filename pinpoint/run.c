@@ -93,11 +93,13 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	struct pp_revision *rev = &s->rev[r];
 	char out[4096], outp[4096], errp[4096], how[128], tail[512];
 	int err, errline = 0;
+	long others[1];
 
 	pp_session_results_path(s, out, sizeof(out));
 	snprintf(outp, sizeof(outp), "%s/%s.stdout", s->workdir, rev->label);
 	snprintf(errp, sizeof(errp), "%s/%s.stderr", s->workdir, rev->label);
 	unlink(out);
+	pp_results_others(out, NULL, 0, 1);
 	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop, st);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
@@ -141,6 +143,16 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 			    "measurements (is it built with the pinpoint runtime, and does it "
 			    "end with exit() or a return from main?)",
 			    rev->label, batch, index + 1);
+		return -EIO;
+	}
+	if (!err && pp_results_others(out, others, 1, 1) > 0) {
+		/* <out> and <out>.<pid>: two processes measured; which one ran what? */
+		pp_session_fail(s,
+				"%s revision, comparison %u, run %u: '%s' ran more than one program "
+				"with the pinpoint runtime armed (processes %ld and %ld wrote "
+				"results): pinpoint measures one process per run",
+				rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
+		pp_results_free(res);
 		return -EIO;
 	}
 	if (err) {

@@ -7,7 +7,17 @@
  *
  * Registration is idempotent per record (pp_fn.armed != 0 once seen), so
  * the same range may be registered any number of times, from any module
- * constructor, before main or later from dlopen.
+ * constructor, before main or later from dlopen.  __pinpoint_unregister,
+ * called by a module's destructor (dlclose), gives its functions' sites
+ * back to the table, so loading and unloading a library any number of
+ * times does not fill it.
+ *
+ * The variable is read with secure_getenv: a set-user-ID or set-group-ID
+ * program (AT_SECURE) ignores it, so an unprivileged user cannot make a
+ * privileged program write a file (SECURITY.md).  The process that arms
+ * removes PINPOINT from its environment, so the programs it executes - and
+ * their children - run unmeasured and cannot replace its results
+ * (doc/semantics.md).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -29,6 +39,12 @@ unsigned pp_nmodules;
 const char *pp_modules[PP_MAX_MODULES];
 
 static uint32_t pp_nsites;
+/* Extents of pp_sites given back by __pinpoint_unregister, reused first fit. */
+#define PP_MAX_HOLES 1024
+static struct {
+	uint32_t base, len;
+} pp_holes[PP_MAX_HOLES];
+static unsigned pp_nholes;
 static char pp_modpool[PP_MODPOOL_SIZE];
 static size_t pp_modused;
 static bool pp_full_warned;
@@ -48,11 +64,12 @@ static void unlock(void)
 
 static void init(void)
 {
-	const char *env = getenv(PP_ENV);
+	const char *env = secure_getenv(PP_ENV);
 	char err[256];
 	int ret;
 
 	pp_state = PP_INERT;
+	pp_log_init();
 	if (!env)
 		return;
 	if (pp_spec_parse(&pp_spec, env, err, sizeof(err))) {
@@ -74,6 +91,8 @@ static void init(void)
 		pp_err("cannot register the exit handler; nothing is measured");
 		return;
 	}
+	/* the spec (copied into pp_spec) is this process's: not its exec'd children's */
+	unsetenv(PP_ENV);
 	pp_state = PP_ARMED;
 }
 
@@ -85,6 +104,60 @@ static bool slot_matches(const struct pp_slot *slot, const struct pp_fn *fn)
 		return false;
 	/* a range past the end of the call list cannot be measured */
 	return slot->kind != PP_KIND_RANGE || slot->last < fn->ncalls;
+}
+
+static bool has_room(uint32_t n)
+{
+	for (unsigned i = 0; i < pp_nholes; i++)
+		if (pp_holes[i].len >= n)
+			return true;
+	return n <= PP_MAX_SITES - pp_nsites;
+}
+
+/* @n zeroed sites (has_room(n) said there are). */
+static uint32_t take_sites(uint32_t n)
+{
+	uint32_t base;
+
+	for (unsigned i = 0; i < pp_nholes; i++) {
+		if (pp_holes[i].len < n)
+			continue;
+		base = pp_holes[i].base;
+		pp_holes[i].base += n;
+		pp_holes[i].len -= n;
+		if (!pp_holes[i].len)
+			pp_holes[i] = pp_holes[--pp_nholes];
+		return base;
+	}
+	base = pp_nsites;
+	pp_nsites += n;
+	return base;
+}
+
+/* Give back sites [base, base + n): zeroed, merged with neighbouring holes,
+ * the table's end lowered when they are last.  With no hole left to record
+ * them in, they stay taken. */
+static void give_sites(uint32_t base, uint32_t n)
+{
+	memset(&pp_sites[base], 0, n * sizeof(pp_sites[0]));
+	for (unsigned i = 0; i < pp_nholes;) {
+		if (pp_holes[i].base + pp_holes[i].len == base || base + n == pp_holes[i].base) {
+			if (pp_holes[i].base < base)
+				base = pp_holes[i].base;
+			n += pp_holes[i].len;
+			pp_holes[i] = pp_holes[--pp_nholes];
+			i = 0;
+			continue;
+		}
+		i++;
+	}
+	if (base + n == pp_nsites)
+		pp_nsites = base;
+	else if (pp_nholes < PP_MAX_HOLES) {
+		pp_holes[pp_nholes].base = base;
+		pp_holes[pp_nholes].len = n;
+		pp_nholes++;
+	}
 }
 
 static void arm_fn(struct pp_fn *fn)
@@ -101,7 +174,7 @@ static void arm_fn(struct pp_fn *fn)
 		return;
 	}
 	nsites = fn->ncalls + 1;
-	if (nsites > PP_MAX_SITES - pp_nsites) {
+	if (!has_room(nsites)) {
 		if (!pp_full_warned)
 			pp_err("more than %u armed probe sites; %s and later matches are not "
 			       "measured",
@@ -110,8 +183,7 @@ static void arm_fn(struct pp_fn *fn)
 		pp_st(&fn->armed, PP_ARMED_SEEN);
 		return;
 	}
-	base = pp_nsites;
-	pp_nsites += nsites;
+	base = take_sites(nsites);
 
 	for (unsigned i = 0; i < pp_spec.nslots; i++) {
 		struct pp_slot *slot = &pp_spec.slots[i];
@@ -190,6 +262,26 @@ PP_EXPORT void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
 	}
 	if (fresh || begin == end)
 		add_module(begin);
+out:
+	unlock();
+}
+
+PP_EXPORT void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end)
+{
+	lock();
+	if (pp_state != PP_ARMED || !begin || end < begin)
+		goto out;
+	for (struct pp_fn *fn = begin; fn < end; fn++) {
+		uint32_t armed = pp_ld(&fn->armed);
+
+		if (armed < PP_ARMED_BASE)
+			continue;
+		/* unarmed before its sites are reused: a late probe finds nothing */
+		for (uint32_t k = 0; k <= fn->ncalls; k++)
+			__atomic_store_n(&fn->flags[k], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&fn->armed, 0, __ATOMIC_RELEASE);
+		give_sites(armed - PP_ARMED_BASE, fn->ncalls + 1);
+	}
 out:
 	unlock();
 }

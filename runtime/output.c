@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * output.c - at exit, collect the threads' counters and write the results
- * file (doc/formats.md, section 3) to "<out>.tmp.<pid>", then rename it to
- * <out>, so that a reader sees the whole file or none.  Only the process that
- * initialised the runtime writes: a forked child writes nothing.
+ * file (doc/formats.md, section 3).
+ *
+ * The file is written to "<out>.tmp.<pid>", created with O_EXCL|O_NOFOLLOW
+ * and mode 0600 in the directory of <out> (a planted file or link there makes
+ * the write fail: nothing it points to is truncated), then moved to <out>
+ * without replacing anything (renameat2 RENAME_NOREPLACE, or link(2) where
+ * the file system lacks it), so that a reader sees the whole file or none.
+ * When <out> exists already - another instrumented process with the same
+ * arming wrote it first - the results go to "<out>.<pid>" instead, so no
+ * process's results silently replace another's (doc/semantics.md).  Only the
+ * process that initialised the runtime writes: a forked child writes nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -153,25 +162,47 @@ static void write_results(struct pp_writer *w, double tpn)
 	flush(w);
 }
 
-int pp_output_write(const char *out, double ticks_per_ns)
+/* Move @tmp to @path unless @path exists (even as a dangling link). */
+static int publish(const char *tmp, const char *path)
+{
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* no RENAME_NOREPLACE here: link(2) fails on an existing name too */
+	if (link(tmp, path))
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
+int pp_output_write(const char *out, double ticks_per_ns, char *where, size_t wherelen)
 {
 	struct pp_writer *w = &pp_w;
 	char tmp[PATH_MAX];
-	int ret;
+	int ret, pid = (int)getpid();
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, pid) >= (int)sizeof(tmp) ||
+	    snprintf(where, wherelen, "%s", out) >= (int)wherelen)
 		return -ENAMETOOLONG;
-	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	w->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (w->fd < 0)
-		return -errno;
+		return errno == ELOOP ? -EEXIST : -errno; /* a link in the way */
 	w->err = 0;
 	w->len = 0;
 	write_results(w, ticks_per_ns);
 	ret = w->err;
 	if (close(w->fd) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, out))
-		ret = -errno;
+	if (!ret) {
+		ret = publish(tmp, out);
+		if (ret == -EEXIST) {
+			if (snprintf(where, wherelen, "%s.%d", out, pid) >= (int)wherelen)
+				ret = -ENAMETOOLONG;
+			else
+				ret = publish(tmp, where);
+		}
+	}
 	if (ret)
 		unlink(tmp);
 	return ret;
@@ -186,6 +217,7 @@ void pp_atexit(void)
 {
 	static int done;
 	uint64_t now = pp_ticks();
+	char where[PATH_MAX];
 	int ret;
 
 	if (pp_state != PP_ARMED || pp_forked || (int)getpid() != pp_init_pid)
@@ -193,7 +225,10 @@ void pp_atexit(void)
 	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
 		return;
 	pp_thread_collect(now);
-	ret = pp_output_write(pp_spec.out, pp_clock_ticks_per_ns());
+	ret = pp_output_write(pp_spec.out, pp_clock_ticks_per_ns(), where, sizeof(where));
 	if (ret)
 		pp_err("cannot write results to %s: %s", pp_spec.out, strerror(-ret));
+	else if (strcmp(where, pp_spec.out))
+		pp_err("%s exists (another process wrote it); results written to %s", pp_spec.out,
+		       where);
 }

@@ -10,12 +10,23 @@
  *
  * Unbalanced probes: an exception or longjmp skips exit probes and would
  * leave a depth up forever.  The outermost enter therefore records its stack
- * position (its CFA: the caller's stack pointer at the probe); an enter that
- * finds the depth up but is not deeper in the stack than that position knows
- * the recorded execution is gone (its frame was unwound): it counts it as
- * lost and starts afresh.  An exit at depth 0 is ignored.  The stack is
- * assumed to grow down, as on every Linux target.  The return address is
- * kept too, for the exit handler (stack.c).
+ * position (its CFA: the caller's stack pointer at the probe) and return
+ * address.  The stack is assumed to grow down, as on every Linux target.
+ *
+ *  - An enter that finds the depth up and is not deeper in the stack than
+ *    that position knows the recorded execution is gone (its frame was
+ *    unwound): it counts it as lost and starts afresh.
+ *  - An enter that is deeper may be a nested execution (recursion) or a new
+ *    one entered from a deeper frame after the recorded one was abandoned.
+ *    It walks the stack up to the recorded position (stack.c) to tell: a
+ *    frame of the recorded function there means nested, anything else means
+ *    abandoned (lost, start afresh).  The walk is done once per nested
+ *    level below the outermost: an enter deeper than the last one that
+ *    found the outermost alive (vframe) is nested without a walk.
+ *  - An exit at depth 0 is ignored.  Exits do not look at the stack: an
+ *    exit probe may be a sibling call, made from the caller's frame.
+ *
+ * The return address is kept for the exit handler too (stack.c).
  */
 #include "rt.h"
 
@@ -81,6 +92,16 @@ static inline struct pp_thread *self(void)
 	return t;
 }
 
+/* An enter at @frame, deeper than the outermost's: is the outermost still on
+ * the stack?  Unknown counts as yes (the behaviour without this check). */
+static __attribute__((noinline)) bool nested(struct pp_tcounter *c, uintptr_t frame)
+{
+	if (!pp_stack_alive(c->frame, c->ret, frame))
+		return false;
+	c->vframe = frame;
+	return true;
+}
+
 /* Enter the counters of one mask word; returns those that started. */
 static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base, uintptr_t frame,
 				  uintptr_t ret)
@@ -92,13 +113,15 @@ static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base
 		struct pp_tcounter *c = &t->c[i];
 		uint32_t depth = c->depth;
 
-		if (pp_unlikely(depth && frame >= c->frame)) {
+		if (pp_unlikely(depth) &&
+		    (frame >= c->frame || (frame >= c->vframe && !nested(c, frame)))) {
 			lose(t, c, i);
 			depth = 0;
 		}
 		if (!depth) {
 			pp_st(&c->frame, frame);
 			pp_st(&c->ret, ret);
+			c->vframe = 0;
 			started |= m & -m;
 		}
 		pp_st(&c->depth, depth + 1);

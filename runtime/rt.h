@@ -80,7 +80,11 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 
 /* ---- log.c ---- */
 
-/* One line "pinpoint: ..." on stderr with write(2); never allocates. */
+/* Note what fd 2 is at initialisation (pp_err writes only to that file). */
+void pp_log_init(void);
+/* One line "pinpoint: ..." on stderr with write(2); never allocates.  Nothing
+ * is written when fd 2 was closed at initialisation or now holds another
+ * file. */
 void pp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- clock.c ---- */
@@ -131,10 +135,11 @@ extern const char *pp_modules[PP_MAX_MODULES];
 struct pp_tcounter {
 	uint32_t depth; /* nesting of this thread's executions */
 	uint32_t pad;
-	uint64_t start;	 /* ticks at the outermost enter */
-	uintptr_t frame; /* stack position of the outermost enter: its CFA */
-	uintptr_t ret;	 /* return address of that enter, in the probe's caller */
-	uint64_t sum;	 /* ticks of finished outermost executions */
+	uint64_t start;	  /* ticks at the outermost enter */
+	uintptr_t frame;  /* stack position of the outermost enter: its CFA */
+	uintptr_t ret;	  /* return address of that enter, in the probe's caller */
+	uintptr_t vframe; /* deepest nested enter that found the outermost alive, 0: none */
+	uint64_t sum;	  /* ticks of finished outermost executions */
 	uint64_t count;
 	uint64_t lost; /* executions abandoned without their exit probe */
 };
@@ -173,6 +178,11 @@ void pp_stack_snapshot(void);
 /* Is the execution whose outermost enter had CFA @cfa and return address @ret
  * still on the recorded chain?  1 yes, 0 no, -1 unknown. */
 int pp_stack_live(uintptr_t cfa, uintptr_t ret);
+/* From an enter probe at @below: is the frame of the outermost enter with CFA
+ * @cfa and return address @ret still on the calling thread's stack, above the
+ * probe's caller?  Walks only the frames between here and @cfa.  1 yes, 0 no,
+ * -1 unknown. */
+int pp_stack_alive(uintptr_t cfa, uintptr_t ret, uintptr_t below);
 /* Keep one duration of the entry, or count it as dropped (in @t's block when
  * listed, else in the totals; @t may be NULL). */
 void pp_sample(struct pp_thread *t, uint64_t ticks);
@@ -189,8 +199,9 @@ extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
 void pp_atexit(void);
 void pp_atfork_child(void);
 extern int pp_forked;
-/* Write the results file; returns 0 or -errno. */
-int pp_output_write(const char *out, double ticks_per_ns);
+/* Write the results file to @out, or to "<out>.<pid>" when @out exists; the
+ * path written in @where.  Returns 0 or -errno. */
+int pp_output_write(const char *out, double ticks_per_ns, char *where, size_t wherelen);
 
 #pragma GCC visibility pop
 

@@ -104,8 +104,10 @@ static void usage(void)
 	     "executable and shared library, the call list of each of its functions: its call "
 	     "sites in program order, with the callee and file:line:col.  These are the layers "
 	     "pinpoint searches for the call that made a program slower.  pinpoint-layers reads "
-	     "BINARY and the shared libraries it loads (as ldd finds them, without running "
-	     "anything) and prints them.",
+	     "BINARY and the shared libraries it loads and prints them.  The libraries are found "
+	     "from the ELF files alone (DT_NEEDED, DT_RPATH, DT_RUNPATH with $ORIGIN, "
+	     "LD_LIBRARY_PATH, /etc/ld.so.conf and the system directories, as the dynamic "
+	     "loader searches): nothing is run, not BINARY and not its program interpreter.",
 	     7);
 	puts("");
 	wrap("Without --entry it lists every function: name, file:line and the binary that "

@@ -22,7 +22,9 @@
  *
  * 2. The probe records (section PP_FNS_SECTION, writable).  One
  *    struct pp_fn per instrumented function, and a module constructor that
- *    calls PP_REGISTER_FN(__start_<sec>, __stop_<sec>) for its link unit.
+ *    calls PP_REGISTER_FN(__start_<sec>, __stop_<sec>) for its link unit;
+ *    a module destructor calls PP_UNREGISTER_FN with the same range, so a
+ *    library unloaded by dlclose gives its armed sites back.
  *
  * 3. Probes.  Site 0 of a function is its body (entry ... every return);
  *    site k+1 is its call k (before ... after).  Every probe is
@@ -46,10 +48,12 @@
 #define PP_ENTER_FN "__pinpoint_enter"
 #define PP_EXIT_FN "__pinpoint_exit"
 #define PP_REGISTER_FN "__pinpoint_register"
+#define PP_UNREGISTER_FN "__pinpoint_unregister"
 /* Names the pass gives to what it creates; functions with this prefix are
  * never instrumented. */
 #define PP_PREFIX "__pinpoint_"
 #define PP_MODULE_CTOR "__pinpoint_module_ctor"
+#define PP_MODULE_DTOR "__pinpoint_module_dtor"
 
 /* The environment variable through which the driver arms probes. */
 #define PP_ENV "PINPOINT"
@@ -122,6 +126,7 @@ extern "C" {
 void __pinpoint_enter(struct pp_fn *fn, uint32_t site);
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site);
 void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
+void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end);
 #ifdef __cplusplus
 }
 #endif

@@ -293,6 +293,23 @@ def scenario_failing_benchmark():
         fail("the failing revision and run are not named", p)
 
 
+def scenario_exec_child():
+    # the child, ending after the parent wrote its results, does not call the
+    # entry: were it measured, the entry would look never called
+    p = session("spawn", "job", 1)
+    expect_chain(p, ["job", "own body of job"])
+
+
+def scenario_two_processes():
+    prev, cur = prog("spawn")
+    p = pinpoint("--entry", "job", "--depth", "1", "--previous", prev, "--current", cur,
+                 "--", "sh", "-c", "./spawn >/dev/null && ./spawn", check_status=3)
+    if not re.search(r"'sh' ran more than one program with the pinpoint runtime armed "
+                     r"\(processes \d+ and \d+ wrote results\): pinpoint measures one "
+                     r"process per run", p.stderr):
+        fail("two measured processes in one run are not reported", p)
+
+
 def scenario_remembered_command():
     prev, cur = prog("same")
     cmdfile = os.path.join(cur, ".pinpoint", "command")

@@ -81,6 +81,20 @@ def case_exceptions(ctx):
               '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
 
 
+def case_exceptions_deep(ctx):
+    """An exception out of the entry called from main's frame, then five
+    executions from deeper frames: all five are counted."""
+    r = ctx.run('exceptions-deep', 'entry=_Z7throwerb;fn=_Z4failb',
+                binary=prog(ctx, 'rt_e2e_exceptions'), argv=['deep'])
+    if not clean(ctx, r, 'exceptions-deep'):
+        return
+    for i, name in enumerate(('_Z7throwerb', '_Z4failb')):
+        s = r.res.slots[i]
+        # the throwing execution is lost, with the call it was in
+        check(s.found == 1 and s.count == 5 and s.get('lost', 0) in (1, 2),
+              '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
+
+
 def case_unarmed(ctx):
     r = ctx.run('unarmed', None, binary=prog(ctx, 'rt_e2e_basic'), argv=[])
     check(r.rc == 0 and r.stderr == '' and r.pid, 'unarmed run: %d %r' % (r.rc, r.stderr))
@@ -105,6 +119,7 @@ def case_dlopen(ctx):
 
 
 CASES = {'basic': case_basic, 'threads': case_threads, 'exceptions': case_exceptions,
+         'exceptions-deep': case_exceptions_deep,
          'unarmed': case_unarmed, 'shared': case_shared, 'dlopen': case_dlopen}
 
 

@@ -9,6 +9,7 @@
  * can check something only from inside (the fork child) exits non-zero.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
@@ -108,8 +109,11 @@ __attribute__((noinline)) static unsigned rec(unsigned n)
 /* Leaves by longjmp when @jump: its exit probe never runs. */
 __attribute__((noinline)) static void jumper(int jump)
 {
+	volatile char frame[256]; /* a frame larger than thin()'s */
+
 	UNIT_ENTER(fn_jumper, 0);
-	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
+	frame[0] = (char)jump;
+	__atomic_fetch_add(&sink, (unsigned long)frame[0], __ATOMIC_RELAXED);
 	if (jump)
 		UNIT_CALL(fn_jumper, 0, longjmp(jump_back, 1));
 	UNIT_EXIT(fn_jumper, 0);
@@ -120,6 +124,30 @@ __attribute__((noinline)) static void call_jumper(int jump)
 {
 	if (!setjmp(jump_back))
 		jumper(jump);
+}
+
+/* Deeper in the stack than main's direct calls by @d frames of 512 bytes. */
+__attribute__((noinline)) static void deep(int d)
+{
+	volatile char pad[512];
+
+	pad[0] = (char)d;
+	if (d)
+		deep(d - 1);
+	else
+		jumper(0);
+	pad[1] = pad[0];
+}
+
+/* A thin wrapper: its jumper() frame is only a little deeper than the one
+ * main's call_jumper() left, so that frame's position lies in this one's. */
+__attribute__((noinline)) static void thin(void)
+{
+	volatile char pad[32];
+
+	pad[0] = 1;
+	jumper(0);
+	pad[1] = pad[0];
 }
 
 /* 10 ms + 5 ms of calls, 5 ms of its own. */
@@ -283,6 +311,49 @@ static int scenario_fork(void)
 	return 0;
 }
 
+/* Runs itself as "exec-child" with PINPOINT as the runtime left it (unset),
+ * or with @set_env, set again to $RT_UNIT_CHILD_PINPOINT, as a harness
+ * handing its own spec down would. */
+static int run_child(const char *self, int set_env)
+{
+	char *argv[] = {(char *)self, "exec-child", NULL};
+	const char *spec = getenv("RT_UNIT_CHILD_PINPOINT");
+	extern char **environ;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		if (set_env && (!spec || setenv("PINPOINT", spec, 1)))
+			_exit(126);
+		execve("/proc/self/exe", argv, environ);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 3;
+	return 0;
+}
+
+/* fd 2 closed (by the caller of the program, or here), then a file that
+ * takes fd 2: the runtime's error line at exit must not land in it. */
+static int scenario_fd2(int close_here)
+{
+	const char *path = getenv("RT_UNIT_FD2");
+	int fd;
+
+	if (!path)
+		return 2;
+	if (close_here)
+		close(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd != 2)
+		return 3;
+	leaf();
+	return 0;
+}
+
 static int report_outer(int ret)
 {
 	printf("outer_ns %llu\n", (unsigned long long)outer_ns);
@@ -360,6 +431,38 @@ int main(int argc, char **argv)
 		return scenario_churn();
 	} else if (!strcmp(s, "fork")) {
 		return scenario_fork();
+	} else if (!strcmp(s, "jump-deep")) {
+		call_jumper(1); /* from main's frame: lost */
+		for (int i = 0; i < 5; i++)
+			deep(3);
+	} else if (!strcmp(s, "jump-thin")) {
+		call_jumper(1);
+		for (int i = 0; i < 5; i++)
+			thin();
+	} else if (!strcmp(s, "exec-parent") || !strcmp(s, "exec-parent-env")) {
+		int ret;
+
+		for (int i = 0; i < 3; i++)
+			leaf();
+		if (getenv("PINPOINT")) {
+			fprintf(stderr, "rt_unit: PINPOINT still set\n");
+			return 4;
+		}
+		ret = run_child(argv[0], !strcmp(s, "exec-parent-env"));
+		if (ret)
+			return ret;
+		leaf();
+	} else if (!strcmp(s, "exec-child")) {
+		printf("child %d\n", (int)getpid());
+		for (int i = 0; i < 100; i++)
+			leaf();
+	} else if (!strcmp(s, "fd2-closed")) {
+		return scenario_fd2(0);
+	} else if (!strcmp(s, "fd2-reopen")) {
+		return scenario_fd2(1);
+	} else if (!strcmp(s, "euid")) {
+		printf("euid %d\n", (int)geteuid());
+		leaf();
 	} else if (!strcmp(s, "exit-inside")) {
 		exiter();
 	} else if (!strcmp(s, "plain")) {

@@ -43,7 +43,7 @@ class Run:
         for line in proc.stdout.splitlines():
             key, _, val = line.partition(' ')
             if val.isdigit():
-                self.said[key] = int(val)
+                self.said.setdefault(key, int(val))  # the first: a child may say more
         self.pid = self.said.get('pid')
 
 
@@ -55,8 +55,11 @@ class Ctx:
         os.makedirs(self.dir)
         self.nrun = 0
 
-    def run(self, scenario, items, binary=None, argv=None, out=True, env=None):
-        """Run with PINPOINT = out=<file>;<items> (items None: unset)."""
+    def run(self, scenario, items, binary=None, argv=None, out=True, env=None, preexec=None,
+            prefix=None):
+        """Run with PINPOINT = out=<file>;<items> (items None: unset).  @preexec
+        runs in the child before exec, with the results path; @prefix comes
+        before the command (e.g. setpriv)."""
         self.nrun += 1
         path = os.path.join(self.dir, 'r%d' % self.nrun)
         e = dict(os.environ)
@@ -65,10 +68,12 @@ class Ctx:
             e['PINPOINT'] = ('out=%s;' % path if out else '') + items
         e.update(env or {})
         e = {k: v.replace('@OUT@', path) for k, v in e.items()}
-        cmd = [binary or self.args.unit] + (argv if argv is not None else [scenario])
-        proc = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=120)
+        cmd = (prefix or []) + [binary or self.args.unit] + \
+            (argv if argv is not None else [scenario])
+        proc = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=120,
+                              preexec_fn=(lambda: preexec(path)) if preexec else None)
         res = None
-        if os.path.exists(path):
+        if os.path.exists(path) and not os.path.islink(path):
             try:
                 res = ppresults.read(path)
             except ppresults.FormatError as err:
@@ -349,7 +354,7 @@ def case_asan(ctx):
     ctx.args.unit = ctx.args.unit_asan
     for case in (case_counts, case_recursion, case_unbalanced, case_samples, case_calls,
                  case_files, case_register, case_threads, case_threads_exit, case_fork,
-                 case_unarmed, case_badspec):
+                 case_unarmed, case_badspec, case_jumps, case_exec, case_fd2):
         case(ctx)
 
 
@@ -384,11 +389,189 @@ def case_symbols(ctx):
     check(not (undefined & banned), 'symbols: the runtime uses %s' % sorted(undefined & banned))
     exported = set(l.split()[-1] for l in nm(['-D', '--defined-only', ctx.args.shared_lib])
                    .splitlines() if l.strip())
-    check(exported == {'__pinpoint_enter', '__pinpoint_exit', '__pinpoint_register'},
+    check(exported == {'__pinpoint_enter', '__pinpoint_exit', '__pinpoint_register',
+                       '__pinpoint_unregister'},
           'symbols: exported %s' % sorted(exported))
 
 
+def case_jumps(ctx):
+    """A longjmp out of the entry called from main's frame, then executions
+    entered from deeper frames: each is counted, the abandoned one is lost
+    (its body and its call)."""
+    for scenario in ('jump-deep', 'jump-thin'):
+        r = ctx.run(scenario, 'entry=jumper')
+        if clean(ctx, r, scenario):
+            entry = slot(r, 0, 'entry', 'jumper', 1)
+            check(entry.count == 5, '%s: count %d' % (scenario, entry.count))
+            check(entry.get('lost') == 2, '%s: lost %r' % (scenario, entry.get('lost')))
+
+
+def others(ctx, r):
+    """Files of the run's directory besides its results file."""
+    return sorted(f for f in os.listdir(ctx.dir) if f != os.path.basename(r.out) and
+                  f.startswith(os.path.basename(r.out)))
+
+
+def case_exec(ctx):
+    """An instrumented program executing an instrumented program: the child
+    runs unmeasured (the runtime removed PINPOINT from the environment), the
+    parent's results are its own.  A child given PINPOINT again by its parent,
+    or two instrumented programs run one after the other by a shell, measure
+    each: the first to exit writes <out>, the others <out>.<pid>, and nothing
+    is replaced."""
+    r = ctx.run('exec-parent', 'fn=leaf')
+    if clean(ctx, r, 'exec'):
+        check('child' in r.said, 'exec: the child did not run: %r' % r.stdout)
+        check(slot(r, 0, 'fn', 'leaf', 1).count == 4, 'exec: the parent counts its own')
+        check(others(ctx, r) == [], 'exec: the child wrote %s' % others(ctx, r))
+    r = ctx.run('exec-parent-env', 'fn=leaf', env={'RT_UNIT_CHILD_PINPOINT': 'out=@OUT@;fn=leaf'})
+    check(r.rc == 0, 'exec-env: exit status %d' % r.rc)
+    child, parent = r.said.get('child'), r.pid
+    alt = '%s.%d' % (r.out, parent)
+    check(r.res is not None and r.res.pid == child and r.res.slots[0].count == 100,
+          'exec-env: the child, first to exit, wrote <out>: %r' % (r.res and r.res.pid))
+    check(os.path.exists(alt), 'exec-env: no %s: %s' % (alt, os.listdir(ctx.dir)))
+    if os.path.exists(alt):
+        res = ppresults.read(alt)
+        check(res.pid == parent and res.slots[0].count == 4,
+              'exec-env: the parent\'s own results in <out>.<pid>: %r' % res.pid)
+    check(r.stderr == 'pinpoint: %s exists (another process wrote it); results written to %s\n'
+          % (r.out, alt), 'exec-env: stderr %r' % r.stderr)
+    check(not ctx.leftovers(), 'exec-env: temporary files %s' % ctx.leftovers())
+    # a benchmark script running the program twice
+    r = ctx.run('script', 'fn=leaf', binary='/bin/sh',
+                argv=['-c', '"$0" counts >/dev/null 2>&1 && exec "$0" counts', ctx.args.unit])
+    check(r.rc == 0 and r.res is not None, 'script: %d %r' % (r.rc, r.stderr))
+    extra = others(ctx, r)
+    check(len(extra) == 1 and r.pid is not None and extra[0].endswith('.%d' % r.pid),
+          'script: the second run\'s file %s (pid %s)' % (extra, r.pid))
+    if r.res is not None and len(extra) == 1:
+        second = ppresults.read(os.path.join(ctx.dir, extra[0]))
+        check(r.res.pid != second.pid and second.pid == r.pid,
+              'script: pids %s %s' % (r.res.pid, second.pid))
+        check(r.res.slots[0].count == second.slots[0].count == 1000, 'script: counts')
+
+
+def case_files_safe(ctx):
+    """The results file is 0600 whatever the umask; a link planted on the
+    temporary or the final path is never followed."""
+    old = os.umask(0)
+    try:
+        r = ctx.run('plain', 'fn=leaf')
+    finally:
+        os.umask(old)
+    if clean(ctx, r, 'mode'):
+        mode = os.stat(r.out).st_mode & 0o7777
+        check(mode == 0o600, 'mode: results file mode %o' % mode)
+    victim = os.path.join(ctx.dir, 'victim')
+
+    def plant_tmp(path):
+        os.symlink(victim, '%s.tmp.%d' % (path, os.getpid()))
+
+    def plant_out(path):
+        os.symlink(victim, path)
+
+    for what, plant in (('tmp', plant_tmp), ('out', plant_out)):
+        with open(victim, 'w') as f:
+            f.write('precious\n')
+        r = ctx.run('plain', 'fn=leaf', preexec=plant)
+        with open(victim) as f:
+            check(f.read() == 'precious\n', 'link on %s: the target was written' % what)
+        check(r.rc == 0, 'link on %s: exit status %d' % (what, r.rc))
+        if what == 'tmp':
+            tmp = '%s.tmp.%d' % (r.out, r.pid)
+            check(os.path.islink(tmp), 'link on tmp: the link was removed')
+            check(r.stderr == 'pinpoint: cannot write results to %s: File exists\n' % r.out,
+                  'link on tmp: stderr %r' % r.stderr)
+            check(not os.path.lexists(r.out), 'link on tmp: results written anyway')
+            os.unlink(tmp)
+        else:
+            check(os.path.islink(r.out), 'link on out: the link was replaced')
+            alt = '%s.%d' % (r.out, r.pid)
+            check(os.path.exists(alt) and ppresults.read(alt).pid == r.pid,
+                  'link on out: results not in %s' % alt)
+            check(not ctx.leftovers(), 'link on out: temporary files %s' % ctx.leftovers())
+
+
+def case_setuid(ctx):
+    """A set-user-ID root copy run by an unprivileged user ignores PINPOINT:
+    no file is created or replaced in a directory only root may write."""
+    if os.geteuid() != 0 or not shutil.which('setpriv'):
+        print('setuid: SKIPPED: needs root and setpriv to make and run a set-user-ID copy')
+        sys.exit(77)
+    import pwd
+    import tempfile
+    nobody = pwd.getpwnam('nobody')
+    top = tempfile.mkdtemp(prefix='pp-setuid-')
+    try:
+        os.chmod(top, 0o755)
+        binary = os.path.join(top, 'rt_unit')
+        shutil.copy(ctx.args.unit, binary)
+        os.chown(binary, 0, 0)
+        os.chmod(binary, 0o4755)
+        locked = os.path.join(top, 'root-only')
+        os.mkdir(locked, 0o755)
+        victim = os.path.join(locked, 'victim')
+        with open(victim, 'w') as f:
+            f.write('precious\n')
+        os.chmod(victim, 0o644)
+        prefix = ['setpriv', '--reuid=%d' % nobody.pw_uid, '--regid=%d' % nobody.pw_gid,
+                  '--clear-groups', '--']
+        # control: root itself (no AT_SECURE) is measured
+        r = ctx.run('euid', None, binary=binary,
+                    env={'PINPOINT': 'out=%s;fn=leaf' % os.path.join(locked, 'control')})
+        check(r.rc == 0 and os.path.exists(os.path.join(locked, 'control')),
+              'setuid: control run by root wrote nothing: %r' % r.stderr)
+        r = ctx.run('euid', None, binary=binary, prefix=prefix,
+                    env={'PINPOINT': 'out=%s;fn=leaf' % victim})
+        if r.said.get('euid') != 0:
+            print('setuid: SKIPPED: the set-user-ID bit has no effect here (euid %s, %r)'
+                  % (r.said.get('euid'), r.stderr))
+            sys.exit(77)
+        check(r.rc == 0 and r.stderr == '', 'setuid: %d %r' % (r.rc, r.stderr))
+        with open(victim) as f:
+            check(f.read() == 'precious\n', 'setuid: the root-owned file was replaced')
+        r = ctx.run('euid', None, binary=binary, prefix=prefix,
+                    env={'PINPOINT': 'out=%s;fn=leaf' % os.path.join(locked, 'new')})
+        check(r.rc == 0 and r.said.get('euid') == 0, 'setuid: second run %d' % r.rc)
+        check(sorted(os.listdir(locked)) == ['control', 'victim'],
+              'setuid: files created: %s' % os.listdir(locked))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def case_fd2(ctx):
+    """With fd 2 closed, at start or by the program, and a file opened on it,
+    the runtime's error line goes nowhere."""
+    bad = 'out=%s/no/such/dir/r;fn=leaf' % ctx.dir
+    for scenario, preexec in (('fd2-closed', lambda path: os.close(2)),
+                              ('fd2-reopen', None)):
+        victim = os.path.join(ctx.dir, scenario + '.txt')
+        r = ctx.run(scenario, None, env={'PINPOINT': bad, 'RT_UNIT_FD2': victim},
+                    preexec=preexec)
+        check(r.rc == 0, '%s: exit status %d' % (scenario, r.rc))
+        with open(victim) as f:
+            text = f.read()
+        check(text == '', '%s: the error line went into the file on fd 2: %r' % (scenario, text))
+        check(r.stderr == '', '%s: stderr %r' % (scenario, r.stderr))
+
+
+def case_dlopen_loop(ctx):
+    """A library loaded and unloaded many times: each load is armed and
+    counted, and its sites go back to the table at dlclose (otherwise its
+    4096-site function would fill the 65536-site table after 16 loads)."""
+    dso = os.path.realpath(ctx.args.dso)
+    r = ctx.run('dlopen-loop', 'fn=dso_work;fn=dso_big', binary=ctx.args.dlopen,
+                argv=[dso, '100'])
+    if not clean(ctx, r, 'dlopen-loop'):
+        return
+    check(slot(r, 0, 'fn', 'dso_work', 100).count == 500, 'dlopen-loop: dso_work count')
+    check(slot(r, 1, 'fn', 'dso_big', 100).count == 100, 'dlopen-loop: dso_big count')
+
+
 CASES = {
+    'jumps': case_jumps, 'exec': case_exec, 'files-safe': case_files_safe,
+    'setuid': case_setuid, 'fd2': case_fd2, 'dlopen-loop': case_dlopen_loop,
     'counts': case_counts, 'sleep': case_sleep, 'recursion': case_recursion,
     'unbalanced': case_unbalanced, 'samples': case_samples, 'calls': case_calls,
     'files': case_files, 'register': case_register, 'threads': case_threads,

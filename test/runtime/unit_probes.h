@@ -44,4 +44,11 @@
 		__pinpoint_register(__start_pinpoint_fns, __stop_pinpoint_fns);                    \
 	}
 
+/* The module destructor: gives the records' sites back at dlclose. */
+#define UNIT_MODULE_DTOR()                                                                         \
+	__attribute__((destructor)) static void pp_module_dtor(void)                               \
+	{                                                                                          \
+		__pinpoint_unregister(__start_pinpoint_fns, __stop_pinpoint_fns);                  \
+	}
+
 #endif /* PP_TEST_UNIT_PROBES_H */

@@ -189,6 +189,20 @@ def test_errors(exe, fixtures):
     check(code == 0 and out.startswith("pinpoint-layers "), "--version")
 
 
+def test_hostile_interp(fixtures):
+    """ppt_hostile_exe's PT_INTERP creates hostile-interp-ran when run: the
+    listing must come from the ELF files alone, its library included."""
+    exe = os.path.join(fixtures, "ppt_hostile_exe")
+    marker = os.path.join(fixtures, "hostile-interp-ran")
+    if os.path.exists(marker):
+        os.unlink(marker)
+    code, out, err = run("--mangled", exe)
+    check(code == 0 and err == "", "hostile interpreter: exit %d, %r" % (code, err))
+    check("lib_entry (lib/lib.c:5) in %s" % os.path.join(fixtures, "libppt_lib.so") in out,
+          "hostile interpreter: the library is not listed: %r" % out)
+    check(not os.path.exists(marker), "hostile interpreter: it was run")
+
+
 def main():
     global LAYERS
     ap = argparse.ArgumentParser()
@@ -203,6 +217,7 @@ def main():
     test_json(exe, lib)
     test_layers(exe, lib)
     test_errors(exe, a.fixtures)
+    test_hostile_interp(a.fixtures)
     print("layers_test: %s" % ("ok" if not failures else "%d failures" % failures))
     sys.exit(1 if failures else 0)
 

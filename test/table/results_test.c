@@ -6,6 +6,8 @@
  *     results_test [TEST]
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -284,6 +286,53 @@ static void test_read(void)
 	pp_results_free(&r);
 }
 
+static void touch(const char *dir, const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+}
+
+/* "<out>.<pid>" files only: not <out>, its temporary files, or look-alikes. */
+static void test_others(void)
+{
+	char dir[] = "/tmp/pp-others-XXXXXX", out[256];
+	long pids[4] = {0};
+	int n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(out, sizeof(out), "%s/results", dir);
+	CHECK_INT(pp_results_others(out, pids, 4, 0), 0);
+	touch(dir, "results");
+	touch(dir, "results.tmp.123");
+	touch(dir, "results.");
+	touch(dir, "results.0");
+	touch(dir, "results.12x");
+	touch(dir, "resultsX.5");
+	touch(dir, "results.4242");
+	CHECK_INT(pp_results_others(out, pids, 4, 0), 1);
+	CHECK_INT(pids[0], 4242);
+	touch(dir, "results.77");
+	n = pp_results_others(out, NULL, 0, 1);
+	CHECK_INT(n, 2);
+	CHECK_INT(pp_results_others(out, pids, 4, 0), 0);
+	CHECK(access(out, F_OK) == 0);
+	/* removing also takes a killed writer's temporary file, nothing else */
+	snprintf(out, sizeof(out), "%s/results.tmp.123", dir);
+	CHECK(access(out, F_OK) != 0);
+	snprintf(out, sizeof(out), "%s/results.12x", dir);
+	CHECK(access(out, F_OK) == 0);
+	snprintf(out, sizeof(out), "%s/results", dir);
+	snprintf(out, sizeof(out), "%s/no/results", dir);
+	CHECK_INT(pp_results_others(out, pids, 4, 0), -ENOENT);
+	snprintf(out, sizeof(out), "rm -rf '%s'", dir);
+	CHECK(system(out) == 0);
+}
+
 /* The driver's side of the PINPOINT escaping (core/arming.c), against
  * doc/formats.md, 2 and the protocol's decoder that runtime/spec.c uses. */
 static void test_arming(void)
@@ -330,6 +379,7 @@ static void test_arming(void)
 static const struct test tests[] = {
     {"example", test_example}, {"variants", test_variants}, {"bad", test_bad},
     {"samples", test_samples}, {"read", test_read},   {"arming", test_arming},
+    {"others", test_others},
 };
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
  *
  *   PP_TRACE_LIST=1  print every record handed to __pinpoint_register
  *   PP_TRACE_ARM=1   arm every probe site of every record
+ *   PP_TRACE_UNREGISTER=1  print each range handed to __pinpoint_unregister
  *
  * Build it without the plugin and link it into an instrumented program:
  *   clang -c -I include trace-rt.c && clang -fpass-plugin=... t.c trace-rt.o
@@ -28,6 +29,14 @@ void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
 		for (uint32_t i = 0; arm && i <= fn->ncalls; i++)
 			fn->flags[i] = 1;
 	}
+	fflush(stdout);
+}
+
+void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end)
+{
+	if (!getenv("PP_TRACE_UNREGISTER"))
+		return;
+	printf("unregister %d\n", (int)(end - begin));
 	fflush(stdout);
 }
 
