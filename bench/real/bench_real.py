@@ -101,7 +101,7 @@ LIBRARIES = [
         'includes': ['argon2/argon2/include', 'argon2/argon2/src'],
         'flags': ['-msse', '-msse2'],
         'libs': ['-lpthread'],
-        'armed': [('fill_segment', 'fill_block'), ('fill_memory_blocks_st', 'fill_segment')],
+        'armed': [('fill_segment', 'index_alpha'), ('blake2b_update', 'blake2b_compress')],
         'workload': '1000 Argon2id/Argon2i hashes (t=2, m=256 KiB), 100 encode+verify',
     },
     {
@@ -131,7 +131,7 @@ LIBRARIES = [
         'flags': [],
         'libs': [],
         'armed': [('main', 'LZ4_decompress_safe')],
-        'workload': 'compress 25600 4 KiB log blocks (1/8 with LZ4HC), decompress each 4 times',
+        'workload': 'compress 102400 1 KiB log blocks (1/8 with LZ4HC), decompress each 4 times',
     },
     {
         'name': 'snappy',
@@ -146,7 +146,7 @@ LIBRARIES = [
         'flags': ['-DHAVE_CONFIG_H'],
         'libs': [],
         'armed': [('main', '_ZN6snappy10UncompressEPKcmPNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE')],
-        'workload': 'compress 15360 4 KiB key/value blocks, validate + decompress each 4 times',
+        'workload': 'compress 61440 1 KiB key/value blocks, validate + decompress each 4 times',
     },
 ]
 
@@ -430,17 +430,18 @@ def main():
     print()
     print('  %-17s %-4s %6s %7s  %-24s %-24s %-30s %-17s %s' %
           ('library', 'lang', 'lines', 'plain', 'unarmed/plain, CPU', 'unarmed/plain, wall',
-           'armed ns/call [q] calls/run', 'build s (x)', 'table/.text KiB'))
+           'armed ns/call [q] calls/run', 'build s (x)', 'table/.text KiB (plain .text)'))
     for r in rows:
         q1, m, q3 = r['ratio']
         w1, wm, w3 = r['ratio_wall']
         c1, cm, c3 = r['per_call']
         armed = ('%6.1f [%6.1f..%6.1f] %7d' % (cm, c1, c3, r['count'])) if r['count'] else 'no such call'
 
-        print('  %-17s %-4s %6d %5.0fms  %.3fx [%.3f..%.3f]   %.3fx [%.3f..%.3f]   %-30s %5.1f/%5.1f %.2fx %6.1f/%6.1f %4.1f%%' %
+        print('  %-17s %-4s %6d %5.0fms  %.3fx [%.3f..%.3f]   %.3fx [%.3f..%.3f]   %-30s %5.1f/%5.1f %.2fx %6.1f/%6.1f %5.1f%% (%.1f)' %
               (r['lib'], r['lang'], r['loc'], r['plain_ms'], m, q1, q3, wm, w1, w3, armed,
                r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
-               r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1)))
+               r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
+               r['text_plain'] / 1024))
     meds = [r['ratio'][1] for r in rows]
     print()
     print('  whole-program figure: unarmed/plain, the process\'s CPU time (user+sys) and its wall'

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * driver.c - LZ4: compress generated log-like records in 4 KiB blocks (fast
+ * driver.c - LZ4: compress generated log-like records in 1 KiB blocks (fast
  * mode; every eighth block also with LZ4HC level 6) and decompress every
  * block with LZ4_decompress_safe, N rounds.
  *
@@ -15,7 +15,7 @@
 #include <lz4.h>
 #include <lz4hc.h>
 
-enum { BLOCK = 4096, NBLOCK = 256 };
+enum { BLOCK = 1024, NBLOCK = 1024 };
 
 static uint64_t rng = 0xda942042e4dd58b5ull;
 

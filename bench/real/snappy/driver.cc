@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * driver.cc - Snappy (C++): compress generated key/value records in 4 KiB
+ * driver.cc - Snappy (C++): compress generated key/value records in 1 KiB
  * blocks with snappy::Compress, validate and decompress each with
  * snappy::IsValidCompressedBuffer and snappy::Uncompress, N rounds.
  *
@@ -28,7 +28,7 @@ static uint64_t next()
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? std::atol(argv[1]) : 60;
-	const size_t block = 4096, nblock = 256;
+	const size_t block = 1024, nblock = 1024;
 	std::string in;
 	uint64_t check = 0;
 	struct timespec t0, t1, c0, c1;
