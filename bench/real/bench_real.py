@@ -1,0 +1,468 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench_real.py - the probes' cost on real libraries, plain against instrumented.
+
+    bench_real.py --work DIR [--pinpoint BUILD] [--rounds N] [--only LIB,...] [--json FILE]
+
+For each library of LIBRARIES: fetches its pinned npm tarballs into
+DIR/downloads (npm pack, once; the sha256 must match), unpacks them, compiles
+the library's sources and its driver bench/real/<lib>/driver.c[c] one file at
+a time with the same flags two ways: plain (clang -O2 -g, the clang BUILD's
+plugin was built for) and instrumented (the same plus
+-fpass-plugin=<BUILD>/pass/pinpoint-pass.so, linked with the static runtime
+<BUILD>/runtime/libpinpoint-rt.a).  The driver runs the library's public API
+over input it generates deterministically and prints a digest, which must be
+the same for every variant.  Then, round by round in rotating order: plain,
+instrumented unarmed, and instrumented with one hot call of the library armed
+(PINPOINT=out=...;range=CALLER:I-J, the call sites of one callee in one
+caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
+
+  * unarmed / plain, whole program: the ratio of the process's CPU time
+    (user + sys, start to exit; robust to a loaded machine) and of its wall
+    time, between adjacent runs: median and quartiles over rounds;
+  * armed cost per call, a micro-benchmark inside the real program:
+    (armed - unarmed CPU time of the driver's work) / armed executions, the
+    count read from the results file;
+  * build time: CPU time of the compiler and linker, instrumented / plain;
+  * the size of the pinpoint_table section against .text.
+
+BUILD defaults to the current directory (the bench-real target passes its
+build directory), so the same benchmark can measure another version of the
+plugin: bench_real.py --work DIR --pinpoint /path/to/other/build.
+
+Figures, not verdicts: the targets are printed next to them.
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name, lang, npm packages (name, version, sha256 of the tarball),
+# sources/includes relative to the unpacked packages ("<pkg>/..."), extra
+# flags, link flags, the armed function, what the driver does.
+LIBRARIES = [
+    {
+        'name': 'tree-sitter-json',
+        'lang': 'C',
+        'packages': [('tree-sitter', '0.25.1',
+                      '07aeba8dd71630e7e72b2d4ca3bd2680c3471824100cc5ebff44e78a6ed0b6d3'),
+                     ('tree-sitter-json', '0.24.8',
+                      '39e96d1e4231d200562ebd69105151cd43f58dda4b18a0e9a62fe2991da35b9c')],
+        'sources': ['tree-sitter/vendor/tree-sitter/lib/src/lib.c',
+                    'tree-sitter-json/src/parser.c'],
+        'loc': ['tree-sitter/vendor/tree-sitter/lib/src/*.[ch]',
+                'tree-sitter/vendor/tree-sitter/lib/src/unicode/*.h',
+                'tree-sitter/vendor/tree-sitter/lib/include/tree_sitter/*.h',
+                'tree-sitter-json/src/parser.c'],
+        'includes': ['tree-sitter/vendor/tree-sitter/lib/src',
+                     'tree-sitter/vendor/tree-sitter/lib/include',
+                     'tree-sitter-json/src'],
+        'flags': ['-D_POSIX_C_SOURCE=200112L', '-D_DEFAULT_SOURCE'],
+        'libs': [],
+        'armed': [('main', 'ts_tree_cursor_goto_first_child')],
+        'workload': 'parse a generated 165 KiB JSON document 12 times, walk each tree',
+    },
+    {
+        'name': 'expat',
+        'lang': 'C',
+        'packages': [('node-expat', '2.4.1',
+                      '6daade62158d4d7db7091bd209cd68973c160adacf6bc16f8510c07f225da53d')],
+        'sources': ['node-expat/deps/libexpat/lib/xmlparse.c',
+                    'node-expat/deps/libexpat/lib/xmltok.c',
+                    'node-expat/deps/libexpat/lib/xmlrole.c'],
+        'loc': ['node-expat/deps/libexpat/lib/*.[ch]'],
+        'includes': ['node-expat/deps/libexpat', 'node-expat/deps/libexpat/lib'],
+        'flags': ['-DHAVE_EXPAT_CONFIG_H'],
+        'libs': [],
+        'armed': [('doContent', 'storeAtts'), ('main', 'XML_Parse')],
+        'workload': 'parse a generated 1 MiB XML document 40 times in 16 KiB chunks, with handlers',
+    },
+    {
+        'name': 'argon2',
+        'lang': 'C',
+        'packages': [('argon2', '0.45.1',
+                      '4acffbd5e5a87fe8fad926afc9a9ac450d69b7082686dd2836be0d8309dbd8aa')],
+        'sources': ['argon2/argon2/src/%s' % f for f in
+                    ('argon2.c', 'blake2/blake2b.c', 'core.c', 'encoding.c', 'thread.c', 'opt.c')],
+        'loc': ['argon2/argon2/src/*.[ch]', 'argon2/argon2/src/blake2/*.[ch]',
+                'argon2/argon2/include/*.h'],
+        'includes': ['argon2/argon2/include', 'argon2/argon2/src'],
+        'flags': ['-msse', '-msse2'],
+        'libs': ['-lpthread'],
+        'armed': [('fill_segment', 'index_alpha'), ('blake2b_update', 'blake2b_compress')],
+        'workload': '1000 Argon2id/Argon2i hashes (t=2, m=256 KiB), 100 encode+verify',
+    },
+    {
+        'name': 'brotli',
+        'lang': 'C',
+        'packages': [('iltorb', '2.4.5',
+                      '7de6ca52e70217aac6107f5a071426cf5c708c492218aa7bfab8afe5bddac3d9')],
+        'sources': ['iltorb/brotli/c/common/*.c', 'iltorb/brotli/c/dec/*.c',
+                    'iltorb/brotli/c/enc/*.c'],
+        'loc': ['iltorb/brotli/c/common/*.[ch]', 'iltorb/brotli/c/dec/*.[ch]',
+                'iltorb/brotli/c/enc/*.[ch]', 'iltorb/brotli/c/include/brotli/*.h'],
+        'includes': ['iltorb/brotli/c/include'],
+        'flags': [],
+        'libs': ['-lm'],
+        'armed': [('BrotliStoreMetaBlock', 'StoreSymbol'),
+                  ('BrotliEncoderCompress', 'BrotliEncoderCompressStream')],
+        'workload': 'compress 480 generated 64 KiB text messages at quality 4, decompress each',
+    },
+    {
+        'name': 'lz4',
+        'lang': 'C',
+        'packages': [('lz4', '0.6.5',
+                      'fdb90b41c5a56d27f74b2c42a9861b0893f225ddb637f79e1b67a4e4b5f5f93f')],
+        'sources': ['lz4/deps/lz4/lib/lz4.c', 'lz4/deps/lz4/lib/lz4hc.c'],
+        'loc': ['lz4/deps/lz4/lib/lz4.[ch]', 'lz4/deps/lz4/lib/lz4hc.[ch]'],
+        'includes': ['lz4/deps/lz4/lib'],
+        'flags': [],
+        'libs': [],
+        'armed': [('main', 'LZ4_decompress_safe')],
+        'workload': 'compress 102400 1 KiB log blocks (1/8 with LZ4HC), decompress each 4 times',
+    },
+    {
+        'name': 'snappy',
+        'lang': 'C++',
+        'packages': [('leveldown', '6.1.1',
+                      'fe534f13e475826331c9cd59f279f073c3238e4db2ff2c930e17a786ba0f4f01')],
+        'sources': ['leveldown/deps/snappy/snappy/%s' % f for f in
+                    ('snappy.cc', 'snappy-sinksource.cc', 'snappy-stubs-internal.cc', 'snappy-c.cc')],
+        'loc': ['leveldown/deps/snappy/snappy/snappy*.cc', 'leveldown/deps/snappy/snappy/snappy*.h',
+                'leveldown/deps/snappy/linux/*.h'],
+        'includes': ['leveldown/deps/snappy/linux', 'leveldown/deps/snappy/snappy'],
+        'flags': ['-DHAVE_CONFIG_H'],
+        'libs': [],
+        'armed': [('main', '_ZN6snappy10UncompressEPKcmPNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE')],
+        'workload': 'compress 61440 1 KiB key/value blocks, validate + decompress each 4 times',
+    },
+]
+
+
+def fail(msg):
+    print('bench-real: %s' % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(1 << 20), b''):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def fetch(work, pkg, ver, digest):
+    """The package's tarball in work/downloads, fetched with npm pack once."""
+    dl = os.path.join(work, 'downloads')
+    os.makedirs(dl, exist_ok=True)
+    path = os.path.join(dl, '%s-%s.tgz' % (pkg, ver))
+    if not os.path.exists(path):
+        with tempfile.TemporaryDirectory(dir=dl) as tmp:
+            try:
+                p = subprocess.run(['npm', 'pack', '%s@%s' % (pkg, ver),
+                                    '--pack-destination', tmp],
+                                   capture_output=True, text=True, timeout=300)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                fail('cannot fetch %s@%s with npm: %s' % (pkg, ver, e))
+            got = glob.glob(os.path.join(tmp, '*.tgz'))
+            if p.returncode != 0 or len(got) != 1:
+                lines = [x for x in p.stderr.splitlines() if re.match(r'npm (ERR!|error) ', x)]
+                code = [x for x in lines if re.match(r'npm (ERR!|error) (code|errno) ', x)]
+                err = ' '.join((code or lines or ['npm pack gave no tarball'])[0].split()[2:])
+                fail('cannot fetch %s@%s from the npm registry (offline?): %s' % (pkg, ver, err))
+            os.replace(got[0], path)
+    got = sha256(path)
+    if got != digest:
+        fail('%s: sha256 %s, expected %s (delete it to fetch it again)' % (path, got, digest))
+    return path
+
+
+def unpack(work, pkg, ver, tgz):
+    """work/src/<pkg>-<ver>, unpacked once (a stamp marks a complete unpack)."""
+    dest = os.path.join(work, 'src', '%s-%s' % (pkg, ver))
+    stamp = os.path.join(dest, '.unpacked')
+    if not os.path.exists(stamp):
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        with tarfile.open(tgz) as t:
+            for m in t.getmembers():
+                if m.name.startswith('/') or '..' in m.name.split('/') or not (m.isfile() or m.isdir()):
+                    fail('%s: unexpected member %s' % (tgz, m.name))
+            t.extractall(dest)
+        open(stamp, 'w').close()
+    return os.path.join(dest, 'package')
+
+
+def resolve(roots, pattern):
+    pkg, _, rest = pattern.partition('/')
+    return sorted(glob.glob(os.path.join(roots[pkg], rest)))
+
+
+def cmake_cache(build):
+    vals = {}
+    try:
+        with open(os.path.join(build, 'CMakeCache.txt')) as f:
+            for line in f:
+                m = re.match(r'([A-Za-z_0-9]+):[A-Z]+=(.*)$', line.strip())
+                if m:
+                    vals[m.group(1)] = m.group(2)
+    except OSError as e:
+        fail('%s is not a configured pinpoint build: %s' % (build, e))
+    return vals
+
+
+def timed(cmd):
+    """Runs cmd; returns the CPU time (user + sys) of the children it took."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        fail('command failed: %s\n%s' % (' '.join(cmd), p.stderr[-2000:]))
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def build(lib, roots, outdir, tc):
+    """Builds the driver plain and instrumented, one file at a time, the two
+    variants of each file back to back; returns paths and CPU seconds."""
+    cxx = lib['lang'] == 'C++'
+    cc = tc['cxx'] if cxx else tc['cc']
+    srcs = [s for pat in lib['sources'] for s in resolve(roots, pat)]
+    drv = glob.glob(os.path.join(HERE, lib['name'], 'driver.c*'))
+    if not srcs or len(drv) != 1:
+        fail('%s: sources or driver missing' % lib['name'])
+    srcs.append(drv[0])
+    inc = ['-I' + p for pat in lib['includes'] for p in resolve(roots, pat)]
+    base = ['-O2', '-g'] + lib['flags'] + inc
+    variants = {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
+    out = {}
+    cpu = {'plain': 0.0, 'instr': 0.0}
+    for v in variants:
+        os.makedirs(os.path.join(outdir, v), exist_ok=True)
+        out[v] = []
+    for i, s in enumerate(srcs):
+        order = list(variants) if i % 2 == 0 else list(reversed(list(variants)))
+        for v in order:
+            obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s)))
+            cpu[v] += timed([cc] + base + variants[v] + ['-c', s, '-o', obj])
+            out[v].append(obj)
+    exe = {}
+    for v in variants:
+        exe[v] = os.path.join(outdir, v, 'driver')
+        rt = [tc['runtime']] if v == 'instr' else []
+        cpu[v] += timed([cc, '-O2', '-g'] + out[v] + ['-o', exe[v]] + rt + lib['libs'] + ['-lpthread', '-lm'])
+    return exe, cpu
+
+
+def section_sizes(exe):
+    p = subprocess.run(['readelf', '-S', '-W', exe], capture_output=True, text=True, check=True)
+    sizes = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r'\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)', line)
+        if m:
+            sizes[m.group(1)] = int(m.group(2), 16)
+    return sizes.get('.text', 0), sizes.get('pinpoint_table', 0)
+
+
+def armed_range(layers, exe, candidates):
+    """The range item CALLER:I-J spanning the call sites of CALLEE in CALLER
+    for the first (CALLER, CALLEE) of candidates that the build's table holds
+    (pinpoint-layers); None when it holds none (inlined, say)."""
+    p = subprocess.run([layers, '--mangled', exe], capture_output=True, text=True)
+    if p.returncode != 0:
+        fail('%s: pinpoint-layers failed: %s' % (exe, p.stderr.strip()))
+    calls, cur = {}, None
+    for line in p.stdout.splitlines():
+        if not line.startswith(' '):
+            cur = line.split(' ', 1)[0]
+            continue
+        f = line.split()
+        # a call without probes (inlined, removed, not timed) cannot be armed
+        untimed = line.endswith(('  inlined', '  removed', '  not timed'))
+        if len(f) >= 2 and f[0].isdigit() and not untimed:
+            calls.setdefault((cur, f[1]), []).append(int(f[0]))
+    for caller, callee in candidates:
+        idx = calls.get((caller, callee))
+        if idx:
+            return 'range=%s:%d-%d' % (caller, min(idx), max(idx))
+    return None
+
+
+def run(exe, armed, tmp):
+    env = dict(os.environ)
+    env.pop('PINPOINT', None)
+    res = os.path.join(tmp, 'results')
+    if armed:
+        if os.path.exists(res):
+            os.unlink(res)
+        env['PINPOINT'] = 'out=%s;%s' % (res, armed)
+    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([exe], env=env, stdout=out, stderr=err)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = (time.perf_counter() - t0) * 1e9
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if p.returncode != 0:
+        fail('%s exited with %d: %s' % (exe, p.returncode, stderr.strip()[-500:]))
+    vals = {'wall': wall, 'cpu': (ru.ru_utime + ru.ru_stime) * 1e9}
+    for line in stdout.splitlines():
+        key, _, val = line.partition(' ')
+        vals[key] = val
+    vals['ns'] = float(vals['ns'])
+    vals['cpu_ns'] = float(vals['cpu_ns'])
+    if armed:
+        with open(res) as f:
+            m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=\d+ count=(\d+)', f.read(), re.M)
+        if not m:
+            fail('%s: no slot in the results file' % exe)
+        vals['found'], vals['count'] = int(m.group(1)), int(m.group(2))
+    return vals
+
+
+def quartiles(xs):
+    if len(xs) < 4:
+        m = statistics.median(xs)
+        return m, m, m
+    q = statistics.quantiles(xs, n=4)
+    return q[0], q[1], q[2]
+
+
+def loc(roots, lib):
+    n = 0
+    for pat in lib['loc']:
+        for path in resolve(roots, pat):
+            with open(path, 'rb') as f:
+                n += sum(1 for _ in f)
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser(description='the probes\' cost on real libraries')
+    ap.add_argument('--work', required=True, help='download and build directory')
+    ap.add_argument('--pinpoint', default=os.getcwd(), help='the pinpoint build to measure')
+    ap.add_argument('--rounds', type=int, default=11)
+    ap.add_argument('--only', default='', help='comma-separated library names')
+    ap.add_argument('--json', help='also write the figures to this file')
+    args = ap.parse_args()
+    if args.rounds < 4:
+        fail('--rounds must be at least 4')
+
+    t_start = time.monotonic()
+    build_dir = os.path.abspath(args.pinpoint)
+    cache = cmake_cache(build_dir)
+    tc = {
+        'cc': cache.get('PINPOINT_CLANG', 'clang'),
+        'cxx': cache.get('PINPOINT_CLANGXX', 'clang++'),
+        'plugin': os.path.join(build_dir, 'pass', 'pinpoint-pass.so'),
+        'runtime': os.path.join(build_dir, 'runtime', 'libpinpoint-rt.a'),
+        'layers': os.path.join(build_dir, 'tools', 'pinpoint-layers'),
+    }
+    for k in ('plugin', 'runtime', 'layers'):
+        if not os.path.exists(tc[k]):
+            fail('%s: missing (build the pinpoint build first)' % tc[k])
+    libs = LIBRARIES
+    if args.only:
+        names = args.only.split(',')
+        libs = [lib for lib in LIBRARIES if lib['name'] in names]
+        if len(libs) != len(names):
+            fail('--only: unknown library among %s' % args.only)
+
+    work = os.path.abspath(args.work)
+    tag = hashlib.sha256(build_dir.encode()).hexdigest()[:10]
+    print('pinpoint real-code benchmark: pinpoint build %s, %s, %d rounds' %
+          (build_dir, os.path.basename(tc['cc']), args.rounds))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for lib in libs:
+            roots = {}
+            for pkg, ver, digest in lib['packages']:
+                roots[pkg] = unpack(work, pkg, ver, fetch(work, pkg, ver, digest))
+            outdir = os.path.join(work, 'build', tag, lib['name'])
+            shutil.rmtree(outdir, ignore_errors=True)
+            print('  %s: building plain and instrumented ...' % lib['name'], flush=True)
+            exe, cpu = build(lib, roots, outdir, tc)
+            text_plain, _ = section_sizes(exe['plain'])
+            text, table = section_sizes(exe['instr'])
+
+            item = armed_range(tc['layers'], exe['instr'], lib['armed'])
+            variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
+            if item:
+                variants.append(('armed', exe['instr'], item))
+            res = {v[0]: [] for v in variants}
+            print('  %s: running %d rounds ...' % (lib['name'], args.rounds), flush=True)
+            for r in range(args.rounds):
+                order = variants[r % len(variants):] + variants[:r % len(variants)]
+                for name, path, armed in order:
+                    res[name].append(run(path, armed, tmp))
+            checks = {v['check'] for name in res for v in res[name]}
+            if len(checks) != 1:
+                fail('%s: the variants computed different results: %s' % (lib['name'], sorted(checks)))
+            ratio = [u['cpu'] / p['cpu'] for u, p in zip(res['unarmed'], res['plain'])]
+            ratio_wall = [u['wall'] / p['wall'] for u, p in zip(res['unarmed'], res['plain'])]
+            count = res['armed'][0]['count'] if item else 0
+            per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
+                        for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
+            rows.append({
+                'lib': lib['name'], 'lang': lib['lang'], 'loc': loc(roots, lib),
+                'plain_ms': statistics.median(v['cpu'] for v in res['plain']) / 1e6,
+                'ratio': quartiles(ratio), 'ratio_wall': quartiles(ratio_wall),
+                'armed': item, 'count': count,
+                'per_call': quartiles(per_call),
+                'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
+                'text_plain': text_plain, 'text': text, 'table': table,
+            })
+
+    print()
+    print('  %-17s %-4s %6s %7s  %-24s %-24s %-30s %-17s %s' %
+          ('library', 'lang', 'lines', 'plain', 'unarmed/plain, CPU', 'unarmed/plain, wall',
+           'armed ns/call [q] calls/run', 'build s (x)', 'table/.text KiB (plain .text)'))
+    for r in rows:
+        q1, m, q3 = r['ratio']
+        w1, wm, w3 = r['ratio_wall']
+        c1, cm, c3 = r['per_call']
+        armed = ('%6.1f [%6.1f..%6.1f] %7d' % (cm, c1, c3, r['count'])) if r['count'] else 'no such call'
+
+        print('  %-17s %-4s %6d %5.0fms  %.3fx [%.3f..%.3f]   %.3fx [%.3f..%.3f]   %-30s %5.1f/%5.1f %.2fx %6.1f/%6.1f %5.1f%% (%.1f)' %
+              (r['lib'], r['lang'], r['loc'], r['plain_ms'], m, q1, q3, wm, w1, w3, armed,
+               r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
+               r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
+               r['text_plain'] / 1024))
+    meds = [r['ratio'][1] for r in rows]
+    print()
+    print('  whole-program figure: unarmed/plain, the process\'s CPU time (user+sys) and its wall'
+          ' time, start to exit;')
+    print('    median of %d adjacent-run ratios [quartiles]; target <= 1.02x each library (goal: median'
+          ' <= 1.01x):' % args.rounds)
+    print('    worst %.3fx, median over libraries %.3fx (CPU)' % (max(meds), statistics.median(meds)))
+    print('  micro-benchmark: armed ns/call = (armed - unarmed CPU time of the work) / armed calls,'
+          ' one hot call site')
+    print('    (or a few of one callee) armed with range=CALLER:I-J; target <= 20 ns')
+    print('  build: compiler CPU time (user+sys), plain/instrumented (instrumented / plain);'
+          ' target <= 1.3x')
+    for r in rows:
+        if r['armed']:
+            print('  %s armed: %s' % (r['lib'], r['armed']))
+    print('  benchmark time: %.0f s' % (time.monotonic() - t_start))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'pinpoint': build_dir, 'rounds': args.rounds, 'rows': rows}, f, indent=1)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
