@@ -30,6 +30,13 @@
  *        if (fn.flags[site]) PP_ENTER_FN(&fn, site);   (or PP_EXIT_FN)
  *
  *    with the flag load inline and the branch weighted as never taken.
+ *    Call lists are those of the source (taken before any optimisation);
+ *    probes are planted after all optimisation, so only the calls that
+ *    survived in their function are probed (fate PP_FATE_TIMED; every copy
+ *    of a duplicated call has the probes of its one site).  A call whose
+ *    callee was inlined, or that was removed, has no probes: its flag is
+ *    never read and an armed range of such calls never executes.  Probes
+ *    exist only in functions with PP_FUNC_EMITTED.
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -39,7 +46,8 @@
 #define PP_TABLE_SECTION "pinpoint_table"
 #define PP_FNS_SECTION "pinpoint_fns"
 #define PP_TABLE_MAGIC "PINPOINT"
-#define PP_TABLE_VERSION 1
+/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
+#define PP_TABLE_VERSION 2
 #define PP_TABLE_ALIGN 8
 
 /* Runtime entry points called by instrumented code. */
@@ -71,6 +79,21 @@ enum pp_call_kind {
 	PP_CALL_INVOKE_INDIRECT = 3,
 };
 
+/* What became of a listed call after optimisation. */
+enum pp_call_fate {
+	PP_FATE_TIMED = 0,   /* a call survives in its function, with probes */
+	PP_FATE_INLINED = 1, /* the callee was inlined at the call's file:line:col */
+	PP_FATE_REMOVED = 2, /* no call and no inlined code is left (deleted, folded,
+				or merged with another call) */
+	PP_FATE_UNKNOWN = 3, /* no call is left; inlined or removed cannot be told
+				(no debug info), or the function is not emitted */
+};
+
+/* pp_table_func.flags */
+#define PP_FUNC_EMITTED 0x01u /* the function has a body with probes in the
+				 object; else it was inlined everywhere or
+				 deleted, and cannot be measured */
+
 struct pp_table_header {
 	char magic[8]; /* PP_TABLE_MAGIC, no NUL */
 	uint32_t version; /* PP_TABLE_VERSION */
@@ -92,7 +115,8 @@ struct pp_table_func {
 	uint32_t first_call; /* index into the blob's calls */
 	uint32_t ncalls;
 	uint8_t linkage; /* enum pp_linkage */
-	uint8_t reserved[3];
+	uint8_t flags; /* PP_FUNC_* */
+	uint8_t reserved[2];
 };
 
 struct pp_table_call {
@@ -101,7 +125,8 @@ struct pp_table_call {
 	uint32_t line;
 	uint32_t col;
 	uint8_t kind; /* enum pp_call_kind */
-	uint8_t reserved[3];
+	uint8_t fate; /* enum pp_call_fate; INLINED: inlined at file:line:col */
+	uint8_t reserved[2];
 };
 
 /* One per instrumented function, in PP_FNS_SECTION. */
