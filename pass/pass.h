@@ -32,6 +32,9 @@
 /* What the early phase leaves for the late one (see above). */
 #define PP_TABLE_MD "pinpoint.table"
 #define PP_SITE_MD "pinpoint.site"
+/* The probes' preserve_most thunks (records.c). */
+#define PP_ENTER_THUNK PP_PREFIX "enter_pm"
+#define PP_EXIT_THUNK PP_PREFIX "exit_pm"
 
 /* strtab.c: deduplicated NUL-terminated strings, offset 0 is "". */
 struct pp_strtab {
@@ -81,6 +84,7 @@ struct pp_module {
 	/* Types, in the module's pointer flavour (typed in LLVM 14). */
 	LLVMTypeRef i8, i32, ptr, record_ty, probe_fn_ty;
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
+	unsigned probe_cc;		/* their calling convention */
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
 	unsigned site_kind;		/* !pinpoint.site */

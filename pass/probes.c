@@ -166,7 +166,7 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMBasicBlockRef cont = pp_split_before(mover, at, "pinpoint.cont");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
 	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
-	LLVMValueRef idx[2], args[2], gep, flag, cond, br;
+	LLVMValueRef idx[2], args[2], gep, flag, cond, br, call;
 
 	idx[0] = LLVMConstInt(m->i32, 0, 0);
 	idx[1] = LLVMConstInt(m->i32, pt->site, 0);
@@ -181,7 +181,8 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMPositionBuilderAtEnd(b, armed);
 	args[0] = LLVMConstPointerCast(f->record, m->ptr);
 	args[1] = idx[1];
-	LLVMBuildCall2(b, m->probe_fn_ty, pt->exit ? m->exit_fn : m->enter_fn, args, 2, "");
+	call = LLVMBuildCall2(b, m->probe_fn_ty, pt->exit ? m->exit_fn : m->enter_fn, args, 2, "");
+	LLVMSetInstructionCallConv(call, m->probe_cc);
 	LLVMBuildBr(b, cont);
 	return flag;
 }

@@ -4,7 +4,8 @@
  *
  * Per function: a zeroed flags array (one byte per probe site: [0] the
  * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
- * Per module: the runtime declarations and __pinpoint_module_ctor, which
+ * Per module: the runtime declarations, the probe thunks (below) and
+ * __pinpoint_module_ctor, which
  * hands [__start_pinpoint_fns, __stop_pinpoint_fns) to __pinpoint_register
  * before user constructors run.  The constructor is linkonce_odr hidden in
  * its own comdat, so one survives per executable or shared library.
@@ -44,6 +45,47 @@ static LLVMValueRef runtime_fn(struct pp_module *m, const char *name, LLVMTypeRe
 	return LLVMConstPointerCast(fn, LLVMPointerType(fnty, 0));
 }
 
+/*
+ * An armed probe calls the runtime through a thunk of calling convention
+ * preserve_most (x86-64 and AArch64): the thunk saves the registers the
+ * runtime may clobber, so the cold call does not make the probed function
+ * save callee-saved registers in its prologue.  Without it, a small leaf
+ * function in a hot loop pays pushes and pops on every call although its
+ * probes are never armed (measured: LZ4_decompress_safe 1.6x slower).
+ * The thunks are linkonce_odr hidden in their own comdat, one per link unit.
+ */
+static bool has_preserve_most(LLVMModuleRef mod)
+{
+	const char *t = LLVMGetTarget(mod);
+
+	return !strncmp(t, "x86_64", 6) || !strncmp(t, "aarch64", 7);
+}
+
+static LLVMValueRef thunk(struct pp_module *m, const char *name, LLVMValueRef callee)
+{
+	LLVMValueRef fn = LLVMGetNamedFunction(m->mod, name), args[2];
+	LLVMBuilderRef b;
+
+	if (fn)
+		return LLVMConstPointerCast(fn, LLVMPointerType(m->probe_fn_ty, 0));
+	fn = LLVMAddFunction(m->mod, name, m->probe_fn_ty);
+	LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+	LLVMSetVisibility(fn, LLVMHiddenVisibility);
+	LLVMSetComdat(fn, LLVMGetOrInsertComdat(m->mod, name));
+	LLVMSetFunctionCallConv(fn, LLVMPreserveMostCallConv);
+	add_fn_attr(m->ctx, fn, "nounwind");
+	add_fn_attr(m->ctx, fn, "noinline");
+	add_fn_attr(m->ctx, fn, "cold");
+	b = LLVMCreateBuilderInContext(m->ctx);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
+	args[0] = LLVMGetParam(fn, 0);
+	args[1] = LLVMGetParam(fn, 1);
+	LLVMBuildCall2(b, m->probe_fn_ty, callee, args, 2, "");
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+	return fn;
+}
+
 void pp_declare_runtime(struct pp_module *m)
 {
 	LLVMTypeRef params[2], fields[5];
@@ -60,6 +102,12 @@ void pp_declare_runtime(struct pp_module *m)
 	m->probe_fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
 	m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
 	m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
+	m->probe_cc = LLVMCCallConv;
+	if (has_preserve_most(m->mod)) {
+		m->enter_fn = thunk(m, PP_ENTER_THUNK, m->enter_fn);
+		m->exit_fn = thunk(m, PP_EXIT_THUNK, m->exit_fn);
+		m->probe_cc = LLVMPreserveMostCallConv;
+	}
 
 	m->prof_kind = LLVMGetMDKindIDInContext(m->ctx, "prof", 4);
 	w[0] = LLVMMDStringInContext2(m->ctx, "branch_weights", 14);

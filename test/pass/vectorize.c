@@ -28,12 +28,12 @@ void loop(int *restrict a, const int *restrict b, int n)
 
 // PLAIN-NOT:   __pinpoint
 // CHECK-LABEL: define {{.*}}void @loop(
-// PP:            call void @__pinpoint_enter({{.*}}, i32 0)
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
 // CHECK:       vector.body:
 // CHECK:         load <4 x i32>
 // CHECK:         {{mul|shl}} {{.*}}<4 x i32>
 // CHECK:         store <4 x i32>
-// PP-NOT:        call void @__pinpoint_enter({{.*}}, i32 1)
-// PP:            call void @__pinpoint_exit({{.*}}, i32 0)
+// PP-NOT:        call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
 // CHECK-NOT:     @scale(
 // CHECK-LABEL: {{^}}}
