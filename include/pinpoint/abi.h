@@ -30,6 +30,9 @@
  *        if (fn.flags[site]) PP_ENTER_FN(&fn, site);   (or PP_EXIT_FN)
  *
  *    with the flag load inline and the branch weighted as never taken.
+ *    On x86-64 the armed call goes to a module-local preserve_most thunk,
+ *    which calls PP_ENTER_AT_FN (with the probe's CFA and return address)
+ *    or PP_EXIT_FN, so that the unarmed path needs no saved registers.
  *    Call lists are those of the source (taken before any optimisation);
  *    probes are planted after all optimisation, so only the calls that
  *    survived in their function are probed (fate PP_FATE_TIMED; every copy
@@ -52,6 +55,11 @@
 
 /* Runtime entry points called by instrumented code. */
 #define PP_ENTER_FN "__pinpoint_enter"
+/* __pinpoint_enter with the probe's position given: its caller's stack
+ * pointer at the call (CFA) and return address, as __pinpoint_enter takes
+ * them from its own frame.  Called by the pass's preserve_most thunk, whose
+ * frame lies between the probe and the runtime. */
+#define PP_ENTER_AT_FN "__pinpoint_enter_at"
 #define PP_EXIT_FN "__pinpoint_exit"
 #define PP_REGISTER_FN "__pinpoint_register"
 /* Names the pass gives to what it creates; functions with this prefix are
@@ -145,6 +153,7 @@ struct pp_fn {
 extern "C" {
 #endif
 void __pinpoint_enter(struct pp_fn *fn, uint32_t site);
+void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr_t ret);
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site);
 void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
 #ifdef __cplusplus

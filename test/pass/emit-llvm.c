@@ -29,8 +29,14 @@ int f(int x)
 // O0:         call i32 @ext(
 // O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 1)
 // O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 0)
+// The enter thunk hands the runtime the probe's CFA and return address.
 // O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_enter_pm({{.*}} %0, i32 %1) #[[T:[0-9]+]] comdat {
-// O0-NEXT:    call void @__pinpoint_enter({{.*}} %0, i32 %1)
+// O0-NEXT:    [[RA:%.*]] = call {{.*}} @llvm.returnaddress(i32 0)
+// O0-NEXT:    [[SLOT:%.*]] = call {{.*}} @llvm.addressofreturnaddress.{{.*}}()
+// O0-NEXT:    [[S:%.*]] = ptrtoint {{.*}} [[SLOT]] to i64
+// O0-NEXT:    [[CFA:%.*]] = add i64 [[S]], 8
+// O0-NEXT:    [[R:%.*]] = ptrtoint {{.*}} [[RA]] to i64
+// O0-NEXT:    call void @__pinpoint_enter_at({{.*}} %0, i32 %1, i64 [[CFA]], i64 [[R]])
 // O0-NEXT:    ret void
 // O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_exit_pm(
 // O0-NEXT:    call void @__pinpoint_exit(
