@@ -66,9 +66,8 @@ static int inlined_sites(LLVMValueRef fn, struct sites *s)
 			if (at == last)
 				continue;
 			last = at;
-			err = add_site(s,
-				       (uint64_t)LLVMDILocationGetLine(at) << 32 |
-					   LLVMDILocationGetColumn(at));
+			err = add_site(s, (uint64_t)LLVMDILocationGetLine(at) << 32 |
+					      LLVMDILocationGetColumn(at));
 		}
 	}
 	if (s->n)
