@@ -247,10 +247,13 @@ static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, 
 	int ret;
 
 	c->kind = r[CALL(kind)];
+	c->fate = r[CALL(fate)];
 	c->line = rd32(r + CALL(line));
 	c->col = rd32(r + CALL(col));
 	if (c->kind > PP_CALL_INVOKE_INDIRECT)
 		return corrupt(prog, b, "call %u has unknown kind %u", i, c->kind);
+	if (c->fate > PP_FATE_UNKNOWN)
+		return corrupt(prog, b, "call %u has unknown fate %u", i, c->fate);
 	ret = blob_str(prog, b, rd32(r + CALL(callee)), "callee", &c->callee);
 	if (!ret)
 		ret = blob_str(prog, b, rd32(r + CALL(file)), "call file", &c->file);
@@ -283,6 +286,9 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 	f.linkage = r[FUNC(linkage)];
 	if (f.linkage > PP_LINK_WEAK)
 		return corrupt(prog, b, "function %u has unknown linkage %u", i, f.linkage);
+	f.flags = r[FUNC(flags)];
+	if (f.flags & ~PP_FUNC_EMITTED)
+		return corrupt(prog, b, "function %u has unknown flags 0x%x", i, f.flags);
 	first = rd32(r + FUNC(first_call));
 	f.ncalls = rd32(r + FUNC(ncalls));
 	if (first > b->ncalls || f.ncalls > b->ncalls - first)
@@ -305,6 +311,9 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		ret = read_call(prog, b, first + k, &f.calls[k]);
 		if (ret)
 			return ret;
+		if (f.calls[k].fate == PP_FATE_TIMED && !(f.flags & PP_FUNC_EMITTED))
+			return corrupt(prog, b, "call %u of function %u is timed, the function not "
+					   "emitted", k, i);
 	}
 	return add_rec(prog, &f);
 }
@@ -338,46 +347,66 @@ static int replaceable(const struct pp_prog_fn *f)
 	return f->linkage == PP_LINK_LINKONCE || f->linkage == PP_LINK_WEAK;
 }
 
+static int emitted(const struct pp_rec *r)
+{
+	return r->f.flags & PP_FUNC_EMITTED;
+}
+
 /*
  * Keep what the linkers keep: of the linkonce and weak copies of a name, the
  * first, unless an external definition of that name exists; of the other
- * definitions, the first for each (name, file).  Interned strings compare by
- * address.
+ * definitions, the first for each (name, file).  A copy with a body (one
+ * object may have inlined all its calls of an inline function and dropped
+ * it while another kept it) wins over one without.  Interned strings compare
+ * by address.
  */
 static void dedup(struct pp_store *st)
 {
-	size_t i = 0, j, k, n = 0;
+	size_t i = 0, j, k, e, n = 0;
 
 	while (i < st->nrecs) {
-		const char *name = st->recs[i].f.name, *file = NULL;
+		const char *name = st->recs[i].f.name;
 		uint64_t first_repl = UINT64_MAX;
-		int has_ext = 0, file_kept = 0;
+		int has_ext = 0, repl_emitted = 0;
 
 		for (j = i; j < st->nrecs && st->recs[j].f.name == name; j++) {
 			const struct pp_rec *r = &st->recs[j];
 
 			if (r->f.linkage == PP_LINK_EXTERNAL)
 				has_ext = 1;
-			if (replaceable(&r->f) && r->seq < first_repl)
+			if (!replaceable(&r->f))
+				continue;
+			/* The first emitted copy, else the first copy. */
+			if (emitted(r) > repl_emitted ||
+			    (emitted(r) == repl_emitted && r->seq < first_repl)) {
 				first_repl = r->seq;
+				repl_emitted = emitted(r);
+			}
 		}
 		/* Within the group, records are sorted by file, then seq. */
-		for (k = i; k < j; k++) {
-			const struct pp_rec *r = &st->recs[k];
-			int keep;
+		for (k = i; k < j; k = e) {
+			const char *file = st->recs[k].f.file;
+			size_t keep_other;
 
-			if (r->f.file != file) {
-				file = r->f.file;
-				file_kept = 0;
+			for (e = k; e < j && st->recs[e].f.file == file; e++)
+				;
+			/* The non-replaceable records of this file. */
+			keep_other = SIZE_MAX;
+			for (size_t x = k; x < e; x++) {
+				if (replaceable(&st->recs[x].f))
+					continue;
+				if (keep_other == SIZE_MAX ||
+				    (emitted(&st->recs[x]) && !emitted(&st->recs[keep_other])))
+					keep_other = x;
 			}
-			if (replaceable(&r->f)) {
-				keep = !has_ext && r->seq == first_repl;
-			} else {
-				keep = !file_kept;
-				file_kept = 1;
+			for (size_t x = k; x < e; x++) {
+				const struct pp_rec *r = &st->recs[x];
+				int keep = replaceable(&r->f) ? !has_ext && r->seq == first_repl
+							      : x == keep_other;
+
+				if (keep)
+					st->recs[n++] = *r;
 			}
-			if (keep)
-				st->recs[n++] = *r;
 		}
 		i = j;
 	}

@@ -6,7 +6,9 @@
  * instrumented shared libraries it loads, read with libelf; no sources or
  * rebuild needed.  Functions are deduplicated: a linkonce function present in
  * several objects appears once; two static functions of the same name in
- * different files both appear (see pp_program_lookup()).
+ * different files both appear (see pp_program_lookup()); of several copies,
+ * one with a body (PP_FUNC_EMITTED) is kept.  Tables of PP_TABLE_VERSION
+ * only are read (version 1 had no fates: rebuild).
  */
 #ifndef PINPOINT_TABLE_H
 #define PINPOINT_TABLE_H
@@ -21,6 +23,9 @@ struct pp_prog_call {
 	const char *file;   /* "" when unknown */
 	uint32_t line, col;
 	uint8_t kind; /* enum pp_call_kind */
+	/* enum pp_call_fate: only a PP_FATE_TIMED call has probes and can be
+	 * measured; PP_FATE_INLINED: inlined at file:line:col. */
+	uint8_t fate;
 };
 
 struct pp_prog_fn {
@@ -28,6 +33,7 @@ struct pp_prog_fn {
 	const char *file; /* source file, "" when unknown */
 	uint32_t line;
 	uint8_t linkage;    /* enum pp_linkage */
+	uint8_t flags;	    /* PP_FUNC_*: without PP_FUNC_EMITTED no probes */
 	const char *object; /* path of the binary that holds it */
 	uint32_t ncalls;
 	struct pp_prog_call *calls;

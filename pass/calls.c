@@ -5,8 +5,9 @@
  * A call list is the function's call sites in program order (basic-block
  * list order, then instruction order) with callee, kind and file:line:col.
  * Intrinsics, inline asm and pinpoint's own runtime calls are left out; a
- * C++ invoke is a call.  The pass runs at the start of the pipeline, so the
- * list is the same at every -O level.
+ * C++ invoke is a call.  The early phase runs at the start of the pipeline,
+ * so the list is the same at every -O level; each listed call is tagged
+ * with its owner and index (sites.c) for the late phase.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -83,6 +84,14 @@ static bool listed(LLVMValueRef inst, const char **name, size_t *len)
 	return !has_prefix(*name, *len, "llvm.") && !has_prefix(*name, *len, PP_PREFIX);
 }
 
+bool pp_is_listed_call(LLVMValueRef inst)
+{
+	const char *name;
+	size_t len;
+
+	return listed(inst, &name, &len);
+}
+
 static struct pp_call *new_call(struct pp_module *m)
 {
 	if (m->ncalls == m->calls_cap) {
@@ -111,7 +120,6 @@ static int add_call(struct pp_module *m, LLVMValueRef inst, const char *name, si
 		c->kind = invoke ? PP_CALL_INVOKE : PP_CALL_DIRECT;
 	else
 		c->kind = invoke ? PP_CALL_INVOKE_INDIRECT : PP_CALL_INDIRECT;
-	c->musttail = !invoke && pp_is_musttail_call(inst);
 	if (name) {
 		err = pp_strtab_add(&m->strtab, name, len, &c->callee);
 		if (err)
@@ -142,6 +150,7 @@ int pp_collect_calls(struct pp_module *m, struct pp_func *f)
 			err = add_call(m, inst, name, len);
 			if (err)
 				return err;
+
 		}
 	}
 	f->ncalls = m->ncalls - f->first_call;

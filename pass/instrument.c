@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * instrument.c - pp_instrument_module(), the whole pass on one module.
+ * instrument.c - the two phases of the pass on one module.
  *
- * Collect first (functions, call lists, strings, the table blob), then
- * inject (table, flags and records, probes, module constructor), so nothing
- * is mutated while it is being walked and a failure while collecting leaves
- * the module untouched.  A module that already has a table is left alone.
- * Used as clang -fpass-plugin=pinpoint-pass.so (at the start of the
- * default pipelines, every -O level) or
- * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint.
+ * pp_record_module(), the early phase (start of the pipeline, before any
+ * optimisation): collects the functions, call lists and strings, then tags
+ * every listed call (sites.c) and stores the table blob, fates not yet
+ * known, as !pinpoint.table = !{!{!"<blob>"}}.  Only metadata changes, so
+ * the optimiser sees the code of the plain build.  A failure while
+ * collecting leaves the module untouched.
+ *
+ * pp_probe_module(), the late phase (end of the optimisation pipeline):
+ * reads each blob back, finds which functions are still emitted, emits the
+ * table, flags and records, probes the bodies and the surviving calls,
+ * records the fates, removes the tags and the named metadata and adds the
+ * module constructor.
+ *
+ * A module that already has a table, or (early phase) call lists, is left
+ * alone.  Used as clang -fpass-plugin=pinpoint-pass.so (plugin.cpp puts the
+ * phases into the default pipelines, every -O level) or
+ * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint (both phases).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -111,60 +121,178 @@ static void restore_debug_format(LLVMModuleRef mod, bool records)
 #endif
 }
 
-static int inject(struct pp_module *m, LLVMValueRef *records)
+static void init_module(struct pp_module *m, LLVMModuleRef mod)
 {
+	memset(m, 0, sizeof(*m));
+	m->mod = mod;
+	m->ctx = LLVMGetModuleContext(mod);
+	m->site_kind = LLVMGetMDKindIDInContext(m->ctx, PP_SITE_MD, strlen(PP_SITE_MD));
+}
+
+static void free_module(struct pp_module *m)
+{
+	free(m->funcs);
+	free(m->calls);
+	pp_strtab_free(&m->strtab);
+}
+
+static bool has_table(LLVMModuleRef mod)
+{
+	return LLVMGetNamedGlobal(mod, PP_TABLE_GLOBAL) != NULL;
+}
+
+static void report(LLVMModuleRef mod, const char *what, int err)
+{
+	size_t len;
+
+	fprintf(stderr, "pinpoint: %s: module not%s instrumented: %s\n",
+		LLVMGetSourceFileName(mod, &len), what, strerror(-err));
+}
+
+bool pp_record_module(LLVMModuleRef mod)
+{
+	struct pp_module m;
+	LLVMMetadataRef md;
+	uint8_t *blob = NULL;
+	uint32_t size;
+	int err;
+
+	if (has_table(mod) || LLVMGetNamedMetadataNumOperands(mod, PP_TABLE_MD))
+		return false;
+	init_module(&m, mod);
+	err = pp_strtab_init(&m.strtab);
+	if (!err)
+		err = collect(&m);
+	if (!err && m.nfuncs)
+		err = pp_encode_table(&m, &blob, &size);
+	if (err || !m.nfuncs)
+		goto out;
+	for (uint32_t i = 0; i < m.nfuncs; i++) {
+		const struct pp_func *f = &m.funcs[i];
+
+		for (uint32_t k = 0; k < f->ncalls; k++)
+			pp_tag_site(&m, m.calls[f->first_call + k].inst, f->fn, k);
+	}
+	md = LLVMMDStringInContext2(m.ctx, (const char *)blob, size);
+	md = LLVMMDNodeInContext2(m.ctx, &md, 1);
+	LLVMAddNamedMetadataOperand(mod, PP_TABLE_MD, LLVMMetadataAsValue(m.ctx, md));
+out:
+	if (err)
+		report(mod, "", err);
+	free(blob);
+	free_module(&m);
+	return !err && m.nfuncs;
+}
+
+/* The late phase for one blob; *changed once the module changed. */
+static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
+{
+	LLVMValueRef ops[1], *records = NULL;
+	const char *blob;
+	unsigned size;
+	uint32_t n = 0;
 	bool dbg_records;
 	int err = 0;
 
-	pp_declare_runtime(m);
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		pp_emit_records(m, &m->funcs[i]);
-		records[i] = m->funcs[i].record;
-	}
-	pp_append_used(m->mod, records, m->nfuncs);
-	dbg_records = use_debug_intrinsics(m->mod);
-	for (uint32_t i = 0; i < m->nfuncs && !err; i++)
-		err = pp_probe_function(m, &m->funcs[i]);
-	restore_debug_format(m->mod, dbg_records);
-	pp_emit_module_ctor(m);
-	return err;
-}
-
-bool pp_instrument_module(LLVMModuleRef mod)
-{
-	struct pp_module m = {.mod = mod, .ctx = LLVMGetModuleContext(mod)};
-	LLVMValueRef *records = NULL;
-	bool changed = false;
-	size_t len;
-	int err;
-
-	if (LLVMGetNamedGlobal(mod, PP_TABLE_GLOBAL))
-		return false;
-	err = pp_strtab_init(&m.strtab);
+	if (LLVMGetMDNodeNumOperands(node) != 1)
+		return -EPROTO;
+	LLVMGetMDNodeOperands(node, ops);
+	blob = ops[0] ? LLVMGetMDString(ops[0], &size) : NULL;
+	if (!blob)
+		return -EPROTO;
+	err = pp_decode_table(m, (const uint8_t *)blob, size);
 	if (err)
-		goto out;
-	err = collect(&m);
-	if (err || !m.nfuncs)
-		goto out;
-	records = malloc(m.nfuncs * sizeof(*records));
-	if (!records) {
-		err = -ENOMEM;
-		goto out;
+		return err;
+	records = malloc((m->nfuncs + 1) * sizeof(*records));
+	if (!records)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		struct pp_func *f = &m->funcs[i];
+		LLVMValueRef fn = LLVMGetNamedFunction(m->mod, m->strtab.buf + f->name);
+
+		f->fn = fn && pp_want_function(fn) ? fn : NULL;
+		f->fflags = f->fn ? PP_FUNC_EMITTED : 0;
 	}
-	err = pp_emit_table(&m);
+
+	pp_declare_runtime(m);
+	err = pp_emit_table(m);
 	if (err)
 		goto out;
 	/* From here on the module changes; nothing below can fail halfway
 	 * through a function except by leaving it without probes. */
-	changed = true;
-	err = inject(&m, records);
+	*changed = true;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		if (!m->funcs[i].fn)
+			continue;
+		pp_emit_records(m, &m->funcs[i]);
+		records[n++] = m->funcs[i].record;
+	}
+	pp_append_used(m->mod, records, n);
+	dbg_records = use_debug_intrinsics(m->mod);
+	for (uint32_t i = 0; i < m->nfuncs && !err; i++) {
+		if (m->funcs[i].fn)
+			err = pp_probe_function(m, &m->funcs[i]);
+		if (!err)
+			err = pp_call_fates(m, &m->funcs[i]);
+	}
+	restore_debug_format(m->mod, dbg_records);
+	if (!err)
+		err = pp_finish_table(m);
 out:
-	if (err)
-		fprintf(stderr, "pinpoint: %s: module not%s instrumented: %s\n",
-			LLVMGetSourceFileName(mod, &len), changed ? " fully" : "", strerror(-err));
 	free(records);
-	free(m.funcs);
-	free(m.calls);
-	pp_strtab_free(&m.strtab);
-	return changed;
+	return err;
+}
+
+/* Tags of calls inlined into functions without a list stay otherwise. */
+static void untag_all(struct pp_module *m)
+{
+	for (LLVMValueRef fn = LLVMGetFirstFunction(m->mod); fn; fn = LLVMGetNextFunction(fn))
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+			     inst = LLVMGetNextInstruction(inst))
+				if (LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst))
+					pp_untag_site(m, inst);
+}
+
+bool pp_probe_module(LLVMModuleRef mod)
+{
+	unsigned n = LLVMGetNamedMetadataNumOperands(mod, PP_TABLE_MD);
+	LLVMValueRef *nodes;
+	bool changed = false;
+	struct pp_module m;
+	int err = 0;
+
+	if (!n)
+		return false;
+	nodes = malloc(n * sizeof(*nodes));
+	if (!nodes) {
+		report(mod, "", -ENOMEM);
+		return false;
+	}
+	LLVMGetNamedMetadataOperands(mod, PP_TABLE_MD, nodes);
+	/* Several blobs when modules were linked together between the phases. */
+	for (unsigned i = 0; i < n && !err; i++) {
+		init_module(&m, mod);
+		err = probe_blob(&m, nodes[i], &changed);
+		free_module(&m);
+	}
+	free(nodes);
+	if (err)
+		report(mod, changed ? " fully" : "", err);
+	init_module(&m, mod);
+	untag_all(&m);
+	pp_erase_named_metadata(mod, PP_TABLE_MD);
+	if (changed) {
+		pp_declare_runtime(&m);
+		pp_emit_module_ctor(&m);
+	}
+	return true;
+}
+
+bool pp_instrument_module(LLVMModuleRef mod)
+{
+	bool changed = pp_record_module(mod);
+
+	return pp_probe_module(mod) || changed;
 }

@@ -2,12 +2,18 @@
 /*
  * pass.h - what the files of the pinpoint pass share.
  *
- * The pass runs in two phases over a module: collect (call lists, strings,
- * the table blob; nothing in the IR changes) and inject (globals, probes,
- * the module constructor).  Used as
+ * The pass runs in two phases over a module.  The early phase (before any
+ * optimisation) records the call lists of the source: it tags every listed
+ * call with !pinpoint.site !{!"owner", i32 k} and stores the table blob in
+ * the named metadata !pinpoint.table; the code is not changed.  The late
+ * phase (after all optimisation) reads that blob back, plants the probes of
+ * the calls that survived in their owner, records the fate of every call
+ * (timed, inlined, removed) and emits the table, the flags and records and
+ * the module constructor.  Used as
  *
  *	clang -fpass-plugin=pinpoint-pass.so ...
  *	opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint ...
+ *	    (or -passes=pinpoint-early,...,pinpoint-late)
  */
 #ifndef PINPOINT_PASS_H
 #define PINPOINT_PASS_H
@@ -23,6 +29,12 @@
 
 /* Name of the table global; its presence marks a module as instrumented. */
 #define PP_TABLE_GLOBAL PP_PREFIX "table"
+/* What the early phase leaves for the late one (see above). */
+#define PP_TABLE_MD "pinpoint.table"
+#define PP_SITE_MD "pinpoint.site"
+/* The probes' preserve_most thunks (records.c). */
+#define PP_ENTER_THUNK PP_PREFIX "enter_pm"
+#define PP_EXIT_THUNK PP_PREFIX "exit_pm"
 
 /* strtab.c: deduplicated NUL-terminated strings, offset 0 is "". */
 struct pp_strtab {
@@ -39,17 +51,20 @@ int pp_strtab_add(struct pp_strtab *st, const char *s, size_t len, uint32_t *off
 
 /* One call site of a function's call list. */
 struct pp_call {
-	LLVMValueRef inst;
+	LLVMValueRef inst;		  /* early phase only */
 	uint32_t callee, file, line, col; /* strtab offsets and numbers */
 	uint8_t kind;			  /* enum pp_call_kind */
-	bool musttail;			  /* in the list, but not probed: see probes.c */
+	uint8_t fate;			  /* enum pp_call_fate, late phase */
+	bool tagged;			  /* late phase: a tagged copy survives */
+	uint32_t probed;		  /* late phase: probed copies of the call */
 };
 
-/* One instrumented function. */
+/* One function with a call list. */
 struct pp_func {
-	LLVMValueRef fn;
+	LLVMValueRef fn;	     /* late phase: NULL when no longer emitted */
 	uint32_t name, file, line;   /* strtab offsets and line */
 	uint8_t linkage;	     /* enum pp_linkage */
+	uint8_t fflags;		     /* PP_FUNC_*, late phase */
 	uint32_t first_call, ncalls; /* slice of pp_module.calls */
 	LLVMValueRef flags, record;  /* created by records.c */
 };
@@ -69,8 +84,10 @@ struct pp_module {
 	/* Types, in the module's pointer flavour (typed in LLVM 14). */
 	LLVMTypeRef i8, i32, ptr, record_ty, probe_fn_ty;
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
+	unsigned probe_cc;		/* their calling convention */
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
+	unsigned site_kind;		/* !pinpoint.site */
 };
 
 /* srcloc.c: file names and lines from debug info. */
@@ -85,9 +102,24 @@ bool pp_want_function(LLVMValueRef fn);
 int pp_collect_calls(struct pp_module *m, struct pp_func *f);
 /* Callee of a call after stripping pointer casts; NULL when indirect. */
 LLVMValueRef pp_direct_callee(LLVMValueRef call);
+/* Whether a call instruction would be in a call list. */
+bool pp_is_listed_call(LLVMValueRef inst);
 
-/* table.c: builds the blob and its global (needs every function collected). */
+/* sites.c: the !pinpoint.site tags. */
+void pp_tag_site(struct pp_module *m, LLVMValueRef call, LLVMValueRef fn, uint32_t k);
+/* Site index k of a call tagged as call k of function `owner` (name of
+ * length len); -1 when it carries no tag or another owner's. */
+int64_t pp_site_of(struct pp_module *m, LLVMValueRef call, const char *owner, size_t len);
+void pp_untag_site(struct pp_module *m, LLVMValueRef call);
+
+/* table.c: the blob (needs every function collected). */
+/* Encodes the blob into a malloc'ed buffer. */
+int pp_encode_table(struct pp_module *m, uint8_t **blob, uint32_t *size);
+/* Reads back a blob pp_encode_table() made: funcs, calls and strtab. */
+int pp_decode_table(struct pp_module *m, const uint8_t *blob, size_t size);
+/* The table global; pp_finish_table() then writes the fates into it. */
 int pp_emit_table(struct pp_module *m);
+int pp_finish_table(struct pp_module *m);
 /* Pointer to string `off` of the table (constant expression). */
 LLVMValueRef pp_table_string(struct pp_module *m, uint32_t off);
 
@@ -108,8 +140,12 @@ LLVMBasicBlockRef pp_split_normal_edge(LLVMBuilderRef mover, LLVMValueRef invoke
  * the first instruction after them. */
 LLVMValueRef pp_entry_insertion_point(LLVMBuilderRef mover, LLVMValueRef fn);
 
-/* probes.c */
+/* probes.c: probes of the body and of the surviving calls owned by f
+ * (counted in pp_call.probed); strips the tags of f's body. */
 int pp_probe_function(struct pp_module *m, struct pp_func *f);
+
+/* fates.c: the fate of each of f's calls after pp_probe_function(). */
+int pp_call_fates(struct pp_module *m, struct pp_func *f);
 
 /* plugin.cpp: the few things LLVM-C lacks. */
 #ifdef __cplusplus
@@ -120,6 +156,9 @@ void pp_append_global_ctor(LLVMModuleRef mod, LLVMValueRef fn, int priority, LLV
 bool pp_is_musttail_call(LLVMValueRef call);
 void pp_copy_fast_math_flags(LLVMValueRef from, LLVMValueRef to);
 bool pp_instrument_module(LLVMModuleRef mod);
+bool pp_record_module(LLVMModuleRef mod);
+bool pp_probe_module(LLVMModuleRef mod);
+void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 #ifdef __cplusplus
 }
 #endif

@@ -8,8 +8,11 @@
 //   clang -fpass-plugin=pinpoint-pass.so ...     (every -O level, -O0 too)
 //   opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint ...
 //
-// In clang's default pipelines the pass runs at the pipeline start, before
-// inlining, so call lists are those of the source at every -O level.
+// In clang's default pipelines the early phase runs at the pipeline start,
+// before inlining, so call lists are those of the source at every -O level;
+// the late phase runs last in the optimisation pipeline (also at -O0 and at
+// the end of the ThinLTO and full LTO pre-link pipelines), so the probes
+// never hinder inlining, unrolling or vectorisation.
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -31,16 +34,29 @@ using namespace llvm;
 namespace
 {
 
-struct PinpointPass : PassInfoMixin<PinpointPass> {
+enum Phase { Early, Late, Both };
+
+template <Phase P> struct PinpointPhase : PassInfoMixin<PinpointPhase<P>> {
 	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
 	{
-		return pp_instrument_module(wrap(&M)) ? PreservedAnalyses::none()
-						      : PreservedAnalyses::all();
+		bool Changed;
+
+		if (P == Early)
+			Changed = pp_record_module(wrap(&M));
+		else if (P == Late)
+			Changed = pp_probe_module(wrap(&M));
+		else
+			Changed = pp_instrument_module(wrap(&M));
+		return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 	}
 	// Also run on optnone functions, i.e. everything at -O0.
 	static bool isRequired()
 	{
 		return true;
+	}
+	static StringRef name()
+	{
+		return P == Early ? "PinpointRecordPass" : P == Late ? "PinpointProbePass" : "PinpointPass";
 	}
 };
 
@@ -49,9 +65,14 @@ struct PinpointPass : PassInfoMixin<PinpointPass> {
 static bool parsePipelineElement(StringRef Name, ModulePassManager &MPM,
 				 ArrayRef<PassBuilder::PipelineElement>)
 {
-	if (Name != "pinpoint")
+	if (Name == "pinpoint")
+		MPM.addPass(PinpointPhase<Both>());
+	else if (Name == "pinpoint-early")
+		MPM.addPass(PinpointPhase<Early>());
+	else if (Name == "pinpoint-late")
+		MPM.addPass(PinpointPhase<Late>());
+	else
 		return false;
-	MPM.addPass(PinpointPass());
 	return true;
 }
 
@@ -61,7 +82,10 @@ static void registerCallbacks(PassBuilder &PB)
 	// Before inlining and every other optimisation: call lists are those
 	// of the source at every -O level.
 	PB.registerPipelineStartEPCallback(
-	    [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(PinpointPass()); });
+	    [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(PinpointPhase<Early>()); });
+	// After all of it: probes where the optimised code still calls.
+	PB.registerOptimizerLastEPCallback(
+	    [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(PinpointPhase<Late>()); });
 }
 
 // The LLVM major of the libLLVM this process loaded ("libLLVM-14.so.1",
@@ -118,6 +142,12 @@ extern "C" void pp_append_global_ctor(LLVMModuleRef Mod, LLVMValueRef Fn, int Pr
 {
 	appendToGlobalCtors(*unwrap(Mod), cast<Function>(unwrap(Fn)), Priority,
 			    Key ? cast<Constant>(unwrap(Key)) : nullptr);
+}
+
+extern "C" void pp_erase_named_metadata(LLVMModuleRef Mod, const char *Name)
+{
+	if (NamedMDNode *N = unwrap(Mod)->getNamedMetadata(Name))
+		unwrap(Mod)->eraseNamedMetadata(N);
 }
 
 extern "C" bool pp_is_musttail_call(LLVMValueRef Call)

@@ -2,10 +2,15 @@
 /*
  * probes.c - the probes of one function.
  *
- * Site 0 is the body: enter(0) at the entry (after the static allocas),
- * exit(0) before every ret; paths ending in unreachable or resume get no
- * exit probe.  Call k of the call list is site k+1: enter before it, exit
- * after it (for an invoke, on its normal edge).  Every probe is
+ * Runs in the late phase, on optimised code.  Site 0 is the body: enter(0)
+ * at the entry (after the static allocas), exit(0) before every ret; paths
+ * ending in unreachable or resume get no exit probe.  Call k of the call
+ * list is site k+1: enter before every surviving call tagged as f's call k
+ * (sites.c), exit after it (for an invoke, on its normal edge).  Calls
+ * tagged with another owner came from an inlined body and are timed with
+ * the body that holds them.  A call that lost its tag (merged by CSE,
+ * rewritten by instcombine) is taken for the untimed call of the list at
+ * the same line:col, if there is one.  Every probe is
  *
  *	%f = load i8, ptr getelementptr (flags, 0, site)
  *	%c = icmp ne i8 %f, 0
@@ -22,6 +27,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pass.h"
 
@@ -66,9 +72,9 @@ static LLVMValueRef musttail_before(LLVMValueRef ret)
 	return NULL;
 }
 
-static int call_points(struct points *p, const struct pp_call *c, uint32_t k)
+static int call_points(struct points *p, LLVMValueRef call, struct pp_call *c, uint32_t k)
 {
-	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(c->inst);
+	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
 	int err;
 
 	/*
@@ -76,33 +82,70 @@ static int call_points(struct points *p, const struct pp_call *c, uint32_t k)
 	 * the ret: nothing may come after it.  It stays in the call list but
 	 * is not probed, and the body's exit probe goes before it.
 	 */
-	if (c->musttail)
+	if (LLVMIsACallInst(call) && pp_is_musttail_call(call))
 		return 0;
-	err = add_point(p, c->inst, NULL, loc, PP_SITE_CALL(k), false);
+	c->probed++;
+	err = add_point(p, call, NULL, loc, PP_SITE_CALL(k), false);
 	if (err)
 		return err;
-	if (LLVMIsAInvokeInst(c->inst))
-		return add_point(p, NULL, c->inst, loc, PP_SITE_CALL(k), true);
-	return add_point(p, LLVMGetNextInstruction(c->inst), NULL, loc, PP_SITE_CALL(k), true);
+	if (LLVMIsAInvokeInst(call))
+		return add_point(p, NULL, call, loc, PP_SITE_CALL(k), true);
+	return add_point(p, LLVMGetNextInstruction(call), NULL, loc, PP_SITE_CALL(k), true);
+}
+
+static bool is_call(LLVMValueRef inst)
+{
+	return LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
+}
+
+/* The site of a call of f's body; -1 when it is not f's. */
+static int64_t site_of(struct pp_module *m, struct pp_func *f, LLVMValueRef inst, bool fallback)
+{
+	struct pp_call *calls = m->calls + f->first_call;
+	const char *name = m->strtab.buf + f->name;
+	int64_t k = pp_site_of(m, inst, name, strlen(name));
+	LLVMMetadataRef loc;
+	unsigned line, col;
+
+	if (k >= f->ncalls)
+		return -1;
+	if (k >= 0 || !fallback || LLVMGetMetadata(inst, m->site_kind) ||
+	    !pp_is_listed_call(inst))
+		return k;
+	loc = LLVMInstructionGetDebugLoc(inst);
+	if (!loc || LLVMDILocationGetInlinedAt(loc))
+		return -1;
+	line = LLVMDILocationGetLine(loc);
+	col = LLVMDILocationGetColumn(loc);
+	for (uint32_t i = 0; line && i < f->ncalls; i++)
+		if (!calls[i].tagged && calls[i].line == line && calls[i].col == col)
+			return i;
+	return -1;
 }
 
 static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef entry,
 			  struct points *p)
 {
 	LLVMMetadataRef entry_loc = pp_func_entry_loc(m, f->fn);
-	const struct pp_call *calls = m->calls + f->first_call;
+	struct pp_call *calls = m->calls + f->first_call;
 	LLVMBasicBlockRef bb;
 	LLVMValueRef inst, mt;
-	uint32_t k = 0;
+	int64_t k;
 	int err;
+
+	/* The tagged copies first, so that a call without its tag is only
+	 * taken for a call of the list of which no tagged copy survives. */
+	for (bb = LLVMGetFirstBasicBlock(f->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+			if (is_call(inst) && (k = site_of(m, f, inst, false)) >= 0)
+				calls[k].tagged = true;
 
 	err = add_point(p, entry, NULL, entry_loc, PP_SITE_BODY, false);
 	for (bb = LLVMGetFirstBasicBlock(f->fn); bb && !err; bb = LLVMGetNextBasicBlock(bb)) {
 		for (inst = LLVMGetFirstInstruction(bb); inst && !err;
 		     inst = LLVMGetNextInstruction(inst)) {
-			if (k < f->ncalls && inst == calls[k].inst) {
-				err = call_points(p, &calls[k], k);
-				k++;
+			if (is_call(inst) && (k = site_of(m, f, inst, true)) >= 0) {
+				err = call_points(p, inst, &calls[k], (uint32_t)k);
 			} else if (LLVMIsAReturnInst(inst)) {
 				LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
 
@@ -123,7 +166,7 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMBasicBlockRef cont = pp_split_before(mover, at, "pinpoint.cont");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
 	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
-	LLVMValueRef idx[2], args[2], gep, flag, cond, br;
+	LLVMValueRef idx[2], args[2], gep, flag, cond, br, call;
 
 	idx[0] = LLVMConstInt(m->i32, 0, 0);
 	idx[1] = LLVMConstInt(m->i32, pt->site, 0);
@@ -138,7 +181,8 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMPositionBuilderAtEnd(b, armed);
 	args[0] = LLVMConstPointerCast(f->record, m->ptr);
 	args[1] = idx[1];
-	LLVMBuildCall2(b, m->probe_fn_ty, pt->exit ? m->exit_fn : m->enter_fn, args, 2, "");
+	call = LLVMBuildCall2(b, m->probe_fn_ty, pt->exit ? m->exit_fn : m->enter_fn, args, 2, "");
+	LLVMSetInstructionCallConv(call, m->probe_cc);
 	LLVMBuildBr(b, cont);
 	return flag;
 }

@@ -3,9 +3,11 @@
  * table.c - the module's pinpoint table: one blob in section pinpoint_table.
  *
  * Layout (abi.h, doc/formats.md): header, function records, call records,
- * string table, zero padding to PP_TABLE_ALIGN, all little-endian.  The blob
- * is a private constant [N x i8] aligned to 8 and kept by llvm.used, so it
- * gets SHF_GNU_RETAIN and survives -O2 and --gc-sections; the linker then
+ * string table, zero padding to PP_TABLE_ALIGN, all little-endian.  The
+ * early phase encodes the blob (fates all zero) into the module's named
+ * metadata; the late phase decodes it, fills in the fates and emits it as a
+ * private constant [N x i8] aligned to 8 and kept by llvm.used, so it gets
+ * SHF_GNU_RETAIN and survives -O2 and --gc-sections; the linker then
  * concatenates the blobs of all objects.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
@@ -44,6 +46,13 @@ static void put_header(uint8_t *b, struct pp_module *m, uint32_t size, uint32_t 
 	PUT(b, struct pp_table_header, producer, m->producer);
 }
 
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#define GET(base, type, field) get32((base) + offsetof(type, field))
+
 static void put_func(uint8_t *b, const struct pp_func *f)
 {
 	PUT(b, struct pp_table_func, name, f->name);
@@ -52,6 +61,7 @@ static void put_func(uint8_t *b, const struct pp_func *f)
 	PUT(b, struct pp_table_func, first_call, f->first_call);
 	PUT(b, struct pp_table_func, ncalls, f->ncalls);
 	b[offsetof(struct pp_table_func, linkage)] = f->linkage;
+	b[offsetof(struct pp_table_func, flags)] = f->fflags;
 }
 
 static void put_call(uint8_t *b, const struct pp_call *c)
@@ -61,12 +71,12 @@ static void put_call(uint8_t *b, const struct pp_call *c)
 	PUT(b, struct pp_table_call, line, c->line);
 	PUT(b, struct pp_table_call, col, c->col);
 	b[offsetof(struct pp_table_call, kind)] = c->kind;
+	b[offsetof(struct pp_table_call, fate)] = c->fate;
 }
 
-int pp_emit_table(struct pp_module *m)
+int pp_encode_table(struct pp_module *m, uint8_t **out, uint32_t *out_size)
 {
 	uint64_t calls_off, strtab_off, size;
-	LLVMValueRef init, g;
 	uint8_t *blob;
 
 	calls_off =
@@ -88,7 +98,90 @@ int pp_emit_table(struct pp_module *m)
 	for (uint32_t i = 0; i < m->ncalls; i++)
 		put_call(blob + calls_off + i * sizeof(struct pp_table_call), &m->calls[i]);
 	memcpy(blob + strtab_off, m->strtab.buf, m->strtab.len);
+	*out = blob;
+	*out_size = size;
+	return 0;
+}
 
+/*
+ * The blob is the early phase's own output, but a module can be edited by
+ * hand between the phases: every offset is checked all the same.
+ */
+int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
+{
+	uint32_t funcs_off, calls_off;
+	uint64_t end;
+
+	if (size < sizeof(struct pp_table_header) ||
+	    memcmp(b, PP_TABLE_MAGIC, strlen(PP_TABLE_MAGIC)) ||
+	    GET(b, struct pp_table_header, version) != PP_TABLE_VERSION)
+		return -EPROTO;
+	m->nfuncs = GET(b, struct pp_table_header, nfuncs);
+	m->ncalls = GET(b, struct pp_table_header, ncalls);
+	funcs_off = GET(b, struct pp_table_header, funcs_off);
+	calls_off = GET(b, struct pp_table_header, calls_off);
+	m->strtab_off = GET(b, struct pp_table_header, strtab_off);
+	m->strtab.len = GET(b, struct pp_table_header, strtab_size);
+	m->module_name = GET(b, struct pp_table_header, module);
+	m->producer = GET(b, struct pp_table_header, producer);
+	end = (uint64_t)m->strtab_off + m->strtab.len;
+	if ((uint64_t)funcs_off + (uint64_t)m->nfuncs * sizeof(struct pp_table_func) > size ||
+	    (uint64_t)calls_off + (uint64_t)m->ncalls * sizeof(struct pp_table_call) > size ||
+	    end > size || !m->strtab.len)
+		return -EPROTO;
+
+	m->funcs = calloc(m->nfuncs + 1, sizeof(*m->funcs));
+	m->calls = calloc(m->ncalls + 1, sizeof(*m->calls));
+	m->strtab.buf = malloc(m->strtab.len);
+	if (!m->funcs || !m->calls || !m->strtab.buf)
+		return -ENOMEM;
+	m->funcs_cap = m->nfuncs;
+	m->calls_cap = m->ncalls;
+	m->strtab.cap = m->strtab.len;
+	memcpy(m->strtab.buf, b + m->strtab_off, m->strtab.len);
+	m->strtab.buf[m->strtab.len - 1] = '\0';
+
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const uint8_t *r = b + funcs_off + (size_t)i * sizeof(struct pp_table_func);
+		struct pp_func *f = &m->funcs[i];
+
+		f->name = GET(r, struct pp_table_func, name);
+		f->file = GET(r, struct pp_table_func, file);
+		f->line = GET(r, struct pp_table_func, line);
+		f->first_call = GET(r, struct pp_table_func, first_call);
+		f->ncalls = GET(r, struct pp_table_func, ncalls);
+		f->linkage = r[offsetof(struct pp_table_func, linkage)];
+		if (f->name >= m->strtab.len || f->file >= m->strtab.len ||
+		    f->first_call > m->ncalls || f->ncalls > m->ncalls - f->first_call)
+			return -EPROTO;
+	}
+	for (uint32_t i = 0; i < m->ncalls; i++) {
+		const uint8_t *r = b + calls_off + (size_t)i * sizeof(struct pp_table_call);
+		struct pp_call *c = &m->calls[i];
+
+		c->callee = GET(r, struct pp_table_call, callee);
+		c->file = GET(r, struct pp_table_call, file);
+		c->line = GET(r, struct pp_table_call, line);
+		c->col = GET(r, struct pp_table_call, col);
+		c->kind = r[offsetof(struct pp_table_call, kind)];
+		if (c->callee >= m->strtab.len || c->file >= m->strtab.len)
+			return -EPROTO;
+	}
+	if (m->module_name >= m->strtab.len || m->producer >= m->strtab.len)
+		return -EPROTO;
+	return 0;
+}
+
+int pp_emit_table(struct pp_module *m)
+{
+	LLVMValueRef init, g;
+	uint8_t *blob;
+	uint32_t size;
+	int err;
+
+	err = pp_encode_table(m, &blob, &size);
+	if (err)
+		return err;
 	init = LLVMConstStringInContext(m->ctx, (const char *)blob, size, 1);
 	free(blob);
 	g = LLVMAddGlobal(m->mod, LLVMTypeOf(init), PP_TABLE_GLOBAL);
@@ -110,4 +203,21 @@ LLVMValueRef pp_table_string(struct pp_module *m, uint32_t off)
 	};
 
 	return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(m->table), m->table, idx, 2);
+}
+
+int pp_finish_table(struct pp_module *m)
+{
+	LLVMValueRef init;
+	uint8_t *blob;
+	uint32_t size;
+	int err;
+
+	err = pp_encode_table(m, &blob, &size);
+	if (err)
+		return err;
+	init = LLVMConstStringInContext(m->ctx, (const char *)blob, size, 1);
+	free(blob);
+	/* The same size: only fates and flags changed. */
+	LLVMSetInitializer(m->table, init);
+	return 0;
 }

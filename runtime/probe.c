@@ -150,10 +150,8 @@ static inline void exit_word(struct pp_thread *t, uint64_t m, unsigned base, uin
 	}
 }
 
-PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
+static inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
 {
-	uintptr_t frame = (uintptr_t)__builtin_dwarf_cfa();
-	uintptr_t ret = (uintptr_t)__builtin_return_address(0);
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
 	uint64_t s0, s1, now;
@@ -170,6 +168,17 @@ PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 	stamp_word(t, s0, 0, now);
 	if (pp_unlikely(s1))
 		stamp_word(t, s1, PP_MAX_SLOTS, now);
+}
+
+PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
+{
+	enter_at(fn, site, (uintptr_t)__builtin_dwarf_cfa(), (uintptr_t)__builtin_return_address(0));
+}
+
+/* For the pass's preserve_most thunk (abi.h): the probe's own position. */
+PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr_t ret)
+{
+	enter_at(fn, site, cfa, ret);
 }
 
 PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)

@@ -221,6 +221,21 @@ static const char *kind_str(uint8_t k)
 	return k < 4 ? s[k] : "?";
 }
 
+static const char *fate_str(uint8_t f)
+{
+	static const char *const s[] = {"timed", "inlined", "removed", "unknown"};
+
+	return f < 4 ? s[f] : "?";
+}
+
+/* What the text listing says of a call that has no probes. */
+static const char *fate_note(uint8_t f)
+{
+	static const char *const s[] = {"", "  inlined", "  removed", "  not timed"};
+
+	return f < 4 ? s[f] : "  ?";
+}
+
 static void json_str(const char *s)
 {
 	pp_json_put_string(stdout, s);
@@ -270,14 +285,16 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 		json_str(display(f->name));
 		printf(", \"file\": ");
 		json_str(f->file);
-		printf(", \"line\": %u, \"linkage\": \"%s\", \"object\": ", f->line,
-		       linkage_str(f->linkage));
+		printf(", \"line\": %u, \"linkage\": \"%s\", \"emitted\": %s, \"object\": ",
+		       f->line, linkage_str(f->linkage),
+		       f->flags & PP_FUNC_EMITTED ? "true" : "false");
 		json_str(f->object);
 		printf(", \"calls\": [");
 	} else {
 		printf("%s%s (", indent, display(f->name));
 		print_loc(f->file, f->line, 0);
-		printf(") in %s\n", f->object);
+		printf(") in %s%s\n", f->object,
+		       f->flags & PP_FUNC_EMITTED ? "" : "  not emitted (inlined everywhere or removed)");
 		if (!f->ncalls)
 			printf("%s    no calls\n", indent);
 	}
@@ -296,8 +313,9 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 			json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
 			printf(", \"file\": ");
 			json_str(c->file);
-			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\"",
-			       c->line, c->col, kind_str(c->kind), tstr[t]);
+			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\", "
+			       "\"fate\": \"%s\"",
+			       c->line, c->col, kind_str(c->kind), tstr[t], fate_str(c->fate));
 			if (seen)
 				printf(", \"seen\": %s", was_seen ? "true" : "false");
 			printf("}");
@@ -312,7 +330,8 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 			printf("  indirect");
 		else if (was_seen)
 			printf("  (seen)");
-		putchar('\n');
+		/* Timed calls say nothing; the others cannot be measured. */
+		printf("%s\n", fate_note(c->fate));
 	}
 	if (opt.json)
 		printf("]}");

@@ -32,6 +32,16 @@
  *        if (fn.flags[site]) PP_ENTER_FN(&fn, site);   (or PP_EXIT_FN)
  *
  *    with the flag load inline and the branch weighted as never taken.
+ *    On x86-64 the armed call goes to a module-local preserve_most thunk,
+ *    which calls PP_ENTER_AT_FN (with the probe's CFA and return address)
+ *    or PP_EXIT_FN, so that the unarmed path needs no saved registers.
+ *    Call lists are those of the source (taken before any optimisation);
+ *    probes are planted after all optimisation, so only the calls that
+ *    survived in their function are probed (fate PP_FATE_TIMED; every copy
+ *    of a duplicated call has the probes of its one site).  A call whose
+ *    callee was inlined, or that was removed, has no probes: its flag is
+ *    never read and an armed range of such calls never executes.  Probes
+ *    exist only in functions with PP_FUNC_EMITTED.
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -41,11 +51,17 @@
 #define PP_TABLE_SECTION "pinpoint_table"
 #define PP_FNS_SECTION "pinpoint_fns"
 #define PP_TABLE_MAGIC "PINPOINT"
-#define PP_TABLE_VERSION 1
+/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
+#define PP_TABLE_VERSION 2
 #define PP_TABLE_ALIGN 8
 
 /* Runtime entry points called by instrumented code. */
 #define PP_ENTER_FN "__pinpoint_enter"
+/* __pinpoint_enter with the probe's position given: its caller's stack
+ * pointer at the call (CFA) and return address, as __pinpoint_enter takes
+ * them from its own frame.  Called by the pass's preserve_most thunk, whose
+ * frame lies between the probe and the runtime. */
+#define PP_ENTER_AT_FN "__pinpoint_enter_at"
 #define PP_EXIT_FN "__pinpoint_exit"
 #define PP_REGISTER_FN "__pinpoint_register"
 #define PP_UNREGISTER_FN "__pinpoint_unregister"
@@ -75,6 +91,21 @@ enum pp_call_kind {
 	PP_CALL_INVOKE_INDIRECT = 3,
 };
 
+/* What became of a listed call after optimisation. */
+enum pp_call_fate {
+	PP_FATE_TIMED = 0,   /* a call survives in its function, with probes */
+	PP_FATE_INLINED = 1, /* the callee was inlined at the call's file:line:col */
+	PP_FATE_REMOVED = 2, /* no call and no inlined code is left (deleted, folded,
+				or merged with another call) */
+	PP_FATE_UNKNOWN = 3, /* no call is left; inlined or removed cannot be told
+				(no debug info), or the function is not emitted */
+};
+
+/* pp_table_func.flags */
+#define PP_FUNC_EMITTED 0x01u /* the function has a body with probes in the
+				 object; else it was inlined everywhere or
+				 deleted, and cannot be measured */
+
 struct pp_table_header {
 	char magic[8]; /* PP_TABLE_MAGIC, no NUL */
 	uint32_t version; /* PP_TABLE_VERSION */
@@ -96,7 +127,8 @@ struct pp_table_func {
 	uint32_t first_call; /* index into the blob's calls */
 	uint32_t ncalls;
 	uint8_t linkage; /* enum pp_linkage */
-	uint8_t reserved[3];
+	uint8_t flags; /* PP_FUNC_* */
+	uint8_t reserved[2];
 };
 
 struct pp_table_call {
@@ -105,7 +137,8 @@ struct pp_table_call {
 	uint32_t line;
 	uint32_t col;
 	uint8_t kind; /* enum pp_call_kind */
-	uint8_t reserved[3];
+	uint8_t fate; /* enum pp_call_fate; INLINED: inlined at file:line:col */
+	uint8_t reserved[2];
 };
 
 /* One per instrumented function, in PP_FNS_SECTION. */
@@ -124,6 +157,7 @@ struct pp_fn {
 extern "C" {
 #endif
 void __pinpoint_enter(struct pp_fn *fn, uint32_t site);
+void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr_t ret);
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site);
 void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
 void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end);

@@ -1,6 +1,11 @@
-// The probes in clang's own output: at -O0 exactly as the pass makes them;
-// at -O2, after the whole pipeline, still an inline byte load, a compare
-// and a branch weighted never taken around each armed-only runtime call.
+// The probes in clang's own output: an inline byte load, a compare and a
+// branch weighted never taken around each armed-only runtime call.  They are
+// planted after the whole pipeline, so at -O2 too they are exactly as the
+// pass makes them, in the optimised code, and nothing of the pipeline's
+// tagging (!pinpoint.site, !pinpoint.table) is left.  On x86-64 the armed
+// call goes through a preserve_most thunk, so the unarmed path needs no
+// saved registers.
+// REQUIRES: x86_64
 // RUN: %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
 // RUN: %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
@@ -19,21 +24,35 @@ int f(int x)
 // O0-NEXT:    br i1 [[C]], label %[[A:[^,]+]], label %[[K:[^,]+]], !prof ![[W:[0-9]+]]
 // O0-EMPTY:
 // O0-NEXT:  [[A]]:
-// O0-NEXT:    call void @__pinpoint_enter({{.*}}, i32 0)
+// O0-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}, i32 0)
 // O0-NEXT:    br label %[[K]]
 // O0:         call i32 @ext(
-// O0:         call void @__pinpoint_exit({{.*}}, i32 1)
-// O0:         call void @__pinpoint_exit({{.*}}, i32 0)
+// O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 1)
+// O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 0)
+// The enter thunk hands the runtime the probe's CFA and return address.
+// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_enter_pm({{.*}} %0, i32 %1) #[[T:[0-9]+]] comdat {
+// O0-NEXT:    [[RA:%.*]] = call {{.*}} @llvm.returnaddress(i32 0)
+// O0-NEXT:    [[SLOT:%.*]] = call {{.*}} @llvm.addressofreturnaddress.{{.*}}()
+// O0-NEXT:    [[S:%.*]] = ptrtoint {{.*}} [[SLOT]] to i64
+// O0-NEXT:    [[CFA:%.*]] = add i64 [[S]], 8
+// O0-NEXT:    [[R:%.*]] = ptrtoint {{.*}} [[RA]] to i64
+// O0-NEXT:    call void @__pinpoint_enter_at({{.*}} %0, i32 %1, i64 [[CFA]], i64 [[R]])
+// O0-NEXT:    ret void
+// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_exit_pm(
+// O0-NEXT:    call void @__pinpoint_exit(
+// O0:       attributes #[[T]] = { cold noinline nounwind }
 // O0:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 
 // O2-LABEL: define {{.*}}i32 @f(
-// O2:         [[F0:%.*]] = load i8, {{.*}}@__pinpoint_flags_f{{.*}}, align 1
-// O2-NEXT:    [[C0:%.*]] = icmp eq i8 [[F0]], 0
-// O2-NEXT:    br i1 [[C0]], label %[[K0:[0-9]+]], label %[[A0:[0-9]+]], !prof ![[W:[0-9]+]]
+// O2-NEXT:    [[F0:%.*]] = load i8, {{.*}}@__pinpoint_flags_f{{.*}}, align 1
+// O2-NEXT:    [[C0:%.*]] = icmp ne i8 [[F0]], 0
+// O2-NEXT:    br i1 [[C0]], label %[[A0:[0-9]+]], label %[[K0:[0-9]+]], !prof ![[W:[0-9]+]]
 // O2-EMPTY:
 // O2-NEXT:  [[A0]]:
-// O2-NEXT:    tail call void @__pinpoint_enter({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
 // O2-NEXT:    br label %[[K0]]
-// O2-COUNT-3: load i8, {{.*}}@__pinpoint_flags_f
-// O2:         tail call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
-// O2:       ![[W]] = !{!"branch_weights", i32 1048575, i32 1}
+// O2-COUNT-2: load i8, {{.*}}@__pinpoint_flags_f
+// O2:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
+// O2-NOT:   pinpoint.site
+// O2-NOT:   pinpoint.table

@@ -51,6 +51,8 @@ if config.pp_layers:
     subs.append(("%pp-layers", config.pp_layers))
 config.substitutions.extend(subs)
 config.available_features.add("llvm-%d" % config.llvm_major)
+if os.uname().machine == "x86_64":
+    config.available_features.add("x86_64")
 if os.path.exists(tool("ld.lld")):
     config.available_features.add("lld")
 if os.path.exists(os.path.join(config.llvm_tools_dir, "..", "lib", "LLVMgold.so")):

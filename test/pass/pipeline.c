@@ -1,5 +1,8 @@
-// The plugin puts the pass at the start of clang's default pipelines, at
-// every -O level, before any inlining; each level yields a table.
+// The plugin puts the early phase (call lists) at the start of clang's
+// default pipelines, at every -O level, before any inlining, and the late
+// phase (probes, table) after the whole optimisation pipeline; each level
+// yields the same call lists.  So do the ThinLTO and full LTO pre-link
+// pipelines.
 // RUN: %ppcc -O0 -c -Xclang -fdebug-pass-manager %s -o %t.O0.o 2>&1 | %FileCheck --check-prefix=O0 %s
 // RUN: %ppcc -O2 -c -Xclang -fdebug-pass-manager %s -o %t.O2.o 2>&1 | %FileCheck --check-prefix=O2 %s
 // RUN: %ppcc -O1 -c %s -o %t.O1.o
@@ -12,6 +15,10 @@
 // RUN: %dump %t.O3.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.Os.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.Oz.o | %FileCheck --check-prefix=TABLE %s
+// RUN: %ppcc -O2 -flto=thin -c -Xclang -fdebug-pass-manager %s -o %t.thin.o 2>&1 | %FileCheck --check-prefix=O2 %s
+// RUN: %ppcc -O2 -flto -c -Xclang -fdebug-pass-manager %s -o %t.full.o 2>&1 | %FileCheck --check-prefix=O2 %s
+// RUN: %ppcc -O0 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O0 %s
+// RUN: %ppcc -O2 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O2 %s
 
 static int helper(int x)
 {
@@ -24,14 +31,33 @@ int entry(int x)
 }
 
 // O0-NOT: Running pass: {{.*}}Inliner
-// O0:     Running pass: {{.*}}PinpointPass on [module]
+// O0:     Running pass: PinpointRecordPass on [module]
 // O0:     Running pass: AlwaysInlinerPass on [module]
+// O0:     Running pass: PinpointProbePass on [module]
 
 // O2-NOT: Running pass: {{.*}}Inliner
-// O2:     Running pass: {{.*}}PinpointPass on [module]
+// O2:     Running pass: PinpointRecordPass on [module]
 // O2:     Running pass: {{.*}}Inliner
+// O2:     Running pass: PinpointProbePass on [module]
+// O2-NOT: Running pass: {{.*}}Inliner
+// O2-NOT: Running pass: Pinpoint
 
 // TABLE:      fn entry {{.*}} calls=2
 // TABLE-NEXT:   call 0 direct helper -
 // TABLE-NEXT:   call 1 direct helper -
 // TABLE-NEXT: fn helper {{.*}} linkage=internal calls=0
+
+// At -O0 helper is called and probed; at -O2 it is inlined and its calls
+// have no probes.
+// IR-O0-LABEL: define {{.*}} @entry(
+// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// IR-O0:         call {{.*}} @helper(
+// IR-O0-LABEL: define internal {{.*}} @helper(
+// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// IR-O2-LABEL: define {{.*}} @entry(
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// IR-O2-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// IR-O2-NOT:     @helper(
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// IR-O2-NEXT:    br label
+// IR-O2-NOT:     define {{.*}} @helper(

@@ -11,10 +11,15 @@ lit tests can check call lists with FileCheck:
 
 Output, one line per blob, function and call:
 
-    blob module=t.c producer=pinpoint 0.1.0 llvm 14.0.6 funcs=1 calls=2
-    fn main file=/dir/t.c line=3 linkage=external calls=2
-      call 0 direct foo /dir/t.c:4:3
-      call 1 indirect - /dir/t.c:5:3
+    blob module=t.c producer=pinpoint 0.1.0 llvm 14.0.6 funcs=2 calls=2
+    fn main file=/dir/t.c line=3 linkage=external calls=2 emitted
+      call 0 direct foo /dir/t.c:4:3 timed
+      call 1 indirect - /dir/t.c:5:3 inlined
+    fn foo file=/dir/t.c line=9 linkage=internal calls=0 not-emitted
+
+The last word of a function is whether its body was emitted (with probes),
+of a call its fate: timed, inlined (at that file:line:col), removed or
+unknown.
 
 A malformed table gives one error line and exit status 1.
 """
@@ -22,13 +27,15 @@ import struct
 import sys
 
 MAGIC = b"PINPOINT"
-VERSION = 1
+VERSION = 2
 ALIGN = 8
 HEADER = struct.Struct("<8s10I")  # struct pp_table_header
-FUNC = struct.Struct("<5IB3x")  # struct pp_table_func
-CALL = struct.Struct("<4IB3x")  # struct pp_table_call
+FUNC = struct.Struct("<5IBB2x")  # struct pp_table_func
+CALL = struct.Struct("<4IBB2x")  # struct pp_table_call
 LINKAGE = ["external", "internal", "linkonce", "weak"]
 KIND = ["direct", "invoke", "indirect", "invoke-indirect"]
+FATE = ["timed", "inlined", "removed", "unknown"]
+FUNC_EMITTED = 1
 SECTION = b"pinpoint_table"
 
 
@@ -102,21 +109,28 @@ def dump_blob(blob, out):
     out.append("blob module=%s producer=%s funcs=%d calls=%d"
                % (s(module), s(producer), nfuncs, ncalls))
     for i in range(nfuncs):
-        name, file, line, first, n, linkage = FUNC.unpack_from(blob, funcs_off + i * FUNC.size)
+        name, file, line, first, n, linkage, flags = FUNC.unpack_from(blob, funcs_off + i * FUNC.size)
         if first + n > ncalls:
             raise Bad("function %s: calls out of bounds" % s(name))
         if linkage >= len(LINKAGE):
             raise Bad("function %s: bad linkage %d" % (s(name), linkage))
-        out.append("fn %s file=%s line=%d linkage=%s calls=%d"
-                   % (s(name), s(file), line, LINKAGE[linkage], n))
+        if flags & ~FUNC_EMITTED:
+            raise Bad("function %s: bad flags %#x" % (s(name), flags))
+        out.append("fn %s file=%s line=%d linkage=%s calls=%d %s"
+                   % (s(name), s(file), line, LINKAGE[linkage], n,
+                      "emitted" if flags & FUNC_EMITTED else "not-emitted"))
         for k in range(n):
-            callee, cfile, cline, col, kind = CALL.unpack_from(blob, calls_off + (first + k) * CALL.size)
+            callee, cfile, cline, col, kind, fate = CALL.unpack_from(blob, calls_off + (first + k) * CALL.size)
             if kind >= len(KIND):
                 raise Bad("function %s call %d: bad kind %d" % (s(name), k, kind))
             if (kind in (2, 3)) != (callee == 0):
                 raise Bad("function %s call %d: callee does not match kind" % (s(name), k))
             where = "%s:%d:%d" % (s(cfile), cline, col) if cfile else "-"
-            out.append("  call %d %s %s %s" % (k, KIND[kind], s(callee) or "-", where))
+            if fate >= len(FATE):
+                raise Bad("function %s call %d: bad fate %d" % (s(name), k, fate))
+            if fate == 0 and not flags & FUNC_EMITTED:
+                raise Bad("function %s call %d: timed in a function not emitted" % (s(name), k))
+            out.append("  call %d %s %s %s %s" % (k, KIND[kind], s(callee) or "-", where, FATE[fate]))
     return size
 
 

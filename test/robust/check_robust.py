@@ -315,7 +315,7 @@ def scenario_no_table():
 def scenario_table_version():
     prev, cur = prog("badtable")
     expect_error(["--entry", "ping", "--previous", prev, "--current", cur, "--", "./badtable"],
-                 r"badtable: .*pinpoint table version 2.*this pinpoint reads version 1",
+                 r"badtable: .*pinpoint table version 3.*this pinpoint reads version 2",
                  dirs=(prev, cur))
 
 

@@ -389,8 +389,8 @@ def case_symbols(ctx):
     check(not (undefined & banned), 'symbols: the runtime uses %s' % sorted(undefined & banned))
     exported = set(l.split()[-1] for l in nm(['-D', '--defined-only', ctx.args.shared_lib])
                    .splitlines() if l.strip())
-    check(exported == {'__pinpoint_enter', '__pinpoint_exit', '__pinpoint_register',
-                       '__pinpoint_unregister'},
+    check(exported == {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
+                       '__pinpoint_register', '__pinpoint_unregister'},
           'symbols: exported %s' % sorted(exported))
 
 

@@ -28,6 +28,9 @@ def run(*args):
 
 
 def strip_paths(text):
+    """Also without what optimisation did: fates and emitted bodies."""
+    text = re.sub(r"  (inlined|removed|not timed)$", "", text, flags=re.M)
+    text = re.sub(r"  not emitted \(.*\)$", "", text, flags=re.M)
     return re.sub(r" in \S+$", " in OBJ", text, flags=re.M)
 
 
@@ -39,7 +42,9 @@ def json_no_objects(text, unplaced=()):
     doc.pop("objects")
     for f in doc["functions"]:
         f.pop("object")
+        f.pop("emitted")
         for c in f["calls"]:
+            c.pop("fate")
             if c["callee"] in unplaced:
                 c["line"] = c["col"] = None
     return doc
@@ -75,9 +80,19 @@ def same_at_o0_o2(o0, o2, what, unplaced=()):
           "%s: JSON differs" % what)
 
 
+def fates(path):
+    _, out, _ = run("--json", path)
+    doc = json.loads(out)
+    return ({c["fate"] for f in doc["functions"] for c in f["calls"]},
+            {f["emitted"] for f in doc["functions"]})
+
+
 def test_c(d):
     o0, o2 = os.path.join(d, "ppe_prog_O0"), os.path.join(d, "ppe_prog_O2")
     same_at_o0_o2(o0, o2, "C program")
+    # At -O0 every call is timed and every function emitted; not at -O2.
+    check(fates(o0) == ({"timed"}, {True}), "-O0 fates %r" % (fates(o0),))
+    check("inlined" in fates(o2)[0], "-O2 fates %r" % (fates(o2),))
     code, out, err = run("--json", o2)
     doc = json.loads(out)
     funcs = {(f["name"], os.path.basename(f["file"])): f for f in doc["functions"]}

@@ -49,8 +49,9 @@ def test_list(exe, lib):
         "helper (app/main.c:30) in %s" % exe,
         "    no calls",
         "lib_entry (lib/lib.c:5) in %s" % lib,
-        "    0  lib_inner  lib/lib.c:6:9",
-        "    1  malloc  lib/lib.c:7:9  external",
+        "    0  lib_inner  lib/lib.c:6:9  inlined",
+        "    1  malloc  lib/lib.c:7:9  external  removed",
+        "lib_inner (lib/lib.c:15) in %s  not emitted (inlined everywhere or removed)" % lib,
         "main (app/main.c:10) in %s" % exe,
         "    1  printf  app/main.c:13:3  external",
         "    2  <indirect>  app/main.c:14:10  indirect",
@@ -88,12 +89,17 @@ def test_json(exe, lib):
           "json indirect call")
     check(main["calls"][0] == {"index": 0, "callee": "compute", "display": "compute",
                                "file": "app/main.c", "line": 12, "col": 3,
-                               "kind": "direct", "target": "table"},
+                               "kind": "direct", "target": "table", "fate": "timed"},
           "json call record %r" % main["calls"][0])
     foo = byname[("_ZN3Foo3barEv", "app/foo.h")]
     check(foo["display"] == "Foo::bar()" and foo["linkage"] == "linkonce", "json linkonce")
     check(foo["calls"][0]["kind"] == "invoke", "json invoke")
     check("seen" not in main["calls"][0], "no 'seen' in the listing")
+    lib_entry = byname[("lib_entry", "lib/lib.c")]
+    check([c["fate"] for c in lib_entry["calls"]] == ["inlined", "removed", "timed"],
+          "json fates %r" % lib_entry["calls"])
+    check(lib_entry["emitted"] is True and byname[("lib_inner", "lib/lib.c")]["emitted"] is False,
+          "json emitted")
 
 
 def layers_text(out):
@@ -167,7 +173,7 @@ def test_errors(exe, fixtures):
                  "say which: foo(double), foo(int)")
     expect_error([f("ppt_notable")], "ppt_notable: no pinpoint table: build it with clang "
                  "-fpass-plugin=")
-    expect_error([f("ppt_v2")], "pinpoint table version 2", "this pinpoint reads version 1")
+    expect_error([f("ppt_v1")], "pinpoint table version 1", "this pinpoint reads version 2")
     expect_error([f("exe.bin")], "exe.bin: not an ELF file")
     expect_error([f("nonexistent")], "nonexistent: No such file or directory")
     expect_error([], "no BINARY given")

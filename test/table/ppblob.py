@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: MIT
 """ppblob.py - build pinpoint table blobs (doc/formats.md, 1) for the tests.
 
+Functions are emitted and calls timed unless a function tuple has a sixth
+element (its flags) or a call tuple a sixth (its fate).
+
 The modules below are the synthetic tables the reader tests check against
 (table_test.c and layers_test.py state what they expect from them).
 
@@ -13,18 +16,20 @@ import struct
 import sys
 
 MAGIC = b"PINPOINT"
-VERSION = 1
+VERSION = 2
 ALIGN = 8
 HEADER = struct.Struct("<8s10I")       # struct pp_table_header
-FUNC = struct.Struct("<5IB3x")         # struct pp_table_func
-CALL = struct.Struct("<4IB3x")         # struct pp_table_call
+FUNC = struct.Struct("<5IBB2x")        # struct pp_table_func
+CALL = struct.Struct("<4IBB2x")        # struct pp_table_call
 
 EXTERNAL, INTERNAL, LINKONCE, WEAK = range(4)
 DIRECT, INVOKE, INDIRECT, INVOKE_INDIRECT = range(4)
+TIMED, INLINED, REMOVED, UNKNOWN = range(4)
+EMITTED = 1
 
 
 def blob(module, funcs, version=VERSION, producer="ppblob test"):
-    """funcs: [(name, file, line, linkage, [(callee, file, line, col, kind)])]"""
+    """funcs: [(name, file, line, linkage, [(callee, file, line, col, kind[, fate])][, flags])]"""
     strtab = bytearray(b"\0")
     offsets = {"": 0}
 
@@ -35,10 +40,11 @@ def blob(module, funcs, version=VERSION, producer="ppblob test"):
         return offsets[text]
 
     frecs, crecs = [], []
-    for name, file, line, linkage, calls in funcs:
-        frecs.append(FUNC.pack(s(name), s(file), line, len(crecs), len(calls), linkage))
-        for callee, cfile, cline, col, kind in calls:
-            crecs.append(CALL.pack(s(callee), s(cfile), cline, col, kind))
+    for name, file, line, linkage, calls, *flags in funcs:
+        flags = flags[0] if flags else EMITTED
+        frecs.append(FUNC.pack(s(name), s(file), line, len(crecs), len(calls), linkage, flags))
+        for callee, cfile, cline, col, kind, *fate in calls:
+            crecs.append(CALL.pack(s(callee), s(cfile), cline, col, kind, fate[0] if fate else TIMED))
     mod, prod = s(module), s(producer)
     funcs_off = HEADER.size
     calls_off = funcs_off + FUNC.size * len(frecs)
@@ -82,14 +88,15 @@ MODULES = {
         ("_Z3fooi", UTIL_C, 12, EXTERNAL, []),
         ("_Z3food", UTIL_C, 14, EXTERNAL, [("", "", 0, 0, INVOKE_INDIRECT)]),
     ]),
-    # The shared library's module.
+    # The shared library's module, built with optimisation: lib_inner is
+    # inlined into its one caller and not emitted, the malloc call removed.
     "lib": ("lib/lib.c", [
         ("lib_entry", LIB_C, 5, EXTERNAL, [
-            ("lib_inner", LIB_C, 6, 9, DIRECT),
-            ("malloc", LIB_C, 7, 9, DIRECT),
+            ("lib_inner", LIB_C, 6, 9, DIRECT, INLINED),
+            ("malloc", LIB_C, 7, 9, DIRECT, REMOVED),
             ("_ZN3Foo3barEv", LIB_C, 8, 2, DIRECT),
         ]),
-        ("lib_inner", LIB_C, 15, INTERNAL, []),
+        ("lib_inner", LIB_C, 15, INTERNAL, [], 0),
         ("_ZN3Foo3barEv", FOO_H, 5, LINKONCE, []),
         ("compute", LIB_C, 20, WEAK, []),
     ]),
@@ -97,8 +104,9 @@ MODULES = {
 
 
 def module_blob(name):
-    if name == "v2":
-        return blob(*MODULES["main"], version=2)
+    if name == "v1":
+        # An old table: version 1 had no flags and fates (zero bytes then).
+        return blob(*MODULES["main"], version=1)
     return blob(*MODULES[name])
 
 

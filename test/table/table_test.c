@@ -148,6 +148,34 @@ static void test_dedup(void)
 	CHECK_STR(m[0]->object, "exe");
 	pp_program_free(&p);
 
+	/* Fates and flags as written (ppblob.py's lib module). */
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, lib, llen, "lib"), 0);
+	CHECK_INT(pp_program_lookup(&p, "lib_entry", m, 4), 1);
+	CHECK(m[0]->flags == PP_FUNC_EMITTED && m[0]->ncalls == 3);
+	CHECK_INT(m[0]->calls[0].fate, PP_FATE_INLINED);
+	CHECK_INT(m[0]->calls[1].fate, PP_FATE_REMOVED);
+	CHECK_INT(m[0]->calls[2].fate, PP_FATE_TIMED);
+	CHECK_INT(pp_program_lookup(&p, "lib_inner", m, 4), 1);
+	CHECK_INT(m[0]->flags, 0);
+	pp_program_free(&p);
+
+	/* A linkonce copy with a body wins over an earlier one without: the
+	 * library's Foo::bar() (the first) made not emitted. */
+	{
+		uint32_t funcs = get32(lib + HDR(funcs_off));
+		size_t foo = funcs + 2 * sizeof(struct pp_table_func); /* lib's third */
+
+		lib[foo + offsetof(struct pp_table_func, flags)] = 0;
+		pp_program_init(&p);
+		CHECK_INT(pp_program_add_section(&p, lib, llen, "lib"), 0);
+		CHECK_INT(pp_program_add_section(&p, exe, elen, "exe"), 0);
+		CHECK_INT(pp_program_lookup(&p, "_ZN3Foo3barEv", m, 4), 1);
+		CHECK(!strcmp(m[0]->object, "exe") && m[0]->flags == PP_FUNC_EMITTED);
+		pp_program_free(&p);
+		lib[foo + offsetof(struct pp_table_func, flags)] = PP_FUNC_EMITTED;
+	}
+
 	/* The other order: the library's weak compute goes once the external
 	 * one comes; its linkonce Foo::bar() is now the first. */
 	pp_program_init(&p);
@@ -204,8 +232,8 @@ static void test_corrupt(void)
 
 	CHECK_INT(nfuncs, 4);
 	expect_bad(d, len, 7, 'X', 1, -ENOEXEC, "no blob magic \"PINPOINT\" at offset 0");
-	expect_bad(d, len, HDR(version), 2, 4, -EPROTO, "version 2 at offset 0");
-	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads version 1");
+	expect_bad(d, len, HDR(version), 1, 4, -EPROTO, "version 1 at offset 0");
+	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads version 2");
 	expect_bad(d, len, HDR(size), size + 4, 4, -ENOEXEC, "multiple of 8");
 	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "less than a header");
 	expect_bad(d, len, HDR(size), (uint32_t)len + 8, 4, -ENOEXEC, "truncated");
@@ -240,6 +268,13 @@ static void test_corrupt(void)
 		   "unknown linkage 4");
 	expect_bad(d, len, c0 + offsetof(struct pp_table_call, kind), 9, 1, -ENOEXEC,
 		   "unknown kind 9");
+	expect_bad(d, len, c0 + offsetof(struct pp_table_call, fate), 4, 1, -ENOEXEC,
+		   "call 0 has unknown fate 4");
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, flags), 2, 1, -ENOEXEC,
+		   "function 0 has unknown flags 0x2");
+	/* main's calls are timed: main must have a body. */
+	expect_bad(d, len, f0 + offsetof(struct pp_table_func, flags), 0, 1, -ENOEXEC,
+		   "call 0 of function 0 is timed, the function not emitted");
 	expect_bad(d, len, c0 + offsetof(struct pp_table_call, callee), 0, 4, -ENOEXEC,
 		   "direct call 0 has no callee");
 	expect_bad(d, len, c0 + offsetof(struct pp_table_call, file), strsize, 4, -ENOEXEC,
@@ -394,8 +429,8 @@ static void test_files(void)
 	}
 	CHECK_INT(pp_program_add_file(&p, path_of("ppt_notable")), -ENOENT);
 	CHECK_HAS(pp_program_error(&p), "ppt_notable: no pinpoint table: build it with");
-	CHECK_INT(pp_program_add_file(&p, path_of("ppt_v2")), -EPROTO);
-	CHECK_HAS(pp_program_error(&p), "ppt_v2: pinpoint table version 2 at offset 0");
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_v1")), -EPROTO);
+	CHECK_HAS(pp_program_error(&p), "ppt_v1: pinpoint table version 1 at offset 0");
 	CHECK_INT(p.nfuncs, 6);
 
 	/* Truncated copies of an ELF file with a table. */
@@ -486,7 +521,7 @@ static void test_load(void)
 	CHECK_HAS(pp_program_error(&p), "No such file or directory");
 	CHECK_INT(pp_program_load(&p, path_of("ppt_notable")), -ENOENT);
 	CHECK_HAS(pp_program_error(&p), "ppt_notable: no pinpoint table");
-	CHECK_INT(pp_program_load(&p, path_of("ppt_v2")), -EPROTO);
+	CHECK_INT(pp_program_load(&p, path_of("ppt_v1")), -EPROTO);
 	CHECK_INT(pp_program_load(&p, path_of("exe.bin")), -ENOEXEC);
 	CHECK_INT(p.nfuncs, 0);
 	pp_program_free(&p);

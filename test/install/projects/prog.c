@@ -6,7 +6,8 @@ int leaf(int x)
 	return x * 2;
 }
 
-int work(int n)
+/* Out of line: an inlined work() would have no probes to arm. */
+__attribute__((noinline)) int work(int n)
 {
 	int s = 0;
 

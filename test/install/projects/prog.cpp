@@ -6,7 +6,8 @@ static int leaf(int x)
 	return x * 2;
 }
 
-int work(const std::vector<int> &v)
+// Out of line: an inlined work() would have no probes to arm.
+__attribute__((noinline)) int work(const std::vector<int> &v)
 {
 	int s = 0;
 

@@ -45,6 +45,17 @@ void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 	printf("enter %s %u\n", fn->name, site);
 }
 
+/* The preserve_most thunk's way in: the probe's position must be in the
+ * probed function's frame, just above its return address. */
+void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr_t ret)
+{
+	const uintptr_t *slot = (const uintptr_t *)cfa - 1;
+
+	if (*slot != ret)
+		printf("bad position %s %u\n", fn->name, site);
+	__pinpoint_enter(fn, site);
+}
+
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 {
 	printf("exit %s %u\n", fn->name, site);

@@ -1,5 +1,5 @@
 /*
- * badblob.c - a pinpoint table blob of another format version (2), linked
+ * badblob.c - a pinpoint table blob of another format version (a future one), linked
  * into an otherwise ordinary instrumented program.
  */
 #include "pinpoint/abi.h"
@@ -10,11 +10,11 @@ struct blob {
 };
 
 __attribute__((used, section(PP_TABLE_SECTION),
-	       aligned(PP_TABLE_ALIGN))) static const struct blob v2 = {
+	       aligned(PP_TABLE_ALIGN))) static const struct blob vnext = {
     .h =
 	{
 	    .magic = {'P', 'I', 'N', 'P', 'O', 'I', 'N', 'T'},
-	    .version = 2,
+	    .version = PP_TABLE_VERSION + 1,
 	    .size = sizeof(struct blob),
 	    .funcs_off = sizeof(struct pp_table_header),
 	    .calls_off = sizeof(struct pp_table_header),

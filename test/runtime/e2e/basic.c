@@ -23,7 +23,8 @@ __attribute__((noinline)) void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-__attribute__((noinline)) unsigned long fib(unsigned n)
+/* No tail recursion elimination: both recursive calls stay calls. */
+__attribute__((noinline, disable_tail_calls)) unsigned long fib(unsigned n)
 {
 	if (n < 2)
 		return n;

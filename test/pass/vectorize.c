@@ -1,0 +1,39 @@
+// Probes are planted after the optimisation pipeline, so they do not stop
+// the inliner and the loop vectoriser: a loop calling a small static helper
+// is vectorised in the instrumented -O2 build exactly as in the plain one
+// (same remarks, same vector body), and the helper's call in the loop
+// leaves no probe behind.
+// RUN: %clang -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.plain.ll
+// RUN: %ppcc -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.pp.ll
+// RUN: %FileCheck --check-prefixes=CHECK,PLAIN %s < %t.plain.ll
+// RUN: %FileCheck --check-prefixes=CHECK,PP %s < %t.pp.ll
+// RUN: %clang -O2 -c %s -o %t.plain.o -Rpass=loop-vectorize -Rpass-missed=loop-vectorize 2> %t.plain.rem
+// RUN: %ppcc -O2 -c %s -o %t.pp.o -Rpass=loop-vectorize -Rpass-missed=loop-vectorize 2> %t.pp.rem
+// RUN: %FileCheck --check-prefix=REMARK %s < %t.pp.rem
+// RUN: diff %t.plain.rem %t.pp.rem
+
+static int scale(int x)
+{
+	return 3 * x + 1;
+}
+
+void loop(int *restrict a, const int *restrict b, int n)
+{
+	for (int i = 0; i < n; i++)
+		a[i] = scale(b[i]);
+}
+
+// REMARK: remark: vectorized loop (vectorization width: {{[0-9]+}}, interleaved count: {{[0-9]+}})
+// REMARK-NOT: remark:
+
+// PLAIN-NOT:   __pinpoint
+// CHECK-LABEL: define {{.*}}void @loop(
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// CHECK:       vector.body:
+// CHECK:         load <4 x i32>
+// CHECK:         {{mul|shl}} {{.*}}<4 x i32>
+// CHECK:         store <4 x i32>
+// PP-NOT:        call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// CHECK-NOT:     @scale(
+// CHECK-LABEL: {{^}}}
