@@ -10,13 +10,13 @@
 
 extern volatile long sink;
 
-static void step(void)
+static __attribute__((noinline)) void step(void)
 {
 	for (long i = 0; i < WORK; i++)
 		sink ^= i * 5;
 }
 
-void part_run(void)
+__attribute__((noinline)) void part_run(void)
 {
 	step();
 }
