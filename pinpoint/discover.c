@@ -25,7 +25,8 @@ static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t n
 	char list[2048];
 
 	if (nmatch == 0) {
-		size_t ns = pp_program_suggest_list(&rev->prog, s->opt->entry, 5, list, sizeof(list));
+		size_t ns =
+		    pp_program_suggest_list(&rev->prog, s->opt->entry, 5, list, sizeof(list));
 
 		pr_err("unknown entry '%s' in the %s revision (%s)%s%s", s->opt->entry, rev->label,
 		       rev->dir, ns ? "; did you mean: " : "", list);
@@ -66,6 +67,20 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 	if (!err && st.wall_s > *slowest)
 		*slowest = st.wall_s;
 	return err;
+}
+
+/* A call of @fn that the optimiser inlined into its caller, or NULL. */
+static const struct pp_prog_call *inlined_at(const struct pp_program *prog,
+					     const struct pp_prog_fn *fn)
+{
+	for (size_t i = 0; i < prog->nfuncs; i++)
+		for (uint32_t k = 0; k < prog->funcs[i].ncalls; k++) {
+			const struct pp_prog_call *c = &prog->funcs[i].calls[k];
+
+			if (c->fate == PP_FATE_INLINED && !strcmp(c->callee, fn->name))
+				return c;
+		}
+	return NULL;
 }
 
 int pp_discover(struct pp_session *s)
@@ -133,8 +148,25 @@ int pp_discover(struct pp_session *s)
 				goto fail;
 		}
 		if (!res.nslots || !res.slots[0].count) {
+			const struct pp_prog_call *at = inlined_at(&rev->prog, rev->entry);
+			char where[512] = "";
+
+			if (!(rev->entry->flags & PP_FUNC_EMITTED) || at) {
+				/* Not a measuring problem: the build has no call of it to time. */
+				if (at)
+					snprintf(where, sizeof(where), " (at %s:%u)", at->file,
+						 at->line);
+				pr_err(
+				    "the %s revision's entry %s was inlined into its callers%s and "
+				    "never ran as a function: mark it __attribute__((noinline)), "
+				    "or give its caller as --entry",
+				    rev->label, pp_demangle(rev->entry->name), where);
+				err = -EINVAL;
+				goto fail;
+			}
 			pp_session_fail(s, "%s revision: the entry %s was never called by '%s'",
-				    rev->label, pp_demangle(rev->entry->name), s->opt->command[0]);
+					rev->label, pp_demangle(rev->entry->name),
+					s->opt->command[0]);
 			err = -EIO;
 			goto fail;
 		}

@@ -256,6 +256,14 @@ def scenario_never_called():
         expect_failed_report(p, report, 1)
 
 
+def scenario_inlined_entry():
+    prev, cur = prog("inlined")
+    expect_error(["--entry", "run", "--previous", prev, "--current", cur, *M, "--", "./inlined"],
+                 r"previous revision's entry run was inlined into its callers \(at \S*inlined\.c:\d+\) "
+                 r"and never ran as a function: mark it __attribute__\(\(noinline\)\)",
+                 dirs=(prev, cur))
+
+
 # 3. Bad input: one clear line, a documented exit status, nothing left behind.
 
 def tree(d):
