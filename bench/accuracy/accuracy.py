@@ -75,6 +75,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -128,9 +129,11 @@ def full_grid():
                               [(da, pct), (db, pct / 2)]))
     for ms in ENTRY_MS:
         cells.append(cell('aa-%dms' % ms, ms, [], kind='aa'))
-    for sub in REAL_SUBJECTS:
-        cells.append(cell('real-%s-%dpct' % (sub['lib'], sub['percent']), None,
-                          [(sub['depth'], sub['percent'])], kind='real'))
+    for i, sub in enumerate(REAL_SUBJECTS):
+        c = cell('real-%s-%dpct-d%d' % (sub['lib'], sub['percent'], sub['depth']), None,
+                 [(sub['depth'], sub['percent'])], kind='real')
+        c['subject'] = i
+        cells.append(c)
     return cells
 
 
@@ -143,16 +146,21 @@ def quick_grid():
     return cells
 
 
-# Real libraries as subjects: the library of bench/real/bench_real.py
-# (LIBRARIES, fetched and built by its fetch(), unpack() and build()), a
-# function of it that gets the extra work (its body, after the line matching
-# 'anchor' in 'file'), the entry pinpoint starts from, and the depth of that
-# function below the entry.  Empty until bench/real is in the tree: add a
-# dict like
-#   {'lib': 'lz4', 'file': 'lz4/deps/lz4/lib/lz4.c', 'function': 'LZ4_compress_fast',
-#    'anchor': '...', 'entry': 'main', 'depth': 1, 'percent': 5}
-# and prepare_real() builds and calibrates it like a generated program.
-REAL_SUBJECTS = []
+# Real libraries as subjects: a library of the real-code benchmark
+# (bench/real/bench_real.py: its LIBRARIES, fetch(), unpack() and build() are
+# imported from --real-dir, not copied), the function of it that gets the
+# extra work (inserted after the first line matching 'anchor', a regular
+# expression, in 'file'), the entry pinpoint starts from, the depth of that
+# function below the entry (as pinpoint-layers shows it), the target size and
+# the driver's arguments.  The driver prints "cpu_ns <CPU time of its work>":
+# that is what the plain builds are calibrated with.  Add a dict to add a
+# subject; a subject whose library bench/real does not have fails alone.
+REAL_SUBJECTS = [
+    {'lib': 'lz4', 'file': 'lz4/deps/lz4/lib/lz4.c', 'function': 'LZ4_compress_fast',
+     'anchor': r'^int LZ4_compress_fast\(const char\* source, char\* dest, int inputSize, '
+               r'int maxOutputSize, int acceleration\)\n\{\n',
+     'entry': 'main', 'depth': 2, 'percent': 5, 'args': ['10']},
+]
 
 
 # ----------------------------------------------------------------------------
@@ -313,13 +321,116 @@ def prepare(c, tc, work, log):
     return rec
 
 
+REAL_WORK = [
+    '/* injected regression: %(iters)d dependent iterations per call */\n',
+    '{ unsigned long long pp_x = 0x9e3779b97f4a7c15ull;\n',
+    '  for (unsigned long long k = 0; k < %(iters)dull; k++) {\n',
+    '    pp_x = pp_x * 6364136223846793005ull + k; pp_x ^= pp_x >> 31; }\n',
+    '  __asm__ volatile("" : : "r"(pp_x)); }\n']
+
+
+def import_bench_real(real_dir):
+    path = os.path.join(os.path.abspath(real_dir), 'bench_real.py')
+    if not os.path.exists(path):
+        fail('%s: missing: real-library cells need bench/real (--real-dir)' % path)
+    sys.path.insert(0, os.path.dirname(path))
+    import bench_real  # noqa: E402
+    return bench_real
+
+
 def prepare_real(c, tc, work, log):
-    """The hook for real libraries (REAL_SUBJECTS): reuse bench/real's fetch,
-    unpack and build (import bench_real from --real-dir), patch the copy of
-    the library's sources for the current revision, calibrate with its plain
-    builds like calibrate_regression() and build both with pinpoint-cc.
-    Not implemented while REAL_SUBJECTS is empty."""
-    fail('%s: real-library subjects are not implemented yet (see REAL_SUBJECTS)' % c['name'])
+    """A real library as a subject: bench/real fetches, unpacks and builds it
+    (plain and with the plugin and the static runtime, its driver on top);
+    the current revision is a copy of the unpacked package with the extra
+    work inserted into the subject's function; the size is calibrated like a
+    generated program's, with the plain builds and the driver's cpu_ns."""
+    sub = REAL_SUBJECTS[c['subject']]
+    br = import_bench_real(tc['real-dir'])
+    libs = [lib for lib in br.LIBRARIES if lib['name'] == sub['lib']]
+    if not libs:
+        fail('%s: bench/real has no library %s' % (c['name'], sub['lib']))
+    lib = libs[0]
+    h = hashlib.sha256((CALIBRATION + json.dumps([c, sub, lib], sort_keys=True) + tc['cc']).encode())
+    d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    real_work = tc['real-work']
+    roots = {}
+    for pkg, ver, digest in lib['packages']:
+        roots[pkg] = br.unpack(real_work, pkg, ver, br.fetch(real_work, pkg, ver, digest))
+    pkg, _, rel = sub['file'].partition('/')
+    with open(os.path.join(roots[pkg], rel)) as f:
+        text = f.read()
+    m = re.search(sub['anchor'], text, re.M)
+    if not m:
+        fail('%s: the anchor of %s is not in %s' % (c['name'], sub['function'], sub['file']))
+    patched_root = os.path.join(d, 'src-current', pkg)
+    shutil.copytree(roots[pkg], patched_root)
+    cur_roots = dict(roots)
+    cur_roots[pkg] = patched_root
+    tcr = {'cc': tc['cc'], 'cxx': tc['cxx'], 'plugin': tc['plugin'], 'runtime': tc['runtime']}
+    log('  %s: building %s (bench/real) ...' % (c['name'], lib['name']))
+    prev, _ = br.build(lib, roots, os.path.join(d, 'build-previous'), tcr)
+
+    def cpu_ns(exe):
+        out = run_out([exe] + sub['args'], timeout=600)
+        for line in out.splitlines():
+            if line.startswith('cpu_ns '):
+                return float(line.split()[1])
+        fail('%s: no cpu_ns line' % exe)
+
+    def build(iters):
+        with open(os.path.join(patched_root, rel), 'w') as f:
+            f.write(text[:m.end()] + ''.join(REAL_WORK) % {'iters': iters} + text[m.end():])
+        cur, _ = br.build(lib, cur_roots, os.path.join(d, 'build-current'), tcr)
+        return cur
+
+    def measure(cur, rounds):
+        p, q = [], []
+        for r in range(rounds):
+            order = [(prev['plain'], p), (cur['plain'], q)]
+            for exe, xs in (order if r % 2 == 0 else order[::-1]):
+                xs.append(cpu_ns(exe))
+        return statistics.median(p), statistics.median(q), statistics.median(b - a for a, b in zip(p, q))
+
+    target = sub['percent'] / 100.0
+    big = 10000
+    cur = build(big)
+    pns, _, dbig = measure(cur, 5)
+    if dbig <= 0:
+        fail('%s: the injected work made no measurable difference' % c['name'])
+    iters = max(1, int(round(big * target * pns / dbig)))
+    tries = []
+    for k in range(4):
+        cur = build(iters)
+        pns, cns, delta = measure(cur, 11)
+        got = delta / pns
+        tries.append({'inject': {sub['function']: iters}, 'previous_ns': pns, 'current_ns': cns,
+                      'delta_ns': delta, 'fraction': got})
+        log('    try %d: %s:%d -> %.2f%% (target %.2f%%)' % (k + 1, sub['function'], iters,
+                                                          100 * got, 100 * target))
+        if abs(got / target - 1) <= TOLERANCE:
+            break
+        iters = max(1, int(round(iters * min(4.0, max(0.25, target / got))))) if got > 0 else iters * 2
+    best = min(tries, key=lambda t: abs(t['fraction'] / target - 1))
+    if best is not tries[-1]:
+        cur = build(best['inject'][sub['function']])
+    cal = dict(best)
+    cal.update({'target_fraction': target, 'within_tolerance': abs(best['fraction'] / target - 1) <= TOLERANCE,
+                'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
+                                             'percent': sub['percent']}]})
+    for rev, exe in (('previous', prev['instr']), ('current', cur['instr'])):
+        os.makedirs(os.path.join(d, rev), exist_ok=True)
+        shutil.copy2(exe, os.path.join(d, rev, 'prog'))
+    rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': pns, 'args': sub['args'],
+           'calibration': cal, 'library': lib['name'], 'workload': lib.get('workload')}
+    with open(rec_path, 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
 
 
 # ----------------------------------------------------------------------------
@@ -396,7 +507,7 @@ def trial(rec, tc, k, trials_dir):
         os.unlink(js)
     cmd = [tc['pinpoint'], '--entry', rec['entry'], '--depth', '4', '--previous', '../previous',
            '--no-build', '--no-save-command', '--quiet', '--json', js] + c['options'] + \
-          ['--', './prog', str(rec['executions'])]
+          ['--', './prog'] + rec.get('args', [str(rec.get('executions'))])
     t0 = time.monotonic()
     p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
     wall = time.monotonic() - t0
@@ -438,6 +549,9 @@ def summarise(rec, results):
     s['true_pct'] = 100 * cal['fraction']
     s['target_pct'] = 100 * cal['target_fraction']
     s['calibrated'] = cal['within_tolerance']
+    # the same extra work against the instrumented entry the session measured
+    insess = [100 * cal['delta_ns'] / r['entry_previous_ns'] for r in ok if r.get('entry_previous_ns')]
+    s['session_pct'] = statistics.median(insess) if insess else None
     s['detected'] = sum(1 for r in ok if r['detected'])
     s['right'] = sum(1 for r in ok if r['right'])
     listed = [r['others_listed'] for r in ok if 'others_listed' in r]
@@ -454,7 +568,7 @@ def fmt(x, spec, none='n/a'):
 
 
 def print_table(rows, out=sys.stdout):
-    hdr = ('cell', 'entry', 'size', 'trials', 'detected', 'right call', 'A/A FP',
+    hdr = ('cell', 'entry', 'size', 'in session', 'trials', 'detected', 'right call', 'A/A FP',
            'runs', 'minimum', 'ratio', 'wall/verdict')
     lines = [hdr]
     for s in rows:
@@ -464,6 +578,7 @@ def print_table(rows, out=sys.stdout):
         size = '-' if aa else '%.2f%%%s' % (s['true_pct'], '' if s['calibrated'] else '*')
         lines.append((s['cell'] + (' ' + s['options'] if s['options'] else ''),
                       '%.1fms' % s['entry_ms'], size,
+                      '-' if aa else fmt(s.get('session_pct'), '%.2f%%'),
                       '%d%s' % (s['trials'], ' (%d failed)' % s['failed'] if s['failed'] else ''),
                       '-' if aa else pct(s['detected']),
                       '-' if aa else pct(s['right']) + (
@@ -516,6 +631,9 @@ def toolchain(build):
     except OSError as e:
         fail('%s is not a configured pinpoint build: %s' % (build, e))
     tc = {'cc': cache.get('PINPOINT_CLANG', 'clang'),
+          'cxx': cache.get('PINPOINT_CLANGXX', 'clang++'),
+          'plugin': os.path.join(build, 'pass', 'pinpoint-pass.so'),
+          'runtime': os.path.join(build, 'runtime', 'libpinpoint-rt.a'),
           'pinpoint': os.path.join(build, 'pinpoint', 'pinpoint'),
           'pinpoint-cc': os.path.join(build, 'tools', 'pinpoint-cc'),
           'layers': os.path.join(build, 'tools', 'pinpoint-layers')}
@@ -537,8 +655,11 @@ def main():
     ap.add_argument('--jobs', type=int, default=1, help='sessions at once: must be 1')
     ap.add_argument('--json', help='write the table here too (default WORK/accuracy.json)')
     ap.add_argument('--list', action='store_true', help='list the cells and exit')
+    ap.add_argument('--table-from', metavar='JSON', help='print the table of an earlier run\'s JSON')
     ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
-                    help='bench/real, for real-library subjects')
+                    help='bench/real, for real-library subjects (default: beside this directory)')
+    ap.add_argument('--real-work', help='bench/real\'s downloads and sources (default BUILD/bench-real,'
+                    ' shared with the bench-real target)')
     args = ap.parse_args()
     if args.jobs != 1:
         fail('--jobs must be 1: sessions are timing-sensitive, never two at once')
@@ -559,6 +680,15 @@ def main():
         cells = uniq
         if not cells:
             fail('--cells %s: no such cell (--list lists them)' % args.cells)
+    if args.table_from:
+        with open(args.table_from) as f:
+            old = json.load(f)
+        rows = [summarise(rec, old['sessions'][rec['cell']['name']]) for rec in old['cells']
+                if rec['cell']['name'] in old['sessions']]
+        print_table(rows)
+        print()
+        print_targets(rows)
+        return 0
     if args.list:
         for c in cells:
             print('%-28s %-4s entry %sms  %s  %s' % (
@@ -568,6 +698,8 @@ def main():
 
     build = os.path.abspath(args.pinpoint)
     tc = toolchain(build)
+    tc['real-dir'] = args.real_dir
+    tc['real-work'] = os.path.abspath(args.real_work or os.path.join(build, 'bench-real'))
     work = os.path.abspath(args.work or os.path.join(build, 'bench-accuracy'))
     trials_dir = os.path.join(work, 'trials')
     os.makedirs(trials_dir, exist_ok=True)
@@ -618,6 +750,8 @@ def main():
     print_targets(rows)
     print('  size: the regression measured with plain builds, % of the entry (* not within +-20% of'
           ' the target);')
+    print('  in session: the same absolute size, % of the entry\'s time in the session (instrumented),'
+          ' median')
     print('  runs: median runs per session (all of them: discovery, warm-ups, measurements);'
           ' minimum: 2 n (D+1),')
     print('    n = ceil(2 sd^2 (z_0.975 + z_0.95)^2 / (delta - T)^2) from each session\'s entry noise;'
