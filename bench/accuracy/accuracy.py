@@ -473,7 +473,7 @@ def read_report(path):
     return {
         'exit_code': r.get('exit_code'),
         'outcome': r.get('outcome'),
-        'entry_verdict': e.get('verdict') if e else None,
+        'entry_verdict': (e.get('verdict') or '').lower() or None if e else None,
         'entry_previous_ns': (e.get('previous') or {}).get('median') if e else None,
         'entry_sd_ns': sd,
         'threshold_ns': e.get('threshold_ns') if e else None,
@@ -724,6 +724,17 @@ def main():
             log('  %s: entry %.2f ms (plain), identical builds' % (c['name'], r['entry_ns'] / 1e6))
     t_prep = time.monotonic() - t_start
     rows, all_trials = [], {}
+
+    def save(total, complete):
+        tmp = out_json + '.tmp'
+        with open(tmp, 'w') as f:
+            json.dump({'pinpoint': build, 'machine': platform.node(), 'load': os.getloadavg(),
+                       'trials': args.trials, 'quick': args.quick, 'complete': complete,
+                       'preparation_s': t_prep, 'total_s': total, 'rows': rows,
+                       'cells': [x for x in recs if x['cell']['name'] in all_trials],
+                       'sessions': all_trials}, f, indent=1)
+        os.replace(tmp, out_json)
+
     for r in recs:
         c = r['cell']
         n = 2 * args.trials if (args.quick and c['kind'] == 'aa') else args.trials
@@ -743,6 +754,7 @@ def main():
                 c['name'], k + 1, x['exit'], verdict, x.get('runs', 0), x['wall_s']))
         all_trials[c['name']] = res
         rows.append(summarise(r, res))
+        save(time.monotonic() - t_start, False)  # a long run interrupted keeps its finished cells
     total = time.monotonic() - t_start
     print()
     print_table(rows)
@@ -757,11 +769,7 @@ def main():
     print('    n = ceil(2 sd^2 (z_0.975 + z_0.95)^2 / (delta - T)^2) from each session\'s entry noise;'
           ' n/a when delta <= T')
     print('  preparation %.0f s, sessions %.0f s, total %.0f s' % (t_prep, total - t_prep, total))
-    with open(out_json, 'w') as f:
-        json.dump({'pinpoint': build, 'machine': platform.node(), 'load': os.getloadavg(),
-                   'trials': args.trials, 'quick': args.quick, 'preparation_s': t_prep,
-                   'total_s': total, 'rows': rows, 'cells': recs, 'sessions': all_trials},
-                  f, indent=1)
+    save(total, True)
     print('  written: %s' % out_json)
     return 0
 
