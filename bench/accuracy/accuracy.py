@@ -1,0 +1,778 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""accuracy.py - how often pinpoint names the right call, and at what cost.
+
+    accuracy.py [--pinpoint BUILD] [--work DIR] [--trials N] [--cells A,B,...]
+                [--quick] [--jobs 1] [--json FILE] [--list] [--real-dir DIR]
+
+A figure, not a test: nothing is asserted, the targets are printed next to
+the figures.
+
+Each cell of the grid is a subject with known regressions:
+
+  * gen-*: a program of gen.py (a call tree four layers below bench_entry)
+    whose current revision has extra work in one function at depth D (or in
+    two, in different subtrees: the larger one must head the chain);
+  * aa-*: A/A, the same previous program built twice: every regression
+    claimed is a false positive;
+  * real-*: a real library of the real-code benchmark (bench/real), patched
+    with extra work in one of its functions (REAL_SUBJECTS below).
+
+Preparing a cell (cached in WORK/cells/<cell>-<hash>, reused while the
+generator, the cell and the pinpoint build's compiler are the same):
+
+  1. the entry's size: the program is built plain (clang -O2, no plugin) and
+     its OUTER loop count scaled until one execution of bench_entry takes
+     about the cell's entry time (timed inside the program, main -t);
+  2. the regression's true size: the cost of one iteration of the injected
+     work is estimated from a large injection (about 25 % of the entry),
+     the iteration count set for the target fraction, and the difference
+     current - previous measured with plain builds (rounds of one process
+     of each, alternating, the median per-execution time of each process,
+     the median of the rounds' differences), rescaled and measured again
+     until it is within +-20 % of the target (at most 4 tries: the closest
+     is kept and marked when none was); the measured size is recorded;
+  3. both revisions built with pinpoint-cc (the plugin, the shared runtime).
+
+A trial is one session, alone on the machine (sessions are timing-sensitive,
+--jobs must be 1):
+
+    cd CELL/current && pinpoint --entry bench_entry --depth 4 --previous ../previous
+        --no-build --no-save-command --json TRIAL.json [cell options] -- ./prog N
+
+and is scored from its exit status and JSON report (read_report(): the one
+place that knows the report's layout):
+
+  * detected: exit status 1 and the entry's verdict slower;
+  * right call: detected, and the chain's deepest single call (or the own
+    body it ends in) is the injected function, at the injected depth; with
+    several regressions the largest must head the chain, and the others are
+    checked against the report's contributors when it has such a list;
+  * false positive (A/A): exit status 1;
+  * runs used: every run in the report (discovery, warm-ups, measurements),
+    against the theoretical minimum for the same error rates (below);
+  * wall time: the session's, start to exit, per verdict.
+
+The theoretical minimum is that of a fixed-sample test that knows the noise:
+per revision and per comparison
+
+    n = ceil(2 sigma^2 (z_{1-alpha/2} + z_{power})^2 / (delta - T)^2)
+
+with alpha = 1 - confidence (0.05), power 0.95, sigma the pooled standard
+deviation of the entry's runs in that session (previous and current), delta
+the true size measured with plain builds (ns), T the session's precision
+threshold (ns, from the report); a search that decides one comparison per
+layer needs D + 1 of them (the entry and one per layer down to the injected
+call), so the minimum is 2 n (D + 1) runs.  It is undefined (n/a) when
+delta <= T: no fixed sample separates a difference from a threshold it does
+not exceed.  The noise of deeper comparisons is usually smaller than the
+entry's, so this is a generous minimum (few runs) for deep cells.
+"""
+import argparse
+import fnmatch
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+CALIBRATION = 'v1'  # change when the calibration or the built cell changes: rebuilds every cell
+TOLERANCE = 0.20  # the true size must be within +-20 % of the target
+POWER = 0.95
+ENTRY = 'bench_entry'
+
+
+def fail(msg):
+    print('bench-accuracy: %s' % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+# ----------------------------------------------------------------------------
+# The grid
+
+ENTRY_MS = (2, 5, 20, 40)   # entry sizes the cells rotate through
+FRACTIONS = (1, 2, 5, 10)   # regression sizes, % of the entry's time
+
+
+def cell(name, entry_ms, regs, options=(), kind='gen', seed=None):
+    """regs: [(depth, percent)], the first the largest."""
+    if seed is None:
+        seed = int(hashlib.sha256(name.encode()).hexdigest()[:6], 16)
+    return {'name': name, 'kind': kind, 'entry_ms': entry_ms, 'regs': list(regs),
+            'options': list(options), 'seed': seed}
+
+
+def full_grid():
+    cells = []
+    for i, pct in enumerate(FRACTIONS):
+        for d in range(1, 5):
+            ms = ENTRY_MS[(i + d - 1) % len(ENTRY_MS)]
+            cells.append(cell('gen-%dms-%dpct-d%d' % (ms, pct, d), ms, [(d, pct)]))
+    for d in range(1, 5):
+        ms = ENTRY_MS[(d + 1) % len(ENTRY_MS)]
+        cells.append(cell('gen-%dms-1pct-d%d-pt1' % (ms, d), ms, [(d, 1)],
+                          ['--precision-threshold', '1']))
+    for pct in (2, 10):
+        for da, db in ((1, 3), (2, 4)):
+            ms = ENTRY_MS[(pct + da) % len(ENTRY_MS)]
+            cells.append(cell('gen-%dms-%dpct-d%d+%dpct-d%d' % (ms, pct, da, pct // 2, db), ms,
+                              [(da, pct), (db, pct / 2)]))
+    for ms in ENTRY_MS:
+        cells.append(cell('aa-%dms' % ms, ms, [], kind='aa'))
+    for i, sub in enumerate(REAL_SUBJECTS):
+        c = cell('real-%s-%dpct-d%d' % (sub['lib'], sub['percent'], sub['depth']), None,
+                 [(sub['depth'], sub['percent'])], kind='real')
+        c['subject'] = i
+        cells.append(c)
+    return cells
+
+
+def quick_grid():
+    cells = []
+    for pct in (2, 10):
+        for d, ms in ((1, 2), (3, 2)):
+            cells.append(cell('gen-%dms-%dpct-d%d' % (ms, pct, d), ms, [(d, pct)]))
+    cells.append(cell('aa-2ms', 2, [], kind='aa'))
+    return cells
+
+
+# Real libraries as subjects: a library of the real-code benchmark
+# (bench/real/bench_real.py: its LIBRARIES, fetch(), unpack() and build() are
+# imported from --real-dir, not copied), the function of it that gets the
+# extra work (inserted after the first line matching 'anchor', a regular
+# expression, in 'file'), the entry pinpoint starts from, the depth of that
+# function below the entry (as pinpoint-layers shows it), the target size and
+# the driver's arguments.  The driver prints "cpu_ns <CPU time of its work>":
+# that is what the plain builds are calibrated with.  Add a dict to add a
+# subject; a subject whose library bench/real does not have fails alone.
+REAL_SUBJECTS = [
+    {'lib': 'lz4', 'file': 'lz4/deps/lz4/lib/lz4.c', 'function': 'LZ4_compress_fast',
+     'anchor': r'^int LZ4_compress_fast\(const char\* source, char\* dest, int inputSize, '
+               r'int maxOutputSize, int acceleration\)\n\{\n',
+     'entry': 'main', 'depth': 2, 'percent': 5, 'args': ['10']},
+]
+
+
+# ----------------------------------------------------------------------------
+# Building and timing plain programs
+
+def run_out(cmd, cwd=None, timeout=None):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        fail('%s failed (%d): %s' % (' '.join(cmd), p.returncode, p.stderr.strip()[-1500:]))
+    return p.stdout
+
+
+def compile_c(cc, src_text, out, flags=()):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    src = os.path.splitext(out)[0] + '.c'
+    with open(src, 'w') as f:
+        f.write(src_text)
+    run_out([cc, '-O2', '-g'] + list(flags) + [src, '-o', out])
+    return out
+
+
+def exec_times(exe, execs):
+    """Median duration (ns) of one execution of the entry, one process."""
+    out = run_out([exe, '-t', str(execs)], timeout=600)
+    xs = [int(line.split()[1]) for line in out.splitlines() if line.startswith('ns ')]
+    if len(xs) != execs:
+        fail('%s: expected %d timings' % (exe, execs))
+    return statistics.median(xs[1:] if len(xs) > 2 else xs)
+
+
+def execs_for(ms):
+    return max(10, int(math.ceil(300.0 / max(ms, 0.1))))
+
+
+def measure_pair(prev, cur, ms, rounds):
+    """(previous ns, current ns, difference ns) per execution of the entry:
+    rounds of one process each, in ABBA order, the median of the rounds'
+    paired differences."""
+    n = execs_for(ms)
+    p, c = [], []
+    for r in range(rounds):
+        if r % 2 == 0:
+            p.append(exec_times(prev, n))
+            c.append(exec_times(cur, n))
+        else:
+            c.append(exec_times(cur, n))
+            p.append(exec_times(prev, n))
+    diff = statistics.median(b - a for a, b in zip(p, c))
+    return statistics.median(p), statistics.median(c), diff
+
+
+def calibrate_outer(tc, work, seed, ms):
+    """OUTER for which one execution of the entry takes about ms (plain)."""
+    outer = max(1, int(ms * 1000 / 35.0))
+    exe = None
+    for _ in range(3):
+        exe = compile_c(tc['cc'], gen.generate(seed, outer), os.path.join(work, 'outer', 'prog'))
+        t = statistics.median(exec_times(exe, execs_for(ms)) for _ in range(3))
+        ratio = ms * 1e6 / t
+        if abs(ratio - 1) < 0.15:
+            break
+        outer = max(1, int(round(outer * ratio)))
+    return outer
+
+
+def calibrate_regression(tc, work, seed, outer, ms, regs, log):
+    """Iterations per injected function for the target sizes; returns
+    (inject {path: iters}, calibration record)."""
+    paths = gen.pick_paths(seed, [d for d, _ in regs])
+    total = sum(p for _, p in regs) / 100.0
+    prev = compile_c(tc['cc'], gen.generate(seed, outer), os.path.join(work, 'plain', 'previous', 'prog'))
+    cur_path = os.path.join(work, 'plain', 'current', 'prog')
+
+    def build(scale):
+        inject = {p: max(1, int(round(scale * pct / 100.0))) for p, (_, pct) in zip(paths, regs)}
+        compile_c(tc['cc'], gen.generate(seed, outer, inject), cur_path)
+        return inject
+
+    # 1. the cost of the injected work: a large injection (~25 % of the entry)
+    base = statistics.median(exec_times(prev, execs_for(ms)) for _ in range(3))
+    guess_ns_per_iter = 3.0
+    # scale: iterations per unit of fraction (a regression of p % gets scale * p / 100)
+    scale = 0.25 * base / (outer * guess_ns_per_iter * total)
+    inject = build(scale)
+    pns, cns, d = measure_pair(prev, cur_path, ms, 5)
+    frac_big = d / pns
+    if frac_big <= 0.02:
+        fail('calibration: the injected work made no measurable difference (%.3f)' % frac_big)
+    scale = scale * total / frac_big  # the size is linear in the iterations
+    tries = []
+    for k in range(4):
+        inject = build(scale)
+        pns, cns, d = measure_pair(prev, cur_path, ms, 11)
+        got = d / pns
+        tries.append({'inject': {gen.name(p): i for p, i in inject.items()},
+                      'previous_ns': pns, 'current_ns': cns, 'delta_ns': d, 'fraction': got})
+        log('    try %d: %s -> %.2f%% (target %.2f%%)' %
+            (k + 1, ' '.join('%s:%d' % kv for kv in tries[-1]['inject'].items()), 100 * got, 100 * total))
+        if abs(got / total - 1) <= TOLERANCE:
+            break
+        if got > 0:
+            scale *= min(4.0, max(0.25, total / got))
+        else:
+            scale *= 2
+    best = min(tries, key=lambda t: abs(t['fraction'] / total - 1))
+    inject = {gen.parse_path(n): i for n, i in best['inject'].items()}
+    rec = dict(best)
+    rec['target_fraction'] = total
+    rec['within_tolerance'] = abs(best['fraction'] / total - 1) <= TOLERANCE
+    rec['tries'] = tries
+    rec['targets'] = [{'function': gen.name(p), 'depth': len(p), 'percent': pct}
+                      for p, (_, pct) in zip(paths, regs)]
+    return inject, rec
+
+
+# ----------------------------------------------------------------------------
+# Cells
+
+def cell_key(c, tc):
+    h = hashlib.sha256()
+    with open(os.path.join(HERE, 'gen.py'), 'rb') as fh:
+        h.update(fh.read())
+    h.update(CALIBRATION.encode())
+    h.update(json.dumps(c, sort_keys=True).encode())
+    h.update(tc['cc'].encode())
+    return '%s-%s' % (c['name'], h.hexdigest()[:10])
+
+
+def prepare(c, tc, work, log):
+    """Builds (or reuses) the cell's revisions; returns its record."""
+    if c['kind'] == 'real':
+        return prepare_real(c, tc, work, log)
+    d = os.path.join(work, 'cells', cell_key(c, tc))
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    log('  %s: calibrating with plain builds ...' % c['name'])
+    outer = calibrate_outer(tc, d, c['seed'], c['entry_ms'])
+    if c['kind'] == 'aa':
+        inject, cal = {}, None
+        prev_plain = compile_c(tc['cc'], gen.generate(c['seed'], outer),
+                               os.path.join(d, 'plain', 'previous', 'prog'))
+        entry_ns = statistics.median(exec_times(prev_plain, execs_for(c['entry_ms'])) for _ in range(5))
+    else:
+        inject, cal = calibrate_regression(tc, d, c['seed'], outer, c['entry_ms'], c['regs'], log)
+        entry_ns = cal['previous_ns']
+    cc = tc['pinpoint-cc']
+    compile_c(cc, gen.generate(c['seed'], outer), os.path.join(d, 'previous', 'prog'))
+    compile_c(cc, gen.generate(c['seed'], outer, inject), os.path.join(d, 'current', 'prog'))
+    rec = {'cell': c, 'dir': d, 'outer': outer, 'entry': ENTRY, 'entry_ns': entry_ns,
+           'executions': max(10, int(math.ceil(100.0 / c['entry_ms']))),
+           'calibration': cal}
+    with open(rec_path, 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
+
+
+REAL_WORK = [
+    '/* injected regression: %(iters)d dependent iterations per call */\n',
+    '{ unsigned long long pp_x = 0x9e3779b97f4a7c15ull;\n',
+    '  for (unsigned long long k = 0; k < %(iters)dull; k++) {\n',
+    '    pp_x = pp_x * 6364136223846793005ull + k; pp_x ^= pp_x >> 31; }\n',
+    '  __asm__ volatile("" : : "r"(pp_x)); }\n']
+
+
+def import_bench_real(real_dir):
+    path = os.path.join(os.path.abspath(real_dir), 'bench_real.py')
+    if not os.path.exists(path):
+        fail('%s: missing: real-library cells need bench/real (--real-dir)' % path)
+    sys.path.insert(0, os.path.dirname(path))
+    import bench_real  # noqa: E402
+    return bench_real
+
+
+def prepare_real(c, tc, work, log):
+    """A real library as a subject: bench/real fetches, unpacks and builds it
+    (plain and with the plugin and the static runtime, its driver on top);
+    the current revision is a copy of the unpacked package with the extra
+    work inserted into the subject's function; the size is calibrated like a
+    generated program's, with the plain builds and the driver's cpu_ns."""
+    sub = REAL_SUBJECTS[c['subject']]
+    br = import_bench_real(tc['real-dir'])
+    libs = [lib for lib in br.LIBRARIES if lib['name'] == sub['lib']]
+    if not libs:
+        fail('%s: bench/real has no library %s' % (c['name'], sub['lib']))
+    lib = libs[0]
+    h = hashlib.sha256((CALIBRATION + json.dumps([c, sub, lib], sort_keys=True) + tc['cc']).encode())
+    d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    real_work = tc['real-work']
+    roots = {}
+    for pkg, ver, digest in lib['packages']:
+        roots[pkg] = br.unpack(real_work, pkg, ver, br.fetch(real_work, pkg, ver, digest))
+    pkg, _, rel = sub['file'].partition('/')
+    with open(os.path.join(roots[pkg], rel)) as f:
+        text = f.read()
+    m = re.search(sub['anchor'], text, re.M)
+    if not m:
+        fail('%s: the anchor of %s is not in %s' % (c['name'], sub['function'], sub['file']))
+    patched_root = os.path.join(d, 'src-current', pkg)
+    shutil.copytree(roots[pkg], patched_root)
+    cur_roots = dict(roots)
+    cur_roots[pkg] = patched_root
+    tcr = {'cc': tc['cc'], 'cxx': tc['cxx'], 'plugin': tc['plugin'], 'runtime': tc['runtime']}
+    log('  %s: building %s (bench/real) ...' % (c['name'], lib['name']))
+    prev, _ = br.build(lib, roots, os.path.join(d, 'build-previous'), tcr)
+
+    def cpu_ns(exe):
+        out = run_out([exe] + sub['args'], timeout=600)
+        for line in out.splitlines():
+            if line.startswith('cpu_ns '):
+                return float(line.split()[1])
+        fail('%s: no cpu_ns line' % exe)
+
+    def build(iters):
+        with open(os.path.join(patched_root, rel), 'w') as f:
+            f.write(text[:m.end()] + ''.join(REAL_WORK) % {'iters': iters} + text[m.end():])
+        cur, _ = br.build(lib, cur_roots, os.path.join(d, 'build-current'), tcr)
+        return cur
+
+    def measure(cur, rounds):
+        p, q = [], []
+        for r in range(rounds):
+            order = [(prev['plain'], p), (cur['plain'], q)]
+            for exe, xs in (order if r % 2 == 0 else order[::-1]):
+                xs.append(cpu_ns(exe))
+        return statistics.median(p), statistics.median(q), statistics.median(b - a for a, b in zip(p, q))
+
+    target = sub['percent'] / 100.0
+    big = 10000
+    cur = build(big)
+    pns, _, dbig = measure(cur, 5)
+    if dbig <= 0:
+        fail('%s: the injected work made no measurable difference' % c['name'])
+    iters = max(1, int(round(big * target * pns / dbig)))
+    tries = []
+    for k in range(4):
+        cur = build(iters)
+        pns, cns, delta = measure(cur, 11)
+        got = delta / pns
+        tries.append({'inject': {sub['function']: iters}, 'previous_ns': pns, 'current_ns': cns,
+                      'delta_ns': delta, 'fraction': got})
+        log('    try %d: %s:%d -> %.2f%% (target %.2f%%)' % (k + 1, sub['function'], iters,
+                                                          100 * got, 100 * target))
+        if abs(got / target - 1) <= TOLERANCE:
+            break
+        iters = max(1, int(round(iters * min(4.0, max(0.25, target / got))))) if got > 0 else iters * 2
+    best = min(tries, key=lambda t: abs(t['fraction'] / target - 1))
+    if best is not tries[-1]:
+        cur = build(best['inject'][sub['function']])
+    cal = dict(best)
+    cal.update({'target_fraction': target, 'within_tolerance': abs(best['fraction'] / target - 1) <= TOLERANCE,
+                'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
+                                             'percent': sub['percent']}]})
+    for rev, exe in (('previous', prev['instr']), ('current', cur['instr'])):
+        os.makedirs(os.path.join(d, rev), exist_ok=True)
+        shutil.copy2(exe, os.path.join(d, rev, 'prog'))
+    rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': pns, 'args': sub['args'],
+           'calibration': cal, 'library': lib['name'], 'workload': lib.get('workload')}
+    with open(rec_path, 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
+
+
+# ----------------------------------------------------------------------------
+# Reading a report: the one function that knows the JSON layout
+
+def read_report(path):
+    """What a session's JSON report says, in the terms the scores use.
+
+    The bottleneck chain is 'bottleneck_chain' (doc/report.schema.json): the
+    entry, then one step per layer ('call': the callee named; 'range': a
+    range of calls, slower only as a range; 'self': the own body of the
+    function named above; 'structural').  A report with a 'contributors'
+    list (other significant contributors beside the chain) lists their
+    function names there."""
+    with open(path) as f:
+        r = json.load(f)
+    entry = [c for c in r.get('comparisons', []) if c.get('kind') == 'entry' and c.get('verdict')]
+    e = entry[-1] if entry else None
+    named, depth, kind = None, 0, None
+    for step in r.get('bottleneck_chain', []):
+        kind = step.get('kind')
+        if kind == 'call':
+            depth += 1
+            named = step.get('callee')
+        elif kind == 'self':
+            named = step.get('function')
+        elif kind == 'structural':
+            named = step.get('callee') or step.get('function')
+        elif kind == 'range':
+            named = None
+    sd = None
+    if e and e.get('previous') and e.get('current'):
+        sp, sc = e['previous'].get('sd'), e['current'].get('sd')
+        if sp is not None and sc is not None:
+            sd = math.sqrt((sp * sp + sc * sc) / 2)
+    contributors = None
+    if isinstance(r.get('contributors'), list):
+        contributors = [x.get('function') or x.get('callee') if isinstance(x, dict) else x
+                        for x in r['contributors']]
+    return {
+        'exit_code': r.get('exit_code'),
+        'outcome': r.get('outcome'),
+        'entry_verdict': (e.get('verdict') or '').lower() or None if e else None,
+        'entry_previous_ns': (e.get('previous') or {}).get('median') if e else None,
+        'entry_sd_ns': sd,
+        'threshold_ns': e.get('threshold_ns') if e else None,
+        'confidence': (r.get('options') or {}).get('confidence', 0.95),
+        'named': named, 'named_depth': depth, 'named_kind': kind,
+        'chain': [s.get('callee') or s.get('function') for s in r.get('bottleneck_chain', [])],
+        'contributors': contributors,
+        'runs': len(r.get('runs', [])),
+    }
+
+
+def minimum_runs(sd, delta, threshold, confidence, depth):
+    """2 n (depth + 1), n the fixed-sample size per revision; None when
+    undefined (delta <= threshold, or no noise figure)."""
+    if sd is None or threshold is None or delta is None or delta <= threshold:
+        return None
+    z = statistics.NormalDist()
+    k = z.inv_cdf(1 - (1 - confidence) / 2) + z.inv_cdf(POWER)
+    n = math.ceil(2 * sd * sd * k * k / ((delta - threshold) ** 2))
+    return 2 * max(n, 2) * (depth + 1)
+
+
+# ----------------------------------------------------------------------------
+# Trials
+
+def trial(rec, tc, k, trials_dir):
+    c = rec['cell']
+    cur = os.path.join(rec['dir'], 'current')
+    js = os.path.join(trials_dir, '%s-%02d.json' % (c['name'], k))
+    if os.path.exists(js):
+        os.unlink(js)
+    cmd = [tc['pinpoint'], '--entry', rec['entry'], '--depth', '4', '--previous', '../previous',
+           '--no-build', '--no-save-command', '--quiet', '--json', js] + c['options'] + \
+          ['--', './prog'] + rec.get('args', [str(rec.get('executions'))])
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
+    wall = time.monotonic() - t0
+    res = {'trial': k, 'exit': p.returncode, 'wall_s': wall, 'json': js}
+    if not os.path.exists(js):
+        res['error'] = p.stderr.strip()[-300:]
+        return res
+    rep = read_report(js)
+    res.update(rep)
+    if c['kind'] == 'aa':
+        res['false_positive'] = p.returncode == 1
+        return res
+    cal = rec['calibration']
+    top = cal['targets'][0]
+    res['detected'] = p.returncode == 1 and rep['entry_verdict'] == 'slower'
+    res['right'] = bool(res['detected'] and rep['named'] == top['function'] and
+                        rep['named_depth'] == top['depth'] and rep['named_kind'] in ('call', 'self'))
+    others = [t['function'] for t in cal['targets'][1:]]
+    if others and rep['contributors'] is not None:
+        res['others_listed'] = all(o in rep['contributors'] for o in others)
+    res['minimum_runs'] = minimum_runs(rep['entry_sd_ns'], cal['delta_ns'], rep['threshold_ns'],
+                                       rep['confidence'], max(t['depth'] for t in cal['targets']))
+    return res
+
+
+def summarise(rec, results):
+    c = rec['cell']
+    ok = [r for r in results if 'error' not in r]
+    s = {'cell': c['name'], 'kind': c['kind'], 'entry_ms': rec['entry_ns'] / 1e6,
+         'options': ' '.join(c['options']), 'trials': len(results), 'failed': len(results) - len(ok),
+         'runs_median': statistics.median(r['runs'] for r in ok) if ok else None,
+         'wall_median_s': statistics.median(r['wall_s'] for r in results) if results else None}
+    if c['kind'] == 'aa':
+        s['false_positives'] = sum(1 for r in ok if r['false_positive'])
+        s['true_pct'] = 0.0
+        return s
+    cal = rec['calibration']
+    s['targets'] = cal['targets']
+    s['true_pct'] = 100 * cal['fraction']
+    s['target_pct'] = 100 * cal['target_fraction']
+    s['calibrated'] = cal['within_tolerance']
+    # the same extra work against the instrumented entry the session measured
+    insess = [100 * cal['delta_ns'] / r['entry_previous_ns'] for r in ok if r.get('entry_previous_ns')]
+    s['session_pct'] = statistics.median(insess) if insess else None
+    s['detected'] = sum(1 for r in ok if r['detected'])
+    s['right'] = sum(1 for r in ok if r['right'])
+    listed = [r['others_listed'] for r in ok if 'others_listed' in r]
+    s['others_listed'] = sum(listed) if listed else None
+    ratios = [r['runs'] / r['minimum_runs'] for r in ok if r.get('minimum_runs')]
+    s['minimum_runs_median'] = statistics.median(r['minimum_runs'] for r in ok if r.get('minimum_runs')) \
+        if ratios else None
+    s['runs_ratio_median'] = statistics.median(ratios) if ratios else None
+    return s
+
+
+def fmt(x, spec, none='n/a'):
+    return none if x is None else spec % x
+
+
+def print_table(rows, out=sys.stdout):
+    hdr = ('cell', 'entry', 'size', 'in session', 'trials', 'detected', 'right call', 'A/A FP',
+           'runs', 'minimum', 'ratio', 'wall/verdict')
+    lines = [hdr]
+    for s in rows:
+        aa = s['kind'] == 'aa'
+        n = s['trials'] - s['failed']
+        pct = lambda k: '%d/%d (%.0f%%)' % (k, n, 100.0 * k / n) if n else 'n/a'  # noqa: E731
+        size = '-' if aa else '%.2f%%%s' % (s['true_pct'], '' if s['calibrated'] else '*')
+        lines.append((s['cell'] + (' ' + s['options'] if s['options'] else ''),
+                      '%.1fms' % s['entry_ms'], size,
+                      '-' if aa else fmt(s.get('session_pct'), '%.2f%%'),
+                      '%d%s' % (s['trials'], ' (%d failed)' % s['failed'] if s['failed'] else ''),
+                      '-' if aa else pct(s['detected']),
+                      '-' if aa else pct(s['right']) + (
+                          '' if s.get('others_listed') is None else ' others %d' % s['others_listed']),
+                      pct(s['false_positives']) if aa else '-',
+                      fmt(s['runs_median'], '%.0f'),
+                      '-' if aa else fmt(s.get('minimum_runs_median'), '%.0f'),
+                      '-' if aa else fmt(s.get('runs_ratio_median'), '%.2fx'),
+                      fmt(s['wall_median_s'], '%.1fs')))
+    widths = [max(len(str(l[i])) for l in lines) for i in range(len(hdr))]
+    for l in lines:
+        print('  ' + '  '.join(str(v).ljust(w) for v, w in zip(l, widths)).rstrip(), file=out)
+
+
+def print_targets(rows, out=sys.stdout):
+    def agg(pred, key):
+        sel = [s for s in rows if pred(s)]
+        n = sum(s['trials'] - s['failed'] for s in sel)
+        k = sum(s[key] for s in sel)
+        return ('%d/%d (%.0f%%)' % (k, n, 100.0 * k / n)) if n else 'no such cell'
+    gen2 = lambda s: s['kind'] != 'aa' and s.get('target_pct') == 2 and not s['options']  # noqa: E731
+    one = lambda s: s['kind'] != 'aa' and s.get('target_pct') == 1 and \
+        '--precision-threshold 1' in s['options']  # noqa: E731
+    ratios = [s['runs_ratio_median'] for s in rows if s.get('runs_ratio_median')]
+    walls = [s['wall_median_s'] for s in rows if s['wall_median_s'] is not None and
+             s['entry_ms'] is not None and 1 <= s['entry_ms'] <= 50]
+    print('  targets (printed, not asserted):', file=out)
+    print('    right call at 2%% of the entry, default options, depth <= 4: %s   target >= 95%%' %
+          agg(gen2, 'right'), file=out)
+    print('    right call at 1%% with --precision-threshold 1:             %s   target >= 90%%' %
+          agg(one, 'right'), file=out)
+    print('    A/A sessions claiming a regression (95%% confidence):       %s   target <= 5%%' %
+          agg(lambda s: s['kind'] == 'aa', 'false_positives'), file=out)
+    print('    runs used / theoretical minimum, median over cells:        %s   target <= 2x' %
+          (('%.2fx' % statistics.median(ratios)) if ratios else 'n/a'), file=out)
+    print('    wall time to a verdict, median over cells (entry 1-50 ms): %s   target <= 300 s' %
+          (('%.0f s' % statistics.median(walls)) if walls else 'n/a'), file=out)
+
+
+# ----------------------------------------------------------------------------
+
+def toolchain(build):
+    cache = {}
+    try:
+        with open(os.path.join(build, 'CMakeCache.txt')) as f:
+            for line in f:
+                k, sep, v = line.strip().partition('=')
+                if sep and ':' in k:
+                    cache[k.split(':')[0]] = v
+    except OSError as e:
+        fail('%s is not a configured pinpoint build: %s' % (build, e))
+    tc = {'cc': cache.get('PINPOINT_CLANG', 'clang'),
+          'cxx': cache.get('PINPOINT_CLANGXX', 'clang++'),
+          'plugin': os.path.join(build, 'pass', 'pinpoint-pass.so'),
+          'runtime': os.path.join(build, 'runtime', 'libpinpoint-rt.a'),
+          'pinpoint': os.path.join(build, 'pinpoint', 'pinpoint'),
+          'pinpoint-cc': os.path.join(build, 'tools', 'pinpoint-cc'),
+          'layers': os.path.join(build, 'tools', 'pinpoint-layers')}
+    for k in ('pinpoint', 'pinpoint-cc', 'layers'):
+        if not os.path.exists(tc[k]):
+            fail('%s: missing (build pinpoint first)' % tc[k])
+    return tc
+
+
+def main():
+    ap = argparse.ArgumentParser(description='how often pinpoint names the right call')
+    ap.add_argument('--pinpoint', default=os.getcwd(), metavar='BUILD',
+                    help='the pinpoint build directory (default: the current directory)')
+    ap.add_argument('--work', help='cache of built cells and reports (default BUILD/bench-accuracy)')
+    ap.add_argument('--trials', type=int, help='sessions per cell (default 20, --quick 5)')
+    ap.add_argument('--cells', default='', help='comma-separated cell names or globs')
+    ap.add_argument('--quick', action='store_true',
+                    help='a small grid: 2%% and 10%% at depths 1 and 3, 5 trials, 10 A/A')
+    ap.add_argument('--jobs', type=int, default=1, help='sessions at once: must be 1')
+    ap.add_argument('--json', help='write the table here too (default WORK/accuracy.json)')
+    ap.add_argument('--list', action='store_true', help='list the cells and exit')
+    ap.add_argument('--table-from', metavar='JSON', help='print the table of an earlier run\'s JSON')
+    ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
+                    help='bench/real, for real-library subjects (default: beside this directory)')
+    ap.add_argument('--real-work', help='bench/real\'s downloads and sources (default BUILD/bench-real,'
+                    ' shared with the bench-real target)')
+    args = ap.parse_args()
+    if args.jobs != 1:
+        fail('--jobs must be 1: sessions are timing-sensitive, never two at once')
+    if args.trials is None:
+        args.trials = 5 if args.quick else 20
+    if args.trials < 1:
+        fail('--trials must be at least 1')
+    cells = quick_grid() if args.quick else full_grid()
+    if args.cells:
+        pats = args.cells.split(',')
+        cells = [c for c in full_grid() + quick_grid()
+                 if any(fnmatch.fnmatch(c['name'], p) for p in pats)]
+        seen, uniq = set(), []
+        for c in cells:
+            if c['name'] not in seen:
+                seen.add(c['name'])
+                uniq.append(c)
+        cells = uniq
+        if not cells:
+            fail('--cells %s: no such cell (--list lists them)' % args.cells)
+    if args.table_from:
+        with open(args.table_from) as f:
+            old = json.load(f)
+        rows = [summarise(rec, old['sessions'][rec['cell']['name']]) for rec in old['cells']
+                if rec['cell']['name'] in old['sessions']]
+        print_table(rows)
+        print()
+        print_targets(rows)
+        return 0
+    if args.list:
+        for c in cells:
+            print('%-28s %-4s entry %sms  %s  %s' % (
+                c['name'], c['kind'], c['entry_ms'],
+                ' '.join('d%d:%g%%' % r for r in c['regs']) or 'A/A', ' '.join(c['options'])))
+        return 0
+
+    build = os.path.abspath(args.pinpoint)
+    tc = toolchain(build)
+    tc['real-dir'] = args.real_dir
+    tc['real-work'] = os.path.abspath(args.real_work or os.path.join(build, 'bench-real'))
+    work = os.path.abspath(args.work or os.path.join(build, 'bench-accuracy'))
+    trials_dir = os.path.join(work, 'trials')
+    os.makedirs(trials_dir, exist_ok=True)
+    out_json = args.json or os.path.join(work, 'accuracy.json')
+
+    def log(msg):
+        print(msg, flush=True)
+
+    t_start = time.monotonic()
+    log('pinpoint accuracy benchmark: %s, %d cells, %s trials each (A/A: %s), %s' % (
+        build, len(cells), args.trials, 2 * args.trials if args.quick else args.trials,
+        platform.node()))
+    recs = []
+    for c in cells:
+        recs.append(prepare(c, tc, work, log))
+        r = recs[-1]
+        if r['calibration']:
+            log('  %s: entry %.2f ms (plain), true size %.2f%% (target %.2f%%)' % (
+                c['name'], r['entry_ns'] / 1e6, 100 * r['calibration']['fraction'],
+                100 * r['calibration']['target_fraction']))
+        else:
+            log('  %s: entry %.2f ms (plain), identical builds' % (c['name'], r['entry_ns'] / 1e6))
+    t_prep = time.monotonic() - t_start
+    rows, all_trials = [], {}
+
+    def save(total, complete):
+        tmp = out_json + '.tmp'
+        with open(tmp, 'w') as f:
+            json.dump({'pinpoint': build, 'machine': platform.node(), 'load': os.getloadavg(),
+                       'trials': args.trials, 'quick': args.quick, 'complete': complete,
+                       'preparation_s': t_prep, 'total_s': total, 'rows': rows,
+                       'cells': [x for x in recs if x['cell']['name'] in all_trials],
+                       'sessions': all_trials}, f, indent=1)
+        os.replace(tmp, out_json)
+
+    for r in recs:
+        c = r['cell']
+        n = 2 * args.trials if (args.quick and c['kind'] == 'aa') else args.trials
+        res = []
+        for k in range(n):
+            res.append(trial(r, tc, k, trials_dir))
+            x = res[-1]
+            if 'error' in x:
+                verdict = 'failed (exit %d): %s' % (x['exit'], x['error'])
+            elif c['kind'] == 'aa':
+                verdict = 'false positive' if x['false_positive'] else 'no regression'
+            else:
+                verdict = '%s, named %s at depth %d%s' % (
+                    'detected' if x['detected'] else 'not detected', x['named'], x['named_depth'],
+                    ' (right)' if x['right'] else '')
+            log('  %s trial %d: exit %d, %s, %d runs, %.1f s' % (
+                c['name'], k + 1, x['exit'], verdict, x.get('runs', 0), x['wall_s']))
+        all_trials[c['name']] = res
+        rows.append(summarise(r, res))
+        save(time.monotonic() - t_start, False)  # a long run interrupted keeps its finished cells
+    total = time.monotonic() - t_start
+    print()
+    print_table(rows)
+    print()
+    print_targets(rows)
+    print('  size: the regression measured with plain builds, % of the entry (* not within +-20% of'
+          ' the target);')
+    print('  in session: the same absolute size, % of the entry\'s time in the session (instrumented),'
+          ' median')
+    print('  runs: median runs per session (all of them: discovery, warm-ups, measurements);'
+          ' minimum: 2 n (D+1),')
+    print('    n = ceil(2 sd^2 (z_0.975 + z_0.95)^2 / (delta - T)^2) from each session\'s entry noise;'
+          ' n/a when delta <= T')
+    print('  preparation %.0f s, sessions %.0f s, total %.0f s' % (t_prep, total - t_prep, total))
+    save(total, True)
+    print('  written: %s' % out_json)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

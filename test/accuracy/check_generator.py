@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check_generator.py - the accuracy benchmark's generated programs are what
+they claim to be.
+
+    check_generator.py --gen bench/accuracy/gen.py --cc pinpoint-cc --layers pinpoint-layers
+
+For one regression at each depth 1..4 and for two at once: generates the
+previous and the current revision with gen.py's command line, builds both
+with pinpoint-cc, and checks with pinpoint-layers that
+
+  * the entry's call tree is the one gen.py describes, four layers deep: every
+    function of depth k is a callee of its parent in layer k-1's call list;
+  * the injected function is at the depth asked for, and every function on
+    the path to it from the entry is a call of its parent;
+  * both revisions have the same call lists (the regression adds no call);
+  * the injected work is in that function's body in the current revision's
+    source only, with the iterations asked for;
+  * both programs run, and the same arguments give the same source.
+No timing is checked.
+"""
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL: %s' % what)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        print('FAIL: %s exited with %d: %s' % (' '.join(cmd), p.returncode, p.stderr.strip()))
+        sys.exit(1)
+    return p.stdout
+
+
+def layers(tool, exe):
+    """{(layer, function): [callee, ...]} from pinpoint-layers --depth 4."""
+    out = run([tool, exe, '--entry', 'bench_entry', '--depth', '4'])
+    calls, layer, fn = {}, None, None
+    for line in out.splitlines():
+        m = re.match(r'layer (\d+)$', line)
+        if m:
+            layer = int(m.group(1))
+            continue
+        m = re.match(r'  (\S+) \(', line)
+        if m:
+            fn = m.group(1)
+            calls.setdefault((layer, fn), [])
+            continue
+        m = re.match(r'\s+(\d+)\s+(\S+)\s', line)
+        if m and fn:
+            calls[(layer, fn)].append(m.group(2))
+    return calls
+
+
+def function_body(src, name):
+    m = re.search(r'^NOINLINE uint64_t %s\(uint64_t seed\)\n\{\n(.*?)^\}' % re.escape(name),
+                  src, re.M | re.S)
+    return m.group(1) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--gen', required=True)
+    ap.add_argument('--cc', required=True)
+    ap.add_argument('--layers', required=True)
+    args = ap.parse_args()
+    spec = importlib.util.spec_from_file_location('gen', args.gen)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+
+    cases = [[1], [2], [3], [4], [1, 3]]
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, depths in enumerate(cases):
+            seed = 7 + i
+            picked = gen.pick_paths(seed, depths)
+            check([len(p) for p in picked] == depths, 'pick_paths(%d, %s) depths' % (seed, depths))
+            check(len({p[0] for p in picked}) == len(picked),
+                  'regressions %s are in different subtrees' % picked)
+            names = [gen.name(p) for p in picked]
+            iters = [1000 + 111 * k for k in range(len(picked))]
+            srcs = {}
+            exes = {}
+            for rev in ('previous', 'current'):
+                d = os.path.join(tmp, '%d' % i, rev)
+                os.makedirs(d)
+                cmd = [sys.executable, args.gen, '--out', os.path.join(d, 'prog.c'),
+                       '--seed', str(seed), '--outer', '2']
+                if rev == 'current':
+                    for n, it in zip(names, iters):
+                        cmd += ['--inject', '%s:%d' % (n, it)]
+                run(cmd)
+                with open(os.path.join(d, 'prog.c')) as f:
+                    srcs[rev] = f.read()
+                exes[rev] = os.path.join(d, 'prog')
+                run([args.cc, '-O2', '-Wall', '-Werror', os.path.join(d, 'prog.c'), '-o', exes[rev]])
+                run([exes[rev], '2'])
+                again = os.path.join(d, 'again.c')
+                run(cmd[:2] + ['--out', again] + cmd[4:])
+                with open(again) as f:
+                    check(f.read() == srcs[rev], 'case %d %s: the same arguments give the same file'
+                          % (i, rev))
+            tree = {rev: layers(args.layers, exes[rev]) for rev in exes}
+            check(tree['previous'] == tree['current'],
+                  'case %d: both revisions have the same call lists' % i)
+            cur = tree['current']
+            # the whole tree, layer by layer
+            for p in gen.paths():
+                parent = p[:-1]
+                callees = cur.get((len(parent), gen.name(parent)))
+                check(callees is not None and gen.name(p) in callees,
+                      'case %d: %s is a call of %s in layer %d' % (i, gen.name(p), gen.name(parent),
+                                                                  len(parent)))
+                check((len(p), gen.name(p)) in cur,
+                      'case %d: %s is in layer %d' % (i, gen.name(p), len(p)))
+            for p, n, it in zip(picked, names, iters):
+                check((len(p), n) in cur, 'case %d: injected %s is at depth %d' % (i, n, len(p)))
+                body = function_body(srcs['current'], n)
+                check(body is not None and 'injected regression: %d dependent iterations' % it in body,
+                      'case %d: the injected work is in the body of %s' % (i, n))
+            check('injected regression' not in srcs['previous'],
+                  'case %d: the previous revision has no injected work' % i)
+            check(srcs['current'].count('injected regression') == len(picked),
+                  'case %d: one injection per regression' % i)
+    if failures:
+        print('%d checks failed' % len(failures))
+        return 1
+    print('generator: all checks passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
