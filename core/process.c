@@ -5,6 +5,12 @@
  * The environment is built before fork() (the child only calls
  * async-signal-safe functions).  A child in its own process group is killed
  * with everything it started on a timeout or a stop, and after it ended.
+ *
+ * Nothing a child starts outlives it: the child dies with pinpoint
+ * (PR_SET_PDEATHSIG, even when pinpoint is killed with SIGKILL), and once
+ * pinpoint is a subreaper (pp_process_adopt_orphans()) a process that left
+ * the group (setsid, a daemon) is reparented to pinpoint when its parent
+ * ends, and killed and reaped after the run (pp_process_kill_orphans()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +18,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,12 +33,120 @@ extern char **environ;
 /* The running child's process group, for pp_process_kill() from a signal handler. */
 static volatile sig_atomic_t running_pgid;
 
+/* Whether pinpoint is a subreaper: orphans of its children are its own. */
+static volatile sig_atomic_t subreaper;
+
 void pp_process_kill(void)
 {
 	pid_t pgid = (pid_t)running_pgid;
 
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
+	pp_process_kill_orphans();
+}
+
+int pp_process_adopt_orphans(void)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		return -errno;
+	subreaper = 1;
+	return 0;
+}
+
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* The parent of @pid from /proc/PID/stat, or -1.  Async-signal-safe. */
+static pid_t parent_of(const char *pid)
+{
+	char path[64] = "/proc/", buf[512], *p = NULL;
+	size_t n = 6;
+	ssize_t len;
+	pid_t ppid = 0;
+	int fd;
+
+	for (const char *c = pid; *c && n < sizeof(path) - 6; c++)
+		path[n++] = *c;
+	memcpy(path + n, "/stat", 6);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	/* "PID (COMM) S PPID ...": COMM may hold anything, the last ')' ends it. */
+	for (ssize_t i = 0; i < len; i++)
+		if (buf[i] == ')')
+			p = buf + i;
+	if (!p || len - (p - buf) < 5)
+		return -1;
+	for (p += 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	return ppid;
+}
+
+/* SIGKILL each child of pinpoint's; how many there were.  Async-signal-safe. */
+static int kill_children(pid_t self)
+{
+	_Alignas(8) char buf[4096];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
+	long n;
+
+	if (fd < 0)
+		return 0;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(void *)(buf + off);
+			pid_t pid = 0;
+			const char *c;
+
+			off += d->reclen;
+			for (c = d->name; *c >= '0' && *c <= '9'; c++)
+				pid = pid * 10 + (*c - '0');
+			if (*c || c == d->name || pid == self || parent_of(d->name) != self)
+				continue;
+			kill(pid, SIGKILL);
+			found++;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+int pp_process_kill_orphans(void)
+{
+	pid_t self = getpid();
+	int killed = 0;
+
+	if (!subreaper)
+		return 0;
+	/*
+	 * No child at all (ECHILD): no orphan was reparented here.  Otherwise
+	 * kill the children, reap them, and again: a killed process's own
+	 * children come to pinpoint when it dies.
+	 */
+	for (int round = 0; round < 1000; round++) {
+		struct timespec ts = {0, 2000000L};
+		int found;
+
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+			break;
+		found = kill_children(self);
+		if (!found)
+			break;
+		killed += found;
+		nanosleep(&ts, NULL);
+	}
+	return killed;
 }
 
 static double now_s(void)
@@ -87,12 +203,16 @@ static char **child_env(const char *const *changes)
 	return env;
 }
 
-static void __attribute__((noreturn)) child(const struct pp_process *p, char **env, int errpipe)
+static void __attribute__((noreturn))
+child(const struct pp_process *p, char **env, int errpipe, pid_t parent)
 {
 	int null, err;
 
 	if (p->group)
 		setpgid(0, 0);
+	/* Dies with pinpoint, whatever ends it; already gone: do not start. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 && getppid() != parent)
+		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	if (p->dir && chdir(p->dir))
@@ -179,7 +299,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	char **env;
 	double start;
 	ssize_t n;
-	pid_t pid;
+	pid_t pid, self;
 
 	memset(st, 0, sizeof(*st));
 	env = child_env(p->env);
@@ -195,8 +315,11 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	start = now_s();
+	self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -206,7 +329,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pipefd[0]);
-		child(p, env, pipefd[1]);
+		child(p, env, pipefd[1], self);
 	}
 	if (p->group) {
 		setpgid(pid, pid); /* also from the parent: no window before the child does it */
@@ -222,6 +345,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 		/* Reap anything the group left behind, so nothing outlives the run. */
 		kill(-pid, SIGKILL);
 		running_pgid = 0;
+		pp_process_kill_orphans();
 	}
 	if (err)
 		goto out;

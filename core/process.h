@@ -38,10 +38,26 @@ struct pp_run_status {
 int pp_process_run(const struct pp_process *p, struct pp_run_status *st);
 
 /*
- * Kill the process group pp_process_run() is waiting for (p->group), if any.
- * Async-signal-safe: for a signal handler that exits at once.
+ * Kill the process group pp_process_run() is waiting for (p->group), if any,
+ * and the orphans (pp_process_kill_orphans()).  Async-signal-safe: for a
+ * signal handler that exits at once.
  */
 void pp_process_kill(void);
+
+/*
+ * Make pinpoint a subreaper (PR_SET_CHILD_SUBREAPER): what a child leaves
+ * running when it ends (a daemon, a setsid'd grandchild) becomes pinpoint's
+ * child instead of init's.  0 or -errno.
+ */
+int pp_process_adopt_orphans(void);
+
+/*
+ * After a run: SIGKILL and reap every process still descended from pinpoint
+ * (its children, found in /proc, until there is none).  Returns how many were
+ * killed.  Does nothing unless pp_process_adopt_orphans() succeeded.
+ * Async-signal-safe.
+ */
+int pp_process_kill_orphans(void);
 
 /* One-line description of how a run ended, e.g. "exited with status 2". */
 const char *pp_run_describe(const struct pp_run_status *st, char *buf, unsigned len);

@@ -3,10 +3,13 @@
  * util.c - small helpers of the driver.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,29 +55,80 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 	return buf;
 }
 
+int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
+{
+	long pid = (long)getpid();
+
+	for (int i = 0; i < 100; i++) {
+		int n = i ? snprintf(tmp, len, "%s.tmp.%ld.%d", path, pid, i)
+			  : snprintf(tmp, len, "%s.tmp.%ld", path, pid);
+		int fd;
+
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		/* Something is in the way (a file, a planted link): another name. */
+		if (errno != EEXIST && errno != ELOOP)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int pp_create_replace(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	int fd = pp_create_temp(path, mode, tmp, sizeof(tmp)), err;
+
+	if (fd < 0)
+		return fd;
+	if (!rename(tmp, path))
+		return fd;
+	err = -errno;
+	close(fd);
+	unlink(tmp);
+	return err;
+}
+
 int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg)
 {
-	char *tmp = NULL;
+	char tmp[PATH_MAX];
 	FILE *f;
-	int err = 0;
+	int fd, err = 0;
 
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	f = fopen(tmp, "w");
+	fd = pp_create_temp(path, 0644, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "w");
 	if (!f) {
 		err = -errno;
+		close(fd);
 		goto out;
 	}
 	write(f, arg);
-	if (ferror(f))
+	/* The first error that stopped the writes: ENOSPC, EDQUOT, EIO, EFBIG... */
+	if (fflush(f))
+		err = -errno;
+	else if (ferror(f))
 		err = -EIO;
+	if (!err && fsync(fd) && errno != EINVAL && errno != EROFS)
+		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
 		err = -errno;
+out:
 	if (err)
 		unlink(tmp);
-out:
-	free(tmp);
 	return err;
+}
+
+const char *pp_write_failure(int err, const char *path, char *buf, size_t len)
+{
+	if (err == -ENOSPC || err == -EDQUOT)
+		snprintf(buf, len, "no space left on device writing %s", path);
+	else
+		snprintf(buf, len, "cannot write %s: %s", path, strerror(-err));
+	return buf;
 }

@@ -14,12 +14,33 @@ int pp_excluded(const char *const *patterns, unsigned long n, const char *name);
 /* "12.3 ms", "4.56 s", "789 ns": @ns formatted into @buf. */
 const char *pp_fmt_ns(double ns, char *buf, unsigned len);
 
+#include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /*
- * Write @path atomically: @write fills a temporary file next to it, which is
- * renamed over @path only when everything was written.  Returns 0 or -errno.
+ * A new file beside @path, to replace it: "@path.tmp.PID" (or ".PID.N" when
+ * something is already there) created O_CREAT|O_EXCL|O_NOFOLLOW with @mode
+ * (less the umask).  What is planted on the name, a link included, is never
+ * opened.  Its name goes to @tmp; returns the descriptor or -errno.
+ */
+int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len);
+
+/*
+ * pp_create_temp(), renamed over @path at once: a file or a link at @path is
+ * replaced, never followed.  For logs written while a command runs.
+ */
+int pp_create_replace(const char *path, mode_t mode);
+
+/*
+ * Write @path atomically: @write fills a temporary file next to it
+ * (pp_create_temp(), mode 0644), which is renamed over @path only when
+ * everything was written and synced.  Returns 0 or -errno: the error of the
+ * write that failed (-ENOSPC on a full disk), not a generic one.
  */
 int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg);
+
+/* The one-line message for a failed write of @path: "no space left on device writing PATH". */
+const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
 
 #endif /* PINPOINT_UTIL_H */

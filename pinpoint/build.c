@@ -9,7 +9,14 @@
  * pinpoint's own directory (--build-root, default
  * $XDG_CACHE_HOME/pinpoint/builds), where the benchmark then runs.  Anything
  * else is built by --build-cmd, run in the revision's directory with CC and
- * CXX set to the wrappers.  Build output goes to a log file.
+ * CXX set to the wrappers.  Build output goes to a log file, created anew
+ * (exclusively, then renamed over the old one: a link there is replaced,
+ * never followed).
+ *
+ * A build runs in its own process group, killed when the session is
+ * stopped (pp_build_stop_on()).  An instrumented copy is built under a lock
+ * (flock on pinpoint.lock in the copy): a second session building the same
+ * copy waits for the first one's build to end, with a message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,18 +26,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/paths.h"
 #include "core/process.h"
+#include "core/util.h"
 #include "pinpoint/build.h"
 #include "pinpoint/log.h"
 
 #ifndef PP_LLVM_VERSION
 #define PP_LLVM_VERSION "14"
 #endif
+
+/* The session's stop request: a build is killed when it becomes true. */
+static volatile int *build_stop;
+
+void pp_build_stop_on(volatile int *stop)
+{
+	build_stop = stop;
+}
 
 /* What pinpoint needs from a CMakeCache.txt. */
 struct cmake_cache {
@@ -265,7 +283,8 @@ static uint64_t path_hash(const char *s)
 
 /*
  * Run @argv (or `sh -c @shell`) in @dir with the compilers in the
- * environment, output to @logfd.  Returns the exit status, or -errno.
+ * environment, output to @logfd.  Returns the exit status, or -errno
+ * (-EINTR: the session was stopped and the build's process group killed).
  */
 static int run_logged(char *const argv[], const char *shell, const char *dir,
 		      const struct toolchain *t, int logfd)
@@ -273,8 +292,13 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 	char *sh[] = {"/bin/sh", "-c", (char *)shell, NULL};
 	char cc[PATH_MAX + 96], cxx[PATH_MAX + 96], libs[PATH_MAX + 48];
 	const char *env[] = {"PINPOINT_BUILD=1", cc, cxx, t->cc ? NULL : libs, NULL};
-	struct pp_process p = {.argv = shell ? sh : argv, .dir = dir, .env = env, .out = logfd,
-			       .err = logfd};
+	struct pp_process p = {.argv = shell ? sh : argv,
+			       .dir = dir,
+			       .env = env,
+			       .out = logfd,
+			       .err = logfd,
+			       .group = true,
+			       .stop = build_stop};
 	struct pp_run_status st;
 	int err;
 
@@ -289,6 +313,8 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 	err = pp_process_run(&p, &st);
 	if (err == -ENOMEM)
 		return err;
+	if (!err && st.interrupted)
+		return -EINTR;
 	if (err) {
 		dprintf(logfd, "pinpoint: cannot run %s: %s\n", p.argv[0], strerror(-err));
 		return 127;
@@ -298,17 +324,21 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 	return 128 + st.signal;
 }
 
+/* A new log at @path: its descriptor, or -errno after one error line. */
 static int open_log(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char msg[PATH_MAX + 64];
+	int fd = pp_create_replace(path, 0644);
 
 	if (fd < 0)
-		pr_err("cannot write the build log %s: %s", path, strerror(errno));
+		pr_err("%s", pp_write_failure(fd, path, msg, sizeof(msg)));
 	return fd;
 }
 
 static int build_failed(const char *label, int status, const char *log)
 {
+	if (status == -EINTR)
+		return -EINTR; /* stopped: said by the caller */
 	if (status < 0)
 		pr_err("cannot build the %s revision: %s (log: %s)", label, strerror(-status), log);
 	else
@@ -331,7 +361,7 @@ static int build_with_command(const struct pp_options *opt, const char *label, c
 	snprintf(log, sizeof(log), "%s/.pinpoint/build.log", dir);
 	fd = open_log(log);
 	if (fd < 0)
-		return -EINVAL;
+		return fd;
 	pr_info("building the %s revision (log: %s)", label, log);
 	st = run_logged(NULL, opt->build_cmd, dir, t, fd);
 	close(fd);
@@ -440,18 +470,60 @@ static bool configured_as(const char *bdir, const struct argv_buf *a)
 	return same;
 }
 
+static void write_args(FILE *f, const void *arg)
+{
+	const struct argv_buf *a = arg;
+
+	for (size_t i = 0; i < a->n; i++)
+		fprintf(f, "%s\n", a->v[i]);
+}
+
 static int save_configure_args(const char *bdir, const struct argv_buf *a)
 {
 	char path[PATH_MAX + 32];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/pinpoint-configure.args", bdir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	for (size_t i = 0; i < a->n; i++)
-		fprintf(f, "%s\n", a->v[i]);
-	return fclose(f) ? -errno : 0;
+	return pp_write_atomic(path, write_args, a);
+}
+
+/*
+ * Lock the copy @bdir against other sessions building it (flock on
+ * @bdir/pinpoint.lock, released when the descriptor is closed, or when
+ * pinpoint dies).  Waits for the other session with a message, as long as
+ * the session is not stopped.  The descriptor, or -errno (-EINTR: stopped).
+ */
+static int lock_copy(const char *bdir)
+{
+	char path[PATH_MAX + 32];
+	bool said = false;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pinpoint.lock", bdir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fd = -errno;
+		pr_err("cannot lock %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		struct timespec ts = {0, 100000000L};
+		int err = -errno;
+
+		if (err != -EWOULDBLOCK && err != -EINTR) {
+			pr_err("cannot lock %s: %s", path, strerror(-err));
+			close(fd);
+			return err;
+		}
+		if (build_stop && *build_stop) {
+			close(fd);
+			return -EINTR;
+		}
+		if (!said)
+			pr_info("waiting for another pinpoint session building %s", bdir);
+		said = true;
+		nanosleep(&ts, NULL);
+	}
+	return fd;
 }
 
 /* A plain CMake build directory: configure (once) and build the copy. */
@@ -463,7 +535,7 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 	const char *base = strrchr(dir, '/');
 	char *build_argv[7];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int fd = -1, st, err;
+	int fd = -1, lock = -1, st, err;
 
 	if (!c->home) {
 		pr_err("%s/CMakeCache.txt names no source directory (CMAKE_HOME_DIRECTORY)", dir);
@@ -484,13 +556,16 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 		pr_err("cannot create %s: %s", bdir, strerror(-err));
 		return -EINVAL;
 	}
+	lock = lock_copy(bdir);
+	if (lock < 0)
+		return lock;
 	snprintf(log, sizeof(log), "%s/pinpoint-build.log", bdir);
 	err = configure_args(c, t, bdir, &a);
 	if (err)
 		goto out;
 	fd = open_log(log);
 	if (fd < 0) {
-		err = -EINVAL;
+		err = fd;
 		goto out;
 	}
 	pr_info("building the %s revision (log: %s)", label, log);
@@ -505,8 +580,10 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 		}
 		err = save_configure_args(bdir, &a);
 		if (err) {
-			pr_err("cannot write %s/pinpoint-configure.args: %s", bdir, strerror(-err));
-			err = -EINVAL;
+			char msg[PATH_MAX + 96];
+
+			snprintf(log, sizeof(log), "%s/pinpoint-configure.args", bdir);
+			pr_err("%s", pp_write_failure(err, log, msg, sizeof(msg)));
 			goto out;
 		}
 	}
@@ -528,6 +605,7 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 out:
 	if (fd >= 0)
 		close(fd);
+	close(lock);
 	argv_free(&a);
 	return err;
 }

@@ -14,9 +14,14 @@
  * On success *@run_dir is NULL when the benchmark runs in @dir itself, or
  * the (malloc'ed) instrumented build directory it runs in instead.
  * Returns 0, or -EINVAL after printing one error line (a failed build names
- * the revision and its log), -ENOMEM.
+ * the revision and its log), -ENOMEM, -EINTR when the session was stopped
+ * (the build is killed, nothing printed), or the -errno of a log that could
+ * not be written (-ENOSPC ...) after its line.
  */
 int pp_build_revision(const struct pp_options *opt, const char *label, const char *dir,
 		      char **run_dir);
+
+/* Builds are killed, and pp_build_revision() returns -EINTR, once *@stop is true. */
+void pp_build_stop_on(volatile int *stop);
 
 #endif /* PINPOINT_BUILD_H */

@@ -8,9 +8,9 @@
  * (build.c), discover the tables and the entry (discover.c), plan the
  * search through the layers of calls (plan.c), which has quantities
  * measured (measure.c) and decided (decide.c), then report from the session
- * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no regression,
- * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
- * 130 interrupted.
+ * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no
+ * regression, 1 regression pinpointed, 2 usage or input error, 3 measurement failed, 130
+ * interrupted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +32,7 @@
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/json.h"
 #include "pinpoint/report/report.h"
+#include "pinpoint/workdir.h"
 
 #define PP_EXIT_INTERRUPTED 130
 
@@ -52,6 +53,8 @@ static char work_paths[NWORK_FILES + 1][PATH_MAX];
  */
 static void on_signal(int sig)
 {
+	int saved_errno = errno;
+
 	(void)sig;
 	if (stop_requested++) {
 		static const char msg[] = "\npinpoint: stopped\n";
@@ -66,6 +69,7 @@ static void on_signal(int sig)
 			_exit(PP_EXIT_INTERRUPTED);
 		_exit(PP_EXIT_INTERRUPTED);
 	}
+	errno = saved_errno;
 }
 
 static int check_dir(const char *what, const char *dir, char **abs)
@@ -92,22 +96,24 @@ static int check_dir(const char *what, const char *dir, char **abs)
 	return 0;
 }
 
-/* COMMAND is remembered in CURRENT/.pinpoint/command, NUL-separated. */
-static int save_command(const char *dir, char **argv)
+static void write_command(FILE *f, const void *arg)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	for (char *const *a = arg; *a; a++)
+		fwrite(*a, 1, strlen(*a) + 1, f);
+}
 
-	snprintf(path, sizeof(path), "%s/.pinpoint", dir);
+/*
+ * COMMAND is remembered in CURRENT/.pinpoint/command, NUL-separated: a new
+ * file created exclusively and renamed over the old one (a link there is
+ * replaced, not followed).
+ */
+static int save_command(const char *dir, char **argv, char *path, size_t len)
+{
+	snprintf(path, len, "%s/.pinpoint", dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
-	snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	for (char **a = argv; *a; a++)
-		fwrite(*a, 1, strlen(*a) + 1, f);
-	return fclose(f) ? -errno : 0;
+	snprintf(path, len, "%s/.pinpoint/command", dir);
+	return pp_write_atomic(path, write_command, argv);
 }
 
 static char **load_command(const char *dir, char **storage)
@@ -161,19 +167,33 @@ static void remove_workdir(const char *dir)
 	rmdir(dir);
 }
 
-/* Write --json or --html; a report that cannot be written turns a verdict into exit status 2. */
+/*
+ * Write --json or --html.  Each report is attempted whatever happened to
+ * the other, and each failure gets its line; a report that cannot be
+ * written turns a verdict (0 or 1) into exit status 3.
+ */
 static int write_report(const struct pp_session *s, const char *path,
 			int (*write)(const struct pp_session *s, const char *path), int code)
 {
+	char msg[PATH_MAX + 64];
 	int err;
 
-	if (!path || code == PP_EXIT_USAGE)
+	if (!path || s->outcome == PP_EXIT_USAGE)
 		return code;
 	err = write(s, path);
 	if (!err)
 		return code;
-	pr_err("cannot write %s: %s", path, strerror(-err));
-	return code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION ? PP_EXIT_USAGE : code;
+	pr_err("%s", pp_write_failure(err, path, msg, sizeof(msg)));
+	return code == PP_EXIT_NO_REGRESSION || code == PP_EXIT_REGRESSION ? PP_EXIT_MEASUREMENT
+									   : code;
+}
+
+/* A failure of the driver's own files: a full disk or an I/O error is a failure to measure. */
+static int io_exit(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EIO || err == -EROFS
+		   ? PP_EXIT_MEASUREMENT
+		   : PP_EXIT_USAGE;
 }
 
 static int outcome_of(int err)
@@ -195,8 +215,8 @@ int main(int argc, char **argv)
 {
 	struct pp_session s;
 	struct pp_options opt;
-	struct sigaction sa;
-	char tmpl[PATH_MAX], *saved = NULL, **loaded = NULL;
+	struct sigaction sa, old_sa;
+	char tmpl[PATH_MAX], msg[PATH_MAX + 64], *saved = NULL, **loaded = NULL;
 	const char *tmpdir;
 	int err, code;
 
@@ -205,6 +225,10 @@ int main(int argc, char **argv)
 	if (err)
 		return err > 0 ? 0 : PP_EXIT_USAGE;
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
+	/* Whatever the benchmark leaves running is reparented here, and killed after the run. */
+	if (pp_process_adopt_orphans())
+		pr_dbg("not a subreaper (%s): daemons of the benchmark may outlive it",
+		       strerror(errno));
 
 	memset(&s, 0, sizeof(s));
 	s.opt = &opt;
@@ -223,9 +247,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (opt.command) {
-		if (!opt.no_save_command && (err = save_command(s.rev[PP_CUR].dir, opt.command)))
-			pr_warn("cannot remember the command in %s/.pinpoint: %s",
-				s.rev[PP_CUR].dir, strerror(-err));
+		if (!opt.no_save_command &&
+		    (err = save_command(s.rev[PP_CUR].dir, opt.command, tmpl, sizeof(tmpl))))
+			pr_warn("cannot remember the command: %s",
+				pp_write_failure(err, tmpl, msg, sizeof(msg)));
 	} else {
 		loaded = load_command(s.rev[PP_CUR].dir, &saved);
 		if (!loaded) {
@@ -238,12 +263,18 @@ int main(int argc, char **argv)
 	}
 
 	tmpdir = getenv("TMPDIR");
-	snprintf(tmpl, sizeof(tmpl), "%s/pinpoint.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	s.workdir = mkdtemp(tmpl);
-	if (!s.workdir) {
-		pr_err("cannot create a work directory %s: %s", tmpl, strerror(errno));
+	tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
+	pp_workdir_clean_stale(tmpdir);
+	err = pp_workdir_create(tmpdir, tmpl, sizeof(tmpl));
+	if (err) {
+		if (err == -ENOSPC || err == -EDQUOT)
+			pr_err("no space left on device creating a work directory in %s", tmpdir);
+		else
+			pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-err));
+		code = io_exit(err);
 		goto out;
 	}
+	s.workdir = tmpl;
 	for (size_t i = 0; i < NWORK_FILES; i++)
 		snprintf(work_paths[i], sizeof(work_paths[i]), "%s/%s", s.workdir, work_files[i]);
 	snprintf(work_paths[NWORK_FILES], sizeof(work_paths[0]), "%s", s.workdir);
@@ -253,15 +284,30 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &old_sa) || old_sa.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL); /* nohup: ignored it stays */
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	pp_build_stop_on(&stop_requested);
 	s.started = pp_now();
 	/* Build the revisions; a plain CMake build is measured in its instrumented copy. */
 	for (int r = 0; r < 2; r++) {
 		char *run_dir;
 
-		if (pp_build_revision(&opt, s.rev[r].label, s.rev[r].dir, &run_dir))
+		err = pp_build_revision(&opt, s.rev[r].label, s.rev[r].dir, &run_dir);
+		if (!err && stop_requested)
+			err = -EINTR;
+		if (err == -EINTR) {
+			free(run_dir);
+			pr_err("interrupted while building the %s revision", s.rev[r].label);
+			code = PP_EXIT_INTERRUPTED;
 			goto out;
+		}
+		if (err) {
+			code = io_exit(err);
+			goto out;
+		}
 		if (run_dir) {
 			free(s.rev[r].dir);
 			s.rev[r].dir = run_dir;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
@@ -45,8 +46,11 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 	};
 	int err;
 
-	p.out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	p.err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* New files in the work directory (0700): whatever is there goes, nothing is followed. */
+	unlink(out_path);
+	unlink(err_path);
+	p.out = open(out_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	p.err = open(err_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (p.out < 0 || p.err < 0) {
 		err = -errno;
 		goto out;
@@ -87,6 +91,36 @@ static void last_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * No results after a run: did the runtime fail to write them?  -ENOSPC when
+ * it said the disk was full or the work directory's file system has no
+ * space left, -EIO with its line in @line for another write error, else 0.
+ */
+static int results_write_error(const char *errp, const char *workdir, char *line, size_t len)
+{
+	struct statvfs vfs;
+	char buf[512];
+	int err = 0;
+	FILE *f;
+
+	line[0] = 0;
+	f = fopen(errp, "r");
+	while (f && fgets(buf, sizeof(buf), f)) {
+		if (!strstr(buf, "pinpoint: cannot write results to "))
+			continue;
+		buf[strcspn(buf, "\n")] = 0;
+		snprintf(line, len, "%s", buf);
+		err =
+		    strstr(buf, strerror(ENOSPC)) || strstr(buf, strerror(EDQUOT)) ? -ENOSPC : -EIO;
+	}
+	if (f)
+		fclose(f);
+	if (!err && !statvfs(workdir, &vfs) && vfs.f_blocks &&
+	    (!vfs.f_bavail || (vfs.f_files && !vfs.f_favail)))
+		err = -ENOSPC;
+	return err;
+}
+
 int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, unsigned batch,
 		    unsigned index, struct pp_results *res, struct pp_run_status *st)
 {
@@ -103,16 +137,17 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop, st);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
-			    strerror(-err));
+				strerror(-err));
 		return -EIO;
 	}
 	if (st->interrupted)
 		return -EINTR;
 	if (st->timed_out || st->signal || st->exit_code) {
 		last_line(errp, tail, sizeof(tail));
-		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label, batch,
-			    index + 1, s->opt->command[0], pp_run_describe(st, how, sizeof(how)),
-			    tail[0] ? "; its last words: " : "", tail);
+		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label,
+				batch, index + 1, s->opt->command[0],
+				pp_run_describe(st, how, sizeof(how)),
+				tail[0] ? "; its last words: " : "", tail);
 		return -EIO;
 	}
 	if (!rev->output_hash) {
@@ -129,6 +164,24 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 		s->outputs_differ_warned = true;
 	}
 	err = pp_results_read(res, out, &errline);
+	if (err == -ENOENT) {
+		int werr = results_write_error(errp, s->workdir, tail, sizeof(tail));
+
+		if (werr == -ENOSPC) {
+			pp_session_fail(s,
+					"no space left on device writing %s (the %s revision's "
+					"results, comparison %u, run %u)",
+					out, rev->label, batch, index + 1);
+			return -ENOSPC;
+		}
+		if (werr) {
+			pp_session_fail(s,
+					"%s revision, comparison %u, run %u: the results could "
+					"not be written: %s",
+					rev->label, batch, index + 1, tail);
+			return -EIO;
+		}
+	}
 	if (err == -ENOENT && batch == 0) {
 		/* The first run: most likely a build without the plugin and runtime. */
 		pr_err("the %s revision's '%s' (in %s) wrote no measurements: build it with "
@@ -139,27 +192,29 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	}
 	if (err == -ENOENT) {
 		pp_session_fail(s,
-			    "%s revision, comparison %u, run %u: the benchmark wrote no "
-			    "measurements (is it built with the pinpoint runtime, and does it "
-			    "end with exit() or a return from main?)",
-			    rev->label, batch, index + 1);
+				"%s revision, comparison %u, run %u: the benchmark wrote no "
+				"measurements (is it built with the pinpoint runtime, and does it "
+				"end with exit() or a return from main?)",
+				rev->label, batch, index + 1);
 		return -EIO;
 	}
 	if (!err && pp_results_others(out, others, 1, 1) > 0) {
 		/* <out> and <out>.<pid>: two processes measured; which one ran what? */
-		pp_session_fail(s,
-				"%s revision, comparison %u, run %u: '%s' ran more than one program "
-				"with the pinpoint runtime armed (processes %ld and %ld wrote "
-				"results): pinpoint measures one process per run",
-				rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
+		pp_session_fail(
+		    s,
+		    "%s revision, comparison %u, run %u: '%s' ran more than one program "
+		    "with the pinpoint runtime armed (processes %ld and %ld wrote "
+		    "results): pinpoint measures one process per run",
+		    rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
 		pp_results_free(res);
 		return -EIO;
 	}
 	if (err) {
 		pp_session_fail(s, "%s revision, comparison %u, run %u: unreadable results %s: %s",
-			    rev->label, batch, index + 1, out,
-			    err == -EPROTO ? "written by another version of the pinpoint runtime"
-					   : strerror(-err));
+				rev->label, batch, index + 1, out,
+				err == -EPROTO
+				    ? "written by another version of the pinpoint runtime"
+				    : strerror(-err));
 		return -EIO;
 	}
 	return 0;
