@@ -8,9 +8,9 @@
  * (build.c), discover the tables and the entry (discover.c), plan the
  * search through the layers of calls (plan.c), which has quantities
  * measured (measure.c) and decided (decide.c), then report from the session
- * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no
- * regression, 1 regression pinpointed, 2 usage or input error, 3 measurement failed, 130
- * interrupted.
+ * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no regression,
+ * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
+ * 130 interrupted.
  */
 #include <errno.h>
 #include <fcntl.h>

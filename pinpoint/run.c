@@ -137,17 +137,16 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop, st);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
-				strerror(-err));
+			    strerror(-err));
 		return -EIO;
 	}
 	if (st->interrupted)
 		return -EINTR;
 	if (st->timed_out || st->signal || st->exit_code) {
 		last_line(errp, tail, sizeof(tail));
-		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label,
-				batch, index + 1, s->opt->command[0],
-				pp_run_describe(st, how, sizeof(how)),
-				tail[0] ? "; its last words: " : "", tail);
+		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label, batch,
+			    index + 1, s->opt->command[0], pp_run_describe(st, how, sizeof(how)),
+			    tail[0] ? "; its last words: " : "", tail);
 		return -EIO;
 	}
 	if (!rev->output_hash) {
@@ -192,29 +191,27 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	}
 	if (err == -ENOENT) {
 		pp_session_fail(s,
-				"%s revision, comparison %u, run %u: the benchmark wrote no "
-				"measurements (is it built with the pinpoint runtime, and does it "
-				"end with exit() or a return from main?)",
-				rev->label, batch, index + 1);
+			    "%s revision, comparison %u, run %u: the benchmark wrote no "
+			    "measurements (is it built with the pinpoint runtime, and does it "
+			    "end with exit() or a return from main?)",
+			    rev->label, batch, index + 1);
 		return -EIO;
 	}
 	if (!err && pp_results_others(out, others, 1, 1) > 0) {
 		/* <out> and <out>.<pid>: two processes measured; which one ran what? */
-		pp_session_fail(
-		    s,
-		    "%s revision, comparison %u, run %u: '%s' ran more than one program "
-		    "with the pinpoint runtime armed (processes %ld and %ld wrote "
-		    "results): pinpoint measures one process per run",
-		    rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
+		pp_session_fail(s,
+				"%s revision, comparison %u, run %u: '%s' ran more than one program "
+				"with the pinpoint runtime armed (processes %ld and %ld wrote "
+				"results): pinpoint measures one process per run",
+				rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
 		pp_results_free(res);
 		return -EIO;
 	}
 	if (err) {
 		pp_session_fail(s, "%s revision, comparison %u, run %u: unreadable results %s: %s",
-				rev->label, batch, index + 1, out,
-				err == -EPROTO
-				    ? "written by another version of the pinpoint runtime"
-				    : strerror(-err));
+			    rev->label, batch, index + 1, out,
+			    err == -EPROTO ? "written by another version of the pinpoint runtime"
+					   : strerror(-err));
 		return -EIO;
 	}
 	return 0;
