@@ -74,11 +74,17 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 			slot_of[i] = 0;
 			continue;
 		}
+		if (q->absent[r]) { /* a call this revision does not make: 0 */
+			slot_of[i] = -1;
+			continue;
+		}
 		spec = pp_arming_fn(prog, q->fn[r]);
 		if (!spec)
 			goto fail;
 		if (q->kind == PP_Q_RANGE)
-			APPEND(";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec, q->first, q->last);
+			APPEND(";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec,
+			       r == PP_PREV ? q->prev_first : q->first,
+			       r == PP_PREV ? q->prev_last : q->last);
 		else
 			APPEND(";" PP_SPEC_KEY_FN "=%s", spec);
 		free(spec);
@@ -231,8 +237,10 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 				struct pp_quantity *q = todo[j];
 				int slot = slot_of[r][j];
 				const struct pp_slot_result *sl;
-				double v;
+				double v = 0;
 
+				if (slot < 0)
+					goto push;
 				if ((size_t)slot >= res.nslots) {
 					pp_session_fail(s,
 						    "%s revision: the runtime measured %zu slots, "
@@ -250,6 +258,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 				else
 					v = ((double)sl->total_ns - (double)sl->calls_ns) /
 					    (double)e->count;
+push:
 				rec->values[j] = v;
 				if (!rec->warmup && series_push(&q->series[r], v)) {
 					pp_results_free(&res);

@@ -36,6 +36,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_EXCLUDE,
 	OPT_SEARCH,
+	OPT_MAX_PATHS,
 	OPT_TEST,
 	OPT_JSON,
 	OPT_HTML,
@@ -78,8 +79,10 @@ static const struct pp_option_desc options[] = {
 	 "seconds one run may take (default: 20x the first run, at least 60)"},
 	{"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
 	 "never dig into functions matching this glob (repeatable)"},
-	{"search", required_argument, OPT_SEARCH, "binary|linear",
-	 "how a call list is narrowed (default binary)"},
+	{"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
+	 "attribution search (default), the method's BinaryFind (seed) or LinearFind"},
+	{"max-paths", required_argument, OPT_MAX_PATHS, "N",
+	 "calls the attribution search digs into, at most (default 8)"},
 	{"test", required_argument, OPT_TEST, "mann-whitney|welch",
 	 "statistical test (default mann-whitney)"},
 	{"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
@@ -191,7 +194,8 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	opt->confidence = 0.95;
 	opt->precision = 2.0;
 	opt->remeasure = 2;
-	opt->search = PP_SEARCH_BINARY;
+	opt->search = PP_SEARCH_ATTRIB;
+	opt->max_paths = 8;
 	opt->test = PP_TEST_MANN_WHITNEY;
 
 	shortopts[ns++] = '+'; /* stop at the first non-option: COMMAND */
@@ -258,14 +262,19 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 			break;
 		}
 		case OPT_SEARCH:
-			if (!strcmp(optarg, "binary")) {
-				opt->search = PP_SEARCH_BINARY;
+			if (!strcmp(optarg, "attrib")) {
+				opt->search = PP_SEARCH_ATTRIB;
+			} else if (!strcmp(optarg, "seed") || !strcmp(optarg, "binary")) {
+				opt->search = PP_SEARCH_SEED;
 			} else if (!strcmp(optarg, "linear")) {
 				opt->search = PP_SEARCH_LINEAR;
 			} else {
-				pr_err("--search: '%s' is not 'binary' or 'linear'", optarg);
+				pr_err("--search: '%s' is not 'attrib', 'seed' or 'linear'", optarg);
 				err = -EINVAL;
 			}
+			break;
+		case OPT_MAX_PATHS:
+			err = parse_int("max-paths", optarg, 0, 100000, &opt->max_paths);
 			break;
 		case OPT_TEST:
 			if (!strcmp(optarg, "mann-whitney")) {

@@ -10,7 +10,8 @@
 
 #include "core/stats.h"
 
-enum pp_search { PP_SEARCH_BINARY, PP_SEARCH_LINEAR };
+/* ATTRIB: the attribution search; SEED: DiggingFind with BinaryFind; LINEAR: with LinearFind. */
+enum pp_search { PP_SEARCH_ATTRIB, PP_SEARCH_SEED, PP_SEARCH_LINEAR };
 
 struct pp_options {
 	const char *entry;
@@ -26,6 +27,7 @@ struct pp_options {
 	const char **exclude;
 	size_t nexclude;
 	enum pp_search search;
+	int max_paths; /* calls the attribution search digs into, at most */
 	enum pp_test test;
 	const char *json;
 	const char *html;

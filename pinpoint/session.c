@@ -28,9 +28,9 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nruns; i++)
 		free(s->runs[i].values);
 	free(s->runs);
-	for (size_t i = 0; i < s->nsteps; i++)
-		free(s->steps[i].detail);
-	free(s->steps);
+	for (size_t i = 0; i < s->nnodes; i++)
+		free(s->nodes[i].detail);
+	free(s->nodes);
 	for (int r = 0; r < 2; r++) {
 		free(s->rev[r].dir);
 		free(s->rev[r].entry_spec);
@@ -39,16 +39,57 @@ void pp_session_free(struct pp_session *s)
 	free(s->failure);
 }
 
-struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
-				    const struct pp_prog_fn *const fn[2], unsigned first,
-				    unsigned last)
+struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2])
 {
 	struct pp_quantity *q, **nq;
 
 	for (size_t i = 0; i < s->nq; i++) {
 		q = s->q[i];
-		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
-		    (kind != PP_Q_RANGE || (q->first == first && q->last == last)))
+		if (q->kind == PP_Q_RANGE && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    q->absent[0] == absent[0] && q->absent[1] == absent[1] &&
+		    (absent[PP_CUR] || (q->first == first[PP_CUR] && q->last == last[PP_CUR])) &&
+		    (absent[PP_PREV] ||
+		     (q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])))
+			return q;
+	}
+	q = calloc(1, sizeof(*q));
+	nq = realloc(s->q, (s->nq + 1) * sizeof(*nq));
+	if (!q || !nq) {
+		free(q);
+		if (nq)
+			s->q = nq;
+		return NULL;
+	}
+	s->q = nq;
+	q->id = (unsigned)s->nq;
+	q->kind = PP_Q_RANGE;
+	q->fn[0] = fn[0];
+	q->fn[1] = fn[1];
+	q->first = first[PP_CUR];
+	q->last = last[PP_CUR];
+	q->prev_first = first[PP_PREV];
+	q->prev_last = last[PP_PREV];
+	q->absent[0] = absent[0];
+	q->absent[1] = absent[1];
+	s->q[s->nq++] = q;
+	return q;
+}
+
+struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
+				    unsigned last)
+{
+	const unsigned f[2] = {first, first}, l[2] = {last, last};
+	const bool none[2] = {false, false};
+	struct pp_quantity *q, **nq;
+
+	if (kind == PP_Q_RANGE)
+		return pp_quantity_range(s, fn, f, l, none);
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1])
 			return q;
 	}
 	q = calloc(1, sizeof(*q));
@@ -64,10 +105,33 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 	q->kind = kind;
 	q->fn[0] = fn[0];
 	q->fn[1] = fn[1];
-	q->first = first;
-	q->last = last;
 	s->q[s->nq++] = q;
 	return q;
+}
+
+int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
+		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q)
+{
+	struct pp_node *n = realloc(s->nodes, (s->nnodes + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	s->nodes = n;
+	n = &s->nodes[s->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->fn[0] = fn[0];
+	n->fn[1] = fn[1];
+	n->q = q;
+	n->parent = parent;
+	n->child = n->next = -1;
+	/* The parts of a call that is dug into are one layer deeper. */
+	n->depth = parent < 0			      ? 0
+		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1
+							   : s->nodes[parent].depth;
+	if (q && q->decided)
+		n->diff = q->cmp.diff;
+	return (int)s->nnodes++;
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)

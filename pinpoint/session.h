@@ -47,7 +47,12 @@ struct pp_quantity {
 	unsigned id;
 	enum pp_qkind kind;
 	const struct pp_prog_fn *fn[2]; /* the function in each revision */
-	unsigned first, last; /* PP_Q_RANGE */
+	unsigned first, last; /* PP_Q_RANGE: calls of fn[PP_CUR] */
+	/* PP_Q_RANGE: the same calls in fn[PP_PREV] (the call lists aligned);
+	 * absent[r]: revision r has none of them (a call only one revision
+	 * makes), nothing is armed there and its value is 0. */
+	unsigned prev_first, prev_last;
+	bool absent[2];
 	struct pp_series series[2]; /* per-run values, per revision */
 	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
 	/* Filled by pp_decide(): */
@@ -80,22 +85,42 @@ struct pp_batch {
 	char *arming[2];
 };
 
-/* A step of the bottleneck chain. */
-enum pp_step_kind {
-	PP_STEP_ENTRY, /* the entry as a whole */
-	PP_STEP_CALL, /* a single call, dug into or named */
-	PP_STEP_RANGE, /* a range of calls that is slower as a whole only */
-	PP_STEP_SELF, /* the function's own body */
-	PP_STEP_STRUCTURAL, /* the function's call list changed */
+/*
+ * The attribution tree: what the search established, entry first.  A node
+ * is a function's comparison (the entry, a call dug into), a part of a
+ * function's slowdown (a call, a range, its own body, a call only in one
+ * revision) or the remainder nothing measured explains.  The writers read
+ * it; the plan stage builds it.
+ */
+enum pp_node_kind {
+	PP_NODE_ENTRY, /* the entry as a whole */
+	PP_NODE_CALL, /* a single call present in both revisions, dug into or named */
+	PP_NODE_RANGE, /* a range of calls that is slower as a whole only */
+	PP_NODE_SELF, /* the function's own body (with the calls inlined into it) */
+	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
+	PP_NODE_ADDED, /* a call only the current revision makes: its cost there */
+	PP_NODE_REMOVED, /* a call only the previous revision made: its cost there */
+	PP_NODE_REST, /* the parent's difference its parts do not explain (point estimate) */
 };
 
-struct pp_chain_step {
-	enum pp_step_kind kind;
-	const struct pp_prog_fn *fn[2]; /* the function the step is in */
-	unsigned first, last; /* calls */
-	const struct pp_quantity *q; /* the comparison that shows it */
-	const char *stop; /* why digging stopped here, or NULL */
-	char *detail; /* structural change description */
+struct pp_node {
+	enum pp_node_kind kind;
+	const struct pp_prog_fn *fn[2]; /* the function the node is in (NULL: not in that revision) */
+	/* The calls, in each revision's call list (CALL, RANGE, ADDED, REMOVED);
+	 * first[r] > last[r] when the revision has none. */
+	unsigned first[2], last[2];
+	const struct pp_quantity *q; /* the comparison that shows it, or NULL */
+	int parent; /* index in s->nodes, -1 for the root */
+	int child, next; /* first child and next sibling, largest difference first; -1 = none */
+	unsigned depth; /* layer: 0 at the entry's node and its parts */
+	struct pp_interval diff; /* current - previous, ns per entry execution */
+	double share; /* diff.centre / the parent's diff.centre (point estimates) */
+	struct pp_interval share_ci; /* diff's interval as a share of the parent's centre */
+	int sign; /* +1 significantly slower, -1 significantly faster, 0 neither */
+	bool chain; /* on the bottleneck chain */
+	unsigned rank; /* 1-based rank among the further contributors, 0 = none */
+	const char *stop; /* why the search stopped here, or NULL */
+	char *detail; /* what changed, or which calls are inlined here; or NULL */
 };
 
 struct pp_session {
@@ -109,8 +134,9 @@ struct pp_session {
 	struct pp_batch *batches;
 	size_t nruns;
 	struct pp_run_record *runs;
-	size_t nsteps;
-	struct pp_chain_step *steps; /* entry first */
+	size_t nnodes;
+	struct pp_node *nodes; /* the attribution tree, the entry's node first */
+	bool budget_cut; /* --max-paths left slower calls unexamined */
 	int outcome; /* enum pp_exit */
 	char *failure; /* what failed, when outcome is PP_EXIT_MEASUREMENT */
 	bool interrupted;
@@ -127,6 +153,18 @@ struct pp_session {
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last);
+
+/*
+ * A range whose calls sit at different places in the two revisions' call
+ * lists: @first[r]..@last[r] in revision r, or none there when @absent[r].
+ */
+struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2]);
+
+/* A new node of the tree under @parent (-1: the root), or -1 when out of memory. */
+int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
+		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q);
 
 /* A new, zeroed run record, or NULL when out of memory. */
 struct pp_run_record *pp_session_add_run(struct pp_session *s);

@@ -144,6 +144,52 @@ static void chain(FILE *f, const struct pp_session *s)
 	fputs("</pre>\n", f);
 }
 
+/* Node @i and its parts as nested <details>; a node opens to its comparison's plot. */
+static void tree_node(FILE *f, const struct pp_session *s, int i)
+{
+	const struct pp_node *n = &s->nodes[i];
+	char *name = pp_node_name(s, n);
+	char a[32], b[32], c[32];
+	const char *cls = n->sign > 0 ? "slower" : n->sign < 0 ? "faster" : "same";
+
+	fprintf(f, "<details class=\"node\"%s><summary><span class=\"%s\">%c ", n->chain ? " open" : "",
+		cls, n->sign > 0 ? '+' : n->sign < 0 ? '-' : ' ');
+	put_escaped(f, name);
+	free(name);
+	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "", pp_fmt_ns(n->diff.centre, a, 32));
+	if (n->kind == PP_NODE_REST)
+		fprintf(f, " (point estimate)");
+	else
+		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32), pp_fmt_ns(n->diff.high, c, 32));
+	if (n->parent >= 0)
+		fprintf(f, ", %.1f%% of its parent", 100 * n->share);
+	if (n->stop && n->kind != PP_NODE_REST) {
+		fputs(" [", f);
+		put_escaped(f, n->stop);
+		fputs("]", f);
+	}
+	fputs("</summary>\n", f);
+	if (n->detail) {
+		fputs("<p>", f);
+		put_escaped(f, n->detail);
+		fputs("</p>\n", f);
+	}
+	if (n->q && n->q->decided)
+		plot(f, s, n->q);
+	for (int k = n->child; k >= 0; k = s->nodes[k].next)
+		tree_node(f, s, k);
+	fputs("</details>\n", f);
+}
+
+static void tree(FILE *f, const struct pp_session *s)
+{
+	if (!s->nnodes)
+		return;
+	fputs("<h2>Attribution tree</h2>\n<div class=\"tree\">\n", f);
+	tree_node(f, s, 0);
+	fputs("</div>\n", f);
+}
+
 static void write_html(FILE *f, const void *arg)
 {
 	const struct pp_session *s = arg;
@@ -159,6 +205,7 @@ static void write_html(FILE *f, const void *arg)
 	      "h2{font-size:1.1em;margin-top:2em}\n"
 	      ".slower{color:#b3261e;font-weight:bold}.same{color:#555}.faster{color:#2e7d32}\n"
 	      "table{border-collapse:collapse}td{padding:2px 10px 2px 0}\n"
+	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
 	      f);
 	put_escaped(f, s->opt->entry);
@@ -174,6 +221,7 @@ static void write_html(FILE *f, const void *arg)
 					      : "Mann-Whitney U (Hodges-Lehmann shift)",
 		100 * s->opt->confidence, s->opt->precision);
 	chain(f, s);
+	tree(f, s);
 	for (unsigned order = 1;; order++) {
 		const struct pp_quantity *q = NULL;
 		char *label;

@@ -163,7 +163,10 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	for (size_t i = 0; i < o->nexclude; i++)
 		pp_json_str(j, NULL, o->exclude[i]);
 	pp_json_end_array(j);
-	pp_json_str(j, "search", o->search == PP_SEARCH_LINEAR ? "linear" : "binary");
+	pp_json_str(j, "search", o->search == PP_SEARCH_LINEAR ? "linear"
+				 : o->search == PP_SEARCH_SEED ? "seed"
+							       : "attrib");
+	pp_json_int(j, "max_paths", o->max_paths);
 	pp_json_str(j, "test", test_name(o->test));
 	pp_json_array(j, "command");
 	for (char **a = o->command; a && *a; a++)
@@ -305,52 +308,93 @@ static void write_runs(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
-static const char *link_kind(enum pp_step_kind k)
+static const char *node_kind(enum pp_node_kind k)
 {
 	switch (k) {
-	case PP_STEP_ENTRY:
+	case PP_NODE_ENTRY:
 		return "entry";
-	case PP_STEP_CALL:
+	case PP_NODE_CALL:
 		return "call";
-	case PP_STEP_RANGE:
+	case PP_NODE_RANGE:
 		return "range";
-	case PP_STEP_SELF:
+	case PP_NODE_SELF:
 		return "self";
-	default:
+	case PP_NODE_STRUCTURAL:
 		return "structural";
+	case PP_NODE_ADDED:
+		return "added";
+	case PP_NODE_REMOVED:
+		return "removed";
+	default:
+		return "remainder";
 	}
+}
+
+/* The fields a chain step and a tree node share. */
+static void node_fields(struct pp_json *j, const struct pp_node *n)
+{
+	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
+	const struct pp_prog_fn *fn = n->fn[r];
+
+	pp_json_str(j, "kind", node_kind(n->kind));
+	pp_json_str(j, "function", fn->name);
+	pp_json_str(j, "function_demangled", pp_demangle(fn->name));
+	pp_json_str(j, "file", fn->file);
+	pp_json_int(j, "line", fn->line);
+	if ((n->kind == PP_NODE_CALL || n->kind == PP_NODE_RANGE || n->kind == PP_NODE_ADDED ||
+	     n->kind == PP_NODE_REMOVED) &&
+	    n->first[r] < fn->ncalls) {
+		const struct pp_prog_call *c = &fn->calls[n->first[r]];
+
+		pp_json_int(j, "first_call", n->first[r]);
+		pp_json_int(j, "last_call", n->last[r]);
+		pp_json_str(j, "callee", c->callee);
+		pp_json_str(j, "call_file", c->file);
+		pp_json_int(j, "call_line", c->line);
+		pp_json_int(j, "call_column", c->col);
+	}
+	if (n->q)
+		pp_json_int(j, "comparison", n->q->id);
+	interval(j, "cost_ns", n->diff);
+	pp_json_str(j, "stop", n->stop);
+	pp_json_str(j, "detail", n->detail);
 }
 
 static void write_chain(struct pp_json *j, const struct pp_session *s)
 {
 	pp_json_array(j, "bottleneck_chain");
-	for (size_t i = 0; i < s->nsteps; i++) {
-		const struct pp_chain_step *l = &s->steps[i];
-		const struct pp_prog_fn *fn = l->fn[PP_CUR];
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (!s->nodes[i].chain)
+			continue;
+		pp_json_object(j, NULL);
+		node_fields(j, &s->nodes[i]);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
+static void write_tree(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_bool(j, "search_cut_short", s->budget_cut);
+	pp_json_array(j, "tree");
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct pp_node *n = &s->nodes[i];
 
 		pp_json_object(j, NULL);
-		pp_json_str(j, "kind", link_kind(l->kind));
-		pp_json_str(j, "function", fn->name);
-		pp_json_str(j, "function_demangled", pp_demangle(fn->name));
-		pp_json_str(j, "file", fn->file);
-		pp_json_int(j, "line", fn->line);
-		if (l->kind == PP_STEP_CALL || l->kind == PP_STEP_RANGE) {
-			const struct pp_prog_call *c = &fn->calls[l->first];
-
-			pp_json_int(j, "first_call", l->first);
-			pp_json_int(j, "last_call", l->last);
-			pp_json_str(j, "callee", c->callee);
-			pp_json_str(j, "call_file", c->file);
-			pp_json_int(j, "call_line", c->line);
-			pp_json_int(j, "call_column", c->col);
-		}
-		if (l->q) {
-			pp_json_int(j, "comparison", l->q->id);
-			if (l->q->decided)
-				interval(j, "cost_ns", l->q->cmp.diff);
-		}
-		pp_json_str(j, "stop", l->stop);
-		pp_json_str(j, "detail", l->detail);
+		pp_json_int(j, "id", (long long)i);
+		pp_json_int(j, "parent", n->parent);
+		pp_json_array(j, "children");
+		for (int c = n->child; c >= 0; c = s->nodes[c].next)
+			pp_json_int(j, NULL, c);
+		pp_json_end_array(j);
+		pp_json_int(j, "layer", n->depth);
+		node_fields(j, n);
+		pp_json_num(j, "share", n->share);
+		interval(j, "share_interval", n->share_ci);
+		pp_json_bool(j, "point_estimate", n->kind == PP_NODE_REST);
+		pp_json_int(j, "sign", n->sign);
+		pp_json_bool(j, "chain", n->chain);
+		pp_json_int(j, "rank", n->rank);
 		pp_json_end_object(j);
 	}
 	pp_json_end_array(j);
@@ -396,6 +440,7 @@ static void write_json(FILE *f, const void *arg)
 	write_revisions(&j, s);
 	write_comparisons(&j, s);
 	write_chain(&j, s);
+	write_tree(&j, s);
 	write_runs(&j, s);
 	pp_json_end_object(&j);
 	fputc('\n', f);

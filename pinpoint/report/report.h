@@ -17,5 +17,7 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 void pp_report_verdict(const struct pp_session *s, FILE *f);
 /* "bridge: calls 0-1 (foo .. failure_run)" */
 char *pp_quantity_label(const struct pp_quantity *q);
+/* "failure_run", "own body of bridge", "added call audit": what a tree node names. */
+char *pp_node_name(const struct pp_session *s, const struct pp_node *n);
 
 #endif /* PINPOINT_REPORT_H */

@@ -36,9 +36,21 @@ char *pp_quantity_label(const struct pp_quantity *q)
 		r = asprintf(&l, "%s: own body", fn_name(fn));
 		break;
 	case PP_Q_RANGE: {
-		char *a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
-		const char *b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
+		char *a;
+		const char *b;
 
+		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
+			int r = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
+			unsigned k = r == PP_CUR ? q->first : q->prev_first;
+
+			fn = q->fn[r];
+			r = asprintf(&l, "%s: call %u %s (%s revision only)", fn_name(fn), k,
+				     pp_demangle(pp_prog_call_name(&fn->calls[k])),
+				     r == PP_CUR ? "current" : "previous");
+			break;
+		}
+		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
+		b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
 		if (q->first == q->last)
 			r = asprintf(&l, "%s: call %u %s", fn_name(fn), q->first, a ? a : "?");
 		else
@@ -100,48 +112,246 @@ static void print_loc(FILE *f, const char *file, unsigned line, unsigned col)
 		fprintf(f, "%s:%u", file, line);
 }
 
-static void print_cost(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
+/* The call a node names, in the revision that has it. */
+static const struct pp_prog_call *node_call(const struct pp_node *n, int *rev)
 {
-	const struct pp_quantity *entry = s->q[0];
-	double base = pp_summary_centre(&entry->sum[PP_PREV], s->opt->test);
-	char a[32], b[32], c[32];
+	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
 
-	if (!q || !q->decided)
-		return;
-	fprintf(f, "  costs %s%s [%s, %s]", q->cmp.diff.centre >= 0 ? "+" : "",
-		pp_fmt_ns(q->cmp.diff.centre, a, 32), pp_fmt_ns(q->cmp.diff.low, b, 32),
-		pp_fmt_ns(q->cmp.diff.high, c, 32));
-	if (base > 0)
-		fprintf(f, " = %.1f%% of %s", 100.0 * q->cmp.diff.centre / base,
-			pp_demangle(entry->fn[PP_CUR]->name));
+	if (rev)
+		*rev = r;
+	if (!n->fn[r] || n->first[r] > n->last[r] || n->first[r] >= n->fn[r]->ncalls)
+		return NULL;
+	return &n->fn[r]->calls[n->first[r]];
+}
+
+char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
+	const struct pp_prog_call *c = node_call(n, NULL);
+	char *l = NULL;
+	int r = -1;
+
+	(void)s;
+	switch (n->kind) {
+	case PP_NODE_ENTRY:
+		r = asprintf(&l, "%s", fn_name(fn));
+		break;
+	case PP_NODE_CALL:
+		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_RANGE:
+		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR], fn_name(fn));
+		break;
+	case PP_NODE_SELF:
+		r = asprintf(&l, "own body of %s", fn_name(fn));
+		break;
+	case PP_NODE_STRUCTURAL:
+		r = asprintf(&l, "changed code of %s", fn_name(fn));
+		break;
+	case PP_NODE_ADDED:
+		r = asprintf(&l, "added call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_REMOVED:
+		r = asprintf(&l, "removed call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_REST:
+		r = asprintf(&l, "unexplained remainder of %s", fn_name(fn));
+		break;
+	}
+	return r < 0 ? NULL : l;
+}
+
+static void print_name(FILE *f, const struct pp_session *s, const struct pp_node *n)
+{
+	char *name = pp_node_name(s, n);
+
+	fputs(name ? name : "?", f);
+	free(name);
+}
+
+/* "run → bridge → failure_run": the path of names from the entry to node @i. */
+static void print_path(FILE *f, const struct pp_session *s, int i)
+{
+	if (s->nodes[i].parent >= 0) {
+		print_path(f, s, s->nodes[i].parent);
+		fprintf(f, " → ");
+	}
+	print_name(f, s, &s->nodes[i]);
 }
 
 static void print_chain_line(FILE *f, const struct pp_session *s)
 {
-	fprintf(f, "Bottleneck chain: ");
-	for (size_t i = 0; i < s->nsteps; i++) {
-		const struct pp_chain_step *l = &s->steps[i];
-		const struct pp_prog_fn *fn = l->fn[PP_CUR];
+	int last = 0;
 
-		switch (l->kind) {
-		case PP_STEP_ENTRY:
-			fprintf(f, "%s", fn_name(fn));
-			break;
-		case PP_STEP_CALL:
-			fprintf(f, " → %s", pp_demangle(pp_prog_call_name(&fn->calls[l->first])));
-			break;
-		case PP_STEP_RANGE:
-			fprintf(f, " → calls %u-%u of %s", l->first, l->last, fn_name(fn));
-			break;
-		case PP_STEP_SELF:
-			fprintf(f, " → own body of %s", fn_name(fn));
-			break;
-		case PP_STEP_STRUCTURAL:
-			fprintf(f, " → changed code of %s", fn_name(fn));
-			break;
-		}
-	}
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].chain)
+			last = (int)i;
+	fprintf(f, "Bottleneck chain: ");
+	print_path(f, s, last);
 	fprintf(f, "\n");
+}
+
+static void print_diff(FILE *f, struct pp_interval d, bool point)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "%s%s", d.centre >= 0 ? "+" : "", pp_fmt_ns(d.centre, a, 32));
+	if (point)
+		fprintf(f, " (point estimate)");
+	else
+		fprintf(f, " [%s, %s]", pp_fmt_ns(d.low, b, 32), pp_fmt_ns(d.high, c, 32));
+}
+
+/* Where a node is: the call's file:line:col, or the function's file:line. */
+static void print_where(FILE *f, const struct pp_node *n)
+{
+	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
+	const struct pp_prog_call *c;
+	int r;
+
+	switch (n->kind) {
+	case PP_NODE_CALL:
+	case PP_NODE_ADDED:
+	case PP_NODE_REMOVED:
+		c = node_call(n, &r);
+		if (!c)
+			return;
+		fprintf(f, "call %u of %s at ", n->first[r], fn_name(n->fn[r]));
+		print_loc(f, c->file, c->line, c->col);
+		break;
+	case PP_NODE_RANGE:
+		c = node_call(n, &r);
+		if (!c)
+			return;
+		fprintf(f, "from ");
+		print_loc(f, c->file, c->line, c->col);
+		c = &n->fn[r]->calls[n->last[r]];
+		fprintf(f, " to ");
+		print_loc(f, c->file, c->line, c->col);
+		break;
+	case PP_NODE_REST:
+		break;
+	default:
+		print_loc(f, fn->file, fn->line, 0);
+	}
+}
+
+static void print_chain(FILE *f, const struct pp_session *s)
+{
+	const struct pp_node *root = &s->nodes[0];
+	int indent = 0;
+
+	print_chain_line(f, s);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct pp_node *n = &s->nodes[i];
+		char a[32], b[32], c[32];
+
+		if (!n->chain)
+			continue;
+		fprintf(f, "%*s%s", indent + 2, "", i ? "→ " : "");
+		print_name(f, s, n);
+		fprintf(f, "  ");
+		print_where(f, n);
+		if (n->kind == PP_NODE_STRUCTURAL)
+			fprintf(f, "  %s", n->detail ? n->detail : "its call list changed");
+		fprintf(f, "  costs %s%s [%s, %s]", n->diff.centre >= 0 ? "+" : "",
+			pp_fmt_ns(n->diff.centre, a, 32), pp_fmt_ns(n->diff.low, b, 32),
+			pp_fmt_ns(n->diff.high, c, 32));
+		if (root->diff.centre != 0)
+			fprintf(f, " = %.1f%% of %s", 100.0 * n->diff.centre / root->diff.centre,
+				fn_name(root->fn[PP_CUR]));
+		if (n->stop)
+			fprintf(f, "  [%s]", n->stop);
+		fprintf(f, "\n");
+		indent += 2;
+	}
+}
+
+static char sign_mark(const struct pp_node *n)
+{
+	return n->sign > 0 ? '+' : n->sign < 0 ? '-' : ' ';
+}
+
+static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent)
+{
+	const struct pp_node *n = &s->nodes[i];
+
+	fprintf(f, "%*s%c ", indent, "", sign_mark(n));
+	print_name(f, s, n);
+	fprintf(f, "  ");
+	print_where(f, n);
+	fprintf(f, "%s", n->kind == PP_NODE_REST ? "" : "  ");
+	print_diff(f, n->diff, n->kind == PP_NODE_REST);
+	if (n->parent >= 0 && n->kind != PP_NODE_REST)
+		fprintf(f, "  %.1f%% [%.1f%%, %.1f%%]", 100 * n->share, 100 * n->share_ci.low,
+			100 * n->share_ci.high);
+	else if (n->parent >= 0)
+		fprintf(f, "  %.1f%%", 100 * n->share);
+	if (n->chain)
+		fprintf(f, "  (chain)");
+	if (n->rank)
+		fprintf(f, "  (contributor %u)", n->rank + 1);
+	if (n->stop && n->kind != PP_NODE_REST)
+		fprintf(f, "  [%s]", n->stop);
+	if (n->detail && n->kind != PP_NODE_STRUCTURAL)
+		fprintf(f, "  %s", n->detail);
+	else if (n->detail && !n->chain)
+		fprintf(f, "  %s", n->detail);
+	fprintf(f, "\n");
+	for (int c = n->child; c >= 0; c = s->nodes[c].next)
+		print_subtree(f, s, c, indent + 4);
+}
+
+static void print_tree(FILE *f, const struct pp_session *s)
+{
+	const struct pp_node *root = &s->nodes[0];
+	unsigned nfast = 0;
+
+	if (s->nnodes < 2 || s->opt->search != PP_SEARCH_ATTRIB)
+		return;
+	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval]; share of the "
+		   "parent's difference [interval]):\n");
+	print_subtree(f, s, 0, 2);
+	for (unsigned r = 1;; r++) {
+		int k = -1;
+
+		for (size_t i = 0; i < s->nnodes; i++)
+			if (s->nodes[i].rank == r)
+				k = (int)i;
+		if (k < 0)
+			break;
+		if (r == 1)
+			fprintf(f, "\nFurther contributors:\n");
+		fprintf(f, "  %u. ", r + 1);
+		print_path(f, s, k);
+		fprintf(f, "  ");
+		print_diff(f, s->nodes[k].diff, false);
+		if (root->diff.centre != 0)
+			fprintf(f, " = %.1f%% of %s", 100 * s->nodes[k].diff.centre / root->diff.centre,
+				fn_name(root->fn[PP_CUR]));
+		if (s->nodes[k].stop)
+			fprintf(f, "  [%s]", s->nodes[k].stop);
+		fprintf(f, "\n");
+	}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (s->nodes[i].sign >= 0 || s->nodes[i].kind == PP_NODE_REST)
+			continue;
+		if (!nfast++)
+			fprintf(f, "\nImprovements (faster in the current revision):\n");
+		fprintf(f, "  ");
+		print_path(f, s, (int)i);
+		fprintf(f, "  ");
+		print_diff(f, s->nodes[i].diff, false);
+		if (root->diff.centre != 0)
+			fprintf(f, " = %.1f%% of %s", 100 * s->nodes[i].diff.centre / root->diff.centre,
+				fn_name(root->fn[PP_CUR]));
+		fprintf(f, "\n");
+	}
+	if (s->budget_cut)
+		fprintf(f,
+			"\nThe search was cut short by --max-paths %d: the slower calls marked "
+			"[budget] were not examined.\n",
+			s->opt->max_paths);
 }
 
 /* Executions the runtime could not count, over every run kept. */
@@ -185,49 +395,9 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 		    pp_fmt_ns(entry->cmp.diff.high, c, 32), pp_fmt_ns(entry->threshold_ns, t, 32));
 		return;
 	}
-	if (!s->nsteps)
+	if (!s->nnodes)
 		return;
 	fprintf(f, "\n");
-	print_chain_line(f, s);
-	for (size_t i = 0; i < s->nsteps; i++) {
-		const struct pp_chain_step *l = &s->steps[i];
-		const struct pp_prog_fn *fn = l->fn[PP_CUR];
-		const struct pp_prog_call *c;
-		int indent = 2 * (int)i;
-
-		fprintf(f, "%*s", indent + 2, "");
-		switch (l->kind) {
-		case PP_STEP_ENTRY:
-			fprintf(f, "%s  ", fn_name(fn));
-			print_loc(f, fn->file, fn->line, 0);
-			break;
-		case PP_STEP_CALL:
-			c = &fn->calls[l->first];
-			fprintf(f, "→ %s  call %u of %s at ", pp_demangle(pp_prog_call_name(c)),
-				l->first, fn_name(fn));
-			print_loc(f, c->file, c->line, c->col);
-			break;
-		case PP_STEP_RANGE:
-			c = &fn->calls[l->first];
-			fprintf(f, "→ calls %u-%u of %s, from ", l->first, l->last, fn_name(fn));
-			print_loc(f, c->file, c->line, c->col);
-			c = &fn->calls[l->last];
-			fprintf(f, " to ");
-			print_loc(f, c->file, c->line, c->col);
-			break;
-		case PP_STEP_SELF:
-			fprintf(f, "→ own body of %s  ", fn_name(fn));
-			print_loc(f, fn->file, fn->line, 0);
-			break;
-		case PP_STEP_STRUCTURAL:
-			fprintf(f, "→ %s  ", fn_name(fn));
-			print_loc(f, fn->file, fn->line, 0);
-			fprintf(f, "  %s", l->detail ? l->detail : "its call list changed");
-			break;
-		}
-		print_cost(f, s, l->q);
-		if (l->stop)
-			fprintf(f, "  [%s]", l->stop);
-		fprintf(f, "\n");
-	}
+	print_chain(f, s);
+	print_tree(f, s);
 }

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plan_seed.c - the method's own search (--search seed, --search linear):
+ * DiggingFind (Algorithm 4.1) with BinaryFind (4.3) or LinearFind (4.2),
+ * exactly as the thesis has them, for comparison and for its case study.
+ *
+ * DiggingFind inspects a slower function: its call list must be the same in
+ * both revisions (otherwise the change is structural and the function itself
+ * is named); BinaryFind or LinearFind narrows the list to a call or a range;
+ * a single call whose callee has a table is inspected in turn, one layer
+ * deeper.  Digging stops at the depth, at an excluded function, at a callee
+ * without a table (external code), at a function already inspected
+ * (recursion) and at an indirect call (section 4.3).  When nothing inside a
+ * slower function is slower, its own body is named.  The result is one path
+ * of the attribution tree: the bottleneck chain.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "pinpoint/measure.h"
+#include "pinpoint/plan.h"
+#include "pinpoint/settle.h"
+
+struct found {
+	bool yes;
+	unsigned first, last;
+};
+
+struct visit {
+	size_t n;
+	const struct pp_prog_fn *fn[64];
+};
+
+static bool visited(const struct visit *v, const struct pp_prog_fn *fn)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->fn[i] == fn)
+			return true;
+	return false;
+}
+
+/* The next node of the chain, under @parent; -1 when out of memory. */
+static int add_step(struct pp_session *s, enum pp_node_kind kind, int parent,
+		    const struct pp_prog_fn *const fn[2], unsigned first, unsigned last,
+		    const struct pp_quantity *q, const char *stop)
+{
+	int i = pp_node_add(s, kind, parent, fn, q);
+	struct pp_node *n;
+
+	if (i < 0)
+		return -1;
+	n = &s->nodes[i];
+	n->first[0] = n->first[1] = first;
+	n->last[0] = n->last[1] = last;
+	n->stop = stop;
+	n->chain = true;
+	n->sign = q && q->verdict == PP_V_SLOWER ? 1 : q && q->verdict == PP_V_FASTER ? -1 : 0;
+	return i;
+}
+
+/* Where BinaryFind splits calls first..last: the first half ends here. */
+static unsigned split_point(unsigned first, unsigned last)
+{
+	return first + (last - first + 1) / 2 - 1;
+}
+
+/* Measure @q, with the halves of its range riding along when BinaryFind needs them, then decide it. */
+static int compare(struct pp_session *s, struct pp_quantity *q)
+{
+	struct pp_quantity *batch[3] = {q};
+	size_t n = 1;
+	int err = 0;
+
+	if (q->kind == PP_Q_RANGE && q->last > q->first && s->opt->search == PP_SEARCH_SEED) {
+		unsigned mid = split_point(q->first, q->last);
+
+		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, q->fn, q->first, mid);
+		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, q->fn, mid + 1, q->last);
+		if (!batch[1] || !batch[2])
+			return -ENOMEM;
+	}
+	if (!q->batch)
+		err = pp_measure(s, batch, n, s->opt->measurements, false);
+	return err ? err : pp_settle(s, q);
+}
+
+/* Algorithm 4.3. */
+static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned first,
+		       unsigned last, struct found *f)
+{
+	struct pp_quantity *q = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
+	unsigned mid;
+	int err;
+
+	f->yes = false;
+	if (!q)
+		return -ENOMEM;
+	err = compare(s, q);
+	if (err)
+		return err;
+	if (q->verdict != PP_V_SLOWER)
+		return 0;
+	if (first == last) {
+		*f = (struct found){true, first, last};
+		return 0;
+	}
+	mid = split_point(first, last);
+	err = binary_find(s, fn, first, mid, f);
+	if (err || f->yes)
+		return err;
+	err = binary_find(s, fn, mid + 1, last, f);
+	if (err || f->yes)
+		return err;
+	/* Slower as a whole, but neither half alone: the whole range is the bottleneck. */
+	*f = (struct found){true, first, last};
+	return 0;
+}
+
+/* Algorithm 4.2: the first call of the list that got slower. */
+static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned ncalls,
+		       struct found *f)
+{
+	struct pp_quantity **qs = calloc(ncalls ? ncalls : 1, sizeof(*qs));
+	int err = 0;
+
+	f->yes = false;
+	if (!qs)
+		return -ENOMEM;
+	for (unsigned k = 0; k < ncalls; k++) {
+		qs[k] = pp_quantity_get(s, PP_Q_RANGE, fn, k, k);
+		if (!qs[k]) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	for (unsigned k = 0; k < ncalls; k++) {
+		if (!qs[k]->batch) {
+			unsigned n =
+			    ncalls - k < PP_BATCH_MAX_SLOTS ? ncalls - k : PP_BATCH_MAX_SLOTS;
+
+			err = pp_measure(s, &qs[k], n, s->opt->measurements, false);
+			if (err)
+				goto out;
+		}
+		err = pp_settle(s, qs[k]);
+		if (err)
+			goto out;
+		if (qs[k]->verdict == PP_V_SLOWER) {
+			*f = (struct found){true, k, k};
+			break;
+		}
+	}
+out:
+	free(qs);
+	return err;
+}
+
+/* Algorithm 4.1, for a function known to be slower (node @at), at layer @layer. */
+static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], int layer,
+			int at, struct visit *v)
+{
+	struct pp_quantity *self;
+	const struct pp_prog_fn *callee[2];
+	struct found f = {0};
+	char *why = NULL;
+	const char *stop;
+	int err, i;
+
+	if (v->n < 64)
+		v->fn[v->n++] = fn[PP_CUR];
+	if (!pp_same_call_list(fn[PP_PREV], fn[PP_CUR], &why)) {
+		i = add_step(s, PP_NODE_STRUCTURAL, at, fn, 0, 0, NULL, "structural change");
+		if (i < 0) {
+			free(why);
+			return -ENOMEM;
+		}
+		s->nodes[i].detail = why;
+		s->nodes[i].diff = s->nodes[at].diff;
+		s->nodes[i].sign = 1;
+		return 0;
+	}
+	if (fn[PP_CUR]->ncalls) {
+		if (s->opt->search == PP_SEARCH_SEED)
+			err = binary_find(s, fn, 0, fn[PP_CUR]->ncalls - 1, &f);
+		else
+			err = linear_find(s, fn, fn[PP_CUR]->ncalls, &f);
+		if (err)
+			return err;
+	}
+	if (!f.yes) {
+		self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
+		if (!self)
+			return -ENOMEM;
+		err = compare(s, self);
+		if (err)
+			return err;
+		return add_step(s, PP_NODE_SELF, at, fn, 0, 0, self,
+				self->verdict == PP_V_SLOWER
+				    ? NULL
+				    : "spread: neither its calls nor its own body alone is "
+				      "significantly slower") < 0
+			   ? -ENOMEM
+			   : 0;
+	}
+	if (f.first != f.last)
+		return add_step(s, PP_NODE_RANGE, at, fn, f.first, f.last,
+				 pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.last),
+				 "slower only as a range") < 0
+			   ? -ENOMEM
+			   : 0;
+
+	{
+		const int k[2] = {(int)f.first, (int)f.first};
+
+		stop = pp_dig_stop(s, fn, k, layer, callee);
+	}
+	if (!stop && visited(v, callee[PP_CUR]))
+		stop = "recursion: already inspected";
+	i = add_step(s, PP_NODE_CALL, at, fn, f.first, f.first,
+		     pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.first), stop);
+	if (i < 0)
+		return -ENOMEM;
+	if (stop)
+		return 0;
+	return digging_find(s, callee, layer + 1, i, v);
+}
+
+int pp_plan_seed(struct pp_session *s, int root)
+{
+	const struct pp_prog_fn *entry[2] = {s->nodes[root].fn[0], s->nodes[root].fn[1]};
+	struct visit v = {0};
+
+	return digging_find(s, entry, 0, root, &v);
+}
