@@ -394,7 +394,7 @@ static void write_tree(struct pp_json *j, const struct pp_session *s)
 		pp_json_bool(j, "point_estimate", n->kind == PP_NODE_REST);
 		pp_json_int(j, "sign", n->sign);
 		pp_json_bool(j, "chain", n->chain);
-		pp_json_int(j, "rank", n->rank);
+		pp_json_int(j, "rank", n->rank ? n->rank + 1 : 0);
 		pp_json_end_object(j);
 	}
 	pp_json_end_array(j);

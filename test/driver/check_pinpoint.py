@@ -97,6 +97,154 @@ def scenario_wide_linear():
     expect_chain(p, ["top", "w11", "mid", "leaf"])
 
 
+def scenario_wide_seed():
+    p = session("wide", "top", 3, "--search", "seed")
+    expect_chain(p, ["top", "w11", "mid", "leaf"])
+
+
+def node_name(n, by_id):
+    """What a tree node names, as the chain line prints it."""
+    k = n["kind"]
+    fn = n["function_demangled"]
+    if k == "entry":
+        return fn
+    if k == "call":
+        return n.get("callee", "?")
+    if k == "range":
+        return "calls %d-%d of %s" % (n["first_call"], n["last_call"], fn)
+    if k == "self":
+        return "own body of " + fn
+    if k == "structural":
+        return "changed code of " + fn
+    if k in ("added", "removed"):
+        return "%s call %s" % (k, n.get("callee", "?"))
+    return "unexplained remainder of " + fn
+
+
+def node_path(n, by_id):
+    names = []
+    while n is not None:
+        names.append(node_name(n, by_id))
+        n = by_id.get(n["parent"])
+    return " → ".join(reversed(names))
+
+
+def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), extra=()):
+    """Run the attribution search on program @name and check the tree.
+
+    The chain must be @chain; the further contributors must include, in this
+    order, one whose path holds each name of @contributors, and any other one
+    must be small (noise on a loaded machine); @improvements must be reported
+    as faster; at every node, the parts' intervals summed must reach the
+    node's difference (the shares add up within their intervals).
+    """
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session(name, entry, depth, "--json", path, *extra)
+        report = load_report(path, ARGS.schema, p)
+    expect_chain(p, chain)
+    tree = report["tree"]
+    by_id = {n["id"]: n for n in tree}
+    root = tree[0]
+    total = root["cost_ns"]["centre"]
+    chain_nodes = [node_name(n, by_id) for n in tree if n["chain"]]
+    if chain_nodes != list(chain):
+        fail("chain in the JSON tree is %r" % chain_nodes, p)
+    ranked = sorted((n for n in tree if n["rank"]), key=lambda n: n["rank"])
+    paths = [node_path(n, by_id) for n in ranked]
+    want = list(contributors)
+    for n, pth in zip(ranked, paths):
+        if want and re.search(r"(^| )%s( |$)" % re.escape(want[0]), pth):
+            want.pop(0)
+        elif n["cost_ns"]["centre"] > 0.15 * total:
+            fail("unexpected large contributor %s" % pth, p)
+    if want:
+        fail("contributors %r missing or out of order in %r" % (want, paths), p)
+    if "Further contributors:" not in p.stdout and contributors:
+        fail("no list of further contributors printed", p)
+    faster = [node_path(n, by_id) for n in tree if n["sign"] < 0]
+    for imp in improvements:
+        if not any(re.search(r"(^| )%s$" % re.escape(imp), f) for f in faster):
+            fail("improvement %s not reported (faster: %r)" % (imp, faster), p)
+        if not re.search(r"^  \S.*%s  -" % re.escape(imp), p.stdout, re.M):
+            fail("improvement %s not printed with its sign" % imp, p)
+    for n in tree:
+        parts = [by_id[c] for c in n["children"] if by_id[c]["kind"] != "remainder"]
+        if not parts or n["kind"] == "structural":
+            continue
+        # Parts measured in other batches than their node: allow for the drift of a loaded machine.
+        tol = 0.2 * max(abs(total), abs(n["cost_ns"]["centre"]))
+        low = sum(c["cost_ns"]["low"] for c in parts)
+        high = sum(c["cost_ns"]["high"] for c in parts)
+        if high < n["cost_ns"]["low"] - tol or low > n["cost_ns"]["high"] + tol:
+            fail("the parts of %s [%g, %g] do not add up to its difference %r"
+                 % (node_path(n, by_id), low, high, n["cost_ns"]), p)
+        rest = [by_id[c] for c in n["children"] if by_id[c]["kind"] == "remainder"]
+        shares = sum(by_id[c]["share"] for c in n["children"])
+        if rest and abs(shares - 1) > 1e-6:
+            fail("the shares under %s add up to %g" % (node_path(n, by_id), shares), p)
+    print("chain %s; contributors %r; faster %r" % (" → ".join(chain), paths, faster))
+    return p, report
+
+
+def scenario_two_slower():
+    attrib_session("twoslow", "job", 3, ["job", "step3", "own body of step3"], ["step1"])
+
+
+def scenario_side_effect():
+    p, report = attrib_session("sibling", "format", 3,
+                               ["format", "width_of", "own body of width_of"], ["lower"])
+    share = {n.get("callee"): n["share"] for n in report["tree"] if n["kind"] == "call"}
+    if not (0.6 < share["width_of"] < 0.95 and 0.05 < share["lower"] < 0.4):
+        fail("shares of width_of and lower are %r, about 80 %% and 20 %% expected" % share, p)
+
+
+def scenario_masked():
+    attrib_session("masked", "run", 3, ["run", "c3", "own body of c3"], ["c21"], ["c11"])
+
+
+def scenario_range_first():
+    attrib_session("rangefirst", "pipeline", 3, ["pipeline", "part6", "own body of part6"],
+                   ["calls 0-3 of pipeline"], extra=("--precision-threshold", "12"))
+
+
+def scenario_added_call():
+    p, report = attrib_session("audit", "serve", 3,
+                               ["serve", "handle", "parse", "own body of parse"])
+    added = [n for n in report["tree"] if n["kind"] == "added"]
+    if [n.get("callee") for n in added] != ["audit_hook"] or added[0]["cost_ns"]["centre"] <= 0:
+        fail("the added call audit_hook and its cost are not reported", p)
+    if not re.search(r"added call audit_hook  call 0 of serve at \S*audit\.c:\d+:\d+  \+", p.stdout):
+        fail("the added call is not printed with its cost", p)
+
+
+def scenario_removed_call():
+    p, report = attrib_session("removed", "load", 3, ["load", "decode", "own body of decode"])
+    gone = [n for n in report["tree"] if n["kind"] == "removed"]
+    if [n.get("callee") for n in gone] != ["legacy_check"] or gone[0]["cost_ns"]["high"] >= 0:
+        fail("the removed call legacy_check and its cost in the previous revision are not reported", p)
+
+
+def scenario_deep():
+    attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
+                   ["stage_b", "leaf2"])
+
+
+def scenario_budget():
+    p, report = attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
+                               ["stage_b", "stage_c"], extra=("--max-paths", "2"))
+    if not report["search_cut_short"] or "cut short by --max-paths 2" not in p.stdout:
+        fail("the report does not say the budget cut the search short", p)
+
+
+def scenario_seed_demo():
+    """--search seed is the method's BinaryFind: the thesis's case study."""
+    p = demo_session("--search", "seed")
+    expect_chain(p, ["run", "bridge", "failure_run"])
+    if "Attribution tree" in p.stdout:
+        fail("--search seed printed an attribution tree", p)
+
+
 def read_png(path):
     """Decode an 8-bit RGB/RGBA, non-interlaced PNG into (width, height, rows of bytes, bytes per pixel)."""
     import struct
