@@ -128,19 +128,29 @@ static void order_children(struct pp_session *s, int p)
 	free(kids);
 }
 
-/* The child the chain follows: the largest slower part; else the own body (spread). */
+static bool recursive(const struct pp_node *n)
+{
+	return n->stop && !strncmp(n->stop, "recursion", 9);
+}
+
+/*
+ * The child the chain follows: the largest slower part, a recursive call
+ * last (its time is that of a function the tree inspects already); else the
+ * own body (spread).
+ */
 static int chain_child(const struct pp_session *s, int p)
 {
 	int best = -1, self = -1;
 
 	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next) {
-		const struct pp_node *n = &s->nodes[c];
+		const struct pp_node *n = &s->nodes[c], *b = best >= 0 ? &s->nodes[best] : NULL;
 
 		if (n->kind == PP_NODE_SELF)
 			self = c;
 		if (n->kind == PP_NODE_REST || n->sign <= 0)
 			continue;
-		if (best < 0 || centre(n) > centre(&s->nodes[best]))
+		if (!b || (recursive(b) && !recursive(n)) ||
+		    (recursive(b) == recursive(n) && centre(n) > centre(b)))
 			best = c;
 	}
 	return best >= 0 ? best : self;

@@ -297,6 +297,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		i = unit_node(s, v, k, st->group, r == PP_CUR ? PP_NODE_ADDED : PP_NODE_REMOVED, q);
 		if (i < 0)
 			return -ENOMEM;
+		slower += s->nodes[i].sign > 0; /* an added call explains its range */
 		s->nodes[st->group].diff.centre += q->cmp.diff.centre;
 		s->nodes[st->group].diff.low += q->cmp.diff.low;
 		s->nodes[st->group].diff.high += q->cmp.diff.high;

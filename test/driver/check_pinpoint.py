@@ -359,10 +359,16 @@ def scenario_external():
 
 
 def scenario_recursion():
-    p = session("recursion", "walk", 5)
+    # The method's search stops at the first slower call, the recursive one.
+    p = session("recursion", "walk", 5, "--search", "seed")
     expect_chain(p, ["walk", "walk"])
     if "[recursion" not in p.stdout:
         fail("digging did not stop at the recursion", p)
+    # The attribution search follows tick(); the recursive call is not dug into again.
+    p = session("recursion", "walk", 5)
+    expect_chain(p, ["walk", "tick", "own body of tick"])
+    if not re.search(r"walk  call 0 of walk .*\[recursion: already inspected\]", p.stdout):
+        fail("the recursive call is not named as such", p)
 
 
 def scenario_spaced():
