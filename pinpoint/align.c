@@ -74,8 +74,9 @@ int pp_align(const struct pp_prog_fn *prev, const struct pp_prog_fn *cur, struct
 	j = 0;
 	while (i < na || j < nb) {
 		if (i < na && j < nb && pp_same_callee(&prev->calls[i], &cur->calls[j]) &&
-		    score[i * w + j] == score[(i + 1) * w + j + 1] + match +
-					   position_bonus(prev, &prev->calls[i], cur, &cur->calls[j])) {
+		    score[i * w + j] ==
+			score[(i + 1) * w + j + 1] + match +
+			    position_bonus(prev, &prev->calls[i], cur, &cur->calls[j])) {
 			u[n++] = (struct pp_unit){{(int)i, (int)j}};
 			i++;
 			j++;

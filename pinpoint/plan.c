@@ -21,7 +21,6 @@
 #include "pinpoint/plan.h"
 #include "pinpoint/settle.h"
 
-
 bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why)
 {
 	unsigned k, n = a->ncalls < b->ncalls ? a->ncalls : b->ncalls;
@@ -67,8 +66,8 @@ bool pp_call_timed(const struct pp_prog_call *c)
 #endif
 }
 
-const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2],
-			const int at[2], int layer, const struct pp_prog_fn *callee[2])
+const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
+			int layer, const struct pp_prog_fn *callee[2])
 {
 	const struct pp_options *opt = s->opt;
 	const struct pp_prog_call *call = &fn[PP_CUR]->calls[at[PP_CUR]];
@@ -179,12 +178,15 @@ static void tree_finish(struct pp_session *s, bool chain_marked)
 			continue;
 		}
 		pd = s->nodes[n->parent].diff.centre;
-		/* A structural group has no quantity: its parts' shares are of its parent's parent. */
-		if (s->nodes[n->parent].kind == PP_NODE_STRUCTURAL && s->nodes[n->parent].parent >= 0)
+		/* A structural group has no quantity: its parts' shares are of its parent's parent.
+		 */
+		if (s->nodes[n->parent].kind == PP_NODE_STRUCTURAL &&
+		    s->nodes[n->parent].parent >= 0)
 			pd = s->nodes[s->nodes[n->parent].parent].diff.centre;
 		if (pd != 0) {
 			n->share = n->diff.centre / pd;
-			n->share_ci = (struct pp_interval){n->share, n->diff.low / pd, n->diff.high / pd};
+			n->share_ci =
+			    (struct pp_interval){n->share, n->diff.low / pd, n->diff.high / pd};
 			if (pd < 0) {
 				n->share_ci.low = n->diff.high / pd;
 				n->share_ci.high = n->diff.low / pd;
@@ -200,7 +202,8 @@ static void tree_finish(struct pp_session *s, bool chain_marked)
 		while (s->nodes[c].kind != PP_NODE_STRUCTURAL && (c = chain_child(s, c)) >= 0)
 			s->nodes[c].chain = true;
 	}
-	/* Further contributors: slower parts off the chain with no slower part below, largest first. */
+	/* Further contributors: slower parts off the chain with no slower part below, largest
+	 * first. */
 	for (;;) {
 		int best = -1;
 

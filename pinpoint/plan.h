@@ -36,7 +36,7 @@ bool pp_call_timed(const struct pp_prog_call *c);
  * Why digging must stop at the call @k of @fn in both revisions (@at[r] its
  * index in revision r), or NULL; @callee gets the callee in each revision.
  */
-const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2],
-			const int at[2], int layer, const struct pp_prog_fn *callee[2]);
+const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
+			int layer, const struct pp_prog_fn *callee[2]);
 
 #endif /* PINPOINT_PLAN_H */

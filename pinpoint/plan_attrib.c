@@ -214,8 +214,8 @@ static int unit_node(struct pp_session *s, const struct fnview *v, int k, int pa
 
 struct fnstate {
 	const struct fnview *v;
-	int node; /* F's node */
-	int group; /* the structural group under it, -1 until needed */
+	int node;      /* F's node */
+	int group;     /* the structural group under it, -1 until needed */
 	char *inlined; /* "g (file:line), ..." */
 	size_t ninlined;
 };
@@ -224,8 +224,9 @@ static void note_inlined(struct fnstate *st, const char *what, const struct pp_p
 {
 	char *n = NULL;
 
-	if (asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "", st->inlined ? ", " : "",
-		     pp_demangle(pp_prog_call_name(c)), c->file, c->line, what) < 0)
+	if (asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
+		     st->inlined ? ", " : "", pp_demangle(pp_prog_call_name(c)), c->file, c->line,
+		     what) < 0)
 		return;
 	free(st->inlined);
 	st->inlined = n;
@@ -246,8 +247,10 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (oom)
 			return -ENOMEM;
 		if (!q) { /* no probes in either revision: part of the own body */
-			note_inlined(st, both ? "" : r == PP_CUR ? " only in the current revision"
-								 : " only in the previous revision",
+			note_inlined(st,
+				     both	   ? ""
+				     : r == PP_CUR ? " only in the current revision"
+						   : " only in the previous revision",
 				     &v->fn[r]->calls[v->u[k].at[r]]);
 			continue;
 		}
@@ -267,8 +270,9 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (both) { /* timed in one revision only */
 			int t = q->absent[PP_PREV] ? PP_CUR : PP_PREV;
 
-			note_inlined(st, t == PP_CUR ? " in the previous revision only"
-						     : " in the current revision only",
+			note_inlined(st,
+				     t == PP_CUR ? " in the previous revision only"
+						 : " in the current revision only",
 				     &v->fn[1 - t]->calls[v->u[k].at[1 - t]]);
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
@@ -365,7 +369,8 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	}
 	for (int h = 0; h < 2; h++) {
 		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = a + (b - a + 1) / 2 - 1;
-		struct pp_quantity *q = half[h], *qa = range_q(s, v, a, m), *qb = range_q(s, v, m + 1, b);
+		struct pp_quantity *q = half[h], *qa = range_q(s, v, a, m),
+				   *qb = range_q(s, v, m + 1, b);
 		bool follow;
 		int got;
 
@@ -418,8 +423,8 @@ static int dig_list(const struct pp_session *s, int node, int **out)
 		l[n++] = (int)i;
 	}
 	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && s->nodes[l[j]].diff.centre > s->nodes[l[j - 1]].diff.centre;
-		     j--) {
+		for (int j = i;
+		     j > 0 && s->nodes[l[j]].diff.centre > s->nodes[l[j - 1]].diff.centre; j--) {
 			int t = l[j];
 
 			l[j] = l[j - 1];
@@ -468,9 +473,9 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 	if (st.group >= 0) {
 		struct pp_node *g = &s->nodes[st.group];
 
-		g->sign = g->diff.low > 0 && g->diff.centre > self->threshold_ns ? 1
+		g->sign = g->diff.low > 0 && g->diff.centre > self->threshold_ns     ? 1
 			  : g->diff.high < 0 && -g->diff.centre > self->threshold_ns ? -1
-										       : 0;
+										     : 0;
 	}
 	/* The remainder: F's difference less its parts' (point estimates). */
 	rest = s->nodes[node].diff.centre;

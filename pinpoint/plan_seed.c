@@ -64,7 +64,8 @@ static unsigned split_point(unsigned first, unsigned last)
 	return first + (last - first + 1) / 2 - 1;
 }
 
-/* Measure @q, with the halves of its range riding along when BinaryFind needs them, then decide it. */
+/* Measure @q, with the halves of its range riding along when BinaryFind needs them, then decide it.
+ */
 static int compare(struct pp_session *s, struct pp_quantity *q)
 {
 	struct pp_quantity *batch[3] = {q};
@@ -204,8 +205,8 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	}
 	if (f.first != f.last)
 		return add_step(s, PP_NODE_RANGE, at, fn, f.first, f.last,
-				 pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.last),
-				 "slower only as a range") < 0
+				pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.last),
+				"slower only as a range") < 0
 			   ? -ENOMEM
 			   : 0;
 

@@ -125,7 +125,6 @@ static void plot(FILE *f, const struct pp_session *s, const struct pp_quantity *
 	fprintf(f, "</svg>\n");
 }
 
-
 static void chain(FILE *f, const struct pp_session *s)
 {
 	fputs("<pre class=\"chain\">", f);
@@ -152,15 +151,20 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 	char a[32], b[32], c[32];
 	const char *cls = n->sign > 0 ? "slower" : n->sign < 0 ? "faster" : "same";
 
-	fprintf(f, "<details class=\"node\"%s><summary><span class=\"%s\">%c ", n->chain ? " open" : "",
-		cls, n->sign > 0 ? '+' : n->sign < 0 ? '-' : ' ');
+	fprintf(f, "<details class=\"node\"%s><summary><span class=\"%s\">%c ",
+		n->chain ? " open" : "", cls,
+		n->sign > 0   ? '+'
+		: n->sign < 0 ? '-'
+			      : ' ');
 	put_escaped(f, name);
 	free(name);
-	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "", pp_fmt_ns(n->diff.centre, a, 32));
+	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "",
+		pp_fmt_ns(n->diff.centre, a, 32));
 	if (n->kind == PP_NODE_REST)
 		fprintf(f, " (point estimate)");
 	else
-		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32), pp_fmt_ns(n->diff.high, c, 32));
+		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
+			pp_fmt_ns(n->diff.high, c, 32));
 	if (n->parent >= 0)
 		fprintf(f, ", %.1f%% of its parent", 100 * n->share);
 	if (n->stop && n->kind != PP_NODE_REST) {
@@ -235,8 +239,8 @@ static void write_html(FILE *f, const void *arg)
 		fprintf(f, "<h2>[%u] ", order);
 		put_escaped(f, label);
 		free(label);
-		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", pp_verdict_name(q->verdict),
-			pp_verdict_name(q->verdict));
+		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n",
+			pp_verdict_name(q->verdict), pp_verdict_name(q->verdict));
 		fprintf(f, "<p>difference %s%s [%s, %s], p = %.3g, %zu and %zu runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),

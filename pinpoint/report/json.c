@@ -163,9 +163,10 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	for (size_t i = 0; i < o->nexclude; i++)
 		pp_json_str(j, NULL, o->exclude[i]);
 	pp_json_end_array(j);
-	pp_json_str(j, "search", o->search == PP_SEARCH_LINEAR ? "linear"
-				 : o->search == PP_SEARCH_SEED ? "seed"
-							       : "attrib");
+	pp_json_str(j, "search",
+		    o->search == PP_SEARCH_LINEAR ? "linear"
+		    : o->search == PP_SEARCH_SEED ? "seed"
+						  : "attrib");
 	pp_json_int(j, "max_paths", o->max_paths);
 	pp_json_str(j, "test", test_name(o->test));
 	pp_json_array(j, "command");
@@ -205,7 +206,6 @@ static const char *qkind(enum pp_qkind k)
 {
 	return k == PP_Q_ENTRY ? "entry" : k == PP_Q_RANGE ? "range" : "self";
 }
-
 
 static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 {
@@ -412,7 +412,6 @@ static void platform_json(struct pp_json *j, const struct pp_platform *p)
 	pp_json_str(j, "compiler_current", p->compiler[1]);
 	pp_json_end_object(j);
 }
-
 
 static void write_json(FILE *f, const void *arg)
 {

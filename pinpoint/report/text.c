@@ -140,7 +140,8 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
 		break;
 	case PP_NODE_RANGE:
-		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR], fn_name(fn));
+		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
+			     fn_name(fn));
 		break;
 	case PP_NODE_SELF:
 		r = asprintf(&l, "own body of %s", fn_name(fn));
@@ -327,7 +328,8 @@ static void print_tree(FILE *f, const struct pp_session *s)
 		fprintf(f, "  ");
 		print_diff(f, s->nodes[k].diff, false);
 		if (root->diff.centre != 0)
-			fprintf(f, " = %.1f%% of %s", 100 * s->nodes[k].diff.centre / root->diff.centre,
+			fprintf(f, " = %.1f%% of %s",
+				100 * s->nodes[k].diff.centre / root->diff.centre,
 				fn_name(root->fn[PP_CUR]));
 		if (s->nodes[k].stop)
 			fprintf(f, "  [%s]", s->nodes[k].stop);
@@ -343,7 +345,8 @@ static void print_tree(FILE *f, const struct pp_session *s)
 		fprintf(f, "  ");
 		print_diff(f, s->nodes[i].diff, false);
 		if (root->diff.centre != 0)
-			fprintf(f, " = %.1f%% of %s", 100 * s->nodes[i].diff.centre / root->diff.centre,
+			fprintf(f, " = %.1f%% of %s",
+				100 * s->nodes[i].diff.centre / root->diff.centre,
 				fn_name(root->fn[PP_CUR]));
 		fprintf(f, "\n");
 	}
