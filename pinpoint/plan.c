@@ -235,6 +235,7 @@ int pp_plan(struct pp_session *s)
 	e = pp_quantity_get(s, PP_Q_ENTRY, entry, 0, 0);
 	if (!e)
 		return -ENOMEM;
+	e->alpha = 1 - s->opt->confidence;
 	batch[n++] = e;
 	same = pp_same_call_list(entry[0], entry[1], &why);
 	free(why);
@@ -245,6 +246,8 @@ int pp_plan(struct pp_session *s)
 		unsigned last = entry[PP_CUR]->ncalls - 1;
 
 		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, last);
+		if (batch[n - 1]) /* DiggingFind's one comparison under the entry */
+			batch[n - 1]->alpha = e->alpha;
 		if (last > 0 && s->opt->search == PP_SEARCH_SEED) {
 			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, (last + 1) / 2 - 1);
 			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, (last + 1) / 2, last);

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats_seq.h"
 #include "core/util.h"
 #include "pinpoint/align.h"
 #include "pinpoint/measure.h"
@@ -149,6 +150,14 @@ static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 	return err;
 }
 
+/* The parts @batch[from..n) measured under a comparison of @alpha share it. */
+static void share_alpha(struct pp_quantity **batch, size_t from, size_t n, double alpha)
+{
+	for (size_t i = from; i < n; i++)
+		if (!batch[i]->alpha && alpha > 0)
+			batch[i]->alpha = pp_seq_child_alpha(alpha, n - from);
+}
+
 static int view(struct fnview *v, const struct pp_prog_fn *const fn[2])
 {
 	v->fn[0] = fn[0];
@@ -162,13 +171,17 @@ int pp_plan_attrib_ride_along(struct pp_session *s, struct pp_quantity **batch, 
 {
 	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
 	struct fnview v;
+	size_t from = *n;
 	int err = view(&v, entry);
 
 	if (err)
 		return err;
+
 	err = push(batch, n, max, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
 	if (!err)
 		err = parts(s, &v, 0, v.nu - 1, batch, n, max);
+	if (!err)
+		share_alpha(batch, from, *n, 1 - s->opt->confidence);
 	free(v.u);
 	return err;
 }
@@ -329,7 +342,7 @@ static int range_node(struct pp_session *s, struct fnstate *st, int u0, int u1,
 
 /* Find the parts of places @u0..@u1 that differ; returns slower nodes made, or an error. */
 static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
-		   struct pp_quantity *extra)
+		   struct pp_quantity *extra, double alpha)
 {
 	const struct fnview *v = st->v;
 	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
@@ -339,8 +352,10 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	if (extra)
 		batch[n++] = extra;
 	err = parts(s, v, u0, u1, batch, &n, PP_BATCH_MAX_SLOTS);
-	if (!err)
+	if (!err) {
+		share_alpha(batch, 0, n, alpha);
 		err = settle_all(s, batch, n);
+	}
 	if (err)
 		return err;
 	if (len >= 3 || len > PP_ATTRIB_SHORT) {
@@ -381,7 +396,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 			 beyond(qa) || beyond(qb);
 		if (!follow)
 			continue;
-		got = explore(s, st, a, b, NULL);
+		got = explore(s, st, a, b, NULL, q->alpha);
 		if (got < 0)
 			return got;
 		slower += got;
@@ -458,7 +473,14 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 		err = -ENOMEM;
 		goto out;
 	}
-	err = v.nu ? explore(s, &st, 0, v.nu - 1, self) : settle_all(s, &self, 1);
+	{
+		const struct pp_quantity *fq = s->nodes[node].q;
+		double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
+
+		if (!v.nu && !self->alpha)
+			self->alpha = alpha;
+		err = v.nu ? explore(s, &st, 0, v.nu - 1, self, alpha) : settle_all(s, &self, 1);
+	}
 	if (err < 0)
 		goto out;
 	err = 0;

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/stats_seq.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/plan.h"
 #include "pinpoint/settle.h"
@@ -79,6 +80,9 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, q->fn, mid + 1, q->last);
 		if (!batch[1] || !batch[2])
 			return -ENOMEM;
+		for (int h = 1; h < 3; h++) /* the two halves share their range's alpha */
+			if (!batch[h]->alpha && q->alpha > 0)
+				batch[h]->alpha = pp_seq_child_alpha(q->alpha, 2);
 	}
 	if (!q->batch)
 		err = pp_measure(s, batch, n, s->opt->measurements, false);

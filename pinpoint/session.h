@@ -55,6 +55,10 @@ struct pp_quantity {
 	bool absent[2];
 	struct pp_series series[2]; /* per-run values, per revision */
 	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
+	/* The error rate this comparison may spend, set by the plan (0: not set,
+	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
+	 * under a comparison share its alpha (pp_seq_child_alpha). */
+	double alpha;
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* re-measurement rounds used */
