@@ -58,12 +58,7 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 
 bool pp_call_timed(const struct pp_prog_call *c)
 {
-#if PP_TABLE_VERSION >= 2
 	return c->fate == PP_FATE_TIMED;
-#else
-	(void)c; /* tables before version 2 have probes around every listed call */
-	return true;
-#endif
 }
 
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],

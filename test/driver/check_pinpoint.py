@@ -237,6 +237,20 @@ def scenario_budget():
         fail("the report does not say the budget cut the search short", p)
 
 
+def scenario_inlined_one_side():
+    """A call inlined in the previous revision, timed in the current one."""
+    p, report = attrib_session("inlined", "work", 3, ["work", "checksum"])
+    call = [n for n in report["tree"] if n["kind"] == "call" and n.get("callee") == "checksum"]
+    if not call or "timed in the current revision only" not in (call[0]["stop"] or ""):
+        fail("the call timed in one revision only is not named so", p)
+    body = [n for n in report["tree"] if n["kind"] == "self" and n["function"] == "work"]
+    if not body or not re.match(r"inlined here: checksum \(\S*inlined\.c:\d+\) in the previous "
+                                r"revision only", body[0]["detail"] or ""):
+        fail("the own body of work does not say checksum was inlined there", p)
+    if "inlined here: checksum" not in p.stdout:
+        fail("the text report does not say checksum was inlined", p)
+
+
 def scenario_seed_demo():
     """--search seed is the method's BinaryFind: the thesis's case study."""
     p = demo_session("--search", "seed")
