@@ -227,9 +227,10 @@ static int unit_node(struct pp_session *s, const struct fnview *v, int k, int pa
 
 struct fnstate {
 	const struct fnview *v;
-	int node;      /* F's node */
-	int group;     /* the structural group under it, -1 until needed */
-	char *inlined; /* "g (file:line), ..." */
+	int node;	/* F's node */
+	int group;	/* the structural group under it, -1 until needed */
+	char *inlined;	/* "g (file:line), ..." */
+	bool one_sided; /* a call is timed in one revision and inlined in the other */
 	size_t ninlined;
 };
 
@@ -283,6 +284,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (both) { /* timed in one revision only */
 			int t = q->absent[PP_PREV] ? PP_CUR : PP_PREV;
 
+			st->one_sided = true;
 			note_inlined(st,
 				     t == PP_CUR ? " in the previous revision only"
 						 : " in the current revision only",
@@ -489,7 +491,9 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 		err = -ENOMEM;
 		goto out;
 	}
-	s->nodes[i].sign = beyond(self);
+	/* With a call inlined in one revision only, the own body's difference holds
+	 * that call's time on one side: no verdict of its own. */
+	s->nodes[i].sign = st.one_sided ? 0 : beyond(self);
 	if (st.inlined && asprintf(&s->nodes[i].detail, "inlined here: %s", st.inlined) < 0)
 		s->nodes[i].detail = NULL;
 	if (st.group >= 0) {
