@@ -40,13 +40,13 @@ char *pp_quantity_label(const struct pp_quantity *q)
 		const char *b;
 
 		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
-			int r = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
-			unsigned k = r == PP_CUR ? q->first : q->prev_first;
+			int rev = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
+			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
 
-			fn = q->fn[r];
-			r = asprintf(&l, "%s: call %u %s (%s revision only)", fn_name(fn), k,
-				     pp_demangle(pp_prog_call_name(&fn->calls[k])),
-				     r == PP_CUR ? "current" : "previous");
+			fn = q->fn[rev];
+			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
+				     fn_name(fn), k, pp_demangle(pp_prog_call_name(&fn->calls[k])),
+				     rev == PP_CUR ? "current" : "previous");
 			break;
 		}
 		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
