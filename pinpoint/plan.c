@@ -196,6 +196,10 @@ static void tree_finish(struct pp_session *s, bool chain_marked)
 		s->nodes[0].chain = true;
 		while (s->nodes[c].kind != PP_NODE_STRUCTURAL && (c = chain_child(s, c)) >= 0)
 			s->nodes[c].chain = true;
+		/* The changed code is named the cause only when it is the largest part. */
+		for (size_t i = 0; i < s->nnodes; i++)
+			if (s->nodes[i].kind == PP_NODE_STRUCTURAL && s->nodes[i].chain)
+				s->nodes[i].stop = "structural change";
 	}
 	/* Further contributors: slower parts off the chain with no slower part below, largest
 	 * first. */

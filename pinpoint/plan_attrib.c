@@ -310,7 +310,6 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 				return -ENOMEM;
 			pp_same_call_list(v->fn[PP_PREV], v->fn[PP_CUR], &why);
 			s->nodes[st->group].detail = why;
-			s->nodes[st->group].stop = "structural change";
 			s->nodes[st->group].diff = (struct pp_interval){0, 0, 0};
 		}
 		i = unit_node(s, v, k, st->group, r == PP_CUR ? PP_NODE_ADDED : PP_NODE_REMOVED, q);
