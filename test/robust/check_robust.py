@@ -174,8 +174,14 @@ def scenario_deep_exit():
 
 
 def scenario_mutual():
-    p = session("mutual", "ping", 5)
+    # The method's search stops at the first slower call, the recursive one.
+    p = session("mutual", "ping", 5, "--search", "seed")
     expect_chain(p, ["ping", "pong", "ping"])
+    if "[recursion" not in p.stdout:
+        fail("digging did not stop at the recursion", p)
+    # The attribution search follows tick(); the recursive call is not dug into again.
+    p = session("mutual", "ping", 5)
+    expect_chain(p, ["ping", "pong", "tick", "own body of tick"])
     if "[recursion" not in p.stdout:
         fail("digging did not stop at the recursion", p)
 
