@@ -411,6 +411,15 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	return slower;
 }
 
+/* Whether runs abandoned measured executions: their own bodies lose their calls' exits. */
+static bool lost_runs(const struct pp_session *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].lost)
+			return true;
+	return false;
+}
+
 static bool seen(const struct attrib *a, const struct pp_prog_fn *fn)
 {
 	for (size_t i = 0; i < a->nseen; i++)
@@ -492,7 +501,11 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 	}
 	/* With a call inlined in one revision only, the own body's difference holds
 	 * that call's time on one side: no verdict of its own. */
-	s->nodes[i].sign = st.one_sided ? 0 : beyond(self);
+	s->nodes[i].sign = st.one_sided || lost_runs(s) ? 0 : beyond(self);
+	if (lost_runs(s) && !st.inlined)
+		s->nodes[i].detail =
+		    strdup("executions were abandoned (longjmp, exceptions): an own "
+			   "body is not told from its calls, no verdict of its own");
 	if (st.inlined && asprintf(&s->nodes[i].detail, "inlined here: %s", st.inlined) < 0)
 		s->nodes[i].detail = NULL;
 	if (st.group >= 0) {
