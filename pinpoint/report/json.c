@@ -373,8 +373,43 @@ static void write_chain(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
+/* The function a node names: the callee of a call, else the function it is in. */
+static const char *named_function(const struct pp_node *n)
+{
+	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
+	const struct pp_prog_fn *fn = n->fn[r];
+
+	if ((n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED) &&
+	    n->first[r] < fn->ncalls)
+		return pp_prog_call_name(&fn->calls[n->first[r]]);
+	return fn->name;
+}
+
+/* The further contributors, in rank order (the chain is the first). */
+static void write_contributors(struct pp_json *j, const struct pp_session *s)
+{
+	pp_json_array(j, "contributors");
+	for (unsigned r = 1;; r++) {
+		size_t i;
+
+		for (i = 0; i < s->nnodes && s->nodes[i].rank != r; i++)
+			;
+		if (i == s->nnodes)
+			break;
+		pp_json_object(j, NULL);
+		pp_json_int(j, "rank", r + 1);
+		pp_json_int(j, "node", (long long)i);
+		pp_json_str(j, "kind", node_kind(s->nodes[i].kind));
+		pp_json_str(j, "function", named_function(&s->nodes[i]));
+		interval(j, "cost_ns", s->nodes[i].diff);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+}
+
 static void write_tree(struct pp_json *j, const struct pp_session *s)
 {
+	write_contributors(j, s);
 	pp_json_bool(j, "search_cut_short", s->budget_cut);
 	pp_json_array(j, "tree");
 	for (size_t i = 0; i < s->nnodes; i++) {

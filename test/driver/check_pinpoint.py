@@ -228,8 +228,15 @@ def scenario_removed_call():
 
 
 def scenario_deep():
-    attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
-                   ["stage_b", "leaf2"])
+    p, report = attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
+                               ["stage_b", "leaf2"])
+    named = [c["function"] for c in report["contributors"]]
+    want = ["stage_b", "leaf2"]
+    for f in named:
+        if want and f == want[0]:
+            want.pop(0)
+    if want:
+        fail("the JSON contributors %r miss %r" % (named, want), p)
 
 
 def scenario_budget():
