@@ -152,14 +152,20 @@ def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), 
         fail("chain in the JSON tree is %r" % chain_nodes, p)
     ranked = sorted((n for n in tree if n["rank"]), key=lambda n: n["rank"])
     paths = [node_path(n, by_id) for n in ranked]
-    want = list(contributors)
+    want, found, extra = list(contributors), [], []
     for n, pth in zip(ranked, paths):
         if want and re.search(r"(^| )%s( |$)" % re.escape(want[0]), pth):
             want.pop(0)
-        elif n["cost_ns"]["centre"] > 0.15 * total:
-            fail("unexpected large contributor %s" % pth, p)
+            found.append(n["cost_ns"]["centre"])
+        else:
+            extra.append((n["cost_ns"]["centre"], pth))
     if want:
         fail("contributors %r missing or out of order in %r" % (want, paths), p)
+    # Others are noise of a loaded machine: small beside the planted ones.
+    limit = 0.5 * min(found) if found else 0.15 * total
+    for cost, pth in extra:
+        if cost > limit:
+            fail("unexpected large contributor %s" % pth, p)
     if "Further contributors:" not in p.stdout and contributors:
         fail("no list of further contributors printed", p)
     faster = [node_path(n, by_id) for n in tree if n["sign"] < 0]
@@ -205,7 +211,7 @@ def scenario_masked():
 
 def scenario_range_first():
     attrib_session("rangefirst", "pipeline", 3, ["pipeline", "part6", "own body of part6"],
-                   ["calls 0-3 of pipeline"], extra=("--precision-threshold", "12"))
+                   ["calls 0-3 of pipeline"], extra=("--precision-threshold", "12", "--measurements", "25"))
 
 
 def scenario_added_call():
