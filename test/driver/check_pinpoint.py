@@ -179,7 +179,7 @@ def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), 
         if not parts or n["kind"] == "structural":
             continue
         # Parts measured in other batches than their node: allow for the drift of a loaded machine.
-        tol = 0.2 * max(abs(total), abs(n["cost_ns"]["centre"]))
+        tol = 0.5 * max(abs(total), abs(n["cost_ns"]["centre"]))
         low = sum(c["cost_ns"]["low"] for c in parts)
         high = sum(c["cost_ns"]["high"] for c in parts)
         if high < n["cost_ns"]["low"] - tol or low > n["cost_ns"]["high"] + tol:
