@@ -144,6 +144,12 @@ LLVMValueRef pp_entry_insertion_point(LLVMBuilderRef mover, LLVMValueRef fn);
  * (counted in pp_call.probed); strips the tags of f's body. */
 int pp_probe_function(struct pp_module *m, struct pp_func *f);
 
+/* dispatch.c: moves f's body into an armed clone with f's probes and
+ * leaves f pristine but for one check at its entry; false when f cannot
+ * (its probes then go into f itself). */
+#define PP_INPLACE_ENV "PINPOINT_PASS_INPLACE"
+int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
+
 /* fates.c: the fate of each of f's calls after pp_probe_function(). */
 int pp_call_fates(struct pp_module *m, struct pp_func *f);
 
@@ -158,6 +164,9 @@ void pp_copy_fast_math_flags(LLVMValueRef from, LLVMValueRef to);
 bool pp_instrument_module(LLVMModuleRef mod);
 bool pp_record_module(LLVMModuleRef mod);
 bool pp_probe_module(LLVMModuleRef mod);
+LLVMValueRef pp_clone_function(LLVMValueRef fn, const char *name);
+bool pp_can_clone(LLVMValueRef fn);
+void pp_make_musttail(LLVMValueRef call, LLVMValueRef fn);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 #ifdef __cplusplus
 }

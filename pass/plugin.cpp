@@ -20,6 +20,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include "pass.h"
@@ -162,4 +163,66 @@ extern "C" void pp_copy_fast_math_flags(LLVMValueRef From, LLVMValueRef To)
 	auto *T = dyn_cast<Instruction>(unwrap(To));
 	if (F && T && isa<FPMathOperator>(F) && isa<FPMathOperator>(T))
 		T->copyFastMathFlags(F);
+}
+
+// The armed clone of a function (dispatch.c): LLVM-C cannot copy a
+// function body.  The clone is local, never inlined (its only caller is the
+// original's musttail dispatch, which must stay a call), and goes to
+// .text.unlikely so that the clones do not come between the originals.
+extern "C" LLVMValueRef pp_clone_function(LLVMValueRef Fn, const char *Name)
+{
+	Function *F = cast<Function>(unwrap(Fn));
+	ValueToValueMapTy VMap;
+	Function *C = CloneFunction(F, VMap);
+
+	C->setName(Name);
+	C->setLinkage(GlobalValue::InternalLinkage);
+	C->setVisibility(GlobalValue::DefaultVisibility);
+	C->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+	C->setComdat(nullptr);
+	C->removeFnAttr(Attribute::AlwaysInline);
+	C->addFnAttr(Attribute::NoInline);
+	C->setSectionPrefix("unlikely");
+	return wrap(C);
+}
+
+// Whether a function can dispatch to a clone by a musttail call: not
+// variadic, returns, no block whose address is taken (a blockaddress still
+// names the original's blocks, so the clone's indirectbr would jump back
+// into the original), no parameter a tail call cannot forward.
+extern "C" bool pp_can_clone(LLVMValueRef Fn)
+{
+	Function *F = cast<Function>(unwrap(Fn));
+
+	if (F->isVarArg() || F->doesNotReturn() || F->hasFnAttribute(Attribute::ReturnsTwice) ||
+	    F->hasPrefixData() || F->hasPrologueData())
+		return false;
+	for (const Argument &A : F->args())
+		if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+		    A.hasAttribute(Attribute::SwiftError))
+			return false;
+	for (const BasicBlock &BB : *F)
+		if (BB.hasAddressTaken())
+			return false;
+	return true;
+}
+
+// Makes Call (a call of Callee with Fn's own arguments, right before its
+// ret) a musttail call with the ABI attributes of Fn's return and
+// parameters, as musttail requires (LLVM-C has no tail call kind in 14).
+extern "C" void pp_make_musttail(LLVMValueRef Call, LLVMValueRef Fn)
+{
+	auto *CI = cast<CallInst>(unwrap(Call));
+	Function *F = cast<Function>(unwrap(Fn));
+	AttributeList FA = F->getAttributes();
+	SmallVector<AttributeSet, 8> Params;
+
+	for (unsigned I = 0; I < F->arg_size(); I++)
+		Params.push_back(FA.getParamAttrs(I));
+	AttributeList Forwarded =
+	    AttributeList::get(F->getContext(), AttributeSet(), FA.getRetAttrs(), Params);
+
+	CI->setAttributes(Forwarded);
+	CI->setCallingConv(F->getCallingConv());
+	CI->setTailCallKind(CallInst::TCK_MustTail);
 }

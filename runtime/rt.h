@@ -39,7 +39,7 @@
 /* pp_fn.armed: 0 never seen, 1 seen and not armed, else PP_ARMED_BASE + index
  * of the function's site 0 in pp_sites. */
 #define PP_ARMED_SEEN 1u
-#define PP_ARMED_BASE 2u
+#define PP_ARMED_BASE PP_FN_ARMED
 
 #define pp_likely(x) __builtin_expect(!!(x), 1)
 #define pp_unlikely(x) __builtin_expect(!!(x), 0)

@@ -42,6 +42,15 @@
  *    callee was inlined, or that was removed, has no probes: its flag is
  *    never read and an armed range of such calls never executes.  Probes
  *    exist only in functions with PP_FUNC_EMITTED.
+ *
+ *    A function that can be cloned keeps the plain body: its probes are in
+ *    a local clone "<name>.pinpoint", run instead of the body by one check
+ *    at the entry,
+ *
+ *        if (fn.armed >= PP_FN_ARMED) return <name>.pinpoint(args);  (musttail)
+ *
+ *    so the runtime sets fn.armed >= PP_FN_ARMED while any of the
+ *    function's sites is armed, before any of its flags (doc/formats.md).
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -147,8 +156,13 @@ struct pp_fn {
 	const char *name;
 	const char *file;
 	uint32_t ncalls;
-	uint32_t armed; /* owned by the runtime */
+	uint32_t armed; /* owned by the runtime; >= PP_FN_ARMED while any
+			   site of the function is armed, set before its
+			   flags (read by the probes' dispatch, see 3.) */
 };
+
+/* pp_fn.armed from which a function's armed clone runs. */
+#define PP_FN_ARMED 2u
 
 #define PP_SITE_BODY 0u
 #define PP_SITE_CALL(k) ((uint32_t)(k) + 1u)

@@ -26,6 +26,9 @@ void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
 		if (list)
 			printf("record %s %s ncalls=%u armed=%u flags=%s\n", fn->name, fn->file,
 			       fn->ncalls, fn->armed, fn->flags ? "yes" : "no");
+		/* as the runtime does: armed before the flags (abi.h) */
+		if (arm)
+			fn->armed = PP_FN_ARMED;
 		for (uint32_t i = 0; arm && i <= fn->ncalls; i++)
 			fn->flags[i] = 1;
 	}
