@@ -43,9 +43,9 @@
  *    never read and an armed range of such calls never executes.  Probes
  *    exist only in functions with PP_FUNC_EMITTED.
  *
- *    A function that can be cloned keeps the plain body: its probes are in
- *    a local clone "<name>.pinpoint", run instead of the body by one check
- *    at the entry,
+ *    Built with PINPOINT_PASS_CLONE set, a function that can be cloned
+ *    keeps the plain body: its probes are in a local clone
+ *    "<name>.pinpoint", run instead of the body by one check at the entry,
  *
  *        if (fn.armed >= PP_FN_ARMED) return <name>.pinpoint(args);  (musttail)
  *

@@ -1,9 +1,10 @@
-; A function's probes go into its armed clone @<f>.pinpoint; @f keeps the
+; With PINPOINT_PASS_CLONE set while compiling, a function's probes go into
+; its armed clone @<f>.pinpoint; @f keeps the
 ; body of the plain build, behind one check of its record's armed word
 ; (pp_fn.armed >= PP_FN_ARMED, abi.h) that tail-calls the clone.  Functions
 ; that cannot be cloned (variadic, a block whose address is taken) keep their
 ; probes in their own body.
-; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=1 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %FileCheck --check-prefix=CLONE %s < %t.ll
@@ -14,6 +15,15 @@
 ; RUN: sed -n '/^define i32 @sum(/,/^}/p' %t.plain.ll | grep -v '^define\|^entry:\|^}\|alloca' > %t.plain.body
 ; RUN: sed -n '/^define i32 @sum(/,/^}/p' %t.ll | sed -n '/^pinpoint.body:/,/^}/p' | grep -v '^pinpoint.body:\|^}' | sed 's/[%%]pinpoint[.]body/%%entry/g' > %t.pp.body
 ; RUN: diff %t.plain.body %t.pp.body
+; Without it (the default) every function has its probes in its own body.
+; RUN: env -u PINPOINT_PASS_CLONE %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s | %FileCheck --check-prefix=DEFAULT %s
+; DEFAULT-NOT: pinpoint.any
+; DEFAULT-NOT: musttail
+; DEFAULT-NOT: define {{.*}}.pinpoint(
+; DEFAULT-LABEL: define i32 @sum(
+; DEFAULT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; DEFAULT-NOT: musttail
+; DEFAULT-NOT: define {{.*}}.pinpoint(
 
 declare i32 @g(i32)
 
@@ -35,7 +45,7 @@ out:
   ret i32 %s2
 }
 
-; CHECK-LABEL: define i32 @sum(i32 %n, i32* %a) {
+; CHECK-LABEL: define i32 @sum(i32 %n, {{.*}} %a) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %buf = alloca i32
 ; CHECK-NEXT:    [[W:%.*]] = load i32, {{.*}} getelementptr inbounds ({{.*}} @__pinpoint_fn_sum, i32 0, i32 4), align 4
@@ -72,7 +82,7 @@ two:
   ret i8* null
 }
 
-; CHECK-LABEL: define i8* @computed(i32 %n) {
+; CHECK-LABEL: define {{.*}} @computed(i32 %n) {
 ; CHECK-NOT:   musttail
 ; CHECK:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
 ; CHECK:       {{^}}}
@@ -91,3 +101,4 @@ two:
 ; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
 ; CLONE:       attributes #[[A]] = { noinline }
 ; CLONE:       [[SP]] = !{!"function_section_prefix", !"unlikely"}
+

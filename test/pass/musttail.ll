@@ -1,6 +1,6 @@
 ; A musttail call stays in the call list but gets no probes: nothing may
 ; come between it and its ret.  The body's exit probe goes before it.
-; RUN: env PINPOINT_PASS_INPLACE=1 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %clang -w -c %t.ll -o %t.o

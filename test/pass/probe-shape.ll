@@ -1,5 +1,5 @@
 ; The exact shape of the probes and of the globals the pass adds.
-; RUN: env PINPOINT_PASS_INPLACE=1 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; f: three enter probes (sites 0, 1, 2) and three exit probes; nr: two enters, one exit.
