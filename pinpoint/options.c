@@ -183,7 +183,7 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 2];
 	size_t ns = 0;
-	double pct;
+	double pct = 0;
 	int c, err;
 
 	memset(opt, 0, sizeof(*opt));
