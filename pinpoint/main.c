@@ -24,7 +24,10 @@
 
 #include "core/process.h"
 #include "core/util.h"
+#include "pinpoint/bisect.h"
 #include "pinpoint/build.h"
+#include "pinpoint/commits.h"
+#include "pinpoint/history.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/log.h"
 #include "pinpoint/options.h"
@@ -218,13 +221,19 @@ int main(int argc, char **argv)
 	struct sigaction sa, old_sa;
 	char tmpl[PATH_MAX], msg[PATH_MAX + 64], *saved = NULL, **loaded = NULL;
 	const char *tmpdir;
+	enum pp_bisect_stage stage = PP_BISECT_OPTIONS;
 	int err, code;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	err = pp_options_parse(&opt, argc, argv);
 	if (err)
-		return err > 0 ? 0 : PP_EXIT_USAGE;
+		return err > 0 ? 0 : opt.bisect ? PP_BISECT_ABORT : PP_EXIT_USAGE;
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
+	if (opt.commits) {
+		code = pp_commits_run(&opt);
+		pp_options_free(&opt);
+		return code;
+	}
 	/* Whatever the benchmark leaves running is reparented here, and killed after the run. */
 	if (pp_process_adopt_orphans())
 		pr_dbg("not a subreaper (%s): daemons of the benchmark may outlive it",
@@ -295,6 +304,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < 2; r++) {
 		char *run_dir;
 
+		stage = r ? PP_BISECT_BUILD_CURRENT : PP_BISECT_BUILD_PREVIOUS;
 		err = pp_build_revision(&opt, s.rev[r].label, s.rev[r].dir, &run_dir);
 		if (!err && stop_requested)
 			err = -EINTR;
@@ -313,6 +323,7 @@ int main(int argc, char **argv)
 			s.rev[r].dir = run_dir;
 		}
 	}
+	stage = PP_BISECT_SESSION;
 	s.started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 	       s.rev[PP_CUR].dir);
@@ -335,6 +346,8 @@ int main(int argc, char **argv)
 	s.outcome = code;
 	if (code != PP_EXIT_USAGE)
 		pp_report_verdict(&s, stdout);
+	if (opt.history && code != PP_EXIT_USAGE && (err = pp_history_append(&s, opt.history)))
+		pr_warn("cannot append to the history %s: %s", opt.history, strerror(-err));
 	code = write_report(&s, opt.json, pp_json_write_session, code);
 	code = write_report(&s, opt.html, pp_html_write_session, code);
 out:
@@ -343,5 +356,5 @@ out:
 	free(loaded);
 	free(saved);
 	pp_options_free(&opt);
-	return code;
+	return opt.bisect ? pp_bisect_status(stage, code) : code;
 }

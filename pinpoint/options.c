@@ -47,6 +47,9 @@ enum {
 	OPT_NO_BUILD,
 	OPT_PRINT_PLUGIN,
 	OPT_PRINT_RUNTIME,
+	OPT_BISECT,
+	OPT_COMMITS,
+	OPT_HISTORY,
 };
 
 struct pp_option_desc {
@@ -96,6 +99,13 @@ static const struct pp_option_desc options[] = {
 	 "where instrumented copies of CMake builds go (default ~/.cache/pinpoint/builds)"},
 	{"no-build", no_argument, OPT_NO_BUILD, NULL,
 	 "use the build directories as they are, build nothing"},
+	{"bisect", no_argument, OPT_BISECT, NULL,
+	 "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
+	 "no decision), 128 abort"},
+	{"commits", required_argument, OPT_COMMITS, "GOOD..BAD",
+	 "find the first commit of a git range that made FUNC slower, then the call"},
+	{"history", required_argument, OPT_HISTORY, "FILE",
+	 "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
 	{"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
 	{"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
 	{"help", no_argument, OPT_HELP, NULL, "print this help"},
@@ -131,7 +141,8 @@ static void print_help(void)
 		printf("  %-36s %s\n", left, o->help);
 	}
 	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
-	       "3 measurement failed.\n");
+	       "3 measurement failed, 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
+	       "128 abort.\n");
 }
 
 /* --print-*-path: 1 when printed, like --help; -ENOENT after one error line. */
@@ -308,6 +319,24 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		case OPT_NO_BUILD:
 			opt->no_build = true;
 			break;
+		case OPT_BISECT:
+			opt->bisect = true;
+			break;
+		case OPT_COMMITS:
+			if (!strstr(optarg, "..") || !strncmp(optarg, "..", 2) ||
+			    !strstr(optarg, "..")[2] || strstr(optarg, "...")) {
+				pr_err("--commits: '%s' is not GOOD..BAD", optarg);
+				return -EINVAL;
+			}
+			opt->commits = optarg;
+			break;
+		case OPT_HISTORY:
+			if (!*optarg) {
+				pr_err("--history: empty file name");
+				return -EINVAL;
+			}
+			opt->history = optarg;
+			break;
 		case OPT_QUIET:
 			opt->quiet = true;
 			break;
@@ -343,7 +372,12 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		pr_err("--entry FUNC is required (see --help)");
 		return -EINVAL;
 	}
-	if (!opt->previous) {
+	if (opt->commits && (opt->previous || opt->bisect || opt->no_build)) {
+		pr_err("--commits builds its own revisions: it excludes --previous, --bisect and "
+		       "--no-build");
+		return -EINVAL;
+	}
+	if (!opt->previous && !opt->commits) {
 		pr_err("--previous DIR is required (see --help)");
 		return -EINVAL;
 	}

@@ -37,6 +37,9 @@ struct pp_options {
 	const char *build_cmd; /* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
 	bool no_build; /* use the directories as they are */
+	bool bisect; /* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
+	const char *commits; /* GOOD..BAD: bisect the range, then pinpoint the call */
+	const char *history; /* append the session's entry figures (JSON lines) */
 	char **command; /* NULL-terminated, NULL when not given */
 };
 

@@ -357,8 +357,19 @@ static void print_tree(FILE *f, const struct pp_session *s)
 			s->opt->max_paths);
 }
 
+/*
+ * The blank line that sets a block of the verdict apart from what came
+ * before it; with --quiet nothing comes before the first block.
+ */
+static void gap(FILE *f, const struct pp_session *s, bool *printed)
+{
+	if (*printed || !s->opt->quiet)
+		fputc('\n', f);
+	*printed = true;
+}
+
 /* Executions the runtime could not count, over every run kept. */
-static void print_lost(FILE *f, const struct pp_session *s)
+static void print_lost(FILE *f, const struct pp_session *s, bool *printed)
 {
 	unsigned long long lost = 0;
 	size_t runs = 0;
@@ -368,28 +379,36 @@ static void print_lost(FILE *f, const struct pp_session *s)
 			lost += s->runs[i].lost;
 			runs++;
 		}
-	if (lost)
-		fprintf(f,
-			"\nDropped executions: %llu measured executions in %zu runs were abandoned "
-			"without their exit probe (longjmp, exceptions) and not counted.\n",
-			lost, runs);
+	if (!lost)
+		return;
+	gap(f, s, printed);
+	fprintf(f,
+		"Dropped executions: %llu measured executions in %zu runs were abandoned "
+		"without their exit probe (longjmp, exceptions) and not counted.\n",
+		lost, runs);
 }
 
 void pp_report_verdict(const struct pp_session *s, FILE *f)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
+	bool printed = false;
 
-	print_lost(f, s);
-	if (s->interrupted)
-		fprintf(f, "\nInterrupted: what was established so far:\n");
-	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure)
-		fprintf(f, "\nMeasurement failed: %s\n", s->failure);
+	print_lost(f, s, &printed);
+	if (s->interrupted) {
+		gap(f, s, &printed);
+		fprintf(f, "Interrupted: what was established so far:\n");
+	}
+	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure) {
+		gap(f, s, &printed);
+		fprintf(f, "Measurement failed: %s\n", s->failure);
+	}
 	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
 		char a[32], b[32], c[32], t[32];
 
+		gap(f, s, &printed);
 		fprintf(
 		    f,
-		    "\nNo regression: %s is %s in the current revision (difference %s%s "
+		    "No regression: %s is %s in the current revision (difference %s%s "
 		    "[%s, %s], threshold %s).\n",
 		    fn_name(entry->fn[PP_CUR]),
 		    entry->verdict == PP_V_FASTER ? "faster" : "not significantly slower",
@@ -400,7 +419,7 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 	}
 	if (!s->nnodes)
 		return;
-	fprintf(f, "\n");
+	gap(f, s, &printed);
 	print_chain(f, s);
 	print_tree(f, s);
 }

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * history.h - --history FILE: one JSON line per session with the entry's
+ * figures and the verdict, appended, so that the nights of a nightly can be
+ * read back as a trend (the HTML report draws it).
+ *
+ *   {"time":1700000000,"entry":"run","previous":"/b/old","current":"/b/new",
+ *    "verdict":"slower","status":1,"previous_ns":..,"previous_low_ns":..,
+ *    "previous_high_ns":..,"current_ns":..,"current_low_ns":..,
+ *    "current_high_ns":..,"diff_ns":..,"diff_low_ns":..,"diff_high_ns":..,
+ *    "threshold_ns":..,"runs":[15,15],"call":"..."}
+ */
+#ifndef PINPOINT_HISTORY_H
+#define PINPOINT_HISTORY_H
+
+#include <stddef.h>
+
+#include "pinpoint/session.h"
+
+/* A session read back from a history file. */
+struct pp_history_entry {
+	double time; /* seconds since the epoch */
+	char verdict[16]; /* "slower", "same", ..., or "none" (not decided) */
+	int status;
+	double prev_ns, prev_low, prev_high;
+	double cur_ns, cur_low, cur_high;
+	double diff_ns, diff_low, diff_high, threshold_ns;
+};
+
+/* Append the session @s (its entry, verdict and exit status) to @path.  0 or -errno. */
+int pp_history_append(const struct pp_session *s, const char *path);
+
+/*
+ * The sessions of @path for entry @entry, oldest first, in *@out (malloc'ed).
+ * Lines of other entries are left out; lines that are not pinpoint's are
+ * counted in *@bad.  Returns the number read, or -errno.
+ */
+long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
+		     size_t *bad);
+
+#endif /* PINPOINT_HISTORY_H */
