@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * overview.h - the search at a glance, at the top of the HTML report: a
+ * flame-like diff of the nodes of the search, each node a bar as wide as
+ * its share of the entry's difference, coloured by the sign and size of
+ * that share.
+ */
+#ifndef PINPOINT_OVERVIEW_H
+#define PINPOINT_OVERVIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pinpoint/session.h"
+
+/* A node of the search: a function or a range of its calls, with its difference. */
+struct pp_overview_node {
+	int parent; /* index of the parent node, -1 for the entry */
+	unsigned depth;
+	char *label; /* malloc'ed */
+	struct pp_interval diff; /* current - previous, ns */
+	double share; /* of the parent's difference (1 for the entry) */
+	enum pp_verdict verdict;
+	unsigned order; /* the comparison's number in the report, 0 if none */
+};
+
+/*
+ * The nodes of the search of @s, parents before children, in *@out
+ * (malloc'ed, free with pp_overview_free()).  Returns the number, or -errno.
+ * They are the nodes of the attribution tree (s->nodes), depth first.
+ */
+long pp_overview_nodes(const struct pp_session *s, struct pp_overview_node **out);
+void pp_overview_free(struct pp_overview_node *v, size_t n);
+
+/* The overview as an SVG figure (nothing when there are no nodes). */
+void pp_svg_overview(FILE *f, const struct pp_session *s);
+
+#endif /* PINPOINT_OVERVIEW_H */

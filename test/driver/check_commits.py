@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""The nightly workflow on a generated git history.
+
+A tiny C project (a Makefile that honours CC) is committed seven times:
+the entry `entry` gets slower in commit 3 (its call to `parse` does three
+times the work), commit 4 - the first one a bisection of the seven tries - does
+not compile and commit 5 repairs it.  Scenarios:
+
+  bisect   git bisect run pinpoint --bisect ... names commit 3; the broken
+           commit exits 125 (skip), a fast one 0, a slow one 1.
+  commits  pinpoint --commits C1..C7 names commit 3 and the call to parse.
+  history  --history appends one JSON line per session and the HTML report
+           draws the trend of the entry.
+
+Usage: check_commits.py --pinpoint P SCENARIO
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import chain, fail, run, scenario_main  # noqa: E402
+
+ARGS = None
+
+MAKEFILE = """\
+CC ?= cc
+CFLAGS ?= -O1
+bench: bench.c
+\t$(CC) $(CFLAGS) bench.c -o bench $(LDLIBS)
+"""
+
+# {parse}: the work of parse; {extra}: one more line of the file.
+SOURCE = """\
+#include <stdio.h>
+
+volatile unsigned sink;
+
+__attribute__((noinline)) void setup(unsigned n)
+{{
+	for (unsigned i = 0; i < n / 8; i++)
+		sink += i;
+}}
+
+__attribute__((noinline)) void parse(unsigned n)
+{{
+	for (unsigned i = 0; i < {parse} * n / 2; i++)
+		sink ^= i * 2654435761u;
+}}
+
+__attribute__((noinline)) void emit(unsigned n)
+{{
+	for (unsigned i = 0; i < n / 8; i++)
+		sink += i >> 1;
+}}
+
+__attribute__((noinline)) void entry(unsigned n)
+{{
+	setup(n);
+	parse(n);
+	emit(n);
+}}
+{extra}
+int main(void)
+{{
+	for (int r = 0; r < 40; r++)
+		entry(200000);
+	printf("done\\n");
+	return 0;
+}}
+"""
+
+# (subject, parse factor, extra line); commit 3 is the regression, 4 does not build.
+HISTORY = [
+    ("Initial version", 1, ""),
+    ("Say what the program is", 1, "/* a benchmark */"),
+    ("Parse three times as thoroughly", 3, "/* a benchmark */"),
+    ("Start a refactoring", 3, "enum { ROUNDS = 40 } this does not compile"),
+    ("Finish the refactoring", 3, "enum { ROUNDS = 40 };"),
+    ("Name the limit", 3, "enum { ROUNDS = 40, LIMIT = 1 };"),
+    ("Document the limit", 3, "enum { ROUNDS = 40, LIMIT = 1 }; /* limit */"),
+]
+SLOW, BROKEN = 2, 3
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+
+
+def git(repo, *args):
+    return run(["git"] + list(args), cwd=repo, extra_env=GIT_ENV, expect=0).stdout.strip()
+
+
+def make_history(d):
+    """The repository in @d/repo; the commit hashes, oldest first."""
+    repo = os.path.join(d, "repo")
+    os.mkdir(repo)
+    git(repo, "init", "-q", "-b", "main")
+    with open(os.path.join(repo, "Makefile"), "w") as f:
+        f.write(MAKEFILE)
+    with open(os.path.join(repo, ".gitignore"), "w") as f:
+        f.write("bench\n.pinpoint/\n")
+    hashes = []
+    for subject, factor, extra in HISTORY:
+        with open(os.path.join(repo, "bench.c"), "w") as f:
+            f.write(SOURCE.format(parse=factor, extra=extra))
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", subject)
+        hashes.append(git(repo, "rev-parse", "HEAD"))
+    return repo, hashes
+
+
+COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "8",
+          "--no-save-command"]
+
+
+def bisect_cmd(good_dir):
+    return [ARGS.pinpoint, "--bisect", "--depth", "0", "--previous", good_dir,
+            "--current", "."] + COMMON + ["--", "./bench"]
+
+
+def scenario_bisect():
+    with tempfile.TemporaryDirectory(prefix="pp-bisect-") as d:
+        repo, h = make_history(d)
+        good = os.path.join(d, "good")
+        git(repo, "worktree", "add", "-q", "--detach", good, h[0])
+        env = dict(GIT_ENV)
+        # the statuses git bisect run reads, one by one
+        for i, want in [(BROKEN, 125), (SLOW - 1, 0), (SLOW, 1)]:
+            git(repo, "checkout", "-q", h[i])
+            p = run(bisect_cmd(good), cwd=repo, extra_env=env)
+            if p.returncode != want:
+                fail("commit %d (%s): --bisect exit %d, expected %d"
+                     % (i + 1, HISTORY[i][0], p.returncode, want), p)
+        git(repo, "checkout", "-q", "main")
+        # a wrong option aborts the bisection (above 127) instead of marking a commit bad
+        p = run([ARGS.pinpoint, "--bisect", "--entry", "entry", "--no-such-option"], cwd=repo)
+        if p.returncode != 128:
+            fail("--bisect with a wrong option exits %d, expected 128" % p.returncode, p)
+        git(repo, "bisect", "start", h[-1], h[0])
+        p = run(["git", "bisect", "run"] + bisect_cmd(good), cwd=repo, extra_env=env,
+                timeout=1500)
+        log = git(repo, "bisect", "log")
+        git(repo, "bisect", "reset")
+        if p.returncode != 0 or "%s is the first bad commit" % h[SLOW] not in p.stdout:
+            fail("git bisect run did not name commit %d (%s)\n%s" % (SLOW + 1, h[SLOW], log), p)
+        if "git bisect skip %s" % h[BROKEN] not in log:
+            fail("the commit that does not compile was not skipped\n" + log, p)
+        print("bisect log:\n" + log)
+
+
+def scenario_commits():
+    with tempfile.TemporaryDirectory(prefix="pp-commits-") as d:
+        repo, h = make_history(d)
+        root = os.path.join(d, "cache")
+        js = os.path.join(d, "report.json")
+        args = [ARGS.pinpoint, "--commits", "%s..main" % h[0][:10], "--depth", "2",
+                "--build-root", root, "--json", js] + COMMON + ["--", "./bench"]
+        p = run(args, cwd=repo, timeout=1500)
+        if p.returncode != 1:
+            fail("--commits exit %d, expected 1" % p.returncode, p)
+        m = re.search(r"^First slower commit: ([0-9a-f]{12}) (.*)$", p.stdout, re.M)
+        if not m or not h[SLOW].startswith(m.group(1)) or m.group(2) != HISTORY[SLOW][0]:
+            fail("the first slower commit is not commit %d (%s)" % (SLOW + 1, h[SLOW][:12]), p)
+        if not re.search(r"^Last fast commit: +%s " % h[SLOW - 1][:12], p.stdout, re.M):
+            fail("the last fast commit is not commit %d" % SLOW, p)
+        if not chain(p).startswith("entry → parse"):
+            fail("the chain does not name the call to parse", p)
+        # progress: every commit tried is announced and judged on stderr
+        tried = re.findall(r"^pinpoint: \[\d+\] ([0-9a-f]{12}) is (\w+)", p.stderr, re.M)
+        if (h[BROKEN][:12], "skipped") not in tried or (h[SLOW][:12], "slower") not in tried \
+                or (h[SLOW - 1][:12], "fast") not in tried:
+            fail("progress does not show the commits tried: %s" % tried, p)
+        with open(js) as f:
+            report = json.load(f)
+        if h[SLOW] not in json.dumps(report):
+            fail("the JSON report of the last session is not of commit %d" % (SLOW + 1), p)
+        # the worktrees stay in the cache: a second run reuses them and builds nothing new
+        wts = sorted(os.listdir(os.path.join(root, os.listdir(root)[0])))
+        if h[0] not in wts or h[SLOW] not in wts:
+            fail("the worktrees are not kept in the build root: %s" % wts, p)
+        # a range whose BAD is not slower
+        p = run(args[:2] + ["%s..%s" % (h[0], h[SLOW - 1])] + args[3:], cwd=repo, timeout=900)
+        if p.returncode != 0 or "No regression" not in p.stdout:
+            fail("GOOD..commit %d is not reported as no regression" % SLOW, p)
+        # a range that is not one
+        p = run(args[:2] + ["%s..nosuchref" % h[0]] + args[3:], cwd=repo)
+        if p.returncode != 2 or len(p.stderr.strip().splitlines()) != 1:
+            fail("a wrong range is not one error line and exit 2", p)
+
+
+def scenario_history():
+    with tempfile.TemporaryDirectory(prefix="pp-history-") as d:
+        repo, h = make_history(d)
+        dirs = []
+        for i in (0, SLOW - 1, SLOW):
+            w = os.path.join(d, "c%d" % i)
+            git(repo, "worktree", "add", "-q", "--detach", w, h[i])
+            dirs.append(w)
+        hist = os.path.join(d, "nightly.jsonl")
+        page = os.path.join(d, "report.html")
+        for prev, cur, want in [(0, 1, 0), (1, 2, 1)]:
+            p = run([ARGS.pinpoint, "--depth", "0", "--previous", dirs[prev], "--current",
+                     dirs[cur], "--history", hist, "--html", page, "-q"] + COMMON
+                    + ["--", "./bench"])
+            if p.returncode != want:
+                fail("session %d -> %d: exit %d" % (prev, cur, p.returncode), p)
+            if p.stdout.startswith("\n"):
+                fail("-q output starts with an empty line", p)
+        with open(hist) as f:
+            lines = [json.loads(l) for l in f]
+        if len(lines) != 2 or [l["verdict"] for l in lines] != ["same", "slower"] \
+                or [l["status"] for l in lines] != [0, 1] or lines[0]["entry"] != "entry":
+            fail("history lines: %s" % lines)
+        for l in lines:
+            if not l["current_low_ns"] <= l["current_ns"] <= l["current_high_ns"] \
+                    or not l["diff_low_ns"] <= l["diff_ns"] <= l["diff_high_ns"]:
+                fail("history figures out of order: %s" % l)
+        if not lines[1]["diff_low_ns"] > 0:
+            fail("the slower session's difference interval is not above 0: %s" % lines[1])
+        with open(page) as f:
+            html = f.read()
+        m = re.search(r'<svg class="trend".*?</svg>', html, re.S)
+        if not m or m.group(0).count('class="night') != 2:
+            fail("the HTML report has no trend with two sessions")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("scenario")
+    scenario_main(ap, globals())
+
+
+if __name__ == "__main__":
+    main()
