@@ -319,8 +319,92 @@ def read_png(path):
     return width, height, rows, bpp
 
 
+def runs_of(row, bpp, colour, min_len):
+    """The [start, end) column ranges of @row where @colour runs for at least @min_len pixels."""
+    out, start, w = [], None, len(row) // bpp
+    for x in range(w + 1):
+        hit = x < w and tuple(row[x * bpp:x * bpp + 3]) == colour
+        if hit and start is None:
+            start = x
+        elif not hit and start is not None:
+            if x - start >= min_len:
+                out.append((start, x))
+            start = None
+    return out
+
+
+def hexrgb(h):
+    return tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+
+PREVIOUS, CURRENT = hexrgb("#3b6fb6"), hexrgb("#d9682b")
+DIFF, ZERO, THRESHOLD = hexrgb("#7a3e9d"), hexrgb("#000000"), hexrgb("#e0a000")
+
+
+def check_drawing(png, html):
+    """What the screenshot of the demo's report shows, looked at where it must be."""
+    w, h, rows, bpp = read_png(png)
+    # the overview: one node per step of the chain, the entry's full width in deep red
+    m = re.search(r'<svg class="overview".*?</svg>', html, re.S)
+    if not m or m.group(0).count('<g class="node slower"') != 3:
+        fail("no overview with the three slower steps of the chain")
+    widths = [float(x) for x in re.findall(r'<rect x="[\d.]+" y="\d+" width="([\d.]+)"',
+                                           m.group(0))]
+    if len(widths) != 3 or not widths[0] >= widths[1] >= widths[2] > 0:
+        fail("overview node widths are not nested shares: %s" % widths)
+    # the first difference panel: its interval bar (purple), the 0 line, the threshold lines
+    band = [y for y in range(h) if runs_of(rows[y], bpp, DIFF, 20)]
+    if not band:
+        fail("no interval of a difference drawn")
+    top = band[0]
+    bar_rows = [y for y in band if y < top + 30]
+    bar = runs_of(rows[bar_rows[len(bar_rows) // 2]], bpp, DIFF, 20)
+    panel = range(max(0, top - 30), top + 40)
+    overview_red = [y for y in range(top) if any(e - s > w * 0.6 for s, e in
+                                                 runs_of(rows[y], bpp, (180, 40, 35), 50))]
+    if not overview_red:
+        fail("the overview's entry node is not drawn in deep red across the page above the plots")
+
+    def columns(colour):
+        cols = {}
+        for y in panel:
+            for s, e in runs_of(rows[y], bpp, colour, 1):
+                for x in range(s, e):
+                    cols[x] = cols.get(x, 0) + 1
+        return sorted(x for x, n in cols.items() if n >= 8)  # vertical lines
+    zero, thr = columns(ZERO), columns(THRESHOLD)
+    if not zero:
+        fail("no line at 0 in the difference panel")
+    x0 = sum(zero) / len(zero)
+    left = [x for x in thr if x < x0]
+    right = [x for x in thr if x > x0]
+    if not left or not right:
+        fail("the threshold lines are not on both sides of 0: %s around %.1f" % (thr, x0))
+    dl, dr = x0 - sum(left) / len(left), sum(right) / len(right) - x0
+    print("difference panel: 0 at x=%.1f, threshold -%.1f/+%.1f px, interval x=%d..%d"
+          % (x0, dl, dr, bar[0][0], bar[-1][1]))
+    if abs(dl - dr) > 2.5:
+        fail("the threshold lines are not symmetric about 0")
+    # the demo's entry is slower: its whole interval lies beyond +threshold
+    if not bar or bar[0][0] <= max(right):
+        fail("the entry's difference interval is not drawn right of +threshold")
+    # full width: the panel's background spans most of the window
+    bg = runs_of(rows[top - 4], bpp, (250, 250, 250), 10)
+    span = (max(e for s, e in bg) - min(s for s, e in bg)) if bg else 0
+    if span < 0.8 * w:
+        fail("the difference panel spans %d of %d pixels" % (span, w))
+    # a box per revision beside the run-order plot: edges of >= 30 px right of the runs
+    below = range(top + 40, min(h, top + 400))
+    for name, colour in (("previous", PREVIOUS), ("current", CURRENT)):
+        edges = [(y, r) for y in below for r in runs_of(rows[y], bpp, colour, 30)]
+        if not edges or min(r[0] for y, r in edges) < 0.6 * w:
+            fail("no box of the %s runs beside the run-order plot" % name)
+
+
 def scenario_html():
-    """The HTML report renders in headless Chromium with both revisions' runs plotted."""
+    """The HTML report renders in headless Chromium: the overview of the search, and per
+    comparison the interval of the difference against 0 and +-threshold, the runs in order and
+    a box per revision, across the page."""
     import shutil
     chromium = shutil.which("chromium")
     with tempfile.TemporaryDirectory() as d:
@@ -338,12 +422,13 @@ def scenario_html():
                         "--no-first-run", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync",
                         "--user-data-dir=" + os.path.join(d, "profile"), "--screenshot=" + png,
-                        "--window-size=1000,1400", "file://" + page],
+                        "--window-size=1200,1600", "file://" + page],
                        capture_output=True, timeout=120)
         if not os.path.exists(png):
             fail("chromium made no screenshot")
+        check_drawing(png, html)
         w, h, rows, bpp = read_png(png)
-        counts = {(0x3b, 0x6f, 0xb6): 0, (0xd9, 0x68, 0x2b): 0}
+        counts = {PREVIOUS: 0, CURRENT: 0}
         for row in rows:
             for x in range(0, w * bpp, bpp):
                 px = tuple(row[x:x + 3])
