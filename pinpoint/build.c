@@ -60,6 +60,7 @@ struct cmake_cache {
 	char *cflags, *cxxflags; /* CMAKE_C_FLAGS, CMAKE_CXX_FLAGS */
 	char **defs;		 /* the user's options, as NAME:TYPE=VALUE */
 	size_t ndefs;
+	bool package; /* found find_package(Pinpoint): its targets use pinpoint_instrument() */
 };
 
 /* How instrumented code is compiled: the wrappers, or clang with the plugin. */
@@ -154,7 +155,11 @@ static int read_cache(const char *path, struct cmake_cache *c)
 			err = set_str(&c->cflags, value);
 		else if (!strcmp(name, "CMAKE_CXX_FLAGS"))
 			err = set_str(&c->cxxflags, value);
-		else if (user_option(name, type)) {
+		else if (!strcmp(name, "Pinpoint_DIR") && *value && !strstr(value, "NOTFOUND"))
+			c->package = true;
+		if (err)
+			break;
+		if (user_option(name, type)) {
 			char **n = realloc(c->defs, (c->ndefs + 1) * sizeof(*n));
 
 			if (!n) {
@@ -187,9 +192,14 @@ static bool is_wrapper(const char *compiler)
 	return !strcmp(base, "pinpoint-cc") || !strcmp(base, "pinpoint-c++");
 }
 
+/*
+ * Configured with the wrappers, with the plugin in its flags, or a project
+ * that found pinpoint's CMake package (find_package(Pinpoint) +
+ * pinpoint_instrument() on its targets).
+ */
 static bool is_instrumented(const struct cmake_cache *c)
 {
-	return is_wrapper(c->cc) || is_wrapper(c->cxx) ||
+	return c->package || is_wrapper(c->cc) || is_wrapper(c->cxx) ||
 	       (c->cflags && strstr(c->cflags, "-fpass-plugin")) ||
 	       (c->cxxflags && strstr(c->cxxflags, "-fpass-plugin"));
 }

@@ -9,6 +9,7 @@ a message on the first failure.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -185,12 +186,36 @@ def package(a, tmp):
     check_rpath(os.path.join(bld, "prog"), os.path.join(prefix, "lib", "pinpoint"))
     check_program(os.path.join(bld, "prog"), layers)
     check_program(os.path.join(bld, "prog_static"), layers)
+    check_package_measured_in_place(os.path.join(prefix, "bin", "pinpoint"), a, src, pdir, bld,
+                                    tmp)
     # another compiler is refused with one clear line
     bad = os.path.join(tmp, "build-gcc")
     p = run(["cmake", "-S", src, "-B", bad, "-DCMAKE_C_COMPILER=gcc", "-DPinpoint_DIR=" + pdir],
             expect=None)
     if p.returncode == 0 or "needs clang" not in p.stderr:
         fail("pinpoint_instrument accepted gcc:\n" + p.stdout + p.stderr)
+
+
+def check_package_measured_in_place(pinpoint, a, src, pdir, bld, tmp):
+    """A build directory whose targets use pinpoint_instrument() is measured as it is: no
+    instrumented copy is configured or built under the build root."""
+    bld2 = os.path.join(tmp, "build2")
+    run(["cmake", "-S", src, "-B", bld2, "-DCMAKE_C_COMPILER=" + a.clang,
+         "-DCMAKE_BUILD_TYPE=Release", "-DPinpoint_DIR=" + pdir])
+    run(["cmake", "--build", bld2])
+    root = os.path.join(tmp, "copies")
+    js = os.path.join(tmp, "session.json")
+    p = run([pinpoint, "--entry", "work", "--depth", "0", "--previous", bld, "--current", bld2,
+             "--build-root", root, "--measurements", "5", "--no-save-command", "--json", js,
+             "--", "./prog"], expect=None, timeout=300)
+    if p.returncode not in (0, 1) or "building" in p.stderr:
+        fail("the package build was not measured as it is:\n" + p.stdout + p.stderr)
+    if os.path.exists(root) and os.listdir(root):
+        fail("an instrumented copy of a package build was made: %s" % os.listdir(root))
+    with open(js) as f:
+        dirs = [r["dir"] for r in json.load(f)["revisions"]]
+    if dirs != [os.path.realpath(bld), os.path.realpath(bld2)]:
+        fail("the session measured %s, not the build directories themselves" % dirs)
 
 
 def package_build_tree(a, tmp):
