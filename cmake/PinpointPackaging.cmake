@@ -8,7 +8,8 @@
 #   lib/pinpoint/pinpoint-pass.so, libpinpoint-rt.so, libpinpoint-rt.a
 #   lib/cmake/Pinpoint/PinpointConfig.cmake (+ Version, Targets)
 #   include/pinpoint/abi.h
-#   share/man/man1/pinpoint.1, pinpoint-cc.1, pinpoint-layers.1
+#   share/man/man1/pinpoint.1.gz, pinpoint-cc.1.gz, pinpoint-layers.1.gz (gzip -9n)
+#   share/doc/pinpoint/copyright (machine-readable, the MIT license of LICENSE)
 include(CMakePackageConfigHelpers)
 
 set(PINPOINT_INSTALL_CMAKEDIR lib/cmake/Pinpoint)
@@ -48,9 +49,31 @@ export(EXPORT PinpointTargets NAMESPACE Pinpoint::
 
 install(FILES ${PINPOINT_INCLUDE_DIR}/pinpoint/abi.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pinpoint)
-install(FILES ${PROJECT_SOURCE_DIR}/man/pinpoint.1 ${PROJECT_SOURCE_DIR}/man/pinpoint-cc.1
-              ${PROJECT_SOURCE_DIR}/man/pinpoint-layers.1
-  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Man pages compressed as Debian installs them: gzip -9n (no name, no time
+# stamp, so the package is reproducible).
+find_program(PINPOINT_GZIP gzip REQUIRED)
+set(pp_man_gz)
+foreach(page pinpoint pinpoint-cc pinpoint-layers)
+  set(gz ${PROJECT_BINARY_DIR}/man/${page}.1.gz)
+  add_custom_command(OUTPUT ${gz}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+    COMMAND ${PINPOINT_GZIP} -9n -c ${PROJECT_SOURCE_DIR}/man/${page}.1 > ${gz}
+    DEPENDS ${PROJECT_SOURCE_DIR}/man/${page}.1
+    COMMENT "Compressing the man page ${page}.1" VERBATIM)
+  list(APPEND pp_man_gz ${gz})
+endforeach()
+add_custom_target(pinpoint-man ALL DEPENDS ${pp_man_gz})
+install(FILES ${pp_man_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# The copyright file of a Debian package, in the machine-readable format,
+# with the license text of LICENSE (after its title and copyright line, indented).
+file(READ ${PROJECT_SOURCE_DIR}/LICENSE pp_license)
+string(REGEX REPLACE "^MIT License\n\nCopyright[^\n]*\n\n" "" pp_license "${pp_license}")
+string(REGEX REPLACE "\n+$" "" pp_license "${pp_license}")
+string(REGEX REPLACE "\n\n" "\n.\n" pp_license "${pp_license}")
+string(REGEX REPLACE "\n" "\n " PINPOINT_LICENSE_BODY " ${pp_license}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/copyright.in ${PROJECT_BINARY_DIR}/doc/copyright @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/doc/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/pinpoint)
 
 # Debian package: cpack -G DEB in the build directory.
 set(CPACK_PACKAGE_NAME pinpoint)

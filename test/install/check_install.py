@@ -152,6 +152,30 @@ def plain_plugin(a, tmp):
     run([a.clang, "-fpass-plugin=" + plugin, "-g", "-O2", "prog.c", rt,
          "-Wl,-rpath," + os.path.dirname(rt), "-lpthread", "-o", "prog"], cwd=tmp)
     check_program(os.path.join(tmp, "prog"), a.layers)
+    check_man_example(a, tmp)
+
+
+def check_man_example(a, tmp):
+    """pinpoint(1)'s example of a build by hand, run as it is printed, makes a program that
+    starts (the shared runtime is found through its rpath)."""
+    with open(os.path.join(os.path.dirname(PROJECTS), "..", "..", "man", "pinpoint.1")) as f:
+        man = f.read()
+    m = re.search(r"\n\.nf\n(clang [^\n]*(?:\\e\n[^\n]*)*)\n\.fi", man)
+    if not m:
+        fail("no clang example in pinpoint(1)")
+    cmd = m.group(1).replace("\\-", "-").replace("\\e\n", " ")
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    for name, target in (("pinpoint", a.pinpoint), ("clang", a.clang)):
+        if not os.path.exists(os.path.join(bindir, name)):
+            os.symlink(target, os.path.join(bindir, name))
+    if os.path.exists(os.path.join(tmp, "prog")):
+        os.unlink(os.path.join(tmp, "prog"))
+    run(["sh", "-c", cmd], cwd=tmp, env={"PATH": bindir + ":" + os.environ["PATH"]})
+    p = run([os.path.join(tmp, "prog")], cwd=tmp, expect=None)
+    if p.returncode != 0:
+        fail("the program built by pinpoint(1)'s example exits %d:\n%s\n%s"
+             % (p.returncode, cmd, p.stderr))
 
 
 def install_prefix(a, tmp):
@@ -167,8 +191,8 @@ def package(a, tmp):
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
               "lib/cmake/Pinpoint/PinpointConfig.cmake",
               "lib/cmake/Pinpoint/PinpointConfigVersion.cmake",
-              "share/man/man1/pinpoint.1", "share/man/man1/pinpoint-cc.1",
-              "share/man/man1/pinpoint-layers.1"]:
+              "share/man/man1/pinpoint.1.gz", "share/man/man1/pinpoint-cc.1.gz",
+              "share/man/man1/pinpoint-layers.1.gz", "share/doc/pinpoint/copyright"]:
         if not os.path.exists(os.path.join(prefix, f)):
             fail("not installed: " + f)
     # the installed driver finds the installed plugin
@@ -260,15 +284,42 @@ def deb(a, tmp):
     for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
               "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
-              "lib/cmake/Pinpoint/PinpointConfig.cmake", "share/man/man1/pinpoint.1"]:
+              "lib/cmake/Pinpoint/PinpointConfig.cmake", "share/doc/pinpoint/copyright"]:
         if not os.path.lexists(os.path.join(usr, f)):
             fail("not in the package: " + f)
+    check_debian_docs(usr)
     # the extracted tree works where it is: the wrapper finds its plugin and runtime
     shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
     run([os.path.join(usr, "bin", "pinpoint-cc"), "-O2", "prog.c", "-o", "prog"], cwd=tmp)
     check_rpath(os.path.join(tmp, "prog"), os.path.join(usr, "lib", "pinpoint"))
     check_program(os.path.join(tmp, "prog"), os.path.join(usr, "bin", "pinpoint-layers"))
     check_demo(a, os.path.join(usr, "bin", "pinpoint"))
+
+
+def check_debian_docs(usr):
+    """Man pages gzipped with -9n, a machine-readable copyright file with the MIT license."""
+    import gzip
+    for page in ["pinpoint", "pinpoint-cc", "pinpoint-layers"]:
+        path = os.path.join(usr, "share/man/man1/%s.1.gz" % page)
+        if not os.path.exists(path) or os.path.exists(path[:-3]):
+            fail("the man page %s is not installed gzipped only" % page)
+        with open(path, "rb") as f:
+            head = f.read(10)
+        # RFC 1952: FLG without FNAME (bit 3), MTIME 0, XFL 2 (maximum compression)
+        if head[:3] != b"\x1f\x8b\x08" or head[3] & 8 or head[4:8] != b"\0\0\0\0" \
+                or head[8] != 2:
+            fail("%s is not compressed with gzip -9n: header %s" % (path, head.hex()))
+        with gzip.open(path, "rt") as f:
+            if not f.read().startswith(".\\\" %s.1" % page):
+                fail("%s does not hold the man page" % path)
+    with open(os.path.join(usr, "share/doc/pinpoint/copyright")) as f:
+        text = f.read()
+    for want in ["Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n",
+                 "\nFiles: *\nCopyright: the pinpoint authors\nLicense: Expat\n",
+                 "\nLicense: Expat\n Permission is hereby granted, free of charge",
+                 "\n .\n THE SOFTWARE IS PROVIDED \"AS IS\""]:
+        if want not in text:
+            fail("the copyright file lacks %r:\n%s" % (want, text))
 
 
 def deb_system(a, tmp):
