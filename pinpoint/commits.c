@@ -13,7 +13,11 @@
  * its entry is significantly slower than GOOD's.  A commit that does not
  * build or cannot be measured is skipped and a neighbour tried instead.
  * Then one full session between the last fast and the first slow commit
- * names the call.  The sessions are pinpoint itself, run again with the
+ * names the call.  Without --build-cmd, --current is a CMake build
+ * directory of a source tree in the repository: each commit is configured
+ * (generator and build type of that directory) and built in
+ * <worktree>/.pinpoint-cmake with the compiler wrappers, and COMMAND runs
+ * there.  The sessions are pinpoint itself, run again with the
  * options of this one; their output goes to stderr as progress, the last
  * one's to stdout.
  */
@@ -56,6 +60,7 @@ struct range {
 	const struct pp_options *opt;
 	char *top; /* the repository's work tree */
 	char *rel; /* the current directory, relative to it ("" or "sub/dir/") */
+	char *build_cmd; /* --build-cmd, or the one made for a CMake build directory */
 	char root[PATH_MAX]; /* where the worktrees go */
 	char self[PATH_MAX]; /* pinpoint */
 	struct commit good;
@@ -241,6 +246,10 @@ static int checkout(struct range *g, struct commit *c)
 		c->dir = NULL;
 		return -ENOMEM;
 	}
+	if (mkdir(c->dir, 0755) && errno != EEXIST) {
+		pr_err("cannot create %s: %s", c->dir, strerror(errno));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -307,8 +316,7 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: add(a, "--exclude=%s", o->exclude[i]);
 	err = err ?: add(a, "--search=%s", o->search == PP_SEARCH_LINEAR ? "linear" : "binary");
 	err = err ?: add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
-	if (o->build_cmd)
-		err = err ?: add(a, "--build-cmd=%s", o->build_cmd);
+	err = err ?: add(a, "--build-cmd=%s", g->build_cmd);
 	if (o->build_root)
 		err = err ?: add(a, "--build-root=%s", o->build_root);
 	err = err ?: add(a, "--no-save-command");
@@ -447,41 +455,136 @@ static int split_range(const char *spec, char **good, char **bad)
 	return *good && *bad ? 0 : -ENOMEM;
 }
 
+/* @s quoted for sh, appended to @f. */
+static void sh_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/* The CMakeCache.txt value of @name (malloc'ed), or NULL. */
+static char *cache_value(const char *cache, const char *name)
+{
+	size_t n = strlen(name), cap = 0;
+	char *line = NULL, *v = NULL;
+	ssize_t len;
+	FILE *f = fopen(cache, "re");
+
+	if (!f)
+		return NULL;
+	while (!v && (len = getline(&line, &cap, f)) > 0) {
+		char *eq;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		eq = strchr(line, '=');
+		if (eq && !strncmp(line, name, n) && line[n] == ':' && eq > line + n)
+			v = strdup(eq + 1);
+	}
+	free(line);
+	fclose(f);
+	return v;
+}
+
+/*
+ * --current is a CMake build directory of sources at @srcrel of the work
+ * tree: each commit is configured (with the directory's generator and build
+ * type) and built in <worktree>/.pinpoint-cmake, from ../@srcrel.
+ */
+static int cmake_build_cmd(struct range *g, const char *cache, const char *srcrel)
+{
+	char *gen = cache_value(cache, "CMAKE_GENERATOR");
+	char *type = cache_value(cache, "CMAKE_BUILD_TYPE");
+	char *buf = NULL, *src = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		fputs("cmake -S ", m);
+		if (asprintf(&src, "../%s", srcrel) >= 0) {
+			sh_quote(m, src);
+			free(src);
+		}
+		fputs(" -B .", m);
+		if (gen && *gen) {
+			fputs(" -G ", m);
+			sh_quote(m, gen);
+		}
+		if (type && *type) {
+			fputs(" -DCMAKE_BUILD_TYPE=", m);
+			sh_quote(m, type);
+		}
+		fputs(" -DCMAKE_C_COMPILER=\"$CC\" -DCMAKE_CXX_COMPILER=\"$CXX\" >/dev/null"
+		      " && cmake --build . --parallel",
+		      m);
+		fclose(m);
+	}
+	free(gen);
+	free(type);
+	g->build_cmd = buf;
+	return buf ? 0 : -ENOMEM;
+}
+
 static int setup(struct range *g, const struct pp_options *opt)
 {
 	char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
-	char cur[PATH_MAX], *top = NULL;
+	char cur[PATH_MAX], cache[PATH_MAX + 16], *top = NULL, *src = NULL;
+	const char *in;
 	ssize_t len;
 	size_t tl;
+	int err = -EINVAL;
 
 	g->opt = opt;
 	if (!opt->command) {
 		pr_err("--commits needs the benchmark command after '--'");
 		return -EINVAL;
 	}
-	if (!opt->build_cmd) {
-		pr_err("--commits needs --build-cmd CMD: how each commit is built in its "
-		       "checkout (for a CMake project, e.g. 'cmake -S . -B b -DCMAKE_C_COMPILER=$CC "
-		       "&& cmake --build b')");
-		return -EINVAL;
-	}
 	if (!realpath(opt->current, cur)) {
 		pr_err("--current %s: %s", opt->current, strerror(errno));
 		return -EINVAL;
 	}
-	if (run_capture(argv, cur, &top) || !top || !*top) {
+	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", cur);
+	if (!opt->build_cmd) {
+		src = cache_value(cache, "CMAKE_HOME_DIRECTORY");
+		if (!src) {
+			pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
+			       "checkout), or --current a CMake build directory");
+			return -EINVAL;
+		}
+	}
+	in = src ? src : cur;
+	if (run_capture(argv, in, &top) || !top || !*top) {
 		free(top);
-		pr_err("%s is not in a git work tree", cur);
-		return -EINVAL;
+		pr_err("%s is not in a git work tree", in);
+		goto out;
 	}
 	g->top = top;
 	tl = strlen(top);
-	if (strncmp(cur, top, tl) || (cur[tl] && cur[tl] != '/')) {
-		pr_err("%s is not inside its work tree %s", cur, top);
-		return -EINVAL;
+	if (strncmp(in, top, tl) || (in[tl] && in[tl] != '/')) {
+		pr_err("%s is not inside its work tree %s", in, top);
+		goto out;
 	}
-	if (asprintf(&g->rel, "%s", cur[tl] ? cur + tl + 1 : "") < 0)
-		return -ENOMEM;
+	if (src) {
+		err = cmake_build_cmd(g, cache, in[tl] ? in + tl + 1 : ".");
+		if (!err && asprintf(&g->rel, ".pinpoint-cmake") < 0)
+			err = -ENOMEM;
+		if (!err)
+			fprintf(stderr, "pinpoint: each commit is built with: %s\n", g->build_cmd);
+	} else {
+		err = 0;
+		g->build_cmd = strdup(opt->build_cmd);
+		if (!g->build_cmd || asprintf(&g->rel, "%s", cur[tl] ? cur + tl + 1 : "") < 0)
+			err = -ENOMEM;
+	}
+	free(src);
+	src = NULL;
+	if (err)
+		return err;
 	len = readlink("/proc/self/exe", g->self, sizeof(g->self) - 1);
 	if (len <= 0) {
 		pr_err("cannot find the pinpoint executable: %s", strerror(errno));
@@ -493,6 +596,9 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	return 0;
+out:
+	free(src);
+	return err;
 }
 
 int pp_commits_run(const struct pp_options *opt)
@@ -593,6 +699,7 @@ out:
 	free(g.good.dir);
 	free(g.top);
 	free(g.rel);
+	free(g.build_cmd);
 	free(good);
 	free(bad);
 	return code;

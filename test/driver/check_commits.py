@@ -9,6 +9,9 @@ not compile and commit 5 repairs it.  Scenarios:
   bisect   git bisect run pinpoint --bisect ... names commit 3; the broken
            commit exits 125 (skip), a fast one 0, a slow one 1.
   commits  pinpoint --commits C1..C7 names commit 3 and the call to parse.
+  commits-cmake  the same from a CMake build directory, without --build-cmd.
+  commits-interrupt  Ctrl-C during the bisection prints the commits the
+           first slow one is still among, exit 130.
   history  --history appends one JSON line per session and the HTML report
            draws the trend of the entry.
 
@@ -95,6 +98,13 @@ def git(repo, *args):
     return run(["git"] + list(args), cwd=repo, extra_env=GIT_ENV, expect=0).stdout.strip()
 
 
+CMAKELISTS = """\
+cmake_minimum_required(VERSION 3.20)
+project(bench C)
+add_executable(bench bench.c)
+"""
+
+
 def make_history(d):
     """The repository in @d/repo; the commit hashes, oldest first."""
     repo = os.path.join(d, "repo")
@@ -102,8 +112,10 @@ def make_history(d):
     git(repo, "init", "-q", "-b", "main")
     with open(os.path.join(repo, "Makefile"), "w") as f:
         f.write(MAKEFILE)
+    with open(os.path.join(repo, "CMakeLists.txt"), "w") as f:
+        f.write(CMAKELISTS)
     with open(os.path.join(repo, ".gitignore"), "w") as f:
-        f.write("bench\n.pinpoint/\n")
+        f.write("bench\n.pinpoint/\nbuild/\n")
     hashes = []
     for subject, factor, extra in HISTORY:
         with open(os.path.join(repo, "bench.c"), "w") as f:
@@ -191,6 +203,48 @@ def scenario_commits():
         p = run(args[:2] + ["%s..nosuchref" % h[0]] + args[3:], cwd=repo)
         if p.returncode != 2 or len(p.stderr.strip().splitlines()) != 1:
             fail("a wrong range is not one error line and exit 2", p)
+
+
+def scenario_commits_cmake():
+    with tempfile.TemporaryDirectory(prefix="pp-commits-cmake-") as d:
+        repo, h = make_history(d)
+        build = os.path.join(repo, "build")
+        run(["cmake", "-S", repo, "-B", build, "-DCMAKE_BUILD_TYPE=Release"], expect=0)
+        p = run([ARGS.pinpoint, "--commits", "%s..main" % h[0], "--current", build,
+                 "--depth", "1", "--build-root", os.path.join(d, "cache"), "--entry", "entry",
+                 "--measurements", "8", "--no-save-command", "--", "./bench"], timeout=1500)
+        if p.returncode != 1:
+            fail("--commits on a CMake build exit %d, expected 1" % p.returncode, p)
+        if not re.search(r"^First slower commit: %s " % h[SLOW][:12], p.stdout, re.M):
+            fail("the first slower commit is not commit %d" % (SLOW + 1), p)
+        if "cmake -S '../.' -B . -G 'Unix Makefiles' -DCMAKE_BUILD_TYPE='Release'" not in p.stderr:
+            fail("the commits are not configured like the build directory", p)
+
+
+def scenario_commits_interrupt():
+    import signal
+    with tempfile.TemporaryDirectory(prefix="pp-commits-int-") as d:
+        repo, h = make_history(d)
+        cmd = [ARGS.pinpoint, "--commits", "%s..main" % h[0], "--depth", "1",
+               "--build-root", os.path.join(d, "cache")] + COMMON + ["--", "./bench"]
+        p = subprocess.Popen(cmd, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+        err = []
+        for line in p.stderr:
+            err.append(line)
+            if re.match(r"pinpoint: \[2\] commit", line):
+                os.killpg(p.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
+                break
+        rest_err = p.stderr.read()
+        out = p.stdout.read()
+        p.wait(timeout=300)
+        print("".join(err) + rest_err + out)
+        if p.returncode != 130:
+            fail("interrupted --commits exits %d, expected 130" % p.returncode)
+        if "Interrupted: what was established so far:" not in out or \
+                "The first slower commit is one of these 6" not in out or \
+                h[SLOW][:12] not in out:
+            fail("the interrupted --commits does not print the commits still in question")
 
 
 def scenario_history():
