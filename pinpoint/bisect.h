@@ -13,10 +13,10 @@
 
 /* Where a session ended before its verdict. */
 enum pp_bisect_stage {
-	PP_BISECT_SESSION, /* it ran: @code is its exit status */
-	PP_BISECT_OPTIONS, /* the command line is wrong */
+	PP_BISECT_SESSION,	  /* it ran: @code is its exit status */
+	PP_BISECT_OPTIONS,	  /* the command line is wrong */
 	PP_BISECT_BUILD_PREVIOUS, /* the good revision did not build */
-	PP_BISECT_BUILD_CURRENT, /* the commit under test did not build */
+	PP_BISECT_BUILD_CURRENT,  /* the commit under test did not build */
 };
 
 /* The `git bisect run` status of a session that ended at @stage with status @code. */

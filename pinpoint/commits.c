@@ -58,9 +58,9 @@ struct commit {
 
 struct range {
 	const struct pp_options *opt;
-	char *top; /* the repository's work tree */
-	char *rel; /* the current directory, relative to it ("" or "sub/dir/") */
-	char *build_cmd; /* --build-cmd, or the one made for a CMake build directory */
+	char *top;	     /* the repository's work tree */
+	char *rel;	     /* the current directory, relative to it ("" or "sub/dir/") */
+	char *build_cmd;     /* --build-cmd, or the one made for a CMake build directory */
 	char root[PATH_MAX]; /* where the worktrees go */
 	char self[PATH_MAX]; /* pinpoint */
 	struct commit good;
@@ -68,11 +68,12 @@ struct range {
 	size_t n;
 };
 
-/* Run @argv in @dir; its stdout (trailing newlines cut) in *@out when @out. */
+/* Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines cut) in *@out when @out.
+ */
 static int run_capture(char *const argv[], const char *dir, char **out)
 {
 	char tmpl[] = "/tmp/pinpoint-git.XXXXXX";
-	struct pp_process p = {.argv = argv, .dir = dir, .out = -1, .err = 2};
+	struct pp_process p = {.argv = argv, .dir = dir, .out = -1, .err = -1};
 	struct pp_run_status st;
 	int fd = -1, err;
 
@@ -238,7 +239,8 @@ static int checkout(struct range *g, struct commit *c)
 		run_capture(prune, g->top, NULL);
 		err = run_capture(add, g->top, NULL);
 		if (err) {
-			pr_err("cannot check out %.12s in %s (git worktree add failed)", c->hash, wt);
+			pr_err("cannot check out %.12s in %s (git worktree add failed)", c->hash,
+			       wt);
 			return -EINVAL;
 		}
 	}
@@ -356,7 +358,9 @@ static int run_session(const struct range *g, const char *prev, const char *cur,
 	err = pp_process_run(&p, &st);
 	if (err)
 		goto out;
-	err = st.exited ? st.exit_code : st.signal == SIGINT ? PP_EXIT_INTERRUPTED : 128 + st.signal;
+	err = st.exited		    ? st.exit_code
+	      : st.signal == SIGINT ? PP_EXIT_INTERRUPTED
+				    : 128 + st.signal;
 out:
 	argv_free(&a);
 	return err;
@@ -441,7 +445,7 @@ static void print_range(const struct range *g, long lo, long hi, bool interrupte
 	       hi - lo, at(g, lo)->hash);
 	for (long i = lo + 1; i <= hi; i++)
 		printf("  %.12s %s%s\n", g->c[i].hash, g->c[i].subject,
-		       g->c[i].state == 3 ? "  [skipped: no build or no measurement]"
+		       g->c[i].state == 3   ? "  [skipped: no build or no measurement]"
 		       : g->c[i].state == 2 ? "  [slower]"
 					    : "");
 }
@@ -682,8 +686,7 @@ int pp_commits_run(const struct pp_options *opt)
 	}
 	print_range(&g, lo, hi, false);
 	/* With skipped commits left between them, the session spans them all. */
-	printf("\nPinpointing the call between %.12s and %.12s:\n", at(&g, lo)->hash,
-	       g.c[hi].hash);
+	printf("\nPinpointing the call between %.12s and %.12s:\n", at(&g, lo)->hash, g.c[hi].hash);
 	code = run_session(&g, at(&g, lo)->dir, g.c[hi].dir, false);
 	if (code < 0) {
 		pr_err("cannot run the session: %s", strerror(-code));

@@ -38,8 +38,8 @@ static void put_line(FILE *f, const struct pp_session *s)
 	pp_json_put_string(f, s->rev[PP_PREV].dir);
 	fputs(",\"current\":", f);
 	pp_json_put_string(f, s->rev[PP_CUR].dir);
-	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d", decided ? pp_verdict_name(e->verdict) : "none",
-		s->outcome);
+	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d",
+		decided ? pp_verdict_name(e->verdict) : "none", s->outcome);
 	if (decided) {
 		for (int r = 0; r < 2; r++) {
 			struct pp_interval iv = pp_revision_interval(s, e, r);
@@ -199,7 +199,8 @@ long pp_history_load(const char *path, const char *entry, struct pp_history_entr
 		e.diff_high = get_num(line, "diff_high_ns");
 		e.threshold_ns = get_num(line, "threshold_ns");
 		if (n == cap) {
-			struct pp_history_entry *nv = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+			struct pp_history_entry *nv =
+			    realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
 
 			if (!nv) {
 				free(v);

@@ -19,7 +19,7 @@
 
 /* A session read back from a history file. */
 struct pp_history_entry {
-	double time; /* seconds since the epoch */
+	double time;	  /* seconds since the epoch */
 	char verdict[16]; /* "slower", "same", ..., or "none" (not decided) */
 	int status;
 	double prev_ns, prev_low, prev_high;

@@ -99,8 +99,10 @@ void pp_svg_overview(FILE *f, const struct pp_session *s)
 	next_x = calloc((size_t)n, sizeof(*next_x));
 	if (!x0 || !wd || !next_x)
 		goto out;
-	fprintf(f, "<svg class=\"overview\" viewBox=\"0 0 %d %ld\" width=\"100%%\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", W, n * ROW + 4);
+	fprintf(f,
+		"<svg class=\"overview\" viewBox=\"0 0 %d %ld\" width=\"100%%\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
+		W, n * ROW + 4);
 	for (long i = 0; i < n; i++) {
 		const struct pp_overview_node *nd = &v[i];
 		double share = fmin(fmax(nd->share, 0), 1), entry_share;
@@ -116,10 +118,12 @@ void pp_svg_overview(FILE *f, const struct pp_session *s)
 		}
 		entry_share = wd[i] / (W - 2 * ML);
 		fill_of(nd->verdict, entry_share, fill, sizeof(fill));
-		fprintf(f, "<g class=\"node %s\" data-depth=\"%u\" data-share=\"%.4f\">"
-			   "<rect x=\"%.1f\" y=\"%ld\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-			   "stroke=\"white\"/>", pp_verdict_name(nd->verdict), nd->depth, nd->share,
-			x0[i], i * ROW + 2, wd[i], ROW - 3, fill);
+		fprintf(f,
+			"<g class=\"node %s\" data-depth=\"%u\" data-share=\"%.4f\">"
+			"<rect x=\"%.1f\" y=\"%ld\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+			"stroke=\"white\"/>",
+			pp_verdict_name(nd->verdict), nd->depth, nd->share, x0[i], i * ROW + 2,
+			wd[i], ROW - 3, fill);
 		fprintf(f, "<text x=\"%.1f\" y=\"%ld\" font-size=\"12\" fill=\"%s\">", x0[i] + 6,
 			i * ROW + ROW / 2 + 6,
 			nd->verdict != PP_V_SAME && entry_share > 0.5 ? "white" : "#111");

@@ -17,9 +17,9 @@
 struct pp_overview_node {
 	int parent; /* index of the parent node, -1 for the entry */
 	unsigned depth;
-	char *label; /* malloc'ed */
+	char *label;		 /* malloc'ed */
 	struct pp_interval diff; /* current - previous, ns */
-	double share; /* of the parent's difference (1 for the entry) */
+	double share;		 /* of the parent's difference (1 for the entry) */
 	enum pp_verdict verdict;
 	unsigned order; /* the comparison's number in the report, 0 if none */
 };

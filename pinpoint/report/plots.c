@@ -24,7 +24,7 @@
 /* The runs panel, below it: run order, then the boxes, then the legend. */
 #define RT (DH + 14)
 #define RH 230
-#define RB 26 /* bottom margin: the axis title */
+#define RB 26	 /* bottom margin: the axis title */
 #define BOXW 150 /* the two boxes */
 #define LEGW 110
 #define RUNS_R (W - MR - LEGW - BOXW - 20) /* right end of the run-order plot */
@@ -45,7 +45,10 @@ size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_
 	}
 	raw = range / (double)(target ? target : 1);
 	mag = pow(10, floor(log10(raw)));
-	step = raw / mag <= 1 ? mag : raw / mag <= 2 ? 2 * mag : raw / mag <= 5 ? 5 * mag : 10 * mag;
+	step = raw / mag <= 1	? mag
+	       : raw / mag <= 2 ? 2 * mag
+	       : raw / mag <= 5 ? 5 * mag
+				: 10 * mag;
 	first = floor(*lo / step + 1e-9) * step;
 	*lo = first;
 	*hi = ceil(*hi / step - 1e-9) * step;
@@ -121,37 +124,48 @@ static void diff_panel(FILE *f, const struct pp_quantity *q)
 	nt = pp_nice_ticks(&lo, &hi, 8, ticks, 16);
 	x.lo = lo;
 	x.hi = hi;
-	fprintf(f, "<g class=\"diff\">\n<text x=\"%d\" y=\"12\" font-size=\"12\">difference current "
-		   "&#8722; previous, per execution of the entry</text>\n", ML);
-	fprintf(f, "<rect x=\"%d\" y=\"%g\" width=\"%d\" height=\"%g\" fill=\"#fafafa\" "
-		   "stroke=\"#ccc\"/>\n", ML, y0, W - MR - ML, y1 - y0);
+	fprintf(f,
+		"<g class=\"diff\">\n<text x=\"%d\" y=\"12\" font-size=\"12\">difference current "
+		"&#8722; previous, per execution of the entry</text>\n",
+		ML);
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%g\" width=\"%d\" height=\"%g\" fill=\"#fafafa\" "
+		"stroke=\"#ccc\"/>\n",
+		ML, y0, W - MR - ML, y1 - y0);
 	for (size_t i = 0; i < nt; i++) {
 		double tx = map(&x, ticks[i]);
 
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" stroke=\"#e4e4e4\"/>"
-			   "<text x=\"%.1f\" y=\"%g\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
-			tx, tx, y0, y1, tx, y1 + 13, pp_fmt_ns(ticks[i], a, sizeof(a)));
+		fprintf(
+		    f,
+		    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" stroke=\"#e4e4e4\"/>"
+		    "<text x=\"%.1f\" y=\"%g\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+		    tx, tx, y0, y1, tx, y1 + 13, pp_fmt_ns(ticks[i], a, sizeof(a)));
 	}
 	if (thr > 0)
 		for (int sgn = -1; sgn <= 1; sgn += 2) {
 			double tx = map(&x, sgn * thr);
 
-			fprintf(f, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" "
-				   "stroke=\"%s\" stroke-width=\"3\" stroke-dasharray=\"6,3\" "
-				   "shape-rendering=\"crispEdges\"/>\n",
-				tx, tx, y0, y1, PP_SVG_THRESHOLD);
+			fprintf(
+			    f,
+			    "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" "
+			    "stroke=\"%s\" stroke-width=\"3\" stroke-dasharray=\"6,3\" "
+			    "shape-rendering=\"crispEdges\"/>\n",
+			    tx, tx, y0, y1, PP_SVG_THRESHOLD);
 		}
-	fprintf(f, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" stroke=\"%s\" "
-		   "stroke-width=\"2\" shape-rendering=\"crispEdges\"/>\n",
+	fprintf(f,
+		"<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" stroke=\"%s\" "
+		"stroke-width=\"2\" shape-rendering=\"crispEdges\"/>\n",
 		map(&x, 0), map(&x, 0), y0, y1, PP_SVG_ZERO);
-	fprintf(f, "<rect class=\"diff-interval\" x=\"%.1f\" y=\"%g\" width=\"%.1f\" height=\"12\" "
-		   "fill=\"%s\" shape-rendering=\"crispEdges\"><title>%s",
+	fprintf(f,
+		"<rect class=\"diff-interval\" x=\"%.1f\" y=\"%g\" width=\"%.1f\" height=\"12\" "
+		"fill=\"%s\" shape-rendering=\"crispEdges\"><title>%s",
 		map(&x, q->cmp.diff.low), ym - 6,
 		fmax(map(&x, q->cmp.diff.high) - map(&x, q->cmp.diff.low), 2), PP_SVG_DIFF,
 		pp_fmt_ns(q->cmp.diff.low, a, sizeof(a)));
 	fprintf(f, " .. %s</title></rect>\n", pp_fmt_ns(q->cmp.diff.high, a, sizeof(a)));
-	fprintf(f, "<circle class=\"diff-centre\" cx=\"%.1f\" cy=\"%g\" r=\"7\" fill=\"white\" "
-		   "stroke=\"%s\" stroke-width=\"3\"/>\n</g>\n",
+	fprintf(f,
+		"<circle class=\"diff-centre\" cx=\"%.1f\" cy=\"%g\" r=\"7\" fill=\"white\" "
+		"stroke=\"%s\" stroke-width=\"3\"/>\n</g>\n",
 		map(&x, q->cmp.diff.centre), ym, PP_SVG_DIFF);
 }
 
@@ -181,21 +195,29 @@ static void box(FILE *f, const struct pp_series *sr, int r, const struct axis *y
 			whi = v[i];
 	}
 	fprintf(f, "<g class=\"box\" data-rev=\"%s\">", r ? "current" : "previous");
-	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		   "stroke-width=\"2\"/>", cx, cx, map(y, whi), map(y, q3), colour[r]);
-	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		   "stroke-width=\"2\"/>", cx, cx, map(y, q1), map(y, wlo), colour[r]);
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"44\" height=\"%.1f\" fill=\"%s\" "
-		   "fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"2\" "
-		   "shape-rendering=\"crispEdges\"/>", cx - 22, map(y, q3),
-		fmax(map(y, q1) - map(y, q3), 1), colour[r], colour[r]);
-	fprintf(f, "<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-		   "stroke=\"%s\" stroke-width=\"3\" shape-rendering=\"crispEdges\"/>",
+	fprintf(f,
+		"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		"stroke-width=\"2\"/>",
+		cx, cx, map(y, whi), map(y, q3), colour[r]);
+	fprintf(f,
+		"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		"stroke-width=\"2\"/>",
+		cx, cx, map(y, q1), map(y, wlo), colour[r]);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"44\" height=\"%.1f\" fill=\"%s\" "
+		"fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"2\" "
+		"shape-rendering=\"crispEdges\"/>",
+		cx - 22, map(y, q3), fmax(map(y, q1) - map(y, q3), 1), colour[r], colour[r]);
+	fprintf(f,
+		"<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"%s\" stroke-width=\"3\" shape-rendering=\"crispEdges\"/>",
 		cx - 22, cx + 22, map(y, q2), map(y, q2), colour[r]);
 	for (size_t i = 0; i < n; i++)
 		if (v[i] < wlo || v[i] > whi)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"none\" "
-				   "stroke=\"%s\"/>", cx, map(y, v[i]), colour[r]);
+			fprintf(f,
+				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"none\" "
+				"stroke=\"%s\"/>",
+				cx, map(y, v[i]), colour[r]);
 	fputs("</g>\n", f);
 	free(v);
 }
@@ -218,18 +240,23 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 	nt = pp_nice_ticks(&lo, &hi, 6, ticks, 16);
 	y.lo = lo;
 	y.hi = hi;
-	fprintf(f, "<g class=\"runs\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		   "fill=\"#fafafa\" stroke=\"#ccc\"/>\n", ML, RT, W - MR - LEGW - ML, RH);
+	fprintf(f,
+		"<g class=\"runs\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"#fafafa\" stroke=\"#ccc\"/>\n",
+		ML, RT, W - MR - LEGW - ML, RH);
 	for (size_t i = 0; i < nt; i++) {
 		double ty = map(&y, ticks[i]);
 
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
-			   "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-			ML, W - MR - LEGW, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
+		fprintf(
+		    f,
+		    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
+		    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		    ML, W - MR - LEGW, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">run, in "
-		   "order</text><text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		   "text-anchor=\"middle\">distribution</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">run, in "
+		"order</text><text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"text-anchor=\"middle\">distribution</text>\n",
 		(ML + RUNS_R) / 2, RT + RH + 18, RUNS_R + 10 + BOXW / 2, RT + RH + 18);
 	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>\n", RUNS_R + 10,
 		RUNS_R + 10, RT, RT + RH);
@@ -238,18 +265,22 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 		double y1 = map(&y, iv.high), y2 = map(&y, iv.low), yc = map(&y, iv.centre);
 
 		/* The interval as a band, the centre as a line, then every run as a dot. */
-		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
-			   "fill-opacity=\"0.15\"/>\n", ML, y1, RUNS_R - ML, fmax(y2 - y1, 1.0),
-			colour[r]);
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-dasharray=\"5,3\"/>\n", ML, RUNS_R, yc, yc, colour[r]);
+		fprintf(f,
+			"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
+			"fill-opacity=\"0.15\"/>\n",
+			ML, y1, RUNS_R - ML, fmax(y2 - y1, 1.0), colour[r]);
+		fprintf(f,
+			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-dasharray=\"5,3\"/>\n",
+			ML, RUNS_R, yc, yc, colour[r]);
 		for (size_t i = 0; i < q->series[r].n; i++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>",
 				ML + 6 + xstep * (double)i, map(&y, q->series[r].v[i]), colour[r]);
 		fputc('\n', f);
 		box(f, &q->series[r], r, &y, RUNS_R + 10 + BOXW * (r ? 0.72 : 0.28));
-		fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
-			   "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+		fprintf(f,
+			"<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
 			W - MR - LEGW + 16, RT + 16 + 20 * r, colour[r], W - MR - LEGW + 26,
 			RT + 20 + 20 * r, r ? "current" : "previous");
 	}
@@ -258,8 +289,10 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 
 void pp_svg_comparison(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
 {
-	fprintf(f, "<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", W, RT + RH + RB);
+	fprintf(f,
+		"<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
+		W, RT + RH + RB);
 	diff_panel(f, q);
 	runs_panel(f, s, q);
 	fputs("</svg>\n", f);
@@ -289,22 +322,29 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 	nt = pp_nice_ticks(&lo, &hi, 6, ticks, 16);
 	y.lo = lo;
 	y.hi = hi;
-	fprintf(f, "<svg class=\"trend\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", W, th);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
-		   "stroke=\"#ccc\"/>\n", ML, top, W - MR - ML, th - top - bottom);
+	fprintf(f,
+		"<svg class=\"trend\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
+		W, th);
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+		"stroke=\"#ccc\"/>\n",
+		ML, top, W - MR - ML, th - top - bottom);
 	for (size_t i = 0; i < nt; i++) {
 		double ty = map(&y, ticks[i]);
 
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
-			   "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-			ML, W - MR, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
+		fprintf(
+		    f,
+		    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
+		    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		    ML, W - MR, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
 	}
 	for (size_t i = 0; i < n; i++) {
 		double x = ML + 20 + xstep * (double)i;
 		bool slower = !strcmp(h[i].verdict, "slower");
-		const char *c = slower ? "#b3261e" : !strcmp(h[i].verdict, "faster") ? "#2e7d32"
-										    : PP_SVG_CURRENT;
+		const char *c = slower				  ? "#b3261e"
+				: !strcmp(h[i].verdict, "faster") ? "#2e7d32"
+								  : PP_SVG_CURRENT;
 		char date[32] = "";
 		time_t t = (time_t)h[i].time;
 		struct tm tm;
@@ -312,24 +352,34 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 		if (gmtime_r(&t, &tm))
 			strftime(date, sizeof(date), "%m-%d %H:%M", &tm);
 		if (isfinite(h[i].prev_ns))
-			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				   "stroke-width=\"2\"/>", x - 8, x + 8, map(&y, h[i].prev_ns),
-				map(&y, h[i].prev_ns), PP_SVG_PREVIOUS);
+			fprintf(
+			    f,
+			    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"2\"/>",
+			    x - 8, x + 8, map(&y, h[i].prev_ns), map(&y, h[i].prev_ns),
+			    PP_SVG_PREVIOUS);
 		if (isfinite(h[i].cur_ns)) {
-			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				   "stroke-width=\"2\"/>", x, x, map(&y, h[i].cur_high),
-				map(&y, h[i].cur_low), c);
-			fprintf(f, "<circle class=\"night %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-				   "fill=\"%s\"><title>%s: %s, %s</title></circle>", h[i].verdict, x,
-				map(&y, h[i].cur_ns), c, date, pp_fmt_ns(h[i].cur_ns, a, sizeof(a)),
-				h[i].verdict);
+			fprintf(
+			    f,
+			    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"2\"/>",
+			    x, x, map(&y, h[i].cur_high), map(&y, h[i].cur_low), c);
+			fprintf(f,
+				"<circle class=\"night %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+				"fill=\"%s\"><title>%s: %s, %s</title></circle>",
+				h[i].verdict, x, map(&y, h[i].cur_ns), c, date,
+				pp_fmt_ns(h[i].cur_ns, a, sizeof(a)), h[i].verdict);
 		}
 		if (n <= 12 || i % ((n + 11) / 12) == 0)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" "
-				   "text-anchor=\"middle\">%s</text>", x, th - bottom + 14, date);
+			fprintf(f,
+				"<text x=\"%.1f\" y=\"%d\" font-size=\"10\" "
+				"text-anchor=\"middle\">%s</text>",
+				x, th - bottom + 14, date);
 		fputc('\n', f);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">session "
-		   "(UTC); the entry in the current revision with its interval, the previous as a "
-		   "blue tick; red when slower</text>\n</svg>\n", (ML + W - MR) / 2, th - 8);
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">session "
+		"(UTC); the entry in the current revision with its interval, the previous as a "
+		"blue tick; red when slower</text>\n</svg>\n",
+		(ML + W - MR) / 2, th - 8);
 }

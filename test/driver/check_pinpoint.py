@@ -540,6 +540,14 @@ def scenario_usage_errors():
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
+    for bad in ["main", "..main", "v1..", "a...b"]:
+        expect_usage_error(["--entry", "run", "--commits", bad, "--", "./demo"],
+                           r"--commits: '%s' is not GOOD\.\.BAD" % re.escape(bad))
+    expect_usage_error(["--entry", "run", "--commits", "a..b", *base, "--", "./demo"],
+                       r"--commits builds its own revisions")
+    with tempfile.TemporaryDirectory() as d:
+        expect_usage_error(["--entry", "run", "--commits", "a..b", "--current", d,
+                            "--build-cmd", "make", "--", "./demo"], r"is not in a git work tree")
     with tempfile.TemporaryDirectory() as d:
         expect_usage_error(["--entry", "run", "--previous", prev, "--current", d],
                            r"no command: give the benchmark after '--'")
@@ -547,9 +555,14 @@ def scenario_usage_errors():
     for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
                 "--confidence", "--precision-threshold", "--re-measurement", "--timeout",
                 "--exclude", "--search", "--test", "--json", "--quiet", "--verbose", "--help",
-                "--version"]:
+                "--version", "--bisect", "--commits", "--history"]:
         if opt not in h.stdout:
             fail("--help does not mention %s" % opt, h)
+    status = " ".join(h.stdout.split("exit status:", 1)[-1].split())
+    for code in ["0 no regression", "1 regression pinpointed", "2 usage or input error",
+                 "3 measurement failed", "130 interrupted", "125 skip", "128 abort"]:
+        if code not in status:
+            fail("--help does not give exit status %r" % code, h)
     v = pinpoint("--version", check_status=0)
     if not re.match(r"pinpoint \d+\.\d+", v.stdout):
         fail("--version", v)
