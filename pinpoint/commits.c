@@ -496,6 +496,38 @@ static char *cache_value(const char *cache, const char *name)
 }
 
 /*
+ * The user's options of a CMakeCache.txt (what build.c carries to its
+ * copies too: not CMake's, not internal), as -DNAME:TYPE=VALUE arguments.
+ */
+static void put_user_options(FILE *m, const char *cache)
+{
+	char *line = NULL, *arg = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(cache, "re");
+
+	if (!f)
+		return;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *colon = strchr(line, ':'), *eq = strchr(line, '=');
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!*line || *line == '#' || !strncmp(line, "//", 2) || !colon || !eq ||
+		    eq < colon || !strncmp(line, "CMAKE_", 6) || !strncmp(colon, ":INTERNAL=", 10) ||
+		    !strncmp(colon, ":STATIC=", 8))
+			continue;
+		if (asprintf(&arg, "-D%s", line) < 0)
+			break;
+		fputc(' ', m);
+		sh_quote(m, arg);
+		free(arg);
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
  * --current is a CMake build directory of sources at @srcrel of the work
  * tree: each commit is configured (with the directory's generator and build
  * type) and built in <worktree>/.pinpoint-cmake, from ../@srcrel.
@@ -523,6 +555,7 @@ static int cmake_build_cmd(struct range *g, const char *cache, const char *srcre
 			fputs(" -DCMAKE_BUILD_TYPE=", m);
 			sh_quote(m, type);
 		}
+		put_user_options(m, cache);
 		fputs(" -DCMAKE_C_COMPILER=\"$CC\" -DCMAKE_CXX_COMPILER=\"$CXX\" >/dev/null"
 		      " && cmake --build . --parallel",
 		      m);

@@ -209,7 +209,8 @@ def scenario_commits_cmake():
     with tempfile.TemporaryDirectory(prefix="pp-commits-cmake-") as d:
         repo, h = make_history(d)
         build = os.path.join(repo, "build")
-        run(["cmake", "-S", repo, "-B", build, "-DCMAKE_BUILD_TYPE=Release"], expect=0)
+        run(["cmake", "-S", repo, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+             "-DBENCH_NOTE=nightly run"], expect=0)
         p = run([ARGS.pinpoint, "--commits", "%s..main" % h[0], "--current", build,
                  "--depth", "1", "--build-root", os.path.join(d, "cache"), "--entry", "entry",
                  "--measurements", "8", "--no-save-command", "--", "./bench"], timeout=1500)
@@ -217,7 +218,8 @@ def scenario_commits_cmake():
             fail("--commits on a CMake build exit %d, expected 1" % p.returncode, p)
         if not re.search(r"^First slower commit: %s " % h[SLOW][:12], p.stdout, re.M):
             fail("the first slower commit is not commit %d" % (SLOW + 1), p)
-        if "cmake -S '../.' -B . -G 'Unix Makefiles' -DCMAKE_BUILD_TYPE='Release'" not in p.stderr:
+        if "cmake -S '../.' -B . -G 'Unix Makefiles' -DCMAKE_BUILD_TYPE='Release'" \
+                " '-DBENCH_NOTE:UNINITIALIZED=nightly run'" not in p.stderr:
             fail("the commits are not configured like the build directory", p)
 
 
