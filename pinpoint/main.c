@@ -10,7 +10,8 @@
  * measured (measure.c) and decided (decide.c), then report from the session
  * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no regression,
  * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
- * 130 interrupted.
+ * 130 interrupted; with --bisect, those of git bisect run (bisect.c).
+ * --commits runs commits.c instead, which runs sessions of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +28,8 @@
 #include "pinpoint/bisect.h"
 #include "pinpoint/build.h"
 #include "pinpoint/commits.h"
-#include "pinpoint/history.h"
 #include "pinpoint/discover.h"
+#include "pinpoint/history.h"
 #include "pinpoint/log.h"
 #include "pinpoint/options.h"
 #include "pinpoint/plan.h"
