@@ -125,7 +125,7 @@ static void trend(FILE *f, const struct pp_session *s)
 		return;
 	n = pp_history_load(s->opt->history, s->opt->entry, &h, &bad);
 	if (n > 0) {
-		fprintf(f, "<h2>The entry over %ld sessions</h2>\n", n);
+		fprintf(f, "<h2>The entry over %ld session%s</h2>\n", n, n == 1 ? "" : "s");
 		pp_svg_trend(f, h, (size_t)n);
 	}
 	free(h);

@@ -108,7 +108,7 @@ static double quantile(const double *v, size_t n, double p)
 	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
 }
 
-/* The interval of the difference against 0 and +- the threshold. */
+/* The interval of the difference, then 0 and +- the threshold over it, then its centre. */
 static void diff_panel(FILE *f, const struct pp_quantity *q)
 {
 	double thr = q->threshold_ns > 0 ? q->threshold_ns : 0;
@@ -141,6 +141,13 @@ static void diff_panel(FILE *f, const struct pp_quantity *q)
 		    "<text x=\"%.1f\" y=\"%g\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
 		    tx, tx, y0, y1, tx, y1 + 13, pp_fmt_ns(ticks[i], a, sizeof(a)));
 	}
+	fprintf(f,
+		"<rect class=\"diff-interval\" x=\"%.1f\" y=\"%g\" width=\"%.1f\" height=\"12\" "
+		"fill=\"%s\" shape-rendering=\"crispEdges\"><title>%s",
+		map(&x, q->cmp.diff.low), ym - 6,
+		fmax(map(&x, q->cmp.diff.high) - map(&x, q->cmp.diff.low), 2), PP_SVG_DIFF,
+		pp_fmt_ns(q->cmp.diff.low, a, sizeof(a)));
+	fprintf(f, " .. %s</title></rect>\n", pp_fmt_ns(q->cmp.diff.high, a, sizeof(a)));
 	if (thr > 0)
 		for (int sgn = -1; sgn <= 1; sgn += 2) {
 			double tx = map(&x, sgn * thr);
@@ -156,13 +163,6 @@ static void diff_panel(FILE *f, const struct pp_quantity *q)
 		"<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\" stroke=\"%s\" "
 		"stroke-width=\"2\" shape-rendering=\"crispEdges\"/>\n",
 		map(&x, 0), map(&x, 0), y0, y1, PP_SVG_ZERO);
-	fprintf(f,
-		"<rect class=\"diff-interval\" x=\"%.1f\" y=\"%g\" width=\"%.1f\" height=\"12\" "
-		"fill=\"%s\" shape-rendering=\"crispEdges\"><title>%s",
-		map(&x, q->cmp.diff.low), ym - 6,
-		fmax(map(&x, q->cmp.diff.high) - map(&x, q->cmp.diff.low), 2), PP_SVG_DIFF,
-		pp_fmt_ns(q->cmp.diff.low, a, sizeof(a)));
-	fprintf(f, " .. %s</title></rect>\n", pp_fmt_ns(q->cmp.diff.high, a, sizeof(a)));
 	fprintf(f,
 		"<circle class=\"diff-centre\" cx=\"%.1f\" cy=\"%g\" r=\"7\" fill=\"white\" "
 		"stroke=\"%s\" stroke-width=\"3\"/>\n</g>\n",
