@@ -344,13 +344,22 @@ DIFF, ZERO, THRESHOLD = hexrgb("#7a3e9d"), hexrgb("#000000"), hexrgb("#e0a000")
 def check_drawing(png, html):
     """What the screenshot of the demo's report shows, looked at where it must be."""
     w, h, rows, bpp = read_png(png)
-    # the overview: one node per step of the chain, the entry's full width in deep red
+    # the overview: the attribution tree, each node under its parent and no wider than it;
+    # the chain's three slower nodes, widest first
     m = re.search(r'<svg class="overview".*?</svg>', html, re.S)
-    if not m or m.group(0).count('<g class="node slower"') != 3:
-        fail("no overview with the three slower steps of the chain")
-    widths = [float(x) for x in re.findall(r'<rect x="[\d.]+" y="\d+" width="([\d.]+)"',
-                                           m.group(0))]
-    if len(widths) != 3 or not widths[0] >= widths[1] >= widths[2] > 0:
+    nodes = re.findall(r'<g class="node (\w+)" data-depth="(\d+)"[^>]*><rect x="[\d.]+" '
+                       r'y="\d+" width="([\d.]+)"', m.group(0)) if m else []
+    if len([n for n in nodes if n[0] == "slower"]) < 3 or nodes[0][1] != "0":
+        fail("no overview with the entry first and the slower steps of the chain: %s" % nodes)
+    stack = []
+    for verdict, depth, width in nodes:
+        depth, width = int(depth), float(width)
+        del stack[depth:]
+        if stack and width > stack[-1] + 0.5:
+            fail("an overview node is wider than its parent: %s" % nodes)
+        stack.append(width)
+    widths = [float(w) for v, d, w in nodes if v == "slower"][:3]
+    if not widths[0] >= widths[1] >= widths[2] > 0:
         fail("overview node widths are not nested shares: %s" % widths)
     # the first difference panel: its interval bar (purple), the 0 line, the threshold lines
     band = [y for y in range(h) if runs_of(rows[y], bpp, DIFF, 20)]
