@@ -126,7 +126,7 @@ def make_history(d):
     return repo, hashes
 
 
-COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "8",
+COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "12",
           "--no-save-command"]
 
 
