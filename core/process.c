@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,8 @@ child(const struct pp_process *p, char **env, int errpipe, pid_t parent)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	if (p->dir && chdir(p->dir))
+		goto fail;
+	if (p->cpus && sched_setaffinity(0, sizeof(*p->cpus), p->cpus))
 		goto fail;
 	null = open("/dev/null", O_RDWR);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(p->out >= 0 ? p->out : null, 1) < 0 ||

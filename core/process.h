@@ -6,6 +6,7 @@
 #ifndef PINPOINT_PROCESS_H
 #define PINPOINT_PROCESS_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct pp_process {
 	bool group;	    /* own process group, killed as a whole (and by pp_process_kill()) */
 	double timeout_s;   /* killed after this long; 0: no limit */
 	volatile int *stop; /* killed when *stop becomes true (may be NULL) */
+	const cpu_set_t *cpus; /* the child runs on these CPUs only; NULL: anywhere */
 };
 
 struct pp_run_status {

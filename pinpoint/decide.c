@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * decide.c - the decide stage: statistics only.  Compare a quantity's two
- * series with the chosen test, summarise each revision, set the threshold
- * (--precision of the entry's previous centre) and the verdict.  No
- * measuring and no printing: the plan asks for more runs when a comparison
- * is too wide to decide, the report prints it.
+ * decide.c - the decide stage: statistics only.  A comparison is decided
+ * sequentially (core/stats_seq.h, doc/statistics.md): looks at fixed sizes,
+ * rounds of --measurements values per revision, each look's interval at the
+ * level alpha spending gives it, against the session's fixed threshold.  No
+ * measuring and no printing: settle.c measures while a comparison needs
+ * runs, the report prints it.
+ *
+ * The look sizes are k * --measurements values per revision (the last one
+ * --max-runs-per-comparison), whatever batches the values came in: values a
+ * quantity gathered riding along in another comparison's runs are looked at
+ * in the same fixed steps, so neither the sizes nor the levels of its looks
+ * depend on its own values, nor on any other comparison's.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,42 +31,126 @@ struct pp_interval pp_revision_interval(const struct pp_session *s, const struct
 	return pp_median_interval(q->series[rev].v, q->series[rev].n, s->opt->confidence);
 }
 
-int pp_decide(struct pp_session *s, struct pp_quantity *q)
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Fix the design at the first look: nothing in it depends on this comparison's values. */
+static int start(struct pp_session *s, struct pp_quantity *q)
 {
 	const struct pp_options *opt = s->opt;
-	struct pp_quantity *entry = s->q[0];
+
+	if (!(q->alpha > 0.0 && q->alpha < 1.0))
+		q->alpha = 1.0 - opt->confidence;
+	q->design = (struct pp_seq_design){
+	    .test = opt->test,
+	    .alpha = q->alpha,
+	    .threshold = s->threshold_ns,
+	    .budget = 2 * (size_t)opt->max_runs_comparison,
+	    .spending = PP_SPEND_POCOCK,
+	};
+	q->seq = (struct pp_seq_state){0};
+	q->next_look = min_size((size_t)opt->measurements, (size_t)opt->max_runs_comparison);
+	q->threshold_ns = s->threshold_ns;
+	q->seq_started = true;
+	return 0;
+}
+
+/* The look's verdict, its interval and the summaries of the values it saw. */
+static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
+{
+	const struct pp_options *opt = s->opt;
+	const struct pp_seq_result *l = &q->look;
+
+	if (n >= 2) {
+		pp_summarize(q->series[PP_PREV].v, n, opt->confidence, &q->sum[PP_PREV]);
+		pp_summarize(q->series[PP_CUR].v, n, opt->confidence, &q->sum[PP_CUR]);
+	}
+	/* The test's other figures at the look's level; the interval is the look's own. */
+	if (n < 2 || l->confidence <= 0.0 ||
+	    pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v, n, l->confidence,
+		       &q->cmp)) {
+		q->cmp = (struct pp_comparison){.test = opt->test, .p_value = NAN};
+		q->cmp.statistic = NAN;
+		q->cmp.df = NAN;
+	}
+	q->cmp.confidence = l->confidence;
+	q->cmp.diff = l->diff;
+	if (!isfinite(q->cmp.diff.centre) && q->sum[PP_PREV].n)
+		q->cmp.diff.centre = pp_summary_centre(&q->sum[PP_CUR], opt->test) -
+				     pp_summary_centre(&q->sum[PP_PREV], opt->test);
+	q->cmp.significant = l->verdict == PP_SEQ_SLOWER || l->verdict == PP_SEQ_FASTER;
+	switch (l->verdict) {
+	case PP_SEQ_SLOWER:
+		q->verdict = PP_V_SLOWER;
+		break;
+	case PP_SEQ_FASTER:
+		q->verdict = PP_V_FASTER;
+		break;
+	case PP_SEQ_SAME:
+		q->verdict = PP_V_SAME;
+		break;
+	default:
+		q->verdict = PP_V_UNDECIDED;
+		break;
+	}
+	q->decided = true;
+}
+
+int pp_decide(struct pp_session *s, struct pp_quantity *q)
+{
+	size_t have;
 	int err;
 
 	if (q->decided)
 		return PP_DECIDED;
-	{
-		double thr;
+	if (!q->seq_started && (err = start(s, q)))
+		return err;
+	have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
+	while (q->next_look <= have) {
+		size_t n = q->next_look;
 
-		err = pp_compare(opt->test, q->series[PP_PREV].v, q->series[PP_PREV].n, q->series[PP_CUR].v,
-				 q->series[PP_CUR].n, opt->confidence, &q->cmp);
+		err = pp_seq_look(&q->design, &q->seq, q->series[PP_PREV].v, n, q->series[PP_CUR].v,
+				  n, &q->look);
 		if (err) {
-			pp_session_fail(s, "too few measurements to compare (%zu and %zu)",
-				    q->series[PP_PREV].n, q->series[PP_CUR].n);
+			pp_session_fail(s, "cannot compare %zu and %zu values: %s", n, n,
+					err == -EINVAL ? "too few or not finite" : "statistics failed");
 			return -EIO;
 		}
-		pp_summarize(q->series[PP_PREV].v, q->series[PP_PREV].n, opt->confidence, &q->sum[PP_PREV]);
-		pp_summarize(q->series[PP_CUR].v, q->series[PP_CUR].n, opt->confidence, &q->sum[PP_CUR]);
-		if (q == entry)
-			thr = fabs(pp_summary_centre(&q->sum[PP_PREV], opt->test));
-		else
-			thr = fabs(pp_summary_centre(&entry->sum[PP_PREV], opt->test));
-		thr *= opt->precision / 100.0;
-		q->threshold_ns = thr;
-		/* Too wide to decide: the interval holds both "below" and "above" the threshold. */
-		if (q->rounds < opt->remeasure && q->cmp.diff.low < thr && q->cmp.diff.high > thr)
-			return PP_NEEDS_RUNS;
+		if (q->look.verdict != PP_SEQ_CONTINUE) {
+			conclude(s, q, n);
+			return PP_DECIDED;
+		}
+		q->next_look = min_size(n + (size_t)s->opt->measurements,
+					(size_t)s->opt->max_runs_comparison);
 	}
-	if (q->cmp.significant && q->cmp.diff.low > 0 && q->cmp.diff.centre > q->threshold_ns)
-		q->verdict = PP_V_SLOWER;
-	else if (q->cmp.significant && q->cmp.diff.high < 0)
-		q->verdict = PP_V_FASTER;
-	else
-		q->verdict = PP_V_SAME;
-	q->decided = true;
-	return PP_DECIDED;
+	return PP_NEEDS_RUNS;
+}
+
+size_t pp_decide_wanted(const struct pp_quantity *q)
+{
+	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
+
+	return q->decided || q->next_look <= have ? 0 : q->next_look - have;
+}
+
+void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q)
+{
+	size_t n;
+
+	if (q->decided)
+		return;
+	n = q->seq.looks ? q->look.runs / 2 : 0;
+	if (!q->seq.looks) {
+		q->look = (struct pp_seq_result){
+		    .verdict = PP_SEQ_UNDECIDED,
+		    .diff = {NAN, -INFINITY, INFINITY},
+		    .mde = INFINITY,
+		};
+		n = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
+	}
+	q->look.verdict = PP_SEQ_UNDECIDED;
+	q->truncated = true;
+	conclude(s, q, n);
 }

@@ -9,17 +9,29 @@
 
 enum {
 	PP_DECIDED = 0,	   /* q->verdict is set and q->decided true */
-	PP_NEEDS_RUNS = 1, /* the interval straddles the threshold, rounds are left */
+	PP_NEEDS_RUNS = 1, /* no look so far decided: pp_decide_wanted() more runs */
 };
 
 /*
- * Compare @q's two series and decide: slower when significant at the chosen
- * confidence and larger than the precision threshold.  Returns PP_DECIDED,
- * PP_NEEDS_RUNS (the caller measures @q again, counts q->rounds and calls
- * this again; at --re-measurement rounds it decides), or -EIO with
- * s->failure set when there are too few values to compare.
+ * Decide @q sequentially (core/stats_seq.h): its design is fixed at the
+ * first call (alpha q->alpha, threshold s->threshold_ns, budget
+ * --max-runs-per-comparison per revision, Pocock-type spending); then every
+ * look whose size (k * --measurements values per revision) the series reach
+ * is taken in turn until one says slower, faster, same or (at the budget)
+ * undecided.  Returns PP_DECIDED, PP_NEEDS_RUNS, or -EIO with s->failure
+ * set when the values cannot be compared.
  */
 int pp_decide(struct pp_session *s, struct pp_quantity *q);
+
+/* Runs per revision @q needs before its next look; 0 when decided or a look is due. */
+size_t pp_decide_wanted(const struct pp_quantity *q);
+
+/*
+ * Stop @q before its budget (the session's --max-runs is spent): undecided,
+ * with the interval, runs and minimum detectable effect of its last look.
+ * Stopping early never weakens the error rates of the looks taken.
+ */
+void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q);
 
 /* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);

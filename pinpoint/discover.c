@@ -4,6 +4,13 @@
  * the entry, names the instrumented binaries the benchmark loads (their
  * tables make the program model), finds the entry in it and how it is
  * armed, and sets the time limit of later runs from the slowest first run.
+ *
+ * The same runs fix what every later run of the session measures the same
+ * way (doc/semantics.md): the entry executions each run skips before its
+ * steady state (none when the entry runs too few times per process or no
+ * steady state shows), and the threshold of every comparison, --precision
+ * percent of the previous revision's entry time in its discovery run.
+ * Neither is taken from any comparison's values.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +22,7 @@
 #include "core/results.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/log.h"
+#include "pinpoint/measure.h"
 #include "pinpoint/protocol.h"
 #include "pinpoint/run.h"
 
@@ -52,7 +60,9 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 	out_arg = pp_arming_escape(out);
 	if (!out_arg)
 		return -ENOMEM;
-	err = asprintf(&arming, PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s", out_arg, spec);
+	err = asprintf(&arming,
+		       PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%d",
+		       out_arg, spec, PP_STEADY_SAMPLES);
 	free(out_arg);
 	if (err < 0)
 		return -ENOMEM;
@@ -83,8 +93,59 @@ static const struct pp_prog_call *inlined_at(const struct pp_program *prog,
 	return NULL;
 }
 
+/*
+ * Where the entry's steady state begins in one run: the first of
+ * PP_STEADY_WINDOW consecutive executions whose durations vary by less than
+ * PP_STEADY_COV.  Returns false when the run has too few executions for the
+ * rule or none such window.
+ */
+static bool steady_start(const struct pp_results *res, size_t *start)
+{
+	double *x, mean;
+	int err;
+
+	if (res->nsamples < 2 * PP_STEADY_WINDOW)
+		return false;
+	x = malloc(res->nsamples * sizeof(*x));
+	if (!x)
+		return false;
+	for (size_t i = 0; i < res->nsamples; i++)
+		x[i] = (double)res->samples[i];
+	err = pp_steady_state(x, res->nsamples, PP_STEADY_WINDOW, PP_STEADY_COV, &mean, start);
+	free(x);
+	return !err;
+}
+
+/* The session's rule, from the discovery run of each revision (@res[2]). */
+static void fix_rule(struct pp_session *s, const struct pp_results *res)
+{
+	const struct pp_slot_result *e = &res[PP_PREV].slots[0];
+	unsigned long long skip = 0;
+	double skipped = 0;
+
+	for (int r = 0; r < 2; r++) {
+		size_t start;
+
+		if (steady_start(&res[r], &start) && start > skip)
+			skip = start;
+	}
+	for (int r = 0; r < 2; r++)
+		if (skip && skip >= res[r].slots[0].count)
+			skip = 0;
+	for (unsigned long long i = 0; i < skip; i++)
+		skipped += (double)res[PP_PREV].samples[i];
+	s->entry_skip = skip;
+	s->threshold_ns = ((double)e->total_ns - skipped) / (double)(e->count - skip) *
+			  s->opt->precision / 100.0;
+	pr_dbg("the entry ran %llu and %llu times per process; every run skips its first %llu "
+	       "executions; threshold %.1f ns",
+	       (unsigned long long)res[PP_PREV].slots[0].count,
+	       (unsigned long long)res[PP_CUR].slots[0].count, skip, s->threshold_ns);
+}
+
 int pp_discover(struct pp_session *s)
 {
+	struct pp_results kept[2];
 	double slowest = 0;
 	char out[4096], *user_entry;
 	int err = 0;
@@ -93,6 +154,7 @@ int pp_discover(struct pp_session *s)
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)
 		return -ENOMEM;
+	memset(kept, 0, sizeof(kept));
 	/* A benchmark that hangs on its first run must be stopped too. */
 	s->timeout_s = s->opt->timeout;
 	for (int r = 0; r < 2; r++) {
@@ -170,14 +232,18 @@ int pp_discover(struct pp_session *s)
 			err = -EIO;
 			goto fail;
 		}
-		pp_results_free(&res);
+		kept[r] = res;
 		continue;
 	fail:
 		pp_results_free(&res);
+		pp_results_free(&kept[PP_PREV]);
 		free(user_entry);
 		return err;
 	}
 	free(user_entry);
+	fix_rule(s, kept);
+	pp_results_free(&kept[PP_PREV]);
+	pp_results_free(&kept[PP_CUR]);
 	if (!s->opt->timeout)
 		s->timeout_s = fmax(60.0, 20.0 * slowest);
 	else

@@ -30,6 +30,7 @@ enum pp_exit {
 	PP_EXIT_REGRESSION = 1,
 	PP_EXIT_USAGE = 2,
 	PP_EXIT_MEASUREMENT = 3,
+	PP_EXIT_UNDECIDED = 4, /* the entry's comparison spent its runs undecided */
 };
 
 #endif /* PINPOINT_LOG_H */

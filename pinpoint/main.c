@@ -31,6 +31,7 @@
 #include "pinpoint/discover.h"
 #include "pinpoint/history.h"
 #include "pinpoint/log.h"
+#include "pinpoint/noise.h"
 #include "pinpoint/options.h"
 #include "pinpoint/plan.h"
 #include "pinpoint/report/html.h"
@@ -329,9 +330,13 @@ int main(int argc, char **argv)
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 	       s.rev[PP_CUR].dir);
 	/* The pipeline: discover -> plan (measure, decide) -> report. */
+	pp_noise_check(&opt, "/proc", "/sys");
 	err = pp_discover(&s);
 	if (!err)
 		err = pp_plan(&s);
+	/* An entry that could not be decided is no clean result. */
+	if (!err && s.nq && s.q[0]->decided && s.q[0]->verdict == PP_V_UNDECIDED)
+		s.outcome = PP_EXIT_UNDECIDED;
 	s.finished = pp_now();
 	code = outcome_of(err);
 	if (code < 0)

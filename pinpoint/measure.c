@@ -4,10 +4,12 @@
  * run both revisions alternately and turn the runtime's results into one
  * value per run, appended to each quantity's series.
  *
- * Every value is in ns per execution of the entry: the entry's own time is
- * its steady-state mean when the runtime kept enough per-execution durations
- * (section 2.3.3 of the method), else its total over its count; a range's or
- * a body's time is its total over the entry's count.
+ * Every value is in ns per execution of the entry, by one rule for the whole
+ * session (doc/semantics.md): the entry's own time is its total over its
+ * count, without the first s->entry_skip executions of each run when the
+ * discover stage found the entry's steady state to begin there (section
+ * 2.3.3 of the method); a range's or a body's time is its total over the
+ * entry's count.  No run picks its own rule.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,8 +66,8 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 
 	if (!buf || !out_arg)
 		goto fail;
-	APPEND(PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%d", out_arg,
-	       s->rev[r].entry_spec, PP_STEADY_SAMPLES);
+	APPEND(PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%llu", out_arg,
+	       s->rev[r].entry_spec, s->entry_skip);
 	for (size_t i = 0; i < nq; i++) {
 		struct pp_quantity *q = qs[i];
 		char *spec;
@@ -99,25 +101,34 @@ fail:
 #undef APPEND
 }
 
-static double entry_value(const struct pp_results *res, const struct pp_slot_result *e)
+/*
+ * The entry's value in one run: total over count without the first
+ * s->entry_skip executions (their durations are the runtime's first
+ * samples).  Returns 0, or -EIO after recording why the run cannot give it.
+ */
+static int entry_value(struct pp_session *s, enum pp_rev_id r, unsigned batch, int index,
+		       const struct pp_results *res, const struct pp_slot_result *e, double *v)
 {
-	if (res->nsamples >= 2 * PP_STEADY_WINDOW && !res->dropped) {
-		double *x = malloc(res->nsamples * sizeof(*x));
-		double mean;
-		size_t start;
-		int err = -ENOMEM;
+	unsigned long long k = s->entry_skip;
+	double skipped = 0;
 
-		if (x) {
-			for (size_t i = 0; i < res->nsamples; i++)
-				x[i] = (double)res->samples[i];
-			err = pp_steady_state(x, res->nsamples, PP_STEADY_WINDOW, PP_STEADY_COV,
-					      &mean, &start);
-			free(x);
-		}
-		if (!err)
-			return mean;
+	if (!k) {
+		*v = (double)e->total_ns / (double)e->count;
+		return 0;
 	}
-	return (double)e->total_ns / (double)e->count;
+	if (e->count <= k || res->nsamples < k) {
+		pp_session_fail(s,
+			    "%s revision, comparison %u, run %d: the entry ran %llu times (%zu "
+			    "kept), not more than the %llu executions every run skips to its "
+			    "steady state",
+			    s->rev[r].label, batch, index + 1, (unsigned long long)e->count,
+			    res->nsamples, k);
+		return -EIO;
+	}
+	for (unsigned long long i = 0; i < k; i++)
+		skipped += (double)res->samples[i];
+	*v = ((double)e->total_ns - skipped) / (double)(e->count - k);
+	return 0;
 }
 
 static void progress(struct pp_session *s, unsigned batch, size_t done, size_t total)
@@ -197,6 +208,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 			progress(s, b->id, done++, total);
 			memset(&res, 0, sizeof(res));
 			err = pp_run_revision(s, r, b->arming[r], b->id, (unsigned)i, &res, &st);
+			s->runs_used++;
 			rec = pp_session_add_run(s);
 			if (!rec) {
 				pp_results_free(&res);
@@ -251,9 +263,13 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 					goto out;
 				}
 				sl = &res.slots[slot];
-				if (q->kind == PP_Q_ENTRY)
-					v = entry_value(&res, e);
-				else if (q->kind == PP_Q_RANGE)
+				if (q->kind == PP_Q_ENTRY) {
+					if (entry_value(s, r, b->id, i, &res, e, &v)) {
+						pp_results_free(&res);
+						err = -EIO;
+						goto out;
+					}
+				} else if (q->kind == PP_Q_RANGE)
 					v = (double)sl->total_ns / (double)e->count;
 				else
 					v = ((double)sl->total_ns - (double)sl->calls_ns) /

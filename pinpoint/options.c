@@ -33,6 +33,9 @@ enum {
 	OPT_CONFIDENCE = 256,
 	OPT_PRECISION,
 	OPT_REMEASURE,
+	OPT_MAX_RUNS,
+	OPT_MAX_RUNS_CMP,
+	OPT_CPU,
 	OPT_TIMEOUT,
 	OPT_EXCLUDE,
 	OPT_SEARCH,
@@ -69,7 +72,11 @@ static const struct pp_option_desc options[] = {
 	{"current", required_argument, OPT_CURRENT, "DIR",
 	 "build directory of the current revision (default: .)"},
 	{"measurements", required_argument, OPT_MEASUREMENTS, "N",
-	 "runs per revision per comparison (default 15)"},
+	 "runs per revision in each round of a comparison (default 15)"},
+	{"max-runs", required_argument, OPT_MAX_RUNS, "N",
+	 "runs the whole session may use, both revisions and warm-ups (default 4000, 0: no limit)"},
+	{"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
+	 "runs per revision after which a comparison is undecided (default 200)"},
 	{"warmups", required_argument, OPT_WARMUPS, "N",
 	 "runs per revision discarded before each comparison (default 1)"},
 	{"confidence", required_argument, OPT_CONFIDENCE, "P",
@@ -77,9 +84,11 @@ static const struct pp_option_desc options[] = {
 	{"precision-threshold", required_argument, OPT_PRECISION, "P",
 	 "smallest slowdown reported, in percent of the entry's time (default 2)"},
 	{"re-measurement", required_argument, OPT_REMEASURE, "N",
-	 "extra rounds of runs when an interval is too wide to decide (default 2)"},
+	 "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
 	{"timeout", required_argument, OPT_TIMEOUT, "S",
 	 "seconds one run may take (default: 20x the first run, at least 60)"},
+	{"cpu", required_argument, OPT_CPU, "LIST",
+	 "pin every run to these CPUs, e.g. 2 or 0,2-3"},
 	{"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
 	 "never dig into functions matching this glob (repeatable)"},
 	{"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
@@ -141,7 +150,8 @@ static void print_help(void)
 		printf("  %-36s %s\n", left, o->help);
 	}
 	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
-	       "3 measurement failed, 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
+	       "3 measurement failed, 4 undecided (the entry's comparison could not be decided\n"
+	       "within its runs), 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
 	       "128 abort.\n");
 }
 
@@ -189,6 +199,52 @@ static int parse_double(const char *opt, const char *s, double min, double max, 
 	return 0;
 }
 
+/*
+ * --cpu LIST: comma-separated CPU numbers and ranges (0,2-3), each CPU one
+ * this process may run on.  -EINVAL after one error line.
+ */
+static int parse_cpus(const char *list, cpu_set_t *set)
+{
+	cpu_set_t allowed;
+	const char *p = list;
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	do {
+		char *end;
+		unsigned long a, b;
+
+		errno = 0;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (!errno && *end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtoul(p, &end, 10);
+		}
+		if (errno || a > b || b >= CPU_SETSIZE || (*end && *end != ','))
+			goto bad;
+		for (unsigned long c = a; c <= b; c++) {
+			if (!CPU_ISSET(c, &allowed)) {
+				pr_err("--cpu: CPU %lu is not available to pinpoint (see "
+				       "/sys/devices/system/cpu/online and its affinity)",
+				       c);
+				return -EINVAL;
+			}
+			CPU_SET(c, set);
+		}
+		p = *end ? end + 1 : end;
+	} while (*p || p[-1] == ',');
+	return 0;
+bad:
+	pr_err("--cpu: '%s' is not a list of CPU numbers and ranges such as 0,2-3", list);
+	return -EINVAL;
+}
+
 int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 {
 	struct option longopts[NOPTIONS + 1];
@@ -204,7 +260,8 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	opt->warmups = 1;
 	opt->confidence = 0.95;
 	opt->precision = 2.0;
-	opt->remeasure = 2;
+	opt->max_runs_comparison = 200;
+	opt->max_runs = 4000;
 	opt->search = PP_SEARCH_ATTRIB;
 	opt->max_paths = 8;
 	opt->test = PP_TEST_MANN_WHITNEY;
@@ -257,8 +314,30 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		case OPT_PRECISION:
 			err = parse_double("precision-threshold", optarg, 0, 1000, &opt->precision);
 			break;
-		case OPT_REMEASURE:
-			err = parse_int("re-measurement", optarg, 0, 100, &opt->remeasure);
+		case OPT_REMEASURE: {
+			int ignored;
+
+			err = parse_int("re-measurement", optarg, 0, 100, &ignored);
+			if (!err)
+				pr_warn("--re-measurement is deprecated and ignored: each comparison "
+					"is measured in rounds until it is decided (--max-runs, "
+					"--max-runs-per-comparison)");
+			break;
+		}
+		case OPT_MAX_RUNS: {
+			int v;
+
+			err = parse_int("max-runs", optarg, 0, 100000000, &v);
+			opt->max_runs = v;
+			break;
+		}
+		case OPT_MAX_RUNS_CMP:
+			err = parse_int("max-runs-per-comparison", optarg, 3, 1000000,
+					&opt->max_runs_comparison);
+			break;
+		case OPT_CPU:
+			err = parse_cpus(optarg, &opt->cpus);
+			opt->cpu_list = optarg;
 			break;
 		case OPT_TIMEOUT:
 			err = parse_double("timeout", optarg, 0.001, 1e7, &opt->timeout);
@@ -383,6 +462,11 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	}
 	if (opt->no_build && opt->build_cmd) {
 		pr_err("--no-build and --build-cmd exclude each other");
+		return -EINVAL;
+	}
+	if (opt->max_runs_comparison < opt->measurements) {
+		pr_err("--max-runs-per-comparison %d is below --measurements %d",
+		       opt->max_runs_comparison, opt->measurements);
 		return -EINVAL;
 	}
 	if (opt->quiet && opt->verbose) {

@@ -32,7 +32,8 @@ static uint64_t hash_file(const char *path)
 }
 
 int pp_run(char *const argv[], const char *dir, const char *arming, const char *out_path,
-	   const char *err_path, double timeout_s, volatile int *stop, struct pp_run_status *st)
+	   const char *err_path, double timeout_s, volatile int *stop, const cpu_set_t *cpus,
+	   struct pp_run_status *st)
 {
 	char *setting = NULL;
 	const char *env[2] = {PP_ENV, NULL};
@@ -43,6 +44,7 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 	    .group = true,
 	    .timeout_s = timeout_s,
 	    .stop = stop,
+	    .cpus = cpus,
 	};
 	int err;
 
@@ -134,7 +136,8 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	snprintf(errp, sizeof(errp), "%s/%s.stderr", s->workdir, rev->label);
 	unlink(out);
 	pp_results_others(out, NULL, 0, 1);
-	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop, st);
+	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop,
+		     s->opt->cpu_list ? &s->opt->cpus : NULL, st);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
 			    strerror(-err));

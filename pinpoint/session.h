@@ -14,6 +14,7 @@
 #include "pinpoint/options.h"
 #include "core/process.h"
 #include "core/stats.h"
+#include "core/stats_seq.h"
 #include "core/table.h"
 
 enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
@@ -59,9 +60,16 @@ struct pp_quantity {
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
 	 * under a comparison share its alpha (pp_seq_child_alpha). */
 	double alpha;
+	/* The sequential decision (pp_decide(), doc/statistics.md): */
+	bool seq_started;
+	struct pp_seq_design design; /* fixed at the first look */
+	struct pp_seq_state seq;
+	struct pp_seq_result look; /* the last look taken */
+	size_t next_look; /* values per revision the next look takes */
+	bool truncated; /* undecided because --max-runs was spent, not its own budget */
 	/* Filled by pp_decide(): */
 	bool decided;
-	int rounds; /* re-measurement rounds used */
+	int rounds; /* rounds of runs measured for this comparison alone */
 	struct pp_summary sum[2];
 	struct pp_comparison cmp;
 	double threshold_ns;
@@ -149,6 +157,14 @@ struct pp_session {
 	double started_wall; /* seconds since the epoch */
 	volatile int *stop;
 	unsigned ndecided; /* comparisons decided so far */
+	/*
+	 * Fixed by the discover stage, the same for every run and quantity:
+	 * entry executions each run skips before the entry's value (its steady
+	 * state begins there), and the threshold of every comparison.
+	 */
+	unsigned long long entry_skip;
+	double threshold_ns;
+	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };

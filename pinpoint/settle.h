@@ -9,10 +9,13 @@
 #include "pinpoint/session.h"
 
 /*
- * Decide @q, measuring it again while the decide stage asks for more runs;
- * the session numbers it when decided (pp_session_decided).  @q must have
- * been measured once (pp_measure), alone or riding along in a batch.
- * Returns 0, or the error of pp_measure() / pp_decide().
+ * Decide @q, measuring it alone, a round of the runs its next look needs at
+ * a time, while the decide stage asks for more; when the session's
+ * --max-runs cannot pay for the next round, @q is undecided
+ * (pp_decide_give_up).  The session numbers it when decided
+ * (pp_session_decided).  @q must have been measured once (pp_measure),
+ * alone or riding along in a batch.  Returns 0, or the error of
+ * pp_measure() / pp_decide().
  */
 int pp_settle(struct pp_session *s, struct pp_quantity *q);
 

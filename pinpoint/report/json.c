@@ -157,7 +157,9 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	pp_json_int(j, "warmups", o->warmups);
 	pp_json_num(j, "confidence", o->confidence);
 	pp_json_num(j, "precision_threshold", o->precision);
-	pp_json_int(j, "re_measurement", o->remeasure);
+	pp_json_int(j, "max_runs", o->max_runs);
+	pp_json_int(j, "max_runs_per_comparison", o->max_runs_comparison);
+	pp_json_str(j, "cpu", o->cpu_list);
 	pp_json_num(j, "timeout", s->timeout_s);
 	pp_json_array(j, "exclude");
 	for (size_t i = 0; i < o->nexclude; i++)
@@ -173,6 +175,20 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	for (char **a = o->command; a && *a; a++)
 		pp_json_str(j, NULL, *a);
 	pp_json_end_array(j);
+	pp_json_end_object(j);
+}
+
+/* The session's measurement rule, what it used and how noisy the runs were. */
+static void write_measurement(struct pp_json *j, const struct pp_session *s)
+{
+	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
+
+	pp_json_object(j, "measurement");
+	pp_json_int(j, "entry_skip", (long long)s->entry_skip);
+	pp_json_num(j, "threshold_ns", s->threshold_ns);
+	pp_json_int(j, "runs_used", (long long)s->runs_used);
+	pp_json_num(j, "cov_previous", e ? pp_series_cov(&e->series[PP_PREV]) : NAN);
+	pp_json_num(j, "cov_current", e ? pp_series_cov(&e->series[PP_CUR]) : NAN);
 	pp_json_end_object(j);
 }
 
@@ -260,7 +276,17 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_bool(j, "significant", q->cmp.significant);
 			pp_json_end_object(j);
 			pp_json_num(j, "threshold_ns", q->threshold_ns);
-			pp_json_int(j, "re_measurements", q->rounds);
+			pp_json_int(j, "rounds", q->rounds);
+			pp_json_object(j, "sequential");
+			pp_json_num(j, "alpha", q->design.alpha);
+			pp_json_int(j, "looks", q->seq.looks);
+			pp_json_int(j, "runs", (long long)q->look.runs);
+			pp_json_int(j, "budget", (long long)q->design.budget);
+			pp_json_num(j, "alpha_spent", q->seq.spent);
+			pp_json_num(j, "look_confidence", q->look.confidence);
+			pp_json_num(j, "mde_ns", q->look.mde);
+			pp_json_bool(j, "max_runs_spent", q->truncated);
+			pp_json_end_object(j);
 			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
 		}
 		pp_json_end_object(j);
@@ -465,12 +491,14 @@ static void write_json(FILE *f, const void *arg)
 		    s->outcome == PP_EXIT_REGRESSION	  ? "regression"
 		    : s->outcome == PP_EXIT_NO_REGRESSION ? "no-regression"
 		    : s->outcome == PP_EXIT_MEASUREMENT	  ? "measurement-failed"
+		    : s->outcome == PP_EXIT_UNDECIDED	  ? "undecided"
 							  : "error");
 	pp_json_int(&j, "exit_code", s->outcome);
 	pp_json_bool(&j, "interrupted", s->interrupted);
 	pp_json_str(&j, "failure", s->failure);
 	platform_json(&j, &plat);
 	write_options(&j, s);
+	write_measurement(&j, s);
 	write_revisions(&j, s);
 	write_comparisons(&j, s);
 	write_chain(&j, s);

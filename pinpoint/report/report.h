@@ -20,4 +20,7 @@ char *pp_quantity_label(const struct pp_quantity *q);
 /* "failure_run", "own body of bridge", "added call audit": what a tree node names. */
 char *pp_node_name(const struct pp_session *s, const struct pp_node *n);
 
+/* Coefficient of variation of a series (sd / mean), NaN under 2 values or mean <= 0. */
+double pp_series_cov(const struct pp_series *v);
+
 #endif /* PINPOINT_REPORT_H */

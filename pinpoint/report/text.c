@@ -8,6 +8,7 @@
  * down to the call that costs it, each step with its callee, file:line and
  * what it accounts for.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,19 @@ static const char *verdict_word(enum pp_verdict v)
 	}
 }
 
+/* A time, or "-inf"/"+inf" for the open end of an interval. */
+static const char *fmt_end(double ns, char *buf, unsigned len)
+{
+	if (isinf(ns)) {
+		snprintf(buf, len, "%sinf", ns < 0 ? "-" : "+");
+		return buf;
+	}
+	return pp_fmt_ns(ns, buf, len);
+}
+
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32], m[64] = "";
 	struct pp_interval p = pp_revision_interval(s, q, PP_PREV);
 	struct pp_interval cu = pp_revision_interval(s, q, PP_CUR);
 	const struct pp_quantity *entry = s->q[0];
@@ -89,15 +100,20 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 	if (s->opt->quiet)
 		return;
 	label = pp_quantity_label(q);
+	if (q->verdict == PP_V_UNDECIDED) {
+		char t[32];
+
+		snprintf(m, sizeof(m), ", minimum detectable effect %s", fmt_end(q->look.mde, t, 32));
+	}
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
-	       "(%+.1f%% of entry)  %s%s\n",
+	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
 	       q->order, label ? label : "?", pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
 	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
 	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
-	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_ns(q->cmp.diff.low, h, 32),
-	       pp_fmt_ns(q->cmp.diff.high, i, 32),
+	       pp_fmt_ns(q->cmp.diff.centre, g, 32), fmt_end(q->cmp.diff.low, h, 32),
+	       fmt_end(q->cmp.diff.high, i, 32),
 	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, verdict_word(q->verdict),
-	       q->rounds ? " (re-measured)" : "");
+	       q->look.runs / 2, q->look.runs / 2, q->seq.looks, q->seq.looks == 1 ? "" : "s", m);
 	fflush(stdout);
 	free(label);
 }
@@ -388,12 +404,69 @@ static void print_lost(FILE *f, const struct pp_session *s, bool *printed)
 		lost, runs);
 }
 
+double pp_series_cov(const struct pp_series *v)
+{
+	double mean = 0, ss = 0;
+
+	if (v->n < 2)
+		return NAN;
+	for (size_t i = 0; i < v->n; i++)
+		mean += v->v[i];
+	mean /= (double)v->n;
+	for (size_t i = 0; i < v->n; i++)
+		ss += (v->v[i] - mean) * (v->v[i] - mean);
+	return mean > 0 ? sqrt(ss / (double)(v->n - 1)) / mean : NAN;
+}
+
+/* How much the runs varied, and what the runs bought. */
+static void print_noise(FILE *f, const struct pp_session *s)
+{
+	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
+	unsigned decided = 0, undecided = 0;
+
+	if (!entry || entry->series[PP_PREV].n < 2)
+		return;
+	for (size_t i = 0; i < s->nq; i++)
+		if (s->q[i]->decided)
+			s->q[i]->verdict == PP_V_UNDECIDED ? undecided++ : decided++;
+	fprintf(f, "\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
+		   "run (coefficient of variation).\n",
+		100.0 * pp_series_cov(&entry->series[PP_PREV]),
+		100.0 * pp_series_cov(&entry->series[PP_CUR]));
+	fprintf(f, "Runs: %zu", s->runs_used);
+	if (s->opt->max_runs)
+		fprintf(f, " of --max-runs %ld", s->opt->max_runs);
+	fprintf(f, " decided %u comparison%s", decided, decided == 1 ? "" : "s");
+	if (undecided)
+		fprintf(f, "; %u stayed undecided", undecided);
+	fprintf(f, ".\n");
+}
+
+/* The entry spent its runs without deciding: say so, never "no regression". */
+static void print_undecided(FILE *f, const struct pp_quantity *e)
+{
+	char a[32], b[32], c[32], t[32], m[32];
+
+	fprintf(f,
+		"Undecided: could not decide within %zu runs whether %s got slower: difference "
+		"%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
+		e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
+		pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
+		fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
+		pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
+		e->truncated ? " (--max-runs was spent)" : "");
+	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs) or less noise (--cpu, an idle "
+		   "machine) can decide it.\n");
+}
+
 void pp_report_verdict(const struct pp_session *s, FILE *f)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
 	bool printed = false;
 
 	print_lost(f, s, &printed);
+	if (!s->opt->quiet)
+		print_noise(f, s);
 	if (s->interrupted) {
 		gap(f, s, &printed);
 		fprintf(f, "Interrupted: what was established so far:\n");
@@ -401,6 +474,11 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure) {
 		gap(f, s, &printed);
 		fprintf(f, "Measurement failed: %s\n", s->failure);
+	}
+	if (entry && entry->decided && entry->verdict == PP_V_UNDECIDED) {
+		gap(f, s, &printed);
+		print_undecided(f, entry);
+		return;
 	}
 	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
 		char a[32], b[32], c[32], t[32];
