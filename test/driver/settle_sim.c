@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * settle_sim.c - simulated sessions through the driver's real decide and
+ * settle stages (pinpoint/decide.c, pinpoint/settle.c, pinpoint/session.c):
+ * only the measure stage is replaced, by one that appends synthetic run
+ * values.  Checks:
+ *
+ *   - A/A sessions (identical revisions): the entry is found slower - the
+ *     session's exit status 1 - in at most alpha/2 of them.  2000 sessions
+ *     per setting; the count must stay under the 99.9% binomial limit at 5%,
+ *     a limit that a 10% rate exceeds with probability above 0.99 (both
+ *     printed), so the check tells 5% from 10%.  Settings: threshold 0 (no
+ *     comparison can end "same": every look is a chance for a false claim,
+ *     the hardest case for repeated looks) and the default 2%, normal and
+ *     skewed noise, with outliers.
+ *   - an entry that cannot be decided within its budget or within --max-runs
+ *     is UNDECIDED, never "same", and carries its interval, runs and MDE.
+ *   - the look sizes are fixed: values that arrived riding along in another
+ *     comparison's runs are looked at in the same steps of --measurements.
+ *   - a clear regression is found slower.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "pinpoint/decide.h"
+#include "pinpoint/measure.h"
+#include "pinpoint/settle.h"
+
+int pp_verbose; /* the driver's, from main.c: quiet here */
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		checks++;                                                                          \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                      \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+/* What the replaced measure stage draws: 100 + shift (current only) + scale * noise. */
+enum noise { NOISE_NORMAL, NOISE_LOGNORMAL_OUTLIERS };
+
+static struct {
+	gsl_rng *rng;
+	enum noise noise;
+	double scale, shift;
+	unsigned calls;
+} sim;
+
+static double draw(void)
+{
+	double v;
+
+	if (sim.noise == NOISE_NORMAL)
+		return gsl_ran_gaussian(sim.rng, 1.0);
+	/* lognormal(0, 0.5) scaled to sd 1, and 2% of the runs 20 sd slower */
+	v = gsl_ran_lognormal(sim.rng, 0.0, 0.5) / sqrt((exp(0.25) - 1.0) * exp(0.25));
+	return v + (gsl_rng_uniform(sim.rng) < 0.02 ? 20.0 : 0.0);
+}
+
+static int push(struct pp_series *s, double v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 32;
+		double *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+/* The measure stage, simulated: @runs values per revision, ABBA as the real one. */
+int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, bool again)
+{
+	sim.calls++;
+	for (size_t i = 0; i < nq; i++) {
+		struct pp_quantity *q = qs[i];
+
+		if (!again && q->batch)
+			continue;
+		q->batch = sim.calls;
+		for (int k = 0; k < runs; k++)
+			if (push(&q->series[PP_PREV], 100.0 + sim.scale * draw()) ||
+			    push(&q->series[PP_CUR], 100.0 + sim.shift + sim.scale * draw()))
+				return -ENOMEM;
+	}
+	s->runs_used += 2 * (size_t)(runs + s->opt->warmups);
+	return 0;
+}
+
+static struct pp_options default_options(void)
+{
+	return (struct pp_options){
+	    .measurements = 15,
+	    .warmups = 1,
+	    .confidence = 0.95,
+	    .precision = 2.0,
+	    .max_runs_comparison = 200,
+	    .max_runs = 4000,
+	    .test = PP_TEST_MANN_WHITNEY,
+	};
+}
+
+/* One session as the plan runs its entry: a first round, then settle. */
+static struct pp_quantity *session(struct pp_session *s, struct pp_options *opt, double thr,
+				   size_t prefill)
+{
+	static struct pp_prog_fn fn;
+	const struct pp_prog_fn *fns[2] = {&fn, &fn};
+	struct pp_quantity *q;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->opt = opt;
+	s->threshold_ns = thr;
+	q = pp_quantity_get(s, PP_Q_ENTRY, fns, 0, 0);
+	if (!q)
+		return NULL;
+	err = pp_measure(s, &q, 1, prefill ? (int)prefill : opt->measurements, false);
+	if (!err)
+		err = pp_settle(s, q);
+	CHECK(!err, "settle failed: %d (%s)", err, s->failure ? s->failure : "");
+	CHECK(q->decided, "settle returned an undecided comparison");
+	return q;
+}
+
+/* Smallest k with P(X > k) <= 0.001 for X ~ Binomial(n, p). */
+static unsigned binomial_limit(double p, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && gsl_cdf_binomial_Q(k, p, n) > 0.001)
+		k++;
+	return k;
+}
+
+#define AA_SESSIONS 2000u
+
+static void check_aa(enum pp_test test, enum noise noise, double scale, double precision)
+{
+	struct pp_options opt = default_options();
+	unsigned slower = 0, faster = 0, same = 0, undecided = 0;
+	unsigned limit = binomial_limit(0.05, AA_SESSIONS);
+	double runs = 0;
+
+	opt.test = test;
+	opt.precision = precision;
+	sim.noise = noise;
+	sim.scale = scale;
+	sim.shift = 0.0;
+	for (unsigned k = 0; k < AA_SESSIONS; k++) {
+		struct pp_session s;
+		struct pp_quantity *q = session(&s, &opt, 100.0 * precision / 100.0, 0);
+
+		if (q) {
+			slower += q->verdict == PP_V_SLOWER;
+			faster += q->verdict == PP_V_FASTER;
+			same += q->verdict == PP_V_SAME;
+			undecided += q->verdict == PP_V_UNDECIDED;
+			runs += (double)s.runs_used;
+			CHECK(precision > 0 || q->verdict != PP_V_SAME, "threshold 0 gave SAME");
+			CHECK(q->look.spent <= q->alpha * (1 + 1e-12), "spent %g of %g", q->look.spent,
+			      q->alpha);
+		}
+		pp_session_free(&s);
+	}
+	printf("A/A %-12s %-6s noise %g%% threshold %g%%: %u sessions, slower %u (limit %u), faster %u, "
+	       "same %u, undecided %u, %.0f runs each\n",
+	       test == PP_TEST_WELCH ? "welch" : "mann-whitney",
+	       noise == NOISE_NORMAL ? "normal" : "skewed", scale, precision, AA_SESSIONS, slower, limit,
+	       faster, same, undecided, runs / AA_SESSIONS);
+	CHECK(slower <= limit, "%u of %u A/A sessions found slower, limit %u at 5%%", slower,
+	      AA_SESSIONS, limit);
+}
+
+/* An entry with a true difference between 0 and the threshold and few runs: undecided. */
+static void check_undecided(void)
+{
+	struct pp_options opt = default_options();
+	struct pp_session s;
+	struct pp_quantity *q;
+
+	sim.noise = NOISE_NORMAL;
+	sim.scale = 20.0; /* CoV 20%: 2% cannot be told within 60 runs */
+	sim.shift = 3.0;
+	opt.max_runs_comparison = 60;
+	q = session(&s, &opt, 2.0, 0);
+	CHECK(q && q->verdict == PP_V_UNDECIDED, "a noisy entry within 60 runs is %s",
+	      q ? pp_verdict_name(q->verdict) : "missing");
+	if (q) {
+		CHECK(q->look.runs == 120, "undecided after %zu runs, budget 120", q->look.runs);
+		CHECK(q->seq.looks == 4, "%u looks, want 4 (15, 30, 45, 60)", q->seq.looks);
+		CHECK(isfinite(q->look.mde) && q->look.mde > 2.0, "MDE %g", q->look.mde);
+		CHECK(isfinite(q->cmp.diff.low) && q->cmp.diff.low < 2.0 && q->cmp.diff.high > 2.0,
+		      "interval [%g, %g]", q->cmp.diff.low, q->cmp.diff.high);
+		CHECK(!q->truncated, "the comparison's own budget was spent, not --max-runs");
+	}
+	pp_session_free(&s);
+
+	/* --max-runs spent first: undecided at the last look taken, marked so. */
+	opt = default_options();
+	opt.max_runs = 70;
+	q = session(&s, &opt, 2.0, 0);
+	CHECK(q && q->verdict == PP_V_UNDECIDED && q->truncated,
+	      "--max-runs 70 left the entry %s", q ? pp_verdict_name(q->verdict) : "missing");
+	CHECK(s.runs_used <= 70, "%zu runs used, --max-runs 70", s.runs_used);
+	if (q)
+		CHECK(q->look.runs == 60 && q->seq.looks == 2, "stopped at %zu runs, %u looks",
+		      q->look.runs, q->seq.looks);
+	pp_session_free(&s);
+}
+
+/* A clear regression is slower; a clear non-change with small noise is same. */
+static void check_decides(void)
+{
+	struct pp_options opt = default_options();
+	struct pp_session s;
+	struct pp_quantity *q;
+
+	sim.noise = NOISE_NORMAL;
+	sim.scale = 1.0;
+	sim.shift = 10.0;
+	q = session(&s, &opt, 2.0, 0);
+	CHECK(q && q->verdict == PP_V_SLOWER, "a +10%% entry is %s",
+	      q ? pp_verdict_name(q->verdict) : "missing");
+	pp_session_free(&s);
+	sim.shift = 0.0;
+	sim.scale = 0.2;
+	q = session(&s, &opt, 2.0, 0);
+	CHECK(q && q->verdict == PP_V_SAME, "an unchanged entry with 0.2%% noise is %s",
+	      q ? pp_verdict_name(q->verdict) : "missing");
+	pp_session_free(&s);
+}
+
+/*
+ * Values riding along: 45 per revision before the first look.  The looks
+ * are still taken at 15, 30, 45: a clear case is decided at the first.
+ */
+static void check_fixed_looks(void)
+{
+	struct pp_options opt = default_options();
+	struct pp_session s;
+	struct pp_quantity *q;
+
+	sim.noise = NOISE_NORMAL;
+	sim.scale = 1.0;
+	sim.shift = 10.0;
+	q = session(&s, &opt, 2.0, 45);
+	CHECK(q && q->verdict == PP_V_SLOWER && q->seq.looks == 1 && q->look.runs == 30,
+	      "with 45 values at hand: %s at look %u, %zu runs",
+	      q ? pp_verdict_name(q->verdict) : "missing", q ? q->seq.looks : 0,
+	      q ? q->look.runs : 0);
+	CHECK(s.runs_used == 2 * 46, "%zu runs used: settle measured again", s.runs_used);
+	pp_session_free(&s);
+}
+
+int main(void)
+{
+	gsl_rng_env_setup();
+	sim.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(sim.rng, 20261123);
+	printf("binomial limit at 5%% of %u sessions: %u; P(count <= limit) at 10%%: %.2g\n",
+	       AA_SESSIONS, binomial_limit(0.05, AA_SESSIONS),
+	       gsl_cdf_binomial_P(binomial_limit(0.05, AA_SESSIONS), 0.10, AA_SESSIONS));
+	check_decides();
+	check_fixed_looks();
+	check_undecided();
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0);
+	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0);
+	gsl_rng_free(sim.rng);
+	printf("settle_sim: %d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
