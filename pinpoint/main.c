@@ -330,10 +330,12 @@ int main(int argc, char **argv)
 	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
 	       s.rev[PP_CUR].dir);
 	/* The pipeline: discover -> plan (measure, decide) -> report. */
-	pp_noise_check(&opt, "/proc", "/sys");
 	err = pp_discover(&s);
-	if (!err)
+	if (!err) {
+		/* Once the session is known to be sound: warn of what will make its runs vary. */
+		pp_noise_check(&opt, "/proc", "/sys");
 		err = pp_plan(&s);
+	}
 	/* An entry that could not be decided is no clean result. */
 	if (!err && s.nq && s.q[0]->decided && s.q[0]->verdict == PP_V_UNDECIDED)
 		s.outcome = PP_EXIT_UNDECIDED;

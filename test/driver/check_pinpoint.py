@@ -504,18 +504,128 @@ def scenario_spaced():
 
 
 def scenario_identical():
+    """Identical revisions: no session may claim a regression (exit 1) more
+    than once in 20; a session that cannot decide within its runs (exit 4,
+    a loaded machine) is honest, and counted apart."""
     prev, cur = prog("same")
     results = []
     for i in range(20):
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
                      "--quiet", "--no-save-command", "--", "./same")
-        if p.returncode not in (0, 1):
+        if p.returncode not in (0, 1, 4):
             fail("session %d failed" % i, p)
+        if p.returncode == 4 and "Undecided: could not decide within" not in p.stdout:
+            fail("exit status 4 without the undecided line", p)
         results.append(p.returncode)
-    clean = results.count(0)
-    print("identical revisions: %d of 20 sessions found no regression" % clean)
-    if clean < 19:
-        fail("identical revisions reported as a regression in %d of 20 sessions" % (20 - clean))
+    print("identical revisions: of 20 sessions %d found no regression, %d were undecided, "
+          "%d claimed a regression" % (results.count(0), results.count(4), results.count(1)))
+    if results.count(1) > 1:
+        fail("identical revisions reported as a regression in %d of 20 sessions" % results.count(1))
+
+
+def scenario_steady_state_rule():
+    """The same work with different jitter is not slower: one value rule per session.
+
+    The previous revision's entry is steady after 5 cold executions, the
+    current one's never is; a rule chosen per run measured the current
+    revision 25% slower (exit 1)."""
+    prev, cur = prog("steadystate")
+    with tempfile.TemporaryDirectory() as d:
+        for i in range(3):
+            path = os.path.join(d, "report%d.json" % i)
+            p = pinpoint("--entry", "step", "--depth", "1", "--previous", prev, "--current", cur,
+                         "--precision-threshold", "10", "--no-save-command", "--json", path,
+                         "--", "./steadystate")
+            if p.returncode == 1:
+                fail("identical work with different jitter reported as a regression", p)
+            if p.returncode not in (0, 4):
+                fail("session failed", p)
+            report = load_report(path, ARGS.schema, p)
+            m = report["measurement"]
+            entry = report["comparisons"][0]
+            print("session %d: every run skips %d executions; entry %s, diff %.1f%%" %
+                  (i, m["entry_skip"], entry["verdict"],
+                   100 * entry["difference"]["interval"]["centre"] / entry["previous"]["median"]))
+            if m["entry_skip"] not in (0,) and not 5 <= m["entry_skip"] <= 190:
+                fail("the steady state was placed at execution %d" % m["entry_skip"], p)
+            if abs(entry["difference"]["interval"]["centre"]) > 0.05 * entry["previous"]["median"]:
+                fail("the revisions differ by more than 5%", p)
+
+
+def scenario_undecided():
+    """An entry that cannot be decided is reported undecided with exit status 4, never as
+    "no regression": by its own budget, then by --max-runs."""
+    prev, cur = prog("same")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        # Threshold 0: no interval can lie inside +-0, and 20 runs cannot exclude 0
+        # at 99.9% for identical revisions (but with probability 0.001).
+        p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
+                     "--precision-threshold", "0", "--confidence", "99.9", "--measurements", "10",
+                     "--max-runs-per-comparison", "20", "--no-save-command", "--json", path,
+                     "--", "./same", check_status=4)
+        if not re.search(r"^Undecided: could not decide within 40 runs whether steady got slower: "
+                         r"difference \S+ \S+ \[\S+ \S+, \S+ \S+\] at [\d.]+% confidence, "
+                         r"threshold 0 ns, minimum detectable effect \S+ \S+\.$", p.stdout, re.M):
+            fail("no undecided line with interval, runs and minimum detectable effect", p)
+        if "No regression" in p.stdout:
+            fail("an undecided entry reported as no regression", p)
+        if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 2 looks, "
+                         r"minimum detectable effect", p.stdout, re.M):
+            fail("the entry's comparison line does not say undecided", p)
+        if not re.search(r"^Runs: \d+ of --max-runs 4000 decided 0 comparisons; 1 stayed undecided\.$",
+                         p.stdout, re.M):
+            fail("no line of what the runs bought", p)
+        if not re.search(r"^Noise: the entry varied by [\d.]+% \(previous\) and [\d.]+% \(current\)",
+                         p.stdout, re.M):
+            fail("no noise line", p)
+        report = load_report(path, ARGS.schema, p)
+        e = report["comparisons"][0]
+        if report["outcome"] != "undecided" or report["exit_code"] != 4 or e["verdict"] != "undecided":
+            fail("JSON outcome %r, verdict %r" % (report["outcome"], e["verdict"]), p)
+        seq = e["sequential"]
+        if seq["runs"] != 40 or seq["looks"] != 2 or seq["mde_ns"] is None or seq["max_runs_spent"]:
+            fail("JSON sequential %r" % seq, p)
+        if not 0 < seq["alpha_spent"] <= seq["alpha"] + 1e-12 or abs(seq["alpha"] - 0.001) > 1e-9:
+            fail("JSON alpha %r" % seq, p)
+        # --max-runs spent after the first round: undecided, and said so.
+        p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
+                     "--precision-threshold", "0", "--confidence", "99.9", "--measurements", "10",
+                     "--max-runs", "40", "--no-save-command", "--", "./same", check_status=4)
+        if not re.search(r"^Undecided: could not decide within 20 runs .*\(--max-runs was spent\)$",
+                         p.stdout, re.M):
+            fail("the --max-runs stop is not reported", p)
+        if not re.search(r"^Runs: 22 of --max-runs 40 ", p.stdout, re.M):
+            fail("runs used not reported", p)
+
+
+def scenario_cpu():
+    """--cpu pins every run to the CPUs given; a bad list is one error line."""
+    prev, cur = prog("steadystate")
+    cpus = sorted(os.sched_getaffinity(0))
+    pin = str(cpus[-1])
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "affinity.log")
+        path = os.path.join(d, "report.json")
+        env = dict(os.environ, PP_TEST_AFFINITY_LOG=log)
+        p = harness_pinpoint(ARGS.pinpoint, "--entry", "step", "--depth", "0", "--previous", prev,
+                             "--current", cur, "--precision-threshold", "10", "--cpu", pin,
+                             "--no-save-command", "--json", path, "--", "./steadystate", env=env)
+        if p.returncode not in (0, 4):
+            fail("session with --cpu %s failed" % pin, p)
+        with open(log) as f:
+            lines = f.read().splitlines()
+        if len(lines) < 4 or any(l != "cpus " + pin for l in lines):
+            fail("runs were not all pinned to CPU %s: %r" % (pin, sorted(set(lines))), p)
+        if load_report(path, ARGS.schema, p)["options"]["cpu"] != pin:
+            fail("--cpu not in the JSON options", p)
+    base = ["--entry", "step", "--previous", prev, "--current", cur, "--", "./steadystate"]
+    for bad, pattern in [("abc", r"--cpu: 'abc' is not a list of CPU numbers"),
+                         ("0,", r"--cpu: '0,' is not a list"),
+                         ("3-1", r"--cpu: '3-1' is not a list"),
+                         ("", r"--cpu: '' is not a list"),
+                         ("1000", r"--cpu: CPU 1000 is not available")]:
+        expect_usage_error(["--cpu", bad] + base, pattern)
 
 
 def expect_usage_error(args, pattern):
@@ -546,6 +656,9 @@ def scenario_usage_errors():
     expect_usage_error(["--entry", "run", "--confidence", "120", *base, "--", "./demo"], r"--confidence")
     expect_usage_error(["--entry", "run", "--search", "ternary", *base, "--", "./demo"], r"--search")
     expect_usage_error(["--entry", "run", "--test", "t", *base, "--", "./demo"], r"--test")
+    expect_usage_error(["--entry", "run", "--max-runs", "-1", *base, "--", "./demo"], r"--max-runs: '-1'")
+    expect_usage_error(["--entry", "run", "--max-runs-per-comparison", "10", *base, "--", "./demo"],
+                       r"--max-runs-per-comparison 10 is below --measurements 15")
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
@@ -562,7 +675,8 @@ def scenario_usage_errors():
                            r"no command: give the benchmark after '--'")
     h = pinpoint("--help", check_status=0)
     for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
-                "--confidence", "--precision-threshold", "--re-measurement", "--timeout",
+                "--confidence", "--precision-threshold", "--max-runs", "--max-runs-per-comparison",
+                "--cpu", "--timeout",
                 "--exclude", "--search", "--test", "--json", "--quiet", "--verbose", "--help",
                 "--version", "--bisect", "--commits", "--history"]:
         if opt not in h.stdout:
