@@ -18,12 +18,15 @@
  *   - the look sizes are fixed: values that arrived riding along in another
  *     comparison's runs are looked at in the same steps of --measurements.
  *   - a clear regression is found slower.
+ *   - the noise warnings (pinpoint/noise.c) against a made-up /proc and /sys.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -31,6 +34,7 @@
 
 #include "pinpoint/decide.h"
 #include "pinpoint/measure.h"
+#include "pinpoint/noise.h"
 #include "pinpoint/settle.h"
 
 int pp_verbose; /* the driver's, from main.c: quiet here */
@@ -268,6 +272,65 @@ static void check_fixed_looks(void)
 	pp_session_free(&s);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL, "cannot write %s", path);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Load above the CPUs used, and a governor other than "performance", warn once each. */
+static void check_noise(void)
+{
+	char root[] = "/tmp/pp-noise-XXXXXX", proc[64], sys[64], path[256];
+	struct pp_options opt = default_options();
+	int n;
+
+	if (!mkdtemp(root)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	mkdir(proc, 0755);
+	snprintf(path, sizeof(path), "%s/loadavg", proc);
+	opt.cpu_list = "0";
+	CPU_ZERO(&opt.cpus);
+	CPU_SET(0, &opt.cpus);
+	write_file(path, "0.50 0.40 0.30 1/100 1234\n");
+	n = pp_noise_check(&opt, proc, sys);
+	CHECK(n == 0, "an idle machine without cpufreq gave %d warnings", n);
+	write_file(path, "1.50 0.40 0.30 1/100 1234\n");
+	n = pp_noise_check(&opt, proc, sys);
+	CHECK(n == 1, "load 1.5 on 1 CPU gave %d warnings", n);
+	snprintf(path, sizeof(path), "%s/devices", sys);
+	mkdir(sys, 0755);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system", sys);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu", sys);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0", sys);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq", sys);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq/scaling_governor", sys);
+	write_file(path, "powersave\n");
+	n = pp_noise_check(&opt, proc, sys);
+	CHECK(n == 2, "load and governor powersave gave %d warnings", n);
+	write_file(path, "performance\n");
+	snprintf(path, sizeof(path), "%s/loadavg", proc);
+	write_file(path, "0.10 0.40 0.30 1/100 1234\n");
+	n = pp_noise_check(&opt, proc, sys);
+	CHECK(n == 0, "governor performance on an idle machine gave %d warnings", n);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	CHECK(system(path) == 0, "cannot remove %s", root);
+}
+
 int main(void)
 {
 	gsl_rng_env_setup();
@@ -276,6 +339,7 @@ int main(void)
 	printf("binomial limit at 5%% of %u sessions: %u; P(count <= limit) at 10%%: %.2g\n",
 	       AA_SESSIONS, binomial_limit(0.05, AA_SESSIONS),
 	       gsl_cdf_binomial_P(binomial_limit(0.05, AA_SESSIONS), 0.10, AA_SESSIONS));
+	check_noise();
 	check_decides();
 	check_fixed_looks();
 	check_undecided();
