@@ -36,10 +36,34 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* Fix the design at the first look: nothing in it depends on this comparison's values. */
+/*
+ * The session's threshold, fixed once: --precision percent of the centre of
+ * the entry's previous values at its first look (--measurements of them).
+ * It depends on the previous revision's level only, never on a difference,
+ * and whatever it is, a wrong verdict against it needs an interval that
+ * misses the true difference (doc/statistics.md, "The threshold").
+ */
+static void fix_threshold(struct pp_session *s)
+{
+	const struct pp_options *opt = s->opt;
+	struct pp_quantity *e = s->nq ? s->q[0] : NULL;
+	size_t n = (size_t)opt->measurements;
+	struct pp_summary sum;
+
+	if (s->threshold_fixed || !e || e->kind != PP_Q_ENTRY || e->series[PP_PREV].n < n)
+		return;
+	if (pp_summarize(e->series[PP_PREV].v, n, opt->confidence, &sum))
+		return;
+	s->threshold_ns = fabs(pp_summary_centre(&sum, opt->test)) * opt->precision / 100.0;
+	s->threshold_fixed = true;
+}
+
+/* Fix the design at the first look: nothing in it depends on this comparison's differences. */
 static int start(struct pp_session *s, struct pp_quantity *q)
 {
 	const struct pp_options *opt = s->opt;
+
+	fix_threshold(s);
 
 	if (!(q->alpha > 0.0 && q->alpha < 1.0))
 		q->alpha = 1.0 - opt->confidence;

@@ -8,9 +8,10 @@
  * The same runs fix what every later run of the session measures the same
  * way (doc/semantics.md): the entry executions each run skips before its
  * steady state (none when the entry runs too few times per process or no
- * steady state shows), and the threshold of every comparison, --precision
- * percent of the previous revision's entry time in its discovery run.
- * Neither is taken from any comparison's values.
+ * steady state shows).  It is not taken from any comparison's values.  The
+ * previous revision's entry time in its discovery run also gives a first
+ * threshold, which the decide stage replaces by the entry's own at its first
+ * look (one run, often cold, is a poor scale on a loaded machine).
  */
 #include <errno.h>
 #include <math.h>

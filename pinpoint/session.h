@@ -160,10 +160,16 @@ struct pp_session {
 	/*
 	 * Fixed by the discover stage, the same for every run and quantity:
 	 * entry executions each run skips before the entry's value (its steady
-	 * state begins there), and the threshold of every comparison.
+	 * state begins there).
 	 */
 	unsigned long long entry_skip;
+	/*
+	 * The threshold of every comparison: --precision of the centre of the
+	 * entry's previous values at its first look, fixed then (pp_decide());
+	 * until then, of the previous revision's discovery run.
+	 */
 	double threshold_ns;
+	bool threshold_fixed;
 	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
