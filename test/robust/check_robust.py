@@ -251,7 +251,7 @@ def scenario_hang():
 
 def scenario_output_differs():
     p = session("output", "job", 1, status=None)
-    if p.returncode not in (0, 1):
+    if p.returncode not in (0, 1, 4):
         fail("the session did not finish", p)
     n = p.stderr.count("previous and current revisions print different output")
     if n != 1:
@@ -324,7 +324,8 @@ def scenario_ambiguous():
     # Two links of the same code differ by a few % (layout): a 10 % threshold.
     p = session("ambig", "ambig_a.c:step", 1, "--precision-threshold", "10", command=["./ambig"],
                 status=None)
-    if p.returncode != 0:
+    # 4: undecided on a machine too noisy to tell 10% within its runs - honest, not a regression.
+    if p.returncode not in (0, 4):
         fail("the unchanged step() of ambig_a.c is reported as a regression", p)
 
 
