@@ -517,7 +517,8 @@ def scenario_identical():
     results = []
     for i in range(20):
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
-                     "--quiet", "--no-save-command", "--", "./same")
+                     "--max-runs-per-comparison", "100", "--quiet", "--no-save-command",
+                     "--", "./same")
         if p.returncode not in (0, 1, 4):
             fail("session %d failed" % i, p)
         if p.returncode == 4 and "Undecided: could not decide within" not in p.stdout:
