@@ -139,15 +139,16 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 				  n, &q->look);
 		if (err) {
 			pp_session_fail(s, "cannot compare %zu and %zu values: %s", n, n,
-					err == -EINVAL ? "too few or not finite" : "statistics failed");
+					err == -EINVAL ? "too few or not finite"
+						       : "statistics failed");
 			return -EIO;
 		}
 		if (q->look.verdict != PP_SEQ_CONTINUE) {
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		q->next_look = min_size(n + (size_t)s->opt->measurements,
-					(size_t)s->opt->max_runs_comparison);
+		q->next_look =
+		    min_size(n + (size_t)s->opt->measurements, (size_t)s->opt->max_runs_comparison);
 	}
 	return PP_NEEDS_RUNS;
 }

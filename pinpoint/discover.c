@@ -136,8 +136,8 @@ static void fix_rule(struct pp_session *s, const struct pp_results *res)
 	for (unsigned long long i = 0; i < skip; i++)
 		skipped += (double)res[PP_PREV].samples[i];
 	s->entry_skip = skip;
-	s->threshold_ns = ((double)e->total_ns - skipped) / (double)(e->count - skip) *
-			  s->opt->precision / 100.0;
+	s->threshold_ns =
+	    ((double)e->total_ns - skipped) / (double)(e->count - skip) * s->opt->precision / 100.0;
 	pr_dbg("the entry ran %llu and %llu times per process; every run skips its first %llu "
 	       "executions; threshold %.1f ns",
 	       (unsigned long long)res[PP_PREV].slots[0].count,

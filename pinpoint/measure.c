@@ -118,11 +118,11 @@ static int entry_value(struct pp_session *s, enum pp_rev_id r, unsigned batch, i
 	}
 	if (e->count <= k || res->nsamples < k) {
 		pp_session_fail(s,
-			    "%s revision, comparison %u, run %d: the entry ran %llu times (%zu "
-			    "kept), not more than the %llu executions every run skips to its "
-			    "steady state",
-			    s->rev[r].label, batch, index + 1, (unsigned long long)e->count,
-			    res->nsamples, k);
+				"%s revision, comparison %u, run %d: the entry ran %llu times (%zu "
+				"kept), not more than the %llu executions every run skips to its "
+				"steady state",
+				s->rev[r].label, batch, index + 1, (unsigned long long)e->count,
+				res->nsamples, k);
 		return -EIO;
 	}
 	for (unsigned long long i = 0; i < k; i++)

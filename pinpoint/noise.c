@@ -41,9 +41,10 @@ int pp_noise_check(const struct pp_options *opt, const char *proc, const char *s
 	snprintf(path, sizeof(path), "%s/loadavg", proc);
 	if (ncpus > 0 && !read_line(path, line, sizeof(line)) && sscanf(line, "%lf", &load) == 1 &&
 	    load > (double)ncpus) {
-		pr_warn("the machine is loaded: 1-minute load average %.2f on the %d CPU%s the runs "
-			"use; expect noisier runs and more of them",
-			load, ncpus, ncpus == 1 ? "" : "s");
+		pr_warn(
+		    "the machine is loaded: 1-minute load average %.2f on the %d CPU%s the runs "
+		    "use; expect noisier runs and more of them",
+		    load, ncpus, ncpus == 1 ? "" : "s");
 		warned++;
 	}
 	for (int c = 0; c < CPU_SETSIZE; c++) {

@@ -319,9 +319,10 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 
 			err = parse_int("re-measurement", optarg, 0, 100, &ignored);
 			if (!err)
-				pr_warn("--re-measurement is deprecated and ignored: each comparison "
-					"is measured in rounds until it is decided (--max-runs, "
-					"--max-runs-per-comparison)");
+				pr_warn(
+				    "--re-measurement is deprecated and ignored: each comparison "
+				    "is measured in rounds until it is decided (--max-runs, "
+				    "--max-runs-per-comparison)");
 			break;
 		}
 		case OPT_MAX_RUNS: {

@@ -19,14 +19,14 @@ struct pp_options {
 	int depth;
 	const char *previous;
 	const char *current;
-	int measurements; /* runs per revision in each round of a comparison */
+	int measurements;	 /* runs per revision in each round of a comparison */
 	int max_runs_comparison; /* runs per revision one comparison may use */
 	long max_runs; /* comparison runs of the whole session, both revisions, 0 = no limit */
 	const char *cpu_list; /* --cpu as given, NULL = runs go anywhere */
-	cpu_set_t cpus; /* --cpu: the CPUs runs are pinned to */
+	cpu_set_t cpus;	      /* --cpu: the CPUs runs are pinned to */
 	int warmups; /* runs per revision discarded before each comparison */
 	double confidence; /* 0..1 */
-	double precision; /* percent of the entry's time */
+	double precision;  /* percent of the entry's time */
 	double timeout; /* seconds per run, 0 = automatic */
 	const char **exclude;
 	size_t nexclude;

@@ -14,8 +14,8 @@
  * environment (unset when @arming is NULL); stdout goes to @out_path (hashed
  * afterwards), stderr to @err_path.  The child gets its own process group;
  * it is killed with its group after @timeout_s seconds (0: no limit) or when
- * *@stop becomes true.  It runs on the CPUs of @cpus only (NULL: anywhere).  Returns 0 when the command could be run (see @st for
- * how it ended), -errno when it could not be started.
+ * *@stop becomes true.  It runs on the CPUs of @cpus only (NULL: anywhere).  Returns 0 when the
+ * command could be run (see @st for how it ended), -errno when it could not be started.
  */
 int pp_run(char *const argv[], const char *dir, const char *arming, const char *out_path,
 	   const char *err_path, double timeout_s, volatile int *stop, const cpu_set_t *cpus,

@@ -65,8 +65,8 @@ struct pp_quantity {
 	struct pp_seq_design design; /* fixed at the first look */
 	struct pp_seq_state seq;
 	struct pp_seq_result look; /* the last look taken */
-	size_t next_look; /* values per revision the next look takes */
-	bool truncated; /* undecided because --max-runs was spent, not its own budget */
+	size_t next_look;	   /* values per revision the next look takes */
+	bool truncated;		   /* undecided because --max-runs was spent, not its own budget */
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* rounds of runs measured for this comparison alone */

@@ -30,8 +30,9 @@ int pp_settle(struct pp_session *s, struct pp_quantity *q)
 		size_t want = pp_decide_wanted(q);
 
 		if (!affordable(s, want)) {
-			pr_dbg("comparison of quantity %u: --max-runs %ld spent (%zu used), undecided",
-			       q->id, s->opt->max_runs, s->runs_used);
+			pr_dbg(
+			    "comparison of quantity %u: --max-runs %ld spent (%zu used), undecided",
+			    q->id, s->opt->max_runs, s->runs_used);
 			pp_decide_give_up(s, q);
 			ret = PP_DECIDED;
 			break;

@@ -103,7 +103,8 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 	if (q->verdict == PP_V_UNDECIDED) {
 		char t[32];
 
-		snprintf(m, sizeof(m), ", minimum detectable effect %s", fmt_end(q->look.mde, t, 32));
+		snprintf(m, sizeof(m), ", minimum detectable effect %s",
+			 fmt_end(q->look.mde, t, 32));
 	}
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
@@ -111,9 +112,9 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
 	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
 	       pp_fmt_ns(q->cmp.diff.centre, g, 32), fmt_end(q->cmp.diff.low, h, 32),
-	       fmt_end(q->cmp.diff.high, i, 32),
-	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, verdict_word(q->verdict),
-	       q->look.runs / 2, q->look.runs / 2, q->seq.looks, q->seq.looks == 1 ? "" : "s", m);
+	       fmt_end(q->cmp.diff.high, i, 32), base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0,
+	       verdict_word(q->verdict), q->look.runs / 2, q->look.runs / 2, q->seq.looks,
+	       q->seq.looks == 1 ? "" : "s", m);
 	fflush(stdout);
 	free(label);
 }
@@ -429,8 +430,9 @@ static void print_noise(FILE *f, const struct pp_session *s)
 	for (size_t i = 0; i < s->nq; i++)
 		if (s->q[i]->decided)
 			s->q[i]->verdict == PP_V_UNDECIDED ? undecided++ : decided++;
-	fprintf(f, "\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
-		   "run (coefficient of variation).\n",
+	fprintf(f,
+		"\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
+		"run (coefficient of variation).\n",
 		100.0 * pp_series_cov(&entry->series[PP_PREV]),
 		100.0 * pp_series_cov(&entry->series[PP_CUR]));
 	fprintf(f, "Runs: %zu", s->runs_used);
@@ -447,6 +449,15 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 {
 	char a[32], b[32], c[32], t[32], m[32];
 
+	fprintf(
+	    f,
+	    "\nUndecided: could not decide within %zu runs whether %s got slower: difference "
+	    "%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
+	    e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
+	    pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
+	    fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
+	    pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
+	    e->truncated ? " (--max-runs was spent)" : "");
 	fprintf(f,
 		"Undecided: could not decide within %zu runs whether %s got slower: difference "
 		"%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",

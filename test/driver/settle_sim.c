@@ -177,16 +177,17 @@ static void check_aa(enum pp_test test, enum noise noise, double scale, double p
 			undecided += q->verdict == PP_V_UNDECIDED;
 			runs += (double)s.runs_used;
 			CHECK(precision > 0 || q->verdict != PP_V_SAME, "threshold 0 gave SAME");
-			CHECK(q->look.spent <= q->alpha * (1 + 1e-12), "spent %g of %g", q->look.spent,
-			      q->alpha);
+			CHECK(q->look.spent <= q->alpha * (1 + 1e-12), "spent %g of %g",
+			      q->look.spent, q->alpha);
 		}
 		pp_session_free(&s);
 	}
-	printf("A/A %-12s %-6s noise %g%% threshold %g%%: %u sessions, slower %u (limit %u), faster %u, "
+	printf("A/A %-12s %-6s noise %g%% threshold %g%%: %u sessions, slower %u (limit %u), "
+	       "faster %u, "
 	       "same %u, undecided %u, %.0f runs each\n",
 	       test == PP_TEST_WELCH ? "welch" : "mann-whitney",
-	       noise == NOISE_NORMAL ? "normal" : "skewed", scale, precision, AA_SESSIONS, slower, limit,
-	       faster, same, undecided, runs / AA_SESSIONS);
+	       noise == NOISE_NORMAL ? "normal" : "skewed", scale, precision, AA_SESSIONS, slower,
+	       limit, faster, same, undecided, runs / AA_SESSIONS);
 	CHECK(slower <= limit, "%u of %u A/A sessions found slower, limit %u at 5%%", slower,
 	      AA_SESSIONS, limit);
 }
@@ -219,8 +220,8 @@ static void check_undecided(void)
 	opt = default_options();
 	opt.max_runs = 70;
 	q = session(&s, &opt, 2.0, 0);
-	CHECK(q && q->verdict == PP_V_UNDECIDED && q->truncated,
-	      "--max-runs 70 left the entry %s", q ? pp_verdict_name(q->verdict) : "missing");
+	CHECK(q && q->verdict == PP_V_UNDECIDED && q->truncated, "--max-runs 70 left the entry %s",
+	      q ? pp_verdict_name(q->verdict) : "missing");
 	CHECK(s.runs_used <= 70, "%zu runs used, --max-runs 70", s.runs_used);
 	if (q)
 		CHECK(q->look.runs == 60 && q->seq.looks == 2, "stopped at %zu runs, %u looks",
