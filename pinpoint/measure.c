@@ -164,6 +164,13 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 			todo[n++] = qs[i];
 	if (!n)
 		goto out;
+	/* --max-runs spent: nothing more is measured; settle.c calls the comparisons undecided. */
+	if (s->opt->max_runs &&
+	    s->runs_used + 2 * (size_t)(s->opt->warmups + runs) > (size_t)s->opt->max_runs) {
+		pr_dbg("--max-runs %ld spent (%zu runs used): %zu quantities not measured",
+		       s->opt->max_runs, s->runs_used, n);
+		goto out;
+	}
 
 	b = realloc(s->batches, (s->nbatches + 1) * sizeof(*b));
 	if (!b) {

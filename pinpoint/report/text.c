@@ -449,6 +449,11 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 {
 	char a[32], b[32], c[32], t[32], m[32];
 
+	if (!e->seq.looks) {
+		fprintf(f, "\nUndecided: --max-runs was spent before %s could be compared.\n",
+			fn_name(e->fn[PP_CUR]));
+		return;
+	}
 	fprintf(
 	    f,
 	    "\nUndecided: could not decide within %zu runs whether %s got slower: difference "

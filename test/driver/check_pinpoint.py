@@ -606,6 +606,13 @@ def scenario_undecided():
             fail("the --max-runs stop is not reported", p)
         if not re.search(r"^Runs: 22 of --max-runs 40 ", p.stdout, re.M):
             fail("runs used not reported", p)
+        # Too few runs for even the first round: nothing is measured, and the entry is undecided.
+        p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
+                     "--measurements", "10", "--max-runs", "10", "--no-save-command", "--",
+                     "./same", check_status=4)
+        if not re.search(r"^Undecided: --max-runs was spent before steady could be compared\.$",
+                         p.stdout, re.M):
+            fail("an entry --max-runs left unmeasured is not reported undecided", p)
 
 
 def scenario_cpu():
