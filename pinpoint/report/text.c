@@ -450,19 +450,10 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 	char a[32], b[32], c[32], t[32], m[32];
 
 	if (!e->seq.looks) {
-		fprintf(f, "\nUndecided: --max-runs was spent before %s could be compared.\n",
+		fprintf(f, "Undecided: --max-runs was spent before %s could be compared.\n",
 			fn_name(e->fn[PP_CUR]));
 		return;
 	}
-	fprintf(
-	    f,
-	    "\nUndecided: could not decide within %zu runs whether %s got slower: difference "
-	    "%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
-	    e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
-	    pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
-	    fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
-	    pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
-	    e->truncated ? " (--max-runs was spent)" : "");
 	fprintf(f,
 		"Undecided: could not decide within %zu runs whether %s got slower: difference "
 		"%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
