@@ -311,7 +311,10 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 	err = err ?: add(a, "--warmups=%d", o->warmups);
 	err = err ?: add(a, "--confidence=%.17g", 100 * o->confidence);
 	err = err ?: add(a, "--precision-threshold=%.17g", o->precision);
-	err = err ?: add(a, "--re-measurement=%d", o->remeasure);
+	err = err ?: add(a, "--max-runs=%ld", o->max_runs);
+	err = err ?: add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
+	if (o->cpu_list)
+		err = err ?: add(a, "--cpu=%s", o->cpu_list);
 	if (o->timeout > 0)
 		err = err ?: add(a, "--timeout=%.17g", o->timeout);
 	for (size_t i = 0; i < o->nexclude; i++)
