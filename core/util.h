@@ -5,6 +5,8 @@
 #ifndef PINPOINT_UTIL_H
 #define PINPOINT_UTIL_H
 
+#include <stdint.h>
+
 /* Monotonic clock, in seconds. */
 double pp_now(void);
 /* Wall clock, in seconds since the epoch. */
@@ -42,5 +44,18 @@ int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), c
 
 /* The one-line message for a failed write of @path: "no space left on device writing PATH". */
 const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
+
+/* FNV-1a of a string: stable names for cache directories. */
+uint64_t pp_str_hash(const char *s);
+/* mkdir -p with mode 0755: 0 or -errno. */
+int pp_mkdir_p(const char *path);
+
+/* A NULL-terminated argument vector built one printf-formatted word at a time. */
+struct pp_argv {
+	char **v;
+	size_t n, cap;
+};
+int pp_argv_add(struct pp_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pp_argv_free(struct pp_argv *a);
 
 #endif /* PINPOINT_UTIL_H */

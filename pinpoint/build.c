@@ -242,25 +242,6 @@ static int find_toolchain(struct toolchain *t)
 	return 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* Where instrumented copies go: --build-root, $XDG_CACHE_HOME or ~/.cache. */
 static int build_root(const struct pp_options *opt, char *buf, size_t size)
 {
@@ -279,16 +260,6 @@ static int build_root(const struct pp_options *opt, char *buf, size_t size)
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-/* FNV-1a: a stable name for the copy of a build directory. */
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
 }
 
 /*
@@ -378,78 +349,52 @@ static int build_with_command(const struct pp_options *opt, const char *label, c
 	return st ? build_failed(label, st, log) : 0;
 }
 
-struct argv_buf {
-	char **v;
-	size_t n, cap;
-};
-
-static int argv_add(struct argv_buf *a, const char *fmt, const char *s1, const char *s2)
+/* CMake cache values that may be missing are passed empty. */
+static const char *or_empty(const char *s)
 {
-	char *s;
-
-	if (a->n + 2 > a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 32;
-		char **v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		a->v = v;
-		a->cap = cap;
-	}
-	if (asprintf(&s, fmt, s1 ? s1 : "", s2 ? s2 : "") < 0)
-		return -ENOMEM;
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-	return 0;
-}
-
-static void argv_free(struct argv_buf *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
+	return s ? s : "";
 }
 
 /* The cmake command line that configures the instrumented copy. */
 static int configure_args(const struct cmake_cache *c, const struct toolchain *t, const char *bdir,
-			  struct argv_buf *a)
+			  struct pp_argv *a)
 {
 	int err;
 
-	err = argv_add(a, "%s", c->cmake ? c->cmake : "cmake", NULL);
-	err = err ?: argv_add(a, "-S%s", c->home, NULL);
-	err = err ?: argv_add(a, "-B%s", bdir, NULL);
+	err = pp_argv_add(a, "%s", or_empty(c->cmake ? c->cmake : "cmake"));
+	err = err ?: pp_argv_add(a, "-S%s", or_empty(c->home));
+	err = err ?: pp_argv_add(a, "-B%s", or_empty(bdir));
 	if (c->generator)
-		err = err ?: argv_add(a, "-G%s", c->generator, NULL);
-	err = err ?: argv_add(a, "-DCMAKE_BUILD_TYPE=%s", c->build_type, NULL);
+		err = err ?: pp_argv_add(a, "-G%s", or_empty(c->generator));
+	err = err ?: pp_argv_add(a, "-DCMAKE_BUILD_TYPE=%s", or_empty(c->build_type));
 	if (t->cc) {
-		err = err ?: argv_add(a, "-DCMAKE_C_COMPILER=%s", t->cc, NULL);
-		err = err ?: argv_add(a, "-DCMAKE_CXX_COMPILER=%s", t->cxx, NULL);
-		err = err ?: argv_add(a, "-DCMAKE_C_FLAGS=%s", c->cflags, NULL);
-		err = err ?: argv_add(a, "-DCMAKE_CXX_FLAGS=%s", c->cxxflags, NULL);
+		err = err ?: pp_argv_add(a, "-DCMAKE_C_COMPILER=%s", or_empty(t->cc));
+		err = err ?: pp_argv_add(a, "-DCMAKE_CXX_COMPILER=%s", or_empty(t->cxx));
+		err = err ?: pp_argv_add(a, "-DCMAKE_C_FLAGS=%s", or_empty(c->cflags));
+		err = err ?: pp_argv_add(a, "-DCMAKE_CXX_FLAGS=%s", or_empty(c->cxxflags));
 	} else {
-		err = err ?: argv_add(a, "-DCMAKE_C_COMPILER=%s", t->clang, NULL);
-		err = err ?: argv_add(a, "-DCMAKE_CXX_COMPILER=%s", t->clangxx, NULL);
+		err = err ?: pp_argv_add(a, "-DCMAKE_C_COMPILER=%s", or_empty(t->clang));
+		err = err ?: pp_argv_add(a, "-DCMAKE_CXX_COMPILER=%s", or_empty(t->clangxx));
 		err = err
-			  ?: argv_add(a, "-DCMAKE_C_FLAGS=%s -g -fpass-plugin=%s",
-				      c->cflags ? c->cflags : "", t->plugin);
+			  ?: pp_argv_add(a, "-DCMAKE_C_FLAGS=%s -g -fpass-plugin=%s",
+					 or_empty(c->cflags), t->plugin);
 		err = err
-			  ?: argv_add(a, "-DCMAKE_CXX_FLAGS=%s -g -fpass-plugin=%s",
-				      c->cxxflags ? c->cxxflags : "", t->plugin);
+			  ?: pp_argv_add(a, "-DCMAKE_CXX_FLAGS=%s -g -fpass-plugin=%s",
+					 or_empty(c->cxxflags), t->plugin);
 		err = err
-			  ?: argv_add(a, "-DCMAKE_C_STANDARD_LIBRARIES=%s -lpthread", t->runtime,
-				      NULL);
+			  ?: pp_argv_add(a, "-DCMAKE_C_STANDARD_LIBRARIES=%s -lpthread",
+					 or_empty(t->runtime));
 		err = err
-			  ?: argv_add(a, "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread", t->runtime,
-				      NULL);
+			  ?: pp_argv_add(a, "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread",
+					 or_empty(t->runtime));
 	}
 	for (size_t i = 0; i < c->ndefs && !err; i++)
-		err = argv_add(a, "-D%s", c->defs[i], NULL);
+		err = pp_argv_add(a, "-D%s", or_empty(c->defs[i]));
 	return err;
 }
 
 /* Whether @bdir was configured by exactly @a already (pinpoint-configure.args). */
-static bool configured_as(const char *bdir, const struct argv_buf *a)
+static bool configured_as(const char *bdir, const struct pp_argv *a)
 {
 	char path[PATH_MAX + 32], *want = NULL, *have = NULL;
 	size_t wlen = 0, hlen = 0;
@@ -482,13 +427,13 @@ static bool configured_as(const char *bdir, const struct argv_buf *a)
 
 static void write_args(FILE *f, const void *arg)
 {
-	const struct argv_buf *a = arg;
+	const struct pp_argv *a = arg;
 
 	for (size_t i = 0; i < a->n; i++)
 		fprintf(f, "%s\n", a->v[i]);
 }
 
-static int save_configure_args(const char *bdir, const struct argv_buf *a)
+static int save_configure_args(const char *bdir, const struct pp_argv *a)
 {
 	char path[PATH_MAX + 32];
 
@@ -540,7 +485,7 @@ static int lock_copy(const char *bdir)
 static int build_cmake_copy(const struct pp_options *opt, const char *label, const char *dir,
 			    struct cmake_cache *c, const struct toolchain *t, char **run_dir)
 {
-	struct argv_buf a = {0};
+	struct pp_argv a = {0};
 	char root[PATH_MAX + 32], bdir[PATH_MAX], log[PATH_MAX + 32], jobs[24];
 	const char *base = strrchr(dir, '/');
 	char *build_argv[7];
@@ -557,11 +502,11 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 	}
 	base = base && base[1] ? base + 1 : "build";
 	if (snprintf(bdir, sizeof(bdir), "%s/%s-%016llx", root, base,
-		     (unsigned long long)path_hash(dir)) >= (int)sizeof(bdir)) {
+		     (unsigned long long)pp_str_hash(dir)) >= (int)sizeof(bdir)) {
 		pr_err("--build-root %s: path too long", root);
 		return -EINVAL;
 	}
-	err = mkdir_p(bdir);
+	err = pp_mkdir_p(bdir);
 	if (err) {
 		pr_err("cannot create %s: %s", bdir, strerror(-err));
 		return -EINVAL;
@@ -616,7 +561,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	close(lock);
-	argv_free(&a);
+	pp_argv_free(&a);
 	return err;
 }
 

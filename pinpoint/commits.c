@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "core/util.h"
 #include "pinpoint/bisect.h"
 #include "pinpoint/commits.h"
 #include "pinpoint/log.h"
@@ -167,35 +168,6 @@ static int list_range(struct range *g, const char *good, const char *bad)
 	return 0;
 }
 
-/* FNV-1a of the repository's path: one directory of worktrees per repository. */
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 static int worktree_root(struct range *g)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -216,10 +188,10 @@ static int worktree_root(struct range *g)
 	if (n < 0 || (size_t)n >= sizeof(base))
 		return -ENAMETOOLONG;
 	n = snprintf(g->root, sizeof(g->root), "%s/commits-%016llx", base,
-		     (unsigned long long)path_hash(g->top));
+		     (unsigned long long)pp_str_hash(g->top));
 	if (n < 0 || (size_t)n >= sizeof(g->root))
 		return -ENAMETOOLONG;
-	return mkdir_p(g->root);
+	return pp_mkdir_p(g->root);
 }
 
 /* Check @c out in its worktree (once; reused by later sessions). */
@@ -255,100 +227,61 @@ static int checkout(struct range *g, struct commit *c)
 	return 0;
 }
 
-struct argv_buf {
-	char **v;
-	size_t n, cap;
-};
-
-static int add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int add(struct argv_buf *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	if (a->n + 2 > a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		char **v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		a->v = v;
-		a->cap = cap;
-	}
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-	return 0;
-}
-
-static void argv_free(struct argv_buf *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-}
-
 /* The options of this session, for a session between @prev and @cur. */
 static int session_args(const struct range *g, const char *prev, const char *cur, bool probe,
-			struct argv_buf *a)
+			struct pp_argv *a)
 {
 	const struct pp_options *o = g->opt;
 	int err;
 
-	err = add(a, "%s", g->self);
-	err = err ?: add(a, "--entry=%s", o->entry);
-	err = err ?: add(a, "--depth=%d", probe ? 0 : o->depth);
-	err = err ?: add(a, "--previous=%s", prev);
-	err = err ?: add(a, "--current=%s", cur);
-	err = err ?: add(a, "--measurements=%d", o->measurements);
-	err = err ?: add(a, "--warmups=%d", o->warmups);
-	err = err ?: add(a, "--confidence=%.17g", 100 * o->confidence);
-	err = err ?: add(a, "--precision-threshold=%.17g", o->precision);
-	err = err ?: add(a, "--max-runs=%ld", o->max_runs);
-	err = err ?: add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
+	err = pp_argv_add(a, "%s", g->self);
+	err = err ?: pp_argv_add(a, "--entry=%s", o->entry);
+	err = err ?: pp_argv_add(a, "--depth=%d", probe ? 0 : o->depth);
+	err = err ?: pp_argv_add(a, "--previous=%s", prev);
+	err = err ?: pp_argv_add(a, "--current=%s", cur);
+	err = err ?: pp_argv_add(a, "--measurements=%d", o->measurements);
+	err = err ?: pp_argv_add(a, "--warmups=%d", o->warmups);
+	err = err ?: pp_argv_add(a, "--confidence=%.17g", 100 * o->confidence);
+	err = err ?: pp_argv_add(a, "--precision-threshold=%.17g", o->precision);
+	err = err ?: pp_argv_add(a, "--max-runs=%ld", o->max_runs);
+	err = err ?: pp_argv_add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
 	if (o->cpu_list)
-		err = err ?: add(a, "--cpu=%s", o->cpu_list);
+		err = err ?: pp_argv_add(a, "--cpu=%s", o->cpu_list);
 	if (o->timeout > 0)
-		err = err ?: add(a, "--timeout=%.17g", o->timeout);
+		err = err ?: pp_argv_add(a, "--timeout=%.17g", o->timeout);
 	for (size_t i = 0; i < o->nexclude; i++)
-		err = err ?: add(a, "--exclude=%s", o->exclude[i]);
-	err = err ?: add(a, "--search=%s", o->search == PP_SEARCH_LINEAR ? "linear" : "binary");
-	err = err ?: add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
-	err = err ?: add(a, "--build-cmd=%s", g->build_cmd);
+		err = err ?: pp_argv_add(a, "--exclude=%s", o->exclude[i]);
+	err = err ?: pp_argv_add(a, "--search=%s", pp_search_name(o->search));
+	err =
+	    err ?: pp_argv_add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
+	err = err ?: pp_argv_add(a, "--build-cmd=%s", g->build_cmd);
 	if (o->build_root)
-		err = err ?: add(a, "--build-root=%s", o->build_root);
-	err = err ?: add(a, "--no-save-command");
+		err = err ?: pp_argv_add(a, "--build-root=%s", o->build_root);
+	err = err ?: pp_argv_add(a, "--no-save-command");
 	if (o->quiet)
-		err = err ?: add(a, "--quiet");
+		err = err ?: pp_argv_add(a, "--quiet");
 	if (o->verbose)
-		err = err ?: add(a, "--verbose");
+		err = err ?: pp_argv_add(a, "--verbose");
 	if (probe) {
-		err = err ?: add(a, "--bisect");
+		err = err ?: pp_argv_add(a, "--bisect");
 	} else {
 		if (o->json)
-			err = err ?: add(a, "--json=%s", o->json);
+			err = err ?: pp_argv_add(a, "--json=%s", o->json);
 		if (o->html)
-			err = err ?: add(a, "--html=%s", o->html);
+			err = err ?: pp_argv_add(a, "--html=%s", o->html);
 		if (o->history)
-			err = err ?: add(a, "--history=%s", o->history);
+			err = err ?: pp_argv_add(a, "--history=%s", o->history);
 	}
-	err = err ?: add(a, "--");
+	err = err ?: pp_argv_add(a, "--");
 	for (char **c = o->command; *c && !err; c++)
-		err = add(a, "%s", *c);
+		err = pp_argv_add(a, "%s", *c);
 	return err;
 }
 
 /* A session between @prev and @cur; its exit status, or -errno. */
 static int run_session(const struct range *g, const char *prev, const char *cur, bool probe)
 {
-	struct argv_buf a = {0};
+	struct pp_argv a = {0};
 	struct pp_process p = {.out = probe ? 2 : 1, .err = 2};
 	struct pp_run_status st;
 	int err;
@@ -365,7 +298,7 @@ static int run_session(const struct range *g, const char *prev, const char *cur,
 	      : st.signal == SIGINT ? PP_EXIT_INTERRUPTED
 				    : 128 + st.signal;
 out:
-	argv_free(&a);
+	pp_argv_free(&a);
 	return err;
 }
 
@@ -517,8 +450,8 @@ static void put_user_options(FILE *m, const char *cache)
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = 0;
 		if (!*line || *line == '#' || !strncmp(line, "//", 2) || !colon || !eq ||
-		    eq < colon || !strncmp(line, "CMAKE_", 6) || !strncmp(colon, ":INTERNAL=", 10) ||
-		    !strncmp(colon, ":STATIC=", 8))
+		    eq < colon || !strncmp(line, "CMAKE_", 6) ||
+		    !strncmp(colon, ":INTERNAL=", 10) || !strncmp(colon, ":STATIC=", 8))
 			continue;
 		if (asprintf(&arg, "-D%s", line) < 0)
 			break;

@@ -64,65 +64,64 @@ struct pp_option_desc {
 };
 
 static const struct pp_option_desc options[] = {
-	{"entry", required_argument, OPT_ENTRY, "FUNC",
-	 "function to inspect (layer 0); FILE:FUNC picks one of several static functions"},
-	{"depth", required_argument, OPT_DEPTH, "N", "deepest layer to dig into (default 3)"},
-	{"previous", required_argument, OPT_PREVIOUS, "DIR",
-	 "build directory of the previous (accepted) revision"},
-	{"current", required_argument, OPT_CURRENT, "DIR",
-	 "build directory of the current revision (default: .)"},
-	{"measurements", required_argument, OPT_MEASUREMENTS, "N",
-	 "runs per revision in each round of a comparison (default 15)"},
-	{"max-runs", required_argument, OPT_MAX_RUNS, "N",
-	 "runs the whole session may use, both revisions and warm-ups (default 4000, 0: no limit)"},
-	{"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
-	 "runs per revision after which a comparison is undecided (default 200)"},
-	{"warmups", required_argument, OPT_WARMUPS, "N",
-	 "runs per revision discarded before each comparison (default 1)"},
-	{"confidence", required_argument, OPT_CONFIDENCE, "P",
-	 "confidence level in percent (default 95)"},
-	{"precision-threshold", required_argument, OPT_PRECISION, "P",
-	 "smallest slowdown reported, in percent of the entry's time (default 2)"},
-	{"re-measurement", required_argument, OPT_REMEASURE, "N",
-	 "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
-	{"timeout", required_argument, OPT_TIMEOUT, "S",
-	 "seconds one run may take (default: 20x the first run, at least 60)"},
-	{"cpu", required_argument, OPT_CPU, "LIST",
-	 "pin every run to these CPUs, e.g. 2 or 0,2-3"},
-	{"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
-	 "never dig into functions matching this glob (repeatable)"},
-	{"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
-	 "attribution search (default), the method's BinaryFind (seed) or LinearFind"},
-	{"max-paths", required_argument, OPT_MAX_PATHS, "N",
-	 "calls the attribution search digs into, at most (default 8)"},
-	{"test", required_argument, OPT_TEST, "mann-whitney|welch",
-	 "statistical test (default mann-whitney)"},
-	{"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
-	{"html", required_argument, OPT_HTML, "FILE",
-	 "write a self-contained HTML report with every comparison plotted"},
-	{"no-save-command", no_argument, OPT_NO_SAVE, NULL,
-	 "do not remember COMMAND in DIR/.pinpoint/command"},
-	{"build-cmd", required_argument, OPT_BUILD_CMD, "CMD",
-	 "build each revision with `sh -c CMD` in its directory, CC/CXX set to pinpoint-cc/-c++"},
-	{"build-root", required_argument, OPT_BUILD_ROOT, "DIR",
-	 "where instrumented copies of CMake builds go (default ~/.cache/pinpoint/builds)"},
-	{"no-build", no_argument, OPT_NO_BUILD, NULL,
-	 "use the build directories as they are, build nothing"},
-	{"bisect", no_argument, OPT_BISECT, NULL,
-	 "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
-	 "no decision), 128 abort"},
-	{"commits", required_argument, OPT_COMMITS, "GOOD..BAD",
-	 "find the first commit of a git range that made FUNC slower, then the call"},
-	{"history", required_argument, OPT_HISTORY, "FILE",
-	 "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
-	{"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
-	{"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
-	{"help", no_argument, OPT_HELP, NULL, "print this help"},
-	{"version", no_argument, OPT_VERSION, NULL, "print the version"},
-	{"print-plugin-path", no_argument, OPT_PRINT_PLUGIN, NULL,
-	 "print the path of the pass plugin (for clang -fpass-plugin=)"},
-	{"print-runtime-path", no_argument, OPT_PRINT_RUNTIME, NULL,
-	 "print the path of the shared runtime instrumented programs link"},
+    {"entry", required_argument, OPT_ENTRY, "FUNC",
+     "function to inspect (layer 0); FILE:FUNC picks one of several static functions"},
+    {"depth", required_argument, OPT_DEPTH, "N", "deepest layer to dig into (default 3)"},
+    {"previous", required_argument, OPT_PREVIOUS, "DIR",
+     "build directory of the previous (accepted) revision"},
+    {"current", required_argument, OPT_CURRENT, "DIR",
+     "build directory of the current revision (default: .)"},
+    {"measurements", required_argument, OPT_MEASUREMENTS, "N",
+     "runs per revision in each round of a comparison (default 15)"},
+    {"max-runs", required_argument, OPT_MAX_RUNS, "N",
+     "runs the whole session may use, both revisions and warm-ups (default 4000, 0: no limit)"},
+    {"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
+     "runs per revision after which a comparison is undecided (default 200)"},
+    {"warmups", required_argument, OPT_WARMUPS, "N",
+     "runs per revision discarded before each comparison (default 1)"},
+    {"confidence", required_argument, OPT_CONFIDENCE, "P",
+     "confidence level in percent (default 95)"},
+    {"precision-threshold", required_argument, OPT_PRECISION, "P",
+     "smallest slowdown reported, in percent of the entry's time (default 2)"},
+    {"re-measurement", required_argument, OPT_REMEASURE, "N",
+     "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
+    {"timeout", required_argument, OPT_TIMEOUT, "S",
+     "seconds one run may take (default: 20x the first run, at least 60)"},
+    {"cpu", required_argument, OPT_CPU, "LIST", "pin every run to these CPUs, e.g. 2 or 0,2-3"},
+    {"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
+     "never dig into functions matching this glob (repeatable)"},
+    {"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
+     "attribution search (default), the method's BinaryFind (seed) or LinearFind"},
+    {"max-paths", required_argument, OPT_MAX_PATHS, "N",
+     "calls the attribution search digs into, at most (default 8)"},
+    {"test", required_argument, OPT_TEST, "mann-whitney|welch",
+     "statistical test (default mann-whitney)"},
+    {"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
+    {"html", required_argument, OPT_HTML, "FILE",
+     "write a self-contained HTML report with every comparison plotted"},
+    {"no-save-command", no_argument, OPT_NO_SAVE, NULL,
+     "do not remember COMMAND in DIR/.pinpoint/command"},
+    {"build-cmd", required_argument, OPT_BUILD_CMD, "CMD",
+     "build each revision with `sh -c CMD` in its directory, CC/CXX set to pinpoint-cc/-c++"},
+    {"build-root", required_argument, OPT_BUILD_ROOT, "DIR",
+     "where instrumented copies of CMake builds go (default ~/.cache/pinpoint/builds)"},
+    {"no-build", no_argument, OPT_NO_BUILD, NULL,
+     "use the build directories as they are, build nothing"},
+    {"bisect", no_argument, OPT_BISECT, NULL,
+     "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
+     "no decision), 128 abort"},
+    {"commits", required_argument, OPT_COMMITS, "GOOD..BAD",
+     "find the first commit of a git range that made FUNC slower, then the call"},
+    {"history", required_argument, OPT_HISTORY, "FILE",
+     "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
+    {"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
+    {"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
+    {"help", no_argument, OPT_HELP, NULL, "print this help"},
+    {"version", no_argument, OPT_VERSION, NULL, "print the version"},
+    {"print-plugin-path", no_argument, OPT_PRINT_PLUGIN, NULL,
+     "print the path of the pass plugin (for clang -fpass-plugin=)"},
+    {"print-runtime-path", no_argument, OPT_PRINT_RUNTIME, NULL,
+     "print the path of the shared runtime instrumented programs link"},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -269,8 +268,8 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	shortopts[ns++] = '+'; /* stop at the first non-option: COMMAND */
 	shortopts[ns++] = ':'; /* report a missing value as ':' */
 	for (size_t i = 0; i < NOPTIONS; i++) {
-		longopts[i] = (struct option){options[i].name, options[i].has_arg, NULL,
-					      options[i].val};
+		longopts[i] =
+		    (struct option){options[i].name, options[i].has_arg, NULL, options[i].val};
 		if (options[i].val < 256) {
 			shortopts[ns++] = (char)options[i].val;
 			if (options[i].has_arg)
@@ -360,7 +359,8 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 			} else if (!strcmp(optarg, "linear")) {
 				opt->search = PP_SEARCH_LINEAR;
 			} else {
-				pr_err("--search: '%s' is not 'attrib', 'seed' or 'linear'", optarg);
+				pr_err("--search: '%s' is not 'attrib', 'seed' or 'linear'",
+				       optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -482,4 +482,9 @@ void pp_options_free(struct pp_options *opt)
 	free(opt->exclude);
 	opt->exclude = NULL;
 	opt->nexclude = 0;
+}
+
+const char *pp_search_name(enum pp_search search)
+{
+	return search == PP_SEARCH_LINEAR ? "linear" : search == PP_SEARCH_SEED ? "seed" : "attrib";
 }

@@ -24,10 +24,10 @@ struct pp_options {
 	long max_runs; /* comparison runs of the whole session, both revisions, 0 = no limit */
 	const char *cpu_list; /* --cpu as given, NULL = runs go anywhere */
 	cpu_set_t cpus;	      /* --cpu: the CPUs runs are pinned to */
-	int warmups; /* runs per revision discarded before each comparison */
-	double confidence; /* 0..1 */
-	double precision;  /* percent of the entry's time */
-	double timeout; /* seconds per run, 0 = automatic */
+	int warmups;	      /* runs per revision discarded before each comparison */
+	double confidence;    /* 0..1 */
+	double precision;     /* percent of the entry's time */
+	double timeout;	      /* seconds per run, 0 = automatic */
 	const char **exclude;
 	size_t nexclude;
 	enum pp_search search;
@@ -38,13 +38,13 @@ struct pp_options {
 	bool quiet;
 	bool verbose;
 	bool no_save_command;
-	const char *build_cmd; /* builds each revision in its directory */
+	const char *build_cmd;	/* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
-	bool no_build; /* use the directories as they are */
-	bool bisect; /* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
-	const char *commits; /* GOOD..BAD: bisect the range, then pinpoint the call */
-	const char *history; /* append the session's entry figures (JSON lines) */
-	char **command; /* NULL-terminated, NULL when not given */
+	bool no_build;		/* use the directories as they are */
+	bool bisect;		/* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
+	const char *commits;	/* GOOD..BAD: bisect the range, then pinpoint the call */
+	const char *history;	/* append the session's entry figures (JSON lines) */
+	char **command;		/* NULL-terminated, NULL when not given */
 };
 
 /*
@@ -53,5 +53,7 @@ struct pp_options {
  */
 int pp_options_parse(struct pp_options *opt, int argc, char **argv);
 void pp_options_free(struct pp_options *opt);
+/* The --search value that selects @search: "attrib", "seed" or "linear". */
+const char *pp_search_name(enum pp_search search);
 
 #endif /* PINPOINT_OPTIONS_H */

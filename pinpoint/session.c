@@ -39,60 +39,12 @@ void pp_session_free(struct pp_session *s)
 	free(s->failure);
 }
 
-struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
-				      const unsigned first[2], const unsigned last[2],
-				      const bool absent[2])
+/* A new quantity of @kind on @fn, added to the session; NULL when out of memory. */
+static struct pp_quantity *new_quantity(struct pp_session *s, enum pp_qkind kind,
+					const struct pp_prog_fn *const fn[2])
 {
-	struct pp_quantity *q, **nq;
+	struct pp_quantity *q = calloc(1, sizeof(*q)), **nq;
 
-	for (size_t i = 0; i < s->nq; i++) {
-		q = s->q[i];
-		if (q->kind == PP_Q_RANGE && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
-		    q->absent[0] == absent[0] && q->absent[1] == absent[1] &&
-		    (absent[PP_CUR] || (q->first == first[PP_CUR] && q->last == last[PP_CUR])) &&
-		    (absent[PP_PREV] ||
-		     (q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])))
-			return q;
-	}
-	q = calloc(1, sizeof(*q));
-	nq = realloc(s->q, (s->nq + 1) * sizeof(*nq));
-	if (!q || !nq) {
-		free(q);
-		if (nq)
-			s->q = nq;
-		return NULL;
-	}
-	s->q = nq;
-	q->id = (unsigned)s->nq;
-	q->kind = PP_Q_RANGE;
-	q->fn[0] = fn[0];
-	q->fn[1] = fn[1];
-	q->first = first[PP_CUR];
-	q->last = last[PP_CUR];
-	q->prev_first = first[PP_PREV];
-	q->prev_last = last[PP_PREV];
-	q->absent[0] = absent[0];
-	q->absent[1] = absent[1];
-	s->q[s->nq++] = q;
-	return q;
-}
-
-struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
-				    const struct pp_prog_fn *const fn[2], unsigned first,
-				    unsigned last)
-{
-	const unsigned f[2] = {first, first}, l[2] = {last, last};
-	const bool none[2] = {false, false};
-	struct pp_quantity *q, **nq;
-
-	if (kind == PP_Q_RANGE)
-		return pp_quantity_range(s, fn, f, l, none);
-	for (size_t i = 0; i < s->nq; i++) {
-		q = s->q[i];
-		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1])
-			return q;
-	}
-	q = calloc(1, sizeof(*q));
 	nq = realloc(s->q, (s->nq + 1) * sizeof(*nq));
 	if (!q || !nq) {
 		free(q);
@@ -107,6 +59,51 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 	q->fn[1] = fn[1];
 	s->q[s->nq++] = q;
 	return q;
+}
+
+struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2])
+{
+	struct pp_quantity *q;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == PP_Q_RANGE && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    q->absent[0] == absent[0] && q->absent[1] == absent[1] &&
+		    (absent[PP_CUR] || (q->first == first[PP_CUR] && q->last == last[PP_CUR])) &&
+		    (absent[PP_PREV] ||
+		     (q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])))
+			return q;
+	}
+	q = new_quantity(s, PP_Q_RANGE, fn);
+	if (!q)
+		return NULL;
+	q->first = first[PP_CUR];
+	q->last = last[PP_CUR];
+	q->prev_first = first[PP_PREV];
+	q->prev_last = last[PP_PREV];
+	q->absent[0] = absent[0];
+	q->absent[1] = absent[1];
+	return q;
+}
+
+struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
+				    unsigned last)
+{
+	const unsigned f[2] = {first, first}, l[2] = {last, last};
+	const bool none[2] = {false, false};
+	struct pp_quantity *q;
+
+	if (kind == PP_Q_RANGE)
+		return pp_quantity_range(s, fn, f, l, none);
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1])
+			return q;
+	}
+	return new_quantity(s, kind, fn);
 }
 
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,

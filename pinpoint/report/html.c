@@ -23,28 +23,6 @@
 #include "pinpoint/report/plots.h"
 #include "pinpoint/report/report.h"
 
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 static void chain(FILE *f, const struct pp_session *s)
 {
 	fputs("<pre class=\"chain\">", f);
@@ -56,7 +34,7 @@ static void chain(FILE *f, const struct pp_session *s)
 		if (m) {
 			pp_report_verdict((struct pp_session *)s, m);
 			fclose(m);
-			put_escaped(f, buf);
+			pp_svg_escape(f, buf);
 			free(buf);
 		}
 	}
@@ -76,7 +54,7 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 		n->sign > 0   ? '+'
 		: n->sign < 0 ? '-'
 			      : ' ');
-	put_escaped(f, name);
+	pp_svg_escape(f, name);
 	free(name);
 	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "",
 		pp_fmt_ns(n->diff.centre, a, 32));
@@ -89,13 +67,13 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 		fprintf(f, ", %.1f%% of its parent", 100 * n->share);
 	if (n->stop && n->kind != PP_NODE_REST) {
 		fputs(" [", f);
-		put_escaped(f, n->stop);
+		pp_svg_escape(f, n->stop);
 		fputs("]", f);
 	}
 	fputs("</summary>\n", f);
 	if (n->detail) {
 		fputs("<p>", f);
-		put_escaped(f, n->detail);
+		pp_svg_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
 	if (n->q && n->q->decided)
@@ -139,7 +117,7 @@ static void write_html(FILE *f, const void *arg)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>pinpoint: ",
 	      f);
-	put_escaped(f, s->opt->entry);
+	pp_svg_escape(f, s->opt->entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1em 2em;color:#222}\n"
 	      "svg{display:block;width:100%;height:auto}\n"
@@ -150,12 +128,12 @@ static void write_html(FILE *f, const void *arg)
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
 	      f);
-	put_escaped(f, s->opt->entry);
+	pp_svg_escape(f, s->opt->entry);
 	fputs("</h1>\n<table>", f);
 	fputs("<tr><td>previous</td><td>", f);
-	put_escaped(f, s->rev[PP_PREV].dir);
+	pp_svg_escape(f, s->rev[PP_PREV].dir);
 	fputs("</td></tr><tr><td>current</td><td>", f);
-	put_escaped(f, s->rev[PP_CUR].dir);
+	pp_svg_escape(f, s->rev[PP_CUR].dir);
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
@@ -180,12 +158,13 @@ static void write_html(FILE *f, const void *arg)
 			break;
 		label = pp_quantity_label(q);
 		fprintf(f, "<h2>[%u] ", order);
-		put_escaped(f, label);
+		pp_svg_escape(f, label);
 		free(label);
-		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", pp_verdict_name(q->verdict),
-			pp_verdict_name(q->verdict));
-		fprintf(f, "<p>difference %s%s [%s, %s], threshold &#177;%s, p = %.3g, %zu and %zu "
-			   "runs</p>\n",
+		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n",
+			pp_verdict_name(q->verdict), pp_verdict_name(q->verdict));
+		fprintf(f,
+			"<p>difference %s%s [%s, %s], threshold &#177;%s, p = %.3g, %zu and %zu "
+			"runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),
 			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->series[PP_PREV].n,

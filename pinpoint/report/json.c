@@ -165,10 +165,7 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	for (size_t i = 0; i < o->nexclude; i++)
 		pp_json_str(j, NULL, o->exclude[i]);
 	pp_json_end_array(j);
-	pp_json_str(j, "search",
-		    o->search == PP_SEARCH_LINEAR ? "linear"
-		    : o->search == PP_SEARCH_SEED ? "seed"
-						  : "attrib");
+	pp_json_str(j, "search", pp_search_name(o->search));
 	pp_json_int(j, "max_paths", o->max_paths);
 	pp_json_str(j, "test", test_name(o->test));
 	pp_json_array(j, "command");
