@@ -190,6 +190,8 @@ static void tree_finish(struct pp_session *s, bool chain_marked)
 	}
 	if (!s->nnodes)
 		return;
+	/* The chain starts at the entry, whichever search marked its steps. */
+	s->nodes[0].chain = true;
 	if (!chain_marked) {
 		int c = 0;
 

@@ -276,6 +276,11 @@ def scenario_seed_demo():
     """--search seed is the method's BinaryFind: the thesis's case study."""
     p = demo_session("--search", "seed")
     expect_chain(p, ["run", "bridge", "failure_run"])
+    # the chain's detail lines start at the entry, as with the default search
+    detail = p.stdout.split("Bottleneck chain:", 1)[1].splitlines()[1:4]
+    if len(detail) < 3 or not detail[0].startswith("  run ") or "→ bridge" not in detail[1] \
+            or "→ failure_run" not in detail[2]:
+        fail("the chain's steps are not run, bridge, failure_run from the entry", p)
     if "Attribution tree" in p.stdout:
         fail("--search seed printed an attribution tree", p)
 
