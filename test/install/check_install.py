@@ -232,7 +232,9 @@ def check_package_measured_in_place(pinpoint, a, src, pdir, bld, tmp):
     p = run([pinpoint, "--entry", "work", "--depth", "0", "--previous", bld, "--current", bld2,
              "--build-root", root, "--measurements", "5", "--no-save-command", "--json", js,
              "--", "./prog"], expect=None, timeout=300)
-    if p.returncode not in (0, 1) or "building" in p.stderr:
+    # Identical builds of a tiny entry: same, or undecided (4) on a noisy machine; what
+    # matters is that the directories were measured as they are.
+    if p.returncode not in (0, 1, 4) or "building" in p.stderr:
         fail("the package build was not measured as it is:\n" + p.stdout + p.stderr)
     if os.path.exists(root) and os.listdir(root):
         fail("an instrumented copy of a package build was made: %s" % os.listdir(root))
