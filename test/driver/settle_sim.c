@@ -37,19 +37,9 @@
 #include "pinpoint/noise.h"
 #include "pinpoint/settle.h"
 
-int pp_verbose; /* the driver's, from main.c: quiet here */
-static int failures, checks;
+#include "check.h"
 
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                      \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+int pp_verbose; /* the driver's, from main.c: quiet here */
 
 /* What the replaced measure stage draws: 100 + shift (current only) + scale * noise. */
 enum noise { NOISE_NORMAL, NOISE_LOGNORMAL_OUTLIERS };
@@ -352,6 +342,5 @@ int main(void)
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0);
 	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0);
 	gsl_rng_free(sim.rng);
-	printf("settle_sim: %d checks, %d failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return report("settle_sim");
 }
