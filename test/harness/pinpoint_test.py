@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 CHAIN_PREFIX = "Bottleneck chain: "
 
@@ -47,6 +48,27 @@ def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=
 def pinpoint(exe, *args, status=None, env=None, timeout=800):
     """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
     return run([exe] + list(args), env=env, expect=status, timeout=timeout)
+
+
+def start_until_first_comparison(exe, prev, cur, json_path, command, env=None):
+    """A long session of @command, started in the background and returned with the lines it
+    printed once its first comparison is printed (to be signalled mid-session)."""
+    cmd = [exe, "--entry", "run", "--depth", "3", "--previous", prev, "--current", cur,
+           "--measurements", "6", "--json", json_path, "--", command]
+    print("$ " + " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    lines = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("[1] "):
+            return proc, lines
+    proc.kill()
+    fail("no comparison printed before the signal:\n" + "".join(lines) + proc.stderr.read())
 
 
 def chain(p):

@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from pinpoint_test import comparison, expect_chain, fail, scenario_main  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
-from pinpoint_test import run  # noqa: E402
+from pinpoint_test import run, start_until_first_comparison  # noqa: E402
 
 M = ["--measurements", "8", "--warmups", "1"]
 
@@ -123,20 +123,7 @@ def start(cmd, env=None, cwd=None):
 def start_slow(json_path, env=None):
     """A long session of slowrun, once its first comparison is printed."""
     prev, cur = prog("slowrun")
-    proc = start([ARGS.pinpoint, "--entry", "run", "--depth", "3", "--previous", prev,
-                  "--current", cur, "--measurements", "6", "--json", json_path, "--",
-                  "./slowrun"], env=env)
-    lines = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("[1] "):
-            return proc, lines
-    proc.kill()
-    fail("no comparison printed before the signal:\n" + "".join(lines) + proc.stderr.read())
+    return start_until_first_comparison(ARGS.pinpoint, prev, cur, json_path, "./slowrun", env)
 
 
 # 1. Files: created exclusively, links never followed.

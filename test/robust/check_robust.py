@@ -24,6 +24,7 @@ ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from pinpoint_test import chain, comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import start_until_first_comparison  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 M = ["--measurements", "8", "--warmups", "1"]
@@ -398,21 +399,7 @@ def scenario_bad_input():
 
 def start_slow(json_path):
     prev, cur = prog("slowrun")
-    cmd = [ARGS.pinpoint, "--entry", "run", "--depth", "3", "--previous", prev, "--current", cur,
-           "--measurements", "6", "--json", json_path, "--", "./slowrun"]
-    print("$ " + " ".join(cmd), flush=True)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("[1] "):
-            return proc, lines
-    proc.kill()
-    fail("no comparison printed before the interrupt:\n" + "".join(lines) + proc.stderr.read())
+    return start_until_first_comparison(ARGS.pinpoint, prev, cur, json_path, "./slowrun")
 
 
 class Out:
