@@ -245,7 +245,7 @@ def build(lib, roots, outdir, tc):
         fail('%s: sources or driver missing' % lib['name'])
     srcs.append(drv[0])
     inc = ['-I' + p for pat in lib['includes'] for p in resolve(roots, pat)]
-    base = ['-O2', '-g'] + lib['flags'] + inc
+    base = ['-O2', '-g', '-I' + HERE] + lib['flags'] + inc
     variants = {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
     out = {}
     cpu = {'plain': 0.0, 'instr': 0.0}

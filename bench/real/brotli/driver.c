@@ -16,15 +16,8 @@
 
 enum { MSG = 65536, NMSG = 8 };
 
-static uint64_t rng = 0x853c49e6748fea9bull;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define WORKLOAD_SEED 0x853c49e6748fea9bull
+#include "workload.h"
 
 static const char *const words[] = {
     "the",     "call",	"slower",  "function", "between", "builds", "probe",  "site",	"table",

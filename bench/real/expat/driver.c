@@ -14,32 +14,8 @@
 
 #include <expat.h>
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static char *buf;
-static size_t len, cap;
-
-static void put(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (len + n + 1 > cap) {
-		cap = (len + n + 1) * 2;
-		buf = realloc(buf, cap);
-		if (!buf)
-			exit(1);
-	}
-	memcpy(buf + len, s, n + 1);
-	len += n;
-}
+#define WORKLOAD_SEED 0x2545f4914f6cdd1dull
+#include "workload.h"
 
 static void element(int depth)
 {

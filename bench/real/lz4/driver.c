@@ -17,15 +17,8 @@
 
 enum { BLOCK = 1024, NBLOCK = 1024 };
 
-static uint64_t rng = 0xda942042e4dd58b5ull;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define WORKLOAD_SEED 0xda942042e4dd58b5ull
+#include "workload.h"
 
 int main(int argc, char **argv)
 {

@@ -15,32 +15,8 @@
 
 const TSLanguage *tree_sitter_json(void);
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static char *buf;
-static size_t len, cap;
-
-static void put(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (len + n + 1 > cap) {
-		cap = (len + n + 1) * 2;
-		buf = realloc(buf, cap);
-		if (!buf)
-			exit(1);
-	}
-	memcpy(buf + len, s, n + 1);
-	len += n;
-}
+#define WORKLOAD_SEED 0x9e3779b97f4a7c15ull
+#include "workload.h"
 
 static void value(int depth)
 {
