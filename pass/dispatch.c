@@ -21,11 +21,16 @@
  * per call.  A function that cannot be cloned keeps its probes in its own
  * body.
  *
- * Only when the environment variable PP_CLONE_ENV is set while compiling:
- * on real libraries (bench/README.md, "Real code") the clones bring
- * tree-sitter-json and brotli from 1.04-1.06x to 1.00-1.03x of the plain
- * build's CPU time, but the build from 1.01-1.14x to 1.26-1.6x of the plain
- * build's (the clones double code generation), over the 1.3x target.
+ * Small functions (at most PP_CLONE_SMALL IR instructions after
+ * optimisation) are always cloned: their two body checks and the frame the
+ * probes' calls make them set up cost most relative to their work (the
+ * lexer callbacks of tree-sitter), and cloning them adds little code
+ * generation.  With the environment variable PP_CLONE_ENV set while
+ * compiling, "1" clones every function and "0" none.  On real libraries,
+ * every function cloned (bench/README.md,
+ * "Real code") that brings tree-sitter-json and brotli to 1.00-1.03x of the
+ * plain build's CPU time, but the build to 1.26-1.6x of the plain build's
+ * (the clones double code generation), over the 1.3x target.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -36,6 +41,7 @@
 #include "pass.h"
 
 #define PP_CLONE_SUFFIX ".pinpoint"
+#define PP_CLONE_SMALL 100
 
 static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef clone,
 			 LLVMValueRef *args)
@@ -73,16 +79,29 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMDisposeBuilder(b);
 }
 
+/* At most PP_CLONE_SMALL instructions (after optimisation). */
+static bool is_small(LLVMValueRef fn)
+{
+	unsigned n = 0;
+
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			if (++n > PP_CLONE_SMALL)
+				return false;
+	return true;
+}
+
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done)
 {
 	const char *name = m->strtab.buf + f->name;
 	size_t len = strlen(name);
 	LLVMValueRef orig = f->fn, clone, *args;
+	const char *mode = getenv(PP_CLONE_ENV);
 	char *cname;
 	int err;
 
 	*done = false;
-	if (!getenv(PP_CLONE_ENV) || !pp_can_clone(orig))
+	if (!(mode ? *mode == '1' : is_small(orig)) || !pp_can_clone(orig))
 		return 0;
 	args = malloc((LLVMCountParams(orig) + 1) * sizeof(*args));
 	cname = malloc(len + sizeof(PP_CLONE_SUFFIX));

@@ -144,9 +144,10 @@ LLVMValueRef pp_entry_insertion_point(LLVMBuilderRef mover, LLVMValueRef fn);
  * (counted in pp_call.probed); strips the tags of f's body. */
 int pp_probe_function(struct pp_module *m, struct pp_func *f);
 
-/* dispatch.c: with PP_CLONE_ENV set, puts f's probes into an armed clone
- * and leaves f pristine but for one check at its entry; *done false when
- * it did not (f's probes then go into f itself). */
+/* dispatch.c: for a small function (every function with PP_CLONE_ENV=1,
+ * none with PP_CLONE_ENV=0), puts f's probes into an armed clone and leaves
+ * f pristine but for one check at its entry; *done false when it did not
+ * (f's probes then go into f itself). */
 #define PP_CLONE_ENV "PINPOINT_PASS_CLONE"
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
 

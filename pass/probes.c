@@ -10,7 +10,7 @@
  * tagged with another owner came from an inlined body and are timed with
  * the body that holds them.  A call that lost its tag (merged by CSE,
  * rewritten by instcombine) is taken for the untimed call of the list at
- * the same line:col, if there is one.  Every probe is
+ * the same line:col, if there is one.  A body probe is
  *
  *	%f = load i8, ptr getelementptr (flags, 0, site)
  *	%c = icmp ne i8 %f, 0
@@ -19,7 +19,12 @@
  *	call void @__pinpoint_enter(ptr @record, i32 site)   ; or __pinpoint_exit
  *	br label %cont
  *
- * so an unarmed probe costs a byte load and a branch never taken.  The
+ * so an unarmed probe costs a byte load and a branch never taken.  A call
+ * gets one such check, whose armed path runs a copy of the call between its
+ * enter and exit (insert_call_probe): one check per call instead of two
+ * (expat 1.090x -> 1.071x of the plain build's CPU time, brotli 1.036x ->
+ * 1.025x, bench/README.md).  An invoke, and a call LLVM must not duplicate,
+ * keep an enter before and an exit after.  The
  * points are collected in program order first, then probed from the last
  * to the first: each split then only moves what lies between two points.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
@@ -31,12 +36,18 @@
 
 #include "pass.h"
 
+enum point_kind {
+	PT_ENTER,
+	PT_EXIT,
+	PT_CALL, /* the call at `at`, in a diamond with its armed copy */
+};
+
 struct point {
 	LLVMValueRef at; /* the probe goes before it; NULL: after invoke */
 	LLVMValueRef invoke;
 	LLVMMetadataRef loc;
 	uint32_t site;
-	bool exit;
+	enum point_kind kind;
 };
 
 struct points {
@@ -45,7 +56,7 @@ struct points {
 };
 
 static int add_point(struct points *p, LLVMValueRef at, LLVMValueRef invoke, LLVMMetadataRef loc,
-		     uint32_t site, bool exit)
+		     uint32_t site, enum point_kind kind)
 {
 	if (p->n == p->cap) {
 		uint32_t cap = p->cap ? p->cap * 2 : 16;
@@ -56,7 +67,7 @@ static int add_point(struct points *p, LLVMValueRef at, LLVMValueRef invoke, LLV
 		p->v = v;
 		p->cap = cap;
 	}
-	p->v[p->n++] = (struct point){at, invoke, loc, site, exit};
+	p->v[p->n++] = (struct point){at, invoke, loc, site, kind};
 	return 0;
 }
 
@@ -72,6 +83,26 @@ static LLVMValueRef musttail_before(LLVMValueRef ret)
 	return NULL;
 }
 
+/* May the call be copied to an armed path?  Not when LLVM forbids it. */
+static bool can_duplicate(LLVMValueRef call)
+{
+	static const char *const forbid[] = {"noduplicate", "convergent", "returns_twice"};
+	LLVMValueRef callee = LLVMGetCalledValue(call);
+
+	if (LLVMIsAInlineAsm(callee))
+		return false;
+	for (size_t i = 0; i < sizeof(forbid) / sizeof(forbid[0]); i++) {
+		unsigned kind = LLVMGetEnumAttributeKindForName(forbid[i], strlen(forbid[i]));
+
+		if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
+			return false;
+		if (LLVMIsAFunction(callee) &&
+		    LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind))
+			return false;
+	}
+	return true;
+}
+
 static int call_points(struct points *p, LLVMValueRef call, struct pp_call *c, uint32_t k)
 {
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
@@ -85,12 +116,14 @@ static int call_points(struct points *p, LLVMValueRef call, struct pp_call *c, u
 	if (LLVMIsACallInst(call) && pp_is_musttail_call(call))
 		return 0;
 	c->probed++;
-	err = add_point(p, call, NULL, loc, PP_SITE_CALL(k), false);
+	if (LLVMIsACallInst(call) && can_duplicate(call))
+		return add_point(p, call, NULL, loc, PP_SITE_CALL(k), PT_CALL);
+	err = add_point(p, call, NULL, loc, PP_SITE_CALL(k), PT_ENTER);
 	if (err)
 		return err;
 	if (LLVMIsAInvokeInst(call))
-		return add_point(p, NULL, call, loc, PP_SITE_CALL(k), true);
-	return add_point(p, LLVMGetNextInstruction(call), NULL, loc, PP_SITE_CALL(k), true);
+		return add_point(p, NULL, call, loc, PP_SITE_CALL(k), PT_EXIT);
+	return add_point(p, LLVMGetNextInstruction(call), NULL, loc, PP_SITE_CALL(k), PT_EXIT);
 }
 
 static bool is_call(LLVMValueRef inst)
@@ -109,8 +142,7 @@ static int64_t site_of(struct pp_module *m, struct pp_func *f, LLVMValueRef inst
 
 	if (k >= f->ncalls)
 		return -1;
-	if (k >= 0 || !fallback || LLVMGetMetadata(inst, m->site_kind) ||
-	    !pp_is_listed_call(inst))
+	if (k >= 0 || !fallback || LLVMGetMetadata(inst, m->site_kind) || !pp_is_listed_call(inst))
 		return k;
 	loc = LLVMInstructionGetDebugLoc(inst);
 	if (!loc || LLVMDILocationGetInlinedAt(loc))
@@ -140,7 +172,7 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 			if (is_call(inst) && (k = site_of(m, f, inst, false)) >= 0)
 				calls[k].tagged = true;
 
-	err = add_point(p, entry, NULL, entry_loc, PP_SITE_BODY, false);
+	err = add_point(p, entry, NULL, entry_loc, PP_SITE_BODY, PT_ENTER);
 	for (bb = LLVMGetFirstBasicBlock(f->fn); bb && !err; bb = LLVMGetNextBasicBlock(bb)) {
 		for (inst = LLVMGetFirstInstruction(bb); inst && !err;
 		     inst = LLVMGetNextInstruction(inst)) {
@@ -151,11 +183,43 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 
 				mt = musttail_before(inst);
 				err = add_point(p, mt ? mt : inst, NULL, loc ? loc : entry_loc,
-						PP_SITE_BODY, true);
+						PP_SITE_BODY, PT_EXIT);
 			}
 		}
 	}
 	return err;
+}
+
+/* At the end of @bb: the check of @pt's flag, to @armed when it is set. */
+static LLVMValueRef build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+				LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
+				LLVMBasicBlockRef unarmed, const struct point *pt)
+{
+	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
+	LLVMValueRef idx[2], gep, flag, cond, br;
+
+	idx[0] = LLVMConstInt(m->i32, 0, 0);
+	idx[1] = LLVMConstInt(m->i32, pt->site, 0);
+	gep = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
+	LLVMSetCurrentDebugLocation2(b, pt->loc);
+	LLVMPositionBuilderAtEnd(b, bb);
+	flag = LLVMBuildLoad2(b, m->i8, gep, "pinpoint.flag");
+	cond = LLVMBuildICmp(b, LLVMIntNE, flag, LLVMConstInt(m->i8, 0, 0), "pinpoint.armed");
+	br = LLVMBuildCondBr(b, cond, armed, unarmed);
+	LLVMSetMetadata(br, m->prof_kind, m->never_taken);
+	return flag;
+}
+
+/* A call of the runtime at the builder: enter or exit @pt's site. */
+static void build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+			     const struct point *pt, bool exit)
+{
+	LLVMValueRef args[2], call;
+
+	args[0] = LLVMConstPointerCast(f->record, m->ptr);
+	args[1] = LLVMConstInt(m->i32, pt->site, 0);
+	call = LLVMBuildCall2(b, m->probe_fn_ty, exit ? m->exit_fn : m->enter_fn, args, 2, "");
+	LLVMSetInstructionCallConv(call, m->probe_cc);
 }
 
 /* Inserts one probe before `at`; returns its first instruction. */
@@ -165,25 +229,89 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
 	LLVMBasicBlockRef cont = pp_split_before(mover, at, "pinpoint.cont");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
-	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
-	LLVMValueRef idx[2], args[2], gep, flag, cond, br, call;
-
-	idx[0] = LLVMConstInt(m->i32, 0, 0);
-	idx[1] = LLVMConstInt(m->i32, pt->site, 0);
-	gep = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
-	LLVMSetCurrentDebugLocation2(b, pt->loc);
-	LLVMPositionBuilderAtEnd(b, bb);
-	flag = LLVMBuildLoad2(b, m->i8, gep, "pinpoint.flag");
-	cond = LLVMBuildICmp(b, LLVMIntNE, flag, LLVMConstInt(m->i8, 0, 0), "pinpoint.armed");
-	br = LLVMBuildCondBr(b, cond, armed, cont);
-	LLVMSetMetadata(br, m->prof_kind, m->never_taken);
+	LLVMValueRef flag = build_check(m, f, b, bb, armed, cont, pt);
 
 	LLVMPositionBuilderAtEnd(b, armed);
-	args[0] = LLVMConstPointerCast(f->record, m->ptr);
-	args[1] = idx[1];
-	call = LLVMBuildCall2(b, m->probe_fn_ty, pt->exit ? m->exit_fn : m->enter_fn, args, 2, "");
-	LLVMSetInstructionCallConv(call, m->probe_cc);
+	build_probe_call(m, f, b, pt, pt->kind == PT_EXIT);
 	LLVMBuildBr(b, cont);
+	return flag;
+}
+
+/*
+ * Probes a call with one check: the call stays where it was, on the
+ * unarmed path, and an armed copy between an enter and an exit probe takes
+ * its place when the site's flag is set.
+ *
+ *	%f = load i8, ptr getelementptr (flags, 0, site)
+ *	%c = icmp ne i8 %f, 0
+ *	br i1 %c, label %armed, label %call, !prof never taken
+ *   call:
+ *	%r = call @g(...)
+ *	br label %cont
+ *   armed:
+ *	call @enter(record, site)
+ *	%r.armed = call @g(...)
+ *	call @exit(record, site)
+ *	br label %cont
+ *   cont:
+ *	%r.0 = phi [%r.armed, %armed], [%r, %call]
+ *
+ * Returns the check's first instruction.
+ */
+static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+				      LLVMBuilderRef mover, const struct point *pt)
+{
+	LLVMValueRef call = pt->at, copy, flag, phi, vals[2];
+	LLVMBasicBlockRef bb = LLVMGetInstructionParent(call), plain, armed, cont, from[2];
+	size_t len;
+	char *name = strdup(LLVMGetValueName2(call, &len)), *alt;
+
+	if (!name)
+		return NULL;
+	alt = malloc(len + sizeof(".unarmed"));
+	if (!alt) {
+		free(name);
+		return NULL;
+	}
+
+	cont = pp_split_before(mover, LLVMGetNextInstruction(call), "pinpoint.cont");
+	plain = pp_split_before(mover, call, "pinpoint.call");
+	LLVMPositionBuilderAtEnd(mover, plain);
+	LLVMBuildBr(mover, cont);
+	armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
+	flag = build_check(m, f, b, bb, armed, plain, pt);
+
+	LLVMPositionBuilderAtEnd(b, armed);
+	build_probe_call(m, f, b, pt, false);
+	copy = LLVMInstructionClone(call);
+	LLVMSetCurrentDebugLocation2(b, NULL);
+	LLVMInsertIntoBuilder(b, copy);
+	LLVMSetCurrentDebugLocation2(b, pt->loc);
+	build_probe_call(m, f, b, pt, true);
+	LLVMBuildBr(b, cont);
+
+	if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
+		LLVMPositionBuilderBefore(mover, LLVMGetFirstInstruction(cont));
+		LLVMSetCurrentDebugLocation2(mover, NULL);
+		/* the phi takes the call's name: %r.armed, %r.unarmed -> %r */
+		phi = LLVMBuildPhi(mover, LLVMTypeOf(call), "");
+		LLVMReplaceAllUsesWith(call, phi);
+		vals[0] = copy;
+		vals[1] = call;
+		from[0] = armed;
+		from[1] = plain;
+		LLVMAddIncoming(phi, vals, from, 2);
+		if (len) {
+			memcpy(alt, name, len);
+			memcpy(alt + len, ".armed", sizeof(".armed"));
+			LLVMSetValueName2(copy, alt, len + strlen(".armed"));
+			memcpy(alt + len, ".unarmed", sizeof(".unarmed"));
+			LLVMSetValueName2(call, alt, len + strlen(".unarmed"));
+			LLVMSetValueName2(phi, name, len);
+		}
+	}
+	free(alt);
+	free(name);
 	return flag;
 }
 
@@ -211,7 +339,16 @@ int pp_probe_function(struct pp_module *m, struct pp_func *f)
 			continue;
 		}
 		/* Several probes at one point run in program order. */
-		last_first = insert_probe(m, f, b, mover, at == last_at ? last_first : at, pt);
+		if (pt->kind == PT_CALL) {
+			last_first = insert_call_probe(m, f, b, mover, pt);
+			if (!last_first) {
+				err = -ENOMEM;
+				goto out;
+			}
+		} else {
+			last_first =
+			    insert_probe(m, f, b, mover, at == last_at ? last_first : at, pt);
+		}
 		last_at = at;
 	}
 out:

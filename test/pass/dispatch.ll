@@ -1,4 +1,4 @@
-; With PINPOINT_PASS_CLONE set while compiling, a function's probes go into
+; With PINPOINT_PASS_CLONE=1 set while compiling, a function's probes go into
 ; its armed clone @<f>.pinpoint; @f keeps the
 ; body of the plain build, behind one check of its record's armed word
 ; (pp_fn.armed >= PP_FN_ARMED, abi.h) that tail-calls the clone.  Functions
@@ -15,15 +15,16 @@
 ; RUN: sed -n '/^define i32 @sum(/,/^}/p' %t.plain.ll | grep -v '^define\|^entry:\|^}\|alloca' > %t.plain.body
 ; RUN: sed -n '/^define i32 @sum(/,/^}/p' %t.ll | sed -n '/^pinpoint.body:/,/^}/p' | grep -v '^pinpoint.body:\|^}' | sed 's/[%%]pinpoint[.]body/%%entry/g' > %t.pp.body
 ; RUN: diff %t.plain.body %t.pp.body
-; Without it (the default) every function has its probes in its own body.
-; RUN: env -u PINPOINT_PASS_CLONE %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s | %FileCheck --check-prefix=DEFAULT %s
-; DEFAULT-NOT: pinpoint.any
-; DEFAULT-NOT: musttail
-; DEFAULT-NOT: define {{.*}}.pinpoint(
-; DEFAULT-LABEL: define i32 @sum(
-; DEFAULT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
-; DEFAULT-NOT: musttail
-; DEFAULT-NOT: define {{.*}}.pinpoint(
+; With PINPOINT_PASS_CLONE=0 every function has its probes in its own body
+; (small-clone.ll: without the variable, only small functions are cloned).
+; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s | %FileCheck --check-prefix=NONE %s
+; NONE-NOT: pinpoint.any
+; NONE-NOT: musttail
+; NONE-NOT: define {{.*}}.pinpoint(
+; NONE-LABEL: define i32 @sum(
+; NONE:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; NONE-NOT: musttail
+; NONE-NOT: define {{.*}}.pinpoint(
 
 declare i32 @g(i32)
 
@@ -95,9 +96,8 @@ two:
 ; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
 ; CLONE:       loop:
 ; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
-; CLONE-NEXT:  br label
-; CLONE:       call i32 @g(i32 %x)
-; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 1)
+; CLONE-NEXT:  call i32 @g(i32 %x)
+; CLONE-NEXT:  call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 1)
 ; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
 ; CLONE:       attributes #[[A]] = { noinline }
 ; CLONE:       [[SP]] = !{!"function_section_prefix", !"unlikely"}

@@ -6,8 +6,8 @@
 // call goes through a preserve_most thunk, so the unarmed path needs no
 // saved registers.
 // REQUIRES: x86_64
-// RUN: %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
-// RUN: %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
 // RUN: %FileCheck --check-prefix=O2 %s < %t.O2.ll
 

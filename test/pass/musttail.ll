@@ -1,6 +1,6 @@
 ; A musttail call stays in the call list but gets no probes: nothing may
 ; come between it and its ret.  The body's exit probe goes before it.
-; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %clang -w -c %t.ll -o %t.o
@@ -24,8 +24,9 @@ define i32* @mtcast(i8* %p) {
 }
 
 ; CHECK-LABEL: define i32 @mt(
-; CHECK:         %y = call i32 @pre(i32 %x)
-; CHECK:         call void @__pinpoint_exit({{.*}}@__pinpoint_fn_mt{{.*}}, i32 1)
+; CHECK:         %y.armed = call i32 @pre(i32 %x)
+; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}@__pinpoint_fn_mt{{.*}}, i32 1)
+; CHECK:         %y.unarmed = call i32 @pre(i32 %x)
 ; CHECK:         call void @__pinpoint_exit({{.*}}@__pinpoint_fn_mt{{.*}}, i32 0)
 ; CHECK-NEXT:    br label %[[CONT:.*]]
 ; CHECK-EMPTY:

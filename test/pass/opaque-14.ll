@@ -1,7 +1,7 @@
 ; LLVM 14 in opaque-pointer mode (-opaque-pointers), the default of later
 ; releases: same probes, same globals, a module that verifies.
 ; REQUIRES: llvm-14
-; RUN: %opt -opaque-pointers -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 %opt -opaque-pointers -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -opaque-pointers -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 
@@ -18,8 +18,9 @@ define i32 @f(i8* %p) {
 ; CHECK:         call void @__pinpoint_enter(ptr @__pinpoint_fn_f, i32 0)
 ; CHECK:         load i8, ptr getelementptr inbounds ([2 x i8], ptr @__pinpoint_flags_f, i32 0, i32 1), align 1
 ; CHECK:         call void @__pinpoint_enter(ptr @__pinpoint_fn_f, i32 1)
-; CHECK:         %r = call i32 @g(ptr %p)
-; CHECK:         call void @__pinpoint_exit(ptr @__pinpoint_fn_f, i32 1)
+; CHECK-NEXT:    %r.armed = call i32 @g(ptr %p)
+; CHECK-NEXT:    call void @__pinpoint_exit(ptr @__pinpoint_fn_f, i32 1)
+; CHECK:         %r.unarmed = call i32 @g(ptr %p)
 ; CHECK:         call void @__pinpoint_exit(ptr @__pinpoint_fn_f, i32 0)
 ; CHECK-NEXT:    br label
 ; CHECK: declare void @__pinpoint_enter(ptr, i32)

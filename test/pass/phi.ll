@@ -2,7 +2,7 @@
 ; rebuilt with the new incoming block (a switch listing one successor twice,
 ; a loop's back edge, an invoke's normal destination), keeping their names,
 ; values and fast-math flags.
-; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 
@@ -25,10 +25,13 @@ join:
 }
 
 ; CHECK-LABEL: define float @sw(
-; CHECK:         %a = call i32 @g(i32 %x)
-; CHECK:         call void @__pinpoint_exit({{.*}}, i32 1)
+; CHECK:         %a.armed = call i32 @g(i32 %x)
+; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}, i32 1)
 ; CHECK-NEXT:    br label %[[SW:.*]]
+; CHECK:         %a.unarmed = call i32 @g(i32 %x)
+; CHECK-NEXT:    br label %[[SW]]
 ; CHECK:       [[SW]]:
+; CHECK-NEXT:    %a = phi i32 [ %a.armed, {{.*}} ], [ %a.unarmed, {{.*}} ]
 ; CHECK-NEXT:    switch i32 %a, label %def [
 ; CHECK:       join:
 ; CHECK-NEXT:    %p = phi i32 [ %a, %[[SW]] ], [ %a, %[[SW]] ], [ 7, %def ]

@@ -3,22 +3,22 @@
 // phase (probes, table) after the whole optimisation pipeline; each level
 // yields the same call lists.  So do the ThinLTO and full LTO pre-link
 // pipelines.
-// RUN: %ppcc -O0 -c -Xclang -fdebug-pass-manager %s -o %t.O0.o 2>&1 | %FileCheck --check-prefix=O0 %s
-// RUN: %ppcc -O2 -c -Xclang -fdebug-pass-manager %s -o %t.O2.o 2>&1 | %FileCheck --check-prefix=O2 %s
-// RUN: %ppcc -O1 -c %s -o %t.O1.o
-// RUN: %ppcc -O3 -c %s -o %t.O3.o
-// RUN: %ppcc -Os -c %s -o %t.Os.o
-// RUN: %ppcc -Oz -c %s -o %t.Oz.o
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O0 -c -Xclang -fdebug-pass-manager %s -o %t.O0.o 2>&1 | %FileCheck --check-prefix=O0 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -c -Xclang -fdebug-pass-manager %s -o %t.O2.o 2>&1 | %FileCheck --check-prefix=O2 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O1 -c %s -o %t.O1.o
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O3 -c %s -o %t.O3.o
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -Os -c %s -o %t.Os.o
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -Oz -c %s -o %t.Oz.o
 // RUN: %dump %t.O0.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.O1.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.O2.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.O3.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.Os.o | %FileCheck --check-prefix=TABLE %s
 // RUN: %dump %t.Oz.o | %FileCheck --check-prefix=TABLE %s
-// RUN: %ppcc -O2 -flto=thin -c -Xclang -fdebug-pass-manager %s -o %t.thin.o 2>&1 | %FileCheck --check-prefix=O2 %s
-// RUN: %ppcc -O2 -flto -c -Xclang -fdebug-pass-manager %s -o %t.full.o 2>&1 | %FileCheck --check-prefix=O2 %s
-// RUN: %ppcc -O0 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O0 %s
-// RUN: %ppcc -O2 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O2 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -flto=thin -c -Xclang -fdebug-pass-manager %s -o %t.thin.o 2>&1 | %FileCheck --check-prefix=O2 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -flto -c -Xclang -fdebug-pass-manager %s -o %t.full.o 2>&1 | %FileCheck --check-prefix=O2 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O0 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O0 %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O2 %s
 
 static int helper(int x)
 {

@@ -1,8 +1,9 @@
 ; The exact shape of the probes and of the globals the pass adds.
-; RUN: %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
-; f: three enter probes (sites 0, 1, 2) and three exit probes; nr: two enters, one exit.
+; f: three enter probes (sites 0, 1, 2) and three exit probes; nr: two enters, one exit
+; (the call's, on its armed path).
 ; RUN: %FileCheck --check-prefix=ENTER %s < %t.ll
 ; RUN: %FileCheck --check-prefix=EXIT %s < %t.ll
 
@@ -46,39 +47,41 @@ declare void @abort()
 ; CHECK-NEXT:    br label %[[CONT0]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[CONT0]]:
-; Call 0 is site 1: enter before it ...
+; Call 0 is site 1: one check; the call stays on the unarmed path, and its
+; armed copy runs between the enter and the exit probes ...
 ; CHECK-NEXT:    [[F1:%.*]] = load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 1), align 1
 ; CHECK-NEXT:    [[C1:%.*]] = icmp ne i8 [[F1]], 0
-; CHECK-NEXT:    br i1 [[C1]], label %[[ARMED1:.*]], label %[[CONT1:[^,]*]], !prof ![[NEVER]]
+; CHECK-NEXT:    br i1 [[C1]], label %[[ARMED1:.*]], label %[[CALL1:[^,]*]], !prof ![[NEVER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[ARMED1]]:
 ; CHECK-NEXT:    call void @__pinpoint_enter({{.*}}@__pinpoint_fn_f{{.*}}, i32 1)
+; CHECK-NEXT:    %r.armed = call i32 @g(i32 %x)
+; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 1)
+; CHECK-NEXT:    br label %[[CONT1:[^,]*]]
+; CHECK-EMPTY:
+; CHECK-NEXT:  [[CALL1]]:
+; CHECK-NEXT:    %r.unarmed = call i32 @g(i32 %x)
 ; CHECK-NEXT:    br label %[[CONT1]]
 ; CHECK-EMPTY:
+; ... and the result is whichever ran.
 ; CHECK-NEXT:  [[CONT1]]:
-; CHECK-NEXT:    %r = call i32 @g(i32 %x)
-; ... and exit after it.
-; CHECK-NEXT:    [[F2:%.*]] = load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 1), align 1
-; CHECK-NEXT:    [[C2:%.*]] = icmp ne i8 [[F2]], 0
-; CHECK-NEXT:    br i1 [[C2]], label %[[ARMED2:.*]], label %[[CONT2:[^,]*]], !prof ![[NEVER]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[ARMED2]]:
-; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 1)
-; CHECK-NEXT:    br label %[[CONT2]]
-; CHECK-EMPTY:
-; CHECK-NEXT:  [[CONT2]]:
-; Back-to-back calls: exit of call 0, then enter of call 1 (site 2).
+; CHECK-NEXT:    %r = phi i32 [ %r.armed, %[[ARMED1]] ], [ %r.unarmed, %[[CALL1]] ]
+; Back-to-back calls: call 1 (site 2) likewise.
 ; CHECK-NEXT:    [[F3:%.*]] = load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 2), align 1
 ; CHECK-NEXT:    [[C3:%.*]] = icmp ne i8 [[F3]], 0
-; CHECK-NEXT:    br i1 [[C3]], label %[[ARMED3:.*]], label %[[CONT3:[^,]*]], !prof ![[NEVER]]
+; CHECK-NEXT:    br i1 [[C3]], label %[[ARMED3:.*]], label %[[CALL3:[^,]*]], !prof ![[NEVER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[ARMED3]]:
 ; CHECK-NEXT:    call void @__pinpoint_enter({{.*}}@__pinpoint_fn_f{{.*}}, i32 2)
+; CHECK-NEXT:    call void @h()
+; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 2)
+; CHECK-NEXT:    br label %[[CONT3:[^,]*]]
+; CHECK-EMPTY:
+; CHECK-NEXT:  [[CALL3]]:
+; CHECK-NEXT:    call void @h()
 ; CHECK-NEXT:    br label %[[CONT3]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[CONT3]]:
-; CHECK-NEXT:    call void @h()
-; CHECK:         call void @__pinpoint_exit({{.*}}@__pinpoint_fn_f{{.*}}, i32 2)
 ; The body's exit right before the ret.
 ; CHECK:         [[F5:%.*]] = load i8, {{.*}}@__pinpoint_flags_f{{(, i32 0, i32 0\))?}}, align 1
 ; CHECK-NEXT:    [[C5:%.*]] = icmp ne i8 [[F5]], 0
@@ -95,9 +98,11 @@ declare void @abort()
 ; CHECK-LABEL: define void @nr() {
 ; CHECK:         call void @__pinpoint_enter({{.*}}@__pinpoint_fn_nr{{.*}}, i32 0)
 ; CHECK:         call void @__pinpoint_enter({{.*}}@__pinpoint_fn_nr{{.*}}, i32 1)
-; CHECK:         call void @abort()
-; CHECK:         call void @__pinpoint_exit({{.*}}@__pinpoint_fn_nr{{.*}}, i32 1)
+; CHECK-NEXT:    call void @abort()
+; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}@__pinpoint_fn_nr{{.*}}, i32 1)
 ; CHECK-NEXT:    br label %[[NRCONT:.*]]
+; CHECK:         call void @abort()
+; CHECK-NEXT:    br label %[[NRCONT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT:  [[NRCONT]]:
 ; CHECK-NEXT:    unreachable

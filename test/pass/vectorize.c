@@ -4,11 +4,11 @@
 // (same remarks, same vector body), and the helper's call in the loop
 // leaves no probe behind.
 // RUN: %clang -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.plain.ll
-// RUN: %ppcc -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.pp.ll
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.pp.ll
 // RUN: %FileCheck --check-prefixes=CHECK,PLAIN %s < %t.plain.ll
 // RUN: %FileCheck --check-prefixes=CHECK,PP %s < %t.pp.ll
 // RUN: %clang -O2 -c %s -o %t.plain.o -Rpass=loop-vectorize -Rpass-missed=loop-vectorize 2> %t.plain.rem
-// RUN: %ppcc -O2 -c %s -o %t.pp.o -Rpass=loop-vectorize -Rpass-missed=loop-vectorize 2> %t.pp.rem
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -c %s -o %t.pp.o -Rpass=loop-vectorize -Rpass-missed=loop-vectorize 2> %t.pp.rem
 // RUN: %FileCheck --check-prefix=REMARK %s < %t.pp.rem
 // RUN: diff %t.plain.rem %t.pp.rem
 
