@@ -3,8 +3,8 @@
  * overview.c - the search at a glance (overview.h).  Each node of the
  * attribution tree is a row (depth first), drawn under its parent and beside
  * its siblings, as wide as its share of the parent's difference (so widths
- * are shares of the entry's), red for slower and green for faster, the deeper the colour the larger its
- * share of the entry, grey when not significantly different.
+ * are shares of the entry's), red for slower and green for faster, the deeper the colour the larger
+ * its share of the entry, grey when not significantly different.
  */
 #include <errno.h>
 #include <math.h>
@@ -85,6 +85,29 @@ static void fill_of(enum pp_verdict v, double f, char *buf, size_t len)
 		snprintf(buf, len, "#d6d6d6");
 }
 
+/*
+ * Opens a node's label.  A label wider than its box (at about 6.6 px per
+ * character of the 12 px font) is drawn in dark text over the empty rest of
+ * its row: from the box's left edge when it fits before the right edge of
+ * the picture, else ending just left of the box.
+ */
+static void label_at(FILE *f, double x, double w, long y, bool dark_box, size_t chars)
+{
+	double px = 6.6 * (double)chars;
+
+	if (px + 12 <= w) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%ld\" font-size=\"12\" fill=\"%s\">", x + 6, y,
+			dark_box ? "white" : "#111");
+	} else if (x + 6 + px <= W) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%ld\" font-size=\"12\" fill=\"#111\">", x + 6, y);
+	} else {
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%ld\" font-size=\"12\" fill=\"#111\" "
+			"text-anchor=\"end\">",
+			fmax(x - 4, fmin(px, W - ML)), y);
+	}
+}
+
 void pp_svg_overview(FILE *f, const struct pp_session *s)
 {
 	struct pp_overview_node *v;
@@ -124,15 +147,15 @@ void pp_svg_overview(FILE *f, const struct pp_session *s)
 			"stroke=\"white\"/>",
 			pp_verdict_name(nd->verdict), nd->depth, nd->share, x0[i], i * ROW + 2,
 			wd[i], ROW - 3, fill);
-		fprintf(f, "<text x=\"%.1f\" y=\"%ld\" font-size=\"12\" fill=\"%s\">", x0[i] + 6,
-			i * ROW + ROW / 2 + 6,
-			nd->verdict != PP_V_SAME && entry_share > 0.5 ? "white" : "#111");
+		pp_fmt_ns(nd->diff.centre, a, sizeof(a));
+		label_at(f, x0[i], wd[i], i * ROW + ROW / 2 + 6,
+			 nd->verdict != PP_V_SAME && entry_share > 0.5,
+			 strlen(nd->label) + strlen(a) + 32);
 		if (nd->order)
 			fprintf(f, "[%u] ", nd->order);
 		pp_svg_escape(f, nd->label);
 		fprintf(f, "  %s%s (%.0f%% of %s)</text><title>", nd->diff.centre >= 0 ? "+" : "",
-			pp_fmt_ns(nd->diff.centre, a, sizeof(a)), 100 * nd->share,
-			nd->parent < 0 ? "itself" : "its parent");
+			a, 100 * nd->share, nd->parent < 0 ? "itself" : "its parent");
 		pp_svg_escape(f, nd->label);
 		fputs("</title></g>\n", f);
 	}
