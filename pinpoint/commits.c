@@ -8,10 +8,11 @@
  * one git worktree per commit, under the build root
  * (<root>/commits-<repository hash>/<commit>), where they stay: a later
  * session reuses them and their builds.  Each commit tried is compared with
- * GOOD by a session of its own on the entry alone (--depth 0 --bisect), the
- * same measurement and decision as any session: a commit is slow only when
- * its entry is significantly slower than GOOD's.  A commit that does not
- * build or cannot be measured is skipped and a neighbour tried instead.
+ * GOOD by a session of its own on the entry alone (--depth 0), the same
+ * measurement and decision as any session: a commit is slow only when its
+ * entry is significantly slower than GOOD's.  A commit that does not build,
+ * cannot be measured or stays undecided is skipped and a neighbour tried
+ * instead; a BAD that stays undecided ends the run with exit status 4.
  * Then one full session between the last fast and the first slow commit
  * names the call.  Without --build-cmd, --current is a CMake build
  * directory of a source tree in the repository: each commit is configured
@@ -54,7 +55,7 @@ struct commit {
 	char hash[41];
 	char *subject;
 	char *dir; /* the revision directory in its worktree, once checked out */
-	int state; /* 0 untried, 1 fast, 2 slow, 3 skipped */
+	int state; /* 0 untried, 1 fast, 2 slow, 3 skipped, 4 undecided */
 };
 
 struct range {
@@ -262,9 +263,7 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: pp_argv_add(a, "--quiet");
 	if (o->verbose)
 		err = err ?: pp_argv_add(a, "--verbose");
-	if (probe) {
-		err = err ?: pp_argv_add(a, "--bisect");
-	} else {
+	if (!probe) {
 		if (o->json)
 			err = err ?: pp_argv_add(a, "--json=%s", o->json);
 		if (o->html)
@@ -304,12 +303,16 @@ out:
 
 static const char *state_name(int state)
 {
-	static const char *const names[] = {"untried", "fast", "slower", "skipped"};
+	static const char *const names[] = {"untried", "fast", "slower", "skipped", "undecided"};
 
 	return names[state];
 }
 
-/* Compare commit @i with GOOD: 1 fast, 2 slow, 3 skipped; 130 interrupted, 128 abort. */
+/*
+ * Compare commit @i with GOOD: 1 fast, 2 slow, 3 skipped (it does not build
+ * or cannot be measured), 4 undecided (its runs could not tell it from GOOD);
+ * 130 interrupted, 128 abort.  The bisection steps over 3 and 4 alike.
+ */
 static int probe(struct range *g, size_t i, size_t step)
 {
 	struct commit *c = &g->c[i];
@@ -326,20 +329,26 @@ static int probe(struct range *g, size_t i, size_t step)
 	if (commits_stop || st == PP_EXIT_INTERRUPTED)
 		return PP_EXIT_INTERRUPTED;
 	switch (st) {
-	case 0:
+	case PP_EXIT_NO_REGRESSION:
 		c->state = 1;
 		break;
-	case 1:
+	case PP_EXIT_REGRESSION:
 		c->state = 2;
 		break;
-	case PP_BISECT_SKIP:
+	case PP_EXIT_USAGE:
+	case PP_EXIT_MEASUREMENT:
 		c->state = 3;
+		break;
+	case PP_EXIT_UNDECIDED:
+		c->state = 4;
 		break;
 	default:
 		return PP_BISECT_ABORT;
 	}
 	fprintf(stderr, "pinpoint: [%zu] %.12s is %s%s\n", step, c->hash, state_name(c->state),
-		c->state == 3 ? " (it does not build or cannot be measured)" : "");
+		c->state == 3	? " (it does not build or cannot be measured)"
+		: c->state == 4 ? " (its runs could not tell it from GOOD within the budget)"
+				: "");
 	return c->state;
 }
 
@@ -382,6 +391,7 @@ static void print_range(const struct range *g, long lo, long hi, bool interrupte
 	for (long i = lo + 1; i <= hi; i++)
 		printf("  %.12s %s%s\n", g->c[i].hash, g->c[i].subject,
 		       g->c[i].state == 3   ? "  [skipped: no build or no measurement]"
+		       : g->c[i].state == 4 ? "  [undecided]"
 		       : g->c[i].state == 2 ? "  [slower]"
 					    : "");
 }
@@ -630,9 +640,17 @@ int pp_commits_run(const struct pp_options *opt)
 		code = PP_EXIT_NO_REGRESSION;
 		goto out;
 	}
+	if (st == 4) {
+		printf("Undecided: the runs allowed could not tell %.12s %s from GOOD %.12s "
+		       "(--max-runs-per-comparison); nothing to bisect.\n",
+		       g.c[hi].hash, g.c[hi].subject, g.good.hash);
+		code = PP_EXIT_UNDECIDED;
+		goto out;
+	}
 	if (st != 2) {
-		pr_err("%s: %s cannot be %s", opt->commits, st == 3 ? "BAD" : "GOOD",
-		       st == 3 ? "built or measured" : "built (see its build log)");
+		pr_err("%s: BAD could not be compared with GOOD (it does not build or cannot be "
+		       "measured: see the message above)",
+		       opt->commits);
 		code = st == 3 ? PP_EXIT_MEASUREMENT : PP_EXIT_USAGE;
 		goto out;
 	}
@@ -647,7 +665,7 @@ int pp_commits_run(const struct pp_options *opt)
 			lo = next;
 		} else if (st == 2) {
 			hi = next;
-		} else if (st != 3) {
+		} else if (st != 3 && st != 4) {
 			pr_err("the session on %.12s failed", g.c[next].hash);
 			code = PP_EXIT_MEASUREMENT;
 			goto out;

@@ -82,7 +82,7 @@ static const struct pp_option_desc options[] = {
     {"confidence", required_argument, OPT_CONFIDENCE, "P",
      "confidence level in percent (default 95)"},
     {"precision-threshold", required_argument, OPT_PRECISION, "P",
-     "smallest slowdown reported, in percent of the entry's time (default 2)"},
+     "smallest slowdown reported, in percent of the entry's time (default 1)"},
     {"re-measurement", required_argument, OPT_REMEASURE, "N",
      "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
     {"timeout", required_argument, OPT_TIMEOUT, "S",
@@ -258,7 +258,7 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	opt->measurements = 15;
 	opt->warmups = 1;
 	opt->confidence = 0.95;
-	opt->precision = 2.0;
+	opt->precision = 1.0;
 	opt->max_runs_comparison = 200;
 	opt->max_runs = 4000;
 	opt->search = PP_SEARCH_ATTRIB;

@@ -196,9 +196,11 @@ def scenario_commits():
         if h[0] not in wts or h[SLOW] not in wts:
             fail("the worktrees are not kept in the build root: %s" % wts, p)
         # a range whose BAD is not slower
+        # (identical code: on a noisy machine its runs may stay undecided, exit 4)
         p = run(args[:2] + ["%s..%s" % (h[0], h[SLOW - 1])] + args[3:], cwd=repo, timeout=900)
-        if p.returncode != 0 or "No regression" not in p.stdout:
-            fail("GOOD..commit %d is not reported as no regression" % SLOW, p)
+        if not ((p.returncode == 0 and "No regression" in p.stdout)
+                or (p.returncode == 4 and p.stdout.startswith("Undecided: "))):
+            fail("GOOD..commit %d is not reported as no regression (or undecided)" % SLOW, p)
         # a range that is not one
         p = run(args[:2] + ["%s..nosuchref" % h[0]] + args[3:], cwd=repo)
         if p.returncode != 2 or len(p.stderr.strip().splitlines()) != 1:
