@@ -25,21 +25,6 @@
 #include "pinpoint/protocol.h"
 #include "pinpoint/run.h"
 
-static int series_push(struct pp_series *s, double v)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 32;
-		double *n = realloc(s->v, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->v = n;
-		s->cap = cap;
-	}
-	s->v[s->n++] = v;
-	return 0;
-}
-
 /* The arming variable of one revision for a batch; slot 0 is always the entry. */
 static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *out,
 			   struct pp_quantity **qs, size_t nq, int *slot_of)
@@ -283,7 +268,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 					    (double)e->count;
 push:
 				rec->values[j] = v;
-				if (!rec->warmup && series_push(&q->series[r], v)) {
+				if (!rec->warmup && pp_series_push(&q->series[r], v)) {
 					pp_results_free(&res);
 					err = -ENOMEM;
 					goto out;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * session.c - the session's own operations: the quantities (made once),
+ * session.c - the session's own operations: the quantities (made once), their series,
  * the run records, the first failure, the numbering of comparisons as they
  * are decided, and releasing it all.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,21 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q)
 		s->on_decided(s, q);
 }
 
+int pp_series_push(struct pp_series *s, double v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 32;
+		double *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
 void pp_session_results_path(const struct pp_session *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/results", s->workdir);
@@ -175,6 +191,8 @@ const char *pp_verdict_name(enum pp_verdict v)
 		return "faster";
 	case PP_V_UNDECIDED:
 		return "undecided";
+	case PP_V_NOT_SLOWER:
+		return "not-slower";
 	default:
 		return "same";
 	}

@@ -41,8 +41,12 @@ struct pp_series {
 	size_t n, cap;
 };
 
+/* Append one value; 0 or -ENOMEM. */
+int pp_series_push(struct pp_series *s, double v);
+
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */
-enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER, PP_V_UNDECIDED };
+/* PP_V_NOT_SLOWER: the entry only (its question is one-sided): faster or the same. */
+enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER, PP_V_UNDECIDED, PP_V_NOT_SLOWER };
 
 struct pp_quantity {
 	unsigned id;

@@ -90,6 +90,22 @@ static double map(const struct axis *x, double v)
 	return x->a + (x->b - x->a) * (v - x->lo) / (x->hi - x->lo);
 }
 
+/* Horizontal grid lines at @ticks from the left margin to @x1, labelled on the left. */
+static void y_grid(FILE *f, const struct axis *y, const double *ticks, size_t nt, int x1)
+{
+	char a[32];
+
+	for (size_t i = 0; i < nt; i++) {
+		double ty = map(y, ticks[i]);
+
+		fprintf(
+		    f,
+		    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
+		    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		    ML, x1, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -228,7 +244,6 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 	size_t n = q->series[0].n > q->series[1].n ? q->series[0].n : q->series[1].n, nt;
 	double xstep = n > 1 ? (double)(RUNS_R - ML - 12) / (double)(n - 1) : 0;
 	struct axis y = {0, 0, RT + RH, RT};
-	char a[32];
 
 	for (int r = 0; r < 2; r++)
 		for (size_t i = 0; i < q->series[r].n; i++) {
@@ -244,15 +259,7 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 		"<g class=\"runs\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"fill=\"#fafafa\" stroke=\"#ccc\"/>\n",
 		ML, RT, W - MR - LEGW - ML, RH);
-	for (size_t i = 0; i < nt; i++) {
-		double ty = map(&y, ticks[i]);
-
-		fprintf(
-		    f,
-		    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
-		    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-		    ML, W - MR - LEGW, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
-	}
+	y_grid(f, &y, ticks, nt, W - MR - LEGW);
 	fprintf(f,
 		"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">run, in "
 		"order</text><text x=\"%d\" y=\"%d\" font-size=\"11\" "
@@ -330,15 +337,7 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
 		"stroke=\"#ccc\"/>\n",
 		ML, top, W - MR - ML, th - top - bottom);
-	for (size_t i = 0; i < nt; i++) {
-		double ty = map(&y, ticks[i]);
-
-		fprintf(
-		    f,
-		    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
-		    "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-		    ML, W - MR, ty, ty, ML - 6, ty + 4, pp_fmt_ns(ticks[i], a, sizeof(a)));
-	}
+	y_grid(f, &y, ticks, nt, W - MR);
 	for (size_t i = 0; i < n; i++) {
 		double x = ML + 20 + xstep * (double)i;
 		bool slower = !strcmp(h[i].verdict, "slower");
