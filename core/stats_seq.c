@@ -103,6 +103,8 @@ const char *pp_seq_verdict_name(enum pp_seq_verdict v)
 		return "faster";
 	case PP_SEQ_SAME:
 		return "same";
+	case PP_SEQ_NOT_SLOWER:
+		return "not slower";
 	case PP_SEQ_UNDECIDED:
 		return "undecided";
 	}
@@ -160,7 +162,7 @@ static int look_interval(enum pp_test test, const double *x, size_t nx, const do
 	return 0;
 }
 
-static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr)
+static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr, bool one_sided)
 {
 	if (iv->low > thr)
 		return PP_SEQ_SLOWER;
@@ -168,6 +170,8 @@ static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr)
 		return PP_SEQ_FASTER;
 	if (iv->low > -thr && iv->high < thr)
 		return PP_SEQ_SAME;
+	if (one_sided && iv->high < thr)
+		return PP_SEQ_NOT_SLOWER;
 	return PP_SEQ_CONTINUE;
 }
 
@@ -208,7 +212,7 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 		st->spent += a;
 		out->alpha_look = a;
 		out->confidence = 1.0 - a;
-		out->verdict = verdict_of(&out->diff, d->threshold);
+		out->verdict = verdict_of(&out->diff, d->threshold, d->one_sided);
 		if (isfinite(out->diff.low) && isfinite(out->diff.high))
 			out->mde = pp_seq_mde(a, PP_SEQ_MDE_POWER,
 					      (out->diff.high - out->diff.low) /

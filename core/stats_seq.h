@@ -23,10 +23,14 @@
  *   -T < L, H < T    SAME        otherwise       CONTINUE, or UNDECIDED once
  *                                                the budget is spent
  *
+ * A one-sided design (the question is only "slower?", as at the entry) also
+ * stops at H < T, L <= -T: NOT_SLOWER (faster or the same, not which).
+ *
  * The point estimate plays no part.  A wrong SLOWER (true difference <= T),
  * FASTER (>= -T) or SAME (|difference| >= T) needs an interval that misses the
  * true difference, so each has probability <= alpha / 2 and all of them
- * together <= alpha.  A look whose sample sizes cannot give an interval at its
+ * together <= alpha; a wrong NOT_SLOWER (true difference >= T) likewise
+ * needs a missed interval.  A look whose sample sizes cannot give an interval at its
  * level (Mann-Whitney with 3 and 3 values cannot reach 95%) computes none: it
  * spends nothing, answers CONTINUE (UNDECIDED at the budget), and its alpha
  * stays for later looks.  Nothing is ever computed at a lower confidence than
@@ -41,11 +45,12 @@
 #include "core/stats.h"
 
 enum pp_seq_verdict {
-	PP_SEQ_CONTINUE,  /* measure another round */
-	PP_SEQ_SLOWER,	  /* interval above +threshold */
-	PP_SEQ_FASTER,	  /* interval below -threshold */
-	PP_SEQ_SAME,	  /* interval inside (-threshold, +threshold) */
-	PP_SEQ_UNDECIDED, /* budget spent without any of the above: never "same" */
+	PP_SEQ_CONTINUE,   /* measure another round */
+	PP_SEQ_SLOWER,	   /* interval above +threshold */
+	PP_SEQ_FASTER,	   /* interval below -threshold */
+	PP_SEQ_SAME,	   /* interval inside (-threshold, +threshold) */
+	PP_SEQ_NOT_SLOWER, /* one-sided designs: interval below +threshold, not inside */
+	PP_SEQ_UNDECIDED,  /* budget spent without any of the above: never "same" */
 };
 
 /*
@@ -66,6 +71,7 @@ struct pp_seq_design {
 	double threshold; /* ns, >= 0: differences within +-threshold are "same" */
 	size_t budget;	  /* runs of both series together, >= 4 */
 	enum pp_spending spending;
+	bool one_sided; /* stop at NOT_SLOWER too: only "slower?" is asked */
 };
 
 /* What one comparison carries from look to look; zero it before the first. */

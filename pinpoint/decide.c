@@ -73,6 +73,8 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    .threshold = s->threshold_ns,
 	    .budget = 2 * (size_t)opt->max_runs_comparison,
 	    .spending = PP_SPEND_POCOCK,
+	    /* The entry asks only "slower?": below +threshold answers it. */
+	    .one_sided = q->kind == PP_Q_ENTRY,
 	};
 	q->seq = (struct pp_seq_state){0};
 	q->next_look = min_size((size_t)opt->measurements, (size_t)opt->max_runs_comparison);
@@ -114,6 +116,9 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 		break;
 	case PP_SEQ_SAME:
 		q->verdict = PP_V_SAME;
+		break;
+	case PP_SEQ_NOT_SLOWER:
+		q->verdict = PP_V_NOT_SLOWER;
 		break;
 	default:
 		q->verdict = PP_V_UNDECIDED;

@@ -28,7 +28,11 @@
  * 6. Simulated sessions: the entry gates its callees, which share its
  *    alpha (pp_seq_child_alpha): no claim in A/A sessions, no wrong callee
  *    named when one callee is slower, each beyond the same binomial bound.
- * 7. Bad input.
+ * 7. The entry's one-sided design: a true shift of +T is called NOT_SLOWER
+ *    (or SAME, FASTER) in at most the binomial bound of alpha/2; identical
+ *    series whose two-sided comparison mostly ends UNDECIDED at a budget
+ *    too small for SAME end NOT_SLOWER in most comparisons.
+ * 8. Bad input.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -394,6 +398,67 @@ static void check_undecided(gsl_rng *r, double *x, double *y)
 	}
 }
 
+/*
+ * The entry's one-sided design.  Wrong: NOT_SLOWER, SAME or FASTER at a true
+ * shift of +T (each needs an interval missing the truth: alpha/2 at most).
+ * Useful: identical series with a budget too small to put the interval
+ * inside +-T end NOT_SLOWER instead of UNDECIDED.
+ */
+static void check_one_sided(gsl_rng *r, double *x, double *y)
+{
+	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
+	const unsigned trials = 400;
+
+	for (size_t t = 0; t < 2; t++) {
+		struct pp_seq_design d = {.test = tests[t],
+					  .alpha = ALPHA,
+					  .threshold = 0.4,
+					  .budget = 400,
+					  .spending = PP_SPEND_POCOCK,
+					  .one_sided = true};
+		struct pp_seq_design two = d;
+		unsigned wrong = 0, not_slower = 0, undecided_two = 0, limit;
+
+		two.one_sided = false;
+		for (unsigned k = 0; k < trials; k++) {
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.4, 10, x, y);
+
+			CHECK(o.err == 0, "look failed: %d", o.err);
+			wrong += o.last.verdict == PP_SEQ_NOT_SLOWER ||
+				 o.last.verdict == PP_SEQ_SAME || o.last.verdict == PP_SEQ_FASTER;
+			if (o.last.verdict == PP_SEQ_NOT_SLOWER)
+				CHECK(o.last.diff.high < d.threshold &&
+					  o.last.diff.low <= -d.threshold,
+				      "NOT_SLOWER with [%g, %g]", o.last.diff.low,
+				      o.last.diff.high);
+		}
+		for (unsigned k = 0; k < trials; k++) {
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.0, 10, x, y);
+			struct seq_outcome o2 =
+			    seq_simulate(r, &two, SEQ_NORMAL, 1.0, 0.0, 10, x, y);
+
+			CHECK(o.err == 0 && o2.err == 0, "look failed: %d %d", o.err, o2.err);
+			CHECK(o2.last.verdict != PP_SEQ_NOT_SLOWER,
+			      "a two-sided design said NOT_SLOWER");
+			not_slower +=
+			    o.last.verdict == PP_SEQ_NOT_SLOWER || o.last.verdict == PP_SEQ_SAME;
+			undecided_two += o2.last.verdict == PP_SEQ_UNDECIDED;
+		}
+		limit = binomial_limit(ALPHA / 2.0, trials);
+		printf("one-sided, %s: shift = +threshold: %u of %u not slower (bound %u); "
+		       "no shift: %u not slower or same, two-sided %u undecided\n",
+		       test_name(tests[t]), wrong, trials, limit, not_slower, undecided_two);
+		CHECK(wrong <= limit, "%s: %u wrong one-sided verdicts (bound %u)",
+		      test_name(tests[t]), wrong, limit);
+		CHECK(not_slower >= trials * 3 / 5 && not_slower > trials - undecided_two,
+		      "%s: only %u of %u identical series not slower (two-sided: %u decided)",
+		      test_name(tests[t]), not_slower, trials, trials - undecided_two);
+		CHECK(undecided_two >= trials / 4,
+		      "%s: two-sided decides %u of %u: no case for one-sided", test_name(tests[t]),
+		      trials - undecided_two, trials);
+	}
+}
+
 /* Mann-Whitney with 3 and 3 values: its best interval is at 90%, so none at 95%. */
 static void check_n3(void)
 {
@@ -483,6 +548,7 @@ int main(int argc, char **argv)
 	check_n3();
 	check_bad_input();
 	check_undecided(r, x, y);
+	check_one_sided(r, x, y);
 	check_power(r, x, y);
 	check_aa(r, x, y);
 	check_sessions(r, x, y);
