@@ -13,6 +13,13 @@
  * entry is significantly slower than GOOD's.  A commit that does not build,
  * cannot be measured or stays undecided is skipped and a neighbour tried
  * instead; a BAD that stays undecided ends the run with exit status 4.
+ * Without --precision-threshold, the commits between are compared at half
+ * the slowdown BAD was found to have at least (the lower end of its
+ * interval, read back from a --history line of BAD's session in a private
+ * work directory), when that is above the default: the question is which
+ * commit brought the slowdown BAD shows, and an unchanged commit is told
+ * from GOOD within a threshold that size in a few rounds, where the default
+ * 1 % can take hundreds of runs on a noisy entry.
  * Then one full session between the last fast and the first slow commit
  * names the call.  Without --build-cmd, --current is a CMake build
  * directory of a source tree in the repository: each commit is configured
@@ -25,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -39,7 +47,9 @@
 #include "core/util.h"
 #include "pinpoint/bisect.h"
 #include "pinpoint/commits.h"
+#include "pinpoint/history.h"
 #include "pinpoint/log.h"
+#include "pinpoint/workdir.h"
 
 #define PP_EXIT_INTERRUPTED 130
 
@@ -68,6 +78,10 @@ struct range {
 	struct commit good;
 	struct commit *c; /* GOOD..BAD, oldest first; BAD last */
 	size_t n;
+	double probe_precision;	     /* --precision-threshold of the sessions that bisect */
+	char work[PATH_MAX];	     /* private work directory ("" until made) */
+	char history[PATH_MAX + 32]; /* BAD's session's --history line, in it */
+	bool record;		     /* the next probe writes it */
 };
 
 /* Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines cut) in *@out when @out.
@@ -243,7 +257,9 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 	err = err ?: pp_argv_add(a, "--measurements=%d", o->measurements);
 	err = err ?: pp_argv_add(a, "--warmups=%d", o->warmups);
 	err = err ?: pp_argv_add(a, "--confidence=%.17g", 100 * o->confidence);
-	err = err ?: pp_argv_add(a, "--precision-threshold=%.17g", o->precision);
+	err = err
+		  ?: pp_argv_add(a, "--precision-threshold=%.17g",
+				 probe ? g->probe_precision : o->precision);
 	err = err ?: pp_argv_add(a, "--max-runs=%ld", o->max_runs);
 	err = err ?: pp_argv_add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
 	if (o->cpu_list)
@@ -263,6 +279,8 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: pp_argv_add(a, "--quiet");
 	if (o->verbose)
 		err = err ?: pp_argv_add(a, "--verbose");
+	if (probe && g->record)
+		err = err ?: pp_argv_add(a, "--history=%s", g->history);
 	if (!probe) {
 		if (o->json)
 			err = err ?: pp_argv_add(a, "--json=%s", o->json);
@@ -584,11 +602,44 @@ out:
 	return err;
 }
 
+/*
+ * Without --precision-threshold: the bisection's threshold from BAD's
+ * session, half the lower end of its difference's interval, as a percentage
+ * of GOOD's entry, when that is above the default.
+ */
+static void bisection_threshold(struct range *g)
+{
+	struct pp_history_entry *e = NULL;
+	size_t bad;
+	long n;
+
+	if (g->opt->precision_given)
+		return;
+	n = pp_history_load(g->history, g->opt->entry, &e, &bad);
+	if (n > 0) {
+		const struct pp_history_entry *b = &e[n - 1];
+		double pct = 50.0 * b->diff_low / b->prev_ns;
+
+		if (isfinite(pct) && b->prev_ns > 0 && pct > g->probe_precision) {
+			char low[32];
+
+			g->probe_precision = pct;
+			fprintf(stderr,
+				"pinpoint: BAD is at least %s (%.1f%%) slower than GOOD: while "
+				"bisecting, a commit counts as slower above half of that, %.2f%% "
+				"(--precision-threshold sets it)\n",
+				pp_fmt_ns(b->diff_low, low, sizeof(low)), 2 * pct, pct);
+		}
+	}
+	free(e);
+}
+
 int pp_commits_run(const struct pp_options *opt)
 {
 	struct range g = {0};
 	struct sigaction sa;
 	char *good = NULL, *bad = NULL, bad_hash[41];
+	const char *tmpdir;
 	long lo, hi, next;
 	size_t step = 0;
 	int code = PP_EXIT_USAGE, st;
@@ -628,7 +679,19 @@ int pp_commits_run(const struct pp_options *opt)
 	/* BAD first: nothing to bisect unless it is slower than GOOD. */
 	lo = -1;
 	hi = (long)g.n - 1;
+	g.probe_precision = opt->precision;
+	tmpdir = getenv("TMPDIR");
+	tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
+	if ((st = pp_workdir_create(tmpdir, g.work, sizeof(g.work)))) {
+		g.work[0] = 0;
+		pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-st));
+		code = PP_EXIT_MEASUREMENT;
+		goto out;
+	}
+	snprintf(g.history, sizeof(g.history), "%s/bad-session.jsonl", g.work);
+	g.record = true;
 	st = probe(&g, (size_t)hi, ++step);
+	g.record = false;
 	if (st == PP_EXIT_INTERRUPTED) {
 		printf("Interrupted before BAD was measured.\n");
 		code = PP_EXIT_INTERRUPTED;
@@ -654,6 +717,7 @@ int pp_commits_run(const struct pp_options *opt)
 		code = st == 3 ? PP_EXIT_MEASUREMENT : PP_EXIT_USAGE;
 		goto out;
 	}
+	bisection_threshold(&g);
 	while ((next = next_candidate(&g, lo, hi)) >= 0) {
 		st = probe(&g, (size_t)next, ++step);
 		if (st == PP_EXIT_INTERRUPTED) {
@@ -680,6 +744,10 @@ int pp_commits_run(const struct pp_options *opt)
 		code = PP_EXIT_MEASUREMENT;
 	}
 out:
+	if (g.work[0]) {
+		unlink(g.history);
+		rmdir(g.work);
+	}
 	for (size_t i = 0; i < g.n; i++) {
 		free(g.c[i].subject);
 		free(g.c[i].dir);

@@ -312,6 +312,7 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 			break;
 		case OPT_PRECISION:
 			err = parse_double("precision-threshold", optarg, 0, 1000, &opt->precision);
+			opt->precision_given = true;
 			break;
 		case OPT_REMEASURE: {
 			int ignored;

@@ -27,6 +27,7 @@ struct pp_options {
 	int warmups;	      /* runs per revision discarded before each comparison */
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */
+	bool precision_given; /* --precision-threshold was on the command line */
 	double timeout;	      /* seconds per run, 0 = automatic */
 	const char **exclude;
 	size_t nexclude;
