@@ -26,6 +26,14 @@ caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
   * build time: CPU time of the compiler and linker, instrumented / plain;
   * the size of the pinpoint_table section against .text.
 
+With --instructions, plain and unarmed also run once each under callgrind
+(valgrind --tool=callgrind): the instructions each executes, and their ratio.
+That figure is exact and repeatable whatever else the machine does, where
+the time ratios of memory-heavy code spread by 10-30 % from process to
+process on a shared VM; it counts the probes' instructions, not what they
+cost in time (a check is one load and one branch, usually far cheaper than
+the average instruction).
+
 BUILD defaults to the current directory (the bench-real target passes its
 build directory), so the same benchmark can measure another version of the
 plugin: bench_real.py --work DIR --pinpoint /path/to/other/build.
@@ -334,6 +342,18 @@ def run(exe, armed, tmp):
     return vals
 
 
+def instructions(exe):
+    """Instructions @exe executes (callgrind's Ir), or None without valgrind."""
+    if not shutil.which('valgrind'):
+        return None
+    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', exe],
+                       capture_output=True, text=True)
+    m = re.search(r'^==\d+== Collected : (\d+)', p.stderr, re.M)
+    if p.returncode != 0 or not m:
+        fail('callgrind on %s failed (%d): %s' % (exe, p.returncode, p.stderr.strip()[-500:]))
+    return int(m.group(1))
+
+
 def quartiles(xs):
     if len(xs) < 4:
         m = statistics.median(xs)
@@ -358,6 +378,8 @@ def main():
     ap.add_argument('--rounds', type=int, default=11)
     ap.add_argument('--only', default='', help='comma-separated library names')
     ap.add_argument('--json', help='also write the figures to this file')
+    ap.add_argument('--instructions', action='store_true',
+                    help='also count plain and unarmed instructions with callgrind')
     args = ap.parse_args()
     if args.rounds < 4:
         fail('--rounds must be at least 4')
@@ -415,6 +437,10 @@ def main():
             ratio = [u['cpu'] / p['cpu'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_wall = [u['wall'] / p['wall'] for u, p in zip(res['unarmed'], res['plain'])]
             count = res['armed'][0]['count'] if item else 0
+            ir = None
+            if args.instructions:
+                print('  %s: counting instructions (callgrind) ...' % lib['name'], flush=True)
+                ir = {'plain': instructions(exe['plain']), 'unarmed': instructions(exe['instr'])}
             per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
                         for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
             rows.append({
@@ -425,6 +451,7 @@ def main():
                 'per_call': quartiles(per_call),
                 'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
                 'text_plain': text_plain, 'text': text, 'table': table,
+                'instructions': ir,
             })
 
     print()
@@ -442,6 +469,15 @@ def main():
                r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
                r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
                r['text_plain'] / 1024))
+    if any(r['instructions'] for r in rows):
+        print()
+        print('  %-17s %15s %15s %s' % ('library', 'plain Ir', 'unarmed Ir', 'unarmed/plain'))
+        for r in rows:
+            ir = r['instructions']
+            if ir and ir['plain'] and ir['unarmed']:
+                print('  %-17s %15d %15d %.4fx' % (r['lib'], ir['plain'], ir['unarmed'],
+                                                    ir['unarmed'] / ir['plain']))
+        print('  instructions executed, whole process (callgrind); exact, not time')
     meds = [r['ratio'][1] for r in rows]
     print()
     print('  whole-program figure: unarmed/plain, the process\'s CPU time (user+sys) and its wall'
