@@ -15,8 +15,8 @@
  * instead; a BAD that stays undecided ends the run with exit status 4.
  * Without --precision-threshold, the commits between are compared at half
  * the slowdown BAD was found to have at least (the lower end of its
- * interval, read back from a --history line of BAD's session in a private
- * work directory), when that is above the default: the question is which
+ * interval, read back from the --history line of BAD's session in a
+ * private work directory), when that is above the default: the question is which
  * commit brought the slowdown BAD shows, and an unchanged commit is told
  * from GOOD within a threshold that size in a few rounds, where the default
  * 1 % can take hundreds of runs on a noisy entry.
@@ -79,9 +79,8 @@ struct range {
 	struct commit *c; /* GOOD..BAD, oldest first; BAD last */
 	size_t n;
 	double probe_precision;	     /* --precision-threshold of the sessions that bisect */
-	char work[PATH_MAX];	     /* private work directory ("" until made) */
-	char history[PATH_MAX + 32]; /* BAD's session's --history line, in it */
-	bool record;		     /* the next probe writes it */
+	char work[PATH_MAX];	     /* private work directory, "" with --precision-threshold */
+	char history[PATH_MAX + 32]; /* the probes' --history lines, in it */
 };
 
 /* Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines cut) in *@out when @out.
@@ -279,7 +278,7 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: pp_argv_add(a, "--quiet");
 	if (o->verbose)
 		err = err ?: pp_argv_add(a, "--verbose");
-	if (probe && g->record)
+	if (probe && g->work[0])
 		err = err ?: pp_argv_add(a, "--history=%s", g->history);
 	if (!probe) {
 		if (o->json)
@@ -604,8 +603,9 @@ out:
 
 /*
  * Without --precision-threshold: the bisection's threshold from BAD's
- * session, half the lower end of its difference's interval, as a percentage
- * of GOOD's entry, when that is above the default.
+ * session (the last line the probes wrote so far), half the lower end of
+ * its difference's interval, as a percentage of GOOD's entry, when that is
+ * above the default.
  */
 static void bisection_threshold(struct range *g)
 {
@@ -613,7 +613,7 @@ static void bisection_threshold(struct range *g)
 	size_t bad;
 	long n;
 
-	if (g->opt->precision_given)
+	if (!g->work[0])
 		return;
 	n = pp_history_load(g->history, g->opt->entry, &e, &bad);
 	if (n > 0) {
@@ -682,16 +682,14 @@ int pp_commits_run(const struct pp_options *opt)
 	g.probe_precision = opt->precision;
 	tmpdir = getenv("TMPDIR");
 	tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
-	if ((st = pp_workdir_create(tmpdir, g.work, sizeof(g.work)))) {
+	if (!opt->precision_given && (st = pp_workdir_create(tmpdir, g.work, sizeof(g.work)))) {
 		g.work[0] = 0;
 		pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-st));
 		code = PP_EXIT_MEASUREMENT;
 		goto out;
 	}
-	snprintf(g.history, sizeof(g.history), "%s/bad-session.jsonl", g.work);
-	g.record = true;
+	snprintf(g.history, sizeof(g.history), "%s/probes.jsonl", g.work);
 	st = probe(&g, (size_t)hi, ++step);
-	g.record = false;
 	if (st == PP_EXIT_INTERRUPTED) {
 		printf("Interrupted before BAD was measured.\n");
 		code = PP_EXIT_INTERRUPTED;

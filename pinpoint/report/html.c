@@ -123,8 +123,8 @@ static void write_html(FILE *f, const void *arg)
 	      "svg{display:block;width:100%;height:auto}\n"
 	      "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}\n"
 	      "h2{font-size:1.1em;margin-top:2em}\n"
-	      ".slower{color:#b3261e;font-weight:bold}.same,.not-slower{color:#555}.faster{color:#"
-	      "2e7d32}\n"
+	      ".slower{color:#b3261e;font-weight:bold}.same,.not-slower{color:#555}\n"
+	      ".faster{color:#2e7d32}\n"
 	      "table{border-collapse:collapse}td{padding:2px 10px 2px 0}\n"
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
