@@ -85,6 +85,27 @@ size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, d
 	return n < 2.0 ? 2 : n > 1e15 ? 0 : (size_t)n;
 }
 
+double pp_seq_runs_to_decide(double centre, double half, double threshold, bool one_sided, size_t n)
+{
+	double dist, runs;
+
+	if (!isfinite(centre) || !isfinite(half) || half < 0.0 || !isfinite(threshold) ||
+	    threshold < 0.0 || n < 2)
+		return NAN;
+	if (one_sided)
+		dist = fabs(centre - threshold);
+	else if (centre > threshold)
+		dist = centre - threshold;
+	else if (centre < -threshold)
+		dist = -threshold - centre;
+	else
+		dist = threshold - fabs(centre);
+	if (dist <= 0.0)
+		return INFINITY;
+	runs = ceil((double)n * (half / dist) * (half / dist));
+	return runs < (double)n ? (double)n : runs;
+}
+
 double pp_seq_child_alpha(double parent_alpha, size_t nsiblings)
 {
 	if (!valid_alpha(parent_alpha) || nsiblings == 0)

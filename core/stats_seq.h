@@ -147,6 +147,21 @@ double pp_seq_mde(double alpha, double power, double se, double threshold);
 size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold);
 
 /*
+ * Runs per series that would bring an interval of half-width @half, from @n
+ * values per series, to a verdict if its centre stayed at @centre: the
+ * half-width shrinks as 1/sqrt(n), and a verdict needs it below the
+ * distance from @centre to the boundary it can settle on (above @threshold:
+ * SLOWER; below -@threshold: FASTER; between: SAME, or with @one_sided
+ * NOT_SLOWER, whose only boundary is +@threshold).  An estimate at the
+ * noise and difference measured so far, for the undecided message, and a
+ * lower bound: later looks of the sequential rule are wider than a fixed
+ * sample's.  At least @n; INFINITY when the centre sits on its boundary,
+ * NaN for bad arguments.
+ */
+double pp_seq_runs_to_decide(double centre, double half, double threshold, bool one_sided,
+			     size_t n);
+
+/*
  * Sharing alpha in the search (doc/statistics.md): a comparison made only
  * after its parent's verdict was SLOWER gets its parent's alpha divided
  * equally among the @nsiblings comparisons made under that parent

@@ -22,15 +22,18 @@
  * body.
  *
  * Small functions (at most PP_CLONE_SMALL IR instructions after
- * optimisation) are always cloned: their two body checks and the frame the
- * probes' calls make them set up cost most relative to their work (the
- * lexer callbacks of tree-sitter), and cloning them adds little code
- * generation.  With the environment variable PP_CLONE_ENV set while
- * compiling, "1" clones every function and "0" none.  On real libraries,
- * every function cloned (bench/README.md,
- * "Real code") that brings tree-sitter-json and brotli to 1.00-1.03x of the
- * plain build's CPU time, but the build to 1.26-1.6x of the plain build's
- * (the clones double code generation), over the 1.3x target.
+ * optimisation) are cloned: their checks and the frame the probes' calls
+ * make them set up cost most relative to their work (the lexer callbacks
+ * of tree-sitter), and cloning them adds little code generation.  A larger
+ * function gets a stub for its body probes instead (stub.c) and keeps the
+ * checks of its calls.  With the environment variable PP_CLONE_ENV set
+ * while compiling, "1" clones every function, "0" none, and "loops" also
+ * the functions with one of their timed calls in a loop, where the call's
+ * check runs on every iteration.  Cloning a function doubles its code
+ * generation: on real libraries (bench/README.md, "Real code"), "loops"
+ * halves the instructions the probes add to tree-sitter-json and expat but
+ * costs their builds 1.3-1.6x the plain build's CPU time, over the 1.3x
+ * the default stays within.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -42,6 +45,16 @@
 
 #define PP_CLONE_SUFFIX ".pinpoint"
 #define PP_CLONE_SMALL 100
+
+bool pp_has_byval(LLVMValueRef fn)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+
+	for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+		if (LLVMGetEnumAttributeAtIndex(fn, i + 1, kind))
+			return true;
+	return false;
+}
 
 static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef clone,
 			 LLVMValueRef *args)
@@ -70,7 +83,10 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMPositionBuilderAtEnd(b, armed);
 	LLVMGetParams(f->fn, args);
 	call = LLVMBuildCall2(b, fn_ty, clone, args, nargs, "");
-	pp_make_musttail(call, f->fn);
+	/* LLVM 14 to 19 lower a musttail call that forwards a byval argument
+	 * on x86-64 by copying it over the return address: a plain call
+	 * copies it once more, on the armed path only. */
+	pp_forward_call(call, f->fn, !pp_has_byval(f->fn));
 	if (LLVMGetTypeKind(LLVMGetReturnType(fn_ty)) == LLVMVoidTypeKind)
 		LLVMBuildRetVoid(b);
 	else
@@ -91,6 +107,121 @@ static bool is_small(LLVMValueRef fn)
 	return true;
 }
 
+struct cfg {
+	LLVMBasicBlockRef *bbs; /* in function order */
+	LLVMBasicBlockRef *by_addr;
+	uint32_t *idx_by_addr, *seen, *stack, n, gen;
+};
+
+static int cmp_block(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const LLVMBasicBlockRef *)a;
+	uintptr_t y = (uintptr_t) * (const LLVMBasicBlockRef *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t block_index(const struct cfg *g, LLVMBasicBlockRef bb)
+{
+	LLVMBasicBlockRef *p = bsearch(&bb, g->by_addr, g->n, sizeof(bb), cmp_block);
+
+	return g->idx_by_addr[p - g->by_addr];
+}
+
+static void free_cfg(struct cfg *g)
+{
+	free(g->bbs);
+	free(g->by_addr);
+	free(g->idx_by_addr);
+	free(g->seen);
+	free(g->stack);
+}
+
+static int build_cfg(struct cfg *g, LLVMValueRef fn)
+{
+	uint32_t n = LLVMCountBasicBlocks(fn);
+
+	memset(g, 0, sizeof(*g));
+	g->bbs = malloc(n * sizeof(*g->bbs));
+	g->by_addr = malloc(n * sizeof(*g->by_addr));
+	g->idx_by_addr = malloc(n * sizeof(*g->idx_by_addr));
+	g->seen = calloc(n, sizeof(*g->seen));
+	g->stack = malloc(n * sizeof(*g->stack));
+	if (!g->bbs || !g->by_addr || !g->idx_by_addr || !g->seen || !g->stack) {
+		free_cfg(g);
+		return -ENOMEM;
+	}
+	g->n = n;
+	LLVMGetBasicBlocks(fn, g->bbs);
+	memcpy(g->by_addr, g->bbs, n * sizeof(*g->bbs));
+	qsort(g->by_addr, n, sizeof(*g->by_addr), cmp_block);
+	for (uint32_t i = 0; i < n; i++) {
+		LLVMBasicBlockRef *p =
+		    bsearch(&g->bbs[i], g->by_addr, n, sizeof(*g->by_addr), cmp_block);
+
+		g->idx_by_addr[p - g->by_addr] = i;
+	}
+	return 0;
+}
+
+/* Whether block @from can reach itself again: it is in a loop. */
+static bool in_cycle(struct cfg *g, uint32_t from)
+{
+	uint32_t top = 0;
+
+	g->gen++;
+	g->stack[top++] = from;
+	while (top) {
+		LLVMValueRef term = LLVMGetBasicBlockTerminator(g->bbs[g->stack[--top]]);
+		unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 0;
+
+		for (unsigned i = 0; i < nsucc; i++) {
+			uint32_t k = block_index(g, LLVMGetSuccessor(term, i));
+
+			if (k == from)
+				return true;
+			if (g->seen[k] != g->gen) {
+				g->seen[k] = g->gen;
+				g->stack[top++] = k;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether one of f's timed calls sits in a loop, where its check runs on
+ * every iteration: those are the checks the plain body is worth a clone
+ * for.  Each block that holds one of f's tagged calls is searched for a
+ * path back to itself, until one has one.
+ */
+static int calls_in_loop(struct pp_module *m, struct pp_func *f, bool *found)
+{
+	const char *name = m->strtab.buf + f->name;
+	size_t len = strlen(name);
+	struct cfg g;
+	int err;
+
+	*found = false;
+	if (!f->ncalls)
+		return 0;
+	err = build_cfg(&g, f->fn);
+	if (err)
+		return err;
+	for (uint32_t b = 0; b < g.n && !*found; b++) {
+		for (LLVMValueRef i = LLVMGetFirstInstruction(g.bbs[b]); i;
+		     i = LLVMGetNextInstruction(i)) {
+			if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) &&
+			    pp_site_of(m, i, name, len) >= 0) {
+				*found = in_cycle(&g, b);
+				break;
+			}
+		}
+	}
+	free_cfg(&g);
+	return 0;
+}
+
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done)
 {
 	const char *name = m->strtab.buf + f->name;
@@ -101,8 +232,20 @@ int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done)
 	int err;
 
 	*done = false;
-	if (!(mode ? *mode == '1' : is_small(orig)) || !pp_can_clone(orig))
+	if (!pp_can_clone(orig))
 		return 0;
+	if (mode && (!strcmp(mode, "0") || !strcmp(mode, "1"))) {
+		if (*mode == '0')
+			return 0;
+	} else if (!is_small(orig)) {
+		bool loop;
+
+		if (!mode || strcmp(mode, "loops"))
+			return 0;
+		err = calls_in_loop(m, f, &loop);
+		if (err || !loop)
+			return err;
+	}
 	args = malloc((LLVMCountParams(orig) + 1) * sizeof(*args));
 	cname = malloc(len + sizeof(PP_CLONE_SUFFIX));
 	err = -ENOMEM;

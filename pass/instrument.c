@@ -230,11 +230,13 @@ static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
 	pp_append_used(m->mod, records, n);
 	dbg_records = use_debug_intrinsics(m->mod);
 	for (uint32_t i = 0; i < m->nfuncs && !err; i++) {
-		bool cloned = false;
+		bool done = false;
 
 		if (m->funcs[i].fn)
-			err = pp_probe_via_clone(m, &m->funcs[i], &cloned);
-		if (m->funcs[i].fn && !err && !cloned)
+			err = pp_probe_via_clone(m, &m->funcs[i], &done);
+		if (m->funcs[i].fn && !err && !done)
+			err = pp_probe_via_stub(m, &m->funcs[i], &done);
+		if (m->funcs[i].fn && !err && !done)
 			err = pp_probe_function(m, &m->funcs[i]);
 		if (!err)
 			err = pp_call_fates(m, &m->funcs[i]);

@@ -67,6 +67,7 @@ struct pp_func {
 	uint8_t fflags;		     /* PP_FUNC_*, late phase */
 	uint32_t first_call, ncalls; /* slice of pp_module.calls */
 	LLVMValueRef flags, record;  /* created by records.c */
+	bool stub;		     /* late phase: body probes in a stub (stub.c) */
 };
 
 struct pp_module {
@@ -143,6 +144,13 @@ LLVMValueRef pp_entry_insertion_point(LLVMBuilderRef mover, LLVMValueRef fn);
 /* probes.c: probes of the body and of the surviving calls owned by f
  * (counted in pp_call.probed); strips the tags of f's body. */
 int pp_probe_function(struct pp_module *m, struct pp_func *f);
+/* The check of @site's flag at the end of @bb: to @armed when set. */
+LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+			    LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
+			    LLVMBasicBlockRef unarmed, uint32_t site, LLVMMetadataRef loc);
+/* The runtime's enter (or exit) of @site, at the builder. */
+void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
+			 bool exit);
 
 /* dispatch.c: for a small function (every function with PP_CLONE_ENV=1,
  * none with PP_CLONE_ENV=0), puts f's probes into an armed clone and leaves
@@ -150,6 +158,15 @@ int pp_probe_function(struct pp_module *m, struct pp_func *f);
  * (f's probes then go into f itself). */
 #define PP_CLONE_ENV "PINPOINT_PASS_CLONE"
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
+/* Whether one of fn's parameters is byval. */
+bool pp_has_byval(LLVMValueRef fn);
+
+/* stub.c: for a function dispatch.c did not clone, moves f's body into
+ * "<f>.pinpoint.body" and makes f a stub that times it (f->fn is the body
+ * afterwards), then probes the body's calls; *done false when it did not
+ * (none with PP_STUB_ENV=0). */
+#define PP_STUB_ENV "PINPOINT_PASS_STUB"
+int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done);
 
 /* fates.c: the fate of each of f's calls after pp_probe_function(). */
 int pp_call_fates(struct pp_module *m, struct pp_func *f);
@@ -167,7 +184,7 @@ bool pp_record_module(LLVMModuleRef mod);
 bool pp_probe_module(LLVMModuleRef mod);
 LLVMValueRef pp_clone_function(LLVMValueRef fn, const char *name);
 bool pp_can_clone(LLVMValueRef fn);
-void pp_make_musttail(LLVMValueRef call, LLVMValueRef fn);
+void pp_forward_call(LLVMValueRef call, LLVMValueRef fn, bool musttail);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 #ifdef __cplusplus
 }

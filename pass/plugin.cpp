@@ -207,10 +207,11 @@ extern "C" bool pp_can_clone(LLVMValueRef Fn)
 	return true;
 }
 
-// Makes Call (a call of Callee with Fn's own arguments, right before its
-// ret) a musttail call with the ABI attributes of Fn's return and
-// parameters, as musttail requires (LLVM-C has no tail call kind in 14).
-extern "C" void pp_make_musttail(LLVMValueRef Call, LLVMValueRef Fn)
+// Gives Call (a call with Fn's own arguments) the attributes of Fn's
+// return and parameters, which a byval or sret argument needs, and Fn's
+// calling convention; with MustTail (right before its ret), makes it a
+// musttail call, as LLVM-C cannot in 14.
+extern "C" void pp_forward_call(LLVMValueRef Call, LLVMValueRef Fn, bool MustTail)
 {
 	auto *CI = cast<CallInst>(unwrap(Call));
 	Function *F = cast<Function>(unwrap(Fn));
@@ -224,5 +225,6 @@ extern "C" void pp_make_musttail(LLVMValueRef Call, LLVMValueRef Fn)
 
 	CI->setAttributes(Forwarded);
 	CI->setCallingConv(F->getCallingConv());
-	CI->setTailCallKind(CallInst::TCK_MustTail);
+	if (MustTail)
+		CI->setTailCallKind(CallInst::TCK_MustTail);
 }

@@ -172,13 +172,14 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 			if (is_call(inst) && (k = site_of(m, f, inst, false)) >= 0)
 				calls[k].tagged = true;
 
-	err = add_point(p, entry, NULL, entry_loc, PP_SITE_BODY, PT_ENTER);
+	/* With a stub (stub.c), the body's probes are the stub's. */
+	err = f->stub ? 0 : add_point(p, entry, NULL, entry_loc, PP_SITE_BODY, PT_ENTER);
 	for (bb = LLVMGetFirstBasicBlock(f->fn); bb && !err; bb = LLVMGetNextBasicBlock(bb)) {
 		for (inst = LLVMGetFirstInstruction(bb); inst && !err;
 		     inst = LLVMGetNextInstruction(inst)) {
 			if (is_call(inst) && (k = site_of(m, f, inst, true)) >= 0) {
 				err = call_points(p, inst, &calls[k], (uint32_t)k);
-			} else if (LLVMIsAReturnInst(inst)) {
+			} else if (!f->stub && LLVMIsAReturnInst(inst)) {
 				LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
 
 				mt = musttail_before(inst);
@@ -190,18 +191,18 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 	return err;
 }
 
-/* At the end of @bb: the check of @pt's flag, to @armed when it is set. */
-static LLVMValueRef build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
-				LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
-				LLVMBasicBlockRef unarmed, const struct point *pt)
+/* At the end of @bb: the check of @site's flag, to @armed when it is set. */
+LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+			    LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
+			    LLVMBasicBlockRef unarmed, uint32_t site, LLVMMetadataRef loc)
 {
 	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
 	LLVMValueRef idx[2], gep, flag, cond, br;
 
 	idx[0] = LLVMConstInt(m->i32, 0, 0);
-	idx[1] = LLVMConstInt(m->i32, pt->site, 0);
+	idx[1] = LLVMConstInt(m->i32, site, 0);
 	gep = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
-	LLVMSetCurrentDebugLocation2(b, pt->loc);
+	LLVMSetCurrentDebugLocation2(b, loc);
 	LLVMPositionBuilderAtEnd(b, bb);
 	flag = LLVMBuildLoad2(b, m->i8, gep, "pinpoint.flag");
 	cond = LLVMBuildICmp(b, LLVMIntNE, flag, LLVMConstInt(m->i8, 0, 0), "pinpoint.armed");
@@ -210,14 +211,14 @@ static LLVMValueRef build_check(struct pp_module *m, struct pp_func *f, LLVMBuil
 	return flag;
 }
 
-/* A call of the runtime at the builder: enter or exit @pt's site. */
-static void build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
-			     const struct point *pt, bool exit)
+/* A call of the runtime at the builder: enter or exit @site. */
+void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
+			 bool exit)
 {
 	LLVMValueRef args[2], call;
 
 	args[0] = LLVMConstPointerCast(f->record, m->ptr);
-	args[1] = LLVMConstInt(m->i32, pt->site, 0);
+	args[1] = LLVMConstInt(m->i32, site, 0);
 	call = LLVMBuildCall2(b, m->probe_fn_ty, exit ? m->exit_fn : m->enter_fn, args, 2, "");
 	LLVMSetInstructionCallConv(call, m->probe_cc);
 }
@@ -229,10 +230,10 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
 	LLVMBasicBlockRef cont = pp_split_before(mover, at, "pinpoint.cont");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
-	LLVMValueRef flag = build_check(m, f, b, bb, armed, cont, pt);
+	LLVMValueRef flag = pp_build_check(m, f, b, bb, armed, cont, pt->site, pt->loc);
 
 	LLVMPositionBuilderAtEnd(b, armed);
-	build_probe_call(m, f, b, pt, pt->kind == PT_EXIT);
+	pp_build_probe_call(m, f, b, pt->site, pt->kind == PT_EXIT);
 	LLVMBuildBr(b, cont);
 	return flag;
 }
@@ -279,15 +280,15 @@ static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LL
 	LLVMPositionBuilderAtEnd(mover, plain);
 	LLVMBuildBr(mover, cont);
 	armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
-	flag = build_check(m, f, b, bb, armed, plain, pt);
+	flag = pp_build_check(m, f, b, bb, armed, plain, pt->site, pt->loc);
 
 	LLVMPositionBuilderAtEnd(b, armed);
-	build_probe_call(m, f, b, pt, false);
+	pp_build_probe_call(m, f, b, pt->site, false);
 	copy = LLVMInstructionClone(call);
 	LLVMSetCurrentDebugLocation2(b, NULL);
 	LLVMInsertIntoBuilder(b, copy);
 	LLVMSetCurrentDebugLocation2(b, pt->loc);
-	build_probe_call(m, f, b, pt, true);
+	pp_build_probe_call(m, f, b, pt->site, true);
 	LLVMBuildBr(b, cont);
 
 	if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {

@@ -447,6 +447,29 @@ static void print_noise(FILE *f, const struct pp_session *s)
 }
 
 /* The entry spent its runs without deciding: say so, never "no regression". */
+/* What the entry's undecided interval would need, at the noise measured. */
+static void print_runs_needed(FILE *f, const struct pp_quantity *e)
+{
+	size_t n = e->look.runs / 2;
+	double need =
+	    pp_seq_runs_to_decide(e->cmp.diff.centre, (e->cmp.diff.high - e->cmp.diff.low) / 2.0,
+				  e->threshold_ns, true, n);
+
+	if (isnan(need) || !isfinite(e->cmp.diff.low) || !isfinite(e->cmp.diff.high))
+		return;
+	if (need > 100.0 * (double)n)
+		fprintf(
+		    f,
+		    "At the noise measured, a difference this close to the threshold needs more "
+		    "than %zu runs per revision.\n",
+		    100 * n);
+	else
+		fprintf(f,
+			"At the noise and the difference measured, a verdict needs at least about "
+			"%.0f runs per revision (%zu so far).\n",
+			need, n);
+}
+
 static void print_undecided(FILE *f, const struct pp_quantity *e)
 {
 	char a[32], b[32], c[32], t[32], m[32];
@@ -464,6 +487,7 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 		fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
 		pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
 		e->truncated ? " (--max-runs was spent)" : "");
+	print_runs_needed(f, e);
 	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs) or less noise (--cpu, an idle "
 		   "machine) can decide it.\n");
 }

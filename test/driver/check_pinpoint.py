@@ -585,6 +585,12 @@ def scenario_undecided():
                          r"difference \S+ \S+ \[\S+ \S+, \S+ \S+\] at [\d.]+% confidence, "
                          r"threshold 0 ns, minimum detectable effect \S+ \S+\.$", p.stdout, re.M):
             fail("no undecided line with interval, runs and minimum detectable effect", p)
+        m = re.search(r"^At the noise (?:and the difference measured, a verdict needs at least "
+                      r"about (\d+) runs per revision \(20 so far\)|measured, a difference this "
+                      r"close to the threshold needs more than 2000 runs per revision)\.$",
+                      p.stdout, re.M)
+        if not m or (m.group(1) and not 20 <= int(m.group(1)) <= 2000):
+            fail("no line of the runs the undecided entry would need", p)
         if "No regression" in p.stdout:
             fail("an undecided entry reported as no regression", p)
         if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 2 looks, "

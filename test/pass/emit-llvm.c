@@ -4,9 +4,11 @@
 // pass makes them, in the optimised code, and nothing of the pipeline's
 // tagging (!pinpoint.site, !pinpoint.table) is left.  On x86-64 the armed
 // call goes through a preserve_most thunk, so the unarmed path needs no
-// saved registers.
+// saved registers.  At -O2, f's body probes are in its stub (stub.c), two
+// jumps; -O0 shows them in the body, as in a function that cannot have a
+// stub.
 // REQUIRES: x86_64
-// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
 // RUN: %FileCheck --check-prefix=O2 %s < %t.O2.ll
@@ -48,11 +50,24 @@ int f(int x)
 // O2-NEXT:    [[C0:%.*]] = icmp ne i8 [[F0]], 0
 // O2-NEXT:    br i1 [[C0]], label %[[A0:[0-9]+]], label %[[K0:[0-9]+]], !prof ![[W:[0-9]+]]
 // O2-EMPTY:
+// O2-NEXT:  [[K0]]:
+// O2-NEXT:    [[R0:%.*]] = musttail call {{.*}}i32 @f.pinpoint.body(i32 noundef %0)
+// O2-NEXT:    ret i32 [[R0]]
+// O2-EMPTY:
 // O2-NEXT:  [[A0]]:
+// O2-NEXT:    [[R1:%.*]] = musttail call {{.*}}i32 @f.pinpoint.timed(i32 noundef %0)
+// O2-NEXT:    ret i32 [[R1]]
+// O2-NEXT:  }
+// O2-LABEL: define internal {{.*}}i32 @f.pinpoint.body(
+// O2-NEXT:    load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 1)
+// O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
+// O2:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 1)
+// O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
+// O2-LABEL: define internal {{.*}}i32 @f.pinpoint.timed(
 // O2-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
-// O2-NEXT:    br label %[[K0]]
-// O2-COUNT-2: load i8, {{.*}}@__pinpoint_flags_f
-// O2:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    [[R2:%.*]] = call {{.*}}i32 @f.pinpoint.body(i32 noundef %0)
+// O2-NEXT:    call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    ret i32 [[R2]]
 // O2:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 // O2-NOT:   pinpoint.site
 // O2-NOT:   pinpoint.table

@@ -1,7 +1,7 @@
 ; The entry probe goes after the entry block's allocas; a constant-size
 ; alloca further down is hoisted above it so that it stays in the entry
 ; block (static, promotable), a variable-size one stays where it was.
-; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 

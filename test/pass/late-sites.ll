@@ -1,11 +1,11 @@
 ; The late phase probes what optimisation left, by the !pinpoint.site tags
 ; of the early phase: every copy of a duplicated call (here by loop
 ; unswitching) gets the probes of its one site.
-; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes='pinpoint-early,simple-loop-unswitch<nontrivial>,pinpoint-late' -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %opt -load-pass-plugin=%plugin -passes='pinpoint-early,simple-loop-unswitch<nontrivial>,pinpoint-late' -S %s -o %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; The early phase alone changes no instruction, only metadata.
-; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint-early -S %s -o %t.early.ll
+; RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %opt -load-pass-plugin=%plugin -passes=pinpoint-early -S %s -o %t.early.ll
 ; RUN: %FileCheck --check-prefix=EARLY %s < %t.early.ll
 
 declare void @g()

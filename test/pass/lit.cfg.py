@@ -3,6 +3,7 @@
 # Run through ctest (test "pass-lit") or directly on the build tree:
 #   lit -v <build>/test/pass
 # Substitutions: %clang %clangxx %opt %llc %FileCheck %not %readelf %objcopy
+# %dwarfdump
 # %plugin (pinpoint-pass.so), %ppcc / %ppcxx (clang / clang++ with the
 # plugin), %dump (pp-table-dump.py), %trace-rt (Inputs/trace-rt.c),
 # %ppinc (include/), %runtime (libpinpoint-rt.a, feature "pinpoint-runtime"),
@@ -36,6 +37,7 @@ subs = [
     ("%not", tool("not")),
     ("%readelf", tool("llvm-readelf")),
     ("%objcopy", tool("llvm-objcopy")),
+    ("%dwarfdump", tool("llvm-dwarfdump")),
     ("%plugin", plugin),
     ("%dump", "%s %s" % (config.python, os.path.join(config.pp_src_dir, "pp-table-dump.py"))),
     ("%trace-rt", os.path.join(config.pp_src_dir, "Inputs", "trace-rt.c")),

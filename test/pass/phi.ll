@@ -2,7 +2,7 @@
 ; rebuilt with the new incoming block (a switch listing one successor twice,
 ; a loop's back edge, an invoke's normal destination), keeping their names,
 ; values and fast-math flags.
-; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; RUN: %FileCheck %s < %t.ll
 

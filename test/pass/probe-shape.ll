@@ -1,5 +1,7 @@
-; The exact shape of the probes and of the globals the pass adds.
-; RUN: env PINPOINT_PASS_CLONE=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
+; The exact shape of the probes and of the globals the pass adds, with every
+; probe in the body (a function that can have neither a clone nor a stub:
+; dispatch.c, stub.c; stub.ll has the stub).
+; RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %opt -load-pass-plugin=%plugin -passes=pinpoint -S %s -o %t.ll
 ; RUN: %FileCheck %s < %t.ll
 ; RUN: %opt -passes=verify -disable-output %t.ll
 ; f: three enter probes (sites 0, 1, 2) and three exit probes; nr: two enters, one exit

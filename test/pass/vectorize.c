@@ -2,7 +2,8 @@
 // the inliner and the loop vectoriser: a loop calling a small static helper
 // is vectorised in the instrumented -O2 build exactly as in the plain one
 // (same remarks, same vector body), and the helper's call in the loop
-// leaves no probe behind.
+// leaves no probe behind.  The body probes are in loop's stub (stub.c),
+// so the vectorised body has no probe at all.
 // RUN: %clang -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.plain.ll
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -fno-discard-value-names -S -emit-llvm %s -o %t.pp.ll
 // RUN: %FileCheck --check-prefixes=CHECK,PLAIN %s < %t.plain.ll
@@ -28,12 +29,17 @@ void loop(int *restrict a, const int *restrict b, int n)
 
 // PLAIN-NOT:   __pinpoint
 // CHECK-LABEL: define {{.*}}void @loop(
-// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// PP:            musttail call void @loop.pinpoint.body(
+// PP:            musttail call void @loop.pinpoint.timed(
+// PP-LABEL:    define internal void @loop.pinpoint.body(
 // CHECK:       vector.body:
 // CHECK:         load <4 x i32>
 // CHECK:         {{mul|shl}} {{.*}}<4 x i32>
 // CHECK:         store <4 x i32>
-// PP-NOT:        call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
-// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// PP-NOT:        __pinpoint
 // CHECK-NOT:     @scale(
 // CHECK-LABEL: {{^}}}
+// PP-LABEL:    define internal void @loop.pinpoint.timed(
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// PP-NEXT:       call void @loop.pinpoint.body(
+// PP-NEXT:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)

@@ -32,7 +32,9 @@
  *    (or SAME, FASTER) in at most the binomial bound of alpha/2; identical
  *    series whose two-sided comparison mostly ends UNDECIDED at a budget
  *    too small for SAME end NOT_SLOWER in most comparisons.
- * 8. Bad input.
+ * 8. The runs an undecided comparison would need (pp_seq_runs_to_decide):
+ *    values worked by hand from its definition, n (h / distance)^2.
+ * 9. Bad input.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -533,6 +535,27 @@ static void check_bad_input(void)
 	CHECK_CLOSE("child", "alpha", pp_seq_child_alpha(0.05, 4), 0.0125, 1e-15, 0);
 }
 
+static void check_runs_to_decide(void)
+{
+	/* Above the threshold: 10 (4 / (3 - 1))^2 = 40. */
+	CHECK_CLOSE("runs", "slower", pp_seq_runs_to_decide(3.0, 4.0, 1.0, false, 10), 40.0, 0, 0);
+	/* Below -T: 10 (3 / (-1 - -2.5))^2 = 40. */
+	CHECK_CLOSE("runs", "faster", pp_seq_runs_to_decide(-2.5, 3.0, 1.0, false, 10), 40.0, 0, 0);
+	/* Inside: SAME needs h < T - |c| = 0.5: 10 (1 / 0.5)^2 = 40. */
+	CHECK_CLOSE("runs", "same", pp_seq_runs_to_decide(-0.5, 1.0, 1.0, false, 10), 40.0, 0, 0);
+	/* One-sided: NOT_SLOWER needs h < T - c = 1.5: 10 (3 / 1.5)^2 = 40. */
+	CHECK_CLOSE("runs", "not slower", pp_seq_runs_to_decide(-0.5, 3.0, 1.0, true, 10), 40.0, 0,
+		    0);
+	/* Rounded up, and never fewer than already used. */
+	CHECK_CLOSE("runs", "ceil", pp_seq_runs_to_decide(2.0, 1.1, 1.0, false, 10), 13.0, 0, 0);
+	CHECK_CLOSE("runs", "at least n", pp_seq_runs_to_decide(5.0, 1.0, 1.0, false, 10), 10.0, 0,
+		    0);
+	CHECK(isinf(pp_seq_runs_to_decide(1.0, 1.0, 1.0, false, 10)), "centre on the threshold");
+	CHECK(isinf(pp_seq_runs_to_decide(0.0, 1.0, 0.0, false, 10)), "threshold 0 at centre 0");
+	CHECK(isnan(pp_seq_runs_to_decide(0.0, -1.0, 1.0, false, 10)), "negative half-width");
+	CHECK(isnan(pp_seq_runs_to_decide(0.0, 1.0, 1.0, false, 1)), "one value per series");
+}
+
 int main(int argc, char **argv)
 {
 	double *x = malloc(1000 * sizeof(*x)), *y = malloc(1000 * sizeof(*y));
@@ -547,6 +570,7 @@ int main(int argc, char **argv)
 		return 2;
 	check_n3();
 	check_bad_input();
+	check_runs_to_decide();
 	check_undecided(r, x, y);
 	check_one_sided(r, x, y);
 	check_power(r, x, y);

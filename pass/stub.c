@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stub.c - a function's body probes in a stub in front of its body.
+ *
+ * In the late phase, a function f that dispatch.c does not clone has its
+ * blocks moved into a new local function "<f>.pinpoint.body" (never
+ * inlined, with f's attributes, personality and debug info), and f becomes
+ * a stub that times the body when the body's flag is set:
+ *
+ *	%a = load i8, ptr getelementptr (flags, 0, 0)      ; the body's site
+ *	%c = icmp ne i8 %a, 0
+ *	br i1 %c, label %armed, label %plain, !prof never taken
+ *   plain:
+ *	%r = musttail call @f.pinpoint.body(<f's arguments>)   ; a jump
+ *	ret %r
+ *   armed:
+ *	call @__pinpoint_enter(record, 0)
+ *	%r.armed = call @f.pinpoint.body(<f's arguments>)
+ *	call @__pinpoint_exit(record, 0)
+ *	ret %r.armed
+ *
+ * The body keeps the probes of its calls (probes.c) but has no body
+ * probes.  Those cost a check at the entry and one before every return,
+ * and their armed calls made the body keep its arguments and a frame
+ * around them; the stub costs one check and a jump.  On real code (the
+ * callgrind counts of bench/README.md), the body probes were about half of
+ * the instructions the unarmed probes added.  A body that unwinds or
+ * longjmps out has no exit, as without the stub (probes.c).
+ *
+ * Not for what a musttail call cannot forward or a body cannot leave
+ * (pp_can_clone: variadic, noreturn, returns_twice, a block whose address
+ * is taken), nor for a byval parameter (LLVM 14 to 19 forward it over the
+ * return address, dispatch.c), nor for a body that ends in a musttail
+ * call of its own (its exit probe goes before that call, probes.c); those
+ * keep their body probes in their body.  With the environment variable PP_STUB_ENV=0 set
+ * while compiling, no function gets a stub.
+ * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
+ * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Comdat.h>
+
+#include "pass.h"
+
+#define PP_BODY_SUFFIX ".pinpoint.body"
+#define PP_TIMED_SUFFIX ".pinpoint.timed" /* the longer one */
+
+static bool has_musttail(LLVMValueRef fn)
+{
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			if (LLVMIsACallInst(i) && pp_is_musttail_call(i))
+				return true;
+	return false;
+}
+
+/* Function, return and parameter attributes of @from onto @to. */
+static int copy_attributes(LLVMValueRef from, LLVMValueRef to)
+{
+	unsigned nparams = LLVMCountParams(from);
+
+	for (int64_t idx = -1; idx <= (int64_t)nparams; idx++) {
+		LLVMAttributeIndex at = idx < 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex
+						: (LLVMAttributeIndex)idx;
+		unsigned n = LLVMGetAttributeCountAtIndex(from, at);
+		LLVMAttributeRef *attrs;
+
+		if (!n)
+			continue;
+		attrs = malloc(n * sizeof(*attrs));
+		if (!attrs)
+			return -ENOMEM;
+		LLVMGetAttributesAtIndex(from, at, attrs);
+		for (unsigned i = 0; i < n; i++)
+			LLVMAddAttributeAtIndex(to, at, attrs[i]);
+		free(attrs);
+	}
+	return 0;
+}
+
+static void set_enum_attribute(struct pp_module *m, LLVMValueRef fn, const char *name, bool on)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+
+	if (on)
+		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+					LLVMCreateEnumAttribute(m->ctx, kind, 0));
+	else
+		LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+}
+
+static void name_params(LLVMValueRef from, LLVMValueRef to)
+{
+	for (unsigned i = 0, n = LLVMCountParams(from); i < n; i++) {
+		size_t len;
+		const char *name = LLVMGetValueName2(LLVMGetParam(from, i), &len);
+
+		LLVMSetValueName2(LLVMGetParam(to, i), name, len);
+	}
+}
+
+/* A new local function with @fn's type, attributes and blocks; @fn is
+ * left without blocks and without its debug info, which go with them. */
+static LLVMValueRef move_body(struct pp_module *m, LLVMValueRef fn, const char *name)
+{
+	LLVMValueRef body = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(fn));
+	unsigned dbg = LLVMGetMDKindIDInContext(m->ctx, "dbg", 3);
+	LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+	LLVMBasicBlockRef bb, next, last;
+
+	if (copy_attributes(fn, body)) {
+		LLVMDeleteFunction(body);
+		return NULL;
+	}
+	set_enum_attribute(m, body, "alwaysinline", false);
+	set_enum_attribute(m, body, "noinline", true);
+	LLVMSetLinkage(body, LLVMInternalLinkage);
+	LLVMSetUnnamedAddress(body, LLVMGlobalUnnamedAddr);
+	LLVMSetFunctionCallConv(body, LLVMGetFunctionCallConv(fn));
+	if (LLVMHasPersonalityFn(fn))
+		LLVMSetPersonalityFn(body, LLVMGetPersonalityFn(fn));
+	if (LLVMGetGC(fn))
+		LLVMSetGC(body, LLVMGetGC(fn));
+	if (LLVMGetSection(fn))
+		LLVMSetSection(body, LLVMGetSection(fn));
+	LLVMSetAlignment(body, LLVMGetAlignment(fn));
+	if (LLVMGetComdat(fn))
+		LLVMSetComdat(body, LLVMGetComdat(fn));
+
+	/* LLVMMoveBasicBlockAfter moves a block into the function of the
+	 * block it goes after: a placeholder holds the first place. */
+	last = LLVMAppendBasicBlockInContext(m->ctx, body, "");
+	for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = next) {
+		next = LLVMGetNextBasicBlock(bb);
+		LLVMMoveBasicBlockAfter(bb, last);
+		last = bb;
+	}
+	LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(body));
+	for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+		LLVMReplaceAllUsesWith(LLVMGetParam(fn, i), LLVMGetParam(body, i));
+	name_params(fn, body);
+	if (sp) {
+		LLVMGlobalEraseMetadata(fn, dbg);
+		LLVMSetSubprogram(body, sp);
+	}
+	return body;
+}
+
+static void build_ret(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef value)
+{
+	if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) == LLVMVoidTypeKind)
+		LLVMBuildRetVoid(b);
+	else
+		LLVMBuildRet(b, value);
+}
+
+/*
+ * The body timed: "<f>.pinpoint.timed", local, never inlined, in
+ * .text.unlikely, with f's type and attributes.  Kept out of the stub so
+ * that the stub's paths are two jumps: an armed path inside it would make
+ * the stub keep the arguments across the probe calls, in a frame the plain
+ * path would set up too.
+ */
+static LLVMValueRef build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef stub,
+				LLVMValueRef body, const char *name, LLVMValueRef *args)
+{
+	LLVMValueRef timed = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(stub));
+	LLVMBuilderRef b;
+	LLVMValueRef call;
+
+	if (copy_attributes(stub, timed)) {
+		LLVMDeleteFunction(timed);
+		return NULL;
+	}
+	set_enum_attribute(m, timed, "alwaysinline", false);
+	set_enum_attribute(m, timed, "noinline", true);
+	set_enum_attribute(m, timed, "cold", true);
+	LLVMSetLinkage(timed, LLVMInternalLinkage);
+	LLVMSetUnnamedAddress(timed, LLVMGlobalUnnamedAddr);
+	LLVMSetFunctionCallConv(timed, LLVMGetFunctionCallConv(stub));
+	LLVMSetSection(timed, ".text.unlikely");
+	/* With the body's group: it must go wherever the body goes. */
+	if (LLVMGetComdat(stub))
+		LLVMSetComdat(timed, LLVMGetComdat(stub));
+	b = LLVMCreateBuilderInContext(m->ctx);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, timed, "entry"));
+	pp_build_probe_call(m, f, b, PP_SITE_BODY, false);
+	LLVMGetParams(timed, args);
+	name_params(stub, timed);
+	call = LLVMBuildCall2(b, LLVMGlobalGetValueType(timed), body, args, LLVMCountParams(timed),
+			      "");
+	pp_forward_call(call, timed, false);
+	pp_build_probe_call(m, f, b, PP_SITE_BODY, true);
+	build_ret(b, timed, call);
+	LLVMDisposeBuilder(b);
+	return timed;
+}
+
+/* The stub in @f, which has no blocks left: see the top of the file. */
+static void build_stub(struct pp_module *m, struct pp_func *f, LLVMValueRef body,
+		       LLVMValueRef timed, LLVMValueRef *args)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(m->ctx);
+	LLVMValueRef stub = f->fn;
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(m->ctx, stub, "entry");
+	LLVMBasicBlockRef plain = LLVMAppendBasicBlockInContext(m->ctx, stub, "pinpoint.plain");
+	LLVMBasicBlockRef armed = LLVMAppendBasicBlockInContext(m->ctx, stub, "pinpoint.armed");
+	LLVMTypeRef fn_ty = LLVMGlobalGetValueType(stub);
+	unsigned n = LLVMCountParams(stub);
+	LLVMValueRef call;
+
+	/* No debug locations: the stub has no subprogram of its own. */
+	LLVMSetCurrentDebugLocation2(b, NULL);
+	pp_build_check(m, f, b, entry, armed, plain, PP_SITE_BODY, NULL);
+	LLVMGetParams(stub, args);
+	LLVMPositionBuilderAtEnd(b, plain);
+	call = LLVMBuildCall2(b, fn_ty, body, args, n, "");
+	pp_forward_call(call, stub, true);
+	build_ret(b, stub, call);
+	LLVMPositionBuilderAtEnd(b, armed);
+	call = LLVMBuildCall2(b, fn_ty, timed, args, n, "");
+	pp_forward_call(call, stub, true);
+	build_ret(b, stub, call);
+	LLVMDisposeBuilder(b);
+}
+
+int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
+{
+	const char *name = m->strtab.buf + f->name;
+	const char *mode = getenv(PP_STUB_ENV);
+	size_t len = strlen(name);
+	LLVMValueRef stub = f->fn, body, timed, *args;
+	char *bname;
+	int err;
+
+	*done = false;
+	if ((mode && *mode == '0') || !pp_can_clone(stub) || pp_has_byval(stub) ||
+	    has_musttail(stub))
+		return 0;
+	args = malloc((LLVMCountParams(stub) + 1) * sizeof(*args));
+	bname = malloc(len + sizeof(PP_TIMED_SUFFIX));
+	err = -ENOMEM;
+	if (!args || !bname)
+		goto out;
+	memcpy(bname, name, len);
+	memcpy(bname + len, PP_BODY_SUFFIX, sizeof(PP_BODY_SUFFIX));
+	body = move_body(m, stub, bname);
+	if (!body)
+		goto out;
+	memcpy(bname + len, PP_TIMED_SUFFIX, sizeof(PP_TIMED_SUFFIX));
+	timed = build_timed(m, f, stub, body, bname, args);
+	if (!timed)
+		goto out;
+	build_stub(m, f, body, timed, args);
+	/* The calls and their fates are the body's from here on. */
+	f->fn = body;
+	f->stub = true;
+	err = pp_probe_function(m, f);
+	*done = true;
+out:
+	free(bname);
+	free(args);
+	return err;
+}
