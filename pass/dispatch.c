@@ -56,6 +56,37 @@ bool pp_has_byval(LLVMValueRef fn)
 	return false;
 }
 
+LLVMValueRef pp_build_forward_call(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef callee,
+				   LLVMValueRef *args, bool musttail)
+{
+	LLVMValueRef call;
+
+	LLVMGetParams(fn, args);
+	call = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), callee, args, LLVMCountParams(fn), "");
+	pp_forward_call(call, fn, musttail);
+	return call;
+}
+
+void pp_build_ret(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef value)
+{
+	if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) == LLVMVoidTypeKind)
+		LLVMBuildRetVoid(b);
+	else
+		LLVMBuildRet(b, value);
+}
+
+char *pp_suffixed(const char *name, const char *suffix)
+{
+	size_t len = strlen(name), slen = strlen(suffix);
+	char *s = malloc(len + slen + 1);
+
+	if (s) {
+		memcpy(s, name, len);
+		memcpy(s + len, suffix, slen + 1);
+	}
+	return s;
+}
+
 static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef clone,
 			 LLVMValueRef *args)
 {
@@ -65,8 +96,6 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMBasicBlockRef entry = LLVMGetInstructionParent(at);
 	LLVMBasicBlockRef body = pp_split_before(mover, at, "pinpoint.body");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, entry, "pinpoint.dispatch");
-	LLVMTypeRef fn_ty = LLVMGlobalGetValueType(f->fn);
-	unsigned nargs = LLVMCountParams(f->fn);
 	LLVMValueRef idx[2], gep, word, cond, br, call;
 
 	LLVMSetCurrentDebugLocation2(b, pp_func_entry_loc(m, f->fn));
@@ -81,16 +110,11 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMSetMetadata(br, m->prof_kind, m->never_taken);
 
 	LLVMPositionBuilderAtEnd(b, armed);
-	LLVMGetParams(f->fn, args);
-	call = LLVMBuildCall2(b, fn_ty, clone, args, nargs, "");
 	/* LLVM 14 to 19 lower a musttail call that forwards a byval argument
 	 * on x86-64 by copying it over the return address: a plain call
 	 * copies it once more, on the armed path only. */
-	pp_forward_call(call, f->fn, !pp_has_byval(f->fn));
-	if (LLVMGetTypeKind(LLVMGetReturnType(fn_ty)) == LLVMVoidTypeKind)
-		LLVMBuildRetVoid(b);
-	else
-		LLVMBuildRet(b, call);
+	call = pp_build_forward_call(b, f->fn, clone, args, !pp_has_byval(f->fn));
+	pp_build_ret(b, f->fn, call);
 	LLVMDisposeBuilder(mover);
 	LLVMDisposeBuilder(b);
 }
@@ -222,37 +246,40 @@ static int calls_in_loop(struct pp_module *m, struct pp_func *f, bool *found)
 	return 0;
 }
 
+/* Whether f gets a clone: see the top of the file. */
+static int want_clone(struct pp_module *m, struct pp_func *f, bool *want)
+{
+	const char *mode = getenv(PP_CLONE_ENV);
+
+	*want = false;
+	if (!pp_can_clone(f->fn))
+		return 0;
+	if (mode && (!strcmp(mode, "0") || !strcmp(mode, "1"))) {
+		*want = *mode == '1';
+		return 0;
+	}
+	*want = is_small(f->fn);
+	if (*want || !mode || strcmp(mode, "loops"))
+		return 0;
+	return calls_in_loop(m, f, want);
+}
+
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done)
 {
-	const char *name = m->strtab.buf + f->name;
-	size_t len = strlen(name);
-	LLVMValueRef orig = f->fn, clone, *args;
-	const char *mode = getenv(PP_CLONE_ENV);
-	char *cname;
+	LLVMValueRef orig = f->fn, clone, *args = NULL;
+	char *cname = NULL;
+	bool want;
 	int err;
 
 	*done = false;
-	if (!pp_can_clone(orig))
-		return 0;
-	if (mode && (!strcmp(mode, "0") || !strcmp(mode, "1"))) {
-		if (*mode == '0')
-			return 0;
-	} else if (!is_small(orig)) {
-		bool loop;
-
-		if (!mode || strcmp(mode, "loops"))
-			return 0;
-		err = calls_in_loop(m, f, &loop);
-		if (err || !loop)
-			return err;
-	}
+	err = want_clone(m, f, &want);
+	if (err || !want)
+		return err;
 	args = malloc((LLVMCountParams(orig) + 1) * sizeof(*args));
-	cname = malloc(len + sizeof(PP_CLONE_SUFFIX));
+	cname = pp_suffixed(m->strtab.buf + f->name, PP_CLONE_SUFFIX);
 	err = -ENOMEM;
 	if (!args || !cname)
 		goto out;
-	memcpy(cname, name, len);
-	memcpy(cname + len, PP_CLONE_SUFFIX, sizeof(PP_CLONE_SUFFIX));
 	clone = pp_clone_function(orig, cname);
 	f->fn = clone;
 	err = pp_probe_function(m, f);

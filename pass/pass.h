@@ -160,6 +160,14 @@ void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef 
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
 /* Whether one of fn's parameters is byval. */
 bool pp_has_byval(LLVMValueRef fn);
+/* At the builder: a call of @callee with @fn's own arguments (@args holds
+ * them), with @fn's parameter attributes (pp_forward_call). */
+LLVMValueRef pp_build_forward_call(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef callee,
+				   LLVMValueRef *args, bool musttail);
+/* At the builder: fn's return of @value (ret void for a void fn). */
+void pp_build_ret(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef value);
+/* @name followed by @suffix, malloc'ed; NULL without memory. */
+char *pp_suffixed(const char *name, const char *suffix);
 
 /* stub.c: for a function dispatch.c did not clone, moves f's body into
  * "<f>.pinpoint.body" and makes f a stub that times it (f->fn is the body

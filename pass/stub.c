@@ -46,7 +46,7 @@
 #include "pass.h"
 
 #define PP_BODY_SUFFIX ".pinpoint.body"
-#define PP_TIMED_SUFFIX ".pinpoint.timed" /* the longer one */
+#define PP_TIMED_SUFFIX ".pinpoint.timed"
 
 static bool has_musttail(LLVMValueRef fn)
 {
@@ -102,24 +102,38 @@ static void name_params(LLVMValueRef from, LLVMValueRef to)
 	}
 }
 
-/* A new local function with @fn's type, attributes and blocks; @fn is
- * left without blocks and without its debug info, which go with them. */
-static LLVMValueRef move_body(struct pp_module *m, LLVMValueRef fn, const char *name)
+/*
+ * A new local, never inlined function @name with @fn's type, attributes,
+ * calling convention and comdat (it must go wherever @fn's group goes);
+ * NULL without memory.
+ */
+static LLVMValueRef new_local(struct pp_module *m, LLVMValueRef fn, const char *name)
 {
-	LLVMValueRef body = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(fn));
+	LLVMValueRef g = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(fn));
+
+	if (copy_attributes(fn, g)) {
+		LLVMDeleteFunction(g);
+		return NULL;
+	}
+	set_enum_attribute(m, g, "alwaysinline", false);
+	set_enum_attribute(m, g, "noinline", true);
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+	LLVMSetFunctionCallConv(g, LLVMGetFunctionCallConv(fn));
+	if (LLVMGetComdat(fn))
+		LLVMSetComdat(g, LLVMGetComdat(fn));
+	name_params(fn, g);
+	return g;
+}
+
+/* @fn's blocks into @body (new_local), with its personality, GC, section,
+ * alignment and debug info; @fn is left without blocks. */
+static void move_body(struct pp_module *m, LLVMValueRef fn, LLVMValueRef body)
+{
 	unsigned dbg = LLVMGetMDKindIDInContext(m->ctx, "dbg", 3);
 	LLVMMetadataRef sp = LLVMGetSubprogram(fn);
 	LLVMBasicBlockRef bb, next, last;
 
-	if (copy_attributes(fn, body)) {
-		LLVMDeleteFunction(body);
-		return NULL;
-	}
-	set_enum_attribute(m, body, "alwaysinline", false);
-	set_enum_attribute(m, body, "noinline", true);
-	LLVMSetLinkage(body, LLVMInternalLinkage);
-	LLVMSetUnnamedAddress(body, LLVMGlobalUnnamedAddr);
-	LLVMSetFunctionCallConv(body, LLVMGetFunctionCallConv(fn));
 	if (LLVMHasPersonalityFn(fn))
 		LLVMSetPersonalityFn(body, LLVMGetPersonalityFn(fn));
 	if (LLVMGetGC(fn))
@@ -127,8 +141,6 @@ static LLVMValueRef move_body(struct pp_module *m, LLVMValueRef fn, const char *
 	if (LLVMGetSection(fn))
 		LLVMSetSection(body, LLVMGetSection(fn));
 	LLVMSetAlignment(body, LLVMGetAlignment(fn));
-	if (LLVMGetComdat(fn))
-		LLVMSetComdat(body, LLVMGetComdat(fn));
 
 	/* LLVMMoveBasicBlockAfter moves a block into the function of the
 	 * block it goes after: a placeholder holds the first place. */
@@ -141,20 +153,10 @@ static LLVMValueRef move_body(struct pp_module *m, LLVMValueRef fn, const char *
 	LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(body));
 	for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
 		LLVMReplaceAllUsesWith(LLVMGetParam(fn, i), LLVMGetParam(body, i));
-	name_params(fn, body);
 	if (sp) {
 		LLVMGlobalEraseMetadata(fn, dbg);
 		LLVMSetSubprogram(body, sp);
 	}
-	return body;
-}
-
-static void build_ret(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef value)
-{
-	if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) == LLVMVoidTypeKind)
-		LLVMBuildRetVoid(b);
-	else
-		LLVMBuildRet(b, value);
 }
 
 /*
@@ -167,34 +169,20 @@ static void build_ret(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef value)
 static LLVMValueRef build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef stub,
 				LLVMValueRef body, const char *name, LLVMValueRef *args)
 {
-	LLVMValueRef timed = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(stub));
+	LLVMValueRef timed = new_local(m, stub, name);
 	LLVMBuilderRef b;
 	LLVMValueRef call;
 
-	if (copy_attributes(stub, timed)) {
-		LLVMDeleteFunction(timed);
+	if (!timed)
 		return NULL;
-	}
-	set_enum_attribute(m, timed, "alwaysinline", false);
-	set_enum_attribute(m, timed, "noinline", true);
 	set_enum_attribute(m, timed, "cold", true);
-	LLVMSetLinkage(timed, LLVMInternalLinkage);
-	LLVMSetUnnamedAddress(timed, LLVMGlobalUnnamedAddr);
-	LLVMSetFunctionCallConv(timed, LLVMGetFunctionCallConv(stub));
 	LLVMSetSection(timed, ".text.unlikely");
-	/* With the body's group: it must go wherever the body goes. */
-	if (LLVMGetComdat(stub))
-		LLVMSetComdat(timed, LLVMGetComdat(stub));
 	b = LLVMCreateBuilderInContext(m->ctx);
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, timed, "entry"));
 	pp_build_probe_call(m, f, b, PP_SITE_BODY, false);
-	LLVMGetParams(timed, args);
-	name_params(stub, timed);
-	call = LLVMBuildCall2(b, LLVMGlobalGetValueType(timed), body, args, LLVMCountParams(timed),
-			      "");
-	pp_forward_call(call, timed, false);
+	call = pp_build_forward_call(b, timed, body, args, false);
 	pp_build_probe_call(m, f, b, PP_SITE_BODY, true);
-	build_ret(b, timed, call);
+	pp_build_ret(b, timed, call);
 	LLVMDisposeBuilder(b);
 	return timed;
 }
@@ -208,22 +196,14 @@ static void build_stub(struct pp_module *m, struct pp_func *f, LLVMValueRef body
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(m->ctx, stub, "entry");
 	LLVMBasicBlockRef plain = LLVMAppendBasicBlockInContext(m->ctx, stub, "pinpoint.plain");
 	LLVMBasicBlockRef armed = LLVMAppendBasicBlockInContext(m->ctx, stub, "pinpoint.armed");
-	LLVMTypeRef fn_ty = LLVMGlobalGetValueType(stub);
-	unsigned n = LLVMCountParams(stub);
-	LLVMValueRef call;
 
 	/* No debug locations: the stub has no subprogram of its own. */
 	LLVMSetCurrentDebugLocation2(b, NULL);
 	pp_build_check(m, f, b, entry, armed, plain, PP_SITE_BODY, NULL);
-	LLVMGetParams(stub, args);
 	LLVMPositionBuilderAtEnd(b, plain);
-	call = LLVMBuildCall2(b, fn_ty, body, args, n, "");
-	pp_forward_call(call, stub, true);
-	build_ret(b, stub, call);
+	pp_build_ret(b, stub, pp_build_forward_call(b, stub, body, args, true));
 	LLVMPositionBuilderAtEnd(b, armed);
-	call = LLVMBuildCall2(b, fn_ty, timed, args, n, "");
-	pp_forward_call(call, stub, true);
-	build_ret(b, stub, call);
+	pp_build_ret(b, stub, pp_build_forward_call(b, stub, timed, args, true));
 	LLVMDisposeBuilder(b);
 }
 
@@ -231,9 +211,8 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 {
 	const char *name = m->strtab.buf + f->name;
 	const char *mode = getenv(PP_STUB_ENV);
-	size_t len = strlen(name);
 	LLVMValueRef stub = f->fn, body, timed, *args;
-	char *bname;
+	char *bname, *tname;
 	int err;
 
 	*done = false;
@@ -241,19 +220,21 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 	    has_musttail(stub))
 		return 0;
 	args = malloc((LLVMCountParams(stub) + 1) * sizeof(*args));
-	bname = malloc(len + sizeof(PP_TIMED_SUFFIX));
+	bname = pp_suffixed(name, PP_BODY_SUFFIX);
+	tname = pp_suffixed(name, PP_TIMED_SUFFIX);
 	err = -ENOMEM;
-	if (!args || !bname)
+	if (!args || !bname || !tname)
 		goto out;
-	memcpy(bname, name, len);
-	memcpy(bname + len, PP_BODY_SUFFIX, sizeof(PP_BODY_SUFFIX));
-	body = move_body(m, stub, bname);
+	/* Nothing of f changes until both new functions exist. */
+	body = new_local(m, stub, bname);
 	if (!body)
 		goto out;
-	memcpy(bname + len, PP_TIMED_SUFFIX, sizeof(PP_TIMED_SUFFIX));
-	timed = build_timed(m, f, stub, body, bname, args);
-	if (!timed)
+	timed = build_timed(m, f, stub, body, tname, args);
+	if (!timed) {
+		LLVMDeleteFunction(body);
 		goto out;
+	}
+	move_body(m, stub, body);
 	build_stub(m, f, body, timed, args);
 	/* The calls and their fates are the body's from here on. */
 	f->fn = body;
@@ -261,6 +242,7 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 	err = pp_probe_function(m, f);
 	*done = true;
 out:
+	free(tname);
 	free(bname);
 	free(args);
 	return err;
