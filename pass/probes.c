@@ -218,6 +218,12 @@ void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef 
 	LLVMValueRef args[2], call;
 
 	args[0] = LLVMConstPointerCast(f->record, m->ptr);
+	if (exit && m->probe_cc == LLVMPreserveMostCallConv) {
+		LLVMValueRef bias = LLVMConstInt(m->i32, PP_EXIT_BIAS, 0);
+
+		/* records.c: an address of its own, not kept across the call */
+		args[0] = LLVMConstInBoundsGEP2(m->i8, args[0], &bias, 1);
+	}
 	args[1] = LLVMConstInt(m->i32, site, 0);
 	call = LLVMBuildCall2(b, m->probe_fn_ty, exit ? m->exit_fn : m->enter_fn, args, 2, "");
 	LLVMSetInstructionCallConv(call, m->probe_cc);
@@ -238,6 +244,48 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 	return flag;
 }
 
+/* May @i sit between a load and a call that the load moves to? */
+static bool keeps_memory(LLVMValueRef i)
+{
+	if (LLVMIsALoadInst(i))
+		return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic;
+	return !LLVMIsAStoreInst(i) && !LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i) &&
+	       !LLVMIsAFenceInst(i) && !LLVMIsAAtomicRMWInst(i) && !LLVMIsAAtomicCmpXchgInst(i) &&
+	       !LLVMIsAVAArgInst(i) && !LLVMIsAPHINode(i);
+}
+
+/*
+ * The load of an indirect call's callee, when only the call uses it and
+ * nothing between them may write memory: it then moves to just before the
+ * call, and the armed copy gets a load of its own, so that the unarmed
+ * call still reads its target from memory itself (call *8(%rbx) on x86)
+ * rather than from a register loaded before the check.  Not when the load
+ * is another probe's point: @keep (the entry's), or right after a call.
+ */
+static LLVMValueRef callee_load(LLVMValueRef call, LLVMValueRef keep)
+{
+	LLVMValueRef load = LLVMGetCalledValue(call), i;
+	LLVMUseRef use;
+
+	if (!LLVMIsALoadInst(load) || load == keep || !keeps_memory(load) ||
+	    LLVMGetInstructionParent(load) != LLVMGetInstructionParent(call))
+		return NULL;
+	/* An exit probe after a call that cannot be copied goes before it. */
+	i = LLVMGetPreviousInstruction(load);
+	if (i && is_call(i))
+		return NULL;
+	use = LLVMGetFirstUse(load);
+	if (!use || LLVMGetNextUse(use) || LLVMGetUser(use) != call)
+		return NULL;
+	for (i = LLVMGetNextInstruction(load); i && i != call; i = LLVMGetNextInstruction(i))
+		if (!keeps_memory(i))
+			return NULL;
+	for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n; k++)
+		if (LLVMGetOperand(call, k) == load)
+			return NULL;
+	return i == call ? load : NULL;
+}
+
 /*
  * Probes a call with one check: the call stays where it was, on the
  * unarmed path, and an armed copy between an enter and an exit probe takes
@@ -252,39 +300,49 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
  *   armed:
  *	call @enter(record, site)
  *	%r.armed = call @g(...)
- *	call @exit(record, site)
+ *	call @exit(record + PP_EXIT_BIAS, site)     ; with the thunks, records.c
  *	br label %cont
  *   cont:
  *	%r.0 = phi [%r.armed, %armed], [%r, %call]
  *
+ * An indirect call whose target is loaded just for it keeps that load next
+ * to it, and the armed copy loads the target again (callee_load).
  * Returns the check's first instruction.
  */
 static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
-				      LLVMBuilderRef mover, const struct point *pt)
+				      LLVMBuilderRef mover, const struct point *pt,
+				      LLVMValueRef keep)
 {
-	LLVMValueRef call = pt->at, copy, flag, phi, vals[2];
+	LLVMValueRef call = pt->at, load = callee_load(call, keep), copy, flag = NULL, phi, vals[2];
 	LLVMBasicBlockRef bb = LLVMGetInstructionParent(call), plain, armed, cont, from[2];
-	size_t len;
-	char *name = strdup(LLVMGetValueName2(call, &len)), *alt;
+	size_t len, n;
+	char *name = strdup(LLVMGetValueName2(call, &len)), *alt = malloc(len + sizeof(".unarmed"));
+	char *lname = load ? strdup(LLVMGetValueName2(load, &n)) : NULL;
 
-	if (!name)
-		return NULL;
-	alt = malloc(len + sizeof(".unarmed"));
-	if (!alt) {
-		free(name);
-		return NULL;
+	if (!name || !alt || (load && !lname))
+		goto out;
+	if (load && LLVMGetNextInstruction(load) != call) {
+		LLVMInstructionRemoveFromParent(load);
+		LLVMPositionBuilderBefore(mover, call);
+		/* (inserting renames: keep the load's name) */
+		LLVMInsertIntoBuilderWithName(mover, load, lname);
 	}
-
 	cont = pp_split_before(mover, LLVMGetNextInstruction(call), "pinpoint.cont");
-	plain = pp_split_before(mover, call, "pinpoint.call");
+	plain = pp_split_before(mover, load ? load : call, "pinpoint.call");
 	LLVMPositionBuilderAtEnd(mover, plain);
 	LLVMBuildBr(mover, cont);
 	armed = pp_new_block_after(m->ctx, bb, "pinpoint.armed");
 	flag = pp_build_check(m, f, b, bb, armed, plain, pt->site, pt->loc);
 
 	LLVMPositionBuilderAtEnd(b, armed);
-	pp_build_probe_call(m, f, b, pt->site, false);
 	copy = LLVMInstructionClone(call);
+	if (load) {
+		LLVMValueRef target = LLVMInstructionClone(load);
+
+		LLVMInsertIntoBuilder(b, target);
+		LLVMSetOperand(copy, LLVMGetNumOperands(copy) - 1, target);
+	}
+	pp_build_probe_call(m, f, b, pt->site, false);
 	LLVMSetCurrentDebugLocation2(b, NULL);
 	LLVMInsertIntoBuilder(b, copy);
 	LLVMSetCurrentDebugLocation2(b, pt->loc);
@@ -311,6 +369,8 @@ static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LL
 			LLVMSetValueName2(phi, name, len);
 		}
 	}
+out:
+	free(lname);
 	free(alt);
 	free(name);
 	return flag;
@@ -341,7 +401,7 @@ int pp_probe_function(struct pp_module *m, struct pp_func *f)
 		}
 		/* Several probes at one point run in program order. */
 		if (pt->kind == PT_CALL) {
-			last_first = insert_call_probe(m, f, b, mover, pt);
+			last_first = insert_call_probe(m, f, b, mover, pt, entry);
 			if (!last_first) {
 				err = -ENOMEM;
 				goto out;

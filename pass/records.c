@@ -60,6 +60,14 @@ static LLVMValueRef runtime_fn(struct pp_module *m, const char *name, LLVMTypeRe
  * position (its CFA and return address), which the runtime would otherwise
  * take from the thunk's frame.  The thunks are linkonce_odr hidden in their
  * own comdat, one per link unit.
+ *
+ * The exit probe passes its record PP_EXIT_BIAS bytes too far, and the
+ * exit thunk takes them back.  An armed call is enter(record); call;
+ * exit(record): with one address for both, the compiler computes it once
+ * and keeps it across the call in a callee-saved register, which the
+ * function then saves and restores on every call, armed or not (one more
+ * push and pop, and often a stack adjustment, in ts_lexer__do_advance).
+ * Two different addresses are each computed right before their probe.
  */
 static bool use_thunks(LLVMModuleRef mod)
 {
@@ -125,7 +133,9 @@ static LLVMValueRef thunk(struct pp_module *m, const char *name, LLVMValueRef ca
 	if (!callee) {
 		enter_thunk_body(m, b, fn);
 	} else {
-		args[0] = LLVMGetParam(fn, 0);
+		LLVMValueRef back = LLVMConstInt(m->i32, -(unsigned long long)PP_EXIT_BIAS, 1);
+
+		args[0] = LLVMBuildInBoundsGEP2(b, m->i8, LLVMGetParam(fn, 0), &back, 1, "record");
 		args[1] = LLVMGetParam(fn, 1);
 		LLVMBuildCall2(b, m->probe_fn_ty, callee, args, 2, "");
 	}

@@ -31,7 +31,8 @@
  * (pp_can_clone: variadic, noreturn, returns_twice, a block whose address
  * is taken), nor for a byval parameter (LLVM 14 to 19 forward it over the
  * return address, dispatch.c), nor for a body that ends in a musttail
- * call of its own (its exit probe goes before that call, probes.c); those
+ * call of its own (its exit probe goes before that call, probes.c), nor
+ * for arguments passed on the stack (args_in_registers); those
  * keep their body probes in their body.  With the environment variable PP_STUB_ENV=0 set
  * while compiling, no function gets a stub.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
@@ -42,6 +43,8 @@
 #include <string.h>
 
 #include <llvm-c/Comdat.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "pass.h"
 
@@ -55,6 +58,71 @@ static bool has_musttail(LLVMValueRef fn)
 			if (LLVMIsACallInst(i) && pp_is_musttail_call(i))
 				return true;
 	return false;
+}
+
+/*
+ * Are all of @fn's arguments passed in registers?  A stub forwards its
+ * arguments with a musttail call, and LLVM 14 to 19 copy every argument
+ * passed on the stack to the same slot it came from (a load and a store
+ * each, and a frame to hold them): a stub in front of a function of eight
+ * arguments cost more than the body probes it replaces
+ * (ts_subtree_new_leaf, bench/README.md).  The limits are those of the
+ * x86-64 System V and AArch64 calling conventions (6 or 8 integer
+ * registers, 8 vector registers); any other target, a parameter of a type
+ * that may go on the stack (x87 long double, fp128, a vector wider than
+ * 128 bits, an aggregate), or an integer wider than two registers answers
+ * no.
+ */
+static unsigned int_registers(LLVMModuleRef mod)
+{
+	/* Without a triple, the backend compiles for the host: so do we. */
+	char *host = *LLVMGetTarget(mod) ? NULL : LLVMGetDefaultTargetTriple();
+	const char *triple = host ? host : LLVMGetTarget(mod);
+	unsigned n = 0;
+
+	if (!strncmp(triple, "x86_64", 6) && !strstr(triple, "windows") &&
+	    !strstr(triple, "mingw") && !strstr(triple, "cygwin"))
+		n = 6;
+	else if (!strncmp(triple, "aarch64", 7) || !strncmp(triple, "arm64", 5))
+		n = 8;
+	LLVMDisposeMessage(host);
+	return n;
+}
+
+static bool args_in_registers(LLVMModuleRef mod, LLVMValueRef fn)
+{
+	unsigned gprs = int_registers(mod), fprs = 8, ngpr = 0, nfpr = 0;
+
+	if (!gprs)
+		return false;
+	for (LLVMValueRef p = LLVMGetFirstParam(fn); p; p = LLVMGetNextParam(p)) {
+		LLVMTypeRef ty = LLVMTypeOf(p);
+
+		switch (LLVMGetTypeKind(ty)) {
+		case LLVMIntegerTypeKind:
+			if (LLVMGetIntTypeWidth(ty) > 128)
+				return false;
+			ngpr += LLVMGetIntTypeWidth(ty) > 64 ? 2 : 1;
+			break;
+		case LLVMPointerTypeKind:
+			ngpr++;
+			break;
+		case LLVMHalfTypeKind:
+		case LLVMBFloatTypeKind:
+		case LLVMFloatTypeKind:
+		case LLVMDoubleTypeKind:
+			nfpr++;
+			break;
+		case LLVMVectorTypeKind:
+			if (LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(mod), ty) > 128)
+				return false;
+			nfpr++;
+			break;
+		default:
+			return false;
+		}
+	}
+	return ngpr <= gprs && nfpr <= fprs;
 }
 
 /* Function, return and parameter attributes of @from onto @to. */
@@ -217,7 +285,7 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 
 	*done = false;
 	if ((mode && *mode == '0') || !pp_can_clone(stub) || pp_has_byval(stub) ||
-	    has_musttail(stub))
+	    has_musttail(stub) || !args_in_registers(m->mod, stub))
 		return 0;
 	args = malloc((LLVMCountParams(stub) + 1) * sizeof(*args));
 	bname = pp_suffixed(name, PP_BODY_SUFFIX);

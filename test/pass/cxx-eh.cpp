@@ -63,7 +63,7 @@ int main()
 // IR-O2-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR-O2:       [[EDGE]]:
 // IR-O2-NEXT:    load i8, {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 
 // IR-LABEL: define {{.*}} @_Z3usei(
 // IR:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
@@ -71,15 +71,15 @@ int main()
 // IR-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR:       [[EDGE]]:
 // IR-NEXT:    load i8, {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
-// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 // IR:       [[LP]]:
 // IR-NEXT:    landingpad
-// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
 // IR-NEXT:    br label
 // IR-EMPTY:
 // IR-NEXT:  {{.*}}:
 // IR-NEXT:    ret i32
-// IR-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// IR-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
 // IR:         resume
 // IR-NEXT:  {{^}}}
 

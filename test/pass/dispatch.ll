@@ -97,8 +97,8 @@ two:
 ; CLONE:       loop:
 ; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
 ; CLONE-NEXT:  call i32 @g(i32 %x)
-; CLONE-NEXT:  call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 1)
-; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+; CLONE-NEXT:  call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 1)
+; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
 ; CLONE:       attributes #[[A]] = { noinline }
 ; CLONE:       [[SP]] = !{!"function_section_prefix", !"unlikely"}
 

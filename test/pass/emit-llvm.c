@@ -4,7 +4,9 @@
 // pass makes them, in the optimised code, and nothing of the pipeline's
 // tagging (!pinpoint.site, !pinpoint.table) is left.  On x86-64 the armed
 // call goes through a preserve_most thunk, so the unarmed path needs no
-// saved registers.  At -O2, f's body probes are in its stub (stub.c), two
+// saved registers; the exit probe passes its record one byte too far (an
+// address of its own, not kept in a register across the call), and its
+// thunk takes the byte back.  At -O2, f's body probes are in its stub (stub.c), two
 // jumps; -O0 shows them in the body, as in a function that cannot have a
 // stub.
 // REQUIRES: x86_64
@@ -29,8 +31,8 @@ int f(int x)
 // O0-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}, i32 0)
 // O0-NEXT:    br label %[[K]]
 // O0:         call i32 @ext(
-// O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 1)
-// O0:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}, i32 0)
+// O0:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
+// O0:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
 // The enter thunk hands the runtime the probe's CFA and return address.
 // O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_enter_pm({{.*}} %0, i32 %1) #[[T:[0-9]+]] comdat {
 // O0-NEXT:    [[RA:%.*]] = call {{.*}} @llvm.returnaddress(i32 0)
@@ -40,8 +42,9 @@ int f(int x)
 // O0-NEXT:    [[R:%.*]] = ptrtoint {{.*}} [[RA]] to i64
 // O0-NEXT:    call void @__pinpoint_enter_at({{.*}} %0, i32 %1, i64 [[CFA]], i64 [[R]])
 // O0-NEXT:    ret void
-// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_exit_pm(
-// O0-NEXT:    call void @__pinpoint_exit(
+// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_exit_pm1({{.*}} %0, i32 %1)
+// O0-NEXT:    [[REC:%.*]] = getelementptr inbounds i8, {{.*}} %0, i{{32|64}} -1
+// O0-NEXT:    call void @__pinpoint_exit({{.*}} [[REC]], i32 %1)
 // O0:       attributes #[[T]] = { cold noinline nounwind }
 // O0:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 
@@ -61,12 +64,12 @@ int f(int x)
 // O2-LABEL: define internal {{.*}}i32 @f.pinpoint.body(
 // O2-NEXT:    load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 1)
 // O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
-// O2:         call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 1)
+// O2:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
 // O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
 // O2-LABEL: define internal {{.*}}i32 @f.pinpoint.timed(
 // O2-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
 // O2-NEXT:    [[R2:%.*]] = call {{.*}}i32 @f.pinpoint.body(i32 noundef %0)
-// O2-NEXT:    call preserve_mostcc void @__pinpoint_exit_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
 // O2-NEXT:    ret i32 [[R2]]
 // O2:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 // O2-NOT:   pinpoint.site

@@ -58,6 +58,6 @@ int entry(int x)
 // IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
 // IR-O2-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
 // IR-O2-NOT:     @helper(
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm)?}}({{.*}}, i32 0)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
 // IR-O2-NEXT:    br label
 // IR-O2-NOT:     define {{.*}} @helper(
