@@ -247,6 +247,8 @@ static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBui
 /* May @i sit between a load and a call that the load moves to? */
 static bool keeps_memory(LLVMValueRef i)
 {
+	if (LLVMIsADbgInfoIntrinsic(i))
+		return true;
 	if (LLVMIsALoadInst(i))
 		return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic;
 	return !LLVMIsAStoreInst(i) && !LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i) &&
@@ -272,7 +274,7 @@ static LLVMValueRef callee_load(LLVMValueRef call, LLVMValueRef keep)
 		return NULL;
 	/* An exit probe after a call that cannot be copied goes before it. */
 	i = LLVMGetPreviousInstruction(load);
-	if (i && is_call(i))
+	if (i && is_call(i) && !LLVMIsADbgInfoIntrinsic(i))
 		return NULL;
 	use = LLVMGetFirstUse(load);
 	if (!use || LLVMGetNextUse(use) || LLVMGetUser(use) != call)
