@@ -11,7 +11,7 @@
 // RUN: %ppcc -O2 -g %s %runtime -lpthread -lm -o %t
 // RUN: %t > %t.unarmed.out
 // RUN: diff %t.plain.out %t.unarmed.out
-// RUN: env "PINPOINT=out=%t.res;entry=main;fn=take;fn=loop;range=loop:0-0" %t > %t.armed.out
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=take;fn=loop;range=loop:0-0" %t > %t.armed.out
 // RUN: diff %t.plain.out %t.armed.out
 // RUN: %FileCheck %s < %t.res
 

@@ -6,7 +6,7 @@
 // REQUIRES: pinpoint-runtime
 // RUN: %ppcc -O2 -g %s %runtime -lpthread -lm -o %t
 // RUN: %dump %t | %FileCheck --check-prefix=TABLE %s
-// RUN: env "PINPOINT=out=%t.res;entry=main;fn=work;range=main:0-0;range=main:1-1" %t
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=main:0-0;range=main:1-1" %t
 // RUN: %FileCheck %s < %t.res
 
 static volatile int sink;

@@ -3,7 +3,7 @@
 // function and a range of calls, and writes the results file.
 // REQUIRES: pinpoint-runtime
 // RUN: %ppcc -O2 -g %s %runtime -lpthread -lm -o %t
-// RUN: rm -f %t.res
+// RUN: rm -f %t.res %t.res.* %t.O0.res %t.O0.res.*
 // RUN: %t
 // RUN: %not ls %t.res
 // RUN: env "PINPOINT=out=%t.res;entry=main;fn=work;range=main:0-1" %t
