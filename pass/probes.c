@@ -279,11 +279,9 @@ static LLVMValueRef callee_load(LLVMValueRef call, LLVMValueRef keep)
 	use = LLVMGetFirstUse(load);
 	if (!use || LLVMGetNextUse(use) || LLVMGetUser(use) != call)
 		return NULL;
+	/* (a load also passed as an argument has a second use: not moved) */
 	for (i = LLVMGetNextInstruction(load); i && i != call; i = LLVMGetNextInstruction(i))
 		if (!keeps_memory(i))
-			return NULL;
-	for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n; k++)
-		if (LLVMGetOperand(call, k) == load)
 			return NULL;
 	return i == call ? load : NULL;
 }

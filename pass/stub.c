@@ -60,19 +60,7 @@ static bool has_musttail(LLVMValueRef fn)
 	return false;
 }
 
-/*
- * Are all of @fn's arguments passed in registers?  A stub forwards its
- * arguments with a musttail call, and LLVM 14 to 19 copy every argument
- * passed on the stack to the same slot it came from (a load and a store
- * each, and a frame to hold them): a stub in front of a function of eight
- * arguments cost more than the body probes it replaces
- * (ts_subtree_new_leaf, bench/README.md).  The limits are those of the
- * x86-64 System V and AArch64 calling conventions (6 or 8 integer
- * registers, 8 vector registers); any other target, a parameter of a type
- * that may go on the stack (x87 long double, fp128, a vector wider than
- * 128 bits, an aggregate), or an integer wider than two registers answers
- * no.
- */
+/* Integer argument registers of the module's target; 0: no stubs. */
 static unsigned int_registers(LLVMModuleRef mod)
 {
 	/* Without a triple, the backend compiles for the host: so do we. */
@@ -89,6 +77,19 @@ static unsigned int_registers(LLVMModuleRef mod)
 	return n;
 }
 
+/*
+ * Are all of @fn's arguments passed in registers?  A stub forwards its
+ * arguments with a musttail call, and LLVM 14 to 19 copy every argument
+ * passed on the stack to the same slot it came from (a load and a store
+ * each, and a frame to hold them): a stub in front of a function of eight
+ * arguments cost more than the body probes it replaces
+ * (ts_subtree_new_leaf, bench/README.md).  The limits are those of the
+ * x86-64 System V and AArch64 calling conventions (6 or 8 integer
+ * registers, 8 vector registers); any other target, a parameter of a type
+ * that may go on the stack (x87 long double, fp128, a vector wider than
+ * 128 bits, an aggregate), or an integer wider than two registers answers
+ * no.
+ */
 static bool args_in_registers(LLVMModuleRef mod, LLVMValueRef fn)
 {
 	unsigned gprs = int_registers(mod), fprs = 8, ngpr = 0, nfpr = 0;
