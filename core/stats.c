@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * stats.c - summaries, confidence intervals of means, the Welch comparison,
- * steady-state detection, the median's distribution-free interval (section
+ * warm-up truncation (MSER), the median's distribution-free interval (section
  * 2.3 of the method).  The rank test lives in stats_rank.c, the helpers both
  * use in stats_sample.c.
  */
@@ -127,33 +127,42 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	return 0;
 }
 
-static bool window_steady(const double *w, size_t k, double cov_threshold)
+int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip)
 {
-	double m = gsl_stats_mean(w, 1, k);
+	size_t m, best_d = 0;
+	double *z, best = INFINITY;
 
-	if (m == 0.0)
-		return false;
-	return gsl_stats_sd_m(w, 1, k, m) / fabs(m) < cov_threshold;
-}
-
-int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, double *mean,
-		    size_t *start)
-{
-	if (!x || !mean || !start || k < 2 || !isfinite(cov_threshold) || cov_threshold <= 0.0 ||
-	    !pp_all_finite(x, n))
+	if (!x || !skip || batch < 1 || !pp_all_finite(x, n))
 		return -EINVAL;
+	m = n / batch;
+	if (m < 3)
+		return -ENODATA;
+	z = malloc((m + batch) * sizeof(*z));
+	if (!z)
+		return -ENOMEM;
 	pp_stats_init();
-	/* s is the last index of the deciding window; at least one value must follow it. */
-	for (size_t s = k - 1; s + 1 < n; s++) {
-		if (!window_steady(x + s + 1 - k, k, cov_threshold))
-			continue;
-		size_t m = n - (s + 1) < k ? n - (s + 1) : k;
+	for (size_t j = 0; j < m; j++) {
+		double *b = z + m;
 
-		*mean = gsl_stats_mean(x + s + 1, 1, m);
-		*start = s + 1;
-		return 0;
+		memcpy(b, x + j * batch, batch * sizeof(*b));
+		gsl_sort(b, 1, batch);
+		z[j] = gsl_stats_median_from_sorted_data(b, 1, batch);
 	}
-	return -ENODATA;
+	/* d batches dropped; at least half of them, and two, are kept. */
+	for (size_t d = 0; d <= (m - 1) / 2; d++) {
+		size_t k = m - d;
+		double mean = gsl_stats_mean(z + d, 1, k);
+		double ss = gsl_stats_tss_m(z + d, 1, k, mean);
+		double v = ss / ((double)k * (double)k);
+
+		if (v < best) {
+			best = v;
+			best_d = d;
+		}
+	}
+	*skip = best_d * batch;
+	free(z);
+	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -4,7 +4,7 @@
  *
  * Section 2.3 of the method: confidence intervals for means (z for n >= 30,
  * Student t below), the difference of two means with Welch-Satterthwaite
- * degrees of freedom, the steady-state coefficient-of-variation window; and
+ * degrees of freedom, warm-up truncation (MSER); and
  * the rank test used by default: Mann-Whitney U with a Hodges-Lehmann
  * estimate of the shift and its distribution-free confidence interval.
  * Distributions come from GSL.
@@ -76,14 +76,24 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	       double confidence, struct pp_comparison *out);
 
 /*
- * Steady state (section 2.3.3): the first index s such that the k values
- * x[s-k+1..s] have a coefficient of variation (sd with n - 1 over |mean|)
- * below @cov_threshold; then the mean of the next k values x[s+1..s+k] (or of
- * what there is, at least one).  Returns 0 and stores the mean in *mean and
- * s+1 in *start, -ENODATA when no window qualifies (a window of mean 0 never
- * does), -EINVAL for k < 2, a threshold <= 0 or a non-finite value.
+ * Warm-up truncation by MSER (White, "An effective truncation heuristic for
+ * bias reduction in simulation output", Simulation 69(6), 1997) over batch
+ * medians of @batch values: with z[0..m-1] the medians of the m = n / @batch
+ * whole batches (trailing values left out), the number of batches d to drop
+ * minimises
+ *
+ *     MSER(d) = sum_{j >= d} (z[j] - mean(z[d..m-1]))^2 / (m - d)^2,
+ *
+ * the squared standard error of the mean of what is kept, searched over the
+ * first half (d <= (m - 1) / 2); the smallest d wins a tie.  Values that only
+ * jitter keep d at 0 or near it: dropping them raises the error of the mean
+ * more than it removes spread, while cold values far above the rest are
+ * dropped.  The rule's batch means become medians here so that one value
+ * far off (an interrupt that triples one short execution) does not move its
+ * batch, while a warm-up that lasts a batch or more still does.  Stores
+ * d * @batch in *skip.  Returns 0, -ENODATA below three batches, -EINVAL for
+ * @batch 0 or a non-finite value, -ENOMEM.
  */
-int pp_steady_state(const double *x, size_t n, size_t k, double cov_threshold, double *mean,
-		    size_t *start);
+int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip);
 
 #endif /* PINPOINT_STATS_H */

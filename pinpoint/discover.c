@@ -7,8 +7,8 @@
  *
  * The same runs fix what every later run of the session measures the same
  * way (doc/semantics.md): the entry executions each run skips before its
- * steady state (none when the entry runs too few times per process or no
- * steady state shows).  It is not taken from any comparison's values.  The
+ * steady state (none when the entry runs too few times per process or shows
+ * no warm-up).  It is not taken from any comparison's values.  The
  * previous revision's entry time in its discovery run also gives a first
  * threshold, which the decide stage replaces by the entry's own at its first
  * look (one run, often cold, is a poor scale on a loaded machine).
@@ -95,24 +95,21 @@ static const struct pp_prog_call *inlined_at(const struct pp_program *prog,
 }
 
 /*
- * Where the entry's steady state begins in one run: the first of
- * PP_STEADY_WINDOW consecutive executions whose durations vary by less than
- * PP_STEADY_COV.  Returns false when the run has too few executions for the
- * rule or none such window.
+ * Where the entry's steady state begins in one run: the executions MSER-5
+ * drops as warm-up (pp_warmup_mser).  Returns false when the run kept too few
+ * executions for the rule.
  */
 static bool steady_start(const struct pp_results *res, size_t *start)
 {
-	double *x, mean;
+	double *x;
 	int err;
 
-	if (res->nsamples < 2 * PP_STEADY_WINDOW)
-		return false;
-	x = malloc(res->nsamples * sizeof(*x));
+	x = malloc((res->nsamples ? res->nsamples : 1) * sizeof(*x));
 	if (!x)
 		return false;
 	for (size_t i = 0; i < res->nsamples; i++)
 		x[i] = (double)res->samples[i];
-	err = pp_steady_state(x, res->nsamples, PP_STEADY_WINDOW, PP_STEADY_COV, &mean, start);
+	err = pp_warmup_mser(x, res->nsamples, PP_WARMUP_BATCH, start);
 	free(x);
 	return !err;
 }

@@ -110,8 +110,18 @@ def main(path):
                 if kind == "mw":
                     hl = float(tok[3])
                     check(name, "HL", float(np.median(np.subtract.outer(y, x))), hl)
-            elif kind == "steady":
-                cases -= 1  # the rule itself, no library to compare with
+            elif kind == "mser":
+                b = int(tok.pop(0))
+                x = np.array(sample(tok))
+                rc, skip = int(tok[0]), int(tok[1])
+                m = len(x) // b
+                if m < 3:
+                    check(name, "rc", 1, rc)
+                    continue
+                z = np.median(x[: m * b].reshape(m, b), axis=1)
+                v = [np.var(z[d:]) / (m - d) for d in range((m - 1) // 2 + 1)]
+                check(name, "rc", 0, rc)
+                check(name, "skip", b * int(np.argmin(v)), skip)
             else:
                 print(f"FAIL: unknown line kind {kind}")
                 return 1

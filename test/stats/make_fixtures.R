@@ -11,14 +11,15 @@
 #   welch   NAME CONF X Y  DIFF LOW HIGH STATISTIC DF P
 #   mw      NAME CONF X Y  EXACT U P HL LOW HIGH
 #   mwtest  NAME X Y  EXACT U P          (test only: R has no interval here)
-#   steady  NAME K THRESHOLD X  RC START MEAN
+#   mser    NAME BATCH X  RC SKIP
 #
 # Sources: summary - mean, sd, median, and t.test(x)$conf.int below 30
 # values, qnorm() above; welch - t.test(y, x, var.equal = FALSE) below 30 values
 # per sample, the same formulas with qnorm()/pnorm() and df 0 when both have
 # 30 or more (the method's z rule); mw - wilcox.test(y, x, conf.int = TRUE,
 # tol.root = 1e-13) with R's default exact rule and continuity correction,
-# HL = median(outer(y, x, "-")); steady - the rule of section 2.3.3 written out in R.
+# HL = median(outer(y, x, "-")); mser - MSER (White 1997) over batch medians
+# written out in R: RC 1 below three batches, else SKIP = BATCH * d.
 
 fmt <- function(v) {
 	vapply(v, function(a) {
@@ -153,21 +154,39 @@ mwtest_case("constant_7_5_n40", rep(7, 40), rep(5, 30))
 invisible(c(rnorm(5), rnorm(5), rnorm(5), rnorm(10), rnorm(10), rnorm(120)))
 invisible(lapply(1:5, function(i) rt(8, 2)))
 
-## Steady state --------------------------------------------------------------
-steady_case <- function(name, k, thr, x) {
-	n <- length(x); rc <- 1; start <- 0; m <- 0
-	if (n >= k + 1) for (s in k:(n - 1)) {   # s: 1-based end of the window
-		w <- x[(s - k + 1):s]
-		if (mean(w) != 0 && sd(w) / abs(mean(w)) < thr) {
-			rc <- 0; start <- s; m <- mean(x[(s + 1):min(n, s + k)])
-			break
-		}
+## Warm-up truncation (MSER) ----------------------------------------------------
+mser_case <- function(name, b, x) {
+	m <- length(x) %/% b; rc <- 1; skip <- 0
+	if (m >= 3) {
+		z <- vapply(seq_len(m), function(j) median(x[((j - 1) * b + 1):(j * b)]), 0)
+		v <- vapply(0:((m - 1) %/% 2), function(d) {
+			k <- z[(d + 1):m]
+			sum((k - mean(k))^2) / length(k)^2
+		}, 0)
+		rc <- 0; skip <- b * (which.min(v) - 1)   # which.min: the first minimum
 	}
-	out("steady ", name, " ", k, " ", fmt(thr), " ", smp(x), " ", rc, " ", start, " ", fmt(m))
+	out("mser ", name, " ", b, " ", smp(x), " ", rc, " ", skip)
 }
 warm <- c(200, 150, 120, 110, 104, round(100 + rnorm(40, 0, 0.5), 3))
-steady_case("warmup", 5, 0.02, warm)
-steady_case("warmup_k10", 10, 0.01, warm)
-steady_case("never", 4, 0.001, round(100 + rnorm(30, 0, 5), 3))
-steady_case("short_tail", 3, 0.05, c(50, 10, 10.1, 10.05, 10.2))
-steady_case("first_window", 3, 0.05, c(10, 10.1, 10.2, 30, 40, 50, 60))
+mser_case("warmup", 5, warm)
+mser_case("warmup_b1", 1, warm)
+jitter <- round(100 + rnorm(30, 0, 5), 3)
+mser_case("jitter", 5, jitter)
+mser_case("short_tail", 1, c(50, 10, 10.1, 10.05, 10.2))
+mser_case("two_batches", 5, c(10, 10.1, 10.2, 30, 40, 50, 60, 1, 2, 3, 4, 5, 6, 7))
+# Slow episodes in the middle and at the end of a run (a loaded machine): not warm-up.
+noisy <- round(100 + rnorm(60, 0, 1), 3)
+noisy[21:30] <- noisy[21:30] * 1.2
+noisy[51:60] <- noisy[51:60] * 1.2
+mser_case("episodes", 5, noisy)
+# A slow episode at the start of the same run is kept too: the run has others like it.
+early <- noisy
+early[1:10] <- early[1:10] * 1.2
+mser_case("early_episode", 5, early)
+# A slow decline through the whole run: at most the first half is dropped.
+mser_case("trend", 1, round(200 - 1:40 + rnorm(40, 0, 0.1), 3))
+mser_case("trailing_values", 4, c(300, 200, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 500))
+# One execution in a batch far off (an interrupt): its batch's median does not move.
+spikes <- round(100 + rnorm(40, 0, 0.5), 3)
+spikes[c(3, 12, 18)] <- 300
+mser_case("spikes", 5, spikes)

@@ -27,7 +27,6 @@ static void bad_input(void)
 	const double confs[] = {0.0, 1.0, -0.5, 1.5, NAN, INFINITY};
 	struct pp_summary s;
 	struct pp_comparison c;
-	double m;
 	size_t start;
 
 	CHECK(pp_summarize(five, 0, 0.95, &s) == -EINVAL, "summarize n=0");
@@ -59,13 +58,12 @@ static void bad_input(void)
 	CHECK(pp_compare((enum pp_test)7, five, 5, five, 5, 0.95, &c) == -EINVAL,
 	      "compare unknown test");
 
-	CHECK(pp_steady_state(five, 5, 1, 0.02, &m, &start) == -EINVAL, "steady k=1");
-	CHECK(pp_steady_state(five, 5, 2, 0.0, &m, &start) == -EINVAL, "steady threshold 0");
-	CHECK(pp_steady_state(five, 5, 2, NAN, &m, &start) == -EINVAL, "steady threshold NaN");
-	CHECK(pp_steady_state(nan_in, 3, 2, 0.5, &m, &start) == -EINVAL, "steady NaN value");
-	CHECK(pp_steady_state(five, 2, 2, 10.0, &m, &start) == -ENODATA,
-	      "steady: no value after the only window");
-	CHECK(pp_steady_state(five, 0, 2, 10.0, &m, &start) == -ENODATA, "steady n=0");
+	CHECK(pp_warmup_mser(five, 5, 0, &start) == -EINVAL, "mser batch 0");
+	CHECK(pp_warmup_mser(nan_in, 3, 1, &start) == -EINVAL, "mser NaN value");
+	CHECK(pp_warmup_mser(inf_in, 3, 1, &start) == -EINVAL, "mser inf value");
+	CHECK(pp_warmup_mser(NULL, 5, 1, &start) == -EINVAL, "mser NULL");
+	CHECK(pp_warmup_mser(five, 5, 2, &start) == -ENODATA, "mser: two batches");
+	CHECK(pp_warmup_mser(five, 0, 1, &start) == -ENODATA, "mser n=0");
 }
 
 static int all_finite(const struct pp_comparison *c)
@@ -76,7 +74,7 @@ static int all_finite(const struct pp_comparison *c)
 
 static void degenerate(void)
 {
-	double same[8], other[6], zeros[12] = {0}, m;
+	double same[8], other[6], zeros[12] = {0};
 	struct pp_summary s;
 	struct pp_comparison c;
 	size_t start;
@@ -115,10 +113,12 @@ static void degenerate(void)
 		  c.statistic == -INFINITY && c.diff.centre == -1.25,
 	      "welch constants reversed: t %g", c.statistic);
 
-	CHECK(pp_steady_state(zeros, 12, 3, 0.02, &m, &start) == -ENODATA,
-	      "steady: a mean of 0 has no coefficient of variation");
-	CHECK(pp_steady_state(same, 8, 3, 1e-9, &m, &start) == 0 && start == 3 && m == 3.25,
-	      "steady constant: start %zu mean %g", start, m);
+	start = 99;
+	CHECK(pp_warmup_mser(zeros, 12, 3, &start) == 0 && start == 0, "mser zeros: skip %zu",
+	      start);
+	start = 99;
+	CHECK(pp_warmup_mser(same, 8, 1, &start) == 0 && start == 0,
+	      "mser constant: every MSER(d) is 0 and the smallest d wins: skip %zu", start);
 }
 
 static int cmp_double(const void *a, const void *b)
