@@ -148,7 +148,7 @@ int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip)
 		gsl_sort(b, 1, batch);
 		z[j] = gsl_stats_median_from_sorted_data(b, 1, batch);
 	}
-	/* d batches dropped; at least half of them, and two, are kept. */
+	/* d batches dropped: more than half of the m, and at least two, are kept. */
 	for (size_t d = 0; d <= (m - 1) / 2; d++) {
 		size_t k = m - d;
 		double mean = gsl_stats_mean(z + d, 1, k);

@@ -95,9 +95,9 @@ static const struct pp_prog_call *inlined_at(const struct pp_program *prog,
 }
 
 /*
- * Where the entry's steady state begins in one run: the executions MSER-5
- * drops as warm-up (pp_warmup_mser).  Returns false when the run kept too few
- * executions for the rule.
+ * Where the entry's steady state begins in one run: the executions MSER
+ * drops as warm-up over batch medians of PP_WARMUP_BATCH (pp_warmup_mser).
+ * Returns false when the run kept too few executions for the rule.
  */
 static bool steady_start(const struct pp_results *res, size_t *start)
 {
