@@ -10,7 +10,7 @@
 
 /* Entry executions whose durations the runtime keeps for the steady-state rule. */
 #define PP_STEADY_SAMPLES 10000
-/* Executions per batch mean of the warm-up rule (MSER-5). */
+/* Executions per batch of the warm-up rule (MSER over batch medians). */
 #define PP_WARMUP_BATCH 5
 /* Slots measured in one run (the runtime's limit is larger). */
 #define PP_BATCH_MAX_SLOTS (PP_MAX_SLOTS * 3 / 4)
