@@ -96,4 +96,41 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
  */
 int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip);
 
+/*
+ * Variance components of a balanced nested layout (stats_design.c): @rows
+ * rows of @n values each, x[i * n + j], each row in block @block[i]
+ * (numbered from 0, every block used; NULL: one block), blocks whose means
+ * may differ.  Rows are runs, values the executions each run keeps, blocks
+ * the revisions.  The within mean square is the spread of values about their
+ * row's mean; the between mean square, of the row means about their block's
+ * mean, times n; between = (ms_between - ms_within) / n estimates the
+ * variance of a row's true mean (method of moments; it can come out
+ * negative).  Returns 0, -EINVAL (n < 2, a non-finite value, a block with
+ * no row), -ENODATA (no block with two rows), -ENOMEM.
+ */
+struct pp_varcomp {
+	double ms_within, ms_between;
+	size_t df_within, df_between;
+	double within, between;
+	/* Correlated values: h times the variance of the means of each row's two
+	 * halves (h = n / 2 values each, the last value left out for odd n)
+	 * about their mean, and (ms_between - within_long) / n. */
+	double within_long, between_long;
+};
+int pp_variance_components(const double *x, size_t rows, size_t n, const unsigned *block,
+			   struct pp_varcomp *out);
+
+/*
+ * Kept executions per run that make the mean of a session's values most
+ * precise for its time: sqrt(@run_cost / @exec_cost * within_long /
+ * between_long),
+ * the two-stage sampling optimum (Cochran 1977, chapter 10; Kalibera and
+ * Jones, ISMM 2013).  @run_cost is a run's cost besides its kept
+ * executions, @exec_cost a kept execution's.  INFINITY when between_long <= 0
+ * (no spread between runs to average out: every execution helps as much as
+ * a run), NAN for bad arguments.  See stats_design.c for why the long
+ * variances.
+ */
+double pp_executions_per_run(const struct pp_varcomp *vc, double run_cost, double exec_cost);
+
 #endif /* PINPOINT_STATS_H */

@@ -261,6 +261,13 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 				 probe ? g->probe_precision : o->precision);
 	err = err ?: pp_argv_add(a, "--max-runs=%ld", o->max_runs);
 	err = err ?: pp_argv_add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
+	err = err ?: pp_argv_add(a, "--max-time=%.17g", o->max_time);
+	if (o->executions == PP_EXECUTIONS_AUTO)
+		err = err ?: pp_argv_add(a, "--executions=auto");
+	else if (o->executions == PP_EXECUTIONS_ALL)
+		err = err ?: pp_argv_add(a, "--executions=all");
+	else
+		err = err ?: pp_argv_add(a, "--executions=%ld", o->executions);
 	if (o->cpu_list)
 		err = err ?: pp_argv_add(a, "--cpu=%s", o->cpu_list);
 	if (o->timeout > 0)

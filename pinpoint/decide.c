@@ -165,7 +165,7 @@ size_t pp_decide_wanted(const struct pp_quantity *q)
 	return q->decided || q->next_look <= have ? 0 : q->next_look - have;
 }
 
-void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q)
+void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why)
 {
 	size_t n;
 
@@ -181,6 +181,6 @@ void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q)
 		n = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	}
 	q->look.verdict = PP_SEQ_UNDECIDED;
-	q->truncated = true;
+	q->truncated = why;
 	conclude(s, q, n);
 }

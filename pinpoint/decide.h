@@ -27,11 +27,11 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 size_t pp_decide_wanted(const struct pp_quantity *q);
 
 /*
- * Stop @q before its budget (the session's --max-runs is spent): undecided,
+ * Stop @q before its budget (the session's budget @why is spent): undecided,
  * with the interval, runs and minimum detectable effect of its last look.
  * Stopping early never weakens the error rates of the looks taken.
  */
-void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q);
+void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why);
 
 /* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);

@@ -5,15 +5,21 @@
  * tables make the program model), finds the entry in it and how it is
  * armed, and sets the time limit of later runs from the slowest first run.
  *
- * The same runs fix what every later run of the session measures the same
- * way (doc/semantics.md): the entry executions each run skips before its
- * steady state (none when the entry runs too few times per process or shows
- * no warm-up).  It is not taken from any comparison's values.  The
- * previous revision's entry time in its discovery run also gives a first
- * threshold, which the decide stage replaces by the entry's own at its first
- * look (one run, often cold, is a poor scale on a loaded machine).
+ * When the entry runs many times per process, a few more discovery runs of
+ * each revision follow, alternately.  These runs fix what every later run of
+ * the session measures the same way (doc/semantics.md): the entry
+ * executions each run skips before its steady state (MSER over the median
+ * of each execution across the discovery runs: a warm-up is where every run
+ * starts, a slow episode where one run happens to be), and the execution
+ * after which each run ends (--executions: by default the two-stage
+ * sampling optimum of executions per run, from the variance of executions
+ * within runs and of runs, and what a run costs besides its executions).
+ * Neither is taken from any comparison's values.  The previous revision's
+ * entry time in these runs also gives a first threshold, which the decide
+ * stage replaces by the entry's own at its first look.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +27,7 @@
 
 #include "core/arming.h"
 #include "core/results.h"
+#include "core/stats.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
@@ -47,9 +54,16 @@ static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t n
 	return -EINVAL;
 }
 
+/* A discovery run's results and wall time. */
+struct pp_disc {
+	struct pp_results res;
+	enum pp_rev_id rev;
+	double wall_s;
+};
+
 /* Run revision @r once with only the entry armed, as @spec. */
 static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out, const char *spec,
-			struct pp_results *res, double *slowest)
+			struct pp_results *res, double *slowest, double *wall)
 {
 	struct pp_run_status st;
 	struct pp_run_record *rec;
@@ -77,6 +91,7 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 	}
 	if (!err && st.wall_s > *slowest)
 		*slowest = st.wall_s;
+	*wall = st.wall_s;
 	return err;
 }
 
@@ -94,57 +109,146 @@ static const struct pp_prog_call *inlined_at(const struct pp_program *prog,
 	return NULL;
 }
 
-/*
- * Where the entry's steady state begins in one run: the executions MSER
- * drops as warm-up over batch medians of PP_WARMUP_BATCH (pp_warmup_mser).
- * Returns false when the run kept too few executions for the rule.
- */
-static bool steady_start(const struct pp_results *res, size_t *start)
+static int cmp_double(const void *a, const void *b)
 {
-	double *x;
-	int err;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	x = malloc((res->nsamples ? res->nsamples : 1) * sizeof(*x));
-	if (!x)
-		return false;
-	for (size_t i = 0; i < res->nsamples; i++)
-		x[i] = (double)res->samples[i];
-	err = pp_warmup_mser(x, res->nsamples, PP_WARMUP_BATCH, start);
-	free(x);
-	return !err;
+	return (x > y) - (x < y);
 }
 
-/* The session's rule, from the discovery run of each revision (@res[2]). */
-static void fix_rule(struct pp_session *s, const struct pp_results *res)
+/*
+ * Where the entry's steady state begins: the executions MSER drops as
+ * warm-up (pp_warmup_mser, batch medians of PP_WARMUP_BATCH) from the
+ * median duration of each execution across the @nd runs' first @n.
+ * 0 when there are too few executions for the rule.
+ */
+static unsigned long long steady_start(const struct pp_disc *d, size_t nd, size_t n)
 {
-	const struct pp_slot_result *e = &res[PP_PREV].slots[0];
-	unsigned long long skip = 0;
-	double skipped = 0;
+	double *x = malloc((n ? n : 1) * sizeof(*x)), *col = malloc(nd * sizeof(*col));
+	size_t start = 0;
 
-	for (int r = 0; r < 2; r++) {
-		size_t start;
-
-		if (steady_start(&res[r], &start) && start > skip)
-			skip = start;
+	if (!x || !col)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < nd; k++)
+			col[k] = (double)d[k].res.samples[i];
+		qsort(col, nd, sizeof(*col), cmp_double);
+		x[i] = nd % 2 ? col[nd / 2] : (col[nd / 2 - 1] + col[nd / 2]) / 2;
 	}
-	for (int r = 0; r < 2; r++)
-		if (skip && skip >= res[r].slots[0].count)
-			skip = 0;
-	for (unsigned long long i = 0; i < skip; i++)
-		skipped += (double)res[PP_PREV].samples[i];
+	if (pp_warmup_mser(x, n, PP_WARMUP_BATCH, &start))
+		start = 0;
+out:
+	free(x);
+	free(col);
+	return start;
+}
+
+/*
+ * --executions auto: the execution after which runs end, from the discovery
+ * runs' executions skip..n-1 (0: runs go to their end).  Kept executions per
+ * run are the two-stage optimum (pp_executions_per_run), at least
+ * PP_MIN_KEPT; a run's cost besides them is its wall time outside the
+ * entry plus its warm-up.
+ */
+static unsigned long long auto_stop(const struct pp_disc *d, size_t nd, size_t n,
+				    unsigned long long skip, unsigned long long count)
+{
+	size_t kept = n > skip ? n - (size_t)skip : 0;
+	double *x = NULL, exec = 0, other = 0, k;
+	unsigned *block = NULL;
+	struct pp_varcomp vc;
+	unsigned long long stop = 0;
+
+	if (kept < 2 || nd < 3)
+		return 0;
+	x = malloc(nd * kept * sizeof(*x));
+	block = malloc(nd * sizeof(*block));
+	if (!x || !block)
+		goto out;
+	for (size_t i = 0; i < nd; i++) {
+		const struct pp_slot_result *e = &d[i].res.slots[0];
+		double wall_ns = d[i].wall_s * 1e9;
+
+		for (size_t j = 0; j < kept; j++)
+			x[i * kept + j] = (double)d[i].res.samples[skip + j];
+		block[i] = (unsigned)d[i].rev;
+		exec += (double)e->total_ns / (double)e->count / (double)nd;
+		other += fmax(0.0, wall_ns - (double)e->total_ns) / (double)nd;
+	}
+	if (pp_variance_components(x, nd, kept, block, &vc))
+		goto out;
+	k = pp_executions_per_run(&vc, other + (double)skip * exec, exec);
+	pr_dbg("executions: sd %.0f ns within runs (%.0f ns over runs' halves), %.0f ns between "
+	       "runs, %.0f ns a run besides its executions, %.0f ns an execution: %.1f executions "
+	       "per run after the warm-up",
+	       sqrt(vc.within), sqrt(vc.within_long),
+	       vc.between_long > 0 ? sqrt(vc.between_long) : 0.0, other, exec, k);
+	if (isfinite(k)) {
+		double keep = fmax(ceil(k), PP_MIN_KEPT);
+
+		if ((double)skip + keep < (double)count)
+			stop = skip + (unsigned long long)keep;
+	}
+out:
+	free(x);
+	free(block);
+	return stop;
+}
+
+/* The session's rule, from the @nd discovery runs. */
+static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
+{
+	unsigned long long skip, count = ULLONG_MAX;
+	size_t n = SIZE_MAX, nprev = 0;
+	double entry = 0;
+
+	for (size_t i = 0; i < nd; i++) {
+		if (d[i].res.nsamples < n)
+			n = d[i].res.nsamples;
+		if (d[i].res.slots[0].count < count)
+			count = d[i].res.slots[0].count;
+	}
+	skip = steady_start(d, nd, n);
+	if (skip >= count)
+		skip = 0;
 	s->entry_skip = skip;
-	s->threshold_ns =
-	    ((double)e->total_ns - skipped) / (double)(e->count - skip) * s->opt->precision / 100.0;
-	pr_dbg("the entry ran %llu and %llu times per process; every run skips its first %llu "
-	       "executions; threshold %.1f ns",
-	       (unsigned long long)res[PP_PREV].slots[0].count,
-	       (unsigned long long)res[PP_CUR].slots[0].count, skip, s->threshold_ns);
+	s->entry_count = count;
+	if (s->opt->executions == PP_EXECUTIONS_AUTO) {
+		s->entry_stop = auto_stop(d, nd, n, skip, count);
+	} else if (s->opt->executions != PP_EXECUTIONS_ALL) {
+		if ((unsigned long long)s->opt->executions <= skip) {
+			pr_err(
+			    "--executions %ld: the first %llu executions of the entry in each run "
+			    "are its warm-up; give more than %llu, or all",
+			    s->opt->executions, skip, skip);
+			return -EINVAL;
+		}
+		s->entry_stop = (unsigned long long)s->opt->executions;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		const struct pp_slot_result *e = &d[i].res.slots[0];
+		double skipped = 0;
+
+		if (d[i].rev != PP_PREV)
+			continue;
+		for (unsigned long long k = 0; k < skip; k++)
+			skipped += (double)d[i].res.samples[k];
+		entry += ((double)e->total_ns - skipped) / (double)(e->count - skip);
+		nprev++;
+	}
+	s->threshold_ns = entry / (double)nprev * s->opt->precision / 100.0;
+	pr_dbg("the entry ran at least %llu times per process in %zu discovery runs; every run "
+	       "skips its first %llu executions and ends after execution %llu (0: at its end); "
+	       "threshold %.1f ns",
+	       count, nd, skip, s->entry_stop, s->threshold_ns);
+	return 0;
 }
 
 int pp_discover(struct pp_session *s)
 {
-	struct pp_results kept[2];
-	double slowest = 0;
+	struct pp_disc d[2 * PP_DISCOVER_RUNS];
+	size_t nd = 0;
+	double slowest = 0, wall = 0;
 	char out[4096], *user_entry;
 	int err = 0;
 
@@ -152,7 +256,7 @@ int pp_discover(struct pp_session *s)
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)
 		return -ENOMEM;
-	memset(kept, 0, sizeof(kept));
+	memset(d, 0, sizeof(d));
 	/* A benchmark that hangs on its first run must be stopped too. */
 	s->timeout_s = s->opt->timeout;
 	for (int r = 0; r < 2; r++) {
@@ -162,7 +266,7 @@ int pp_discover(struct pp_session *s)
 		size_t nm;
 
 		memset(&res, 0, sizeof(res));
-		err = discover_run(s, r, out, user_entry, &res, &slowest);
+		err = discover_run(s, r, out, user_entry, &res, &slowest, &wall);
 		if (err)
 			goto fail;
 		for (size_t i = 0; i < res.nmodules; i++) {
@@ -203,7 +307,7 @@ int pp_discover(struct pp_session *s)
 		 * ("run" for _Z3runv) is armed again by the name the table gives it.
 		 */
 		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
-			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest);
+			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest, &wall);
 			if (err)
 				goto fail;
 		}
@@ -230,21 +334,52 @@ int pp_discover(struct pp_session *s)
 			err = -EIO;
 			goto fail;
 		}
-		kept[r] = res;
+		d[nd].res = res;
+		d[nd].rev = r;
+		d[nd++].wall_s = wall;
 		continue;
 	fail:
 		pp_results_free(&res);
-		pp_results_free(&kept[PP_PREV]);
-		free(user_entry);
-		return err;
+		goto out;
 	}
-	free(user_entry);
-	fix_rule(s, kept);
-	pp_results_free(&kept[PP_PREV]);
-	pp_results_free(&kept[PP_CUR]);
+	/* More runs, alternately, when the entry runs often enough in each for the rules. */
+	if (d[0].res.slots[0].count >= 3 * PP_WARMUP_BATCH &&
+	    d[1].res.slots[0].count >= 3 * PP_WARMUP_BATCH && slowest <= PP_DISCOVER_MAX_S) {
+		for (int i = 1; i < PP_DISCOVER_RUNS; i++) {
+			for (int k = 0; k < 2; k++) {
+				enum pp_rev_id r =
+				    i % 2 ? (enum pp_rev_id)(1 - k) : (enum pp_rev_id)k;
+				struct pp_disc *x = &d[nd];
+
+				err = discover_run(s, r, out, s->rev[r].entry_spec, &x->res,
+						   &slowest, &wall);
+				if (!err && (!x->res.nslots || !x->res.slots[0].count)) {
+					pp_session_fail(
+					    s,
+					    "%s revision: the entry %s was not called in a "
+					    "later run of '%s'",
+					    s->rev[r].label, pp_demangle(s->rev[r].entry->name),
+					    s->opt->command[0]);
+					err = -EIO;
+				}
+				nd++;
+				if (err)
+					goto out;
+				x->rev = r;
+				x->wall_s = wall;
+			}
+		}
+	}
+	err = fix_rule(s, d, nd);
+	if (err)
+		goto out;
 	if (!s->opt->timeout)
 		s->timeout_s = fmax(60.0, 20.0 * slowest);
 	else
 		s->timeout_s = s->opt->timeout;
-	return 0;
+out:
+	for (size_t i = 0; i < nd; i++)
+		pp_results_free(&d[i].res);
+	free(user_entry);
+	return err;
 }

@@ -53,6 +53,8 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 		goto fail;
 	APPEND(PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%llu", out_arg,
 	       s->rev[r].entry_spec, s->entry_skip);
+	if (s->entry_stop)
+		APPEND(";" PP_SPEC_KEY_STOP "=%llu", s->entry_stop);
 	for (size_t i = 0; i < nq; i++) {
 		struct pp_quantity *q = qs[i];
 		char *spec;
@@ -149,11 +151,12 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 			todo[n++] = qs[i];
 	if (!n)
 		goto out;
-	/* --max-runs spent: nothing more is measured; settle.c calls the comparisons undecided. */
-	if (s->opt->max_runs &&
-	    s->runs_used + 2 * (size_t)(s->opt->warmups + runs) > (size_t)s->opt->max_runs) {
-		pr_dbg("--max-runs %ld spent (%zu runs used): %zu quantities not measured",
-		       s->opt->max_runs, s->runs_used, n);
+	/* --max-runs or --max-time spent: nothing more is measured; settle.c calls the
+	 * comparisons undecided. */
+	if (pp_session_can_run(s, 2 * (size_t)(s->opt->warmups + runs))) {
+		pr_dbg("%s spent (%zu runs used): %zu quantities not measured",
+		       pp_spent_option(pp_session_can_run(s, 2 * (size_t)(s->opt->warmups + runs))),
+		       s->runs_used, n);
 		goto out;
 	}
 

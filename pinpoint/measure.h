@@ -12,6 +12,12 @@
 #define PP_STEADY_SAMPLES 10000
 /* Executions per batch of the warm-up rule (MSER over batch medians). */
 #define PP_WARMUP_BATCH 5
+/* Discovery runs per revision (the first included) when the entry runs at
+ * least three batches per process and a run takes at most PP_DISCOVER_MAX_S. */
+#define PP_DISCOVER_RUNS 4
+#define PP_DISCOVER_MAX_S 5.0
+/* Fewest executions a stopped run keeps after its warm-up (--executions auto). */
+#define PP_MIN_KEPT 5
 /* Slots measured in one run (the runtime's limit is larger). */
 #define PP_BATCH_MAX_SLOTS (PP_MAX_SLOTS * 3 / 4)
 

@@ -35,6 +35,8 @@ enum {
 	OPT_REMEASURE,
 	OPT_MAX_RUNS,
 	OPT_MAX_RUNS_CMP,
+	OPT_EXECUTIONS,
+	OPT_MAX_TIME,
 	OPT_CPU,
 	OPT_TIMEOUT,
 	OPT_EXCLUDE,
@@ -74,9 +76,15 @@ static const struct pp_option_desc options[] = {
     {"measurements", required_argument, OPT_MEASUREMENTS, "N",
      "runs per revision in each round of a comparison (default 15)"},
     {"max-runs", required_argument, OPT_MAX_RUNS, "N",
-     "runs the whole session may use, both revisions and warm-ups (default 4000, 0: no limit)"},
+     "runs the whole session may use, both revisions and warm-ups (default 30000, 0: no limit)"},
     {"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
-     "runs per revision after which a comparison is undecided (default 200)"},
+     "runs per revision after which a comparison is undecided (default 3000)"},
+    {"max-time", required_argument, OPT_MAX_TIME, "S",
+     "seconds the session may measure for; comparisons it cannot pay for are undecided "
+     "(default 1800, 0: no limit)"},
+    {"executions", required_argument, OPT_EXECUTIONS, "auto|all|N",
+     "end each run after the entry's N-th execution (auto: as many as measure best for "
+     "the time, from the first runs; all: never)"},
     {"warmups", required_argument, OPT_WARMUPS, "N",
      "runs per revision discarded before each comparison (default 1)"},
     {"confidence", required_argument, OPT_CONFIDENCE, "P",
@@ -259,8 +267,10 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	opt->warmups = 1;
 	opt->confidence = 0.95;
 	opt->precision = 1.0;
-	opt->max_runs_comparison = 200;
-	opt->max_runs = 4000;
+	opt->max_runs_comparison = 3000;
+	opt->max_runs = 30000;
+	opt->max_time = 1800;
+	opt->executions = PP_EXECUTIONS_AUTO;
 	opt->search = PP_SEARCH_ATTRIB;
 	opt->max_paths = 8;
 	opt->test = PP_TEST_MANN_WHITNEY;
@@ -335,6 +345,29 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 		case OPT_MAX_RUNS_CMP:
 			err = parse_int("max-runs-per-comparison", optarg, 3, 1000000,
 					&opt->max_runs_comparison);
+			break;
+		case OPT_MAX_TIME:
+			err = parse_double("max-time", optarg, 0, 1e9, &opt->max_time);
+			break;
+		case OPT_EXECUTIONS:
+			if (!strcmp(optarg, "auto")) {
+				opt->executions = PP_EXECUTIONS_AUTO;
+			} else if (!strcmp(optarg, "all")) {
+				opt->executions = PP_EXECUTIONS_ALL;
+			} else {
+				char *end;
+				long v;
+
+				errno = 0;
+				v = strtol(optarg, &end, 10);
+				if (errno || end == optarg || *end || v < 1) {
+					pr_err("--executions: '%s' is not auto, all or a number of "
+					       "executions from 1",
+					       optarg);
+					err = -EINVAL;
+				}
+				opt->executions = v;
+			}
 			break;
 		case OPT_CPU:
 			err = parse_cpus(optarg, &opt->cpus);

@@ -22,6 +22,10 @@ struct pp_options {
 	int measurements;	 /* runs per revision in each round of a comparison */
 	int max_runs_comparison; /* runs per revision one comparison may use */
 	long max_runs; /* comparison runs of the whole session, both revisions, 0 = no limit */
+	double max_time;	 /* seconds the session may measure for, 0 = no limit */
+	long executions;	 /* each run ends after the entry's N-th execution, or: */
+#define PP_EXECUTIONS_AUTO (-1L) /* as many as the discover stage finds best */
+#define PP_EXECUTIONS_ALL 0L	 /* never: runs go to their end */
 	const char *cpu_list; /* --cpu as given, NULL = runs go anywhere */
 	cpu_set_t cpus;	      /* --cpu: the CPUs runs are pinned to */
 	int warmups;	      /* runs per revision discarded before each comparison */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "pinpoint/session.h"
 
 void pp_session_free(struct pp_session *s)
@@ -130,6 +131,28 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	if (q && q->decided)
 		n->diff = q->cmp.diff;
 	return (int)s->nnodes++;
+}
+
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+{
+	double wall = 0;
+
+	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
+		return PP_SPENT_RUNS;
+	if (!(s->opt->max_time > 0))
+		return PP_SPENT_NONE;
+	for (size_t i = 0; i < s->nruns; i++)
+		wall += s->runs[i].st.wall_s;
+	if (s->nruns)
+		wall /= (double)s->nruns;
+	if (pp_now() - s->started + (double)runs * wall > s->opt->max_time)
+		return PP_SPENT_TIME;
+	return PP_SPENT_NONE;
+}
+
+const char *pp_spent_option(enum pp_spent why)
+{
+	return why == PP_SPENT_TIME ? "--max-time" : "--max-runs";
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)

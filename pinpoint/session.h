@@ -48,6 +48,9 @@ int pp_series_push(struct pp_series *s, double v);
 /* PP_V_NOT_SLOWER: the entry only (its question is one-sided): faster or the same. */
 enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER, PP_V_UNDECIDED, PP_V_NOT_SLOWER };
 
+/* Which of the session's budgets stopped a comparison. */
+enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME };
+
 struct pp_quantity {
 	unsigned id;
 	enum pp_qkind kind;
@@ -70,7 +73,8 @@ struct pp_quantity {
 	struct pp_seq_state seq;
 	struct pp_seq_result look; /* the last look taken */
 	size_t next_look;	   /* values per revision the next look takes */
-	bool truncated;		   /* undecided because --max-runs was spent, not its own budget */
+	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
+	enum pp_spent truncated;
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* rounds of runs measured for this comparison alone */
@@ -168,6 +172,12 @@ struct pp_session {
 	 */
 	unsigned long long entry_skip;
 	/*
+	 * Also fixed by the discover stage: each run ends when the entry's
+	 * entry_stop-th execution returns (the runtime's stop=), 0: runs go to
+	 * their end.  entry_count is the fewest executions a discovery run made.
+	 */
+	unsigned long long entry_stop, entry_count;
+	/*
 	 * The threshold of every comparison: --precision of the centre of the
 	 * entry's previous values at its first look, fixed then (pp_decide());
 	 * until then, of the previous revision's discovery run.
@@ -195,6 +205,15 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
 /* A new node of the tree under @parent (-1: the root), or -1 when out of memory. */
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q);
+
+/*
+ * Whether the session can pay for @runs more runs (both revisions, warm-ups
+ * included): within --max-runs, and within --max-time at the mean wall time
+ * of the runs so far.  Returns PP_SPENT_NONE, or the budget that cannot.
+ */
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs);
+/* The option that @why names: "--max-runs" or "--max-time". */
+const char *pp_spent_option(enum pp_spent why);
 
 /* A new, zeroed run record, or NULL when out of memory. */
 struct pp_run_record *pp_session_add_run(struct pp_session *s);

@@ -3,22 +3,16 @@
  * settle.c - have one comparison measured until it is decided: ask the
  * decide stage, and while it wants more runs, have the measure stage add a
  * round of the runs its next look needs, as long as the session's --max-runs
- * can pay for them; when it cannot, the comparison is undecided.  The plan
+ * and --max-time can pay for them; when they cannot, the comparison is
+ * undecided.  The plan
  * stage calls this for every comparison it needs.
  */
 #include "pinpoint/settle.h"
 
+#include "core/util.h"
 #include "pinpoint/decide.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
-
-/* Whether the session's --max-runs can pay for @runs more runs per revision. */
-static bool affordable(const struct pp_session *s, size_t runs)
-{
-	size_t cost = 2 * (runs + (size_t)s->opt->warmups);
-
-	return !s->opt->max_runs || s->runs_used + cost <= (size_t)s->opt->max_runs;
-}
 
 int pp_settle(struct pp_session *s, struct pp_quantity *q)
 {
@@ -28,12 +22,13 @@ int pp_settle(struct pp_session *s, struct pp_quantity *q)
 		return 0;
 	while ((ret = pp_decide(s, q)) == PP_NEEDS_RUNS) {
 		size_t want = pp_decide_wanted(q);
+		enum pp_spent why = pp_session_can_run(s, 2 * (want + (size_t)s->opt->warmups));
 
-		if (!affordable(s, want)) {
-			pr_dbg(
-			    "comparison of quantity %u: --max-runs %ld spent (%zu used), undecided",
-			    q->id, s->opt->max_runs, s->runs_used);
-			pp_decide_give_up(s, q);
+		if (why) {
+			pr_dbg("comparison of quantity %u: %s spent (%zu runs used, %.0f s), "
+			       "undecided",
+			       q->id, pp_spent_option(why), s->runs_used, pp_now() - s->started);
+			pp_decide_give_up(s, q, why);
 			ret = PP_DECIDED;
 			break;
 		}

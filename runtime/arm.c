@@ -87,6 +87,7 @@ static void init(void)
 	pp_init_pid = (int)getpid();
 	pp_samples_cap = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.samples : 0;
 	pp_sample_counter = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.entry : -1;
+	pp_stop_counter = pp_spec.entry >= 0 && pp_spec.stop ? pp_spec.entry : -1;
 	if (pthread_atfork(NULL, NULL, pp_atfork_child) || atexit(pp_atexit)) {
 		pp_err("cannot register the exit handler; nothing is measured");
 		return;

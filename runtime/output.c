@@ -232,3 +232,11 @@ void pp_atexit(void)
 		pp_err("%s exists (another process wrote it); results written to %s", pp_spec.out,
 		       where);
 }
+
+void pp_stop(void)
+{
+	if (pp_forked || (int)getpid() != pp_init_pid)
+		return;
+	pp_atexit();
+	_exit(0);
+}

@@ -27,6 +27,10 @@
  *    exit probe may be a sibling call, made from the caller's frame.
  *
  * The return address is kept for the exit handler too (stack.c).
+ *
+ * With stop=N, the exit probe that finishes the entry's N-th outermost
+ * execution (counted over all threads) writes the results and ends the
+ * process (pp_stop()): the driver needs no more of the run.
  */
 #include "rt.h"
 
@@ -34,6 +38,8 @@ uint64_t pp_samples[PP_MAX_SAMPLES];
 uint32_t pp_nsamples;
 uint32_t pp_samples_cap;
 int pp_sample_counter = -1;
+int pp_stop_counter = -1;
+static uint64_t pp_stop_seen; /* the entry's finished outermost executions, with stop=N */
 
 static inline const struct pp_site *site_of(const struct pp_fn *fn, uint32_t site)
 {
@@ -69,7 +75,8 @@ static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 		pp_add(&pp_totals[i].lost, 1);
 }
 
-static inline void finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t d)
+/* Returns true when this was the entry's execution that stop=N waits for. */
+static inline bool finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t d)
 {
 	if (pp_likely(t->state == PP_THREAD_LISTED)) {
 		pp_st(&c->sum, c->sum + d);
@@ -80,6 +87,8 @@ static inline void finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i
 	}
 	if (pp_unlikely((int)i == pp_sample_counter))
 		pp_sample(t, d);
+	return pp_unlikely((int)i == pp_stop_counter) &&
+	       pp_add(&pp_stop_seen, 1) + 1 == (uint64_t)pp_spec.stop;
 }
 
 /* The thread's block, computed once per probe: without the barrier the
@@ -135,8 +144,10 @@ static inline void stamp_word(struct pp_thread *t, uint64_t m, unsigned base, ui
 		pp_st(&t->c[base + (unsigned)__builtin_ctzll(m)].start, now);
 }
 
-static inline void exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+static inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
 {
+	bool stop = false;
+
 	for (; m; m &= m - 1) {
 		unsigned i = base + (unsigned)__builtin_ctzll(m);
 		struct pp_tcounter *c = &t->c[i];
@@ -146,8 +157,9 @@ static inline void exit_word(struct pp_thread *t, uint64_t m, unsigned base, uin
 			continue;
 		pp_st(&c->depth, depth - 1);
 		if (depth == 1)
-			finish(t, c, i, now - c->start);
+			stop |= finish(t, c, i, now - c->start);
 	}
+	return stop;
 }
 
 static inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
@@ -186,11 +198,15 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 	uint64_t now = pp_ticks(); /* first, for the same reason */
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
+	bool stop;
 
 	if (pp_unlikely(!s))
 		return;
 	t = self();
-	exit_word(t, s->mask[0], 0, now);
+	stop = exit_word(t, s->mask[0], 0, now);
 	if (pp_unlikely(s->mask[1]))
 		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);
+	/* after the whole site: the other counters it ends are in the results too */
+	if (pp_unlikely(stop))
+		pp_stop();
 }

@@ -70,6 +70,7 @@ struct pp_spec {
 	int entry; /* slot index of entry=, or -1 */
 	bool has_samples;
 	uint32_t samples; /* samples=N */
+	uint32_t stop;	  /* stop=N, 0 when not given */
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
 	char parts[PP_SPEC_MAX]; /* decoded PATH, FILE and NAME copies */
@@ -193,10 +194,14 @@ extern uint64_t pp_samples[PP_MAX_SAMPLES];
 extern uint32_t pp_nsamples; /* claimed indexes, may exceed the buffer */
 extern uint32_t pp_samples_cap;
 extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
+extern int pp_stop_counter;   /* the entry's counter with stop=N, else -1 */
 
 /* ---- output.c ---- */
 
 void pp_atexit(void);
+/* stop=N reached: write the results and end the process (status 0), unless
+ * this is a forked child, which goes on. */
+void pp_stop(void);
 void pp_atfork_child(void);
 extern int pp_forked;
 /* Write the results file to @out, or to "<out>.<pid>" when @out exists; the

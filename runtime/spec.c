@@ -132,6 +132,14 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		sp->has_samples = true;
 		return 0;
 	}
+	if (!strcmp(key, PP_SPEC_KEY_STOP)) {
+		if (sp->stop)
+			return fail(err, errlen, "stop= given twice");
+		if (parse_u32(val, strlen(val), &sp->stop) || !sp->stop)
+			return fail(err, errlen, "stop=%s: want a number from 1 to %u", val,
+				    UINT32_MAX);
+		return 0;
+	}
 
 	if (strcmp(key, PP_SPEC_KEY_ENTRY) && strcmp(key, PP_SPEC_KEY_FN) &&
 	    strcmp(key, PP_SPEC_KEY_RANGE))
@@ -174,6 +182,7 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->entry = -1;
 	sp->has_samples = false;
 	sp->samples = 0;
+	sp->stop = 0;
 	if (len >= sizeof(sp->text))
 		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
 	memcpy(sp->text, text, len + 1);
@@ -187,6 +196,10 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 		ret = parse_item(sp, &used, item, err, errlen);
 		if (ret)
 			goto out_bad;
+	}
+	if (sp->stop && sp->entry < 0) {
+		ret = fail(err, errlen, "stop= counts the entry's executions: it needs entry=");
+		goto out_bad;
 	}
 	return 0;
 

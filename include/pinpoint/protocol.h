@@ -25,6 +25,7 @@
 #define PP_SPEC_KEY_FN "fn"	      /* fn=[FILE:]NAME */
 #define PP_SPEC_KEY_RANGE "range"     /* range=[FILE:]NAME:I-J */
 #define PP_SPEC_KEY_SAMPLES "samples" /* samples=N */
+#define PP_SPEC_KEY_STOP "stop"	      /* stop=N */
 
 /*
  * Escaping: PATH, FILE and NAME are percent-encoded.  A writer encodes '%',

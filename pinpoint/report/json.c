@@ -158,6 +158,8 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	pp_json_num(j, "confidence", o->confidence);
 	pp_json_num(j, "precision_threshold", o->precision);
 	pp_json_int(j, "max_runs", o->max_runs);
+	pp_json_int(j, "executions", o->executions);
+	pp_json_num(j, "max_time_s", o->max_time);
 	pp_json_int(j, "max_runs_per_comparison", o->max_runs_comparison);
 	pp_json_str(j, "cpu", o->cpu_list);
 	pp_json_num(j, "timeout", s->timeout_s);
@@ -182,6 +184,8 @@ static void write_measurement(struct pp_json *j, const struct pp_session *s)
 
 	pp_json_object(j, "measurement");
 	pp_json_int(j, "entry_skip", (long long)s->entry_skip);
+	pp_json_int(j, "entry_stop", (long long)s->entry_stop);
+	pp_json_int(j, "entry_count", (long long)s->entry_count);
 	pp_json_num(j, "threshold_ns", s->threshold_ns);
 	pp_json_int(j, "runs_used", (long long)s->runs_used);
 	pp_json_num(j, "cov_previous", e ? pp_series_cov(&e->series[PP_PREV]) : NAN);
@@ -282,7 +286,8 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_num(j, "alpha_spent", q->seq.spent);
 			pp_json_num(j, "look_confidence", q->look.confidence);
 			pp_json_num(j, "mde_ns", q->look.mde);
-			pp_json_bool(j, "max_runs_spent", q->truncated);
+			pp_json_bool(j, "max_runs_spent", q->truncated == PP_SPENT_RUNS);
+			pp_json_bool(j, "max_time_spent", q->truncated == PP_SPENT_TIME);
 			pp_json_end_object(j);
 			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
 		}

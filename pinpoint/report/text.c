@@ -437,6 +437,11 @@ static void print_noise(FILE *f, const struct pp_session *s)
 		"run (coefficient of variation).\n",
 		100.0 * pp_series_cov(&entry->series[PP_PREV]),
 		100.0 * pp_series_cov(&entry->series[PP_CUR]));
+	if (s->entry_stop && s->entry_stop < s->entry_count)
+		fprintf(f,
+			"Each run ended after the entry's execution %llu (of at least %llu), "
+			"skipping the first %llu (--executions).\n",
+			s->entry_stop, s->entry_count, s->entry_skip);
 	fprintf(f, "Runs: %zu", s->runs_used);
 	if (s->opt->max_runs)
 		fprintf(f, " of --max-runs %ld", s->opt->max_runs);
@@ -475,21 +480,24 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 	char a[32], b[32], c[32], t[32], m[32];
 
 	if (!e->seq.looks) {
-		fprintf(f, "Undecided: --max-runs was spent before %s could be compared.\n",
-			fn_name(e->fn[PP_CUR]));
+		fprintf(f, "Undecided: %s was spent before %s could be compared.\n",
+			pp_spent_option(e->truncated), fn_name(e->fn[PP_CUR]));
 		return;
 	}
-	fprintf(f,
-		"Undecided: could not decide within %zu runs whether %s got slower: difference "
-		"%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
-		e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
-		pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
-		fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
-		pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
-		e->truncated ? " (--max-runs was spent)" : "");
+	fprintf(
+	    f,
+	    "Undecided: could not decide within %zu runs whether %s got slower: difference "
+	    "%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
+	    e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
+	    pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
+	    fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
+	    pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
+	    e->truncated == PP_SPENT_RUNS   ? " (--max-runs was spent)"
+	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
+					    : "");
 	print_runs_needed(f, e);
-	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs) or less noise (--cpu, an idle "
-		   "machine) can decide it.\n");
+	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs, --max-time) or less noise "
+		   "(--cpu, an idle machine) can decide it.\n");
 }
 
 void pp_report_verdict(const struct pp_session *s, FILE *f)

@@ -570,9 +570,51 @@ def scenario_steady_state_rule():
                 fail("the current revision is measured more than 12.5% slower", p)
 
 
+def scenario_executions():
+    """--executions ends every comparison run after the entry's N-th execution
+    (the runtime stops the process); all lets runs go to their end; auto stays
+    between the warm-up and the end; a value within the warm-up or not a
+    number is one error line."""
+    prev, cur = prog("steadystate")
+    base = ["--entry", "step", "--depth", "0", "--previous", prev, "--current", cur,
+            "--precision-threshold", "10", "--max-runs-per-comparison", "30", "--no-save-command"]
+    with tempfile.TemporaryDirectory() as d:
+        for arg, want in (("30", 30), ("all", 0), ("auto", None)):
+            path = os.path.join(d, "report-%s.json" % arg)
+            p = pinpoint(*base, "--executions", arg, "--json", path, "--", "./steadystate",
+                         check_status=None)
+            if p.returncode not in (0, 4):
+                fail("session with --executions %s failed" % arg, p)
+            report = load_report(path, ARGS.schema, p)
+            m = report["measurement"]
+            counts = sorted({r["entry_count"] for r in report["runs"] if r["batch"] > 0})
+            print("--executions %s: skip %d, stop %d, entry counts of the comparison runs %r" %
+                  (arg, m["entry_skip"], m["entry_stop"], counts))
+            if m["entry_count"] != 200:
+                fail("the discovery runs' fewest executions are %d, not 200" % m["entry_count"], p)
+            if want is not None and m["entry_stop"] != want:
+                fail("--executions %s: runs stop after %d" % (arg, m["entry_stop"]), p)
+            stop = m["entry_stop"] or 200
+            if want is None and m["entry_stop"] and not m["entry_skip"] + 5 <= stop < 200:
+                fail("--executions auto stops at %d (skip %d)" % (stop, m["entry_skip"]), p)
+            if counts != [stop]:
+                fail("comparison runs executed the entry %r times, not %d" % (counts, stop), p)
+            if m["entry_stop"] and "Each run ended after the entry's execution %d" % stop not in p.stdout:
+                fail("the report does not say where runs ended", p)
+    # the 5 cold executions are the warm-up (scenario_steady_state_rule): 3 ends inside it
+    p = pinpoint(*base, "--executions", "3", "--", "./steadystate", check_status=None)
+    if p.returncode != 2 or not re.search(r"--executions 3: the first \d+ executions of the "
+                                          r"entry in each run are its warm-up", p.stderr):
+        fail("--executions inside the warm-up is not an error line", p)
+    for bad in ("0", "-4", "many", "12x", ""):
+        expect_usage_error(["--executions", bad, "--entry", "step", "--previous", prev,
+                            "--current", cur, "--", "./steadystate"],
+                           r"--executions: '%s' is not auto, all or a number" % re.escape(bad))
+
+
 def scenario_undecided():
     """An entry that cannot be decided is reported undecided with exit status 4, never as
-    "no regression": by its own budget, then by --max-runs."""
+    "no regression": by its own budget, then by --max-runs or --max-time."""
     prev, cur = prog("same")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
@@ -597,7 +639,7 @@ def scenario_undecided():
         if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 2 looks, "
                          r"minimum detectable effect", p.stdout, re.M):
             fail("the entry's comparison line does not say undecided", p)
-        if not re.search(r"^Runs: \d+ of --max-runs 4000 decided 0 comparisons; 1 stayed undecided\.$",
+        if not re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed undecided\.$",
                          p.stdout, re.M):
             fail("no line of what the runs bought", p)
         if not re.search(r"^Noise: the entry varied by [\d.]+% \(previous\) and [\d.]+% \(current\)",
@@ -628,6 +670,22 @@ def scenario_undecided():
         if not re.search(r"^Undecided: --max-runs was spent before steady could be compared\.$",
                          p.stdout, re.M):
             fail("an entry --max-runs left unmeasured is not reported undecided", p)
+        # --max-time spent before the first round (the discovery runs took longer): the
+        # same, said of --max-time.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "report.json")
+            p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current",
+                         cur, "--max-time", "0.001", "--no-save-command", "--json", path, "--",
+                         "./same", check_status=4)
+            if not re.search(r"^Undecided: --max-time was spent before steady could be "
+                             r"compared\.$", p.stdout, re.M):
+                fail("an entry --max-time left unmeasured is not reported undecided", p)
+            report = load_report(path, ARGS.schema, p)
+            seq = report["comparisons"][0]["sequential"]
+            if not seq["max_time_spent"] or seq["max_runs_spent"] or report["measurement"]["runs_used"]:
+                fail("JSON does not say --max-time stopped the entry before any run: %r" % seq, p)
+        expect_usage_error(["--max-time", "-1", "--entry", "steady", "--previous", prev,
+                            "--current", cur, "--", "./same"], r"--max-time: '-1'")
 
 
 def scenario_cpu():

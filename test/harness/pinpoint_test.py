@@ -45,9 +45,21 @@ def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=
     return p
 
 
+# Sessions of the suite decide each comparison within 200 runs per revision
+# unless a test sets its own budget: its programs are tiny and its questions
+# clear, and the default budget (3000, made for regressions of 1-2 % on a
+# noisy machine) would spend minutes deciding near-threshold siblings "same".
+SUITE_BUDGET = ["--max-runs-per-comparison", "200"]
+
+
 def pinpoint(exe, *args, status=None, env=None, timeout=800):
     """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
-    return run([exe] + list(args), env=env, expect=status, timeout=timeout)
+    args = list(args)
+    opts = args[:args.index("--")] if "--" in args else args
+    if ("--entry" in opts or "--commits" in opts) and not any(
+            a.startswith("--max-runs-per-comparison") for a in opts):
+        args = SUITE_BUDGET + args
+    return run([exe] + args, env=env, expect=status, timeout=timeout)
 
 
 def start_until_first_comparison(exe, prev, cur, json_path, command, env=None):

@@ -56,6 +56,19 @@ def case_basic(ctx, name='rt_e2e_basic'):
               'samples: %d kept, %d dropped' % (len(r.res.samples), r.res.dropped))
         check(sum(r.res.samples) <= leaf.total_ns + 100, 'samples within the total')
 
+    # stop=N: the process ends (status 0, results written) when the entry's
+    # 250th execution returns, before run() goes on to sleep_ms and fib.
+    r = ctx.run(name, 'entry=leaf;range=run:1-1;samples=100;stop=250', binary=prog(ctx, name),
+                argv=[])
+    if clean(ctx, r, name + ' stop'):
+        leaf = slot(r, 0, 'entry', 'leaf', 1)
+        sleep = slot(r, 1, 'range', 'run:1-1', 1)
+        check(leaf.count == 250, 'stop: count %d' % leaf.count)
+        check(len(r.res.samples) == 100 and r.res.dropped == 150,
+              'stop: %d kept, %d dropped' % (len(r.res.samples), r.res.dropped))
+        check(sleep.count == 0, 'stop: the call after the stop ran %d times' % sleep.count)
+        check('run_ns' not in r.said, 'stop: main went on after the stop')
+
 
 def case_threads(ctx):
     r = ctx.run('threads', 'fn=work;range=work:0-0', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
@@ -66,6 +79,14 @@ def case_threads(ctx):
     check(work.count == 4 and call.count == 4, 'counts %d %d' % (work.count, call.count))
     inside(work.total_ns, r.said['work_ns'], 4 * 18 * MS, 'four threads x 20 ms')
     between(call.total_ns, 4 * 18 * MS, work.total_ns, 'the sleeps within work')
+
+    # stop=2 counts executions over all threads; those still running in other
+    # threads are counted up to the stop, as at exit
+    r = ctx.run('threads-stop', 'entry=work;stop=2', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
+    if clean(ctx, r, 'threads stop'):
+        work = slot(r, 0, 'entry', 'work', 1)
+        check(2 <= work.count <= 4, 'stop: count %d' % work.count)
+        check('work_ns' not in r.said, 'stop: main went on after the stop')
 
 
 def case_exceptions(ctx):

@@ -77,6 +77,12 @@ static void test_good(void)
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.has_samples && sp.samples == 0, t);
 	t = "out=o;samples=1048576";
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.samples == 1048576, t);
+	t = "out=o;entry=run;stop=25";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 25, t);
+	t = "out=o;entry=run;stop=4294967295";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 4294967295u, t);
+	t = "out=o;entry=run";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 0, t);
 	t = "out=o;range=f:4294967294-4294967294";
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.slots[0].last == 4294967294u, t);
 
@@ -157,6 +163,11 @@ static void test_bad(void)
 	expect_bad("out=", "out= needs a path");
 	expect_bad("out=o;entry=a;entry=b", "entry= given twice");
 	expect_bad("out=o;samples=1;samples=2", "samples= given twice");
+	expect_bad("out=o;entry=r;stop=1;stop=2", "stop= given twice");
+	expect_bad("out=o;entry=r;stop=0", "stop=0: want a number from 1");
+	expect_bad("out=o;entry=r;stop=-3", "stop=-3");
+	expect_bad("out=o;entry=r;stop=4294967296", "stop=4294967296");
+	expect_bad("out=o;fn=r;stop=3", "stop= counts the entry's executions: it needs entry=");
 	expect_bad("out=o;samples=1048577", "samples=1048577");
 	expect_bad("out=o;samples=-1", "samples=-1");
 	expect_bad("out=o;samples=", "samples=");

@@ -8,7 +8,8 @@ A second, independent implementation guards against a mistake in the
 fixtures themselves: Mann-Whitney U and p (scipy.stats.mannwhitneyu, exact
 or asymptotic with continuity correction as R chose), Welch t, df and p
 (scipy.stats.ttest_ind with equal_var=False, t/normal quantiles for the
-interval), the t/z intervals of the summaries
+interval), the t/z intervals of the summaries, MSER's cut and the nested
+ANOVA's mean squares (numpy)
 (scipy.stats.f_oneway).  Exits 77 (skipped) when scipy is missing.
 """
 import math
@@ -122,6 +123,34 @@ def main(path):
                 v = [np.var(z[d:]) / (m - d) for d in range((m - 1) // 2 + 1)]
                 check(name, "rc", 0, rc)
                 check(name, "skip", b * int(np.argmin(v)), skip)
+            elif kind == "varcomp":
+                rows, n = int(tok.pop(0)), int(tok.pop(0))
+                blocks = np.array(sample(tok), dtype=int)
+                x = np.array(sample(tok)).reshape(rows, n)
+                msw, msb, within, between, wlong, blong = (float(v) for v in tok[:6])
+                k = float(tok[6])
+                # statsmodels-free: the nested ANOVA's sums of squares by hand
+                means = x.mean(axis=1)
+                ssw = float(((x - means[:, None]) ** 2).sum())
+                ssb = sum(n * float(((means[blocks == b] - means[blocks == b].mean()) ** 2).sum())
+                          for b in np.unique(blocks))
+                nb = len(np.unique(blocks))
+                tol = 1e-12 * float(np.abs(x).max()) ** 2
+                check(name, "msw", ssw / (rows * (n - 1)), msw, abs_=tol)
+                check(name, "msb", ssb / (rows - nb), msb, abs_=tol)
+                bt = (ssb / (rows - nb) - ssw / (rows * (n - 1))) / n
+                check(name, "between", bt, between, abs_=tol)
+                h = n // 2
+                halves = np.stack([x[:, :h].mean(axis=1), x[:, h:2 * h].mean(axis=1)], axis=1)
+                wl = h * float(np.var(halves, axis=1, ddof=1).mean())
+                bl = (ssb / (rows - nb) - wl) / n
+                check(name, "within_long", wl, wlong, abs_=tol)
+                check(name, "between_long", bl, blong, abs_=tol)
+                kk = math.sqrt(1.5 * wl / bl) if bl > 0 else math.inf
+                if math.isinf(k):
+                    check(name, "k", 1.0 if math.isinf(kk) else 0.0, 1.0)
+                else:
+                    check(name, "k", kk, k, rel=1e-7)
             else:
                 print(f"FAIL: unknown line kind {kind}")
                 return 1

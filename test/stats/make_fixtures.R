@@ -12,6 +12,7 @@
 #   mw      NAME CONF X Y  EXACT U P HL LOW HIGH
 #   mwtest  NAME X Y  EXACT U P          (test only: R has no interval here)
 #   mser    NAME BATCH X  RC SKIP
+#   varcomp NAME ROWS N BLOCKS X  MSW MSB WITHIN BETWEEN WLONG BLONG K
 #
 # Sources: summary - mean, sd, median, and t.test(x)$conf.int below 30
 # values, qnorm() above; welch - t.test(y, x, var.equal = FALSE) below 30 values
@@ -19,7 +20,14 @@
 # 30 or more (the method's z rule); mw - wilcox.test(y, x, conf.int = TRUE,
 # tol.root = 1e-13) with R's default exact rule and continuity correction,
 # HL = median(outer(y, x, "-")); mser - MSER (White 1997) over batch medians
-# written out in R: RC 1 below three batches, else SKIP = BATCH * d.
+# written out in R: RC 1 below three batches, else SKIP = BATCH * d;
+# varcomp - the Residuals and block:run mean squares of
+# anova(lm(x ~ block / run)) (x ~ run for one block; BLOCKS is a sample of ROWS block numbers, X
+# the ROWS * N values row by row), WITHIN = MSW, BETWEEN = (MSB - MSW) / N,
+# WLONG = h * var() of each row's two half means (h = N %/% 2 values each)
+# averaged over rows, BLONG = (MSB - WLONG) / N, and
+# K = sqrt(3 / 2 * WLONG / BLONG) (a run cost of 3, an execution cost of 2;
+# Inf when BLONG <= 0).
 
 fmt <- function(v) {
 	vapply(v, function(a) {
@@ -190,3 +198,49 @@ mser_case("trailing_values", 4, c(300, 200, 100, 100, 100, 100, 100, 100, 100, 1
 spikes <- round(100 + rnorm(40, 0, 0.5), 3)
 spikes[c(3, 12, 18)] <- 300
 mser_case("spikes", 5, spikes)
+
+## Variance components of runs and executions ----------------------------------
+varcomp_case <- function(name, rows, n, blocks, x) {
+	run <- factor(rep(seq_len(rows), each = n))
+	block <- factor(rep(blocks, each = n))
+	a <- if (nlevels(block) > 1) anova(lm(x ~ block / run)) else anova(lm(x ~ run))
+	msw <- a["Residuals", "Mean Sq"]
+	msb <- a[nrow(a) - 1, "Mean Sq"]
+	between <- (msb - msw) / n
+	h <- n %/% 2
+	m <- matrix(x, nrow = rows, byrow = TRUE)
+	wlong <- h * mean(apply(m, 1, function(r) var(c(mean(r[1:h]), mean(r[(h + 1):(2 * h)])))))
+	blong <- (msb - wlong) / n
+	k <- if (blong > 0) sqrt(3 / 2 * wlong / blong) else Inf
+	out("varcomp ", name, " ", rows, " ", n, " ", smp(blocks), " ", smp(x), " ",
+	    paste(fmt(c(msw, msb, msw, between, wlong, blong)), collapse = " "), " ",
+	    if (is.finite(k)) fmt(k) else "inf")
+}
+# Two revisions 2 % apart, run means spread by 7 %, executions by 12 % (this
+# machine's figures, doc/semantics.md).
+runs_x <- function(rows, n, blocks, sb, sw) {
+	unlist(lapply(seq_len(rows), function(i)
+		round(100 * (1 + 0.02 * blocks[i]) * (1 + rnorm(1, 0, sb)) + rnorm(n, 0, sw * 100), 4)))
+}
+b6 <- rep(0:1, 3)
+varcomp_case("two_revisions", 6, 50, b6, runs_x(6, 50, b6, 0.07, 0.12))
+b10 <- rep(0:1, 5)
+varcomp_case("ten_runs", 10, 20, b10, runs_x(10, 20, b10, 0.05, 0.2))
+# No spread between runs in the model: the estimate comes out small (here
+# positive by chance) and k large; with equal run means exactly, it is
+# negative and k infinite.
+varcomp_case("no_run_effect", 8, 30, rep(0:1, 4), round(100 + rnorm(240, 0, 3), 4))
+# One block (NULL in C is every row in block 0).
+varcomp_case("one_block", 5, 10, rep(0, 5), runs_x(5, 10, rep(0, 5), 0.1, 0.05))
+varcomp_case("equal_run_means", 3, 4, rep(0, 3), c(1, 2, 3, 4, 4, 3, 2, 1, 2, 1, 4, 3))
+# Slow episodes spanning many consecutive executions: the halves' means
+# differ more than independent values allow, so WLONG > WITHIN and K grows.
+ep <- unlist(lapply(1:8, function(i) {
+	v <- 100 * (1 + rnorm(1, 0, 0.05)) + rnorm(40, 0, 3)
+	s <- sample(1:20, 1)
+	v[s:(s + 15)] <- v[s:(s + 15)] * 1.2
+	round(v, 4)
+}))
+varcomp_case("episodes", 8, 40, rep(0:1, 4), ep)
+# Odd N: the last value of each row is in no half.
+varcomp_case("odd_n", 4, 5, c(0, 0, 1, 1), round(c(1:5, 2:6, 5:1, c(9, 1, 4, 4, 2)), 4))

@@ -64,6 +64,31 @@ static void bad_input(void)
 	CHECK(pp_warmup_mser(NULL, 5, 1, &start) == -EINVAL, "mser NULL");
 	CHECK(pp_warmup_mser(five, 5, 2, &start) == -ENODATA, "mser: two batches");
 	CHECK(pp_warmup_mser(five, 0, 1, &start) == -ENODATA, "mser n=0");
+
+	/* variance components: rows of two or more values, every block used */
+	static const double six[6] = {1, 2, 3, 5, 4, 4};
+	static const unsigned b01[3] = {0, 1, 0}, b02[3] = {0, 2, 0}, b012[3] = {0, 1, 2};
+	struct pp_varcomp vc;
+
+	CHECK(pp_variance_components(NULL, 3, 2, NULL, &vc) == -EINVAL, "varcomp NULL");
+	CHECK(pp_variance_components(six, 6, 1, NULL, &vc) == -EINVAL, "varcomp n=1");
+	CHECK(pp_variance_components(nan_in, 1, 3, NULL, &vc) == -EINVAL, "varcomp NaN");
+	CHECK(pp_variance_components(six, 3, 2, b02, &vc) == -EINVAL, "varcomp: block 1 empty");
+	CHECK(pp_variance_components(six, 3, 2, b012, &vc) == -ENODATA, "varcomp: one row a block");
+	CHECK(pp_variance_components(six, 1, 6, NULL, &vc) == -ENODATA, "varcomp: one row");
+	/* rows {1,2} {3,5} {4,4}, blocks 0 1 0: MSW = (0.5 + 2 + 0) / 3, row 1 alone in its block
+	 */
+	CHECK(pp_variance_components(six, 3, 2, b01, &vc) == 0 && vc.df_within == 3 &&
+		  vc.df_between == 1 && fabs(vc.ms_within - 2.5 / 3) < 1e-15 &&
+		  fabs(vc.ms_between - 2 * (1.25 * 1.25 * 2) / 1) < 1e-12,
+	      "varcomp by hand: msw %g msb %g", vc.ms_within, vc.ms_between);
+	vc = (struct pp_varcomp){.within_long = 4, .between_long = 1};
+	CHECK(fabs(pp_executions_per_run(&vc, 9, 1) - 6) < 1e-12, "k = sqrt(9 * 4)");
+	vc.between_long = 0;
+	CHECK(isinf(pp_executions_per_run(&vc, 9, 1)), "k: no spread between runs");
+	CHECK(isnan(pp_executions_per_run(&vc, 9, 0)), "k: execution cost 0");
+	CHECK(isnan(pp_executions_per_run(&vc, -1, 1)), "k: negative run cost");
+	CHECK(isnan(pp_executions_per_run(NULL, 1, 1)), "k: NULL");
 }
 
 static int all_finite(const struct pp_comparison *c)

@@ -236,6 +236,53 @@ out:
 	free(x);
 }
 
+static void check_varcomp(struct tokens *t)
+{
+	size_t rows = count(t), n = count(t), nb, nx;
+	double *b = sample(t, &nb), *x = sample(t, &nx), want[7];
+	unsigned *block = NULL;
+	struct pp_varcomp vc;
+	int err;
+
+	for (int i = 0; i < 7; i++)
+		want[i] = num(t);
+	if (t->bad || !b || !x || nb != rows || nx != rows * n) {
+		t->bad = 1;
+		goto out;
+	}
+	block = malloc(rows * sizeof(*block));
+	if (!block) {
+		t->bad = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < rows; i++)
+		block[i] = (unsigned)b[i];
+	err = pp_variance_components(x, rows, n, block, &vc);
+	CHECK(err == 0, "%s: pp_variance_components returned %d", t->name, err);
+	if (err)
+		goto out;
+	/* Sums of squares of values of size ~s: R's rounding is ~1e-16 * s^2 apart. */
+	double abs_tol = 1e-12 * scale(x, nx) * scale(x, nx);
+
+	CHECK_CLOSE(t->name, "ms_within", vc.ms_within, want[0], REL, abs_tol);
+	CHECK_CLOSE(t->name, "ms_between", vc.ms_between, want[1], REL, abs_tol);
+	CHECK_CLOSE(t->name, "within", vc.within, want[2], REL, abs_tol);
+	CHECK_CLOSE(t->name, "between", vc.between, want[3], REL, abs_tol);
+	CHECK_CLOSE(t->name, "within_long", vc.within_long, want[4], REL, abs_tol);
+	CHECK_CLOSE(t->name, "between_long", vc.between_long, want[5], REL, abs_tol);
+	CHECK(vc.df_within == rows * (n - 1), "%s: df_within %zu", t->name, vc.df_within);
+	double k = pp_executions_per_run(&vc, 3.0, 2.0);
+
+	if (isinf(want[6]))
+		CHECK(isinf(k), "%s: k = %g, want inf", t->name, k);
+	else
+		CHECK_CLOSE(t->name, "k", k, want[6], 1e-7, 0);
+out:
+	free(block);
+	free(b);
+	free(x);
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -275,6 +322,8 @@ int main(int argc, char **argv)
 			check_mwtest(&t);
 		else if (!strcmp(kind, "mser"))
 			check_mser(&t);
+		else if (!strcmp(kind, "varcomp"))
+			check_varcomp(&t);
 		else
 			t.bad = 1;
 		if (!t.bad && strtok_r(NULL, " \t\n", &t.save))
@@ -285,7 +334,7 @@ int main(int argc, char **argv)
 	free(line);
 	fclose(f);
 	/* An empty or truncated file must not pass silently. */
-	CHECK(cases >= 58, "only %d fixture cases read", cases);
+	CHECK(cases >= 70, "only %d fixture cases read", cases);
 	printf("%d fixture cases\n", cases);
 	return report(argv[0]);
 }
