@@ -87,19 +87,18 @@ size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, d
 
 double pp_seq_runs_to_decide(double centre, double half, double threshold, bool one_sided, size_t n)
 {
-	double dist, runs;
+	double c, dist, runs;
 
 	if (!isfinite(centre) || !isfinite(half) || half < 0.0 || !isfinite(threshold) ||
 	    threshold < 0.0 || n < 2)
 		return NAN;
-	if (one_sided)
-		dist = fabs(centre - threshold);
-	else if (centre > threshold)
-		dist = centre - threshold;
-	else if (centre < -threshold)
-		dist = -threshold - centre;
-	else
-		dist = threshold - fabs(centre);
+	/*
+	 * Whichever comes first: the interval clear of 0 (SLOWER, FASTER;
+	 * one-sided: only above it) or inside the threshold (SAME; one-sided
+	 * NOT_SLOWER, below +T).
+	 */
+	c = one_sided ? centre : fabs(centre);
+	dist = fmax(c, threshold - c);
 	if (dist <= 0.0)
 		return INFINITY;
 	runs = ceil((double)n * (half / dist) * (half / dist));
@@ -183,16 +182,24 @@ static int look_interval(enum pp_test test, const double *x, size_t nx, const do
 	return 0;
 }
 
+/*
+ * Shown within the threshold first (SAME; for a one-sided design FASTER
+ * beyond -T, then NOT_SLOWER), then shown away from zero (SLOWER, FASTER):
+ * a difference significantly different from 0 but shown smaller than T is
+ * "same".  Once the interval is narrower than T one of them holds.
+ */
 static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr, bool one_sided)
 {
-	if (iv->low > thr)
-		return PP_SEQ_SLOWER;
-	if (iv->high < -thr)
-		return PP_SEQ_FASTER;
 	if (iv->low > -thr && iv->high < thr)
 		return PP_SEQ_SAME;
+	if (one_sided && iv->high < -thr)
+		return PP_SEQ_FASTER;
 	if (one_sided && iv->high < thr)
 		return PP_SEQ_NOT_SLOWER;
+	if (iv->low > 0.0)
+		return PP_SEQ_SLOWER;
+	if (iv->high < 0.0)
+		return PP_SEQ_FASTER;
 	return PP_SEQ_CONTINUE;
 }
 
@@ -238,7 +245,7 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 			out->mde = pp_seq_mde(a, PP_SEQ_MDE_POWER,
 					      (out->diff.high - out->diff.low) /
 						  (2.0 * gsl_cdf_ugaussian_Qinv(a / 2.0)),
-					      d->threshold);
+					      0.0);
 	}
 	if (out->verdict == PP_SEQ_CONTINUE && last)
 		out->verdict = PP_SEQ_UNDECIDED;

@@ -17,20 +17,29 @@
  *
  * Each look's interval [L, H] (Hodges-Lehmann for Mann-Whitney, Welch for
  * welch, computed by pp_compare() at level 1 - alpha_k) against the
- * threshold T >= 0:
+ * threshold T >= 0, the first row that holds:
  *
- *   L > T            SLOWER      H < -T          FASTER
- *   -T < L, H < T    SAME        otherwise       CONTINUE, or UNDECIDED once
- *                                                the budget is spent
+ *   -T < L, H < T    SAME        (shown within the threshold)
+ *   L > 0            SLOWER      (shown slower, not shown within T)
+ *   H < 0            FASTER
+ *   otherwise        CONTINUE, or UNDECIDED once the budget is spent
  *
- * A one-sided design (the question is only "slower?", as at the entry) also
- * stops at H < T, L <= -T: NOT_SLOWER (faster or the same, not which).
+ * A one-sided design (the question is only "slower?", as at the entry)
+ * answers FASTER at H < -T and NOT_SLOWER at H < T (faster or the same, not
+ * which) before SLOWER.
  *
- * The point estimate plays no part.  A wrong SLOWER (true difference <= T),
- * FASTER (>= -T) or SAME (|difference| >= T) needs an interval that misses the
- * true difference, so each has probability <= alpha / 2 and all of them
- * together <= alpha; a wrong NOT_SLOWER (true difference >= T) likewise
- * needs a missed interval.  A look whose sample sizes cannot give an interval at its
+ * T is the indifference zone of a test of "no slower" against "slower by T":
+ * a wrong SLOWER (true difference <= 0), FASTER (>= 0) or SAME (|difference|
+ * >= T) needs an interval that misses the true difference, so each has
+ * probability <= alpha / 2 and all of them together <= alpha; a difference
+ * in (0, T) may be called either SLOWER or SAME.  A wrong NOT_SLOWER (true
+ * difference >= T) likewise needs a missed interval.  An interval narrower
+ * than T always settles one of the rows, so with T > 0 no comparison needs
+ * more runs than bring its interval's width below T, whatever the true
+ * difference (an interval above +T only, as SLOWER once needed, takes
+ * unboundedly many near T).
+ *
+ * A look whose sample sizes cannot give an interval at its
  * level (Mann-Whitney with 3 and 3 values cannot reach 95%) computes none: it
  * spends nothing, answers CONTINUE (UNDECIDED at the budget), and its alpha
  * stays for later looks.  Nothing is ever computed at a lower confidence than
@@ -46,8 +55,8 @@
 
 enum pp_seq_verdict {
 	PP_SEQ_CONTINUE,   /* measure another round */
-	PP_SEQ_SLOWER,	   /* interval above +threshold */
-	PP_SEQ_FASTER,	   /* interval below -threshold */
+	PP_SEQ_SLOWER,	   /* interval above 0, not inside +-threshold */
+	PP_SEQ_FASTER,	   /* interval below 0, not inside +-threshold */
 	PP_SEQ_SAME,	   /* interval inside (-threshold, +threshold) */
 	PP_SEQ_NOT_SLOWER, /* one-sided designs: interval below +threshold, not inside */
 	PP_SEQ_UNDECIDED,  /* budget spent without any of the above: never "same" */
@@ -92,7 +101,7 @@ struct pp_seq_result {
 	double spent;		 /* alpha used so far, this look included */
 	/*
 	 * Minimum detectable effect: the true |difference| this look's interval
-	 * would have placed beyond the threshold with probability
+	 * would have placed clear of 0 with probability
 	 * PP_SEQ_MDE_POWER (normal approximation, standard error implied by the
 	 * interval's width); +inf when no interval was computed.
 	 */
@@ -131,7 +140,8 @@ bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha);
 /*
  * Minimum detectable effect: threshold + (z(1 - alpha/2) + z(power)) * se,
  * the true shift a normal estimate with standard error @se exceeds the
- * threshold by its interval's half-width with probability @power.
+ * threshold by its interval's half-width with probability @power.  The
+ * sequential rule's SLOWER boundary is 0 (pp_seq_look passes 0).
  * NaN for bad arguments.
  */
 double pp_seq_mde(double alpha, double power, double se, double threshold);
@@ -141,7 +151,8 @@ double pp_seq_mde(double alpha, double power, double se, double threshold);
  * 1 - alpha of a difference of means with known sd @sigma to lie above
  * @threshold with probability @power when the true difference is @effect:
  * ceil(2 sigma^2 (z(1 - alpha/2) + z(power))^2 / (effect - threshold)^2).
- * This is the yardstick of the runs-used target.  0 for bad arguments
+ * With @threshold 0 (SLOWER's boundary) this is the yardstick of the
+ * runs-used target.  0 for bad arguments
  * (effect <= threshold included).
  */
 size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold);
@@ -150,12 +161,12 @@ size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, d
  * Runs per series that would bring an interval of half-width @half, from @n
  * values per series, to a verdict if its centre stayed at @centre: the
  * half-width shrinks as 1/sqrt(n), and a verdict needs it below the
- * distance from @centre to the boundary it can settle on (above @threshold:
- * SLOWER; below -@threshold: FASTER; between: SAME, or with @one_sided
- * NOT_SLOWER, whose only boundary is +@threshold).  An estimate at the
+ * larger distance from @centre to a boundary it can settle on (0 for SLOWER
+ * or FASTER, +-@threshold for SAME; with @one_sided 0 for SLOWER and
+ * +@threshold for NOT_SLOWER).  An estimate at the
  * noise and difference measured so far, for the undecided message, and a
  * lower bound: later looks of the sequential rule are wider than a fixed
- * sample's.  At least @n; INFINITY when the centre sits on its boundary,
+ * sample's.  At least @n; INFINITY only with @threshold 0 and @centre 0,
  * NaN for bad arguments.
  */
 double pp_seq_runs_to_decide(double centre, double half, double threshold, bool one_sided,

@@ -7,16 +7,15 @@
  * (align.c) and F's parts are measured in the same runs: its own body and,
  * for a list of up to PP_ATTRIB_SHORT places, every call at once with the
  * list's two halves riding along; a longer list is halved, the halves' halves
- * riding along, and a half is followed when it is significantly slower or
- * faster beyond the threshold, when its interval is too wide to call it
- * empty, or when one of its halves differs significantly (an improvement
- * can mask a regression in the same half).  Every call that is significantly
- * slower, or faster, beyond the threshold becomes a node; a half that is
- * slower beyond the threshold with no slower call in it becomes a range
- * node.  Calls only one revision makes are grouped under a structural node,
- * each with its cost in its revision.  What the parts leave of F's
- * difference is the remainder (a point estimate).  Then the slower calls are
- * dug into, largest first, down to --depth, for at most --max-paths calls.
+ * riding along, and a half is followed when it is found slower or faster
+ * (significantly, and not shown within the threshold: core/stats_seq.h),
+ * when its interval is too wide to call it empty, or when one of its halves
+ * differs (an improvement can mask a regression in the same half).  Every
+ * call found slower or faster becomes a node; a half found slower with no
+ * slower call in it becomes a range node.  Calls only one revision makes are grouped under a
+ * structural node, each with its cost in its revision.  What the parts leave of F's difference is
+ * the remainder (a point estimate).  Then the slower calls are dug into, largest first, down to
+ * --depth, for at most --max-paths calls.
  *
  * A call that has no probes (its callee was inlined, or it was removed by
  * the optimiser) cannot be measured: its time is part of F's own body, whose
@@ -186,14 +185,14 @@ int pp_plan_attrib_ride_along(struct pp_session *s, struct pp_quantity **batch, 
 	return err;
 }
 
-/* Significantly slower, or faster, by more than the threshold. */
+/* Significantly slower, or faster, and not shown within the threshold. */
 static int beyond(const struct pp_quantity *q)
 {
 	if (!q || !q->decided)
 		return 0;
 	if (q->verdict == PP_V_SLOWER)
 		return 1;
-	if (q->verdict == PP_V_FASTER && -q->cmp.diff.centre > q->threshold_ns)
+	if (q->verdict == PP_V_FASTER)
 		return -1;
 	return 0;
 }

@@ -56,16 +56,15 @@ place that knows the report's layout):
 The theoretical minimum is that of a fixed-sample test that knows the noise:
 per revision and per comparison
 
-    n = ceil(2 sigma^2 (z_{1-alpha/2} + z_{power})^2 / (delta - T)^2)
+    n = ceil(2 sigma^2 (z_{1-alpha/2} + z_{power})^2 / delta^2)
 
 with alpha = 1 - confidence (0.05), power 0.95, sigma the pooled standard
 deviation of the entry's runs in that session (previous and current), delta
-the true size measured with plain builds (ns), T the session's precision
-threshold (ns, from the report); a search that decides one comparison per
-layer needs D + 1 of them (the entry and one per layer down to the injected
-call), so the minimum is 2 n (D + 1) runs.  It is undefined (n/a) when
-delta <= T: no fixed sample separates a difference from a threshold it does
-not exceed.  The noise of deeper comparisons is usually smaller than the
+the true size measured with plain builds (ns): the runs a fixed-size
+interval needs to lie above 0 (the sequential rule's boundary for slower)
+with that power.  A search that decides one comparison per layer needs
+D + 1 of them (the entry and one per layer down to the injected call), so
+the minimum is 2 n (D + 1) runs.  The noise of deeper comparisons is usually smaller than the
 entry's, so this is a generous minimum (few runs) for deep cells.
 """
 import argparse
@@ -494,14 +493,14 @@ def read_report(path):
     }
 
 
-def minimum_runs(sd, delta, threshold, confidence, depth):
+def minimum_runs(sd, delta, confidence, depth):
     """2 n (depth + 1), n the fixed-sample size per revision; None when
-    undefined (delta <= threshold, or no noise figure)."""
-    if sd is None or threshold is None or delta is None or delta <= threshold:
+    undefined (no regression, or no noise figure)."""
+    if sd is None or delta is None or delta <= 0:
         return None
     z = statistics.NormalDist()
     k = z.inv_cdf(1 - (1 - confidence) / 2) + z.inv_cdf(POWER)
-    n = math.ceil(2 * sd * sd * k * k / ((delta - threshold) ** 2))
+    n = math.ceil(2 * sd * sd * k * k / (delta ** 2))
     return 2 * max(n, 2) * (depth + 1)
 
 
@@ -537,7 +536,7 @@ def trial(rec, tc, k, trials_dir):
     others = [t['function'] for t in cal['targets'][1:]]
     if others and rep['contributors'] is not None:
         res['others_listed'] = all(o in rep['contributors'] for o in others)
-    res['minimum_runs'] = minimum_runs(rep['entry_sd_ns'], cal['delta_ns'], rep['threshold_ns'],
+    res['minimum_runs'] = minimum_runs(rep['entry_sd_ns'], cal['delta_ns'],
                                        rep['confidence'], max(t['depth'] for t in cal['targets']))
     return res
 

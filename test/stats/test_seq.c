@@ -326,7 +326,7 @@ static void check_power(gsl_rng *r, double *x, double *y)
 {
 	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
 	const int trials = 400;
-	size_t fixed = pp_seq_fixed_n(ALPHA, PP_SEQ_MDE_POWER, 1.0, 1.0, 0.2);
+	size_t fixed = pp_seq_fixed_n(ALPHA, PP_SEQ_MDE_POWER, 1.0, 1.0, 0.0);
 
 	for (size_t t = 0; t < 2; t++) {
 		struct pp_seq_design d = {.test = tests[t],
@@ -359,7 +359,13 @@ static void check_power(gsl_rng *r, double *x, double *y)
 	}
 }
 
-/* A shift right at the threshold: neither above nor inside it, so UNDECIDED, never SAME. */
+/*
+ * A shift right at the threshold is the power point: SLOWER (L > 0) in all
+ * but alpha/2 of the comparisons once the budget lets the interval become
+ * narrower than T, which settles every comparison.  With a budget too small
+ * for that, UNDECIDED (never SAME), with its interval across 0 and at least
+ * T wide.
+ */
 static void check_undecided(gsl_rng *r, double *x, double *y)
 {
 	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
@@ -369,34 +375,55 @@ static void check_undecided(gsl_rng *r, double *x, double *y)
 		struct pp_seq_design d = {.test = tests[t],
 					  .alpha = ALPHA,
 					  .threshold = 0.5,
-					  .budget = 200,
+					  .budget = 1000,
 					  .spending = PP_SPEND_POCOCK};
-		unsigned count[PP_SEQ_UNDECIDED + 1] = {0}, limit;
+		unsigned count[PP_SEQ_UNDECIDED + 1] = {0}, small[PP_SEQ_UNDECIDED + 1] = {0};
+		unsigned limit = binomial_limit(ALPHA / 2.0, trials);
+		double runs = 0.0;
 
 		for (unsigned k = 0; k < trials; k++) {
 			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, 10, x, y);
 
 			CHECK(o.err == 0, "look failed: %d", o.err);
 			count[o.last.verdict]++;
+			runs += (double)o.last.runs;
+		}
+		printf(
+		    "shift = threshold, %s, budget 1000: %u slower, %u same, %u undecided of %u, "
+		    "mean runs %.0f\n",
+		    test_name(tests[t]), count[PP_SEQ_SLOWER], count[PP_SEQ_SAME],
+		    count[PP_SEQ_UNDECIDED], trials, runs / trials);
+		CHECK(count[PP_SEQ_SAME] + count[PP_SEQ_FASTER] <= limit,
+		      "%s: %u same, %u faster at +T (bound %u)", test_name(tests[t]),
+		      count[PP_SEQ_SAME], count[PP_SEQ_FASTER], limit);
+		CHECK(count[PP_SEQ_UNDECIDED] <= limit, "%s: %u undecided with room to decide",
+		      test_name(tests[t]), count[PP_SEQ_UNDECIDED]);
+		CHECK(count[PP_SEQ_SLOWER] >= trials - 2 * limit, "%s: only %u slower",
+		      test_name(tests[t]), count[PP_SEQ_SLOWER]);
+
+		d.budget = 40;
+		for (unsigned k = 0; k < trials; k++) {
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, 10, x, y);
+
+			CHECK(o.err == 0, "look failed: %d", o.err);
+			small[o.last.verdict]++;
 			if (o.last.verdict == PP_SEQ_UNDECIDED) {
 				CHECK(o.last.runs == d.budget, "undecided after %zu runs",
 				      o.last.runs);
-				CHECK(o.last.mde > d.threshold && isfinite(o.last.mde),
+				CHECK(o.last.mde > 0.0 && isfinite(o.last.mde),
 				      "undecided with MDE %g", o.last.mde);
-				CHECK(o.last.diff.low <= d.threshold &&
-					  o.last.diff.high >= d.threshold,
+				CHECK(o.last.diff.low <= 0.0 && o.last.diff.high >= 0.0 &&
+					  o.last.diff.high - o.last.diff.low >= d.threshold,
 				      "undecided with [%g, %g]", o.last.diff.low, o.last.diff.high);
 			}
 		}
-		limit = binomial_limit(ALPHA / 2.0, trials);
-		printf("shift = threshold, %s: %u undecided, %u same, %u slower of %u\n",
-		       test_name(tests[t]), count[PP_SEQ_UNDECIDED], count[PP_SEQ_SAME],
-		       count[PP_SEQ_SLOWER], trials);
-		CHECK(count[PP_SEQ_SAME] <= limit && count[PP_SEQ_SLOWER] <= limit,
-		      "%s: %u same, %u slower (bound %u each)", test_name(tests[t]),
-		      count[PP_SEQ_SAME], count[PP_SEQ_SLOWER], limit);
-		CHECK(count[PP_SEQ_UNDECIDED] >= trials * 9 / 10, "%s: only %u undecided",
-		      test_name(tests[t]), count[PP_SEQ_UNDECIDED]);
+		printf("shift = threshold, %s, budget 40: %u slower, %u same, %u undecided of %u\n",
+		       test_name(tests[t]), small[PP_SEQ_SLOWER], small[PP_SEQ_SAME],
+		       small[PP_SEQ_UNDECIDED], trials);
+		CHECK(small[PP_SEQ_SAME] <= limit, "%s: %u same at +T with a small budget",
+		      test_name(tests[t]), small[PP_SEQ_SAME]);
+		CHECK(small[PP_SEQ_UNDECIDED] >= trials / 4, "%s: only %u undecided at budget 40",
+		      test_name(tests[t]), small[PP_SEQ_UNDECIDED]);
 	}
 }
 
@@ -537,20 +564,25 @@ static void check_bad_input(void)
 
 static void check_runs_to_decide(void)
 {
-	/* Above the threshold: 10 (4 / (3 - 1))^2 = 40. */
-	CHECK_CLOSE("runs", "slower", pp_seq_runs_to_decide(3.0, 4.0, 1.0, false, 10), 40.0, 0, 0);
-	/* Below -T: 10 (3 / (-1 - -2.5))^2 = 40. */
-	CHECK_CLOSE("runs", "faster", pp_seq_runs_to_decide(-2.5, 3.0, 1.0, false, 10), 40.0, 0, 0);
-	/* Inside: SAME needs h < T - |c| = 0.5: 10 (1 / 0.5)^2 = 40. */
+	/* Above the threshold: SLOWER needs h < 3 (L > 0): 10 (4 / 3)^2 = 17.8. */
+	CHECK_CLOSE("runs", "slower", pp_seq_runs_to_decide(3.0, 4.0, 1.0, false, 10), 18.0, 0, 0);
+	/* Below -T: FASTER needs h < 2.5: 10 (3 / 2.5)^2 = 14.4. */
+	CHECK_CLOSE("runs", "faster", pp_seq_runs_to_decide(-2.5, 3.0, 1.0, false, 10), 15.0, 0, 0);
+	/* Inside: SAME needs h < T - |c| = 0.5, FASTER h < 0.5: 10 (1 / 0.5)^2 = 40. */
 	CHECK_CLOSE("runs", "same", pp_seq_runs_to_decide(-0.5, 1.0, 1.0, false, 10), 40.0, 0, 0);
+	/* Nearer T than 0: SLOWER first, h < 0.75: 10 (1.5 / 0.75)^2 = 40. */
+	CHECK_CLOSE("runs", "near T", pp_seq_runs_to_decide(0.75, 1.5, 1.0, false, 10), 40.0, 0, 0);
 	/* One-sided: NOT_SLOWER needs h < T - c = 1.5: 10 (3 / 1.5)^2 = 40. */
 	CHECK_CLOSE("runs", "not slower", pp_seq_runs_to_decide(-0.5, 3.0, 1.0, true, 10), 40.0, 0,
 		    0);
+	/* Right at the threshold: SLOWER at h < 1, 10 (2 / 1)^2 = 40, not never. */
+	CHECK_CLOSE("runs", "at T", pp_seq_runs_to_decide(1.0, 2.0, 1.0, false, 10), 40.0, 0, 0);
+	CHECK_CLOSE("runs", "at T, one-sided", pp_seq_runs_to_decide(1.0, 2.0, 1.0, true, 10), 40.0,
+		    0, 0);
 	/* Rounded up, and never fewer than already used. */
-	CHECK_CLOSE("runs", "ceil", pp_seq_runs_to_decide(2.0, 1.1, 1.0, false, 10), 13.0, 0, 0);
+	CHECK_CLOSE("runs", "ceil", pp_seq_runs_to_decide(0.25, 1.1, 1.0, false, 10), 22.0, 0, 0);
 	CHECK_CLOSE("runs", "at least n", pp_seq_runs_to_decide(5.0, 1.0, 1.0, false, 10), 10.0, 0,
 		    0);
-	CHECK(isinf(pp_seq_runs_to_decide(1.0, 1.0, 1.0, false, 10)), "centre on the threshold");
 	CHECK(isinf(pp_seq_runs_to_decide(0.0, 1.0, 0.0, false, 10)), "threshold 0 at centre 0");
 	CHECK(isnan(pp_seq_runs_to_decide(0.0, -1.0, 1.0, false, 10)), "negative half-width");
 	CHECK(isnan(pp_seq_runs_to_decide(0.0, 1.0, 1.0, false, 1)), "one value per series");
