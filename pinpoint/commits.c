@@ -224,6 +224,8 @@ static int checkout(struct range *g, struct commit *c)
 		pr_info("checking out %.12s in %s", c->hash, wt);
 		run_capture(prune, g->top, NULL);
 		err = run_capture(add, g->top, NULL);
+		if (err && commits_stop)
+			return -EINTR; /* Ctrl-C reached git too: not a failed checkout */
 		if (err) {
 			pr_err("cannot check out %.12s in %s (git worktree add failed)", c->hash,
 			       wt);
@@ -345,6 +347,8 @@ static int probe(struct range *g, size_t i, size_t step)
 	fprintf(stderr, "pinpoint: [%zu] commit %zu of %zu, %.12s %s: comparing with GOOD %.12s\n",
 		step, i + 1, g->n, c->hash, c->subject, g->good.hash);
 	st = checkout(g, c);
+	if (st == -EINTR)
+		return PP_EXIT_INTERRUPTED;
 	if (st)
 		return st == -ENOMEM ? st : PP_BISECT_ABORT;
 	st = run_session(g, g->good.dir, c->dir, true);
@@ -678,8 +682,11 @@ int pp_commits_run(const struct pp_options *opt)
 		goto out;
 	}
 	g.good.subject = subject_of(&g, g.good.hash);
-	if (checkout(&g, &g.good))
+	if ((st = checkout(&g, &g.good))) {
+		if (st == -EINTR)
+			code = PP_EXIT_INTERRUPTED;
 		goto out;
+	}
 	fprintf(stderr, "pinpoint: %zu commits in %s; GOOD is %.12s %s\n", g.n, opt->commits,
 		g.good.hash, g.good.subject);
 

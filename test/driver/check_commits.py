@@ -12,6 +12,8 @@ not compile and commit 5 repairs it.  Scenarios:
   commits-cmake  the same from a CMake build directory, without --build-cmd.
   commits-interrupt  Ctrl-C during the bisection prints the commits the
            first slow one is still among, exit 130.
+  commits-interrupt-checkout  Ctrl-C while git checks a commit out (git
+           dies of it too) is an interrupt, exit 130, not a failed checkout.
   history  --history appends one JSON line per session and the HTML report
            draws the trend of the entry.
 
@@ -272,6 +274,47 @@ def scenario_commits_interrupt():
                 "The first slower commit is one of these 6" not in out or \
                 h[SLOW][:12] not in out:
             fail("the interrupted --commits does not print the commits still in question")
+
+
+def scenario_commits_interrupt_checkout():
+    import shutil
+    import signal
+    import time
+    with tempfile.TemporaryDirectory(prefix="pp-commits-intco-") as d:
+        repo, h = make_history(d)
+        # git as pinpoint finds it on PATH: 'worktree add' of a commit other
+        # than GOOD waits, so that Ctrl-C reaches it (and kills it) mid-way.
+        bindir = os.path.join(d, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "git"), "w") as f:
+            f.write("#!/bin/sh\n"
+                    "case \"$1 $2 $*\" in\n"
+                    "'worktree add'*%s*) ;;\n"
+                    "'worktree add'*) touch %s/in-add; sleep 30 ;;\n"
+                    "esac\n"
+                    "exec %s \"$@\"\n" % (h[0], d, shutil.which("git")))
+        os.chmod(os.path.join(bindir, "git"), 0o755)
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        cmd = [ARGS.pinpoint, "--commits", "%s..main" % h[0], "--depth", "1",
+               "--build-root", os.path.join(d, "cache")] + COMMON + ["--", "./bench"]
+        p = subprocess.Popen(cmd, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True, env=env)
+        deadline = time.monotonic() + 120
+        while not os.path.exists(os.path.join(d, "in-add")):
+            if p.poll() is not None or time.monotonic() > deadline:
+                p.kill()
+                fail("pinpoint never checked BAD out: exit %s\n%s" % (p.returncode,
+                                                                      p.stderr.read()))
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group, git too
+        out, err = p.communicate(timeout=120)
+        print(err + out)
+        if p.returncode != 130:
+            fail("--commits interrupted during a checkout exits %d, expected 130" % p.returncode)
+        if "cannot check out" in err:
+            fail("an interrupted checkout is reported as a failed one")
+        if "Interrupted before BAD was measured." not in out:
+            fail("the interrupted --commits does not say BAD was not measured")
 
 
 def scenario_history():
