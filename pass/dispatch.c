@@ -103,11 +103,14 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	idx[0] = LLVMConstInt(m->i32, 0, 0);
 	idx[1] = LLVMConstInt(m->i32, 4, 0); /* pp_fn.armed */
 	gep = LLVMConstInBoundsGEP2(m->record_ty, f->record, idx, 2);
-	word = LLVMBuildLoad2(b, m->i32, gep, "pinpoint.fn.armed");
-	cond = LLVMBuildICmp(b, LLVMIntUGE, word, LLVMConstInt(m->i32, PP_FN_ARMED, 0),
-			     "pinpoint.any");
-	br = LLVMBuildCondBr(b, cond, armed, body);
-	LLVMSetMetadata(br, m->prof_kind, m->never_taken);
+	if (!pp_build_jump(m, b, entry, armed, body, gep, PP_JUMP_FN)) {
+		LLVMPositionBuilderAtEnd(b, entry);
+		word = LLVMBuildLoad2(b, m->i32, gep, "pinpoint.fn.armed");
+		cond = LLVMBuildICmp(b, LLVMIntUGE, word, LLVMConstInt(m->i32, PP_FN_ARMED, 0),
+				     "pinpoint.any");
+		br = LLVMBuildCondBr(b, cond, armed, body);
+		LLVMSetMetadata(br, m->prof_kind, m->never_taken);
+	}
 
 	LLVMPositionBuilderAtEnd(b, armed);
 	/* LLVM 14 to 19 lower a musttail call that forwards a byval argument

@@ -91,6 +91,7 @@ struct pp_module {
 	LLVMTypeRef i8, i32, ptr, record_ty, probe_fn_ty;
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
 	unsigned probe_cc;		/* their calling convention */
+	bool jumps;			/* checks are static branches (jumps.c) */
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
 	unsigned site_kind;		/* !pinpoint.site */
@@ -157,6 +158,16 @@ LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
 			 bool exit);
 
+/* jumps.c: static branches (abi.h, 4.), on x86-64 unless PP_JUMPS_ENV=0. */
+#define PP_JUMPS_ENV "PINPOINT_PASS_JUMPS"
+bool pp_use_jumps(LLVMModuleRef mod);
+/* At the end of @bb: a no-op the runtime makes a jump to @armed while the
+ * key @key (a flag byte, or the pp_fn.armed word with PP_JUMP_FN) is set;
+ * falls through to @unarmed.  Returns the branch. */
+LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlockRef bb,
+			   LLVMBasicBlockRef armed, LLVMBasicBlockRef unarmed, LLVMValueRef key,
+			   enum pp_jump_kind kind);
+
 /* dispatch.c: for a small function (every function with PP_CLONE_ENV=1,
  * none with PP_CLONE_ENV=0), puts f's probes into an armed clone and leaves
  * f pristine but for one check at its entry; *done false when it did not
@@ -199,6 +210,9 @@ LLVMValueRef pp_clone_function(LLVMValueRef fn, const char *name);
 bool pp_can_clone(LLVMValueRef fn);
 void pp_forward_call(LLVMValueRef call, LLVMValueRef fn, bool musttail);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
+const char *pp_comdat_name(LLVMValueRef fn, size_t *len);
+LLVMValueRef pp_build_asm_goto(LLVMBuilderRef b, const char *asm_text, LLVMValueRef op,
+			       LLVMBasicBlockRef fallthrough, LLVMBasicBlockRef label);
 #ifdef __cplusplus
 }
 #endif

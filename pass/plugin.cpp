@@ -15,6 +15,8 @@
 // never hinder inlining, unrolling or vectorisation.
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -227,4 +229,41 @@ extern "C" void pp_forward_call(LLVMValueRef Call, LLVMValueRef Fn, bool MustTai
 	CI->setCallingConv(F->getCallingConv());
 	if (MustTail)
 		CI->setTailCallKind(CallInst::TCK_MustTail);
+}
+
+// At the builder: "asm goto" of the side-effecting Asm, with the one "i"
+// operand Op (${0:c} in Asm) and the label Label (${1:l}), falling through
+// to Fallthrough (probes.c, the static branches).  LLVM-C has no callbr;
+// LLVM 16 made labels "!i" operands of their own, where 14 and 15 pass
+// them as blockaddress arguments.
+extern "C" LLVMValueRef pp_build_asm_goto(LLVMBuilderRef B, const char *Asm, LLVMValueRef Op,
+					  LLVMBasicBlockRef Fallthrough, LLVMBasicBlockRef Label)
+{
+	IRBuilder<> *IRB = unwrap(B);
+	Value *V = unwrap(Op);
+	BasicBlock *Target = unwrap(Label);
+#if LLVM_VERSION_MAJOR >= 16
+	FunctionType *Ty = FunctionType::get(IRB->getVoidTy(), {V->getType()}, false);
+	InlineAsm *IA = InlineAsm::get(Ty, Asm, "i,!i", true);
+
+	return wrap(IRB->CreateCallBr(Ty, IA, unwrap(Fallthrough), {Target}, {V}));
+#else
+	Value *BA = BlockAddress::get(Target);
+	FunctionType *Ty =
+	    FunctionType::get(IRB->getVoidTy(), {V->getType(), BA->getType()}, false);
+	InlineAsm *IA = InlineAsm::get(Ty, Asm, "i,i", true);
+
+	return wrap(IRB->CreateCallBr(Ty, IA, unwrap(Fallthrough), {Target}, {V, BA}));
+#endif
+}
+
+// The name of Fn's comdat group, NULL when it has none.
+extern "C" const char *pp_comdat_name(LLVMValueRef Fn, size_t *Len)
+{
+	const Comdat *C = cast<Function>(unwrap(Fn))->getComdat();
+
+	if (!C)
+		return nullptr;
+	*Len = C->getName().size();
+	return C->getName().data();
 }

@@ -191,7 +191,8 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 	return err;
 }
 
-/* At the end of @bb: the check of @site's flag, to @armed when it is set. */
+/* At the end of @bb: the check of @site's flag, to @armed when it is set: a
+ * static branch (jumps.c), else a load of the flag and a branch. */
 LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
 			    LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
 			    LLVMBasicBlockRef unarmed, uint32_t site, LLVMMetadataRef loc)
@@ -203,6 +204,9 @@ LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 	idx[1] = LLVMConstInt(m->i32, site, 0);
 	gep = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
 	LLVMSetCurrentDebugLocation2(b, loc);
+	br = pp_build_jump(m, b, bb, armed, unarmed, gep, PP_JUMP_FLAG);
+	if (br)
+		return br;
 	LLVMPositionBuilderAtEnd(b, bb);
 	flag = LLVMBuildLoad2(b, m->i8, gep, "pinpoint.flag");
 	cond = LLVMBuildICmp(b, LLVMIntNE, flag, LLVMConstInt(m->i8, 0, 0), "pinpoint.armed");

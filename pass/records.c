@@ -5,13 +5,15 @@
  * Per function: a zeroed flags array (one byte per probe site: [0] the
  * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
  * Per module: the runtime declarations, the probe thunks (below) and
- * __pinpoint_module_ctor, which
- * hands [__start_pinpoint_fns, __stop_pinpoint_fns) to __pinpoint_register
- * before user constructors run, and __pinpoint_module_dtor, which hands the
- * same range to __pinpoint_unregister after user destructors ran (at exit,
- * or at dlclose of a library: its armed sites go back to the runtime's
- * table).  Each is linkonce_odr hidden in its own comdat, so one of each
- * survives per executable or shared library.
+ * __pinpoint_module_init, which hands [__start_pinpoint_fns,
+ * __stop_pinpoint_fns) to __pinpoint_register and the static branches
+ * [__start_pinpoint_jumps, __stop_pinpoint_jumps) to
+ * __pinpoint_register_jumps before user constructors run, and
+ * __pinpoint_module_fini, which hands the same ranges to
+ * __pinpoint_unregister_jumps and __pinpoint_unregister after user
+ * destructors ran (at exit, or at dlclose of a library: its armed sites go
+ * back to the runtime's table).  Each is linkonce_odr hidden in its own
+ * comdat, so one of each survives per executable or shared library.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -161,6 +163,7 @@ void pp_declare_runtime(struct pp_module *m)
 	m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
 	m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
 	m->probe_cc = LLVMCCallConv;
+	m->jumps = pp_use_jumps(m->mod);
 	if (use_thunks(m->mod)) {
 		m->enter_fn = thunk(m, PP_ENTER_THUNK, NULL);
 		m->exit_fn = thunk(m, PP_EXIT_THUNK, m->exit_fn);
@@ -241,32 +244,47 @@ void pp_emit_records(struct pp_module *m, struct pp_func *f)
 			 LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m->mod), m->record_ty));
 }
 
-static LLVMValueRef section_bound(struct pp_module *m, const char *name)
+/*
+ * The linker's bound of a section, hidden: each executable or shared library
+ * registers its own.  Weak for the static branches: a link unit whose
+ * objects have none has no such section, and the bounds are then null.
+ */
+static LLVMValueRef section_bound(struct pp_module *m, const char *name, bool weak)
 {
 	LLVMValueRef g = LLVMGetNamedGlobal(m->mod, name);
 
 	if (!g) {
-		g = LLVMAddGlobal(m->mod, m->record_ty, name);
-		LLVMSetLinkage(g, LLVMExternalLinkage);
-		/* Each executable or shared library registers its own records. */
+		g = LLVMAddGlobal(m->mod, weak ? m->i8 : m->record_ty, name);
+		LLVMSetLinkage(g, weak ? LLVMExternalWeakLinkage : LLVMExternalLinkage);
 		LLVMSetVisibility(g, LLVMHiddenVisibility);
 	}
 	return LLVMConstPointerCast(g, m->ptr);
 }
 
-/* A linkonce_odr hidden function in its own comdat calling @callee(begin, end)
- * of the module's records. */
-static LLVMValueRef range_caller(struct pp_module *m, const char *name, const char *callee)
+/* At the builder: @callee(__start_@sec, __stop_@sec). */
+static void call_with_range(struct pp_module *m, LLVMBuilderRef b, const char *callee,
+			    const char *start, const char *stop, bool weak)
+{
+	LLVMTypeRef params[2] = {m->ptr, m->ptr};
+	LLVMTypeRef fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
+	LLVMValueRef args[2];
+
+	args[0] = section_bound(m, start, weak);
+	args[1] = section_bound(m, stop, weak);
+	LLVMBuildCall2(b, fn_ty, runtime_fn(m, callee, fn_ty), args, 2, "");
+}
+
+/*
+ * A linkonce_odr hidden function in its own comdat handing the runtime the
+ * module's records and static branches: registering (@init) the records
+ * first, so that the branches of the sites it arms are patched, or
+ * unregistering the branches first.
+ */
+static LLVMValueRef range_caller(struct pp_module *m, const char *name, bool init)
 {
 	LLVMTypeRef void_ty = LLVMVoidTypeInContext(m->ctx);
-	LLVMTypeRef params[2] = {m->ptr, m->ptr};
-	LLVMTypeRef fn_ty = LLVMFunctionType(void_ty, params, 2, 0);
-	LLVMValueRef args[2], target, fn;
+	LLVMValueRef fn;
 	LLVMBuilderRef b;
-
-	args[0] = section_bound(m, "__start_" PP_FNS_SECTION);
-	args[1] = section_bound(m, "__stop_" PP_FNS_SECTION);
-	target = runtime_fn(m, callee, fn_ty);
 
 	fn = LLVMAddFunction(m->mod, name, LLVMFunctionType(void_ty, NULL, 0, 0));
 	LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
@@ -276,7 +294,14 @@ static LLVMValueRef range_caller(struct pp_module *m, const char *name, const ch
 
 	b = LLVMCreateBuilderInContext(m->ctx);
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
-	LLVMBuildCall2(b, fn_ty, target, args, 2, "");
+	if (init)
+		call_with_range(m, b, PP_REGISTER_FN, "__start_" PP_FNS_SECTION,
+				"__stop_" PP_FNS_SECTION, false);
+	call_with_range(m, b, init ? PP_REGISTER_JUMPS_FN : PP_UNREGISTER_JUMPS_FN,
+			"__start_" PP_JUMPS_SECTION, "__stop_" PP_JUMPS_SECTION, true);
+	if (!init)
+		call_with_range(m, b, PP_UNREGISTER_FN, "__start_" PP_FNS_SECTION,
+				"__stop_" PP_FNS_SECTION, false);
 	LLVMBuildRetVoid(b);
 	LLVMDisposeBuilder(b);
 	return fn;
@@ -322,8 +347,8 @@ static void append_global_dtor(struct pp_module *m, LLVMValueRef fn, int priorit
 
 void pp_emit_module_ctor(struct pp_module *m)
 {
-	LLVMValueRef ctor = range_caller(m, PP_MODULE_CTOR, PP_REGISTER_FN);
-	LLVMValueRef dtor = range_caller(m, PP_MODULE_DTOR, PP_UNREGISTER_FN);
+	LLVMValueRef ctor = range_caller(m, PP_MODULE_CTOR, true);
+	LLVMValueRef dtor = range_caller(m, PP_MODULE_DTOR, false);
 
 	/* Keyed on the ctor: the .init_array entry goes into its comdat too. */
 	pp_append_global_ctor(m->mod, ctor, PP_CTOR_PRIORITY, ctor);

@@ -48,18 +48,18 @@ static unsigned pp_nholes;
 static char pp_modpool[PP_MODPOOL_SIZE];
 static size_t pp_modused;
 static bool pp_full_warned;
-static char pp_lock;
+static char pp_lock_word;
 
 /* Registration is rare and short: a spin lock that yields will do. */
-static void lock(void)
+void pp_lock(void)
 {
-	while (__atomic_test_and_set(&pp_lock, __ATOMIC_ACQUIRE))
+	while (__atomic_test_and_set(&pp_lock_word, __ATOMIC_ACQUIRE))
 		sched_yield();
 }
 
-static void unlock(void)
+void pp_unlock(void)
 {
-	__atomic_clear(&pp_lock, __ATOMIC_RELEASE);
+	__atomic_clear(&pp_lock_word, __ATOMIC_RELEASE);
 }
 
 static void init(void)
@@ -250,7 +250,7 @@ PP_EXPORT void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
 {
 	unsigned fresh = 0;
 
-	lock();
+	pp_lock();
 	if (pp_state == PP_UNINIT)
 		init();
 	if (pp_state != PP_ARMED || !begin || end < begin)
@@ -264,12 +264,12 @@ PP_EXPORT void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end)
 	if (fresh || begin == end)
 		add_module(begin);
 out:
-	unlock();
+	pp_unlock();
 }
 
 PP_EXPORT void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end)
 {
-	lock();
+	pp_lock();
 	if (pp_state != PP_ARMED || !begin || end < begin)
 		goto out;
 	for (struct pp_fn *fn = begin; fn < end; fn++) {
@@ -284,5 +284,5 @@ PP_EXPORT void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end)
 		give_sites(armed - PP_ARMED_BASE, fn->ncalls + 1);
 	}
 out:
-	unlock();
+	pp_unlock();
 }

@@ -131,6 +131,10 @@ extern int pp_init_pid;
 extern unsigned pp_nmodules;
 extern const char *pp_modules[PP_MAX_MODULES];
 
+/* The lock of registration (arm.c, jumps.c). */
+void pp_lock(void);
+void pp_unlock(void);
+
 /* ---- thread.c: per-thread counters, registry, merge ---- */
 
 struct pp_tcounter {

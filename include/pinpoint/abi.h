@@ -22,9 +22,13 @@
  *
  * 2. The probe records (section PP_FNS_SECTION, writable).  One
  *    struct pp_fn per instrumented function, and a module constructor that
- *    calls PP_REGISTER_FN(__start_<sec>, __stop_<sec>) for its link unit;
- *    a module destructor calls PP_UNREGISTER_FN with the same range, so a
- *    library unloaded by dlclose gives its armed sites back.
+ *    calls PP_REGISTER_FN(__start_<sec>, __stop_<sec>) for its link unit,
+ *    then PP_REGISTER_JUMPS_FN with the link unit's static branches (4.);
+ *    a module destructor calls PP_UNREGISTER_JUMPS_FN and PP_UNREGISTER_FN
+ *    with the same ranges, so a library unloaded by dlclose gives its armed
+ *    sites back.  (The constructor and destructor were named
+ *    __pinpoint_module_ctor/dtor before static branches, and registered the
+ *    records only: both run when objects of both kinds are linked together.)
  *
  * 3. Probes.  Site 0 of a function is its body (entry ... every return);
  *    site k+1 is its call k (before ... after).  Every probe is
@@ -43,14 +47,27 @@
  *    never read and an armed range of such calls never executes.  Probes
  *    exist only in functions with PP_FUNC_EMITTED.
  *
- *    Built with PINPOINT_PASS_CLONE set, a function that can be cloned
- *    keeps the plain body: its probes are in a local clone
- *    "<name>.pinpoint", run instead of the body by one check at the entry,
+ *    A small function (every function that can be cloned, with
+ *    PINPOINT_PASS_CLONE=1) keeps the plain body: its probes are in a local
+ *    clone "<name>.pinpoint", run instead of the body by one check at the
+ *    entry,
  *
  *        if (fn.armed >= PP_FN_ARMED) return <name>.pinpoint(args);  (musttail)
  *
  *    so the runtime sets fn.armed >= PP_FN_ARMED while any of the
  *    function's sites is armed, before any of its flags (doc/formats.md).
+ *
+ * 4. Static branches (x86-64; PINPOINT_PASS_JUMPS=0 at compile time turns
+ *    them off).  Each check of 3. is then not a load and a branch but a
+ *    5-byte no-op (0f 1f 44 00 00) that falls through to the unarmed path,
+ *    described by one struct pp_jump in section PP_JUMPS_SECTION (read-only,
+ *    SHF_LINK_ORDER with the code it describes).  When the runtime arms a
+ *    site it sets the flag (or fn.armed) as before, then overwrites the
+ *    no-op of every branch whose key is set with "jmp rel32" to the armed
+ *    path, as the Linux kernel's jump labels and XRay's sleds do: an unarmed
+ *    check executes one no-op, reads no memory and takes no branch slot.
+ *    The entries are position-independent (each field an offset from
+ *    itself), so they need no relocation at load time.
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -59,6 +76,7 @@
 
 #define PP_TABLE_SECTION "pinpoint_table"
 #define PP_FNS_SECTION "pinpoint_fns"
+#define PP_JUMPS_SECTION "pinpoint_jumps"
 #define PP_TABLE_MAGIC "PINPOINT"
 /* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
 #define PP_TABLE_VERSION 2
@@ -74,11 +92,13 @@
 #define PP_EXIT_FN "__pinpoint_exit"
 #define PP_REGISTER_FN "__pinpoint_register"
 #define PP_UNREGISTER_FN "__pinpoint_unregister"
+#define PP_REGISTER_JUMPS_FN "__pinpoint_register_jumps"
+#define PP_UNREGISTER_JUMPS_FN "__pinpoint_unregister_jumps"
 /* Names the pass gives to what it creates; functions with this prefix are
  * never instrumented. */
 #define PP_PREFIX "__pinpoint_"
-#define PP_MODULE_CTOR "__pinpoint_module_ctor"
-#define PP_MODULE_DTOR "__pinpoint_module_dtor"
+#define PP_MODULE_CTOR "__pinpoint_module_init"
+#define PP_MODULE_DTOR "__pinpoint_module_fini"
 
 /* The environment variable through which the driver arms probes. */
 #define PP_ENV "PINPOINT"
@@ -164,6 +184,26 @@ struct pp_fn {
 /* pp_fn.armed from which a function's armed clone runs. */
 #define PP_FN_ARMED 2u
 
+/* One static branch (4.), in PP_JUMPS_SECTION; each field but kind is an
+ * offset from the field's own address. */
+struct pp_jump {
+	int32_t code;	/* the 5-byte no-op */
+	int32_t target; /* the armed path it jumps to once patched */
+	int32_t key;	/* what arms it: a flag byte, or pp_fn.armed */
+	uint32_t kind;	/* enum pp_jump_kind */
+};
+
+enum pp_jump_kind {
+	PP_JUMP_FLAG = 1, /* armed while the byte at key is not 0 */
+	PP_JUMP_FN = 2,	  /* armed while the uint32_t at key is >= PP_FN_ARMED */
+};
+
+/* The no-op a static branch starts as, and the opcode of the jmp rel32 it
+ * becomes. */
+#define PP_JUMP_NOP "\x0f\x1f\x44\x00\x00"
+#define PP_JUMP_LEN 5
+#define PP_JUMP_JMP 0xe9
+
 #define PP_SITE_BODY 0u
 #define PP_SITE_CALL(k) ((uint32_t)(k) + 1u)
 
@@ -175,6 +215,8 @@ void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site);
 void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
 void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end);
+void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump *end);
+void __pinpoint_unregister_jumps(const struct pp_jump *begin, const struct pp_jump *end);
 #ifdef __cplusplus
 }
 #endif

@@ -62,7 +62,7 @@ int main()
 // IR-O2-NEXT:    invoke {{.*}} @_Z9may_throwi(
 // IR-O2-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR-O2:       [[EDGE]]:
-// IR-O2-NEXT:    load i8, {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
+// IR-O2-NEXT:    {{load i8|callbr void asm sideeffect}} {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
 // IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 
 // IR-LABEL: define {{.*}} @_Z3usei(
@@ -70,7 +70,7 @@ int main()
 // IR:         invoke {{.*}} @_Z9may_throwi(
 // IR-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR:       [[EDGE]]:
-// IR-NEXT:    load i8, {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
+// IR-NEXT:    {{load i8|callbr void asm sideeffect}} {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
 // IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 // IR:       [[LP]]:
 // IR-NEXT:    landingpad

@@ -1,5 +1,7 @@
-// The probes in clang's own output: an inline byte load, a compare and a
-// branch weighted never taken around each armed-only runtime call.  They are
+// The probes in clang's own output with load checks (PINPOINT_PASS_JUMPS=0,
+// and every target but x86-64; static-branch.c has the default): an inline
+// byte load, a compare and a branch weighted never taken around each
+// armed-only runtime call.  They are
 // planted after the whole pipeline, so at -O2 too they are exactly as the
 // pass makes them, in the optimised code, and nothing of the pipeline's
 // tagging (!pinpoint.site, !pinpoint.table) is left.  On x86-64 the armed
@@ -10,8 +12,8 @@
 // jumps; -O0 shows them in the body, as in a function that cannot have a
 // stub.
 // REQUIRES: x86_64
-// RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
-// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
+// RUN: env PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: env PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
 // RUN: %FileCheck --check-prefix=O2 %s < %t.O2.ll
 

@@ -15,5 +15,5 @@ define void @f() {
 ; CHECK-NOT: {{^}}@__pinpoint_fn_f{{.+}} =
 ; CHECK-COUNT-2: call void @__pinpoint_enter(
 ; CHECK-NOT: call void @__pinpoint_enter(
-; CHECK: define linkonce_odr hidden void @__pinpoint_module_ctor()
-; CHECK-NOT: @__pinpoint_module_ctor{{.*}}(
+; CHECK: define linkonce_odr hidden void @__pinpoint_module_init()
+; CHECK-NOT: @__pinpoint_module_init{{.*}}(

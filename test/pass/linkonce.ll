@@ -45,7 +45,7 @@ define void @user() {
 ; CHECK-DAG: @__pinpoint_flags_wk = private global [1 x i8] zeroinitializer
 ; CHECK-DAG: @__pinpoint_flags_st = private global [1 x i8] zeroinitializer
 ; CHECK-DAG: @__pinpoint_flags_user = private global [5 x i8] zeroinitializer
-; CHECK-DAG: $__pinpoint_module_ctor = comdat any
+; CHECK-DAG: $__pinpoint_module_init = comdat any
 
 ; TABLE: fn tmpl file={{.*}} line=0 linkage=linkonce calls=1
 ; TABLE: fn wodr file={{.*}} line=0 linkage=weak calls=0
@@ -54,4 +54,4 @@ define void @user() {
 ; TABLE: fn user file={{.*}} line=0 linkage=external calls=4
 
 ; GROUP-DAG: COMDAT group section [{{ *[0-9]+}}] `.group' [tmpl] contains
-; GROUP-DAG: COMDAT group section [{{ *[0-9]+}}] `.group' [__pinpoint_module_ctor] contains
+; GROUP-DAG: COMDAT group section [{{ *[0-9]+}}] `.group' [__pinpoint_module_init] contains

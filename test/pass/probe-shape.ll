@@ -34,7 +34,7 @@ declare void @abort()
 ; CHECK: @llvm.used = appending global [3 x {{.*}}] [{{.*}}@__pinpoint_table{{.*}}, {{.*}}@__pinpoint_fn_f{{.*}}, {{.*}}@__pinpoint_fn_nr{{.*}}], section "llvm.metadata"
 ; CHECK: @__start_pinpoint_fns = external hidden global
 ; CHECK: @__stop_pinpoint_fns = external hidden global
-; CHECK: @llvm.global_ctors = appending global [1 x { i32, {{.*}} }] [{ i32, {{.*}} } { i32 1, {{.*}}@__pinpoint_module_ctor{{.*}}, {{.*}}@__pinpoint_module_ctor{{.*}} }]
+; CHECK: @llvm.global_ctors = appending global [1 x { i32, {{.*}} }] [{ i32, {{.*}} } { i32 1, {{.*}}@__pinpoint_module_init{{.*}}, {{.*}}@__pinpoint_module_init{{.*}} }]
 
 ; The entry probe comes after the allocas.
 ; CHECK-LABEL: define i32 @f(i32 %x) {
@@ -112,11 +112,13 @@ declare void @abort()
 
 ; CHECK: declare void @__pinpoint_enter({{.*}}, i32) #[[NOUNWIND:[0-9]+]]
 ; CHECK: declare void @__pinpoint_exit({{.*}}, i32) #[[NOUNWIND]]
-; CHECK: declare void @__pinpoint_register({{.*}}, {{.*}}) #[[NOUNWIND]]
-; CHECK: define linkonce_odr hidden void @__pinpoint_module_ctor() #[[NOUNWIND]] comdat {
+; CHECK: define linkonce_odr hidden void @__pinpoint_module_init() #[[NOUNWIND]] comdat {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: call void @__pinpoint_register({{.*}}@__start_pinpoint_fns{{.*}}, {{.*}}@__stop_pinpoint_fns{{.*}})
+; CHECK-NEXT: call void @__pinpoint_register_jumps({{.*}}@__start_pinpoint_jumps{{.*}}, {{.*}}@__stop_pinpoint_jumps{{.*}})
 ; CHECK-NEXT: ret void
+; CHECK: declare void @__pinpoint_register({{.*}}, {{.*}}) #[[NOUNWIND]]
+; CHECK: declare void @__pinpoint_register_jumps({{.*}}, {{.*}}) #[[NOUNWIND]]
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 ; CHECK: ![[NEVER]] = !{!"branch_weights", i32 1, i32 1048575}
 

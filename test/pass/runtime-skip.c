@@ -36,7 +36,7 @@ int user(int x)
 // IR-NOT: pinpoint_table
 // IR-NOT: pinpoint_fns
 // IR-NOT: llvm.global_ctors
-// IR-NOT: __pinpoint_module_ctor
+// IR-NOT: __pinpoint_module_init
 // IR-NOT: __pinpoint_exit
 
 // NOTABLE: pp-table-dump: {{.*}}: no pinpoint_table section

@@ -390,7 +390,8 @@ def case_symbols(ctx):
     exported = set(l.split()[-1] for l in nm(['-D', '--defined-only', ctx.args.shared_lib])
                    .splitlines() if l.strip())
     check(exported == {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
-                       '__pinpoint_register', '__pinpoint_unregister'},
+                       '__pinpoint_register', '__pinpoint_unregister',
+                       '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'},
           'symbols: exported %s' % sorted(exported))
 
 

@@ -7,12 +7,16 @@
  *   PP_TRACE_LIST=1  print every record handed to __pinpoint_register
  *   PP_TRACE_ARM=1   arm every probe site of every record
  *   PP_TRACE_UNREGISTER=1  print each range handed to __pinpoint_unregister
+ *   PP_TRACE_JUMPS=1 print how many static branches it patched (abi.h, 4.)
  *
  * Build it without the plugin and link it into an instrumented program:
  *   clang -c -I include trace-rt.c && clang -fpass-plugin=... t.c trace-rt.o
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pinpoint/abi.h"
 
@@ -62,4 +66,44 @@ void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr
 void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 {
 	printf("exit %s %u\n", fn->name, site);
+}
+
+static unsigned char *at(const int32_t *field)
+{
+	return (unsigned char *)((intptr_t)field + *field);
+}
+
+/* With PP_TRACE_ARM, as the runtime does (runtime/jumps.c, without its
+ * checks): every static branch whose key is set jumps to its armed path. */
+void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump *end)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned n = 0;
+
+	for (const struct pp_jump *j = begin; getenv("PP_TRACE_ARM") && j && j < end; j++) {
+		unsigned char *code = at(&j->code), *key = at(&j->key);
+		int32_t rel = (int32_t)(at(&j->target) - (code + PP_JUMP_LEN));
+		uintptr_t lo = (uintptr_t)code & ~(uintptr_t)(page - 1);
+
+		if (j->kind == PP_JUMP_FLAG ? !*key : *(uint32_t *)(void *)key < PP_FN_ARMED)
+			continue;
+		if (memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) ||
+		    mprotect((void *)lo, 2 * (size_t)page, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+			printf("cannot patch %p\n", (void *)code);
+			continue;
+		}
+		code[0] = PP_JUMP_JMP;
+		memcpy(code + 1, &rel, sizeof(rel));
+		mprotect((void *)lo, 2 * (size_t)page, PROT_READ | PROT_EXEC);
+		n++;
+	}
+	if (getenv("PP_TRACE_JUMPS"))
+		printf("jumps %d patched %u\n", begin ? (int)(end - begin) : 0, n);
+	fflush(stdout);
+}
+
+void __pinpoint_unregister_jumps(const struct pp_jump *begin, const struct pp_jump *end)
+{
+	(void)begin;
+	(void)end;
 }

@@ -1,0 +1,115 @@
+// Static branches (abi.h, 4.; pass/jumps.c), the default on x86-64: every
+// check is "asm goto" of a 5-byte no-op that falls through to the unarmed
+// path, with a struct pp_jump {code, target, key, kind} in pinpoint_jumps
+// (offsets from each field).  No flag is loaded on the unarmed path.  The
+// entries go into a section linked to the function's code, or into its
+// comdat group (the inline function).  Armed, the runtime patches the no-ops
+// of the armed sites into jumps: the counts are exact, also in a binary
+// linked with --gc-sections by ld.bfd or by lld, and nothing else is
+// patched.  PINPOINT_PASS_JUMPS=0 gives load checks (emit-llvm.c).
+// REQUIRES: x86_64, pinpoint-runtime
+// RUN: %ppcxx -O2 -S -emit-llvm %s -o %t.ll
+// RUN: %FileCheck --check-prefix=IR %s < %t.ll
+// RUN: %ppcxx -O2 -S %s -o %t.s
+// RUN: %FileCheck --check-prefix=ASM %s < %t.s
+// RUN: env PINPOINT_PASS_JUMPS=0 %ppcxx -O2 -S -emit-llvm %s -o %t.off.ll
+// RUN: %FileCheck --check-prefix=OFF %s < %t.off.ll
+// RUN: %ppcxx -O2 -g %s %runtime -lpthread -lm -o %t
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t 3
+// RUN: %FileCheck --check-prefix=EXEC %s < %t.res
+// RUN: rm -f %t.res %t.res.* && %t 3 > /dev/null && test ! -e %t.res
+// RUN: %ppcxx -O2 -g -ffunction-sections -Wl,--gc-sections %s %runtime -lpthread -lm -o %t.gc
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t.gc 3
+// RUN: %FileCheck --check-prefix=EXEC %s < %t.res
+// RUN: %ppcxx -O2 -g -fuse-ld=lld -ffunction-sections -Wl,--gc-sections %s %runtime -lpthread -lm -o %t.lld
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t.lld 3
+// RUN: %FileCheck --check-prefix=EXEC %s < %t.res
+// The patched program computes what the unpatched one does.
+// RUN: %t 3 > %t.plain.out && env "PINPOINT=out=%t.res2;fn=work;fn=loop" %t 3 > %t.armed.out
+// RUN: cmp %t.plain.out %t.armed.out
+
+#include <stdio.h>
+
+static volatile int sink;
+
+extern "C" {
+__attribute__((noinline)) int work(int i)
+{
+	sink = i;
+	return i & 7;
+}
+
+__attribute__((noinline)) int unused(int i)
+{
+	return work(i) + 1;
+}
+
+inline __attribute__((noinline)) int twice(int i)
+{
+	return work(i) + work(i + 1);
+}
+
+__attribute__((noinline)) int loop(int n)
+{
+	int acc = 0;
+
+	for (int i = 0; i < n; i++)
+		acc += work(i);
+	return acc;
+}
+}
+
+int main(int argc, char **argv)
+{
+	int n = 100000 * (argc > 1 ? argv[1][0] - '0' : 1);
+
+	printf("%d\n", loop(n) + twice(n));
+	return 0;
+}
+
+// A small function: one check at its entry, the dispatch to its armed
+// clone, whose key (kind 2) is the armed word of its record.
+// IR-LABEL: define {{.*}}i32 @work(
+// IR-NOT:     load
+// IR:         callbr void asm sideeffect {{.*}}\0A\09.long 2\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_fn_work{{.*}}, i32 0, i32 4)
+// The inline function's entries go into its comdat group (its clone is local).
+// IR-LABEL: define linkonce_odr {{.*}}i32 @twice({{.*}} comdat {
+// IR:         callbr void asm sideeffect {{.*}}.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A
+// The calls' checks (kind 1), in the clone: the key is the site's flag.
+// IR-LABEL: define internal {{.*}}i32 @loop.pinpoint(
+// IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
+// IR:         callbr void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${:private}pinpoint_jump${:uid}\0A\09.balign 4\0A\09.long ${:private}pinpoint_jump${:uid} - .\0A\09.long ${1:l} - .\0A\09.long ${0:c} - .\0A\09.long 1\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_flags_loop, i32 0, i32 1)
+// IR-NEXT:      to label %{{.*}} [label %[[ARMED:[-a-zA-Z0-9._]+]]]
+// IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
+// IR:       {{^}}[[ARMED]]:
+// IR-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}, i32 1)
+
+// What the assembler makes of it (clang -S prints it back, parsed):
+// ASM-LABEL: loop.pinpoint:
+// ASM:       .Lpinpoint_jump[[N:[0-9]+]]:
+// ASM-NEXT:    .byte 15
+// ASM-NEXT:    .byte 31
+// ASM-NEXT:    .byte 68
+// ASM-NEXT:    .byte 0
+// ASM-NEXT:    .byte 0
+// ASM-NEXT:    .section pinpoint_jumps,"ao",@progbits,.Lpinpoint_jump[[N]]
+// ASM-NEXT:    .p2align 2{{(, 0x0)?}}
+// ASM-NEXT:  [[A:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long .Lpinpoint_jump[[N]]-[[A]]
+// ASM-NEXT:  [[B:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long .L{{tmp|BB}}{{[0-9_]+}}-[[B]]
+// ASM-NEXT:  [[C:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long .L__pinpoint_flags_loop-[[C]]
+// ASM-NEXT:    .long 1
+// ASM-NOT:     __pinpoint_flags_loop(%rip)
+// ASM-LABEL: .Lfunc_end
+
+// OFF-LABEL: define internal {{.*}}i32 @loop.pinpoint(
+// OFF-NOT:     callbr
+// OFF:         load i8, {{.*}}@__pinpoint_flags_loop
+// OFF-NOT:     callbr
+// OFF:       {{^}}}
+
+// EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}
+// EXEC-NEXT: slot 1 fn work found=1 total_ns={{[0-9]+}} count=300002 calls_ns=0
+// EXEC-NEXT: slot 2 range loop:0-0 found=1 total_ns={{[0-9]+}} count=300000
