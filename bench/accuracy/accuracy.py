@@ -774,8 +774,9 @@ def main():
           ' median')
     print('  runs: median runs per session (all of them: discovery, warm-ups, measurements);'
           ' minimum: 2 n (D+1),')
-    print('    n = ceil(2 sd^2 (z_0.975 + z_0.95)^2 / (delta - T)^2) from each session\'s entry noise;'
-          ' n/a when delta <= T')
+    print('    n = ceil(2 sd^2 (z_0.975 + z_0.95)^2 / delta^2), at least 2, from each session\'s entry'
+          ' noise (a fixed-size')
+    print('    interval above 0 with power 0.95, the sd known); n/a without a regression')
     print('  preparation %.0f s, sessions %.0f s, total %.0f s' % (t_prep, total - t_prep, total))
     save(total, True)
     print('  written: %s' % out_json)
