@@ -46,7 +46,9 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 {
 	double a = fabs(ns);
 
-	if (a >= 1e9)
+	if (isinf(ns))
+		snprintf(buf, len, "%s", ns > 0 ? "+inf" : "-inf"); /* an open end */
+	else if (a >= 1e9)
 		snprintf(buf, len, "%.3g s", ns / 1e9);
 	else if (a >= 1e6)
 		snprintf(buf, len, "%.3g ms", ns / 1e6);
