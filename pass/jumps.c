@@ -60,7 +60,8 @@ static bool plain_name(const char *s, size_t n)
 	return true;
 }
 
-/* The check's asm text, malloc'ed; NULL without memory. */
+/* The check's asm text, malloc'ed; NULL without memory.  The bytes are
+ * PP_JUMP_NOP (abi.h), which the runtime checks before it patches them. */
 static char *jump_asm(const char *group, size_t glen, enum pp_jump_kind kind)
 {
 	static const char head[] = PP_JUMP_LABEL ":\n"

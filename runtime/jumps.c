@@ -55,13 +55,15 @@ static bool armed(const struct pp_jump *j)
 	return false;
 }
 
-/* The pages made writable for the branches being patched: kept writable from
- * one branch to the next on the same pages, executable again after. */
-struct span {
+/* One registration's patching: the pages made writable, kept writable from
+ * one branch to the next on the same pages and executable again after, and
+ * /proc/self/mem, opened once where writable code is refused (-1: not yet). */
+struct patcher {
 	uintptr_t lo, hi;
+	int mem;
 };
 
-static int restore(struct span *w)
+static int restore(struct patcher *w)
 {
 	int err = 0;
 
@@ -72,7 +74,7 @@ static int restore(struct span *w)
 }
 
 /* Make [p, p + n) writable; 0 or -errno. */
-static int writable(struct span *w, uint8_t *p, size_t n)
+static int writable(struct patcher *w, uint8_t *p, size_t n)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t lo = (uintptr_t)p & ~(page - 1);
@@ -92,23 +94,20 @@ static int writable(struct span *w, uint8_t *p, size_t n)
 }
 
 /* Write @n bytes at @p through /proc/self/mem; 0 or -errno. */
-static int write_mem(uint8_t *p, const uint8_t *src, size_t n)
+static int write_mem(struct patcher *w, uint8_t *p, const uint8_t *src, size_t n)
 {
-	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 	ssize_t done;
-	int err = 0;
 
-	if (fd < 0)
+	if (w->mem < 0 && (w->mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		return -errno;
-	done = pwrite(fd, src, n, (off_t)(uintptr_t)p);
+	done = pwrite(w->mem, src, n, (off_t)(uintptr_t)p);
 	if (done != (ssize_t)n)
-		err = done < 0 ? -errno : -EIO;
-	close(fd);
-	return err;
+		return done < 0 ? -errno : -EIO;
+	return 0;
 }
 
 /* The no-op at @code becomes a jump to @target; 0, or -errno. */
-static int patch(struct span *w, uint8_t *code, const uint8_t *target)
+static int patch(struct patcher *w, uint8_t *code, const uint8_t *target)
 {
 	intptr_t rel = (intptr_t)target - (intptr_t)(code + PP_JUMP_LEN);
 	uint8_t jmp[PP_JUMP_LEN];
@@ -132,7 +131,7 @@ static int patch(struct span *w, uint8_t *code, const uint8_t *target)
 	 * write its own memory through /proc/self/mem, as a debugger does;
 	 * making the page writable but not executable instead could stop the
 	 * runtime's own code if it shares the page. */
-	return write_mem(code, jmp, PP_JUMP_LEN) ? err : 0;
+	return write_mem(w, code, jmp, PP_JUMP_LEN) ? err : 0;
 }
 
 static void warn(const uint8_t *code, int err)
@@ -147,7 +146,7 @@ static void warn(const uint8_t *code, int err)
 
 PP_EXPORT void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump *end)
 {
-	struct span w = {0, 0};
+	struct patcher w = {0, 0, -1};
 	int err;
 
 	pp_lock();
@@ -167,7 +166,9 @@ PP_EXPORT void __pinpoint_register_jumps(const struct pp_jump *begin, const stru
 	}
 	err = restore(&w);
 	if (err)
-		warn(begin ? at(&begin->code) : NULL, err);
+		warn(at(&begin->code), err);
+	if (w.mem >= 0)
+		close(w.mem);
 out:
 	pp_unlock();
 }

@@ -181,15 +181,15 @@ def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), 
             fail("improvement %s not reported (faster: %r)" % (imp, faster), p)
         if not re.search(r"^  \S.*%s  -" % re.escape(imp), p.stdout, re.M):
             fail("improvement %s not printed with its sign" % imp, p)
+    # An interval's open end (the rank interval's, where ties keep its level out of reach:
+    # doc/statistics.md) is null in the JSON.
+    def end(c, k, inf):
+        return inf if c["cost_ns"][k] is None else c["cost_ns"][k]
     for n in tree:
         parts = [by_id[c] for c in n["children"] if by_id[c]["kind"] != "remainder"]
         if not parts or n["kind"] == "structural":
             continue
         # Parts measured in other batches than their node: allow for the drift of a loaded machine.
-        # An interval's open end (the rank interval's, where ties keep its level out of
-        # reach: doc/statistics.md) is null in the JSON.
-        def end(c, k, inf):
-            return inf if c["cost_ns"][k] is None else c["cost_ns"][k]
         tol = 0.5 * max(abs(total), abs(n["cost_ns"]["centre"]))
         low = sum(end(c, "low", -math.inf) for c in parts)
         high = sum(end(c, "high", math.inf) for c in parts)
