@@ -10,7 +10,7 @@ majors="14 ${1:-}"
 pkgs="cmake make gcc g++ pkg-config python3 python3-jsonschema python3-scipy file binutils
       libelf-dev libgsl-dev git"
 for m in $majors; do
-	pkgs="$pkgs clang-$m llvm-$m-dev llvm-$m-tools libclang-rt-$m-dev"
+	pkgs="$pkgs clang-$m llvm-$m-dev llvm-$m-tools libclang-rt-$m-dev lld-$m"
 done
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=

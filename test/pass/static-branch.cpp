@@ -5,8 +5,8 @@
 // entries go into a section linked to the function's code, or into its
 // comdat group (the inline function).  Armed, the runtime patches the no-ops
 // of the armed sites into jumps: the counts are exact, also in a binary
-// linked with --gc-sections by ld.bfd or by lld, and nothing else is
-// patched.  PINPOINT_PASS_JUMPS=0 gives load checks (emit-llvm.c).
+// linked with --gc-sections (by lld: static-branch-lld.test), and nothing
+// else is patched.  PINPOINT_PASS_JUMPS=0 gives load checks (emit-llvm.c).
 // REQUIRES: x86_64, pinpoint-runtime
 // RUN: %ppcxx -O2 -S -emit-llvm %s -o %t.ll
 // RUN: %FileCheck --check-prefix=IR %s < %t.ll
@@ -20,9 +20,6 @@
 // RUN: rm -f %t.res %t.res.* && %t 3 > /dev/null && test ! -e %t.res
 // RUN: %ppcxx -O2 -g -ffunction-sections -Wl,--gc-sections %s %runtime -lpthread -lm -o %t.gc
 // RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t.gc 3
-// RUN: %FileCheck --check-prefix=EXEC %s < %t.res
-// RUN: %ppcxx -O2 -g -fuse-ld=lld -ffunction-sections -Wl,--gc-sections %s %runtime -lpthread -lm -o %t.lld
-// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t.lld 3
 // RUN: %FileCheck --check-prefix=EXEC %s < %t.res
 // The patched program computes what the unpatched one does.
 // RUN: %t 3 > %t.plain.out && env "PINPOINT=out=%t.res2;fn=work;fn=loop" %t 3 > %t.armed.out
