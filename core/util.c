@@ -46,7 +46,9 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 {
 	double a = fabs(ns);
 
-	if (isinf(ns))
+	if (isnan(ns))
+		snprintf(buf, len, "n/a"); /* no figure */
+	else if (isinf(ns))
 		snprintf(buf, len, "%s", ns > 0 ? "+inf" : "-inf"); /* an open end */
 	else if (a >= 1e9)
 		snprintf(buf, len, "%.3g s", ns / 1e9);
@@ -56,6 +58,17 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 		snprintf(buf, len, "%.3g us", ns / 1e3);
 	else
 		snprintf(buf, len, "%.3g ns", ns);
+	return buf;
+}
+
+const char *pp_fmt_pct(double fraction, char *buf, unsigned len)
+{
+	if (isnan(fraction))
+		snprintf(buf, len, "n/a");
+	else if (isinf(fraction))
+		snprintf(buf, len, "%s", fraction > 0 ? "+inf" : "-inf");
+	else
+		snprintf(buf, len, "%.1f%%", 100.0 * fraction);
 	return buf;
 }
 

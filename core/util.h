@@ -13,8 +13,11 @@ double pp_now(void);
 double pp_wall(void);
 /* Whether @name matches the glob @pattern (fnmatch), demangled or not. */
 int pp_excluded(const char *const *patterns, unsigned long n, const char *name);
-/* "12.3 ms", "4.56 s", "789 ns": @ns formatted into @buf. */
+/* "12.3 ms", "4.56 s", "789 ns": @ns formatted into @buf; an open end "+inf" or "-inf", NaN "n/a".
+ */
 const char *pp_fmt_ns(double ns, char *buf, unsigned len);
+/* "12.3%" for the fraction 0.123; an open end "+inf" or "-inf", NaN "n/a". */
+const char *pp_fmt_pct(double fraction, char *buf, unsigned len);
 
 #include <stddef.h>
 #include <stdio.h>

@@ -64,7 +64,7 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
 	if (n->parent >= 0)
-		fprintf(f, ", %.1f%% of its parent", 100 * n->share);
+		fprintf(f, ", %s of its parent", pp_fmt_pct(n->share, a, 32));
 	if (n->stop && n->kind != PP_NODE_REST) {
 		fputs(" [", f);
 		pp_svg_escape(f, n->stop);

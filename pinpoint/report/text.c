@@ -295,6 +295,7 @@ static char sign_mark(const struct pp_node *n)
 static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent)
 {
 	const struct pp_node *n = &s->nodes[i];
+	char a[32], b[32], c[32];
 
 	fprintf(f, "%*s%c ", indent, "", sign_mark(n));
 	print_name(f, s, n);
@@ -303,10 +304,11 @@ static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent
 	fprintf(f, "%s", n->kind == PP_NODE_REST ? "" : "  ");
 	print_diff(f, n->diff, n->kind == PP_NODE_REST);
 	if (n->parent >= 0 && n->kind != PP_NODE_REST)
-		fprintf(f, "  %.1f%% [%.1f%%, %.1f%%]", 100 * n->share, 100 * n->share_ci.low,
-			100 * n->share_ci.high);
+		fprintf(f, "  %s [%s, %s]", pp_fmt_pct(n->share, a, sizeof(a)),
+			pp_fmt_pct(n->share_ci.low, b, sizeof(b)),
+			pp_fmt_pct(n->share_ci.high, c, sizeof(c)));
 	else if (n->parent >= 0)
-		fprintf(f, "  %.1f%%", 100 * n->share);
+		fprintf(f, "  %s", pp_fmt_pct(n->share, a, sizeof(a)));
 	if (n->chain)
 		fprintf(f, "  (chain)");
 	if (n->rank)

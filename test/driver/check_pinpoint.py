@@ -235,6 +235,9 @@ def scenario_added_call():
         fail("the added call is not printed with its cost", p)
     if "[structural change]" in p.stdout:
         fail("the cheap added call is named a structural change", p)
+    # a share against an open end of the added call's interval is printed as such
+    if re.search(r"(inf|nan)%", p.stdout):
+        fail("a share is printed as a non-number", p)
 
 
 def scenario_removed_call():

@@ -17,6 +17,7 @@
 
 #include "core/stats.h"
 #include "core/stats_internal.h"
+#include "core/util.h"
 #include "check.h"
 
 static const double five[] = {1.0, 2.0, 3.0, 4.0, 5.0};
@@ -306,6 +307,30 @@ static void large(gsl_rng *r)
 	free(y);
 }
 
+/* How the reports print figures, open interval ends and undefined ones included. */
+static void formats(void)
+{
+	static const struct {
+		double v;
+		const char *ns, *pct;
+	} cases[] = {
+	    {0.123, "0.123 ns", "12.3%"},	 {-1.5e6, "-1.5 ms", "-150000000.0%"},
+	    {2.5e9, "2.5 s", "250000000000.0%"}, {INFINITY, "+inf", "+inf"},
+	    {-INFINITY, "-inf", "-inf"},	 {NAN, "n/a", "n/a"},
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *ns = pp_fmt_ns(cases[i].v, buf, sizeof(buf));
+
+		CHECK(!strcmp(ns, cases[i].ns), "pp_fmt_ns(%g) = '%s', want '%s'", cases[i].v, ns,
+		      cases[i].ns);
+		ns = pp_fmt_pct(cases[i].v, buf, sizeof(buf));
+		CHECK(!strcmp(ns, cases[i].pct), "pp_fmt_pct(%g) = '%s', want '%s'", cases[i].v, ns,
+		      cases[i].pct);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -320,6 +345,7 @@ int main(int argc, char **argv)
 	exact_distribution();
 	symmetries(r);
 	large(r);
+	formats();
 	gsl_rng_free(r);
 	return report(argv[0]);
 }
