@@ -582,14 +582,21 @@ def trial(rec, tc, k, trials_dir):
     others = [t['function'] for t in cal['targets'][1:]]
     if others and rep['contributors'] is not None:
         res['others_listed'] = all(o in rep['contributors'] for o in others)
+    score_minima(res, rep, cal)
+    return res
+
+
+def score_minima(res, rep, cal):
+    """A session's two yardsticks for its runs (minimum_runs, minimum_chain_runs)."""
     res['minimum_runs'] = minimum_runs(rep, cal['delta_ns'], rep['confidence'])
     res['minimum_chain_runs'] = minimum_chain_runs(rep['entry_sd_ns'], cal['delta_ns'],
                                                    rep['confidence'],
                                                    max(t['depth'] for t in cal['targets']))
-    return res
 
 
-def summarise(rec, results):
+def summarise(rec, results, rescore=False):
+    """One cell's row; @rescore: score the runs again from the sessions' reports where
+    they are still there (an earlier run's table, --table-from)."""
     c = rec['cell']
     ok = [r for r in results if 'error' not in r]
     s = {'cell': c['name'], 'kind': c['kind'], 'entry_ms': rec['entry_ns'] / 1e6,
@@ -612,13 +619,9 @@ def summarise(rec, results):
     s['right'] = sum(1 for r in ok if r['right'])
     listed = [r['others_listed'] for r in ok if 'others_listed' in r]
     s['others_listed'] = sum(listed) if listed else None
-    for r in ok:  # scored again from the session's report where it is still there
+    for r in ok if rescore else ():
         if r.get('json') and os.path.exists(r['json']):
-            rep = read_report(r['json'])
-            r['minimum_runs'] = minimum_runs(rep, cal['delta_ns'], rep['confidence'])
-            r['minimum_chain_runs'] = minimum_chain_runs(
-                rep['entry_sd_ns'], cal['delta_ns'], rep['confidence'],
-                max(t['depth'] for t in cal['targets']))
+            score_minima(r, read_report(r['json']), cal)
     for key, name in (('minimum_runs', ''), ('minimum_chain_runs', '_chain')):
         ratios = [r['runs'] / r[key] for r in ok if r.get(key)]
         s['minimum%s_runs_median' % name] = statistics.median(r[key] for r in ok if r.get(key)) \
@@ -750,7 +753,8 @@ def main():
     if args.table_from:
         with open(args.table_from) as f:
             old = json.load(f)
-        rows = [summarise(rec, old['sessions'][rec['cell']['name']]) for rec in old['cells']
+        rows = [summarise(rec, old['sessions'][rec['cell']['name']], rescore=True)
+                for rec in old['cells']
                 if rec['cell']['name'] in old['sessions']]
         print_table(rows)
         print()
