@@ -42,14 +42,18 @@ int pp_excluded(const char *const *patterns, unsigned long n, const char *name)
 	return 0;
 }
 
+/* A figure that is not a number: an open end of an interval, or none. */
+static const char *not_finite(double v)
+{
+	return isnan(v) ? "n/a" : v > 0 ? "+inf" : "-inf";
+}
+
 const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 {
 	double a = fabs(ns);
 
-	if (isnan(ns))
-		snprintf(buf, len, "n/a"); /* no figure */
-	else if (isinf(ns))
-		snprintf(buf, len, "%s", ns > 0 ? "+inf" : "-inf"); /* an open end */
+	if (!isfinite(ns))
+		snprintf(buf, len, "%s", not_finite(ns));
 	else if (a >= 1e9)
 		snprintf(buf, len, "%.3g s", ns / 1e9);
 	else if (a >= 1e6)
@@ -63,10 +67,8 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 
 const char *pp_fmt_pct(double fraction, char *buf, unsigned len)
 {
-	if (isnan(fraction))
-		snprintf(buf, len, "n/a");
-	else if (isinf(fraction))
-		snprintf(buf, len, "%s", fraction > 0 ? "+inf" : "-inf");
+	if (!isfinite(fraction))
+		snprintf(buf, len, "%s", not_finite(fraction));
 	else
 		snprintf(buf, len, "%.1f%%", 100.0 * fraction);
 	return buf;
