@@ -55,8 +55,10 @@ static void cell(gsl_rng *r, enum pp_test test, enum pp_spending sp, enum seq_no
 	runs /= trials;
 	printf("%-12s %-6s %-9s %4.1f %5.2f %6zu %7.1f ",
 	       test == PP_TEST_WELCH ? "welch" : "mann-whitney",
-	       sp == PP_SPEND_POCOCK ? "pocock" : "obf", noise_name[noise], scale, shift, 2 * fixed,
-	       runs);
+	       sp == PP_SPEND_POCOCK  ? "pocock"
+	       : sp == PP_SPEND_SPLIT ? "split"
+				      : "obf",
+	       noise_name[noise], scale, shift, 2 * fixed, runs);
 	if (fixed && 2 * fixed <= BUDGET)
 		printf("%6.2f %6.2f", runs / (2.0 * (double)fixed),
 		       runs / (double)(2 * fixed > 2 * ROUND ? 2 * fixed : 2 * ROUND));
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
 	       "noise", "sd", "shift", "fixed", "runs", "ratio", "ratio1", "slow%", "same%", "und%",
 	       "fast%");
 	for (int t = 0; t < 2; t++)
-		for (int sp = 0; sp < 2; sp++)
+		for (int sp = 0; sp < 3; sp++)
 			for (int nz = 0; nz < 3; nz++)
 				for (size_t s = 0; s < 3; s++)
 					for (size_t h = 0; h < 3; h++)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * stats_seq.c - the sequential decision of one comparison (stats_seq.h):
- * Lan-DeMets alpha spending over the runs used, one interval per look at the
+ * alpha spending over the runs used and the looks, one interval per look at the
  * level the spending gives it, the three-way decision of that interval against
  * +-threshold, and the quantities a report needs (minimum detectable effect,
  * fixed-sample yardstick, alpha of a comparison in the search).
@@ -41,6 +41,23 @@ double pp_seq_spend(enum pp_spending f, double alpha, double t)
 	if (f == PP_SPEND_POCOCK)
 		return alpha * log1p((M_E - 1.0) * t);
 	return NAN;
+}
+
+double pp_seq_spend_at(enum pp_spending f, double alpha, unsigned k, double t)
+{
+	double looks = 0.0;
+
+	if (!valid_alpha(alpha) || k == 0 || isnan(t))
+		return NAN;
+	if (f != PP_SPEND_SPLIT)
+		return pp_seq_spend(f, alpha, t);
+	if (t >= 1.0)
+		return alpha;
+	/* from the smallest term up, so that no look's share is rounded away */
+	for (unsigned j = k; j >= 1; j--)
+		looks += 1.0 / ((double)j * (double)j);
+	return alpha / 2.0 * 6.0 / (M_PI * M_PI) * looks +
+	       pp_seq_spend(PP_SPEND_POCOCK, alpha / 2.0, t);
 }
 
 bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha)
@@ -134,7 +151,8 @@ const char *pp_seq_verdict_name(enum pp_seq_verdict v)
 static bool valid_design(const struct pp_seq_design *d)
 {
 	return (d->test == PP_TEST_MANN_WHITNEY || d->test == PP_TEST_WELCH) &&
-	       (d->spending == PP_SPEND_POCOCK || d->spending == PP_SPEND_OBRIEN_FLEMING) &&
+	       (d->spending == PP_SPEND_POCOCK || d->spending == PP_SPEND_OBRIEN_FLEMING ||
+		d->spending == PP_SPEND_SPLIT) &&
 	       valid_alpha(d->alpha) && isfinite(d->threshold) && d->threshold >= 0.0 &&
 	       d->budget >= 4;
 }
@@ -218,7 +236,7 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 	t = (double)runs / (double)d->budget;
 	last = runs >= d->budget;
 	/* Whatever earlier looks could not use is still there (unused alpha is never lost). */
-	a = pp_seq_spend(d->spending, d->alpha, t) - st->spent;
+	a = pp_seq_spend_at(d->spending, d->alpha, st->looks + 1, last ? 1.0 : t) - st->spent;
 	if (!isfinite(a))
 		return -EDOM;
 

@@ -7,7 +7,8 @@
  * Procedure (doc/statistics.md has the argument):
  *
  *   alpha spending (Lan & DeMets, Biometrika 70(3):659-663, 1983) over the
- *   information fraction t = runs / budget, with per-look two-sided intervals
+ *   information fraction t = runs / budget (and, for SPLIT, the look's
+ *   index), with per-look two-sided intervals
  *   at level 1 - alpha_k, alpha_k = spend(t_k) - (alpha already used), joined
  *   by the union bound (Bonferroni): the probability that any interval at any
  *   look misses the true difference is at most sum(alpha_k) <= alpha, whatever
@@ -67,8 +68,19 @@ enum pp_seq_verdict {
  *   POCOCK   alpha * ln(1 + (e - 1) t)                 spends early, stops early
  *   OBRIEN   2 - 2 Phi(z(1 - alpha/2) / sqrt(t))       keeps almost all for the end
  * (Lan & DeMets 1983, section 3; both reach alpha at t = 1.)
+ *
+ * SPLIT spends half of alpha by look and half by POCOCK: after look k at
+ * fraction t, alpha/2 * (6 / pi^2) * sum_{j <= k} 1 / j^2 + POCOCK(alpha/2, t)
+ * (pp_seq_spend_split); the look at the budget takes what is left.  The
+ * first look gets 0.30 alpha whatever the budget (POCOCK gives it
+ * alpha * 1.7 runs / budget), so a clear verdict needs no second round, while
+ * the POCOCK half keeps the late looks of a long comparison about as wide as
+ * POCOCK's alone.
  */
-enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING };
+enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING, PP_SPEND_SPLIT };
+
+/* The driver's spending (pinpoint/decide.c). */
+#define PP_SEQ_SPENDING PP_SPEND_SPLIT
 
 /* The power the minimum detectable effect refers to. */
 #define PP_SEQ_MDE_POWER 0.80
@@ -113,6 +125,14 @@ struct pp_seq_result {
  * Returns the cumulative alpha, or NaN for alpha outside (0, 1).
  */
 double pp_seq_spend(enum pp_spending f, double alpha, double t);
+
+/*
+ * The cumulative alpha of a design after look @k (1-based) at information
+ * fraction @t: pp_seq_spend's for POCOCK and OBRIEN, SPLIT's (above) for
+ * SPLIT, always below alpha for t < 1 (and alpha at t = 1).  NaN for alpha
+ * outside (0, 1) or k = 0.
+ */
+double pp_seq_spend_at(enum pp_spending f, double alpha, unsigned k, double t);
 
 /*
  * One look at a comparison: @x previous, @y current, the whole series so far

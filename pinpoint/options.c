@@ -74,7 +74,7 @@ static const struct pp_option_desc options[] = {
     {"current", required_argument, OPT_CURRENT, "DIR",
      "build directory of the current revision (default: .)"},
     {"measurements", required_argument, OPT_MEASUREMENTS, "N",
-     "runs per revision in each round of a comparison (default 15)"},
+     "runs per revision in each round of a comparison (default 10)"},
     {"max-runs", required_argument, OPT_MAX_RUNS, "N",
      "runs the whole session may use, both revisions and warm-ups (default 30000, 0: no limit)"},
     {"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
@@ -263,7 +263,7 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	memset(opt, 0, sizeof(*opt));
 	opt->depth = 3;
 	opt->current = ".";
-	opt->measurements = 15;
+	opt->measurements = 10;
 	opt->warmups = 1;
 	opt->confidence = 0.95;
 	opt->precision = 1.0;

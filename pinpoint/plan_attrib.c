@@ -201,9 +201,7 @@ static int settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
 {
 	int err = pp_measure(s, qs, n, s->opt->measurements, false);
 
-	for (size_t i = 0; i < n && !err; i++)
-		err = pp_settle(s, qs[i]);
-	return err;
+	return err ? err : pp_settle_all(s, qs, n);
 }
 
 /* The node of place @k under @parent (F's node or its structural group). */

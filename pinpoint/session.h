@@ -77,7 +77,7 @@ struct pp_quantity {
 	enum pp_spent truncated;
 	/* Filled by pp_decide(): */
 	bool decided;
-	int rounds; /* rounds of runs measured for this comparison alone */
+	int rounds; /* rounds after its first, shared with the others of its batch still open */
 	struct pp_summary sum[2];
 	struct pp_comparison cmp;
 	double threshold_ns;

@@ -762,8 +762,8 @@ def scenario_usage_errors():
     expect_usage_error(["--entry", "run", "--search", "ternary", *base, "--", "./demo"], r"--search")
     expect_usage_error(["--entry", "run", "--test", "t", *base, "--", "./demo"], r"--test")
     expect_usage_error(["--entry", "run", "--max-runs", "-1", *base, "--", "./demo"], r"--max-runs: '-1'")
-    expect_usage_error(["--entry", "run", "--max-runs-per-comparison", "10", *base, "--", "./demo"],
-                       r"--max-runs-per-comparison 10 is below --measurements 15")
+    expect_usage_error(["--entry", "run", "--max-runs-per-comparison", "8", *base, "--", "./demo"],
+                       r"--max-runs-per-comparison 8 is below --measurements 10")
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")

@@ -17,6 +17,7 @@
  *     is UNDECIDED, never "same", and carries its interval, runs and MDE.
  *   - the look sizes are fixed: values that arrived riding along in another
  *     comparison's runs are looked at in the same steps of --measurements.
+ *   - comparisons measured together are measured again together while open.
  *   - a clear regression is found slower.
  *   - the noise warnings (pinpoint/noise.c) against a made-up /proc and /sys.
  */
@@ -49,6 +50,8 @@ static struct {
 	enum noise noise;
 	double scale, shift;
 	unsigned calls;
+	size_t last_nq; /* quantities given to the last call */
+	bool last_again;
 } sim;
 
 static double draw(void)
@@ -66,6 +69,8 @@ static double draw(void)
 int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, bool again)
 {
 	sim.calls++;
+	sim.last_nq = nq;
+	sim.last_again = again;
 	for (size_t i = 0; i < nq; i++) {
 		struct pp_quantity *q = qs[i];
 
@@ -254,6 +259,64 @@ static void check_fixed_looks(void)
 	pp_session_free(&s);
 }
 
+/*
+ * Comparisons measured together are settled together (pp_settle_all): rounds
+ * of 3 and 3 values give Mann-Whitney no interval at 95%, so none of the
+ * three ranges is decided at its first look, and the second round measures
+ * all three in the same runs, not one after the other.  Without the runs to
+ * pay for that round, all three are undecided and nothing more is measured.
+ */
+static void check_settle_all(void)
+{
+	static struct pp_prog_fn fn;
+	const struct pp_prog_fn *fns[2] = {&fn, &fn};
+	struct pp_options opt = default_options();
+	struct pp_quantity *qs[3];
+	struct pp_session s;
+	int err;
+
+	sim.noise = NOISE_NORMAL;
+	sim.scale = 1.0;
+	sim.shift = 10.0;
+	for (int budget = 0; budget < 2; budget++) {
+		memset(&s, 0, sizeof(s));
+		opt.measurements = 3;
+		opt.max_runs = budget ? 10 : 4000; /* 10: the first round's 8 and no more */
+		s.opt = &opt;
+		s.threshold_ns = 2.0;
+		for (unsigned i = 0; i < 3; i++)
+			qs[i] = pp_quantity_get(&s, PP_Q_RANGE, fns, i, i);
+		CHECK(qs[0] && qs[1] && qs[2] && qs[0] != qs[1] && qs[1] != qs[2], "three ranges");
+		if (!qs[0] || !qs[1] || !qs[2])
+			return;
+		sim.calls = 0;
+		err = pp_measure(&s, qs, 3, opt.measurements, false);
+		err = err ?: pp_settle_all(&s, qs, 3);
+		CHECK(!err, "settle_all failed: %d", err);
+		for (unsigned i = 0; i < 3; i++) {
+			CHECK(qs[i]->decided && qs[i]->order > 0, "range %u not decided", i);
+			if (budget)
+				CHECK(qs[i]->verdict == PP_V_UNDECIDED && qs[i]->truncated,
+				      "--max-runs 10: range %u is %s", i,
+				      pp_verdict_name(qs[i]->verdict));
+			else
+				CHECK(qs[i]->verdict == PP_V_SLOWER && qs[i]->rounds >= 1,
+				      "range %u: %s after %d more rounds", i,
+				      pp_verdict_name(qs[i]->verdict), qs[i]->rounds);
+		}
+		if (budget) {
+			CHECK(sim.calls == 1 && s.runs_used == 8,
+			      "--max-runs 10: %u batches, %zu runs", sim.calls, s.runs_used);
+		} else {
+			CHECK(sim.calls >= 2 && sim.last_again,
+			      "%u batches: settle did not measure again", sim.calls);
+			CHECK(sim.last_nq == 3 && qs[0]->batch == qs[2]->batch,
+			      "the last round measured %zu of the 3 open ranges", sim.last_nq);
+		}
+		pp_session_free(&s);
+	}
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -324,6 +387,7 @@ int main(void)
 	check_noise();
 	check_decides();
 	check_fixed_looks();
+	check_settle_all();
 	check_undecided();
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0);

@@ -15,6 +15,10 @@ coefficients, written out independently of the C code:
   spend  KIND ALPHA T  VALUE    Lan-DeMets (1983) spending functions:
                                 pocock  alpha * ln(1 + (e - 1) t)
                                 obf     2 - 2 Phi(z_{1-alpha/2} / sqrt(t))
+  spendk KIND ALPHA K T  VALUE  the cumulative alpha after look K at fraction T:
+                                spend(T) for pocock and obf; for split
+                                alpha/2 (6/pi^2) sum_{j<=K} 1/j^2
+                                + pocock(alpha/2, T), alpha at T = 1
   mde    ALPHA POWER SE THR  VALUE
                                 THR + (z_{1-alpha/2} + z_{POWER}) * SE
   fixedn ALPHA POWER SIGMA EFFECT THR  N
@@ -23,7 +27,7 @@ coefficients, written out independently of the C code:
                                 interval at 1 - ALPHA exists)
   looks  TEST KIND ALPHA BUDGET K RUNS_1..RUNS_K  ALPHA_1..ALPHA_K
                                 the alpha each look's interval gets, equal
-                                series of RUNS_i / 2 values: spend(t_i) minus
+                                series of RUNS_i / 2 values: spendk(i, t_i) minus
                                 what earlier intervals used, 0 (and nothing
                                 used) when that alpha is below 1e-12 or no
                                 interval at it exists
@@ -48,6 +52,15 @@ def spend(kind, alpha, t):
     if kind == "pocock":
         return alpha * math.log(1.0 + (math.e - 1.0) * t)
     return 2.0 * norm.sf(norm.isf(alpha / 2.0) / math.sqrt(t))
+
+
+def spend_at(kind, alpha, k, t):
+    if kind != "split":
+        return spend(kind, alpha, t)
+    if t >= 1.0:
+        return alpha
+    looks = math.fsum(1.0 / (j * j) for j in range(1, k + 1))
+    return alpha / 2.0 * 6.0 / (math.pi ** 2) * looks + spend("pocock", alpha / 2.0, t)
 
 
 def attainable(test, nx, ny, alpha):
@@ -77,6 +90,10 @@ def main():
         for alpha in (0.05, 0.01, 0.1):
             for t in (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0):
                 out("spend", kind, fmt(alpha), fmt(t), fmt(spend(kind, alpha, t)))
+    for kind in ("split", "pocock"):
+        for alpha, k, t in ((0.05, 1, 0.005), (0.05, 2, 0.01), (0.01, 3, 0.5), (0.05, 10, 0.2),
+                            (0.002, 40, 0.9), (0.05, 200, 0.999), (0.05, 7, 1.0)):
+            out("spendk", kind, fmt(alpha), k, fmt(t), fmt(spend_at(kind, alpha, k, t)))
     for alpha, power, se, thr in ((0.05, 0.8, 1.0, 0.0), (0.05, 0.8, 2.5, 1.0),
                                   (0.001, 0.8, 0.3, 0.2), (0.01, 0.9, 12.0, 5.0)):
         v = thr + (norm.isf(alpha / 2.0) + norm.ppf(power)) * se
@@ -96,11 +113,14 @@ def main():
                  ("mw", "obf", 0.05, 60, [6, 12, 18, 24, 30, 40, 60]),
                  ("mw", "pocock", 0.05, 12, [6, 8, 12]),
                  ("welch", "pocock", 0.05, 200, [20, 40, 60, 100, 200]),
-                 ("welch", "obf", 0.01, 1000, [20, 40, 100, 400, 1000]))
+                 ("welch", "obf", 0.01, 1000, [20, 40, 100, 400, 1000]),
+                 ("mw", "split", 0.05, 1000, [20, 40, 60, 80, 100, 1000]),
+                 ("mw", "split", 0.0004, 600, [6, 12, 20, 40, 60, 600]),
+                 ("welch", "split", 0.01, 400, [20, 40, 200, 400]))
     for test, kind, alpha, budget, runs in schedules:
         used, alphas = 0.0, []
-        for r in runs:
-            a = spend(kind, alpha, r / budget) - used
+        for i, r in enumerate(runs):
+            a = spend_at(kind, alpha, i + 1, r / budget) - used
             if a >= 1e-12 and attainable(test, r // 2, r // 2, a):
                 used += a
                 alphas.append(a)

@@ -51,7 +51,9 @@
 
 static enum pp_spending spending_of(const char *s)
 {
-	return strcmp(s, "obf") ? PP_SPEND_POCOCK : PP_SPEND_OBRIEN_FLEMING;
+	return !strcmp(s, "obf")     ? PP_SPEND_OBRIEN_FLEMING
+	       : !strcmp(s, "split") ? PP_SPEND_SPLIT
+				     : PP_SPEND_POCOCK;
 }
 
 static enum pp_test test_of(const char *s)
@@ -127,6 +129,11 @@ static int check_fixtures(const char *path)
 		    sscanf(buf + off, "%15s %lf %lf %lf", kind, &a, &b, &v) == 4) {
 			CHECK_CLOSE(kind, "spend", pp_seq_spend(spending_of(kind), a, b), v, 1e-12,
 				    1e-300);
+		} else if (!strcmp(kind, "spendk") &&
+			   sscanf(buf + off, "%15s %lf %lu %lf %lf", kind, &a, &n, &b, &v) == 5) {
+			CHECK_CLOSE(kind, "spendk",
+				    pp_seq_spend_at(spending_of(kind), a, (unsigned)n, b), v, 1e-12,
+				    1e-300);
 		} else if (!strcmp(kind, "mde") &&
 			   sscanf(buf + off, "%lf %lf %lf %lf %lf", &a, &b, &c, &e, &v) == 5) {
 			CHECK_CLOSE("mde", "mde", pp_seq_mde(a, b, c, e), v, 1e-12, 0);
@@ -197,8 +204,10 @@ static unsigned aa_false_claims(gsl_rng *r, const struct aa_case *c, double *x, 
 	CHECK(errors == 0, "%u looks failed", errors);
 	printf("A/A %-12s %-9s %-6s round %3zu budget %4zu: %5.2f%% false claims, %.0f runs\n",
 	       test_name(c->test), noise_names[c->noise],
-	       c->spending == PP_SPEND_POCOCK ? "pocock" : "obf", c->round, c->budget,
-	       100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
+	       c->spending == PP_SPEND_POCOCK  ? "pocock"
+	       : c->spending == PP_SPEND_SPLIT ? "split"
+					       : "obf",
+	       c->round, c->budget, 100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
 	return claims;
 }
 
@@ -238,6 +247,10 @@ static void check_aa(gsl_rng *r, double *x, double *y)
 	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 400, PP_SPEND_POCOCK},
 	    {PP_TEST_WELCH, SEQ_OUTLIERS, 10, 200, PP_SPEND_POCOCK},
 	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 3, 60, PP_SPEND_OBRIEN_FLEMING},
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 200, PP_SPEND_SPLIT},
+	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 10, 200, PP_SPEND_SPLIT},
+	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 10, 1000, PP_SPEND_SPLIT},
+	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 400, PP_SPEND_SPLIT},
 	};
 	size_t nc = sizeof(cases) / sizeof(cases[0]);
 	unsigned limit = binomial_limit(ALPHA, AA_TRIALS), total = 0, naive;
@@ -280,7 +293,7 @@ static bool comparison_slower(gsl_rng *r, double alpha, double shift, double *x,
 				  .alpha = alpha,
 				  .threshold = 0.0,
 				  .budget = 200,
-				  .spending = PP_SPEND_POCOCK};
+				  .spending = PP_SEQ_SPENDING};
 	struct seq_outcome o = seq_simulate(r, &d, SEQ_LOGNORMAL, 1.0, shift, 10, x, y);
 
 	CHECK(o.err == 0, "look failed: %d", o.err);
@@ -333,7 +346,7 @@ static void check_power(gsl_rng *r, double *x, double *y)
 					  .alpha = ALPHA,
 					  .threshold = 0.2,
 					  .budget = 1000,
-					  .spending = PP_SPEND_POCOCK};
+					  .spending = PP_SEQ_SPENDING};
 		unsigned slower = 0, wrong = 0;
 		double runs = 0.0, ratio;
 
@@ -376,7 +389,7 @@ static void check_undecided(gsl_rng *r, double *x, double *y)
 					  .alpha = ALPHA,
 					  .threshold = 0.5,
 					  .budget = 1000,
-					  .spending = PP_SPEND_POCOCK};
+					  .spending = PP_SEQ_SPENDING};
 		unsigned count[PP_SEQ_UNDECIDED + 1] = {0}, small[PP_SEQ_UNDECIDED + 1] = {0};
 		unsigned limit = binomial_limit(ALPHA / 2.0, trials);
 		double runs = 0.0;
@@ -443,7 +456,7 @@ static void check_one_sided(gsl_rng *r, double *x, double *y)
 					  .alpha = ALPHA,
 					  .threshold = 0.4,
 					  .budget = 400,
-					  .spending = PP_SPEND_POCOCK,
+					  .spending = PP_SEQ_SPENDING,
 					  .one_sided = true};
 		struct pp_seq_design two = d;
 		unsigned wrong = 0, not_slower = 0, undecided_two = 0, limit;
