@@ -79,8 +79,14 @@ enum pp_seq_verdict {
  */
 enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING, PP_SPEND_SPLIT };
 
-/* The driver's spending (pinpoint/decide.c). */
+/*
+ * The driver's spending (pinpoint/decide.c): SPLIT for the comparisons of the
+ * search, POCOCK for the entry.  The entry alone decides whether a session
+ * claims a regression; POCOCK's first look needs stronger evidence, which
+ * a short burst of load on one revision's runs does not give.
+ */
 #define PP_SEQ_SPENDING PP_SPEND_SPLIT
+#define PP_SEQ_ENTRY_SPENDING PP_SPEND_POCOCK
 
 /* The power the minimum detectable effect refers to. */
 #define PP_SEQ_MDE_POWER 0.80

@@ -72,7 +72,7 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    .alpha = q->alpha,
 	    .threshold = s->threshold_ns,
 	    .budget = 2 * (size_t)opt->max_runs_comparison,
-	    .spending = PP_SEQ_SPENDING,
+	    .spending = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_SPENDING : PP_SEQ_SPENDING,
 	    /* The entry asks only "slower?": below +threshold answers it. */
 	    .one_sided = q->kind == PP_Q_ENTRY,
 	};

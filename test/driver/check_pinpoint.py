@@ -534,9 +534,14 @@ def scenario_spaced():
 
 
 def scenario_identical():
-    """Identical revisions: no session may claim a regression (exit 1) more
-    than once in 20; a session that cannot decide within its runs (exit 4,
-    a loaded machine) is honest, and counted apart."""
+    """Identical revisions: at most 2 of 20 sessions may claim a regression
+    (exit 1).  The stated rate is at most alpha/2 = 2.5 %; a tool exactly at
+    it claims 3 or more in 20 with probability 0.013 (2 or more: 0.088, too
+    often for a test), one at 20 % with probability 0.79.  Telling 5 % from
+    10 % takes thousands of sessions: the simulated sessions through the real
+    decide and settle stages do that (driver-settle-sim, stats-seq).  A
+    session that cannot decide within its runs (exit 4, a loaded machine)
+    is honest, and counted apart."""
     prev, cur = prog("same")
     results = []
     for i in range(20):
@@ -550,7 +555,7 @@ def scenario_identical():
         results.append(p.returncode)
     print("identical revisions: of 20 sessions %d found no regression, %d were undecided, "
           "%d claimed a regression" % (results.count(0), results.count(4), results.count(1)))
-    if results.count(1) > 1:
+    if results.count(1) > 2:
         fail("identical revisions reported as a regression in %d of 20 sessions" % results.count(1))
 
 

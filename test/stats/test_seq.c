@@ -287,13 +287,14 @@ static void check_aa(gsl_rng *r, double *x, double *y)
  */
 #define SESSION_CHILDREN 3
 
-static bool comparison_slower(gsl_rng *r, double alpha, double shift, double *x, double *y)
+static bool comparison_slower(gsl_rng *r, double alpha, double shift, double *x, double *y,
+			      enum pp_spending spending)
 {
 	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
 				  .alpha = alpha,
 				  .threshold = 0.0,
 				  .budget = 200,
-				  .spending = PP_SEQ_SPENDING};
+				  .spending = spending};
 	struct seq_outcome o = seq_simulate(r, &d, SEQ_LOGNORMAL, 1.0, shift, 10, x, y);
 
 	CHECK(o.err == 0, "look failed: %d", o.err);
@@ -307,21 +308,21 @@ static void check_sessions(gsl_rng *r, double *x, double *y)
 
 	for (int k = 0; k < AA_TRIALS; k++) {
 		/* The entry's SLOWER is itself the claim; its callees only add detail. */
-		bool claim = comparison_slower(r, ALPHA, 0.0, x, y);
+		bool claim = comparison_slower(r, ALPHA, 0.0, x, y, PP_SEQ_ENTRY_SPENDING);
 
 		if (claim)
 			for (int c = 0; c < SESSION_CHILDREN; c++)
-				comparison_slower(r, child, 0.0, x, y);
+				comparison_slower(r, child, 0.0, x, y, PP_SEQ_SPENDING);
 		aa += claim;
 	}
 	for (int k = 0; k < AA_TRIALS; k++) {
 		bool bad = false;
 
-		if (!comparison_slower(r, ALPHA, 1.0, x, y))
+		if (!comparison_slower(r, ALPHA, 1.0, x, y, PP_SEQ_ENTRY_SPENDING))
 			continue;
-		found += comparison_slower(r, child, 1.0, x, y);
+		found += comparison_slower(r, child, 1.0, x, y, PP_SEQ_SPENDING);
 		for (int c = 1; c < SESSION_CHILDREN; c++)
-			bad |= comparison_slower(r, child, 0.0, x, y);
+			bad |= comparison_slower(r, child, 0.0, x, y, PP_SEQ_SPENDING);
 		wrong += bad;
 	}
 	printf("sessions: A/A %u of %d claim a regression; callee 0 slower by 1 sd: named in %u, "
@@ -456,7 +457,7 @@ static void check_one_sided(gsl_rng *r, double *x, double *y)
 					  .alpha = ALPHA,
 					  .threshold = 0.4,
 					  .budget = 400,
-					  .spending = PP_SEQ_SPENDING,
+					  .spending = PP_SEQ_ENTRY_SPENDING,
 					  .one_sided = true};
 		struct pp_seq_design two = d;
 		unsigned wrong = 0, not_slower = 0, undecided_two = 0, limit;
