@@ -54,10 +54,7 @@ static void cell(gsl_rng *r, enum pp_test test, enum pp_spending sp, enum seq_no
 	}
 	runs /= trials;
 	printf("%-12s %-6s %-9s %4.1f %5.2f %6zu %7.1f ",
-	       test == PP_TEST_WELCH ? "welch" : "mann-whitney",
-	       sp == PP_SPEND_POCOCK  ? "pocock"
-	       : sp == PP_SPEND_SPLIT ? "split"
-				      : "obf",
+	       test == PP_TEST_WELCH ? "welch" : "mann-whitney", pp_seq_spending_name(sp),
 	       noise_name[noise], scale, shift, 2 * fixed, runs);
 	if (fixed && 2 * fixed <= BUDGET)
 		printf("%6.2f %6.2f", runs / (2.0 * (double)fixed),

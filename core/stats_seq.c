@@ -148,6 +148,19 @@ const char *pp_seq_verdict_name(enum pp_seq_verdict v)
 	return "?";
 }
 
+const char *pp_seq_spending_name(enum pp_spending f)
+{
+	switch (f) {
+	case PP_SPEND_POCOCK:
+		return "pocock";
+	case PP_SPEND_OBRIEN_FLEMING:
+		return "obf";
+	case PP_SPEND_SPLIT:
+		return "split";
+	}
+	return "?";
+}
+
 static bool valid_design(const struct pp_seq_design *d)
 {
 	return (d->test == PP_TEST_MANN_WHITNEY || d->test == PP_TEST_WELCH) &&

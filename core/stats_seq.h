@@ -71,7 +71,7 @@ enum pp_seq_verdict {
  *
  * SPLIT spends half of alpha by look and half by POCOCK: after look k at
  * fraction t, alpha/2 * (6 / pi^2) * sum_{j <= k} 1 / j^2 + POCOCK(alpha/2, t)
- * (pp_seq_spend_split); the look at the budget takes what is left.  The
+ * (pp_seq_spend_at); the look at the budget takes what is left.  The
  * first look gets 0.30 alpha whatever the budget (POCOCK gives it
  * alpha * 1.7 runs / budget), so a clear verdict needs no second round, while
  * the POCOCK half keeps the late looks of a long comparison about as wide as
@@ -208,5 +208,8 @@ double pp_seq_runs_to_decide(double centre, double half, double threshold, bool 
 double pp_seq_child_alpha(double parent_alpha, size_t nsiblings);
 
 const char *pp_seq_verdict_name(enum pp_seq_verdict v);
+
+/* "pocock", "obf", "split": the names the fixtures and figures use. */
+const char *pp_seq_spending_name(enum pp_spending f);
 
 #endif /* PINPOINT_STATS_SEQ_H */

@@ -51,9 +51,10 @@
 
 static enum pp_spending spending_of(const char *s)
 {
-	return !strcmp(s, "obf")     ? PP_SPEND_OBRIEN_FLEMING
-	       : !strcmp(s, "split") ? PP_SPEND_SPLIT
-				     : PP_SPEND_POCOCK;
+	for (int f = PP_SPEND_POCOCK; f <= PP_SPEND_SPLIT; f++)
+		if (!strcmp(s, pp_seq_spending_name((enum pp_spending)f)))
+			return (enum pp_spending)f;
+	return PP_SPEND_POCOCK;
 }
 
 static enum pp_test test_of(const char *s)
@@ -203,10 +204,7 @@ static unsigned aa_false_claims(gsl_rng *r, const struct aa_case *c, double *x, 
 	}
 	CHECK(errors == 0, "%u looks failed", errors);
 	printf("A/A %-12s %-9s %-6s round %3zu budget %4zu: %5.2f%% false claims, %.0f runs\n",
-	       test_name(c->test), noise_names[c->noise],
-	       c->spending == PP_SPEND_POCOCK  ? "pocock"
-	       : c->spending == PP_SPEND_SPLIT ? "split"
-					       : "obf",
+	       test_name(c->test), noise_names[c->noise], pp_seq_spending_name(c->spending),
 	       c->round, c->budget, 100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
 	return claims;
 }
