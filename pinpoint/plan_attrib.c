@@ -15,7 +15,8 @@
  * slower call in it becomes a range node.  Calls only one revision makes are grouped under a
  * structural node, each with its cost in its revision.  What the parts leave of F's difference is
  * the remainder (a point estimate).  Then the slower calls are dug into, largest first, down to
- * --depth, for at most --max-paths calls.
+ * --depth, for at most --max-paths calls.  While some of F's parts are measured again, the
+ * parts of the call to be dug into first ride along in those runs (ride_next_layer).
  *
  * A call that has no probes (its callee was inlined, or it was removed by
  * the optimiser) cannot be measured: its time is part of F's own body, whose
@@ -223,6 +224,8 @@ static int unit_node(struct pp_session *s, const struct fnview *v, int k, int pa
 }
 
 struct fnstate {
+	struct attrib *a;
+	int layer; /* F's */
 	const struct fnview *v;
 	int node;	/* F's node */
 	int group;	/* the structural group under it, -1 until needed */
@@ -338,6 +341,93 @@ static int range_node(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	return 0;
 }
 
+static bool seen(const struct attrib *a, const struct pp_prog_fn *fn)
+{
+	for (size_t i = 0; i < a->nseen; i++)
+		if (a->seen[i] == fn)
+			return true;
+	return false;
+}
+
+/* Does open comparison @q time place @k of @v (its call alone, or a range holding it)? */
+static bool times_place(const struct pp_quantity *q, const struct fnview *v, int k)
+{
+	for (int r = 0; r < 2; r++) {
+		int at = v->u[k].at[r];
+		unsigned first = r == PP_CUR ? q->first : q->prev_first;
+		unsigned last = r == PP_CUR ? q->last : q->prev_last;
+
+		if (q->kind == PP_Q_RANGE && q->fn[r] == v->fn[r] && !q->absent[r] && at >= 0 &&
+		    (unsigned)at >= first && (unsigned)at <= last)
+			return true;
+	}
+	return false;
+}
+
+struct next_ride {
+	struct pp_session *s;
+	const struct fnstate *st;
+	int u0, u1;
+	struct pp_quantity **qs; /* the comparisons being settled */
+	size_t nq;
+};
+
+/*
+ * While some parts of F are settled, the parts of the call the search will
+ * dig into first ride along: the slower call with the largest difference, if
+ * it can be dug into and no comparison still open times it (its callee's
+ * probes would add their cost to that comparison's later rounds only).
+ */
+static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,
+			   size_t max)
+{
+	struct next_ride *nr = arg;
+	const struct fnstate *st = nr->st;
+	const struct fnview *v = st->v;
+	const struct pp_prog_fn *callee[2];
+	struct pp_quantity *lead = NULL;
+	struct fnview cv;
+	int best = -1, err;
+
+	if (st->a->paths >= s->opt->max_paths)
+		return 0;
+	for (int k = nr->u0; k <= nr->u1; k++) {
+		bool oom = false;
+		struct pp_quantity *q;
+
+		if (v->u[k].at[0] < 0 || v->u[k].at[1] < 0)
+			continue;
+		q = unit_q(s, v, k, &oom);
+		if (oom)
+			return -ENOMEM;
+		if (!q || q->absent[0] || q->absent[1] || beyond(q) <= 0)
+			continue;
+		if (!lead || q->cmp.diff.centre > lead->cmp.diff.centre) {
+			lead = q;
+			best = k;
+		}
+	}
+	if (best < 0)
+		return 0;
+	for (size_t i = 0; i < nr->nq; i++)
+		if (!nr->qs[i]->decided && times_place(nr->qs[i], v, best))
+			return 0;
+	{
+		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
+
+		if (pp_dig_stop(s, v->fn, at, st->layer, callee) || seen(st->a, callee[PP_CUR]))
+			return 0;
+	}
+	err = view(&cv, callee);
+	if (err)
+		return err;
+	err = push(out, n, max, pp_quantity_get(s, PP_Q_SELF, callee, 0, 0));
+	if (!err)
+		err = parts(s, &cv, 0, cv.nu - 1, out, n, max);
+	free(cv.u);
+	return err;
+}
+
 /* Find the parts of places @u0..@u1 that differ; returns slower nodes made, or an error. */
 static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		   struct pp_quantity *extra, double alpha)
@@ -351,8 +441,13 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		batch[n++] = extra;
 	err = parts(s, v, u0, u1, batch, &n, PP_BATCH_MAX_SLOTS);
 	if (!err) {
+		struct next_ride nr = {s, st, u0, u1, batch, n};
+		const struct pp_ride ride = {ride_next_layer, &nr};
+
 		share_alpha(batch, 0, n, alpha);
-		err = settle_all(s, batch, n);
+		err = pp_measure(s, batch, n, s->opt->measurements, false);
+		if (!err)
+			err = pp_settle_ride(s, batch, n, len <= PP_ATTRIB_SHORT ? &ride : NULL);
 	}
 	if (err)
 		return err;
@@ -417,14 +512,6 @@ static bool lost_runs(const struct pp_session *s)
 	return false;
 }
 
-static bool seen(const struct attrib *a, const struct pp_prog_fn *fn)
-{
-	for (size_t i = 0; i < a->nseen; i++)
-		if (a->seen[i] == fn)
-			return true;
-	return false;
-}
-
 /* The slower calls under @node that can be dug into, largest first; how many, or -ENOMEM. */
 static int dig_list(const struct pp_session *s, int node, int **out)
 {
@@ -472,6 +559,8 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 	err = view(&v, fn);
 	if (err)
 		return err;
+	st.a = a;
+	st.layer = layer;
 	st.v = &v;
 	st.node = node;
 	st.group = -1;

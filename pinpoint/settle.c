@@ -5,7 +5,8 @@
  * round of the runs their next looks need, all of them in the same runs, as
  * long as the session's --max-runs and --max-time can pay for them; when
  * they cannot, the comparisons still open are undecided.  The plan stage
- * calls this for every comparison it needs.
+ * calls this for every comparison it needs, and may have other quantities
+ * ride along in those rounds (pp_settle_ride): measured, not decided here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,15 +18,40 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 
-int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
+/* Add what rides along in this round to @open[*nopen..): open quantities only, once each. */
+static int add_riders(struct pp_session *s, const struct pp_ride *ride, struct pp_quantity **open,
+		      size_t *nopen)
 {
-	struct pp_quantity **open = calloc(n ? n : 1, sizeof(*open));
+	struct pp_quantity *r[PP_BATCH_MAX_SLOTS];
+	size_t nr = 0, max = PP_BATCH_MAX_SLOTS - *nopen;
+	int err;
+
+	if (!ride || !ride->fill || *nopen >= PP_BATCH_MAX_SLOTS)
+		return 0;
+	err = ride->fill(s, ride->arg, r, &nr, max);
+	if (err)
+		return err;
+	for (size_t i = 0; i < nr && *nopen < PP_BATCH_MAX_SLOTS; i++) {
+		bool dup = r[i]->decided;
+
+		for (size_t j = 0; j < *nopen && !dup; j++)
+			dup = open[j] == r[i];
+		if (!dup)
+			open[(*nopen)++] = r[i];
+	}
+	return 0;
+}
+
+int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
+		   const struct pp_ride *ride)
+{
+	struct pp_quantity **open = calloc(n + PP_BATCH_MAX_SLOTS, sizeof(*open));
 	int ret = 0;
 
 	if (!open)
 		return -ENOMEM;
 	for (;;) {
-		size_t nopen = 0, want = 0;
+		size_t nopen = 0, nall, want = 0;
 		enum pp_spent why;
 
 		for (size_t i = 0; i < n; i++) {
@@ -66,7 +92,10 @@ int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
 			       "runs (round %d, with %zu others)",
 			       open[i]->id, open[i]->seq.looks, want, open[i]->rounds, nopen - 1);
 		}
-		ret = pp_measure(s, open, nopen, (int)want, true);
+		nall = nopen;
+		ret = add_riders(s, ride, open, &nall);
+		if (!ret)
+			ret = pp_measure(s, open, nall, (int)want, true);
 		if (ret)
 			break;
 	}
@@ -75,7 +104,12 @@ out:
 	return ret;
 }
 
+int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
+{
+	return pp_settle_ride(s, qs, n, NULL);
+}
+
 int pp_settle(struct pp_session *s, struct pp_quantity *q)
 {
-	return pp_settle_all(s, &q, 1);
+	return pp_settle_ride(s, &q, 1, NULL);
 }

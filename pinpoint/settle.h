@@ -22,6 +22,23 @@
  */
 int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n);
 
+/*
+ * What rides along in a settle round: quantities that are measured in the
+ * round's runs but not decided there (the plan stage decides them later, at
+ * their own fixed look sizes, with the values already gathered).  @fill puts
+ * up to @max of them in @out and their number in *@n before each round, so
+ * it can choose by what the runs so far showed; decided ones are skipped.
+ */
+struct pp_ride {
+	int (*fill)(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,
+		    size_t max);
+	void *arg;
+};
+
+/* pp_settle_all, with @ride's quantities measured in every round it makes (@ride may be NULL). */
+int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
+		   const struct pp_ride *ride);
+
 /* pp_settle_all for one comparison. */
 int pp_settle(struct pp_session *s, struct pp_quantity *q);
 

@@ -266,6 +266,26 @@ def scenario_budget():
         fail("the report does not say the budget cut the search short", p)
 
 
+def scenario_riders():
+    """The entry's later rounds keep its first batch's arming.
+
+    With --measurements 3 no comparison can decide at its first look (3 and
+    3 values give Mann-Whitney no interval at 95 %), so the entry is measured
+    again; the parts measured with it in the first batch must ride along in
+    that round, and the search must still name the chain."""
+    p, report = attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
+                               ["stage_b", "leaf2"], extra=("--measurements", "3"))
+    batches = report["batches"]
+    if len(batches) < 2:
+        fail("one batch only: the entry was not measured again", p)
+    first, second = set(batches[0]["comparisons"]), set(batches[1]["comparisons"])
+    if len(first) < 2 or not first <= second:
+        fail("the entry's second round measured %r, its first %r" % (sorted(second), sorted(first)),
+             p)
+    if batches[1]["arming_current"] != batches[0]["arming_current"]:
+        fail("the entry's second round is armed otherwise than its first", p)
+
+
 def scenario_inlined_one_side():
     """A call inlined in the previous revision, timed in the current one."""
     p, report = attrib_session("inlined", "work", 3, ["work", "checksum"])

@@ -317,6 +317,84 @@ static void check_settle_all(void)
 	}
 }
 
+struct riders {
+	struct pp_quantity *q[4];
+	unsigned fills;
+};
+
+static int fill_riders(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,
+		       size_t max)
+{
+	struct riders *r = arg;
+
+	(void)s;
+	r->fills++;
+	for (size_t i = 0; i < 4 && *n < max; i++)
+		out[(*n)++] = r->q[i];
+	return 0;
+}
+
+/*
+ * Riders: two ranges not being settled ride along in every round settle
+ * makes (their values wait for the plan to decide them, so they are not
+ * decided here), one of the open ranges given again as a rider is measured
+ * once a round, and a decided rider is not measured at all.
+ */
+static void check_settle_ride(void)
+{
+	static struct pp_prog_fn fn;
+	const struct pp_prog_fn *fns[2] = {&fn, &fn};
+	struct pp_options opt = default_options();
+	struct pp_quantity *qs[3];
+	struct riders r = {{NULL}, 0};
+	const struct pp_ride ride = {fill_riders, &r};
+	struct pp_session s;
+	size_t most = 0, decided_n;
+	int err;
+
+	sim.noise = NOISE_NORMAL;
+	sim.scale = 1.0;
+	sim.shift = 10.0;
+	memset(&s, 0, sizeof(s));
+	opt.measurements = 3;
+	s.opt = &opt;
+	s.threshold_ns = 2.0;
+	for (unsigned i = 0; i < 3; i++)
+		qs[i] = pp_quantity_get(&s, PP_Q_RANGE, fns, i, i);
+	r.q[0] = pp_quantity_get(&s, PP_Q_RANGE, fns, 3, 3);
+	r.q[1] = pp_quantity_get(&s, PP_Q_RANGE, fns, 4, 4);
+	r.q[2] = qs[0];
+	r.q[3] = pp_quantity_get(&s, PP_Q_RANGE, fns, 5, 5);
+	CHECK(qs[0] && qs[1] && qs[2] && r.q[0] && r.q[1] && r.q[3], "six ranges");
+	if (!qs[0] || !qs[1] || !qs[2] || !r.q[0] || !r.q[1] || !r.q[3])
+		return;
+	err = pp_measure(&s, &r.q[3], 1, opt.measurements, false);
+	r.q[3]->decided = true;
+	decided_n = r.q[3]->series[PP_PREV].n;
+	sim.calls = 0;
+	err = err ?: pp_measure(&s, qs, 3, opt.measurements, false);
+	err = err ?: pp_settle_ride(&s, qs, 3, &ride);
+	CHECK(!err, "settle_ride failed: %d", err);
+	for (unsigned i = 0; i < 3; i++) {
+		CHECK(qs[i]->decided && qs[i]->verdict == PP_V_SLOWER, "range %u: %s", i,
+		      pp_verdict_name(qs[i]->verdict));
+		if (qs[i]->series[PP_PREV].n > most)
+			most = qs[i]->series[PP_PREV].n;
+	}
+	/* the range decided last was open in every round, the riders rode in every one */
+	CHECK(r.fills >= 1 && r.fills == sim.calls - 1, "%u fills for %u rounds", r.fills,
+	      sim.calls - 1);
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK(!r.q[i]->decided && r.q[i]->order == 0, "rider %u was decided", i);
+		CHECK(r.q[i]->series[PP_PREV].n == most - 3 && r.q[i]->series[PP_CUR].n == most - 3,
+		      "rider %u has %zu values, the rounds measured %zu", i,
+		      r.q[i]->series[PP_PREV].n, most - 3);
+	}
+	CHECK(r.q[3]->series[PP_PREV].n == decided_n, "a decided rider was measured again");
+	CHECK(sim.last_nq <= 3 + 2, "the last round measured %zu quantities", sim.last_nq);
+	pp_session_free(&s);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -388,6 +466,7 @@ int main(void)
 	check_decides();
 	check_fixed_looks();
 	check_settle_all();
+	check_settle_ride();
 	check_undecided();
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0);
