@@ -365,7 +365,6 @@ static bool times_place(const struct pp_quantity *q, const struct fnview *v, int
 }
 
 struct next_ride {
-	struct pp_session *s;
 	const struct fnstate *st;
 	int u0, u1;
 	struct pp_quantity **qs; /* the comparisons being settled */
@@ -441,7 +440,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		batch[n++] = extra;
 	err = parts(s, v, u0, u1, batch, &n, PP_BATCH_MAX_SLOTS);
 	if (!err) {
-		struct next_ride nr = {s, st, u0, u1, batch, n};
+		struct next_ride nr = {st, u0, u1, batch, n};
 		const struct pp_ride ride = {ride_next_layer, &nr};
 
 		share_alpha(batch, 0, n, alpha);
