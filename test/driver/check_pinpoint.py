@@ -412,11 +412,15 @@ def check_drawing(image, html):
             break
     if not band:
         fail("no interval of a difference drawn")
-    top = band[0]
-    bar_rows = [y for y in band if y < top + 30]
-    bar = runs_of(rows[bar_rows[len(bar_rows) // 2]], bpp, DIFF, width)
-    # the rows of the interval bar (12 px high), which the 0 and threshold lines cross and no
-    # text does (the panel's title and tick labels are above and below it)
+    # the bar (12 px high) and the centre's circle (17 px) are both centred on the panel's
+    # middle row; with a bar narrower than 20 px the first rows found are the circle's
+    first = last = band[0]
+    while last + 1 in band:
+        last += 1
+    top = (first + last + 1) // 2 - 6
+    bar = runs_of(rows[top + 6], bpp, DIFF, width)
+    # the rows of the interval bar, which the 0 and threshold lines cross and no text does
+    # (the panel's title and tick labels are above and below it)
     panel = range(top, top + 12)
     overview_red = [y for y in range(top) if any(e - s > w * 0.6 for s, e in
                                                  runs_of(rows[y], bpp, (180, 40, 35), 50))]
