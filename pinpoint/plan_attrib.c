@@ -198,11 +198,13 @@ static int beyond(const struct pp_quantity *q)
 	return 0;
 }
 
-static int settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
+/* Measure @qs once, then settle them, @ride's quantities (or none) riding along. */
+static int settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
+		      const struct pp_ride *ride)
 {
 	int err = pp_measure(s, qs, n, s->opt->measurements, false);
 
-	return err ? err : pp_settle_all(s, qs, n);
+	return err ? err : pp_settle_ride(s, qs, n, ride);
 }
 
 /* The node of place @k under @parent (F's node or its structural group). */
@@ -444,9 +446,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		const struct pp_ride ride = {ride_next_layer, &nr};
 
 		share_alpha(batch, 0, n, alpha);
-		err = pp_measure(s, batch, n, s->opt->measurements, false);
-		if (!err)
-			err = pp_settle_ride(s, batch, n, len <= PP_ATTRIB_SHORT ? &ride : NULL);
+		err = settle_all(s, batch, n, len <= PP_ATTRIB_SHORT ? &ride : NULL);
 	}
 	if (err)
 		return err;
@@ -574,7 +574,8 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 
 		if (!v.nu && !self->alpha)
 			self->alpha = alpha;
-		err = v.nu ? explore(s, &st, 0, v.nu - 1, self, alpha) : settle_all(s, &self, 1);
+		err = v.nu ? explore(s, &st, 0, v.nu - 1, self, alpha)
+			   : settle_all(s, &self, 1, NULL);
 	}
 	if (err < 0)
 		goto out;
