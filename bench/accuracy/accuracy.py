@@ -27,9 +27,11 @@ generator, the cell and the pinpoint build's compiler are the same):
   2. the regression's true size: the cost of one iteration of the injected
      work is estimated from a large injection (about 25 % of the entry),
      the iteration count set for the target fraction, and the difference
-     current - previous measured with plain builds (rounds of one process
-     of each, alternating, the median per-execution time of each process,
-     the median of the rounds' differences), rescaled and measured again
+     current - previous measured with plain builds of one program that
+     holds both revisions (gen.generate_pair: executions of the two
+     alternate inside each process, 11 processes, per process the median
+     of the pairs' differences over the median previous execution, the
+     mean over processes with its t interval), rescaled and measured again
      until it is within +-20 % of the target (at most 4 tries: the closest
      is kept and marked when none was); the measured size is recorded;
   3. both revisions built with pinpoint-cc (the plugin, the shared runtime).
@@ -91,7 +93,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
 
-CALIBRATION = 'v2'  # change when the calibration or the built cell changes: rebuilds every cell
+CALIBRATION = 'v3'  # change when the calibration or the built cell changes: rebuilds every cell
 TOLERANCE = 0.20  # the true size must be within +-20 % of the target
 POWER = 0.95
 ENTRY = 'bench_entry'
@@ -165,6 +167,20 @@ REAL_SUBJECTS = [
      'anchor': r'^int LZ4_compress_fast\(const char\* source, char\* dest, int inputSize, '
                r'int maxOutputSize, int acceleration\)\n\{\n',
      'entry': 'main', 'depth': 2, 'percent': 5, 'args': ['10']},
+    # a small function called millions of times per run, each call a little slower
+    {'lib': 'tree-sitter-json', 'file': 'tree-sitter/vendor/tree-sitter/lib/src/tree_cursor.c',
+     'function': 'ts_tree_cursor_goto_first_child',
+     'anchor': r'^bool ts_tree_cursor_goto_first_child\(TSTreeCursor \*self\) \{\n',
+     'entry': 'main', 'depth': 1, 'percent': 2, 'args': ['2']},
+    {'lib': 'argon2', 'file': 'argon2/argon2/src/argon2.c', 'function': 'argon2i_hash_raw',
+     'anchor': r'^int argon2i_hash_raw\(.*\n.*\n.*\n.*hashlen\) \{\n',
+     'entry': 'main', 'depth': 1, 'percent': 2, 'args': ['400']},
+    {'lib': 'expat', 'file': 'node-expat/deps/libexpat/lib/xmlparse.c', 'function': 'XML_ParseBuffer',
+     'anchor': r'^XML_ParseBuffer\(XML_Parser parser, int len, int isFinal\)\n\{\n',
+     'entry': 'main', 'depth': 2, 'percent': 2, 'args': ['8']},
+    {'lib': 'brotli', 'file': 'iltorb/brotli/c/enc/encode.c', 'function': 'BrotliEncoderCompressStream',
+     'anchor': r'^BROTLI_BOOL BrotliEncoderCompressStream\(\n.*\n.*\n.*total_out\) \{\n',
+     'entry': 'main', 'depth': 2, 'percent': 2, 'args': ['12']},
 ]
 
 
@@ -209,23 +225,6 @@ def execs_for(ms):
     return max(10, int(math.ceil(300.0 / max(ms, 0.1))))
 
 
-def measure_pair(prev, cur, ms, rounds):
-    """(previous ns, current ns, difference ns) per execution of the entry:
-    rounds of one process each, in ABBA order, the median of the rounds'
-    paired differences."""
-    n = execs_for(ms)
-    p, c = [], []
-    for r in range(rounds):
-        if r % 2 == 0:
-            p.append(exec_times(prev, n))
-            c.append(exec_times(cur, n))
-        else:
-            c.append(exec_times(cur, n))
-            p.append(exec_times(prev, n))
-    diff = statistics.median(b - a for a, b in zip(p, c))
-    return statistics.median(p), statistics.median(c), diff
-
-
 def calibrate_outer(tc, work, seed, ms):
     """OUTER for which one execution of the entry takes about ms (plain)."""
     outer = max(1, int(ms * 1000 / 35.0))
@@ -240,39 +239,88 @@ def calibrate_outer(tc, work, seed, ms):
     return outer
 
 
+def pair_processes(exe, ms, procs):
+    """Runs the two-revision program (gen.generate_pair) @procs times; per
+    process the previous revision's median execution and the median of the
+    pairs' differences (current - previous), the first pair left out."""
+    pairs = max(50, int(math.ceil(1000.0 / max(ms, 0.1))))
+    out = []
+    for _ in range(procs):
+        text = run_out([exe, str(pairs + 1)], timeout=900)
+        ps, ds = [], []
+        for line in text.splitlines()[1:]:
+            _, p, c = line.split()
+            ps.append(int(p))
+            ds.append(int(c) - int(p))
+        if len(ps) != pairs:
+            fail('%s: expected %d pairs' % (exe, pairs))
+        out.append((statistics.median(ps), statistics.median(ds)))
+    return out
+
+
+def measure_inside(exe, ms, procs):
+    """The regression's size measured inside one process: (previous ns,
+    difference ns, fraction, its 95 % interval).  Executions of the two
+    revisions alternate, so the per-process noise of this kind of machine
+    (episodes of tens of ms, a process's placement) falls on both alike;
+    the fraction is the mean over processes of median difference / median
+    previous, the interval Student's t over the processes."""
+    per = pair_processes(exe, ms, procs)
+    fr = [d / p for p, d in per]
+    m = statistics.mean(fr)
+    half = (T975[len(fr) - 1] if len(fr) - 1 < len(T975) else 1.96) * statistics.stdev(fr) / math.sqrt(len(fr))
+    pns = statistics.median(p for p, _ in per)
+    return pns, m * pns, m, (m - half, m + half)
+
+
+# Student's t quantile 0.975 for 1..30 degrees of freedom (scipy.stats.t.ppf).
+T975 = (None, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
+        2.056, 2.052, 2.048, 2.045, 2.042)
+
+
 def calibrate_regression(tc, work, seed, outer, ms, regs, log):
     """Iterations per injected function for the target sizes; returns
-    (inject {path: iters}, calibration record)."""
+    (inject {path: iters}, calibration record).
+
+    Sizes are measured with plain builds of one program holding both
+    revisions (gen.generate_pair), executions alternating inside each
+    process: between processes of two binaries this kind of machine varies
+    by several percent (bench/README.md, "What the noise is"), so 11 rounds
+    of separate processes, as before, put a 1 % cell anywhere between 0 and
+    3.5 %; inside one process the same number of processes gives a 95 %
+    interval of about +-0.1 % of the entry."""
     paths = gen.pick_paths(seed, [d for d, _ in regs])
     total = sum(p for _, p in regs) / 100.0
-    prev = compile_c(tc['cc'], gen.generate(seed, outer), os.path.join(work, 'plain', 'previous', 'prog'))
-    cur_path = os.path.join(work, 'plain', 'current', 'prog')
+    pair_path = os.path.join(work, 'plain', 'pair', 'prog')
 
     def build(scale):
         inject = {p: max(1, int(round(scale * pct / 100.0))) for p, (_, pct) in zip(paths, regs)}
-        compile_c(tc['cc'], gen.generate(seed, outer, inject), cur_path)
+        compile_c(tc['cc'], gen.generate_pair(seed, outer, inject), pair_path)
         return inject
 
     # 1. the cost of the injected work: a large injection (~25 % of the entry)
-    base = statistics.median(exec_times(prev, execs_for(ms)) for _ in range(3))
+    base = statistics.median(exec_times(compile_c(tc['cc'], gen.generate(seed, outer),
+                                                  os.path.join(work, 'plain', 'previous', 'prog')),
+                                        execs_for(ms)) for _ in range(3))
     guess_ns_per_iter = 3.0
     # scale: iterations per unit of fraction (a regression of p % gets scale * p / 100)
     scale = 0.25 * base / (outer * guess_ns_per_iter * total)
-    inject = build(scale)
-    pns, cns, d = measure_pair(prev, cur_path, ms, 5)
-    frac_big = d / pns
+    build(scale)
+    _, _, frac_big, _ = measure_inside(pair_path, ms, 3)
     if frac_big <= 0.02:
         fail('calibration: the injected work made no measurable difference (%.3f)' % frac_big)
     scale = scale * total / frac_big  # the size is linear in the iterations
     tries = []
     for k in range(4):
         inject = build(scale)
-        pns, cns, d = measure_pair(prev, cur_path, ms, 11)
-        got = d / pns
+        pns, d, got, ci = measure_inside(pair_path, ms, 11)
         tries.append({'inject': {gen.name(p): i for p, i in inject.items()},
-                      'previous_ns': pns, 'current_ns': cns, 'delta_ns': d, 'fraction': got})
-        log('    try %d: %s -> %.2f%% (target %.2f%%)' %
-            (k + 1, ' '.join('%s:%d' % kv for kv in tries[-1]['inject'].items()), 100 * got, 100 * total))
+                      'previous_ns': pns, 'current_ns': pns + d, 'delta_ns': d, 'fraction': got,
+                      'fraction_ci95': list(ci), 'method': 'inside one process, 11 processes'})
+        log('    try %d: %s -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
+            (k + 1, ' '.join('%s:%d' % kv for kv in tries[-1]['inject'].items()), 100 * got,
+             100 * ci[0], 100 * ci[1], 100 * total))
         if abs(got / total - 1) <= TOLERANCE:
             break
         if got > 0:
@@ -343,6 +391,12 @@ REAL_WORK = [
     '  __asm__ volatile("" : : "r"(pp_x)); }\n']
 
 
+# Rounds (one process of each revision) per calibration try of a real subject:
+# two builds of a library cannot share a process, so its size is measured
+# between processes, with as many rounds as a try can afford.
+REAL_ROUNDS = 41
+
+
 def import_bench_real(real_dir):
     path = os.path.join(os.path.abspath(real_dir), 'bench_real.py')
     if not os.path.exists(path):
@@ -404,29 +458,35 @@ def prepare_real(c, tc, work, log):
         return cur
 
     def measure(cur, rounds):
+        """Rounds of one process of each, ABBA: the median previous and current,
+        the mean paired difference and its t interval (95 %)."""
         p, q = [], []
         for r in range(rounds):
             order = [(prev['plain'], p), (cur['plain'], q)]
             for exe, xs in (order if r % 2 == 0 else order[::-1]):
                 xs.append(cpu_ns(exe))
-        return statistics.median(p), statistics.median(q), statistics.median(b - a for a, b in zip(p, q))
+        ds = [b - a for a, b in zip(p, q)]
+        m = statistics.mean(ds)
+        half = (T975[rounds - 1] if rounds - 1 < len(T975) else 1.96) * statistics.stdev(ds) / math.sqrt(rounds)
+        return statistics.median(p), statistics.median(q), m, (m - half, m + half)
 
     target = sub['percent'] / 100.0
     big = 10000
     cur = build(big)
-    pns, _, dbig = measure(cur, 5)
+    pns, _, dbig, _ = measure(cur, 5)
     if dbig <= 0:
         fail('%s: the injected work made no measurable difference' % c['name'])
     iters = max(1, int(round(big * target * pns / dbig)))
     tries = []
     for k in range(4):
         cur = build(iters)
-        pns, cns, delta = measure(cur, 11)
+        pns, cns, delta, ci = measure(cur, REAL_ROUNDS)
         got = delta / pns
         tries.append({'inject': {sub['function']: iters}, 'previous_ns': pns, 'current_ns': cns,
-                      'delta_ns': delta, 'fraction': got})
-        log('    try %d: %s:%d -> %.2f%% (target %.2f%%)' % (k + 1, sub['function'], iters,
-                                                          100 * got, 100 * target))
+                      'delta_ns': delta, 'fraction': got, 'fraction_ci95': [ci[0] / pns, ci[1] / pns],
+                      'method': 'separate processes, %d rounds' % REAL_ROUNDS})
+        log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
+            (k + 1, sub['function'], iters, 100 * got, 100 * ci[0] / pns, 100 * ci[1] / pns, 100 * target))
         if abs(got / target - 1) <= TOLERANCE:
             break
         iters = max(1, int(round(iters * min(4.0, max(0.25, target / got))))) if got > 0 else iters * 2
@@ -610,6 +670,7 @@ def summarise(rec, results, rescore=False):
     cal = rec['calibration']
     s['targets'] = cal['targets']
     s['true_pct'] = 100 * cal['fraction']
+    s['true_ci_pct'] = [100 * x for x in cal['fraction_ci95']] if cal.get('fraction_ci95') else None
     s['target_pct'] = 100 * cal['target_fraction']
     s['calibrated'] = cal['within_tolerance']
     # the same extra work against the instrumented entry the session measured
@@ -642,7 +703,9 @@ def print_table(rows, out=sys.stdout):
         aa = s['kind'] == 'aa'
         n = s['trials'] - s['failed']
         pct = lambda k: '%d/%d (%.0f%%)' % (k, n, 100.0 * k / n) if n else 'n/a'  # noqa: E731
-        size = '-' if aa else '%.2f%%%s' % (s['true_pct'], '' if s['calibrated'] else '*')
+        size = '-' if aa else '%.2f%%%s%s' % (
+            s['true_pct'], ' [%.2f, %.2f]' % tuple(s['true_ci_pct']) if s.get('true_ci_pct') else '',
+            '' if s['calibrated'] else '*')
         lines.append((s['cell'] + (' ' + s['options'] if s['options'] else ''),
                       '%.1fms' % s['entry_ms'], size,
                       '-' if aa else fmt(s.get('session_pct'), '%.2f%%'),

@@ -197,42 +197,113 @@ int main(int argc, char **argv)
 }
 '''
 
+MAIN_PAIR = r"""
+static uint64_t pp_exec_ns(uint64_t (*entry)(uint64_t), uint64_t seed)
+{
+	struct timespec t0, t1;
 
-def generate(seed=1, outer=100, inject=None):
-    """The program's C source.  inject: {path: iterations}."""
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	pp_sink = entry(seed);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec));
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 20;
+	uint64_t x = 0x243f6a8885a308d3ull;
+
+	if (n < 1) {
+		fprintf(stderr, "usage: %%s [PAIRS]\n", argv[0]);
+		return 2;
+	}
+	for (unsigned i = 0; i < %(array)du; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		pp_data[i] = (uint32_t)x;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t p, c;
+
+		if (i %% 2 == 0) {
+			p = pp_exec_ns(prev_bench_entry, (uint64_t)i);
+			c = pp_exec_ns(cur_bench_entry, (uint64_t)i);
+		} else {
+			c = pp_exec_ns(cur_bench_entry, (uint64_t)i);
+			p = pp_exec_ns(prev_bench_entry, (uint64_t)i);
+		}
+		printf("pair %%llu %%llu\n", (unsigned long long)p, (unsigned long long)c);
+	}
+	return 0;
+}
+"""
+
+
+def check_inject(inject):
     inject = dict(inject or {})
     for p in inject:
         if p not in paths():
             raise ValueError('no function at path %r' % (p,))
+    return inject
+
+
+def tree(seed, outer, inject, prefix=''):
+    """The call tree's functions, bench_entry last, each name prefixed."""
     rng = random.Random('body-%d' % seed)
     kinds = sorted(BODIES)
-    desc = '--seed %d --outer %d%s' % (seed, outer, ''.join(
-        ' --inject %s:%d' % (name(p), inject[p]) for p in sorted(inject)))
-    out = [HEADER % {'args': desc, 'array': ARRAY}]
+    out = []
     # prototypes, then definitions deepest first (any order compiles)
     for p in paths():
-        out.append('uint64_t %s(uint64_t seed);\n' % name(p))
-    out.append('uint64_t bench_entry(uint64_t seed);\n\n')
+        out.append('uint64_t %s%s(uint64_t seed);\n' % (prefix, name(p)))
+    out.append('uint64_t %sbench_entry(uint64_t seed);\n\n' % prefix)
     for p in reversed(paths()):
         kind = kinds[rng.randrange(len(kinds))]
         leaf = len(p) == DEPTH
         w = rng.randrange(120, 360) if leaf else rng.randrange(40, 120)
         body = BODIES[kind] % {'w': w, 'off': rng.randrange(ARRAY),
                                'reps': max(1, w // 60)}
-        out.append('NOINLINE uint64_t %s(uint64_t seed)\n{\n' % name(p))
+        out.append('NOINLINE uint64_t %s%s(uint64_t seed)\n{\n' % (prefix, name(p)))
         out.append('\tuint64_t h = seed ^ 0x%xull;\n\n' % rng.getrandbits(48))
         out.append(body)
         for c in children(p):
-            out.append('\th = mix(h, %s(h + %du));\n' % (name(c), c[-1]))
+            out.append('\th = mix(h, %s%s(h + %du));\n' % (prefix, name(c), c[-1]))
         if p in inject:
             out.append(REGRESSION % {'iters': inject[p]})
         out.append('\treturn h;\n}\n\n')
-    out.append('NOINLINE uint64_t bench_entry(uint64_t seed)\n{\n\tuint64_t h = seed;\n\n')
+    out.append('NOINLINE uint64_t %sbench_entry(uint64_t seed)\n{\n\tuint64_t h = seed;\n\n' % prefix)
     out.append('\tfor (unsigned r = 0; r < %du; r++) {\n' % outer)
     for c in children(()):
-        out.append('\t\th = mix(h, %s(h + r));\n' % name(c))
+        out.append('\t\th = mix(h, %s%s(h + r));\n' % (prefix, name(c)))
     out.append('\t}\n\treturn h;\n}\n')
+    return out
+
+
+def describe(seed, outer, inject):
+    return '--seed %d --outer %d%s' % (seed, outer, ''.join(
+        ' --inject %s:%d' % (name(p), inject[p]) for p in sorted(inject)))
+
+
+def generate(seed=1, outer=100, inject=None):
+    """The program's C source.  inject: {path: iterations}."""
+    inject = check_inject(inject)
+    out = [HEADER % {'args': describe(seed, outer, inject), 'array': ARRAY}]
+    out += tree(seed, outer, inject)
     out.append(MAIN % {'array': ARRAY})
+    return ''.join(out)
+
+
+def generate_pair(seed=1, outer=100, inject=None):
+    """One program holding both revisions, for measuring the regression's
+    size inside one process: the previous tree (prev_*) and the current one
+    (cur_*, with the injection) over the same data; main() runs them in
+    pairs, ABBA order, and prints each pair's thread CPU times."""
+    inject = check_inject(inject)
+    out = [HEADER % {'args': '--pair ' + describe(seed, outer, inject), 'array': ARRAY}]
+    out += tree(seed, outer, {}, 'prev_')
+    out.append('\n')
+    out += tree(seed, outer, inject, 'cur_')
+    out.append(MAIN_PAIR % {'array': ARRAY})
     return ''.join(out)
 
 

@@ -16,8 +16,14 @@ with pinpoint-cc, and checks with pinpoint-layers that
   * both revisions have the same call lists (the regression adds no call);
   * the injected work is in that function's body in the current revision's
     source only, with the iterations asked for;
-  * both programs run, and the same arguments give the same source.
-No timing is checked.
+  * both programs run, and the same arguments give the same source;
+  * the calibration's two-revision program (gen.generate_pair) holds the
+    previous revision's functions as prev_* and the current one's as cur_*,
+    body for body, builds without warnings and prints one pair of
+    execution times per pair asked for, previous first.
+No timing is checked but one: with an injection some fifty times the
+entry's own work, the pair program's current executions must be the slow
+ones (a swap of the two columns would pass every check above).
 """
 import argparse
 import importlib.util
@@ -68,6 +74,39 @@ def function_body(src, name):
     m = re.search(r'^NOINLINE uint64_t %s\(uint64_t seed\)\n\{\n(.*?)^\}' % re.escape(name),
                   src, re.M | re.S)
     return m.group(1) if m else None
+
+
+def functions(src, prefix=''):
+    """{name without prefix: body} of the tree's functions in @src."""
+    return {m.group(1): m.group(2) for m in re.finditer(
+        r'^NOINLINE uint64_t %s(\w+)\(uint64_t seed\)\n\{\n(.*?)^\}' % re.escape(prefix), src, re.M | re.S)}
+
+
+def unprefix(body, prefix):
+    return re.sub(r'\b%s(d\d_|bench_entry)' % re.escape(prefix), r'\1', body)
+
+
+def pairs(out):
+    rows = [line.split() for line in out.splitlines()]
+    return [(int(r[1]), int(r[2])) for r in rows if len(r) == 3 and r[0] == 'pair']
+
+
+def check_pair(gen, cc, tmp, i, seed, inject, srcs):
+    """The two-revision program of case @i against its two revisions' sources."""
+    src = gen.generate_pair(seed, 2, inject)
+    for rev, prefix in (('previous', 'prev_'), ('current', 'cur_')):
+        want = functions(srcs[rev])
+        got = {n: unprefix(b, prefix) for n, b in functions(src, prefix).items()}
+        check(len(want) == len(gen.paths()) + 1 and got == want,
+              'case %d: the pair program\'s %s* functions are the %s revision\'s' % (i, prefix, rev))
+    path = os.path.join(tmp, '%d' % i, 'pair.c')
+    with open(path, 'w') as f:
+        f.write(src)
+    exe = os.path.join(tmp, '%d' % i, 'pair')
+    run([cc, '-O2', '-Wall', '-Werror', path, '-o', exe])
+    got = pairs(run([exe, '5']))
+    check(len(got) == 5 and all(p > 0 and c > 0 for p, c in got),
+          'case %d: the pair program prints 5 pairs of execution times' % i)
 
 
 def main():
@@ -133,6 +172,18 @@ def main():
                   'case %d: the previous revision has no injected work' % i)
             check(srcs['current'].count('injected regression') == len(picked),
                   'case %d: one injection per regression' % i)
+            check_pair(gen, args.cc, tmp, i, seed, dict(zip(picked, iters)), srcs)
+        # which column is which: an injection far larger than the entry's own work
+        big = gen.pick_paths(3, [2])[0]
+        path = os.path.join(tmp, 'big.c')
+        with open(path, 'w') as f:
+            f.write(gen.generate_pair(3, 2, {big: 2000000}))
+        run([args.cc, '-O2', path, '-o', os.path.join(tmp, 'big')])
+        got = pairs(run([os.path.join(tmp, 'big'), '9']))
+        slow = sorted(c / p for p, c in got)
+        check(len(got) == 9 and slow[len(slow) // 2] > 5,
+              'pair program: the current revision\'s executions are the ones with the injected '
+              'work (median current/previous %s)' % (slow[len(slow) // 2] if slow else None))
     if failures:
         print('%d checks failed' % len(failures))
         return 1
