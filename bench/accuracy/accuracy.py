@@ -32,8 +32,10 @@ generator, the cell and the pinpoint build's compiler are the same):
      alternate inside each process, 11 processes, per process the median
      of the pairs' differences over the median previous execution, the
      mean over processes with its t interval), rescaled and measured again
-     until it is within +-20 % of the target (at most 4 tries: the closest
-     is kept and marked when none was); the measured size is recorded;
+     until it is within +-20 % of the target and, for a target at least the
+     session's threshold, not below that threshold (accepted(); at most 4
+     tries: the closest is kept and marked when none was); the measured
+     size is recorded;
   3. both revisions built with pinpoint-cc (the plugin, the shared runtime).
 
 A trial is one session, alone on the machine (sessions are timing-sensitive,
@@ -93,8 +95,30 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
 
-CALIBRATION = 'v3'  # change when the calibration or the built cell changes: rebuilds every cell
+CALIBRATION = 'v4'  # change when the calibration or the built cell changes: rebuilds every cell
 TOLERANCE = 0.20  # the true size must be within +-20 % of the target
+DEFAULT_THRESHOLD = 1.0  # pinpoint's --precision-threshold, % of the entry
+
+
+def threshold_pct(c):
+    """The cell's --precision-threshold, % of the entry."""
+    opts = c['options']
+    for i, o in enumerate(opts[:-1]):
+        if o == '--precision-threshold':
+            return float(opts[i + 1])
+    return DEFAULT_THRESHOLD
+
+
+def accepted(target, threshold):
+    """The sizes a cell of @target (a fraction) accepts, (low, high): +-TOLERANCE
+    around it, but never below the session's threshold @threshold (a fraction)
+    when the target is at least that: a "1 %" cell that measured 0.82 % with
+    a 1 % threshold lies in the indifference zone, where "not slower" is as
+    right an answer as "slower"."""
+    low, high = target * (1 - TOLERANCE), target * (1 + TOLERANCE)
+    if target >= threshold:
+        low = max(low, threshold)
+    return low, high
 POWER = 0.95
 ENTRY = 'bench_entry'
 
@@ -243,7 +267,7 @@ def pair_processes(exe, ms, procs):
     """Runs the two-revision program (gen.generate_pair) @procs times; per
     process the previous revision's median execution and the median of the
     pairs' differences (current - previous), the first pair left out."""
-    pairs = max(50, int(math.ceil(1000.0 / max(ms, 0.1))))
+    pairs = max(100, int(math.ceil(1000.0 / max(ms, 0.1))))
     out = []
     for _ in range(procs):
         text = run_out([exe, str(pairs + 1)], timeout=900)
@@ -279,7 +303,7 @@ T975 = (None, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.
         2.056, 2.052, 2.048, 2.045, 2.042)
 
 
-def calibrate_regression(tc, work, seed, outer, ms, regs, log):
+def calibrate_regression(tc, work, seed, outer, ms, regs, log, threshold=DEFAULT_THRESHOLD / 100):
     """Iterations per injected function for the target sizes; returns
     (inject {path: iters}, calibration record).
 
@@ -292,6 +316,8 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log):
     interval of about +-0.1 % of the entry."""
     paths = gen.pick_paths(seed, [d for d, _ in regs])
     total = sum(p for _, p in regs) / 100.0
+    low, high = accepted(total, threshold)
+    aim = (low + high) / 2
     pair_path = os.path.join(work, 'plain', 'pair', 'prog')
 
     def build(scale):
@@ -310,7 +336,7 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log):
     _, _, frac_big, _ = measure_inside(pair_path, ms, 3)
     if frac_big <= 0.02:
         fail('calibration: the injected work made no measurable difference (%.3f)' % frac_big)
-    scale = scale * total / frac_big  # the size is linear in the iterations
+    scale = scale * aim / frac_big  # the size is linear in the iterations
     tries = []
     for k in range(4):
         inject = build(scale)
@@ -321,17 +347,18 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log):
         log('    try %d: %s -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
             (k + 1, ' '.join('%s:%d' % kv for kv in tries[-1]['inject'].items()), 100 * got,
              100 * ci[0], 100 * ci[1], 100 * total))
-        if abs(got / total - 1) <= TOLERANCE:
+        if low <= got <= high:
             break
         if got > 0:
-            scale *= min(4.0, max(0.25, total / got))
+            scale *= min(4.0, max(0.25, aim / got))
         else:
             scale *= 2
-    best = min(tries, key=lambda t: abs(t['fraction'] / total - 1))
+    best = min(tries, key=lambda t: abs(t['fraction'] / aim - 1))
     inject = {gen.parse_path(n): i for n, i in best['inject'].items()}
     rec = dict(best)
     rec['target_fraction'] = total
-    rec['within_tolerance'] = abs(best['fraction'] / total - 1) <= TOLERANCE
+    rec['accepted'] = [low, high]
+    rec['within_tolerance'] = low <= best['fraction'] <= high
     rec['tries'] = tries
     rec['targets'] = [{'function': gen.name(p), 'depth': len(p), 'percent': pct}
                       for p, (_, pct) in zip(paths, regs)]
@@ -370,7 +397,8 @@ def prepare(c, tc, work, log):
                                os.path.join(d, 'plain', 'previous', 'prog'))
         entry_ns = statistics.median(exec_times(prev_plain, execs_for(c['entry_ms'])) for _ in range(5))
     else:
-        inject, cal = calibrate_regression(tc, d, c['seed'], outer, c['entry_ms'], c['regs'], log)
+        inject, cal = calibrate_regression(tc, d, c['seed'], outer, c['entry_ms'], c['regs'], log,
+                                           threshold_pct(c) / 100)
         entry_ns = cal['previous_ns']
     cc = tc['pinpoint-cc']
     compile_c(cc, gen.generate(c['seed'], outer), os.path.join(d, 'previous', 'prog'))
@@ -471,12 +499,14 @@ def prepare_real(c, tc, work, log):
         return statistics.median(p), statistics.median(q), m, (m - half, m + half)
 
     target = sub['percent'] / 100.0
+    low, high = accepted(target, threshold_pct(c) / 100)
+    aim = (low + high) / 2
     big = 10000
     cur = build(big)
     pns, _, dbig, _ = measure(cur, 5)
     if dbig <= 0:
         fail('%s: the injected work made no measurable difference' % c['name'])
-    iters = max(1, int(round(big * target * pns / dbig)))
+    iters = max(1, int(round(big * aim * pns / dbig)))
     tries = []
     for k in range(4):
         cur = build(iters)
@@ -487,14 +517,15 @@ def prepare_real(c, tc, work, log):
                       'method': 'separate processes, %d rounds' % REAL_ROUNDS})
         log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
             (k + 1, sub['function'], iters, 100 * got, 100 * ci[0] / pns, 100 * ci[1] / pns, 100 * target))
-        if abs(got / target - 1) <= TOLERANCE:
+        if low <= got <= high:
             break
-        iters = max(1, int(round(iters * min(4.0, max(0.25, target / got))))) if got > 0 else iters * 2
-    best = min(tries, key=lambda t: abs(t['fraction'] / target - 1))
+        iters = max(1, int(round(iters * min(4.0, max(0.25, aim / got))))) if got > 0 else iters * 2
+    best = min(tries, key=lambda t: abs(t['fraction'] / aim - 1))
     if best is not tries[-1]:
         cur = build(best['inject'][sub['function']])
     cal = dict(best)
-    cal.update({'target_fraction': target, 'within_tolerance': abs(best['fraction'] / target - 1) <= TOLERANCE,
+    cal.update({'target_fraction': target, 'accepted': [low, high],
+                'within_tolerance': low <= best['fraction'] <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
                                              'percent': sub['percent']}]})
     for rev, exe in (('previous', prev['instr']), ('current', cur['instr'])):

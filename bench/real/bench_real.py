@@ -23,6 +23,11 @@ caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
   * armed cost per call, a micro-benchmark inside the real program:
     (armed - unarmed CPU time of the driver's work) / armed executions, the
     count read from the results file;
+  * the clock's own cost in the same rounds: two back-to-back reads of the
+    clock the runtime reads (rdtsc, bench/calls.c built plain), and the
+    armed cost beyond it, per round: an armed call reads the clock twice,
+    so no armed figure falls much below that reference, which differs from
+    host to host of the same VM type (19-25 ns for the two reads);
   * build time: CPU time of the compiler and linker, instrumented / plain;
   * the size of the pinpoint_table section against .text.
 
@@ -342,6 +347,16 @@ def run(exe, armed, tmp):
     return vals
 
 
+def clock_pair_ns(exe):
+    """ns per two back-to-back reads of the clock (bench/calls.c rdtsc), or None."""
+    if not exe:
+        return None
+    p = subprocess.run([exe, 'rdtsc', '5000000'], capture_output=True, text=True)
+    m = re.search(r'^rdtsc2_ns (\S+)$', p.stdout, re.M)
+    v = float(m.group(1)) if p.returncode == 0 and m else 0.0
+    return v if v > 0 else None
+
+
 def instructions(exe):
     """Instructions @exe executes (callgrind's Ir), or None without valgrind."""
     if not shutil.which('valgrind'):
@@ -414,6 +429,10 @@ def main():
           (build_dir, os.path.basename(tc['cc']), args.rounds))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        clock = os.path.join(tmp, 'calls')
+        if subprocess.run([tc['cc'], '-O2', os.path.join(HERE, '..', 'calls.c'), '-o', clock],
+                          capture_output=True).returncode != 0 or not clock_pair_ns(clock):
+            clock = None  # not x86-64: no clock reference
         for lib in libs:
             roots = {}
             for pkg, ver, digest in lib['packages']:
@@ -430,11 +449,13 @@ def main():
             if item:
                 variants.append(('armed', exe['instr'], item))
             res = {v[0]: [] for v in variants}
+            reads = []
             print('  %s: running %d rounds ...' % (lib['name'], args.rounds), flush=True)
             for r in range(args.rounds):
                 order = variants[r % len(variants):] + variants[:r % len(variants)]
                 for name, path, armed in order:
                     res[name].append(run(path, armed, tmp))
+                reads.append(clock_pair_ns(clock))
             checks = {v['check'] for name in res for v in res[name]}
             if len(checks) != 1:
                 fail('%s: the variants computed different results: %s' % (lib['name'], sorted(checks)))
@@ -447,12 +468,15 @@ def main():
                 ir = {'plain': instructions(exe['plain']), 'unarmed': instructions(exe['instr'])}
             per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
                         for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
+            beyond = [c - k for c, k in zip(per_call, reads)] if count and clock else [float('nan')]
             rows.append({
                 'lib': lib['name'], 'lang': lib['lang'], 'loc': loc(roots, lib),
                 'plain_ms': statistics.median(v['cpu'] for v in res['plain']) / 1e6,
                 'ratio': quartiles(ratio), 'ratio_wall': quartiles(ratio_wall),
                 'armed': item, 'count': count,
                 'per_call': quartiles(per_call),
+                'clock_pair': quartiles(reads) if clock else None,
+                'beyond_clock': quartiles(beyond),
                 'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
                 'text_plain': text_plain, 'text': text, 'table': table,
                 'instructions': ir,
@@ -473,6 +497,18 @@ def main():
                r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
                r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
                r['text_plain'] / 1024))
+    if any(r['clock_pair'] for r in rows):
+        print()
+        print('  %-17s %-24s %-26s %s' % ('library', 'armed ns/call [q]', 'two clock reads, ns [q]',
+                                          'armed - two reads, ns [q]'))
+        for r in rows:
+            if r['count'] and r['clock_pair']:
+                print('  %-17s %6.1f [%5.1f..%5.1f]   %6.1f [%5.1f..%5.1f]     %6.1f [%5.1f..%5.1f]' %
+                      ((r['lib'],) + tuple(r['per_call'][i] for i in (1, 0, 2)) +
+                       tuple(r['clock_pair'][i] for i in (1, 0, 2)) +
+                       tuple(r['beyond_clock'][i] for i in (1, 0, 2))))
+        print('  the clock reference: two back-to-back rdtsc, bench/calls.c, once a round; the last'
+              ' column per round')
     if any(r['instructions'] for r in rows):
         print()
         print('  %-17s %15s %15s %s' % ('library', 'plain Ir', 'unarmed Ir', 'unarmed/plain'))
