@@ -252,7 +252,7 @@ int pp_discover(struct pp_session *s)
 	char out[4096], *user_entry;
 	int err = 0;
 
-	snprintf(out, sizeof(out), "%s/results", s->workdir);
+	pp_session_results_path(s, out, sizeof(out));
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)
 		return -ENOMEM;

@@ -175,7 +175,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		err = -ENOMEM;
 		goto out;
 	}
-	snprintf(out, sizeof(out), "%s/results", s->workdir);
+	pp_session_results_path(s, out, sizeof(out));
 	for (int r = 0; r < 2; r++) {
 		b->arming[r] = arming_string(s, r, out, todo, n, slot_of[r]);
 		if (!b->arming[r]) {
