@@ -3,7 +3,8 @@
 """accuracy.py - how often pinpoint names the right call, and at what cost.
 
     accuracy.py [--pinpoint BUILD] [--work DIR] [--trials N] [--cells A,B,...]
-                [--quick] [--jobs 1] [--json FILE] [--list] [--real-dir DIR]
+                [--quick] [--jobs 1] [--json FILE] [--list] [--prepare-only]
+                [--real-dir DIR]
 
 A figure, not a test: nothing is asserted, the targets are printed next to
 the figures.
@@ -819,6 +820,8 @@ def main():
     ap.add_argument('--jobs', type=int, default=1, help='sessions at once: must be 1')
     ap.add_argument('--json', help='write the table here too (default WORK/accuracy.json)')
     ap.add_argument('--list', action='store_true', help='list the cells and exit')
+    ap.add_argument('--prepare-only', action='store_true',
+                    help='calibrate and build the cells, run no session')
     ap.add_argument('--table-from', metavar='JSON', help='print the table of an earlier run\'s JSON')
     ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
                     help='bench/real, for real-library subjects (default: beside this directory)')
@@ -888,6 +891,9 @@ def main():
         else:
             log('  %s: entry %.2f ms (plain), identical builds' % (c['name'], r['entry_ns'] / 1e6))
     t_prep = time.monotonic() - t_start
+    if args.prepare_only:
+        log('  %d cells prepared in %.0f s' % (len(recs), t_prep))
+        return 0
     rows, all_trials = [], {}
 
     def save(total, complete):
