@@ -822,7 +822,10 @@ def main():
     ap.add_argument('--list', action='store_true', help='list the cells and exit')
     ap.add_argument('--prepare-only', action='store_true',
                     help='calibrate and build the cells, run no session')
-    ap.add_argument('--table-from', metavar='JSON', help='print the table of an earlier run\'s JSON')
+    ap.add_argument('--table-from', metavar='JSON[,JSON...]',
+                    help='print the table of earlier runs\' JSON, their sessions of a cell together')
+    ap.add_argument('--trial-offset', type=int, default=0, metavar='K',
+                    help='number this run\'s trials from K + 1, so that it adds to an earlier run\'s')
     ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
                     help='bench/real, for real-library subjects (default: beside this directory)')
     ap.add_argument('--real-work', help='bench/real\'s downloads and sources (default BUILD/bench-real,'
@@ -834,6 +837,8 @@ def main():
         args.trials = 5 if args.quick else 20
     if args.trials < 1:
         fail('--trials must be at least 1')
+    if args.trial_offset < 0:
+        fail('--trial-offset must not be negative')
     cells = quick_grid() if args.quick else full_grid()
     if args.cells:
         pats = args.cells.split(',')
@@ -848,11 +853,16 @@ def main():
         if not cells:
             fail('--cells %s: no such cell (--list lists them)' % args.cells)
     if args.table_from:
-        with open(args.table_from) as f:
-            old = json.load(f)
-        rows = [summarise(rec, old['sessions'][rec['cell']['name']], rescore=True)
-                for rec in old['cells']
-                if rec['cell']['name'] in old['sessions']]
+        recs, sessions = {}, {}
+        for path in args.table_from.split(','):
+            with open(path) as f:
+                old = json.load(f)
+            for rec in old['cells']:
+                name = rec['cell']['name']
+                if name in old['sessions']:
+                    recs.setdefault(name, rec)
+                    sessions.setdefault(name, []).extend(old['sessions'][name])
+        rows = [summarise(rec, sessions[name], rescore=True) for name, rec in recs.items()]
         print_table(rows)
         print()
         print_targets(rows)
@@ -910,7 +920,7 @@ def main():
         c = r['cell']
         n = 2 * args.trials if (args.quick and c['kind'] == 'aa') else args.trials
         res = []
-        for k in range(n):
+        for k in range(args.trial_offset, args.trial_offset + n):
             res.append(trial(r, tc, k, trials_dir))
             x = res[-1]
             if 'error' in x:
