@@ -86,7 +86,8 @@ static const struct pp_option_desc options[] = {
      "end each run after the entry's N-th execution (auto: as many as measure best for "
      "the time, from the first runs; all: never)"},
     {"warmups", required_argument, OPT_WARMUPS, "N",
-     "runs per revision discarded before each comparison (default 1)"},
+     "runs per revision discarded before each round of runs (default 0: the discovery runs "
+     "warm up)"},
     {"confidence", required_argument, OPT_CONFIDENCE, "P",
      "confidence level in percent (default 95)"},
     {"precision-threshold", required_argument, OPT_PRECISION, "P",
@@ -264,7 +265,9 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	opt->depth = 3;
 	opt->current = ".";
 	opt->measurements = 10;
-	opt->warmups = 1;
+	/* 0: the discovery runs are each revision's first; a warm-up run after them
+	 * measured like any other (bench/README.md, "Warm-up runs"). */
+	opt->warmups = 0;
 	opt->confidence = 0.95;
 	opt->precision = 1.0;
 	opt->max_runs_comparison = 3000;

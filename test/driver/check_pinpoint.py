@@ -702,11 +702,11 @@ def scenario_undecided():
         # --max-runs spent after the first round: undecided, and said so.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
                      "--precision-threshold", "0", "--confidence", "99.9", "--measurements", "10",
-                     "--max-runs", "40", "--no-save-command", "--", "./same", check_status=4)
+                     "--max-runs", "30", "--no-save-command", "--", "./same", check_status=4)
         if not re.search(r"^Undecided: could not decide within 20 runs .*\(--max-runs was spent\)$",
                          p.stdout, re.M):
             fail("the --max-runs stop is not reported", p)
-        if not re.search(r"^Runs: 22 of --max-runs 40 ", p.stdout, re.M):
+        if not re.search(r"^Runs: 20 of --max-runs 30 ", p.stdout, re.M):
             fail("runs used not reported", p)
         # Too few runs for even the first round: nothing is measured, and the entry is undecided.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
