@@ -96,6 +96,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
 
+REAL_CALIBRATION = 'm1'  # the same, for real subjects only
 CALIBRATION = 'v4'  # change when the calibration or the built cell changes: rebuilds every cell
 TOLERANCE = 0.20  # the true size must be within +-20 % of the target
 DEFAULT_THRESHOLD = 1.0  # pinpoint's --precision-threshold, % of the entry
@@ -188,15 +189,19 @@ def quick_grid():
 # that is what the plain builds are calibrated with.  Add a dict to add a
 # subject; a subject whose library bench/real does not have fails alone.
 REAL_SUBJECTS = [
+    # inlined into LZ4_compress_default in both builds: the right answer is that
+    # function's own body, "inlined here: LZ4_compress_fast"; counted through it
     {'lib': 'lz4', 'file': 'lz4/deps/lz4/lib/lz4.c', 'function': 'LZ4_compress_fast',
      'anchor': r'^int LZ4_compress_fast\(const char\* source, char\* dest, int inputSize, '
                r'int maxOutputSize, int acceleration\)\n\{\n',
-     'entry': 'main', 'depth': 2, 'percent': 5, 'args': ['10']},
-    # a small function called millions of times per run, each call a little slower
+     'entry': 'main', 'depth': 2, 'percent': 5, 'args': ['10'], 'count': 'LZ4_compress_default'},
+    # a small function called 160000 times a run, every 64th call slower (a few
+    # ns a call on average: too little to be timed apart from the work around it,
+    # see block_ns())
     {'lib': 'tree-sitter-json', 'file': 'tree-sitter/vendor/tree-sitter/lib/src/tree_cursor.c',
      'function': 'ts_tree_cursor_goto_first_child',
      'anchor': r'^bool ts_tree_cursor_goto_first_child\(TSTreeCursor \*self\) \{\n',
-     'entry': 'main', 'depth': 1, 'percent': 2, 'args': ['2']},
+     'entry': 'main', 'depth': 1, 'percent': 2, 'args': ['2'], 'every': 64},
     {'lib': 'argon2', 'file': 'argon2/argon2/src/argon2.c', 'function': 'argon2i_hash_raw',
      'anchor': r'^int argon2i_hash_raw\(.*\n.*\n.*\n.*hashlen\) \{\n',
      'entry': 'main', 'depth': 1, 'percent': 2, 'args': ['400']},
@@ -293,7 +298,7 @@ def measure_inside(exe, ms, procs):
     per = pair_processes(exe, ms, procs)
     fr = [d / p for p, d in per]
     m = statistics.mean(fr)
-    half = (T975[len(fr) - 1] if len(fr) - 1 < len(T975) else 1.96) * statistics.stdev(fr) / math.sqrt(len(fr))
+    half = t975(len(fr) - 1) * statistics.stdev(fr) / math.sqrt(len(fr))
     pns = statistics.median(p for p, _ in per)
     return pns, m * pns, m, (m - half, m + half)
 
@@ -420,10 +425,97 @@ REAL_WORK = [
     '  __asm__ volatile("" : : "r"(pp_x)); }\n']
 
 
-# Rounds (one process of each revision) per calibration try of a real subject:
-# two builds of a library cannot share a process, so its size is measured
-# between processes, with as many rounds as a try can afford.
+# Plain runs of a real subject's driver for its entry's time, and rounds of
+# the direct check (one process of each build).
 REAL_ROUNDS = 41
+
+BLOCK_MAIN = r'''
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+__attribute__((noinline)) static void block(void)
+{
+%(block)s}
+
+__attribute__((noinline)) static void empty(void)
+{
+	__asm__ volatile("");
+}
+
+static double per_call(void (*f)(void), long n)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	for (long i = 0; i < n; i++)
+		f();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n;
+}
+
+int main(int argc, char **argv)
+{
+	long n = atol(argv[1]);
+
+	for (int r = 0; r < 7; r++) {
+		double b = per_call(block, n), e = per_call(empty, n);
+		printf("block_ns %%.4f\n", b - e);
+	}
+	return 0;
+}
+'''
+
+
+def t975(df):
+    """Student's t quantile 0.975 with @df degrees of freedom (1.96 past the table)."""
+    return T975[df] if 1 <= df < len(T975) else 1.96
+
+
+def real_block(iters, every=1):
+    """The injected block: REAL_WORK, or with @every > 1 REAL_WORK on every
+    @every-th call only (a power of two)."""
+    work = ''.join(REAL_WORK) % {'iters': iters}
+    if every <= 1:
+        return work
+    return '{ static unsigned pp_n;\n  if ((++pp_n & %du) == 0)\n%s}\n' % (every - 1, work)
+
+
+def block_ns(cc, iters, work):
+    """What the injected block (REAL_WORK) of @iters iterations costs: the block
+    in a function of its own, timed inside one process against an empty
+    function, the median of 7 repetitions.  Only a block of a few hundred ns
+    or more is its latency in any context: a short one overlaps with the
+    work around it, in this loop as in the function it is put in, by however
+    much that work allows."""
+    src = BLOCK_MAIN % {'block': real_block(iters)}
+    exe = compile_c(cc, src, os.path.join(work, 'block', 'block'))
+    n = max(1000, int(2e8 / (2 * iters + 20)))
+    xs = [float(line.split()[1]) for line in run_out([exe, str(n)], timeout=600).splitlines()
+          if line.startswith('block_ns ')]
+    if len(xs) != 7:
+        fail('%s: expected 7 timings' % exe)
+    return max(statistics.median(xs), 1e-3)
+
+
+def function_count(exe, sub, work):
+    """Outermost executions of the subject's function in one run of its
+    instrumented driver: the runtime's count with the function armed (or the
+    function sub['count'] names, one execution of which is one of it, when
+    it is inlined); 0 when the function armed has no probes."""
+    res = os.path.join(work, 'count.results')
+    if os.path.exists(res):
+        os.unlink(res)
+    env = dict(os.environ)
+    env['PINPOINT'] = 'out=%s;fn=%s' % (res, sub.get('count', sub['function']))
+    p = subprocess.run([exe] + sub['args'], env=env, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0 or not os.path.exists(res):
+        fail('%s: counting %s failed: %s' % (exe, sub['function'], p.stderr.strip()[-300:]))
+    with open(res) as f:
+        m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=\d+ count=(\d+)', f.read(), re.M)
+    if not m or not int(m.group(1)):
+        fail('%s: %s was not found' % (exe, sub['function']))
+    return int(m.group(2))
 
 
 def import_bench_real(real_dir):
@@ -439,15 +531,21 @@ def prepare_real(c, tc, work, log):
     """A real library as a subject: bench/real fetches, unpacks and builds it
     (plain and with the plugin and the static runtime, its driver on top);
     the current revision is a copy of the unpacked package with the extra
-    work inserted into the subject's function; the size is calibrated like a
-    generated program's, with the plain builds and the driver's cpu_ns."""
+    work inserted into the subject's function.  Two builds of a library
+    cannot share a process, and between processes this kind of machine
+    varies by several percent, so the size is measured from its parts: the
+    function's executions in one run (the runtime's count), what the block
+    costs a call (inside one process) and the entry's time (plain runs);
+    the direct difference of the two plain builds is measured too and
+    recorded beside it."""
     sub = REAL_SUBJECTS[c['subject']]
     br = import_bench_real(tc['real-dir'])
     libs = [lib for lib in br.LIBRARIES if lib['name'] == sub['lib']]
     if not libs:
         fail('%s: bench/real has no library %s' % (c['name'], sub['lib']))
     lib = libs[0]
-    h = hashlib.sha256((CALIBRATION + json.dumps([c, sub, lib], sort_keys=True) + tc['cc']).encode())
+    h = hashlib.sha256((CALIBRATION + REAL_CALIBRATION + json.dumps([c, sub, lib], sort_keys=True) +
+                        tc['cc']).encode())
     d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
     rec_path = os.path.join(d, 'cell.json')
     if os.path.exists(rec_path):
@@ -482,7 +580,7 @@ def prepare_real(c, tc, work, log):
 
     def build(iters):
         with open(os.path.join(patched_root, rel), 'w') as f:
-            f.write(text[:m.end()] + ''.join(REAL_WORK) % {'iters': iters} + text[m.end():])
+            f.write(text[:m.end()] + real_block(iters, sub.get('every', 1)) + text[m.end():])
         cur, _ = br.build(lib, cur_roots, os.path.join(d, 'build-current'), tcr)
         return cur
 
@@ -496,34 +594,55 @@ def prepare_real(c, tc, work, log):
                 xs.append(cpu_ns(exe))
         ds = [b - a for a, b in zip(p, q)]
         m = statistics.mean(ds)
-        half = (T975[rounds - 1] if rounds - 1 < len(T975) else 1.96) * statistics.stdev(ds) / math.sqrt(rounds)
+        half = t975(rounds - 1) * statistics.stdev(ds) / math.sqrt(rounds)
         return statistics.median(p), statistics.median(q), m, (m - half, m + half)
 
     target = sub['percent'] / 100.0
     low, high = accepted(target, threshold_pct(c) / 100)
     aim = (low + high) / 2
-    big = 10000
-    cur = build(big)
-    pns, _, dbig, _ = measure(cur, 5)
-    if dbig <= 0:
-        fail('%s: the injected work made no measurable difference' % c['name'])
-    iters = max(1, int(round(big * aim * pns / dbig)))
+    # The size from its parts, each measured where it can be measured well:
+    # the function's executions per run (the runtime's count, exact), what the
+    # injected block costs a call (timed inside one process) and the entry's
+    # time (plain runs).
+    calls = function_count(prev['instr'], sub, d)
+    if not calls:  # inlined in the previous build: count it where the injection keeps it a call
+        calls = function_count(build(1000)['instr'], sub, d)
+    if not calls:
+        fail('%s: %s never runs as a function of its own in either build' % (c['name'], sub['function']))
+    calls //= sub.get('every', 1)  # the calls that run the block
+    entries = [cpu_ns(prev['plain']) for _ in range(REAL_ROUNDS)]
+    entry_ns = statistics.median(entries)
+    rel_err = t975(len(entries) - 1) * statistics.stdev(entries) / math.sqrt(len(entries)) / statistics.mean(entries)
+    per_iter = block_ns(tc['cc'], 1000, d) / 1000
+    if calls * block_ns(tc['cc'], 100, d) > aim * entry_ns:
+        fail('%s: the block would be shorter than 100 iterations, too short to be timed alone: '
+             'inject it on fewer calls (\'every\')' % c['name'])
+    iters = max(1, int(round(aim * entry_ns / (calls * per_iter))))
     tries = []
     for k in range(4):
-        cur = build(iters)
-        pns, cns, delta, ci = measure(cur, REAL_ROUNDS)
-        got = delta / pns
-        tries.append({'inject': {sub['function']: iters}, 'previous_ns': pns, 'current_ns': cns,
-                      'delta_ns': delta, 'fraction': got, 'fraction_ci95': [ci[0] / pns, ci[1] / pns],
-                      'method': 'separate processes, %d rounds' % REAL_ROUNDS})
-        log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
-            (k + 1, sub['function'], iters, 100 * got, 100 * ci[0] / pns, 100 * ci[1] / pns, 100 * target))
+        cost = block_ns(tc['cc'], iters, d)
+        got = calls * cost / entry_ns
+        tries.append({'inject': {sub['function']: iters}, 'previous_ns': entry_ns,
+                      'current_ns': entry_ns + calls * cost, 'delta_ns': calls * cost,
+                      'fraction': got, 'fraction_ci95': [got / (1 + rel_err), got / (1 - rel_err)],
+                      'calls': calls, 'block_ns': cost,
+                      'method': 'calls x block cost / entry (%d plain runs)' % REAL_ROUNDS})
+        log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%; %d calls a run, %.1f ns '
+            'a block)' % (k + 1, sub['function'], iters, 100 * got, 100 * got / (1 + rel_err),
+                          100 * got / (1 - rel_err), 100 * target, calls, cost))
         if low <= got <= high:
             break
-        iters = max(1, int(round(iters * min(4.0, max(0.25, aim / got))))) if got > 0 else iters * 2
+        iters = max(1, int(round(iters * aim / got)))
+        if iters == tries[-1]['inject'][sub['function']]:
+            break
     best = min(tries, key=lambda t: abs(t['fraction'] / aim - 1))
-    if best is not tries[-1]:
-        cur = build(best['inject'][sub['function']])
+    cur = build(best['inject'][sub['function']])
+    # the same size measured directly, between processes: for the record
+    pns, cns, delta, ci = measure(cur, REAL_ROUNDS)
+    best['direct'] = {'fraction': delta / pns, 'fraction_ci95': [ci[0] / pns, ci[1] / pns],
+                      'method': 'separate processes, %d rounds' % REAL_ROUNDS}
+    log('    directly, between processes: %.2f%% [%.2f%%, %.2f%%]' % (
+        100 * delta / pns, 100 * ci[0] / pns, 100 * ci[1] / pns))
     cal = dict(best)
     cal.update({'target_fraction': target, 'accepted': [low, high],
                 'within_tolerance': low <= best['fraction'] <= high,
@@ -532,7 +651,7 @@ def prepare_real(c, tc, work, log):
     for rev, exe in (('previous', prev['instr']), ('current', cur['instr'])):
         os.makedirs(os.path.join(d, rev), exist_ok=True)
         shutil.copy2(exe, os.path.join(d, rev, 'prog'))
-    rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': pns, 'args': sub['args'],
+    rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns, 'args': sub['args'],
            'calibration': cal, 'library': lib['name'], 'workload': lib.get('workload')}
     with open(rec_path, 'w') as f:
         json.dump(rec, f, indent=1)
@@ -555,9 +674,10 @@ def read_report(path):
         r = json.load(f)
     entry = [c for c in r.get('comparisons', []) if c.get('kind') == 'entry' and c.get('verdict')]
     e = entry[-1] if entry else None
-    named, depth, kind = None, 0, None
+    named, depth, kind, detail = None, 0, None, None
     for step in r.get('bottleneck_chain', []):
         kind = step.get('kind')
+        detail = step.get('detail')
         if kind == 'call':
             depth += 1
             named = step.get('callee')
@@ -603,7 +723,7 @@ def read_report(path):
         'layers': layers,
         'threshold_ns': e.get('threshold_ns') if e else None,
         'confidence': (r.get('options') or {}).get('confidence', 0.95),
-        'named': named, 'named_depth': depth, 'named_kind': kind,
+        'named': named, 'named_depth': depth, 'named_kind': kind, 'named_detail': detail,
         'chain': [s.get('callee') or s.get('function') for s in r.get('bottleneck_chain', [])],
         'contributors': contributors,
         'runs': len(r.get('runs', [])),
@@ -645,6 +765,18 @@ def minimum_runs(rep, delta, confidence):
 # ----------------------------------------------------------------------------
 # Trials
 
+def right_call(rep, function, depth):
+    """Whether the chain ends at @function, @depth layers below the entry: as
+    the call named there or its own body, or, where the function was inlined
+    into its caller, as the caller's own body one layer up with the function
+    among the calls inlined into it ("inlined here: <function> (file:line)")."""
+    if rep['named'] == function and rep['named_depth'] == depth and rep['named_kind'] in ('call', 'self'):
+        return True
+    detail = rep.get('named_detail') or ''
+    return bool(rep['named_kind'] == 'self' and rep['named_depth'] == depth - 1 and
+                re.search(r'\binlined here: (.*, )?%s \(' % re.escape(function), detail))
+
+
 def trial(rec, tc, k, trials_dir):
     c = rec['cell']
     cur = os.path.join(rec['dir'], 'current')
@@ -669,8 +801,7 @@ def trial(rec, tc, k, trials_dir):
     cal = rec['calibration']
     top = cal['targets'][0]
     res['detected'] = p.returncode == 1 and rep['entry_verdict'] == 'slower'
-    res['right'] = bool(res['detected'] and rep['named'] == top['function'] and
-                        rep['named_depth'] == top['depth'] and rep['named_kind'] in ('call', 'self'))
+    res['right'] = bool(res['detected'] and right_call(rep, top['function'], top['depth']))
     others = [t['function'] for t in cal['targets'][1:]]
     if others and rep['contributors'] is not None:
         res['others_listed'] = all(o in rep['contributors'] for o in others)
