@@ -117,6 +117,18 @@ static inline void swap32(uint32_t *a, uint32_t *b)
 	*b = t;
 }
 
+static void pp_fill_data(void)
+{
+	uint64_t x = 0x243f6a8885a308d3ull;
+
+	for (unsigned i = 0; i < %(array)du; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		pp_data[i] = (uint32_t)x;
+	}
+}
+
 '''
 
 # The work of a function's own body, by kind; W is its size, OFF an offset.
@@ -166,7 +178,6 @@ MAIN = r'''
 int main(int argc, char **argv)
 {
 	int n = 20, timing = 0;
-	uint64_t x = 0x243f6a8885a308d3ull;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-t") == 0)
@@ -178,12 +189,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %%s [-t] [EXECUTIONS]\n", argv[0]);
 		return 2;
 	}
-	for (unsigned i = 0; i < %(array)du; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		pp_data[i] = (uint32_t)x;
-	}
+	pp_fill_data();
 	for (int i = 0; i < n; i++) {
 		struct timespec t0, t1;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
@@ -211,18 +217,12 @@ static uint64_t pp_exec_ns(uint64_t (*entry)(uint64_t), uint64_t seed)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 20;
-	uint64_t x = 0x243f6a8885a308d3ull;
 
 	if (n < 1) {
 		fprintf(stderr, "usage: %%s [PAIRS]\n", argv[0]);
 		return 2;
 	}
-	for (unsigned i = 0; i < %(array)du; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		pp_data[i] = (uint32_t)x;
-	}
+	pp_fill_data();
 	for (int i = 0; i < n; i++) {
 		uint64_t p, c;
 
