@@ -34,7 +34,7 @@ generator, the cell and the pinpoint build's compiler are the same):
      of the pairs' differences over the median previous execution, the
      mean over processes with its t interval), rescaled and measured again
      until it is within +-20 % of the target and, for a target at least the
-     session's threshold, not below that threshold (accepted(); at most 4
+     session's threshold, not below that threshold (accepted(); at most 6
      tries: the closest is kept and marked when none was); the measured
      size is recorded;
   3. both revisions built with pinpoint-cc (the plugin, the shared runtime).
@@ -309,6 +309,27 @@ T975 = (None, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.
         2.056, 2.052, 2.048, 2.045, 2.042)
 
 
+# Tries of a calibration before the closest is kept.
+CAL_TRIES = 6
+
+
+def next_scale(scale, tries, aim):
+    """The next try's scale from the tries so far [(scale, size)]: between the
+    two closest tries on either side of @aim, the straight line through them
+    (a size is not proportional to the iterations: a short dependent chain
+    partly overlaps the function's other work, so the first iterations cost
+    less than the later ones); with none on one side, proportional to the
+    last try's, at most a factor of 4."""
+    below = [t for t in tries if t[1] < aim]
+    above = [t for t in tries if t[1] >= aim]
+    if below and above:
+        (s0, f0), (s1, f1) = max(below, key=lambda t: t[1]), min(above, key=lambda t: t[1])
+        if f1 > f0 and s1 != s0:
+            return s0 + (aim - f0) * (s1 - s0) / (f1 - f0)
+    got = tries[-1][1]
+    return scale * (min(4.0, max(0.25, aim / got)) if got > 0 else 2)
+
+
 def calibrate_regression(tc, work, seed, outer, ms, regs, log, threshold=DEFAULT_THRESHOLD / 100):
     """Iterations per injected function for the target sizes; returns
     (inject {path: iters}, calibration record).
@@ -344,10 +365,10 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log, threshold=DEFAULT
         fail('calibration: the injected work made no measurable difference (%.3f)' % frac_big)
     scale = scale * aim / frac_big  # the size is linear in the iterations
     tries = []
-    for k in range(4):
+    for k in range(CAL_TRIES):
         inject = build(scale)
         pns, d, got, ci = measure_inside(pair_path, ms, 11)
-        tries.append({'inject': {gen.name(p): i for p, i in inject.items()},
+        tries.append({'inject': {gen.name(p): i for p, i in inject.items()}, 'scale': scale,
                       'previous_ns': pns, 'current_ns': pns + d, 'delta_ns': d, 'fraction': got,
                       'fraction_ci95': list(ci), 'method': 'inside one process, 11 processes'})
         log('    try %d: %s -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%)' %
@@ -355,10 +376,7 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log, threshold=DEFAULT
              100 * ci[0], 100 * ci[1], 100 * total))
         if low <= got <= high:
             break
-        if got > 0:
-            scale *= min(4.0, max(0.25, aim / got))
-        else:
-            scale *= 2
+        scale = next_scale(scale, [(t['scale'], t['fraction']) for t in tries], aim)
     best = min(tries, key=lambda t: abs(t['fraction'] / aim - 1))
     inject = {gen.parse_path(n): i for n, i in best['inject'].items()}
     rec = dict(best)
