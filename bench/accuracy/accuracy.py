@@ -363,7 +363,7 @@ def calibrate_regression(tc, work, seed, outer, ms, regs, log, threshold=DEFAULT
     _, _, frac_big, _ = measure_inside(pair_path, ms, 3)
     if frac_big <= 0.02:
         fail('calibration: the injected work made no measurable difference (%.3f)' % frac_big)
-    scale = scale * aim / frac_big  # the size is linear in the iterations
+    scale = scale * aim / frac_big  # a first guess, proportional: next_scale() corrects it
     tries = []
     for k in range(CAL_TRIES):
         inject = build(scale)
