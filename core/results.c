@@ -279,6 +279,8 @@ static int parse_slot(struct pp_results *res, struct line *l)
 			bit = 8;
 		else if (is(&f, PP_RES_LOST))
 			bit = 16;
+		else if (is(&f, PP_RES_TIMED))
+			bit = 32;
 		else
 			continue; /* unknown keys are for newer readers */
 		if ((seen & bit) || parse_u64(&val, bit == 1 ? UINT_MAX : UINT64_MAX, &v))
@@ -292,10 +294,16 @@ static int parse_slot(struct pp_results *res, struct line *l)
 			s.count = v;
 		else if (bit == 8)
 			s.calls_ns = v;
-		else
+		else if (bit == 16)
 			s.lost = v;
+		else
+			s.timed = v;
 	}
 	if (r < 0)
+		return -EBADMSG;
+	if (!(seen & 32))
+		s.timed = s.count; /* every execution was timed */
+	else if (s.timed > s.count)
 		return -EBADMSG;
 	if (grow((void **)&res->slots, res->nslots, sizeof(*res->slots)))
 		return -ENOMEM;

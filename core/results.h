@@ -19,6 +19,8 @@ struct pp_slot_result {
 	uint64_t count;
 	uint64_t calls_ns; /* functions only: time of all its calls */
 	uint64_t lost;	   /* executions abandoned without their exit probe */
+	uint64_t timed;	   /* executions timed: count, or fewer when sampled and
+			    * total_ns (and calls_ns) are estimates */
 };
 
 struct pp_results {

@@ -55,6 +55,8 @@ static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *o
 	       s->rev[r].entry_spec, s->entry_skip);
 	if (s->entry_stop)
 		APPEND(";" PP_SPEC_KEY_STOP "=%llu", s->entry_stop);
+	if (s->opt->timing_all)
+		APPEND(";" PP_SPEC_KEY_TIMING "=" PP_SPEC_TIMING_ALL);
 	for (size_t i = 0; i < nq; i++) {
 		struct pp_quantity *q = qs[i];
 		char *spec;

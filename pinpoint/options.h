@@ -43,6 +43,7 @@ struct pp_options {
 	bool quiet;
 	bool verbose;
 	bool no_save_command;
+	bool timing_all; /* --timing all: no sampling of armed calls */
 	const char *build_cmd;	/* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
 	bool no_build;		/* use the directories as they are */

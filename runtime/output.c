@@ -112,7 +112,8 @@ static void write_results(struct pp_writer *w, double tpn)
 	put_u64(w, PP_RESULTS_VERSION);
 	puts_(w, "\n" PP_RES_PID " ");
 	put_u64(w, (uint64_t)getpid());
-	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n", pp_use_tsc ? "tsc" : "monotonic", tpn);
+	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n",
+		 pp_use_tsc ? "tsc" : "monotonic", tpn);
 	puts_(w, line);
 	for (unsigned i = 0; i < pp_nmodules; i++) {
 		puts_(w, PP_RES_MODULE " ");
@@ -124,6 +125,7 @@ static void write_results(struct pp_writer *w, double tpn)
 		const struct pp_total *tot = &pp_totals[i];
 		const struct pp_total *calls = &pp_totals[PP_MAX_SLOTS + i];
 		uint64_t lost = pp_ld(&tot->lost) + pp_ld(&calls->lost);
+		uint64_t count = pp_ld(&tot->count), timed = pp_ld(&tot->timed);
 
 		puts_(w, PP_RES_SLOT " ");
 		put_u64(w, i);
@@ -136,7 +138,7 @@ static void write_results(struct pp_writer *w, double tpn)
 		puts_(w, " " PP_RES_TOTAL_NS "=");
 		put_u64(w, to_ns(pp_ld(&tot->sum), tpn));
 		puts_(w, " " PP_RES_COUNT "=");
-		put_u64(w, pp_ld(&tot->count));
+		put_u64(w, count);
 		if (slot->kind != PP_KIND_RANGE) {
 			puts_(w, " " PP_RES_CALLS_NS "=");
 			put_u64(w, to_ns(pp_ld(&calls->sum), tpn));
@@ -144,6 +146,10 @@ static void write_results(struct pp_writer *w, double tpn)
 		if (lost) {
 			puts_(w, " " PP_RES_LOST "=");
 			put_u64(w, lost);
+		}
+		if (timed < count) { /* sampled: total_ns is an estimate */
+			puts_(w, " " PP_RES_TIMED "=");
+			put_u64(w, timed);
 		}
 		puts_(w, "\n");
 	}

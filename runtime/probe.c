@@ -28,6 +28,12 @@
  *
  * The return address is kept for the exit handler too (stack.c).
  *
+ * Sampling (sample.c): an execution of a sampled counter starts untimed
+ * (start 0) unless its gap ran out.  A probe reads the clock only when it
+ * starts or ends a timed execution; the exit probe finds that out from the
+ * counters before it reads the clock, so a timed execution also measures
+ * those few loads.
+ *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
  * process (pp_stop()): the driver needs no more of the run.
@@ -75,15 +81,31 @@ static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 		pp_add(&pp_totals[i].lost, 1);
 }
 
-/* Returns true when this was the entry's execution that stop=N waits for. */
-static inline bool finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t d)
+/* Returns true when this was the entry's execution that stop=N waits for.
+ * @now is 0 when no counter the exit ends was timed. */
+static pp_inline bool finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t now)
 {
+	uint64_t start = c->start, d = start ? now - start : 0;
+
 	if (pp_likely(t->state == PP_THREAD_LISTED)) {
-		pp_st(&c->sum, c->sum + d);
-		pp_st(&c->count, c->count + 1);
+		if (pp_likely(!c->skip)) {
+			uint64_t count = c->count + 1;
+
+			pp_st(&c->sum, c->sum + d);
+			pp_st(&c->count, count);
+			if (pp_unlikely(count == PP_SAMPLE_AFTER))
+				pp_sample_consider(t, c, i);
+		} else {
+			if (start) {
+				pp_st(&c->ssum, c->ssum + d);
+				pp_st(&c->stimed, c->stimed + 1);
+			}
+			pp_st(&c->scount, c->scount + 1);
+		}
 	} else {
 		pp_add(&pp_totals[i].sum, d);
 		pp_add(&pp_totals[i].count, 1);
+		pp_add(&pp_totals[i].timed, start != 0);
 	}
 	if (pp_unlikely((int)i == pp_sample_counter))
 		pp_sample(t, d);
@@ -111,11 +133,28 @@ static __attribute__((noinline)) bool nested(struct pp_tcounter *c, uintptr_t fr
 	return true;
 }
 
-/* Enter the counters of one mask word; returns those that started. */
-static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base, uintptr_t frame,
-				  uintptr_t ret)
+/* An outermost execution of @c starts: is it timed?  (Untimed: start 0.) */
+static pp_inline bool starts_timed(struct pp_thread *t, struct pp_tcounter *c)
 {
-	uint64_t started = 0;
+	uint32_t skip = c->skip;
+
+	if (pp_likely(!skip))
+		return true;
+	if (--skip) {
+		pp_st(&c->skip, skip);
+		pp_st(&c->start, 0);
+		return false;
+	}
+	pp_st(&c->skip, pp_sample_gap(t));
+	return true;
+}
+
+/* Enter the counters of one mask word; returns those that started and are
+ * to be timed (the others started untimed: start 0). */
+static pp_inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base,
+				     uintptr_t frame, uintptr_t ret)
+{
+	uint64_t timed = 0;
 
 	for (; m; m &= m - 1) {
 		unsigned i = base + (unsigned)__builtin_ctzll(m);
@@ -131,11 +170,12 @@ static inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned base
 			pp_st(&c->frame, frame);
 			pp_st(&c->ret, ret);
 			c->vframe = 0;
-			started |= m & -m;
+			if (starts_timed(t, c))
+				timed |= m & -m;
 		}
 		pp_st(&c->depth, depth + 1);
 	}
-	return started;
+	return timed;
 }
 
 static inline void stamp_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
@@ -144,7 +184,19 @@ static inline void stamp_word(struct pp_thread *t, uint64_t m, unsigned base, ui
 		pp_st(&t->c[base + (unsigned)__builtin_ctzll(m)].start, now);
 }
 
-static inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+/* Does an exit of the counters of @m end a timed execution? */
+static pp_inline bool timed_word(const struct pp_thread *t, uint64_t m, unsigned base)
+{
+	for (; m; m &= m - 1) {
+		const struct pp_tcounter *c = &t->c[base + (unsigned)__builtin_ctzll(m)];
+
+		if (c->depth == 1 && c->start)
+			return true;
+	}
+	return false;
+}
+
+static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
 {
 	bool stop = false;
 
@@ -157,12 +209,12 @@ static inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uin
 			continue;
 		pp_st(&c->depth, depth - 1);
 		if (depth == 1)
-			stop |= finish(t, c, i, now - c->start);
+			stop |= finish(t, c, i, now);
 	}
 	return stop;
 }
 
-static inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
+static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
 {
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
@@ -175,6 +227,8 @@ static inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, ui
 		pp_thread_attach(t);
 	s0 = enter_word(t, s->mask[0], 0, frame, ret);
 	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame, ret) : 0;
+	if (!(s0 | s1))
+		return; /* nothing started, or only untimed (sampled) executions */
 	/* read the clock last, so that the probe's own work is not measured */
 	now = pp_ticks();
 	stamp_word(t, s0, 0, now);
@@ -184,7 +238,8 @@ static inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, ui
 
 PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 {
-	enter_at(fn, site, (uintptr_t)__builtin_dwarf_cfa(), (uintptr_t)__builtin_return_address(0));
+	enter_at(fn, site, (uintptr_t)__builtin_dwarf_cfa(),
+		 (uintptr_t)__builtin_return_address(0));
 }
 
 /* For the pass's preserve_most thunk (abi.h): the probe's own position. */
@@ -195,14 +250,19 @@ PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cf
 
 PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 {
-	uint64_t now = pp_ticks(); /* first, for the same reason */
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
+	uint64_t now;
 	bool stop;
 
 	if (pp_unlikely(!s))
 		return;
 	t = self();
+	/* the clock only when a timed execution ends, and before the updates */
+	now = timed_word(t, s->mask[0], 0) ||
+		      (pp_unlikely(s->mask[1]) && timed_word(t, s->mask[1], PP_MAX_SLOTS))
+		  ? pp_ticks()
+		  : 0;
 	stop = exit_word(t, s->mask[0], 0, now);
 	if (pp_unlikely(s->mask[1]))
 		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);

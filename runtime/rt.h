@@ -43,6 +43,7 @@
 
 #define pp_likely(x) __builtin_expect(!!(x), 1)
 #define pp_unlikely(x) __builtin_expect(!!(x), 0)
+#define pp_inline inline __attribute__((always_inline)) /* the probes' hot path */
 #define PP_EXPORT __attribute__((visibility("default")))
 
 /* Relaxed atomic access: plain moves on x86-64, but no data race when the
@@ -71,6 +72,8 @@ struct pp_spec {
 	bool has_samples;
 	uint32_t samples; /* samples=N */
 	uint32_t stop;	  /* stop=N, 0 when not given */
+	bool every;	  /* timing=all: no sampling (sample.c) */
+	bool has_timing;
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
 	char parts[PP_SPEC_MAX]; /* decoded PATH, FILE and NAME copies */
@@ -138,15 +141,18 @@ void pp_unlock(void);
 /* ---- thread.c: per-thread counters, registry, merge ---- */
 
 struct pp_tcounter {
-	uint32_t depth; /* nesting of this thread's executions */
-	uint32_t pad;
-	uint64_t start;	  /* ticks at the outermost enter */
+	uint32_t depth;	  /* nesting of this thread's executions */
+	uint32_t skip;	  /* 0: every execution is timed; else sampled (sample.c) */
+	uint64_t start;	  /* ticks at the outermost enter; 0: not timed */
 	uintptr_t frame;  /* stack position of the outermost enter: its CFA */
 	uintptr_t ret;	  /* return address of that enter, in the probe's caller */
 	uintptr_t vframe; /* deepest nested enter that found the outermost alive, 0: none */
-	uint64_t sum;	  /* ticks of finished outermost executions */
-	uint64_t count;
-	uint64_t lost; /* executions abandoned without their exit probe */
+	uint64_t sum;	  /* ticks of finished outermost executions, all timed */
+	uint64_t count;	  /* ... and their number */
+	uint64_t lost;	  /* executions abandoned without their exit probe */
+	uint64_t ssum;	  /* once sampled: ticks of the timed executions */
+	uint64_t stimed;  /* ... their number */
+	uint64_t scount;  /* ... and the number of all finished executions */
 };
 
 enum pp_thread_state {
@@ -158,12 +164,14 @@ enum pp_thread_state {
 struct pp_thread {
 	int state;
 	unsigned reg;	  /* registry index when listed */
+	uint64_t rng;	  /* the sampling gaps' generator (sample.c) */
 	uint64_t dropped; /* entry executions past the sample buffer */
 	struct pp_tcounter c[PP_MAX_COUNTERS];
 };
 
+/* sum: ticks, estimated where sampled; timed: executions timed (of count). */
 struct pp_total {
-	uint64_t sum, count, lost;
+	uint64_t sum, count, lost, timed;
 };
 
 extern __thread struct pp_thread pp_self;
@@ -175,6 +183,35 @@ void pp_thread_attach(struct pp_thread *t);
 /* At exit: merge every listed thread into the totals, counting executions
  * still running up to @now. */
 void pp_thread_collect(uint64_t now);
+
+/* ---- sample.c: timing a random sample of a hot counter's executions ---- */
+
+#define PP_SAMPLE_AFTER 8192u /* a thread's executions of a counter, all timed */
+#define PP_SAMPLE_BELOW 1024u /* ... whose mean is below this many ticks: sample */
+
+/* Executions to the next timed one: 1..15, mean 8 (the inverse of the
+ * sampling rate, PP_SAMPLE_WEIGHT). */
+#define PP_SAMPLE_WEIGHT 8u
+
+static inline uint32_t pp_sample_gap(struct pp_thread *t)
+{
+	uint64_t x = t->rng; /* xorshift64 */
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->rng = x;
+	return 1u + (uint32_t)(x >> 58 & 7) + (uint32_t)(x >> 61 & 7);
+}
+
+void pp_sample_seed(struct pp_thread *t);
+/* After the PP_SAMPLE_AFTER-th all-timed execution of counter @i: start
+ * sampling it when it is short. */
+void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i);
+/* The ticks of a counter's executions: @sum of the @count all timed, plus
+ * the estimate of the @scount sampled ones, @stimed of them timed (@ssum). */
+uint64_t pp_sample_estimate(uint64_t sum, uint64_t count, uint64_t ssum, uint64_t stimed,
+			    uint64_t scount);
 
 /* ---- stack.c ---- */
 

@@ -141,6 +141,19 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		return 0;
 	}
 
+	if (!strcmp(key, PP_SPEC_KEY_TIMING)) {
+		if (sp->has_timing)
+			return fail(err, errlen, "timing= given twice");
+		if (strcmp(val, PP_SPEC_TIMING_ALL) && strcmp(val, PP_SPEC_TIMING_SAMPLED))
+			return fail(err, errlen,
+				    "timing=%s: want " PP_SPEC_TIMING_ALL
+				    " or " PP_SPEC_TIMING_SAMPLED,
+				    val);
+		sp->every = !strcmp(val, PP_SPEC_TIMING_ALL);
+		sp->has_timing = true;
+		return 0;
+	}
+
 	if (strcmp(key, PP_SPEC_KEY_ENTRY) && strcmp(key, PP_SPEC_KEY_FN) &&
 	    strcmp(key, PP_SPEC_KEY_RANGE))
 		return fail(err, errlen, "unknown item '%s'", key);
@@ -154,7 +167,9 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 	if (!strcmp(key, PP_SPEC_KEY_RANGE)) {
 		slot->kind = PP_KIND_RANGE;
 		if (parse_range(sp, used, slot, val))
-			return fail(err, errlen, "range=%s: want [FILE:]NAME:I-J with I <= J (names %%-encoded)", val);
+			return fail(err, errlen,
+				    "range=%s: want [FILE:]NAME:I-J with I <= J (names %%-encoded)",
+				    val);
 	} else {
 		if (!strcmp(key, PP_SPEC_KEY_ENTRY)) {
 			if (sp->entry >= 0)
@@ -165,7 +180,8 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 			slot->kind = PP_KIND_FN;
 		}
 		if (parse_target(sp, used, slot, val, strlen(val)))
-			return fail(err, errlen, "%s=%s: want [FILE:]NAME (names %%-encoded)", key, val);
+			return fail(err, errlen, "%s=%s: want [FILE:]NAME (names %%-encoded)", key,
+				    val);
 	}
 	sp->nslots++;
 	return 0;
@@ -183,6 +199,8 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->has_samples = false;
 	sp->samples = 0;
 	sp->stop = 0;
+	sp->every = false;
+	sp->has_timing = false;
 	if (len >= sizeof(sp->text))
 		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
 	memcpy(sp->text, text, len + 1);

@@ -50,31 +50,46 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, bool own
 	for (unsigned i = 0; i < PP_MAX_COUNTERS; i++) {
 		struct pp_tcounter *c = &t->c[i];
 		uint64_t sum = pp_ld(&c->sum), count = pp_ld(&c->count), lost = pp_ld(&c->lost);
+		uint64_t ssum = pp_ld(&c->ssum), stimed = pp_ld(&c->stimed),
+			 scount = pp_ld(&c->scount);
 		uint64_t start = pp_ld(&c->start);
+		bool sampled = pp_ld(&c->skip) != 0;
 
 		if (pp_ld(&c->depth)) {
 			if (open == PP_OPEN_CLOSE &&
 			    (!own || pp_stack_live(pp_ld(&c->frame), pp_ld(&c->ret)) != 0)) {
-				uint64_t d = now > start ? now - start : 0;
+				uint64_t d = start && now > start ? now - start : 0;
 
-				sum += d;
-				count++;
+				if (!sampled) {
+					sum += d;
+					count++;
+				} else {
+					ssum += d;
+					stimed += start != 0;
+					scount++;
+				}
 				if ((int)i == pp_sample_counter)
 					pp_sample(NULL, d);
 			} else {
 				lost++;
 			}
 		}
-		if (sum | count | lost) {
-			pp_add(&pp_totals[i].sum, sum);
-			pp_add(&pp_totals[i].count, count);
+		if (count | scount | lost) {
+			pp_add(&pp_totals[i].sum,
+			       pp_sample_estimate(sum, count, ssum, stimed, scount));
+			pp_add(&pp_totals[i].count, count + scount);
+			pp_add(&pp_totals[i].timed, count + stimed);
 			pp_add(&pp_totals[i].lost, lost);
 		}
 		if (own) {
 			pp_st(&c->depth, 0);
+			pp_st(&c->skip, 0);
 			pp_st(&c->sum, 0);
 			pp_st(&c->count, 0);
 			pp_st(&c->lost, 0);
+			pp_st(&c->ssum, 0);
+			pp_st(&c->stimed, 0);
+			pp_st(&c->scount, 0);
 		}
 	}
 	pp_add(&pp_dropped, pp_ld(&t->dropped));
@@ -127,6 +142,7 @@ void pp_thread_attach(struct pp_thread *t)
 						 __ATOMIC_RELAXED))
 			continue;
 		t->reg = i;
+		pp_sample_seed(t);
 		t->state = PP_THREAD_LISTED;
 		/* On failure (and always for the main thread, which runs no key
 		 * destructors) the block stays listed for the exit handler. */

@@ -22,7 +22,13 @@ caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
     time, between adjacent runs: median and quartiles over rounds;
   * armed cost per call, a micro-benchmark inside the real program:
     (armed - unarmed CPU time of the driver's work) / armed executions, the
-    count read from the results file;
+    count read from the results file.  Twice: as the driver arms (the
+    runtime times a random sample of a short hot call's executions, one in 8,
+    and counts every one: the share timed is printed) and with timing=all
+    (every execution timed).  Beside them, the range's time as the sampled
+    run estimates it over the time timing=all measures (medians): the
+    sample's bias, if any, and how much less the probes add to what they
+    measure;
   * the clock's own cost in the same rounds: two back-to-back reads of the
     clock the runtime reads (rdtsc, bench/calls.c built plain), and the
     armed cost beyond it, per round: an armed call reads the clock twice,
@@ -340,10 +346,13 @@ def run(exe, armed, tmp):
     vals['cpu_ns'] = float(vals['cpu_ns'])
     if armed:
         with open(res) as f:
-            m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=\d+ count=(\d+)', f.read(), re.M)
+            m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=(\d+) count=(\d+)(.*)$', f.read(),
+                          re.M)
         if not m:
             fail('%s: no slot in the results file' % exe)
-        vals['found'], vals['count'] = int(m.group(1)), int(m.group(2))
+        vals['found'], vals['total_ns'], vals['count'] = (int(m.group(i)) for i in (1, 2, 3))
+        t = re.search(r' timed=(\d+)', m.group(4))
+        vals['timed'] = int(t.group(1)) if t else vals['count']
     return vals
 
 
@@ -448,6 +457,7 @@ def main():
             variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
             if item:
                 variants.append(('armed', exe['instr'], item))
+                variants.append(('all', exe['instr'], item + ';timing=all'))
             res = {v[0]: [] for v in variants}
             reads = []
             print('  %s: running %d rounds ...' % (lib['name'], args.rounds), flush=True)
@@ -468,13 +478,24 @@ def main():
                 ir = {'plain': instructions(exe['plain']), 'unarmed': instructions(exe['instr'])}
             per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
                         for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
-            beyond = [c - k for c, k in zip(per_call, reads)] if count and clock else [float('nan')]
+            per_call_all = [(a['cpu_ns'] - u['cpu_ns']) / count
+                            for a, u in zip(res['all'], res['unarmed'])] if count else [float('nan')]
+            # from the fastest run of each variant: a noisy host only adds time
+            fastest = {k: min(v['cpu_ns'] for v in res[k]) for k in res}
+            min_call = (fastest['armed'] - fastest['unarmed']) / count if count else float('nan')
+            min_call_all = (fastest['all'] - fastest['unarmed']) / count if count else float('nan')
+            timed = statistics.median(v['timed'] / v['count'] for v in res['armed']) if count else 0
+            estimate = (statistics.median(v['total_ns'] for v in res['armed']) /
+                        statistics.median(v['total_ns'] for v in res['all'])) if count else 0
+            beyond = [c - k for c, k in zip(per_call_all, reads)] if count and clock else [float('nan')]
             rows.append({
                 'lib': lib['name'], 'lang': lib['lang'], 'loc': loc(roots, lib),
                 'plain_ms': statistics.median(v['cpu'] for v in res['plain']) / 1e6,
                 'ratio': quartiles(ratio), 'ratio_wall': quartiles(ratio_wall),
                 'armed': item, 'count': count,
                 'per_call': quartiles(per_call),
+                'per_call_all': quartiles(per_call_all), 'timed': timed, 'estimate': estimate,
+                'min_call': min_call, 'min_call_all': min_call_all,
                 'clock_pair': quartiles(reads) if clock else None,
                 'beyond_clock': quartiles(beyond),
                 'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
@@ -497,14 +518,32 @@ def main():
                r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
                r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
                r['text_plain'] / 1024))
+    if any(r['count'] for r in rows):
+        print()
+        print('  %-17s %-24s %-7s %-28s %-9s %-9s %s' % (
+            'library', 'armed ns/call [q]', 'timed', 'timing=all: ns/call [q]', 'armed', 'all',
+            'estimate / timing=all'))
+        for r in rows:
+            if r['count']:
+                print('  %-17s %6.1f [%5.1f..%5.1f]   %5.1f%%  %6.1f [%5.1f..%5.1f]       %6.1f    %6.1f'
+                      '    %.3fx' %
+                      ((r['lib'],) + tuple(r['per_call'][i] for i in (1, 0, 2)) +
+                       (100.0 * r['timed'],) + tuple(r['per_call_all'][i] for i in (1, 0, 2)) +
+                       (r['min_call'], r['min_call_all'], r['estimate'])))
+        print('  armed: as the driver arms (a short hot call is timed on a random 1 in 8 of its'
+              ' executions, all counted);')
+        print('  timing=all: every execution timed; the two columns after it: the same two figures'
+              ' from the fastest run')
+        print('  of each variant (a noisy host only adds time); estimate: the range\'s total_ns,'
+              ' sampled over timing=all (medians)')
     if any(r['clock_pair'] for r in rows):
         print()
-        print('  %-17s %-24s %-26s %s' % ('library', 'armed ns/call [q]', 'two clock reads, ns [q]',
-                                          'armed - two reads, ns [q]'))
+        print('  %-17s %-24s %-26s %s' % ('library', 'timing=all ns/call [q]',
+                                          'two clock reads, ns [q]', 'all - two reads, ns [q]'))
         for r in rows:
             if r['count'] and r['clock_pair']:
                 print('  %-17s %6.1f [%5.1f..%5.1f]   %6.1f [%5.1f..%5.1f]     %6.1f [%5.1f..%5.1f]' %
-                      ((r['lib'],) + tuple(r['per_call'][i] for i in (1, 0, 2)) +
+                      ((r['lib'],) + tuple(r['per_call_all'][i] for i in (1, 0, 2)) +
                        tuple(r['clock_pair'][i] for i in (1, 0, 2)) +
                        tuple(r['beyond_clock'][i] for i in (1, 0, 2))))
         print('  the clock reference: two back-to-back rdtsc, bench/calls.c, once a round; the last'

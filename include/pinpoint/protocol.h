@@ -26,6 +26,9 @@
 #define PP_SPEC_KEY_RANGE "range"     /* range=[FILE:]NAME:I-J */
 #define PP_SPEC_KEY_SAMPLES "samples" /* samples=N */
 #define PP_SPEC_KEY_STOP "stop"	      /* stop=N */
+#define PP_SPEC_KEY_TIMING "timing"   /* timing=all|sampled */
+#define PP_SPEC_TIMING_ALL "all"
+#define PP_SPEC_TIMING_SAMPLED "sampled"
 
 /*
  * Escaping: PATH, FILE and NAME are percent-encoded.  A writer encodes '%',
@@ -99,6 +102,7 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 #define PP_RES_COUNT "count"
 #define PP_RES_CALLS_NS "calls_ns"
 #define PP_RES_LOST "lost"
+#define PP_RES_TIMED "timed"
 
 /* ---- limits ---- */
 

@@ -64,6 +64,18 @@ def scenario_welch():
     expect_chain(p, ["run", "bridge", "failure_run"])
 
 
+def scenario_timing_all():
+    """--timing all reaches every run's arming; by default the runtime samples."""
+    for extra, want in ((["--timing", "all"], True), ([], False)):
+        p = demo_session(*extra, "--verbose")
+        expect_chain(p, ["run", "bridge", "failure_run"])
+        armings = re.findall(r"PINPOINT='([^']*)'", p.stderr)
+        if not armings:
+            fail("--verbose printed no arming", p)
+        if any(("timing=all" in a.split(";")) != want for a in armings):
+            fail("timing=all %s every arming" % ("missing from" if want else "in"), p)
+
+
 def scenario_demo_json():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
@@ -790,6 +802,8 @@ def scenario_usage_errors():
     expect_usage_error(["--entry", "run", "--confidence", "120", *base, "--", "./demo"], r"--confidence")
     expect_usage_error(["--entry", "run", "--search", "ternary", *base, "--", "./demo"], r"--search")
     expect_usage_error(["--entry", "run", "--test", "t", *base, "--", "./demo"], r"--test")
+    expect_usage_error(["--entry", "run", "--timing", "every", *base, "--", "./demo"],
+                       r"--timing: 'every' is not 'sampled' or 'all'")
     expect_usage_error(["--entry", "run", "--max-runs", "-1", *base, "--", "./demo"], r"--max-runs: '-1'")
     expect_usage_error(["--entry", "run", "--max-runs-per-comparison", "8", *base, "--", "./demo"],
                        r"--max-runs-per-comparison 8 is below --measurements 10")
@@ -811,7 +825,7 @@ def scenario_usage_errors():
     for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
                 "--confidence", "--precision-threshold", "--max-runs", "--max-runs-per-comparison",
                 "--cpu", "--timeout",
-                "--exclude", "--search", "--test", "--json", "--quiet", "--verbose", "--help",
+                "--exclude", "--search", "--test", "--timing", "--json", "--quiet", "--verbose", "--help",
                 "--version", "--bisect", "--commits", "--history"]:
         if opt not in h.stdout:
             fail("--help does not mention %s" % opt, h)

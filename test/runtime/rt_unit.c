@@ -35,6 +35,9 @@ UNIT_FN(fn_same_b, "same", "/abs/lib/b.c", 0);
 UNIT_FN(fn_blocker, "blocker", UNIT_FILE, 2);
 UNIT_FN(fn_gate, "gate", UNIT_FILE, 1);
 UNIT_FN(fn_exiter, "exiter", UNIT_FILE, 2);
+UNIT_FN(fn_hot, "hot", UNIT_FILE, 2);
+UNIT_FN(fn_work, "work", UNIT_FILE, 0);
+UNIT_FN(fn_ref, "ref", UNIT_FILE, 0);
 UNIT_MODULE_CTOR()
 
 /* Records outside the section, registered by hand (a second range). */
@@ -84,6 +87,38 @@ __attribute__((noinline)) static void loop(unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		UNIT_CALL(fn_loop, 0, leaf());
 	UNIT_EXIT(fn_loop, 0);
+}
+
+/* Spins @n rounds: a duration that owes nothing to the clock. */
+__attribute__((noinline)) static void work(unsigned n)
+{
+	UNIT_ENTER(fn_work, 0);
+	for (unsigned i = 0; i < n; i++)
+		__asm__ volatile("" ::: "memory");
+	UNIT_EXIT(fn_work, 0);
+}
+
+/* work()'s twin, for a reference too rarely called to be sampled. */
+__attribute__((noinline)) static void ref(unsigned n)
+{
+	UNIT_ENTER(fn_ref, 0);
+	for (unsigned i = 0; i < n; i++)
+		__asm__ volatile("" ::: "memory");
+	UNIT_EXIT(fn_ref, 0);
+}
+
+/* @n calls of work(@rounds), but every 64th call is 100 times longer: a
+ * periodic workload that strided sampling would alias with.  Between them,
+ * every 64th iteration, ref() does what a long call does. */
+__attribute__((noinline)) static void hot(unsigned n, unsigned rounds)
+{
+	UNIT_ENTER(fn_hot, 0);
+	for (unsigned i = 0; i < n; i++) {
+		UNIT_CALL(fn_hot, 0, work(i % 64 == 63 ? 100 * rounds : rounds));
+		if (i % 64 == 31)
+			UNIT_CALL(fn_hot, 1, ref(100 * rounds));
+	}
+	UNIT_EXIT(fn_hot, 0);
 }
 
 __attribute__((noinline)) static void sleeper(unsigned ms)
@@ -465,6 +500,10 @@ int main(int argc, char **argv)
 		leaf();
 	} else if (!strcmp(s, "exit-inside")) {
 		exiter();
+	} else if (!strcmp(s, "hot")) {
+		hot(300000, 20);
+	} else if (!strcmp(s, "hot-long")) {
+		hot(10000, 4000);
 	} else if (!strcmp(s, "plain")) {
 		loop(10);
 		parent();

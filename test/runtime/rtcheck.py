@@ -14,6 +14,7 @@ counts are checked exactly.
 """
 import argparse
 import os
+import statistics
 import re
 import shutil
 import subprocess
@@ -141,6 +142,63 @@ def case_counts(ctx, binary=None):
     check(leaf.total_ns <= rng.total_ns <= entry.total_ns,
           'counts: leaf %d <= range %d <= entry %d' % (leaf.total_ns, rng.total_ns, entry.total_ns))
     check(r.res.samples == [] and r.res.dropped == 0, 'counts: no samples')
+
+
+def case_sampling(ctx):
+    """Short hot calls are sampled (sample.c): counts stay exact, about one
+    execution in 8 past the first 8192 is timed, and the estimate agrees
+    with timing=all's exact time, even for a workload whose every 64th call
+    is 100 times longer (strided sampling would alias with it).  Each run's
+    estimate is compared with a reference timed in the same process, ref(),
+    called between them too rarely to be sampled: this host's speed changes
+    from run to run, the ratio does not."""
+    items = 'entry=hot;range=hot:0-0;fn=work;fn=ref'
+    n, after, weight = 300000, 8192, 8
+    nref = len([i for i in range(n) if i % 64 == 31])
+    want = after + (n - after) / weight
+    est, exact, bodies, calls, sampled = [], [], [], [], 0
+    for _ in range(5):
+        r = ctx.run('hot', items)
+        if not clean(ctx, r, 'sampling'):
+            return
+        entry = slot(r, 0, 'entry', 'hot', 1)
+        rng = slot(r, 1, 'range', 'hot:0-0', 1)
+        fn = slot(r, 2, 'fn', 'work', 1)
+        ref = slot(r, 3, 'fn', 'ref', 1)
+        check(entry.count == 1 and 'timed' not in entry.fields, 'sampling: the entry is timed')
+        check(rng.count == n and fn.count == n, 'sampling: counts %d %d' % (rng.count, fn.count))
+        check(ref.count == nref and 'timed' not in ref.fields,
+              'sampling: ref, %d calls, all timed: %r' % (nref, ref))
+        # a run whose first 8192 calls were slowed down (a loaded host) may
+        # rightly time them all
+        timed = [int(s.fields.get('timed', n)) for s in (rng, fn)]
+        check(all(t == n or 0.9 * want <= t <= 1.1 * want for t in timed),
+              'sampling: timed %r of %d, want about %d' % (timed, n, want))
+        sampled += all(t < n for t in timed)
+        est.append(fn.total_ns / ref.total_ns)
+        bodies.append(fn.total_ns)
+        calls.append(rng.total_ns)
+        r = ctx.run('hot', items + ';timing=all')
+        if not clean(ctx, r, 'sampling, timing=all'):
+            return
+        check(all('timed' not in x.fields for x in r.res.slots), 'timing=all: every execution timed')
+        check(slot(r, 1, 'range', 'hot:0-0', 1).count == n, 'timing=all: count')
+        exact.append(slot(r, 2, 'fn', 'work', 1).total_ns / slot(r, 3, 'fn', 'ref', 1).total_ns)
+    check(sampled >= 3, 'sampling: only %d of 5 runs sampled' % sampled)
+    # medians: a timed execution the system interrupts counts 8 times, so a
+    # run on a loaded host can be far off
+    check(statistics.median(bodies) <= 1.1 * statistics.median(calls),
+          'sampling: the bodies %r inside the calls %r' % (bodies, calls))
+    # the slow calls are about half of work()'s time: aliasing would give
+    # about 0.5x or 4x
+    e, x = statistics.median(est), statistics.median(exact)
+    check(0.8 * x <= e <= 1.25 * x,
+          'sampling: work/ref %.3f sampled, %.3f with timing=all (medians of 5 runs)' % (e, x))
+    # long calls are timed every time, however many
+    r = ctx.run('hot-long', items)
+    if clean(ctx, r, 'sampling, long calls'):
+        check(slot(r, 1, 'range', 'hot:0-0', 1).count == 10000, 'long calls: count')
+        check(all('timed' not in x.fields for x in r.res.slots), 'long calls: not sampled')
 
 
 def case_sleep(ctx):
@@ -352,8 +410,8 @@ def case_monotonic(ctx):
 
 def case_asan(ctx):
     ctx.args.unit = ctx.args.unit_asan
-    for case in (case_counts, case_recursion, case_unbalanced, case_samples, case_calls,
-                 case_files, case_register, case_threads, case_threads_exit, case_fork,
+    for case in (case_counts, case_sampling, case_recursion, case_unbalanced, case_samples,
+                 case_calls, case_files, case_register, case_threads, case_threads_exit, case_fork,
                  case_unarmed, case_badspec, case_jumps, case_exec, case_fd2):
         case(ctx)
 
@@ -573,7 +631,7 @@ def case_dlopen_loop(ctx):
 CASES = {
     'jumps': case_jumps, 'exec': case_exec, 'files-safe': case_files_safe,
     'setuid': case_setuid, 'fd2': case_fd2, 'dlopen-loop': case_dlopen_loop,
-    'counts': case_counts, 'sleep': case_sleep, 'recursion': case_recursion,
+    'counts': case_counts, 'sampling': case_sampling, 'sleep': case_sleep, 'recursion': case_recursion,
     'unbalanced': case_unbalanced, 'samples': case_samples, 'calls': case_calls,
     'files': case_files, 'register': case_register, 'threads': case_threads,
     'threads-exit': case_threads_exit, 'fork': case_fork, 'unarmed': case_unarmed,

@@ -120,6 +120,23 @@ static void test_variants(void)
 	pp_results_free(&r);
 	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f lost=-1\nend\n", &r, &line), -EBADMSG);
 	pp_results_free(&r);
+	/* timed=N: a sampled slot, N of count timed; without it, all were. */
+	CHECK_INT(parse("pinpoint-results 1\n"
+			"slot 0 entry f found=1 total_ns=9 count=3 calls_ns=0\n"
+			"slot 1 range f:0-0 found=1 total_ns=800 count=100000 timed=12500\n"
+			"end\n",
+			&r, &line),
+		  0);
+	CHECK_INT(r.slots[0].timed, 3);
+	CHECK_INT(r.slots[1].timed, 12500);
+	CHECK_INT(r.slots[1].count, 100000);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f count=2 timed=3\nend\n", &r, &line),
+		  -EBADMSG);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f timed=1 count=2 timed=1\nend\n", &r, &line),
+		  -EBADMSG);
+	pp_results_free(&r);
 	/* Exponents, read the same whatever the locale. */
 	setlocale(LC_ALL, "");
 	CHECK_INT(parse("pinpoint-results 1\nclock tsc 3e+0\nend\n", &r, &line), 0);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sample.c - timing a random sample of a hot, short counter's executions.
+ *
+ * Reading the clock twice costs about 20 ns on some hosts (two rdtsc in a
+ * VM), which is more than a short call itself.  A counter whose first
+ * PP_SAMPLE_AFTER executions on a thread were all timed and averaged less
+ * than PP_SAMPLE_BELOW ticks is therefore sampled from then on: every
+ * execution is still counted, and one in PP_SAMPLE_WEIGHT on average is
+ * timed.  The gaps between timed executions are random (1 to 15, mean 8,
+ * from a per-thread xorshift generator seeded afresh in every process), so
+ * a workload whose calls repeat with a period cannot line up with them, and
+ * the sampling error of one run is independent of another's.  The sampled part's ticks are
+ * estimated by the ratio estimator: the timed executions' ticks times
+ * executions / timed executions.  The entry and the stop=N counter are
+ * never sampled, nor anything with timing=all.
+ */
+#include <unistd.h>
+
+#include "rt.h"
+
+void pp_sample_seed(struct pp_thread *t)
+{
+	/* a fresh sample in every run and thread: the sampling error is then
+	 * independent from run to run, part of the noise the tests see */
+	uint64_t x = pp_ticks() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)t;
+
+	x += 0x9e3779b97f4a7c15ull * ((uint64_t)t->reg + 1);
+	x ^= x >> 31; /* splitmix64's finaliser: neighbouring seeds, unrelated streams */
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	t->rng = x ? x : 1;
+}
+
+void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
+{
+	if (pp_spec.every || (int)i == pp_sample_counter || (int)i == pp_stop_counter ||
+	    t->state != PP_THREAD_LISTED)
+		return;
+	if (c->sum >= (uint64_t)PP_SAMPLE_BELOW * c->count)
+		return;
+	pp_st(&c->skip, pp_sample_gap(t));
+}
+
+uint64_t pp_sample_estimate(uint64_t sum, uint64_t count, uint64_t ssum, uint64_t stimed,
+			    uint64_t scount)
+{
+	double part;
+
+	if (!scount)
+		return sum;
+	if (stimed)
+		part = (double)ssum * (double)scount / (double)stimed;
+	else if (count) /* fewer executions than a gap since sampling began */
+		part = (double)sum * (double)scount / (double)count;
+	else
+		part = 0;
+	return sum + (uint64_t)(part + 0.5);
+}
