@@ -191,7 +191,7 @@ static void arm_fn(struct pp_fn *fn)
 
 		if (!(match & (1ull << i)))
 			continue;
-		slot->found++;
+		pp_add(&slot->found, 1); /* read by sample.c, unlocked */
 		if (slot->kind == PP_KIND_RANGE) {
 			for (uint32_t k = slot->first; k <= slot->last; k++)
 				pp_sites[base + PP_SITE_CALL(k)].mask[0] |= 1ull << i;

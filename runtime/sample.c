@@ -10,10 +10,11 @@
  * timed.  The gaps between timed executions are random (1 to 15, mean 8,
  * from a per-thread xorshift generator seeded afresh in every process), so
  * a workload whose calls repeat with a period cannot line up with them, and
- * the sampling error of one run is independent of another's.  The sampled part's ticks are
- * estimated by the ratio estimator: the timed executions' ticks times
- * executions / timed executions.  The entry and the stop=N counter are
- * never sampled, nor anything with timing=all.
+ * the sampling error of one run is independent of another's.  The sampled
+ * part's ticks are estimated by the ratio estimator: the timed executions'
+ * ticks times executions / timed executions.  Only a counter of one site is sampled
+ * (below); the entry and the stop=N counter never are, nor anything with
+ * timing=all.
  */
 #include <unistd.h>
 
@@ -34,10 +35,31 @@ void pp_sample_seed(struct pp_thread *t)
 	t->rng = x ? x : 1;
 }
 
+/*
+ * Only a counter that one site enters is sampled: a range of one call, or
+ * the body of one function.  A range of several calls mixes their
+ * durations, and a rare long call among many short ones (a tree freed once
+ * a parse among thousands of node visits) would be timed one time in 8 and
+ * counted 8 times: a run's estimate would swing by several times that
+ * call's cost.  A function's calls (calls_ns) are many sites too.
+ */
+static bool one_site(unsigned i)
+{
+	const struct pp_slot *slot;
+
+	if (i >= pp_spec.nslots)
+		return false;
+	slot = &pp_spec.slots[i];
+	if (pp_ld(&slot->found) != 1)
+		return false;
+	return slot->kind == PP_KIND_FN ||
+	       (slot->kind == PP_KIND_RANGE && slot->first == slot->last);
+}
+
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 {
 	if (pp_spec.every || (int)i == pp_sample_counter || (int)i == pp_stop_counter ||
-	    t->state != PP_THREAD_LISTED)
+	    t->state != PP_THREAD_LISTED || !one_site(i))
 		return;
 	if (c->sum >= (uint64_t)PP_SAMPLE_BELOW * c->count)
 		return;

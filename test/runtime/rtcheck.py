@@ -146,13 +146,14 @@ def case_counts(ctx, binary=None):
 
 def case_sampling(ctx):
     """Short hot calls are sampled (sample.c): counts stay exact, about one
-    execution in 8 past the first 8192 is timed, and the estimate agrees
+    execution in 8 past the first 8192 is timed (only for a counter of one
+    call site or one function's body), and the estimate agrees
     with timing=all's exact time, even for a workload whose every 64th call
     is 100 times longer (strided sampling would alias with it).  Each run's
     estimate is compared with a reference timed in the same process, ref(),
     called between them too rarely to be sampled: this host's speed changes
     from run to run, the ratio does not."""
-    items = 'entry=hot;range=hot:0-0;fn=work;fn=ref'
+    items = 'entry=hot;range=hot:0-0;fn=work;fn=ref;range=hot:0-1'
     n, after, weight = 300000, 8192, 8
     nref = len([i for i in range(n) if i % 64 == 31])
     want = after + (n - after) / weight
@@ -169,6 +170,11 @@ def case_sampling(ctx):
         check(rng.count == n and fn.count == n, 'sampling: counts %d %d' % (rng.count, fn.count))
         check(ref.count == nref and 'timed' not in ref.fields,
               'sampling: ref, %d calls, all timed: %r' % (nref, ref))
+        # two call sites, one of them rare and long: never sampled, nor the
+        # entry's calls (calls_ns)
+        both = slot(r, 4, 'range', 'hot:0-1', 1)
+        check(both.count == n + nref and 'timed' not in both.fields,
+              'sampling: a range of two calls is timed every time: %r' % both)
         # a run whose first 8192 calls were slowed down (a loaded host) may
         # rightly time them all
         timed = [int(s.fields.get('timed', n)) for s in (rng, fn)]
