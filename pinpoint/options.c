@@ -107,8 +107,8 @@ static const struct pp_option_desc options[] = {
     {"test", required_argument, OPT_TEST, "mann-whitney|welch",
      "statistical test (default mann-whitney)"},
     {"timing", required_argument, OPT_TIMING, "sampled|all",
-     "how armed calls are timed: sampled (default) times a random one in 8 of a short call "
-     "made thousands of times, counting every one; all times every execution"},
+     "how armed calls are timed: sampled (default) times a random one in 8 executions of a "
+     "short call site made thousands of times, counting every one; all times every execution"},
     {"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
     {"html", required_argument, OPT_HTML, "FILE",
      "write a self-contained HTML report with every comparison plotted"},
