@@ -12,9 +12,9 @@
  * a workload whose calls repeat with a period cannot line up with them, and
  * the sampling error of one run is independent of another's.  The sampled
  * part's ticks are estimated by the ratio estimator: the timed executions'
- * ticks times executions / timed executions.  Only a counter of one site is sampled
- * (below); the entry and the stop=N counter never are, nor anything with
- * timing=all.
+ * ticks times executions / timed executions.  Only a counter of one site
+ * is sampled (below); the entry and the stop=N counter never are, nor
+ * anything with timing=all.
  */
 #include <unistd.h>
 
