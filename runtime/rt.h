@@ -189,10 +189,7 @@ void pp_thread_collect(uint64_t now);
 #define PP_SAMPLE_AFTER 8192u /* a thread's executions of a counter, all timed */
 #define PP_SAMPLE_BELOW 1024u /* ... whose mean is below this many ticks: sample */
 
-/* Executions to the next timed one: 1..15, mean 8 (the inverse of the
- * sampling rate, PP_SAMPLE_WEIGHT). */
-#define PP_SAMPLE_WEIGHT 8u
-
+/* Executions to the next timed one: 1..15, mean 8 (one in 8 is timed). */
 static inline uint32_t pp_sample_gap(struct pp_thread *t)
 {
 	uint64_t x = t->rng; /* xorshift64 */
@@ -205,8 +202,8 @@ static inline uint32_t pp_sample_gap(struct pp_thread *t)
 }
 
 void pp_sample_seed(struct pp_thread *t);
-/* After the PP_SAMPLE_AFTER-th all-timed execution of counter @i: start
- * sampling it when it is short. */
+/* After the PP_SAMPLE_AFTER-th all-timed execution of counter @i on a listed
+ * thread: start sampling it when it is short and of one site. */
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i);
 /* The ticks of a counter's executions: @sum of the @count all timed, plus
  * the estimate of the @scount sampled ones, @stimed of them timed (@ssum). */

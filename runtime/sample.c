@@ -6,15 +6,15 @@
  * VM), which is more than a short call itself.  A counter whose first
  * PP_SAMPLE_AFTER executions on a thread were all timed and averaged less
  * than PP_SAMPLE_BELOW ticks is therefore sampled from then on: every
- * execution is still counted, and one in PP_SAMPLE_WEIGHT on average is
- * timed.  The gaps between timed executions are random (1 to 15, mean 8,
- * from a per-thread xorshift generator seeded afresh in every process), so
- * a workload whose calls repeat with a period cannot line up with them, and
- * the sampling error of one run is independent of another's.  The sampled
- * part's ticks are estimated by the ratio estimator: the timed executions'
- * ticks times executions / timed executions.  Only a counter of one site
- * is sampled (below); the entry and the stop=N counter never are, nor
- * anything with timing=all.
+ * execution is still counted, and one in 8 on average is timed.  The gaps
+ * between timed executions are random (1 to 15, mean 8, from a per-thread
+ * xorshift generator seeded afresh in every process), so a workload whose
+ * calls repeat with a period cannot line up with them, and the sampling
+ * error of one run is independent of another's.  The sampled part's ticks
+ * are estimated by the ratio estimator: the timed executions' ticks times
+ * executions / timed executions.  Only a counter of one site is sampled
+ * (below); the entry and the stop=N counter never are, nor anything with
+ * timing=all.
  */
 #include <unistd.h>
 
@@ -58,8 +58,9 @@ static bool one_site(unsigned i)
 
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 {
-	if (pp_spec.every || (int)i == pp_sample_counter || (int)i == pp_stop_counter ||
-	    t->state != PP_THREAD_LISTED || !one_site(i))
+	/* one_site() rules out the entry, which is also the stop=N counter;
+	 * finish() calls this for listed threads only */
+	if (pp_spec.every || !one_site(i))
 		return;
 	if (c->sum >= (uint64_t)PP_SAMPLE_BELOW * c->count)
 		return;
