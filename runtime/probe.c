@@ -32,7 +32,9 @@
  * (start 0) unless its gap ran out.  A probe reads the clock only when it
  * starts or ends a timed execution; the exit probe finds that out from the
  * counters before it reads the clock, so a timed execution also measures
- * those few loads.
+ * those few loads.  An untimed execution of a sampled counter that its
+ * site alone enters (the usual armed call or body) takes a short path:
+ * a few loads and stores, no loop and no register saved.
  *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
@@ -214,15 +216,26 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
 	return stop;
 }
 
-static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
+/*
+ * The one counter a site enters and exits, or -1.  Most armed sites are one
+ * call or one body, and a sampled counter is always of one site: its
+ * untimed executions, 7 in 8, take the paths below, without the loops over
+ * masks, the clock or the register saves of the general path.
+ */
+static pp_inline int one_counter(const struct pp_site *s)
 {
-	const struct pp_site *s = site_of(fn, site);
-	struct pp_thread *t;
+	uint64_t m = s->mask[0];
+
+	if (s->mask[1] || !m || (m & (m - 1)))
+		return -1;
+	return (int)__builtin_ctzll(m);
+}
+
+static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const struct pp_site *s,
+						 uintptr_t frame, uintptr_t ret)
+{
 	uint64_t s0, s1, now;
 
-	if (pp_unlikely(!s))
-		return;
-	t = self();
 	if (pp_unlikely(t->state == PP_THREAD_NEW))
 		pp_thread_attach(t);
 	s0 = enter_word(t, s->mask[0], 0, frame, ret);
@@ -234,6 +247,35 @@ static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame,
 	stamp_word(t, s0, 0, now);
 	if (pp_unlikely(s1))
 		stamp_word(t, s1, PP_MAX_SLOTS, now);
+}
+
+static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
+{
+	const struct pp_site *s = site_of(fn, site);
+	struct pp_thread *t;
+	int i;
+
+	if (pp_unlikely(!s))
+		return;
+	t = self();
+	i = one_counter(s);
+	if (pp_likely(i >= 0)) {
+		struct pp_tcounter *c = &t->c[i];
+		uint32_t skip = c->skip;
+
+		/* a sampled counter's outermost execution that is not timed:
+		 * what enter_word() does then */
+		if (pp_likely(skip > 1 && !c->depth && t->state == PP_THREAD_LISTED)) {
+			pp_st(&c->frame, frame);
+			pp_st(&c->ret, ret);
+			c->vframe = 0;
+			pp_st(&c->skip, skip - 1);
+			pp_st(&c->start, 0);
+			pp_st(&c->depth, 1);
+			return;
+		}
+	}
+	enter_slow(t, s, frame, ret);
 }
 
 PP_EXPORT void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
@@ -248,16 +290,11 @@ PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cf
 	enter_at(fn, site, cfa, ret);
 }
 
-PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
+static __attribute__((noinline)) void exit_slow(struct pp_thread *t, const struct pp_site *s)
 {
-	const struct pp_site *s = site_of(fn, site);
-	struct pp_thread *t;
 	uint64_t now;
 	bool stop;
 
-	if (pp_unlikely(!s))
-		return;
-	t = self();
 	/* the clock only when a timed execution ends, and before the updates */
 	now = timed_word(t, s->mask[0], 0) ||
 		      (pp_unlikely(s->mask[1]) && timed_word(t, s->mask[1], PP_MAX_SLOTS))
@@ -269,4 +306,30 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 	/* after the whole site: the other counters it ends are in the results too */
 	if (pp_unlikely(stop))
 		pp_stop();
+}
+
+PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
+{
+	const struct pp_site *s = site_of(fn, site);
+	struct pp_thread *t;
+	int i;
+
+	if (pp_unlikely(!s))
+		return;
+	t = self();
+	i = one_counter(s);
+	if (pp_likely(i >= 0)) {
+		struct pp_tcounter *c = &t->c[i];
+
+		/* the end of a sampled counter's untimed outermost execution:
+		 * what exit_word() and finish() do then (a sampled counter is
+		 * neither the entry nor the stop=N counter) */
+		if (pp_likely(c->skip && c->depth == 1 && !c->start &&
+			      t->state == PP_THREAD_LISTED)) {
+			pp_st(&c->depth, 0);
+			pp_st(&c->scount, c->scount + 1);
+			return;
+		}
+	}
+	exit_slow(t, s);
 }

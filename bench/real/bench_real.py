@@ -13,9 +13,10 @@ plugin was built for) and instrumented (the same plus
 <BUILD>/runtime/libpinpoint-rt.a).  The driver runs the library's public API
 over input it generates deterministically and prints a digest, which must be
 the same for every variant.  Then, round by round in rotating order: plain,
-instrumented unarmed, and instrumented with one hot call of the library armed
-(PINPOINT=out=...;range=CALLER:I-J, the call sites of one callee in one
-caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
+instrumented unarmed, and instrumented with one hot call site of the library
+armed (PINPOINT=out=...;range=CALLER:I-I: of the sites of one callee in one
+caller that <BUILD>/tools/pinpoint-layers lists with probes, the one a
+counting run finds executed most often).  Printed per library:
 
   * unarmed / plain, whole program: the ratio of the process's CPU time
     (user + sys, start to exit; robust to a loaded machine) and of its wall
@@ -37,8 +38,12 @@ caller, found with <BUILD>/tools/pinpoint-layers).  Printed per library:
   * build time: CPU time of the compiler and linker, instrumented / plain;
   * the size of the pinpoint_table section against .text.
 
-With --instructions, plain and unarmed also run once each under callgrind
-(valgrind --tool=callgrind): the instructions each executes, and their ratio.
+With --instructions, plain, unarmed and armed also run once each under
+callgrind (valgrind --tool=callgrind): the instructions each executes, their
+ratio, and the instructions an armed call adds, (armed - unarmed) / armed
+executions, thunks and runtime included.  With every execution timed
+(timing=all): under callgrind a call runs some 50 times slower, too slow to
+be sampled, so the sampled path's count cannot be taken that way.
 That figure is exact and repeatable whatever else the machine does, where
 the time ratios of memory-heavy code spread by 10-30 % from process to
 process on a shared VM; it counts the probes' instructions, not what they
@@ -90,7 +95,8 @@ LIBRARIES = [
                      'tree-sitter-json/src'],
         'flags': ['-D_POSIX_C_SOURCE=200112L', '-D_DEFAULT_SOURCE'],
         'libs': [],
-        'armed': [('main', 'ts_tree_cursor_goto_first_child')],
+        'armed': [('ts_tree_cursor_goto_sibling_internal', '<indirect>'),
+                  ('main', 'ts_tree_cursor_goto_first_child')],
         'workload': 'parse a generated 165 KiB JSON document 12 times, walk each tree',
     },
     {
@@ -105,7 +111,7 @@ LIBRARIES = [
         'includes': ['node-expat/deps/libexpat', 'node-expat/deps/libexpat/lib'],
         'flags': ['-DHAVE_EXPAT_CONFIG_H'],
         'libs': [],
-        'armed': [('doContent', 'storeAtts'), ('main', 'XML_Parse')],
+        'armed': [('doContent', '<indirect>'), ('doContent', 'storeAtts')],
         'workload': 'parse a generated 1 MiB XML document 40 times in 16 KiB chunks, with handlers',
     },
     {
@@ -295,10 +301,13 @@ def section_sizes(exe):
     return sizes.get('.text', 0), sizes.get('pinpoint_table', 0)
 
 
-def armed_range(layers, exe, candidates):
-    """The range item CALLER:I-J spanning the call sites of CALLEE in CALLER
-    for the first (CALLER, CALLEE) of candidates that the build's table holds
-    (pinpoint-layers); None when it holds none (inlined, say)."""
+def armed_site(layers, exe, candidates, tmp):
+    """The range item CALLER:I-I of the call site of CALLEE in CALLER that
+    executes most often, for the first (CALLER, CALLEE) of candidates that the
+    build's table holds with probes (pinpoint-layers); None when it holds none
+    (inlined, say).  One site, as the driver arms when it times one call:
+    the runtime samples a short one.  The counts come from one run with every
+    site of the callee armed (one range item each)."""
     p = subprocess.run([layers, '--mangled', exe], capture_output=True, text=True)
     if p.returncode != 0:
         fail('%s: pinpoint-layers failed: %s' % (exe, p.stderr.strip()))
@@ -314,12 +323,20 @@ def armed_range(layers, exe, candidates):
             calls.setdefault((cur, f[1]), []).append(int(f[0]))
     for caller, callee in candidates:
         idx = calls.get((caller, callee))
-        if idx:
-            return 'range=%s:%d-%d' % (caller, min(idx), max(idx))
+        if not idx:
+            continue
+        items = ['range=%s:%d-%d' % (caller, i, i) for i in idx]
+        if len(items) == 1:
+            return items[0]
+        counts = []
+        for k in range(0, len(items), 32):  # a variable holds 64 items at most
+            chunk = items[k:k + 32]
+            counts += run(exe, ';'.join(chunk), tmp, slots=len(chunk))['counts']
+        return items[max(range(len(items)), key=lambda k: (counts[k], -k))]
     return None
 
 
-def run(exe, armed, tmp):
+def run(exe, armed, tmp, slots=1):
     env = dict(os.environ)
     env.pop('PINPOINT', None)
     res = os.path.join(tmp, 'results')
@@ -346,10 +363,12 @@ def run(exe, armed, tmp):
     vals['cpu_ns'] = float(vals['cpu_ns'])
     if armed:
         with open(res) as f:
-            m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=(\d+) count=(\d+)(.*)$', f.read(),
-                          re.M)
-        if not m:
-            fail('%s: no slot in the results file' % exe)
+            text = f.read()
+        found = re.findall(r'^slot (\d+) \S+ \S+ found=\d+ total_ns=\d+ count=(\d+)', text, re.M)
+        vals['counts'] = [int(c) for _, c in sorted((int(i), c) for i, c in found)]
+        m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=(\d+) count=(\d+)(.*)$', text, re.M)
+        if not m or len(vals['counts']) != slots:
+            fail('%s: %d slots expected in the results file' % (exe, slots))
         vals['found'], vals['total_ns'], vals['count'] = (int(m.group(i)) for i in (1, 2, 3))
         t = re.search(r' timed=(\d+)', m.group(4))
         vals['timed'] = int(t.group(1)) if t else vals['count']
@@ -366,16 +385,21 @@ def clock_pair_ns(exe):
     return v if v > 0 else None
 
 
-def instructions(exe):
-    """Instructions @exe executes (callgrind's Ir), or None without valgrind."""
+def instructions(exe, armed=None, tmp=None):
+    """Instructions @exe executes (callgrind's Ir), armed with the item
+    @armed if given, or None without valgrind."""
     if not shutil.which('valgrind'):
         return None
+    env = dict(os.environ)
+    env.pop('PINPOINT', None)
+    if armed:
+        env['PINPOINT'] = 'out=%s;%s' % (os.path.join(tmp, 'results.ir'), armed)
     # Debian 12's valgrind cannot read clang's DWARF 5: count on a copy without it.
     with tempfile.TemporaryDirectory() as d:
         bare = os.path.join(d, os.path.basename(exe))
         subprocess.run(['objcopy', '--strip-debug', exe, bare], check=True)
         p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
-                            bare], capture_output=True, text=True)
+                            bare], capture_output=True, text=True, env=env)
     m = re.search(r'^==\d+== Collected : (\d+)', p.stderr, re.M)
     if p.returncode != 0 or not m:
         fail('callgrind on %s failed (%d): %s' % (exe, p.returncode, p.stderr.strip()[-500:]))
@@ -453,7 +477,7 @@ def main():
             text_plain, _ = section_sizes(exe['plain'])
             text, table = section_sizes(exe['instr'])
 
-            item = armed_range(tc['layers'], exe['instr'], lib['armed'])
+            item = armed_site(tc['layers'], exe['instr'], lib['armed'], tmp)
             variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
             if item:
                 variants.append(('armed', exe['instr'], item))
@@ -476,6 +500,8 @@ def main():
             if args.instructions:
                 print('  %s: counting instructions (callgrind) ...' % lib['name'], flush=True)
                 ir = {'plain': instructions(exe['plain']), 'unarmed': instructions(exe['instr'])}
+                if item and ir['unarmed']:
+                    ir['armed'] = instructions(exe['instr'], item + ';timing=all', tmp)
             per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
                         for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
             per_call_all = [(a['cpu_ns'] - u['cpu_ns']) / count
@@ -550,13 +576,18 @@ def main():
               ' column per round')
     if any(r['instructions'] for r in rows):
         print()
-        print('  %-17s %15s %15s %s' % ('library', 'plain Ir', 'unarmed Ir', 'unarmed/plain'))
+        print('  %-17s %15s %15s %-13s %s' % ('library', 'plain Ir', 'unarmed Ir', 'unarmed/plain',
+                                              'Ir per armed call, timing=all'))
         for r in rows:
             ir = r['instructions']
             if ir and ir['plain'] and ir['unarmed']:
-                print('  %-17s %15d %15d %.4fx' % (r['lib'], ir['plain'], ir['unarmed'],
-                                                    ir['unarmed'] / ir['plain']))
-        print('  instructions executed, whole process (callgrind); exact, not time')
+                per = ('%.1f' % ((ir['armed'] - ir['unarmed']) / r['count'])
+                       if ir.get('armed') and r['count'] else '-')
+                print('  %-17s %15d %15d %.4fx       %s' % (r['lib'], ir['plain'], ir['unarmed'],
+                                                          ir['unarmed'] / ir['plain'], per))
+        print('  instructions executed, whole process (callgrind); exact, not time; per armed call:')
+        print('  (armed - unarmed) / armed calls with timing=all (too slow under callgrind to be'
+              ' sampled), thunks and runtime included')
     meds = [r['ratio'][1] for r in rows]
     print()
     print('  whole-program figure: unarmed/plain, the process\'s CPU time (user+sys) and its wall'
@@ -565,8 +596,8 @@ def main():
           ' <= 1.01x):' % args.rounds)
     print('    worst %.3fx, median over libraries %.3fx (CPU)' % (max(meds), statistics.median(meds)))
     print('  micro-benchmark: armed ns/call = (armed - unarmed CPU time of the work) / armed calls,'
-          ' one hot call site')
-    print('    (or a few of one callee) armed with range=CALLER:I-J; target <= 20 ns')
+          ' the most executed')
+    print('    site of one callee armed with range=CALLER:I-I; target <= 20 ns')
     print('  build: compiler CPU time (user+sys), plain/instrumented (instrumented / plain);'
           ' target <= 1.3x')
     for r in rows:

@@ -419,6 +419,11 @@ int main(int argc, char **argv)
 		if (fn_leaf_flags[0])
 			__pinpoint_exit(&fn_leaf, 0);
 		leaf();
+	} else if (!strcmp(s, "unbalanced-hot")) {
+		/* sampled once past 8192 (a short body of one site): a lost
+		 * execution, timed or not, is found by the next enter */
+		for (int i = 0; i < 20000; i++)
+			call_jumper(i % 100 == 50);
 	} else if (!strcmp(s, "unbalanced-exit")) {
 		call_jumper(1); /* left open, but its frame is gone at exit */
 	} else if (!strcmp(s, "samples")) {

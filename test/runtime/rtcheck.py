@@ -205,6 +205,14 @@ def case_sampling(ctx):
     if clean(ctx, r, 'sampling, long calls'):
         check(slot(r, 1, 'range', 'hot:0-0', 1).count == 10000, 'long calls: count')
         check(all('timed' not in x.fields for x in r.res.slots), 'long calls: not sampled')
+    # a call site armed alone: its site enters one counter, whose untimed
+    # executions take the probes' short path (probe.c)
+    r = ctx.run('hot', 'range=hot:0-0')
+    if clean(ctx, r, 'sampling, one site alone'):
+        rng = slot(r, 0, 'range', 'hot:0-0', 1)
+        timed = int(rng.fields.get('timed', n))
+        check(rng.count == n and (timed == n or 0.9 * want <= timed <= 1.1 * want),
+              'sampling, one site alone: count %d timed %d, want about %d' % (rng.count, timed, want))
 
 
 def case_sleep(ctx):
@@ -245,6 +253,20 @@ def case_unbalanced(ctx):
         # the body and the call left by longjmp
         check(entry.get('lost') == 2, 'unbalanced: lost %r' % entry.get('lost'))
         check(slot(r, 1, 'fn', 'leaf', 1).count == 1, 'unbalanced: stray exit ignored')
+    # the same once sampled: 200 of 20000 executions leave by longjmp,
+    # 118 of them after sampling began; each loses the body and its call
+    for items in ('fn=jumper', 'fn=jumper;timing=all'):
+        r = ctx.run('unbalanced-hot', items)
+        if clean(ctx, r, 'unbalanced-hot'):
+            s = slot(r, 0, 'fn', 'jumper', 1)
+            check(s.count == 19800 and s.get('lost') == 400,
+                  'unbalanced-hot %s: count %d lost %r' % (items, s.count, s.get('lost')))
+            timed = s.get('timed', s.count)
+            if 'timing=all' in items:
+                check(timed == s.count, 'unbalanced-hot: timing=all times all: %r' % s)
+            else:
+                check(8192 + 800 < timed < 8192 + 2800,
+                      'unbalanced-hot: about one in 8 timed past 8192: %r' % s)
     r = ctx.run('unbalanced-exit', 'entry=jumper')
     if clean(ctx, r, 'unbalanced-exit'):
         entry = slot(r, 0, 'entry', 'jumper', 1)
