@@ -217,18 +217,18 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
 }
 
 /*
- * The one counter a site enters and exits, or -1.  Most armed sites are one
+ * The one counter of @t a site enters and exits, or NULL.  Most armed sites are one
  * call or one body, and a sampled counter is always of one site: its
  * untimed executions, 7 in 8, take the paths below, without the loops over
  * masks, the clock or the register saves of the general path.
  */
-static pp_inline int one_counter(const struct pp_site *s)
+static pp_inline struct pp_tcounter *one_counter(struct pp_thread *t, const struct pp_site *s)
 {
 	uint64_t m = s->mask[0];
 
 	if (s->mask[1] || !m || (m & (m - 1)))
-		return -1;
-	return (int)__builtin_ctzll(m);
+		return NULL;
+	return &t->c[__builtin_ctzll(m)];
 }
 
 static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const struct pp_site *s,
@@ -253,27 +253,23 @@ static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame,
 {
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
-	int i;
+	struct pp_tcounter *c;
+	uint32_t skip;
 
 	if (pp_unlikely(!s))
 		return;
 	t = self();
-	i = one_counter(s);
-	if (pp_likely(i >= 0)) {
-		struct pp_tcounter *c = &t->c[i];
-		uint32_t skip = c->skip;
-
-		/* a sampled counter's outermost execution that is not timed:
-		 * what enter_word() does then */
-		if (pp_likely(skip > 1 && !c->depth && t->state == PP_THREAD_LISTED)) {
-			pp_st(&c->frame, frame);
-			pp_st(&c->ret, ret);
-			c->vframe = 0;
-			pp_st(&c->skip, skip - 1);
-			pp_st(&c->start, 0);
-			pp_st(&c->depth, 1);
-			return;
-		}
+	c = one_counter(t, s);
+	/* a sampled counter's outermost execution that is not timed: what
+	 * enter_word() does then */
+	if (pp_likely(c) && (skip = c->skip) > 1 && !c->depth && t->state == PP_THREAD_LISTED) {
+		pp_st(&c->frame, frame);
+		pp_st(&c->ret, ret);
+		c->vframe = 0;
+		pp_st(&c->skip, skip - 1);
+		pp_st(&c->start, 0);
+		pp_st(&c->depth, 1);
+		return;
 	}
 	enter_slow(t, s, frame, ret);
 }
@@ -312,24 +308,19 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 {
 	const struct pp_site *s = site_of(fn, site);
 	struct pp_thread *t;
-	int i;
+	struct pp_tcounter *c;
 
 	if (pp_unlikely(!s))
 		return;
 	t = self();
-	i = one_counter(s);
-	if (pp_likely(i >= 0)) {
-		struct pp_tcounter *c = &t->c[i];
-
-		/* the end of a sampled counter's untimed outermost execution:
-		 * what exit_word() and finish() do then (a sampled counter is
-		 * neither the entry nor the stop=N counter) */
-		if (pp_likely(c->skip && c->depth == 1 && !c->start &&
-			      t->state == PP_THREAD_LISTED)) {
-			pp_st(&c->depth, 0);
-			pp_st(&c->scount, c->scount + 1);
-			return;
-		}
+	c = one_counter(t, s);
+	/* the end of a sampled counter's untimed outermost execution: what
+	 * exit_word() and finish() do then (a sampled counter is neither the
+	 * entry nor the stop=N counter) */
+	if (pp_likely(c) && c->skip && c->depth == 1 && !c->start && t->state == PP_THREAD_LISTED) {
+		pp_st(&c->depth, 0);
+		pp_st(&c->scount, c->scount + 1);
+		return;
 	}
 	exit_slow(t, s);
 }
