@@ -217,10 +217,10 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
 }
 
 /*
- * The one counter of @t a site enters and exits, or NULL.  Most armed sites are one
- * call or one body, and a sampled counter is always of one site: its
- * untimed executions, 7 in 8, take the paths below, without the loops over
- * masks, the clock or the register saves of the general path.
+ * The one counter of @t a site enters and exits, or NULL.  Most armed
+ * sites are one call or one body, and a sampled counter is always of one
+ * site: its untimed executions, 7 in 8, take the paths below, without the
+ * loops over masks, the clock or the register saves of the general path.
  */
 static pp_inline struct pp_tcounter *one_counter(struct pp_thread *t, const struct pp_site *s)
 {

@@ -26,7 +26,11 @@ counting run finds executed most often).  Printed per library:
     count read from the results file.  Twice: as the driver arms (the
     runtime times a random sample of a short hot call's executions, one in 8,
     and counts every one: the share timed is printed) and with timing=all
-    (every execution timed).  Beside them, the range's time as the sampled
+    (every execution timed); the median over rounds with a distribution-free
+    95 % confidence interval for it (order statistics: on a noisy host the
+    rounds spread widely, but the median's interval narrows as rounds are
+    added), and the figure from the fastest run of each variant.  Beside
+    them, the range's time as the sampled
     run estimates it over the time timing=all measures (medians): the
     sample's bias, if any, and how much less the probes add to what they
     measure;
@@ -60,6 +64,7 @@ import argparse
 import glob
 import hashlib
 import json
+import math
 import os
 import re
 import resource
@@ -414,6 +419,25 @@ def quartiles(xs):
     return q[0], q[1], q[2]
 
 
+def median_ci(xs, level=0.95):
+    """A distribution-free confidence interval for the median: the order
+    statistics x(k) and x(n-k+1), with k the largest rank such that
+    P(Binomial(n, 1/2) < k) <= (1 - level) / 2 (coverage >= level; with
+    n = 21, ranks 6 and 16).  With too few values for that, (min, max)."""
+    x = sorted(xs)
+    n = len(x)
+    tail, k = 0.0, 0
+    while k < n:
+        p = math.comb(n, k) / 2.0 ** n
+        if tail + p > (1 - level) / 2:
+            break
+        tail += p
+        k += 1
+    if k == 0:
+        return x[0], x[-1]
+    return x[k - 1], x[n - k]
+
+
 def loc(roots, lib):
     n = 0
     for pat in lib['loc']:
@@ -427,7 +451,7 @@ def main():
     ap = argparse.ArgumentParser(description='the probes\' cost on real libraries')
     ap.add_argument('--work', required=True, help='download and build directory')
     ap.add_argument('--pinpoint', default=os.getcwd(), help='the pinpoint build to measure')
-    ap.add_argument('--rounds', type=int, default=11)
+    ap.add_argument('--rounds', type=int, default=21)
     ap.add_argument('--only', default='', help='comma-separated library names')
     ap.add_argument('--json', help='also write the figures to this file')
     ap.add_argument('--instructions', action='store_true',
@@ -521,6 +545,7 @@ def main():
                 'armed': item, 'count': count,
                 'per_call': quartiles(per_call),
                 'per_call_all': quartiles(per_call_all), 'timed': timed, 'estimate': estimate,
+                'per_call_ci': median_ci(per_call), 'per_call_all_ci': median_ci(per_call_all),
                 'min_call': min_call, 'min_call_all': min_call_all,
                 'clock_pair': quartiles(reads) if clock else None,
                 'beyond_clock': quartiles(beyond),
@@ -546,22 +571,25 @@ def main():
                r['text_plain'] / 1024))
     if any(r['count'] for r in rows):
         print()
-        print('  %-17s %-24s %-7s %-28s %-9s %-9s %s' % (
-            'library', 'armed ns/call [q]', 'timed', 'timing=all: ns/call [q]', 'armed', 'all',
+        print('  %-17s %-26s %-7s %-26s %-9s %-9s %s' % (
+            'library', 'armed ns/call [95% CI]', 'timed', 'timing=all [95% CI]', 'armed', 'all',
             'estimate / timing=all'))
         for r in rows:
             if r['count']:
-                print('  %-17s %6.1f [%5.1f..%5.1f]   %5.1f%%  %6.1f [%5.1f..%5.1f]       %6.1f    %6.1f'
+                print('  %-17s %6.1f [%6.1f..%6.1f]   %5.1f%%  %6.1f [%6.1f..%6.1f]   %6.1f    %6.1f'
                       '    %.3fx' %
-                      ((r['lib'],) + tuple(r['per_call'][i] for i in (1, 0, 2)) +
-                       (100.0 * r['timed'],) + tuple(r['per_call_all'][i] for i in (1, 0, 2)) +
+                      ((r['lib'], r['per_call'][1]) + tuple(r['per_call_ci']) +
+                       (100.0 * r['timed'], r['per_call_all'][1]) + tuple(r['per_call_all_ci']) +
                        (r['min_call'], r['min_call_all'], r['estimate'])))
         print('  armed: as the driver arms (a short hot call is timed on a random 1 in 8 of its'
               ' executions, all counted);')
-        print('  timing=all: every execution timed; the two columns after it: the same two figures'
-              ' from the fastest run')
-        print('  of each variant (a noisy host only adds time); estimate: the range\'s total_ns,'
-              ' sampled over timing=all (medians)')
+        print('  timing=all: every execution timed; both: the median of the rounds\' differences and a'
+              ' distribution-free')
+        print('  95% confidence interval of that median (order statistics); the two columns after them:'
+              ' the same two')
+        print('  figures from the fastest run of each variant (a noisy host only adds time); estimate:'
+              ' the site\'s')
+        print('  total_ns, sampled over timing=all (medians)')
     if any(r['clock_pair'] for r in rows):
         print()
         print('  %-17s %-24s %-26s %s' % ('library', 'timing=all ns/call [q]',

@@ -255,7 +255,12 @@ def case_unbalanced(ctx):
         check(slot(r, 1, 'fn', 'leaf', 1).count == 1, 'unbalanced: stray exit ignored')
     # the same once sampled: 200 of 20000 executions leave by longjmp,
     # 118 of them after sampling began; each loses the body and its call
-    for items in ('fn=jumper', 'fn=jumper;timing=all'):
+    # (a run whose first 8192 were slowed down by a loaded host may rightly
+    # time them all: up to 3 runs for one that samples)
+    sampled = 0
+    for items in ('fn=jumper', 'fn=jumper', 'fn=jumper', 'fn=jumper;timing=all'):
+        if sampled and 'timing=all' not in items:
+            continue
         r = ctx.run('unbalanced-hot', items)
         if clean(ctx, r, 'unbalanced-hot'):
             s = slot(r, 0, 'fn', 'jumper', 1)
@@ -265,8 +270,10 @@ def case_unbalanced(ctx):
             if 'timing=all' in items:
                 check(timed == s.count, 'unbalanced-hot: timing=all times all: %r' % s)
             else:
-                check(8192 + 800 < timed < 8192 + 2800,
+                check(timed == s.count or 8192 + 800 < timed < 8192 + 2800,
                       'unbalanced-hot: about one in 8 timed past 8192: %r' % s)
+                sampled += timed < s.count
+    check(sampled == 1, 'unbalanced-hot: no run of 3 sampled')
     r = ctx.run('unbalanced-exit', 'entry=jumper')
     if clean(ctx, r, 'unbalanced-exit'):
         entry = slot(r, 0, 'entry', 'jumper', 1)
