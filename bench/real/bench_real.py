@@ -341,14 +341,21 @@ def armed_site(layers, exe, candidates, tmp):
     return None
 
 
-def run(exe, armed, tmp, slots=1):
+def run_env(armed, res):
+    """The environment of a run: without PINPOINT, or armed with the items
+    @armed and the results written to @res."""
     env = dict(os.environ)
     env.pop('PINPOINT', None)
-    res = os.path.join(tmp, 'results')
     if armed:
-        if os.path.exists(res):
-            os.unlink(res)
         env['PINPOINT'] = 'out=%s;%s' % (res, armed)
+    return env
+
+
+def run(exe, armed, tmp, slots=1):
+    res = os.path.join(tmp, 'results')
+    if armed and os.path.exists(res):
+        os.unlink(res)
+    env = run_env(armed, res)
     with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
         t0 = time.perf_counter()
         p = subprocess.Popen([exe], env=env, stdout=out, stderr=err)
@@ -369,13 +376,13 @@ def run(exe, armed, tmp, slots=1):
     if armed:
         with open(res) as f:
             text = f.read()
-        found = re.findall(r'^slot (\d+) \S+ \S+ found=\d+ total_ns=\d+ count=(\d+)', text, re.M)
-        vals['counts'] = [int(c) for _, c in sorted((int(i), c) for i, c in found)]
-        m = re.search(r'^slot 0 \S+ \S+ found=(\d+) total_ns=(\d+) count=(\d+)(.*)$', text, re.M)
-        if not m or len(vals['counts']) != slots:
+        found = sorted((int(i), int(f), int(ns), int(c), rest) for i, f, ns, c, rest in re.findall(
+            r'^slot (\d+) \S+ \S+ found=(\d+) total_ns=(\d+) count=(\d+)(.*)$', text, re.M))
+        if len(found) != slots or found[0][0] != 0:
             fail('%s: %d slots expected in the results file' % (exe, slots))
-        vals['found'], vals['total_ns'], vals['count'] = (int(m.group(i)) for i in (1, 2, 3))
-        t = re.search(r' timed=(\d+)', m.group(4))
+        vals['counts'] = [c for _, _, _, c, _ in found]
+        _, vals['found'], vals['total_ns'], vals['count'], rest = found[0]
+        t = re.search(r' timed=(\d+)', rest)
         vals['timed'] = int(t.group(1)) if t else vals['count']
     return vals
 
@@ -395,10 +402,7 @@ def instructions(exe, armed=None, tmp=None):
     @armed if given, or None without valgrind."""
     if not shutil.which('valgrind'):
         return None
-    env = dict(os.environ)
-    env.pop('PINPOINT', None)
-    if armed:
-        env['PINPOINT'] = 'out=%s;%s' % (os.path.join(tmp, 'results.ir'), armed)
+    env = run_env(armed, os.path.join(tmp, 'results.ir') if armed else None)
     # Debian 12's valgrind cannot read clang's DWARF 5: count on a copy without it.
     with tempfile.TemporaryDirectory() as d:
         bare = os.path.join(d, os.path.basename(exe))
