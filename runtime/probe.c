@@ -262,7 +262,7 @@ static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame,
 	c = one_counter(t, s);
 	/* a sampled counter's outermost execution that is not timed: what
 	 * enter_word() does then */
-	if (pp_likely(c) && (skip = c->skip) > 1 && !c->depth && t->state == PP_THREAD_LISTED) {
+	if (pp_likely(c && (skip = c->skip) > 1 && !c->depth && t->state == PP_THREAD_LISTED)) {
 		pp_st(&c->frame, frame);
 		pp_st(&c->ret, ret);
 		c->vframe = 0;
@@ -317,7 +317,7 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 	/* the end of a sampled counter's untimed outermost execution: what
 	 * exit_word() and finish() do then (a sampled counter is neither the
 	 * entry nor the stop=N counter) */
-	if (pp_likely(c) && c->skip && c->depth == 1 && !c->start && t->state == PP_THREAD_LISTED) {
+	if (pp_likely(c && c->skip && c->depth == 1 && !c->start && t->state == PP_THREAD_LISTED)) {
 		pp_st(&c->depth, 0);
 		pp_st(&c->scount, c->scount + 1);
 		return;
