@@ -262,9 +262,8 @@ int pp_plan(struct pp_session *s)
 	} else if (s->opt->depth > 0 && same && entry[PP_CUR]->ncalls) {
 		unsigned last = entry[PP_CUR]->ncalls - 1;
 
+		/* DiggingFind's comparisons under the entry; it gives them their alpha */
 		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, last);
-		if (batch[n - 1]) /* DiggingFind's one comparison under the entry */
-			batch[n - 1]->alpha = e->alpha;
 		if (last > 0 && s->opt->search == PP_SEARCH_SEED) {
 			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, 0, (last + 1) / 2 - 1);
 			batch[n++] = pp_quantity_get(s, PP_Q_RANGE, entry, (last + 1) / 2, last);

@@ -13,6 +13,15 @@
  * (recursion) and at an indirect call (section 4.3).  When nothing inside a
  * slower function is slower, its own body is named.  The result is one path
  * of the attribution tree: the bottleneck chain.
+ *
+ * Error rates (doc/statistics.md, "A session"): a slower function hands its
+ * comparison's alpha on to the comparisons it can make before any of them is
+ * found slower, fixed before their values are seen: BinaryFind's whole call
+ * list and the own body share it (one half each), LinearFind's calls and the
+ * own body share it equally, a range's halves share the range's.  So, as
+ * with the attribution search, the probability of naming a function that did
+ * not get slower is at most 1 - confidence; the thesis gave every comparison
+ * the whole of it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,16 +98,24 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 	return err ? err : pp_settle(s, q);
 }
 
-/* Algorithm 4.3. */
+/* The share @alpha gives @q, unless it has one; false when out of memory. */
+static bool give_alpha(struct pp_quantity *q, double alpha)
+{
+	if (q && !q->alpha && alpha > 0)
+		q->alpha = alpha;
+	return q != NULL;
+}
+
+/* Algorithm 4.3; the whole list's comparison is made at @alpha (its halves share theirs). */
 static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned first,
-		       unsigned last, struct found *f)
+		       unsigned last, double alpha, struct found *f)
 {
 	struct pp_quantity *q = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
 	unsigned mid;
 	int err;
 
 	f->yes = false;
-	if (!q)
+	if (!give_alpha(q, alpha))
 		return -ENOMEM;
 	err = compare(s, q);
 	if (err)
@@ -110,10 +127,10 @@ static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 		return 0;
 	}
 	mid = split_point(first, last);
-	err = binary_find(s, fn, first, mid, f);
+	err = binary_find(s, fn, first, mid, 0, f);
 	if (err || f->yes)
 		return err;
-	err = binary_find(s, fn, mid + 1, last, f);
+	err = binary_find(s, fn, mid + 1, last, 0, f);
 	if (err || f->yes)
 		return err;
 	/* Slower as a whole, but neither half alone: the whole range is the bottleneck. */
@@ -121,9 +138,9 @@ static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 	return 0;
 }
 
-/* Algorithm 4.2: the first call of the list that got slower. */
+/* Algorithm 4.2: the first call of the list that got slower, each call compared at @alpha. */
 static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned ncalls,
-		       struct found *f)
+		       double alpha, struct found *f)
 {
 	struct pp_quantity **qs = calloc(ncalls ? ncalls : 1, sizeof(*qs));
 	int err = 0;
@@ -133,7 +150,7 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 		return -ENOMEM;
 	for (unsigned k = 0; k < ncalls; k++) {
 		qs[k] = pp_quantity_get(s, PP_Q_RANGE, fn, k, k);
-		if (!qs[k]) {
+		if (!give_alpha(qs[k], alpha)) {
 			err = -ENOMEM;
 			goto out;
 		}
@@ -164,6 +181,9 @@ out:
 static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], int layer,
 			int at, struct visit *v)
 {
+	const struct pp_quantity *at_q = s->nodes[at].q;
+	double alpha = at_q && at_q->alpha > 0 ? at_q->alpha : 1 - s->opt->confidence;
+	unsigned ncalls = fn[PP_CUR]->ncalls;
 	struct pp_quantity *self;
 	const struct pp_prog_fn *callee[2];
 	struct found f = {0};
@@ -184,17 +204,21 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 		s->nodes[i].sign = 1;
 		return 0;
 	}
-	if (fn[PP_CUR]->ncalls) {
-		if (s->opt->search == PP_SEARCH_SEED)
-			err = binary_find(s, fn, 0, fn[PP_CUR]->ncalls - 1, &f);
+	/* The comparisons under this one, and the own body, share its alpha. */
+	if (ncalls) {
+		bool binary = s->opt->search == PP_SEARCH_SEED;
+
+		alpha = pp_seq_child_alpha(alpha, binary ? 2 : ncalls + 1);
+		if (binary)
+			err = binary_find(s, fn, 0, ncalls - 1, alpha, &f);
 		else
-			err = linear_find(s, fn, fn[PP_CUR]->ncalls, &f);
+			err = linear_find(s, fn, ncalls, alpha, &f);
 		if (err)
 			return err;
 	}
 	if (!f.yes) {
 		self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
-		if (!self)
+		if (!give_alpha(self, alpha))
 			return -ENOMEM;
 		err = compare(s, self);
 		if (err)

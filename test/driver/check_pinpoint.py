@@ -111,14 +111,47 @@ def scenario_wide():
     expect_chain(p, ["top", "w11", "mid", "leaf"])
 
 
+def alphas(report):
+    """Each decided comparison's alpha, by its label."""
+    return {c["label"].split("  ")[0].strip(): c["sequential"]["alpha"]
+            for c in report["comparisons"] if c["decided"] and c.get("sequential")}
+
+
+def expect_alphas(p, got, want):
+    for label, a in want.items():
+        if label not in got or not math.isclose(got[label], a, rel_tol=1e-9):
+            fail("comparison %r has alpha %r, expected %g (all: %r)" % (label, got.get(label), a, got), p)
+
+
 def scenario_wide_linear():
-    p = session("wide", "top", 3, "--search", "linear")
+    """LinearFind; the 16 calls of top and its own body share the entry's alpha.
+
+    Like BinaryFind (scenario_seed_demo) the search follows the first call
+    found slower at all; a session names a call that did not get slower in at
+    most 1 - confidence of sessions, so the check runs at 99.9 %.
+    """
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("wide", "top", 3, "--search", "linear", "--confidence", "99.9", "--json", path)
+        report = load_report(path, ARGS.schema, p)
     expect_chain(p, ["top", "w11", "mid", "leaf"])
+    a = 0.001 / 17
+    expect_alphas(p, alphas(report), {"top (entry)": 0.001, "top: call 0 w0": a, "top: call 11 w11": a,
+                                      # w11 calls spin and mid: 3 comparisons share w11's
+                                      "w11: call 1 mid": a / 3})
 
 
 def scenario_wide_seed():
-    p = session("wide", "top", 3, "--search", "seed")
+    """BinaryFind three layers down; at 99.9 % for the reason scenario_wide_linear gives."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("wide", "top", 3, "--search", "seed", "--confidence", "99.9", "--json", path)
+        report = load_report(path, ARGS.schema, p)
     expect_chain(p, ["top", "w11", "mid", "leaf"])
+    # the calls and the own body share the entry's alpha, halves share their range's
+    expect_alphas(p, alphas(report), {"top (entry)": 0.001, "top: calls 0-15 (w0 .. w15)": 0.0005,
+                                      "top: calls 0-7 (w0 .. w7)": 0.00025,
+                                      "top: calls 8-15 (w8 .. w15)": 0.00025})
 
 
 def node_name(n, by_id):
@@ -313,9 +346,27 @@ def scenario_inlined_one_side():
 
 
 def scenario_seed_demo():
-    """--search seed is the method's BinaryFind: the thesis's case study."""
-    p = demo_session("--search", "seed")
+    """--search seed is the method's BinaryFind: the thesis's case study.
+
+    BinaryFind follows the first half shown slower by any amount.  foo()
+    sleeps 50 ms in both revisions (over 59 sessions here its difference had
+    median +1 us, 33 of 59 positive), but on a noisy stretch a few slow
+    wake-ups in one revision's runs can give a 10+10-run interval that
+    excludes 0 (one CI run: +33 us [1.7 us, 928 us]), and the search then
+    follows foo.  This scenario checks the search, not that error rate, so
+    its intervals are at 99.9 %.
+    """
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = demo_session("--search", "seed", "--confidence", "99.9", "--json", path)
+        report = load_report(path, ARGS.schema, p)
     expect_chain(p, ["run", "bridge", "failure_run"])
+    # DiggingFind hands each slower function's alpha on: its call list and its
+    # own body share it, a range's halves share the range's (doc/statistics.md)
+    expect_alphas(p, alphas(report), {
+        "run (entry)": 0.001, "run: calls 0-1 (bridge .. ok_main)": 0.0005, "run: call 0 bridge": 0.00025,
+        "bridge: calls 0-1 (foo .. failure_run)": 0.000125, "bridge: call 0 foo": 0.0000625,
+        "bridge: call 1 failure_run": 0.0000625})
     # the chain's detail lines start at the entry, as with the default search
     detail = p.stdout.split("Bottleneck chain:", 1)[1].splitlines()[1:4]
     if len(detail) < 3 or not detail[0].startswith("  run ") or "→ bridge" not in detail[1] \
