@@ -32,14 +32,6 @@
 /* What the early phase leaves for the late one (see above). */
 #define PP_TABLE_MD "pinpoint.table"
 #define PP_SITE_MD "pinpoint.site"
-/*
- * The probes' preserve_most thunks (records.c).  The exit thunk takes its
- * record PP_EXIT_BIAS bytes past the record (hence the 1 in its name: a
- * thunk of the same name always takes the same argument).
- */
-#define PP_ENTER_THUNK PP_PREFIX "enter_pm"
-#define PP_EXIT_THUNK PP_PREFIX "exit_pm1"
-#define PP_EXIT_BIAS 1
 
 /* strtab.c: deduplicated NUL-terminated strings, offset 0 is "". */
 struct pp_strtab {

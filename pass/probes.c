@@ -304,7 +304,7 @@ static LLVMValueRef callee_load(LLVMValueRef call, LLVMValueRef keep)
  *   armed:
  *	call @enter(record, site)
  *	%r.armed = call @g(...)
- *	call @exit(record + PP_EXIT_BIAS, site)     ; with the thunks, records.c
+ *	call @exit(record + PP_EXIT_BIAS, site)     ; with preserve_most, records.c
  *	br label %cont
  *   cont:
  *	%r.0 = phi [%r.armed, %armed], [%r, %call]

@@ -4,7 +4,7 @@
  *
  * Per function: a zeroed flags array (one byte per probe site: [0] the
  * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
- * Per module: the runtime declarations, the probe thunks (below) and
+ * Per module: the runtime declarations (below) and
  * __pinpoint_module_init, which hands [__start_pinpoint_fns,
  * __stop_pinpoint_fns) to __pinpoint_register and the static branches
  * [__start_pinpoint_jumps, __stop_pinpoint_jumps) to
@@ -52,97 +52,39 @@ static LLVMValueRef runtime_fn(struct pp_module *m, const char *name, LLVMTypeRe
 }
 
 /*
- * An armed probe calls the runtime through a thunk of calling convention
- * preserve_most (x86-64): the thunk saves the registers the runtime may
- * clobber, so the cold call does not make the probed function save
- * callee-saved registers in its prologue.  Without it, a small leaf function
- * in a hot loop pays pushes and pops on every call although its probes are
- * never armed (measured: LZ4's decompressor 1.37x slower than plain, 1.01x
- * with the thunks).  The enter thunk hands the runtime the probe's own
- * position (its CFA and return address), which the runtime would otherwise
- * take from the thunk's frame.  The thunks are linkonce_odr hidden in their
- * own comdat, one per link unit.
+ * An armed probe calls the runtime with calling convention preserve_most
+ * (x86-64): the runtime's entry points (runtime/probe_x86_64.S) save the
+ * registers they use, so the cold call does not make the probed function
+ * save callee-saved registers in its prologue.  Without it, a small leaf
+ * function in a hot loop pays pushes and pops on every call although its
+ * probes are never armed (measured: LZ4's decompressor 1.37x slower than
+ * plain, 1.01x with preserve_most).  They are nonlazybind: a call goes
+ * through the GOT, bound at load time, as a lazily bound PLT entry's
+ * resolver may clobber r10.
  *
  * The exit probe passes its record PP_EXIT_BIAS bytes too far, and the
- * exit thunk takes them back.  An armed call is enter(record); call;
+ * runtime takes them back.  An armed call is enter(record); call;
  * exit(record): with one address for both, the compiler computes it once
  * and keeps it across the call in a callee-saved register, which the
  * function then saves and restores on every call, armed or not (one more
  * push and pop, and often a stack adjustment, in ts_lexer__do_advance).
  * Two different addresses are each computed right before their probe.
  */
-static bool use_thunks(LLVMModuleRef mod)
+static bool use_preserve_most(LLVMModuleRef mod)
 {
 	return !strncmp(LLVMGetTarget(mod), "x86_64", 6);
 }
 
-static LLVMValueRef intrinsic(struct pp_module *m, const char *name, LLVMTypeRef *over,
-			      size_t nover, LLVMTypeRef *fnty)
+static LLVMValueRef fast_fn(struct pp_module *m, const char *name)
 {
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef fn = runtime_fn(m, name, m->probe_fn_ty);
+	LLVMValueRef decl = LLVMGetNamedFunction(m->mod, name);
 
-	*fnty = LLVMIntrinsicGetType(m->ctx, id, over, nover);
-	return LLVMGetIntrinsicDeclaration(m->mod, id, over, nover);
-}
-
-/* Builds the body of the enter thunk: __pinpoint_enter_at(fn, site, cfa, ret). */
-static void enter_thunk_body(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn)
-{
-	LLVMTypeRef i64 = LLVMInt64TypeInContext(m->ctx), ra_ty, slot_ty, at_ty, params[4];
-	LLVMValueRef ra_fn, slot_fn, at, args[4], ra, slot, off;
-
-	ra_fn = intrinsic(m, "llvm.returnaddress", NULL, 0, &ra_ty);
-	slot_fn = intrinsic(m, "llvm.addressofreturnaddress", &m->ptr, 1, &slot_ty);
-	params[0] = m->ptr;
-	params[1] = m->i32;
-	params[2] = params[3] = i64;
-	at_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 4, 0);
-	at = LLVMGetNamedFunction(m->mod, PP_ENTER_AT_FN);
-	if (!at) {
-		at = LLVMAddFunction(m->mod, PP_ENTER_AT_FN, at_ty);
-		add_fn_attr(m->ctx, at, "nounwind");
+	if (LLVMIsDeclaration(decl)) {
+		LLVMSetFunctionCallConv(decl, LLVMPreserveMostCallConv);
+		add_fn_attr(m->ctx, decl, "nonlazybind");
+		add_fn_attr(m->ctx, decl, "cold");
 	}
-	args[0] = LLVMConstInt(m->i32, 0, 0);
-	ra = LLVMBuildCall2(b, ra_ty, ra_fn, args, 1, "ra");
-	slot = LLVMBuildCall2(b, slot_ty, slot_fn, NULL, 0, "slot");
-	/* The CFA: the caller's stack pointer before the call, just above
-	 * the return address. */
-	off = LLVMConstInt(i64, 8, 0);
-	args[0] = LLVMGetParam(fn, 0);
-	args[1] = LLVMGetParam(fn, 1);
-	args[2] = LLVMBuildAdd(b, LLVMBuildPtrToInt(b, slot, i64, ""), off, "cfa");
-	args[3] = LLVMBuildPtrToInt(b, ra, i64, "");
-	LLVMBuildCall2(b, at_ty, LLVMConstPointerCast(at, LLVMPointerType(at_ty, 0)), args, 4, "");
-}
-
-static LLVMValueRef thunk(struct pp_module *m, const char *name, LLVMValueRef callee)
-{
-	LLVMValueRef fn = LLVMGetNamedFunction(m->mod, name), args[2];
-	LLVMBuilderRef b;
-
-	if (fn)
-		return LLVMConstPointerCast(fn, LLVMPointerType(m->probe_fn_ty, 0));
-	fn = LLVMAddFunction(m->mod, name, m->probe_fn_ty);
-	LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
-	LLVMSetVisibility(fn, LLVMHiddenVisibility);
-	LLVMSetComdat(fn, LLVMGetOrInsertComdat(m->mod, name));
-	LLVMSetFunctionCallConv(fn, LLVMPreserveMostCallConv);
-	add_fn_attr(m->ctx, fn, "nounwind");
-	add_fn_attr(m->ctx, fn, "noinline");
-	add_fn_attr(m->ctx, fn, "cold");
-	b = LLVMCreateBuilderInContext(m->ctx);
-	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
-	if (!callee) {
-		enter_thunk_body(m, b, fn);
-	} else {
-		LLVMValueRef back = LLVMConstInt(m->i32, -(unsigned long long)PP_EXIT_BIAS, 1);
-
-		args[0] = LLVMBuildInBoundsGEP2(b, m->i8, LLVMGetParam(fn, 0), &back, 1, "record");
-		args[1] = LLVMGetParam(fn, 1);
-		LLVMBuildCall2(b, m->probe_fn_ty, callee, args, 2, "");
-	}
-	LLVMBuildRetVoid(b);
-	LLVMDisposeBuilder(b);
 	return fn;
 }
 
@@ -164,9 +106,9 @@ void pp_declare_runtime(struct pp_module *m)
 	m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
 	m->probe_cc = LLVMCCallConv;
 	m->jumps = pp_use_jumps(m->mod);
-	if (use_thunks(m->mod)) {
-		m->enter_fn = thunk(m, PP_ENTER_THUNK, NULL);
-		m->exit_fn = thunk(m, PP_EXIT_THUNK, m->exit_fn);
+	if (use_preserve_most(m->mod)) {
+		m->enter_fn = fast_fn(m, PP_ENTER_FAST_FN);
+		m->exit_fn = fast_fn(m, PP_EXIT_FAST_FN);
 		m->probe_cc = LLVMPreserveMostCallConv;
 	}
 

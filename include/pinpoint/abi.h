@@ -36,9 +36,16 @@
  *        if (fn.flags[site]) PP_ENTER_FN(&fn, site);   (or PP_EXIT_FN)
  *
  *    with the flag load inline and the branch weighted as never taken.
- *    On x86-64 the armed call goes to a module-local preserve_most thunk,
- *    which calls PP_ENTER_AT_FN (with the probe's CFA and return address)
- *    or PP_EXIT_FN, so that the unarmed path needs no saved registers.
+ *    On x86-64 the armed path calls PP_ENTER_FAST_FN or PP_EXIT_FAST_FN
+ *    instead, with calling convention preserve_most (every register but
+ *    r11 is the callee's to preserve), so that the unarmed path needs no
+ *    saved registers; the exit probe passes its record PP_EXIT_BIAS bytes
+ *    past its address.  Both are declared nonlazybind: called through the
+ *    GOT, bound at load time, never through a lazily bound PLT entry, whose
+ *    resolver may clobber a register preserve_most keeps.  (Objects of
+ *    table version 2 compiled before these existed carry module-local
+ *    preserve_most thunks that call PP_ENTER_AT_FN and PP_EXIT_FN instead;
+ *    both stay.)
  *    Call lists are those of the source (taken before any optimisation);
  *    probes are planted after all optimisation, so only the calls that
  *    survived in their function are probed (fate PP_FATE_TIMED; every copy
@@ -90,6 +97,12 @@
  * frame lies between the probe and the runtime. */
 #define PP_ENTER_AT_FN "__pinpoint_enter_at"
 #define PP_EXIT_FN "__pinpoint_exit"
+/* x86-64: __pinpoint_enter and __pinpoint_exit with calling convention
+ * preserve_most, called nonlazybind (3.); the exit one takes the record
+ * PP_EXIT_BIAS bytes past its address. */
+#define PP_ENTER_FAST_FN "__pinpoint_enter_fast"
+#define PP_EXIT_FAST_FN "__pinpoint_exit_fast"
+#define PP_EXIT_BIAS 1
 #define PP_REGISTER_FN "__pinpoint_register"
 #define PP_UNREGISTER_FN "__pinpoint_unregister"
 #define PP_REGISTER_JUMPS_FN "__pinpoint_register_jumps"

@@ -56,30 +56,30 @@ int main()
 
 // At -O2 the invoke survives with its probes, the exit on the normal edge.
 // IR-O2-LABEL: define {{.*}} @_Z3usei(
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 // IR-O2-NEXT:    br label %[[K:[0-9]+]]
 // IR-O2:       [[K]]:
 // IR-O2-NEXT:    invoke {{.*}} @_Z9may_throwi(
 // IR-O2-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR-O2:       [[EDGE]]:
 // IR-O2-NEXT:    {{load i8|callbr void asm sideeffect}} {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 
 // IR-LABEL: define {{.*}} @_Z3usei(
-// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 // IR:         invoke {{.*}} @_Z9may_throwi(
 // IR-NEXT:            to label %[[EDGE:[^ ]+]] unwind label %[[LP:[^ ,]+]]
 // IR:       [[EDGE]]:
 // IR-NEXT:    {{load i8|callbr void asm sideeffect}} {{.*}}@__pinpoint_flags__Z3usei, i32 0, i32 1)
-// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
+// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}@__pinpoint_fn__Z3usei{{.*}}, i32 1)
 // IR:       [[LP]]:
 // IR-NEXT:    landingpad
-// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+// IR:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 // IR-NEXT:    br label
 // IR-EMPTY:
 // IR-NEXT:  {{.*}}:
 // IR-NEXT:    ret i32
-// IR-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+// IR-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 // IR:         resume
 // IR-NEXT:  {{^}}}
 

@@ -22,7 +22,7 @@
 ; NONE-NOT: musttail
 ; NONE-NOT: define {{.*}}.pinpoint(
 ; NONE-LABEL: define i32 @sum(
-; NONE:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; NONE:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; NONE-NOT: musttail
 ; NONE-NOT: define {{.*}}.pinpoint(
 
@@ -68,7 +68,7 @@ define void @va(i32 %n, ...) {
 
 ; CHECK-LABEL: define void @va(i32 %n, ...) {
 ; CHECK-NOT:   musttail
-; CHECK:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; CHECK:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; CHECK:       call i32 @g(i32 %n)
 ; CHECK:       {{^}}}
 
@@ -85,7 +85,7 @@ two:
 
 ; CHECK-LABEL: define {{.*}} @computed(i32 %n) {
 ; CHECK-NOT:   musttail
-; CHECK:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; CHECK:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; CHECK:       {{^}}}
 ; CHECK-NOT:   define {{.*}} @va.pinpoint(
 ; CHECK-NOT:   define {{.*}} @computed.pinpoint(
@@ -93,12 +93,12 @@ two:
 
 ; The clone: local, never inlined, in .text.unlikely, with every probe.
 ; CLONE:       define internal i32 @sum.pinpoint(i32 %n, {{.*}} %a) #[[A:[0-9]+]] !section_prefix [[SP:![0-9]+]] {
-; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
 ; CLONE:       loop:
-; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; CLONE-NEXT:  call i32 @g(i32 %x)
-; CLONE-NEXT:  call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 1)
-; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+; CLONE-NEXT:  call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 1)
+; CLONE:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 ; CLONE:       attributes #[[A]] = { noinline }
 ; CLONE:       [[SP]] = !{!"function_section_prefix", !"unlikely"}
 

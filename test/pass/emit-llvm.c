@@ -30,24 +30,16 @@ int f(int x)
 // O0-NEXT:    br i1 [[C]], label %[[A:[^,]+]], label %[[K:[^,]+]], !prof ![[W:[0-9]+]]
 // O0-EMPTY:
 // O0-NEXT:  [[A]]:
-// O0-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}, i32 0)
+// O0-NEXT:    call preserve_mostcc void @__pinpoint_enter_fast({{.*}}, i32 0)
 // O0-NEXT:    br label %[[K]]
 // O0:         call i32 @ext(
-// O0:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
-// O0:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
-// The enter thunk hands the runtime the probe's CFA and return address.
-// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_enter_pm({{.*}} %0, i32 %1) #[[T:[0-9]+]] comdat {
-// O0-NEXT:    [[RA:%.*]] = call {{.*}} @llvm.returnaddress(i32 0)
-// O0-NEXT:    [[SLOT:%.*]] = call {{.*}} @llvm.addressofreturnaddress.{{.*}}()
-// O0-NEXT:    [[S:%.*]] = ptrtoint {{.*}} [[SLOT]] to i64
-// O0-NEXT:    [[CFA:%.*]] = add i64 [[S]], 8
-// O0-NEXT:    [[R:%.*]] = ptrtoint {{.*}} [[RA]] to i64
-// O0-NEXT:    call void @__pinpoint_enter_at({{.*}} %0, i32 %1, i64 [[CFA]], i64 [[R]])
-// O0-NEXT:    ret void
-// O0:       define linkonce_odr hidden preserve_mostcc void @__pinpoint_exit_pm1({{.*}} %0, i32 %1)
-// O0-NEXT:    [[REC:%.*]] = getelementptr inbounds i8, {{.*}} %0, i{{32|64}} -1
-// O0-NEXT:    call void @__pinpoint_exit({{.*}} [[REC]], i32 %1)
-// O0:       attributes #[[T]] = { cold noinline nounwind }
+// O0:         call preserve_mostcc void @__pinpoint_exit_fast({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
+// O0:         call preserve_mostcc void @__pinpoint_exit_fast({{.*}}getelementptr inbounds (i8, {{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
+// The runtime's preserve_most entry points, called through the GOT (never a lazily bound PLT entry).
+// O0:       declare preserve_mostcc void @__pinpoint_enter_fast({{.*}}, i32) #[[D:[0-9]+]]
+// O0:       declare preserve_mostcc void @__pinpoint_exit_fast({{.*}}, i32) #[[D]]
+// O0-NOT:   define {{.*}}@__pinpoint_{{enter|exit}}_pm
+// O0:       attributes #[[D]] = { {{cold nounwind nonlazybind|cold nonlazybind nounwind}} }
 // O0:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 
 // O2-LABEL: define {{.*}}i32 @f(
@@ -65,13 +57,13 @@ int f(int x)
 // O2-NEXT:  }
 // O2-LABEL: define internal {{.*}}i32 @f.pinpoint.body(
 // O2-NEXT:    load i8, {{.*}}@__pinpoint_flags_f, i32 0, i32 1)
-// O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
-// O2:         call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
-// O2-NOT:     @__pinpoint_{{enter|exit}}_pm({{.*}}, i32 0)
+// O2-NOT:     @__pinpoint_{{enter|exit}}_fast({{.*}}, i32 0)
+// O2:         call preserve_mostcc void @__pinpoint_exit_fast({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 1)
+// O2-NOT:     @__pinpoint_{{enter|exit}}_fast({{.*}}, i32 0)
 // O2-LABEL: define internal {{.*}}i32 @f.pinpoint.timed(
-// O2-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
+// O2-NEXT:    call preserve_mostcc void @__pinpoint_enter_fast({{.*}}@__pinpoint_fn_f{{.*}}, i32 0)
 // O2-NEXT:    [[R2:%.*]] = call {{.*}}i32 @f.pinpoint.body(i32 noundef %0)
-// O2-NEXT:    call preserve_mostcc void @__pinpoint_exit_pm1({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
+// O2-NEXT:    call preserve_mostcc void @__pinpoint_exit_fast({{.*}}@__pinpoint_fn_f{{.*}}, i{{32|64}} 1), i32 0)
 // O2-NEXT:    ret i32 [[R2]]
 // O2:       ![[W]] = !{!"branch_weights", i32 1, i32 1048575}
 // O2-NOT:   pinpoint.site

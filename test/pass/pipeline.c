@@ -50,14 +50,14 @@ int entry(int x)
 // At -O0 helper is called and probed; at -O2 it is inlined and its calls
 // have no probes.
 // IR-O0-LABEL: define {{.*}} @entry(
-// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 // IR-O0:         call {{.*}} @helper(
 // IR-O0-LABEL: define internal {{.*}} @helper(
-// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// IR-O0:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
 // IR-O2-LABEL: define {{.*}} @entry(
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
-// IR-O2-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
+// IR-O2-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 // IR-O2-NOT:     @helper(
-// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+// IR-O2:         call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 // IR-O2-NEXT:    br label
 // IR-O2-NOT:     define {{.*}} @helper(

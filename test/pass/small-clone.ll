@@ -257,21 +257,21 @@ out:
 ; CHECK:         musttail call i32 @loopy.pinpoint.body(
 ; CHECK-LABEL: {{^}}}
 ; CHECK-LABEL: define internal i32 @small.pinpoint(
-; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
-; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
+; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; CHECK-NEXT:    call i32 @g(i32 %x)
 ; The bodies: the calls' probes, none for the body.
 ; CHECK-LABEL: define internal i32 @big.pinpoint.body(i32 %x)
-; CHECK-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
-; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 1)
+; CHECK-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
+; CHECK:         call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 1)
 ; CHECK-NEXT:    call i32 @g(i32 %x)
-; CHECK-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+; CHECK-NOT:     call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 ; CHECK-LABEL: {{^}}}
 ; CHECK-LABEL: define internal i32 @big.pinpoint.timed(i32 %x)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn_big{{.*}}, i32 0)
+; CHECK-NEXT:    call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_big{{.*}}, i32 0)
 ; CHECK-NEXT:    [[R:%.*]] = call i32 @big.pinpoint.body(i32 %x)
-; CHECK-NEXT:    call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn_big{{.*}}, i32 0)
+; CHECK-NEXT:    call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}@__pinpoint_fn_big{{.*}}, i32 0)
 ; CHECK-NEXT:    ret i32 [[R]]
 ; CHECK-NOT:   define {{.*}} @big.pinpoint(
 ; CHECK-NOT:   define {{.*}} @loopy.pinpoint(

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 // IR-NEXT:      to label %{{.*}} [label %[[ARMED:[-a-zA-Z0-9._]+]]]
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
 // IR:       {{^}}[[ARMED]]:
-// IR-NEXT:    call preserve_mostcc void @__pinpoint_enter_pm({{.*}}, i32 1)
+// IR-NEXT:    call preserve_mostcc void @__pinpoint_enter_fast({{.*}}, i32 1)
 
 // What the assembler makes of it (clang -S prints it back, parsed):
 // ASM-LABEL: loop.pinpoint:

@@ -79,24 +79,24 @@ int main(int argc, char **argv)
 // IR-LABEL: {{^}}}
 // IR-LABEL: define dso_local i64 @many(
 // IR-NOT:     pinpoint.body
-// IR:         call {{.*}}@__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn_many{{.*}}, i32 0)
+// IR:         call {{.*}}@__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_many{{.*}}, i32 0)
 // IR-LABEL: {{^}}}
 // IR-LABEL: define dso_local double @six(
 // IR:         musttail call double @six.pinpoint.body(
 // IR-LABEL: {{^}}}
 // IR-LABEL: define internal i32 @fib.pinpoint.body(i32 noundef %n)
 // IR-SAME:    unnamed_addr #[[BODY:[0-9]+]] !dbg ![[SP:[0-9]+]] {
-// IR-NOT:     @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
-// IR:         call {{.*}}@__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 1)
+// IR-NOT:     @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
+// IR:         call {{.*}}@__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 1)
 // IR-NEXT:    %call.armed = {{(tail )?}}call i32 @fib(i32 noundef %sub), !dbg
-// IR-NOT:     @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+// IR-NOT:     @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)
 // IR-LABEL: {{^}}}
 // IR-LABEL: define internal i32 @fib.pinpoint.timed(i32 noundef %n)
 // IR-SAME:    unnamed_addr #[[TIMED:[0-9]+]] section ".text.unlikely" {
 // IR-NEXT:  entry:
-// IR-NEXT:    call {{.*}}@__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
+// IR-NEXT:    call {{.*}}@__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
 // IR-NEXT:    [[R:%.*]] = call i32 @fib.pinpoint.body(i32 noundef %n)
-// IR-NEXT:    call {{.*}}@__pinpoint_exit{{(_pm1)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
+// IR-NEXT:    call {{.*}}@__pinpoint_exit{{(_fast)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
 // IR-NEXT:    ret i32 [[R]]
 // IR:       attributes #[[BODY]] = { {{.*}}noinline nounwind
 // IR:       attributes #[[TIMED]] = { cold {{.*}}noinline nounwind
@@ -107,5 +107,5 @@ int main(int argc, char **argv)
 
 // NOSTUB-NOT: pinpoint.body
 // NOSTUB-LABEL: define dso_local i32 @fib(
-// NOSTUB:         call {{.*}}@__pinpoint_enter{{(_pm)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
+// NOSTUB:         call {{.*}}@__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 0)
 // NOSTUB-NOT: pinpoint.body

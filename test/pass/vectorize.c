@@ -40,6 +40,6 @@ void loop(int *restrict a, const int *restrict b, int n)
 // CHECK-NOT:     @scale(
 // CHECK-LABEL: {{^}}}
 // PP-LABEL:    define internal void @loop.pinpoint.timed(
-// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_pm)?}}({{.*}}, i32 0)
+// PP:            call {{(preserve_mostcc )?}}void @__pinpoint_enter{{(_fast)?}}({{.*}}, i32 0)
 // PP-NEXT:       call void @loop.pinpoint.body(
-// PP-NEXT:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_pm1)?}}({{.*}}, i32 0)
+// PP-NEXT:       call {{(preserve_mostcc )?}}void @__pinpoint_exit{{(_fast)?}}({{.*}}, i32 0)

@@ -38,6 +38,7 @@ UNIT_FN(fn_exiter, "exiter", UNIT_FILE, 2);
 UNIT_FN(fn_hot, "hot", UNIT_FILE, 2);
 UNIT_FN(fn_work, "work", UNIT_FILE, 0);
 UNIT_FN(fn_ref, "ref", UNIT_FILE, 0);
+UNIT_FN(fn_fast, "fastfn", UNIT_FILE, 1);
 UNIT_MODULE_CTOR()
 
 /* Records outside the section, registered by hand (a second range). */
@@ -48,6 +49,37 @@ static struct pp_fn extra_fns[2] = {
 };
 
 static unsigned long sink; /* touched by several threads: relaxed atomics */
+
+#if defined(__x86_64__)
+/* The runtime's preserve_most entry points (runtime/probe_x86_64.S), called
+ * as instrumented code calls them by fast_call_x86_64.S. */
+void __pinpoint_enter_fast(struct pp_fn *fn, uint32_t site);
+void __pinpoint_exit_fast(struct pp_fn *fn, uint32_t site);
+void pp_test_fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site);
+extern uint64_t pp_test_fast_got[14];
+
+/* One call of @entry; -1 (and a line on stderr) when a register other than
+ * r11 changed. */
+static int fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site)
+{
+	static const char *const name[14] = {"rax", "rcx", "rdx", "rsi", "rdi", "r8",  "r9",
+					     "r10", "rbx", "rbp", "r12", "r13", "r14", "r15"};
+
+	pp_test_fast_call(entry, record, site);
+	for (unsigned i = 0; i < 14; i++) {
+		uint64_t want = i == 3	 ? site
+				: i == 4 ? (uint64_t)(uintptr_t)record
+					 : 0x5a5a000000000000ull + i + 1;
+
+		if (pp_test_fast_got[i] != want) {
+			fprintf(stderr, "%s is %#llx after the call, not %#llx\n", name[i],
+				(unsigned long long)pp_test_fast_got[i], (unsigned long long)want);
+			return -1;
+		}
+	}
+	return 0;
+}
+#endif
 static jmp_buf jump_back;
 
 static void sleep_ms(unsigned ms)
@@ -424,6 +456,26 @@ int main(int argc, char **argv)
 		 * execution, timed or not, is found by the next enter */
 		for (int i = 0; i < 20000; i++)
 			call_jumper(i % 100 == 50);
+	} else if (!strcmp(s, "fast")) {
+#if defined(__x86_64__)
+		void *exit_record = (char *)&fn_fast + PP_EXIT_BIAS;
+
+		/* a site past the calls, and a function not armed: nothing */
+		if (fast_call(__pinpoint_enter_fast, &fn_fast, 7) ||
+		    fast_call(__pinpoint_enter_fast, &fn_ref, 0) ||
+		    fast_call(__pinpoint_exit_fast, (char *)&fn_ref + PP_EXIT_BIAS, 0))
+			return 1;
+		/* the armed path of call 0, as the pass plants it */
+		for (int i = 0; i < 20000; i++) {
+			if (fast_call(__pinpoint_enter_fast, &fn_fast, PP_SITE_CALL(0)))
+				return 1;
+			__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
+			if (fast_call(__pinpoint_exit_fast, exit_record, PP_SITE_CALL(0)))
+				return 1;
+		}
+#else
+		return 77;
+#endif
 	} else if (!strcmp(s, "unbalanced-exit")) {
 		call_jumper(1); /* left open, but its frame is gone at exit */
 	} else if (!strcmp(s, "samples")) {

@@ -14,6 +14,7 @@ counts are checked exactly.
 """
 import argparse
 import os
+import platform
 import statistics
 import re
 import shutil
@@ -290,6 +291,46 @@ def case_unbalanced(ctx):
         check(entry.get('lost') == 2, 'unbalanced-exit: lost %r' % entry.get('lost'))
 
 
+def case_fast(ctx):
+    """The probes' x86-64 entry points (runtime/probe_x86_64.S), called with
+    every register known (fast_call_x86_64.S): no register but r11 changes
+    on the short path (an untimed execution of a sampled counter), on the
+    general path (every execution while all are timed, timing=all, two
+    counters on one site) or when nothing is armed; and the counts are
+    those of the C entry points."""
+    if platform.machine() != 'x86_64':
+        print('rt.fast: x86-64 only')
+        return
+    for binary in (ctx.args.unit, ctx.args.unit_shared):
+        which = os.path.basename(binary)
+        r = ctx.run('fast', None, binary=binary)
+        check(r.rc == 0 and not r.stderr, '%s unarmed: %d %s' % (which, r.rc, r.stderr.strip()))
+        sampled = False
+        for _ in range(3):  # a loaded host may rightly keep a run from sampling
+            r = ctx.run('fast', 'range=fastfn:0-0', binary=binary)
+            if not clean(ctx, r, 'fast %s' % which):
+                break
+            s = slot(r, 0, 'range', 'fastfn:0-0', 1)
+            timed = s.get('timed', s.count)
+            check(s.count == 20000 and not s.get('lost'), 'fast %s: %r' % (which, s))
+            check(timed == s.count or 8192 + 800 < timed < 8192 + 2800,
+                  'fast %s: about one in 8 timed past 8192: %r' % (which, s))
+            sampled = timed < s.count
+            if sampled:
+                break
+        check(sampled, 'fast %s: no run of 3 sampled' % which)
+        r = ctx.run('fast', 'range=fastfn:0-0;timing=all', binary=binary)
+        if clean(ctx, r, 'fast %s timing=all' % which):
+            s = slot(r, 0, 'range', 'fastfn:0-0', 1)
+            check(s.count == 20000 and s.get('timed', s.count) == 20000,
+                  'fast %s timing=all: %r' % (which, s))
+        r = ctx.run('fast', 'range=fastfn:0-0;fn=fastfn;range=fastfn:0-0;samples=0', binary=binary)
+        if clean(ctx, r, 'fast %s two counters' % which):
+            for i in (0, 2):
+                s = slot(r, i, 'range', 'fastfn:0-0', 1)
+                check(s.count == 20000, 'fast %s two counters: %r' % (which, s))
+
+
 def case_samples(ctx):
     for items, nkept, dropped in (('entry=leaf;samples=10', 10, 90),
                                   ('samples=1000;entry=leaf', 100, 0),
@@ -490,10 +531,12 @@ def case_symbols(ctx):
     check(not (undefined & banned), 'symbols: the runtime uses %s' % sorted(undefined & banned))
     exported = set(l.split()[-1] for l in nm(['-D', '--defined-only', ctx.args.shared_lib])
                    .splitlines() if l.strip())
-    check(exported == {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
-                       '__pinpoint_register', '__pinpoint_unregister',
-                       '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'},
-          'symbols: exported %s' % sorted(exported))
+    want = {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
+            '__pinpoint_register', '__pinpoint_unregister',
+            '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'}
+    if platform.machine() == 'x86_64':
+        want |= {'__pinpoint_enter_fast', '__pinpoint_exit_fast'}
+    check(exported == want, 'symbols: exported %s' % sorted(exported))
 
 
 def case_jumps(ctx):
@@ -680,7 +723,7 @@ CASES = {
     'threads-exit': case_threads_exit, 'fork': case_fork, 'unarmed': case_unarmed,
     'badspec': case_badspec, 'nowrite': case_nowrite, 'shared': case_shared,
     'monotonic': case_monotonic, 'asan': case_asan, 'tsan': case_tsan,
-    'dlopen': case_dlopen, 'symbols': case_symbols,
+    'dlopen': case_dlopen, 'symbols': case_symbols, 'fast': case_fast,
 }
 
 

@@ -52,8 +52,9 @@ void __pinpoint_enter(struct pp_fn *fn, uint32_t site)
 	printf("enter %s %u\n", fn->name, site);
 }
 
-/* The preserve_most thunk's way in: the probe's position must be in the
- * probed function's frame, just above its return address. */
+/* The way in of the preserve_most thunks of objects compiled before
+ * __pinpoint_enter_fast: the probe's position must be in the probed
+ * function's frame, just above its return address. */
 void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cfa, uintptr_t ret)
 {
 	const uintptr_t *slot = (const uintptr_t *)cfa - 1;
@@ -67,6 +68,20 @@ void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 {
 	printf("exit %s %u\n", fn->name, site);
 }
+
+#if defined(__x86_64__)
+/* The entry points the pass calls on x86-64 (abi.h, 3.): preserve_most, and
+ * the exit probe's record PP_EXIT_BIAS bytes past its address. */
+__attribute__((preserve_most)) void __pinpoint_enter_fast(struct pp_fn *fn, uint32_t site)
+{
+	__pinpoint_enter(fn, site);
+}
+
+__attribute__((preserve_most)) void __pinpoint_exit_fast(struct pp_fn *fn, uint32_t site)
+{
+	__pinpoint_exit((struct pp_fn *)((char *)fn - PP_EXIT_BIAS), site);
+}
+#endif
 
 static unsigned char *at(const int32_t *field)
 {

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * layout.h - offsets of the structures the probes' x86-64 fast entry points
+ * (probe_x86_64.S) read and write.  Plain numbers, so that the assembler can
+ * include them; probe.c checks each against the C declarations.
+ */
+#ifndef PINPOINT_LAYOUT_H
+#define PINPOINT_LAYOUT_H
+
+/* pp_fn.armed from which the function has sites in pp_sites (PP_ARMED_BASE) */
+#define PP_ARMED_BASE_VALUE 2
+/* what the exit entry point's record argument is past the record (PP_EXIT_BIAS) */
+#define PP_EXIT_BIAS_VALUE 1
+
+/* struct pp_fn (pinpoint/abi.h) */
+#define PP_OFF_FN_NCALLS 24
+#define PP_OFF_FN_ARMED 28
+
+/* struct pp_site: two 64-bit masks of counters */
+#define PP_SIZEOF_SITE_SHIFT 4
+#define PP_OFF_SITE_MASK1 8
+
+/* struct pp_thread */
+#define PP_OFF_THREAD_STATE 0
+#define PP_OFF_THREAD_C 24
+#define PP_THREAD_LISTED_VALUE 1
+
+/* struct pp_tcounter */
+#define PP_SIZEOF_TCOUNTER 88
+#define PP_OFF_TC_DEPTH 0
+#define PP_OFF_TC_SKIP 4
+#define PP_OFF_TC_START 8
+#define PP_OFF_TC_FRAME 16
+#define PP_OFF_TC_RET 24
+#define PP_OFF_TC_VFRAME 32
+#define PP_OFF_TC_SCOUNT 80
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fast_call_x86_64.S - calls one of the runtime's preserve_most entry points
+ * (runtime/probe_x86_64.S) the way instrumented code does, with a known
+ * value in every general register, and keeps what each holds afterwards:
+ *
+ *	void pp_test_fast_call(void *entry, void *record, uint32_t site)
+ *
+ * pp_test_fast_got[] then holds rax, rcx, rdx, rsi, rdi, r8, r9, r10, rbx,
+ * rbp, r12, r13, r14, r15 after the call; rdi and rsi must still be the
+ * record and the site, every other register its value of
+ * pp_test_fast_sentinel() (rt_unit.c).  Only r11 is the callee's.
+ */
+	.text
+	.p2align 4
+	.globl pp_test_fast_call
+	.type pp_test_fast_call, @function
+pp_test_fast_call:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	push %r13
+	.cfi_adjust_cfa_offset 8
+	push %r14
+	.cfi_adjust_cfa_offset 8
+	push %r15
+	.cfi_adjust_cfa_offset 8
+	sub $8, %rsp /* 16-byte aligned at the call, as compiled code keeps it */
+	.cfi_adjust_cfa_offset 8
+	mov %rdi, %r11
+	mov %rsi, %rdi
+	mov %edx, %esi
+	movabs $0x5a5a000000000001, %rax
+	movabs $0x5a5a000000000002, %rcx
+	movabs $0x5a5a000000000003, %rdx
+	movabs $0x5a5a000000000006, %r8
+	movabs $0x5a5a000000000007, %r9
+	movabs $0x5a5a000000000008, %r10
+	movabs $0x5a5a000000000009, %rbx
+	movabs $0x5a5a00000000000a, %rbp
+	movabs $0x5a5a00000000000b, %r12
+	movabs $0x5a5a00000000000c, %r13
+	movabs $0x5a5a00000000000d, %r14
+	movabs $0x5a5a00000000000e, %r15
+	call *%r11
+	lea pp_test_fast_got(%rip), %r11
+	mov %rax, 0(%r11)
+	mov %rcx, 8(%r11)
+	mov %rdx, 16(%r11)
+	mov %rsi, 24(%r11)
+	mov %rdi, 32(%r11)
+	mov %r8, 40(%r11)
+	mov %r9, 48(%r11)
+	mov %r10, 56(%r11)
+	mov %rbx, 64(%r11)
+	mov %rbp, 72(%r11)
+	mov %r12, 80(%r11)
+	mov %r13, 88(%r11)
+	mov %r14, 96(%r11)
+	mov %r15, 104(%r11)
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	pop %r15
+	.cfi_adjust_cfa_offset -8
+	pop %r14
+	.cfi_adjust_cfa_offset -8
+	pop %r13
+	.cfi_adjust_cfa_offset -8
+	pop %r12
+	.cfi_adjust_cfa_offset -8
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size pp_test_fast_call, . - pp_test_fast_call
+
+	.bss
+	.p2align 3
+	.globl pp_test_fast_got
+pp_test_fast_got:
+	.zero 14 * 8
+
+	.section .note.GNU-stack, "", @progbits
