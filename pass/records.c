@@ -102,14 +102,15 @@ void pp_declare_runtime(struct pp_module *m)
 	params[0] = m->ptr;
 	params[1] = m->i32;
 	m->probe_fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
-	m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
-	m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
-	m->probe_cc = LLVMCCallConv;
 	m->jumps = pp_use_jumps(m->mod);
 	if (use_preserve_most(m->mod)) {
 		m->enter_fn = fast_fn(m, PP_ENTER_FAST_FN);
 		m->exit_fn = fast_fn(m, PP_EXIT_FAST_FN);
 		m->probe_cc = LLVMPreserveMostCallConv;
+	} else {
+		m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
+		m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
+		m->probe_cc = LLVMCCallConv;
 	}
 
 	m->prof_kind = LLVMGetMDKindIDInContext(m->ctx, "prof", 4);
