@@ -22,6 +22,7 @@
 
 /* struct pp_thread */
 #define PP_OFF_THREAD_STATE 0
+#define PP_OFF_THREAD_RNG 8
 #define PP_OFF_THREAD_C 24
 #define PP_THREAD_LISTED_VALUE 1
 
@@ -33,6 +34,13 @@
 #define PP_OFF_TC_FRAME 16
 #define PP_OFF_TC_RET 24
 #define PP_OFF_TC_VFRAME 32
+#define PP_OFF_TC_SUM 40
+#define PP_OFF_TC_COUNT 48
+#define PP_OFF_TC_SSUM 64
+#define PP_OFF_TC_STIMED 72
 #define PP_OFF_TC_SCOUNT 80
+
+/* a thread's all-timed executions of a counter before it may be sampled */
+#define PP_SAMPLE_AFTER_VALUE 8192
 
 #endif

@@ -37,7 +37,8 @@
  * a few loads and stores, no loop and no register saved.  On x86-64 the
  * armed path calls the same short paths written in assembly
  * (probe_x86_64.S), which save three registers instead of the nine a C
- * function called with preserve_most would need, and come here for the rest.
+ * function called with preserve_most would need; they also take a timed
+ * outermost execution of such a counter, and come here for the rest.
  *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
@@ -55,6 +56,7 @@ _Static_assert(sizeof(struct pp_site) == 1u << PP_SIZEOF_SITE_SHIFT, "layout.h")
 _Static_assert(offsetof(struct pp_site, mask[1]) == PP_OFF_SITE_MASK1, "layout.h");
 _Static_assert(offsetof(struct pp_thread, state) == PP_OFF_THREAD_STATE, "layout.h");
 _Static_assert(sizeof(((struct pp_thread *)0)->state) == 4, "layout.h");
+_Static_assert(offsetof(struct pp_thread, rng) == PP_OFF_THREAD_RNG, "layout.h");
 _Static_assert(offsetof(struct pp_thread, c) == PP_OFF_THREAD_C, "layout.h");
 _Static_assert(PP_THREAD_LISTED == PP_THREAD_LISTED_VALUE, "layout.h");
 _Static_assert(sizeof(struct pp_tcounter) == PP_SIZEOF_TCOUNTER, "layout.h");
@@ -64,7 +66,14 @@ _Static_assert(offsetof(struct pp_tcounter, start) == PP_OFF_TC_START, "layout.h
 _Static_assert(offsetof(struct pp_tcounter, frame) == PP_OFF_TC_FRAME, "layout.h");
 _Static_assert(offsetof(struct pp_tcounter, ret) == PP_OFF_TC_RET, "layout.h");
 _Static_assert(offsetof(struct pp_tcounter, vframe) == PP_OFF_TC_VFRAME, "layout.h");
+_Static_assert(offsetof(struct pp_tcounter, sum) == PP_OFF_TC_SUM, "layout.h");
+_Static_assert(offsetof(struct pp_tcounter, count) == PP_OFF_TC_COUNT, "layout.h");
+_Static_assert(offsetof(struct pp_tcounter, ssum) == PP_OFF_TC_SSUM, "layout.h");
+_Static_assert(offsetof(struct pp_tcounter, stimed) == PP_OFF_TC_STIMED, "layout.h");
 _Static_assert(offsetof(struct pp_tcounter, scount) == PP_OFF_TC_SCOUNT, "layout.h");
+_Static_assert(PP_SAMPLE_AFTER == PP_SAMPLE_AFTER_VALUE, "layout.h");
+_Static_assert(sizeof(pp_use_tsc) == 1, "layout.h");
+_Static_assert(sizeof(pp_sample_counter) == 4 && sizeof(pp_stop_counter) == 4, "layout.h");
 _Static_assert(PP_EXIT_BIAS == PP_EXIT_BIAS_VALUE, "layout.h");
 
 uint64_t pp_samples[PP_MAX_SAMPLES];

@@ -7,14 +7,20 @@
  *	__pinpoint_enter_fast(struct pp_fn *fn, uint32_t site)
  *	__pinpoint_exit_fast(struct pp_fn *fn + PP_EXIT_BIAS, uint32_t site)
  *
- * Each first tries the short path of probe.c's enter_at() and exit_at(), an
- * untimed execution of a sampled counter that its site alone enters, with
- * three registers saved; everything else (a timed execution, several
- * counters, nesting, a thread not listed) saves the rest of the registers
+ * Each takes the paths of probe.c's enter_at() and exit_at() for the usual
+ * case, an outermost execution of the one counter a site enters on a listed
+ * thread, with three registers saved: the short path when the execution is
+ * sampled and not timed, and the timed path when it is timed (every
+ * execution, or the last of a sampling gap, drawing the next gap as
+ * pp_sample_gap() does) and the clock is the TSC.  Everything else (several
+ * counters, nesting or a lost execution, the entry's counter with samples
+ * or stop=N, the 8192nd all-timed execution, where sampling may start, a
+ * thread not listed, the monotonic clock) saves the rest of the registers
  * the C convention lets a callee clobber and calls __pinpoint_enter_at() or
- * __pinpoint_exit(), which decide again from the start.  The short paths do
- * exactly the stores of their C versions (probe.c), which remain the only
- * path of __pinpoint_enter and of the other targets.
+ * __pinpoint_exit(), which decide again from the start.  Both paths do
+ * exactly the stores of their C versions (probe.c: enter_word(),
+ * exit_word(), finish()), in the same order, which remain the only paths
+ * of __pinpoint_enter and of the other targets.
  *
  * Before, the pass gave every link unit preserve_most thunks that saved nine
  * registers and called the C entry points: 43 instructions per armed call
@@ -34,16 +40,17 @@
 	.cfi_restore r
 
 /*
- * The counter of the short path, or a jump to @slow: with rdi = the record
- * + @bias and esi = the site, leaves in rdx the site's one counter, in rax
- * the thread block; clobbers rcx and r11.  Returns (to @out) when the site
- * is not armed, as site_of() does.
+ * The counter of the fast paths, or a jump to @slow: with rdi = the record
+ * + @bias and esi = the site, leaves in rcx the site's one counter, in edx
+ * its index and in rax the thread block; clobbers r11.  Returns (to @out)
+ * when the site is not armed, as site_of() does.  The TLS descriptor call
+ * preserves every register but rax.
  */
 #define FIND_COUNTER(bias, out, slow)                                                              \
-	mov (PP_OFF_FN_ARMED - (bias))(%rdi), %ecx;                                                    \
+	mov (PP_OFF_FN_ARMED - (bias))(%rdi), %ecx;                                                \
 	cmp $PP_ARMED_BASE_VALUE, %ecx;                                                            \
 	jb out;                                                                                    \
-	cmp (PP_OFF_FN_NCALLS - (bias))(%rdi), %esi;                                                   \
+	cmp (PP_OFF_FN_NCALLS - (bias))(%rdi), %esi;                                               \
 	ja out;                                                                                    \
 	lea -PP_ARMED_BASE_VALUE(%rcx, %rsi), %ecx;                                                \
 	shl $PP_SIZEOF_SITE_SHIFT, %rcx;                                                           \
@@ -57,13 +64,13 @@
 	jnz slow;                                                                                  \
 	bsf %rdx, %rdx;                                                                            \
 	jz slow;                                                                                   \
-	imul $PP_SIZEOF_TCOUNTER, %rdx, %rdx;                                                      \
+	imul $PP_SIZEOF_TCOUNTER, %rdx, %rcx;                                                      \
 	lea pp_self@TLSDESC(%rip), %rax;                                                           \
 	call *pp_self@TLSCALL(%rax);                                                               \
 	add %fs:0, %rax;                                                                           \
 	cmpl $PP_THREAD_LISTED_VALUE, PP_OFF_THREAD_STATE(%rax);                                   \
 	jne slow;                                                                                  \
-	lea PP_OFF_THREAD_C(%rax, %rdx), %rdx
+	lea PP_OFF_THREAD_C(%rax, %rcx), %rcx
 
 /*
  * The general path: save what the C convention may clobber and preserve_most
@@ -115,26 +122,64 @@ __pinpoint_enter_fast:
 	.cfi_startproc
 	SAVE3
 	FIND_COUNTER(0, .Lenter_out, .Lenter_general)
-	/* a sampled counter's untimed outermost execution (enter_at()) */
-	mov PP_OFF_TC_SKIP(%rdx), %ecx
-	cmp $1, %ecx
-	jbe .Lenter_general
-	cmpl $0, PP_OFF_TC_DEPTH(%rdx)
+	/* an outermost execution of the site's one counter (enter_word()) */
+	cmpl $0, PP_OFF_TC_DEPTH(%rcx)
 	jne .Lenter_general
+	mov PP_OFF_TC_SKIP(%rcx), %edx
+	cmp $1, %edx
+	jbe .Lenter_timed
+	/* sampled and not timed: the short path (enter_at()) */
 	lea 32(%rsp), %r11 /* the probe's caller's CFA: above 3 saves and the return address */
-	mov %r11, PP_OFF_TC_FRAME(%rdx)
+	mov %r11, PP_OFF_TC_FRAME(%rcx)
 	mov 24(%rsp), %r11 /* the return address, in the probe's caller */
-	mov %r11, PP_OFF_TC_RET(%rdx)
-	movq $0, PP_OFF_TC_VFRAME(%rdx)
-	dec %ecx
-	mov %ecx, PP_OFF_TC_SKIP(%rdx)
-	movq $0, PP_OFF_TC_START(%rdx)
-	movl $1, PP_OFF_TC_DEPTH(%rdx)
+	mov %r11, PP_OFF_TC_RET(%rcx)
+	movq $0, PP_OFF_TC_VFRAME(%rcx)
+	dec %edx
+	mov %edx, PP_OFF_TC_SKIP(%rcx)
+	movq $0, PP_OFF_TC_START(%rcx)
+	movl $1, PP_OFF_TC_DEPTH(%rcx)
 .Lenter_out:
 	.cfi_remember_state
 	RESTORE3
 	ret
 	.cfi_restore_state /* three registers saved, as at the jumps here */
+.Lenter_timed:
+	/* timed: every execution (skip 0) or the last of a gap (skip 1,
+	 * starts_timed()); the clock is the TSC's, or the C path reads it */
+	cmpb $0, pp_use_tsc(%rip)
+	je .Lenter_general
+	lea 32(%rsp), %r11
+	mov %r11, PP_OFF_TC_FRAME(%rcx)
+	mov 24(%rsp), %r11
+	mov %r11, PP_OFF_TC_RET(%rcx)
+	movq $0, PP_OFF_TC_VFRAME(%rcx)
+	test %edx, %edx
+	jz 1f
+	/* the next gap: pp_sample_gap()'s xorshift64 on the thread's generator */
+	mov PP_OFF_THREAD_RNG(%rax), %rdx
+	mov %rdx, %r11
+	shl $13, %r11
+	xor %r11, %rdx
+	mov %rdx, %r11
+	shr $7, %r11
+	xor %r11, %rdx
+	mov %rdx, %r11
+	shl $17, %r11
+	xor %r11, %rdx
+	mov %rdx, PP_OFF_THREAD_RNG(%rax)
+	mov %rdx, %r11
+	shr $58, %r11
+	and $7, %r11d
+	shr $61, %rdx
+	lea 1(%rdx, %r11), %edx
+	mov %edx, PP_OFF_TC_SKIP(%rcx)
+1:	movl $1, PP_OFF_TC_DEPTH(%rcx)
+	/* read the clock last, so that the probe's own work is not measured */
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, PP_OFF_TC_START(%rcx)
+	jmp .Lenter_out
 .Lenter_general:
 	GENERAL(__pinpoint_enter_at, 0, 1)
 	RESTORE3
@@ -149,20 +194,51 @@ __pinpoint_exit_fast:
 	.cfi_startproc
 	SAVE3
 	FIND_COUNTER(PP_EXIT_BIAS_VALUE, .Lexit_out, .Lexit_general)
-	/* the end of a sampled counter's untimed outermost execution (exit_at()) */
-	cmpl $0, PP_OFF_TC_SKIP(%rdx)
+	/* the end of an outermost execution of the site's one counter */
+	cmpl $1, PP_OFF_TC_DEPTH(%rcx)
+	jne .Lexit_general
+	cmpq $0, PP_OFF_TC_START(%rcx)
+	jne .Lexit_timed
+	/* sampled and not timed: the short path (exit_at()) */
+	cmpl $0, PP_OFF_TC_SKIP(%rcx)
 	je .Lexit_general
-	cmpl $1, PP_OFF_TC_DEPTH(%rdx)
-	jne .Lexit_general
-	cmpq $0, PP_OFF_TC_START(%rdx)
-	jne .Lexit_general
-	movl $0, PP_OFF_TC_DEPTH(%rdx)
-	incq PP_OFF_TC_SCOUNT(%rdx)
+	movl $0, PP_OFF_TC_DEPTH(%rcx)
+	incq PP_OFF_TC_SCOUNT(%rcx)
 .Lexit_out:
 	.cfi_remember_state
 	RESTORE3
 	ret
 	.cfi_restore_state /* three registers saved, as at the jumps here */
+.Lexit_timed:
+	/* a timed execution ends (exit_slow(), finish() for a listed thread);
+	 * the entry's counter, its 8192nd all-timed execution and the other
+	 * clock are the C path's */
+	cmp pp_sample_counter(%rip), %edx
+	je .Lexit_general
+	cmp pp_stop_counter(%rip), %edx
+	je .Lexit_general
+	cmpb $0, pp_use_tsc(%rip)
+	je .Lexit_general
+	mov PP_OFF_TC_SKIP(%rcx), %r11d
+	test %r11d, %r11d
+	jnz 2f
+	cmpq $(PP_SAMPLE_AFTER_VALUE - 1), PP_OFF_TC_COUNT(%rcx)
+	je .Lexit_general
+	/* the clock before the updates */
+2:	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	sub PP_OFF_TC_START(%rcx), %rax
+	movl $0, PP_OFF_TC_DEPTH(%rcx)
+	test %r11d, %r11d
+	jnz 3f
+	add %rax, PP_OFF_TC_SUM(%rcx)
+	incq PP_OFF_TC_COUNT(%rcx)
+	jmp .Lexit_out
+3:	add %rax, PP_OFF_TC_SSUM(%rcx)
+	incq PP_OFF_TC_STIMED(%rcx)
+	incq PP_OFF_TC_SCOUNT(%rcx)
+	jmp .Lexit_out
 .Lexit_general:
 	GENERAL(__pinpoint_exit, PP_EXIT_BIAS_VALUE, 0)
 	RESTORE3

@@ -295,12 +295,15 @@ def case_fast(ctx):
     """The probes' x86-64 entry points (runtime/probe_x86_64.S), called with
     every register known (fast_call_x86_64.S): no register but r11 changes
     on the short path (an untimed execution of a sampled counter), on the
-    general path (every execution while all are timed, timing=all, two
-    counters on one site) or when nothing is armed; and the counts are
-    those of the C entry points."""
+    timed path (every execution while all are timed, the last of each gap,
+    timing=all), on the general path (an execution lost, an exit past the
+    end, two counters on one site, the entry's counter with samples and
+    stop=N) or when nothing is
+    armed; and the counts and times are those of the C entry points."""
     if platform.machine() != 'x86_64':
         print('rt.fast: x86-64 only')
         return
+    n = 20000 + 100 + 50  # flat, after a lost one, 100 us each
     for binary in (ctx.args.unit, ctx.args.unit_shared):
         which = os.path.basename(binary)
         r = ctx.run('fast', None, binary=binary)
@@ -312,9 +315,10 @@ def case_fast(ctx):
                 break
             s = slot(r, 0, 'range', 'fastfn:0-0', 1)
             timed = s.get('timed', s.count)
-            check(s.count == 20000 and not s.get('lost'), 'fast %s: %r' % (which, s))
+            check(s.count == n and s.get('lost') == 100, 'fast %s: %r' % (which, s))
             check(timed == s.count or 8192 + 800 < timed < 8192 + 2800,
                   'fast %s: about one in 8 timed past 8192: %r' % (which, s))
+            inside(s.total_ns, r.said['outer_ns'], 0, 'fast %s: total' % which)
             sampled = timed < s.count
             if sampled:
                 break
@@ -322,13 +326,30 @@ def case_fast(ctx):
         r = ctx.run('fast', 'range=fastfn:0-0;timing=all', binary=binary)
         if clean(ctx, r, 'fast %s timing=all' % which):
             s = slot(r, 0, 'range', 'fastfn:0-0', 1)
-            check(s.count == 20000 and s.get('timed', s.count) == 20000,
+            check(s.count == n and s.get('timed', s.count) == n and s.get('lost') == 100,
                   'fast %s timing=all: %r' % (which, s))
+            # the 50 executions of 100 us, and the others' few ns each
+            inside(s.total_ns, r.said['outer_ns'], 5 * MS, 'fast %s timing=all: total' % which)
         r = ctx.run('fast', 'range=fastfn:0-0;fn=fastfn;range=fastfn:0-0;samples=0', binary=binary)
         if clean(ctx, r, 'fast %s two counters' % which):
             for i in (0, 2):
                 s = slot(r, i, 'range', 'fastfn:0-0', 1)
-                check(s.count == 20000, 'fast %s two counters: %r' % (which, s))
+                check(s.count == n, 'fast %s two counters: %r' % (which, s))
+            s = slot(r, 1, 'fn', 'fastfn', 1)
+            check(s.count == 100, 'fast %s two counters: body %r' % (which, s))
+        r = ctx.run('fast', 'entry=fastfn;samples=1000', binary=binary)
+        if clean(ctx, r, 'fast %s entry' % which):
+            s = slot(r, 0, 'entry', 'fastfn', 1)
+            check(s.count == 100 and len(r.res.samples) == 100,
+                  'fast %s entry: %r, %d samples' % (which, s, len(r.res.samples)))
+            check(abs(sum(r.res.samples) - s.total_ns) <= 100,
+                  'fast %s entry: samples sum %d total %d' % (which, sum(r.res.samples), s.total_ns))
+        r = ctx.run('fast', 'entry=fastfn;stop=40', binary=binary)
+        check(r.rc == 0 and r.res is not None and 'outer_ns' not in r.said,
+              'fast %s stop=40: status %d, said %r' % (which, r.rc, r.said))
+        if r.res is not None:
+            s = slot(r, 0, 'entry', 'fastfn', 1)
+            check(s.count == 40, 'fast %s stop=40: %r' % (which, s))
 
 
 def case_samples(ctx):
