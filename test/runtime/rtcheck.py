@@ -318,7 +318,9 @@ def case_fast(ctx):
             check(s.count == n and s.get('lost') == 100, 'fast %s: %r' % (which, s))
             check(timed == s.count or 8192 + 800 < timed < 8192 + 2800,
                   'fast %s: about one in 8 timed past 8192: %r' % (which, s))
-            inside(s.total_ns, r.said['outer_ns'], 0, 'fast %s: total' % which)
+            # no bound from the program's clock here: sampled, the 50 long
+            # executions are timed about one in 8 and counted 8 times
+            check(s.total_ns > 0, 'fast %s: total %d' % (which, s.total_ns))
             sampled = timed < s.count
             if sampled:
                 break
