@@ -122,18 +122,19 @@ __pinpoint_enter_fast:
 	.cfi_startproc
 	SAVE3
 	FIND_COUNTER(0, .Lenter_out, .Lenter_general)
-	/* an outermost execution of the site's one counter (enter_word()) */
+	/* an outermost execution of the site's one counter (enter_word());
+	 * the C path, if it is taken below, stores the same position again */
 	cmpl $0, PP_OFF_TC_DEPTH(%rcx)
 	jne .Lenter_general
-	mov PP_OFF_TC_SKIP(%rcx), %edx
-	cmp $1, %edx
-	jbe .Lenter_timed
-	/* sampled and not timed: the short path (enter_at()) */
 	lea 32(%rsp), %r11 /* the probe's caller's CFA: above 3 saves and the return address */
 	mov %r11, PP_OFF_TC_FRAME(%rcx)
 	mov 24(%rsp), %r11 /* the return address, in the probe's caller */
 	mov %r11, PP_OFF_TC_RET(%rcx)
 	movq $0, PP_OFF_TC_VFRAME(%rcx)
+	mov PP_OFF_TC_SKIP(%rcx), %edx
+	cmp $1, %edx
+	jbe .Lenter_timed
+	/* sampled and not timed: the short path (enter_at()) */
 	dec %edx
 	mov %edx, PP_OFF_TC_SKIP(%rcx)
 	movq $0, PP_OFF_TC_START(%rcx)
@@ -148,11 +149,6 @@ __pinpoint_enter_fast:
 	 * starts_timed()); the clock is the TSC's, or the C path reads it */
 	cmpb $0, pp_use_tsc(%rip)
 	je .Lenter_general
-	lea 32(%rsp), %r11
-	mov %r11, PP_OFF_TC_FRAME(%rcx)
-	mov 24(%rsp), %r11
-	mov %r11, PP_OFF_TC_RET(%rcx)
-	movq $0, PP_OFF_TC_VFRAME(%rcx)
 	test %edx, %edx
 	jz 1f
 	/* the next gap: pp_sample_gap()'s xorshift64 on the thread's generator */

@@ -298,8 +298,8 @@ def case_fast(ctx):
     timed path (every execution while all are timed, the last of each gap,
     timing=all), on the general path (an execution lost, an exit past the
     end, two counters on one site, the entry's counter with samples and
-    stop=N) or when nothing is
-    armed; and the counts and times are those of the C entry points."""
+    stop=N) or when nothing is armed; and the counts and times are those
+    of the C entry points."""
     if platform.machine() != 'x86_64':
         print('rt.fast: x86-64 only')
         return
