@@ -115,6 +115,11 @@ static void write_results(struct pp_writer *w, double tpn)
 	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n",
 		 pp_use_tsc ? "tsc" : "monotonic", tpn);
 	puts_(w, line);
+	puts_(w, PP_RES_SAMPLING " " PP_RES_BELOW_NS "=");
+	put_u64(w, to_ns(pp_sample_below(), tpn));
+	puts_(w, " " PP_RES_READS_NS "=");
+	put_u64(w, to_ns(pp_clock_pair, tpn));
+	puts_(w, "\n");
 	for (unsigned i = 0; i < pp_nmodules; i++) {
 		puts_(w, PP_RES_MODULE " ");
 		put_path(w, pp_modules[i]);

@@ -94,6 +94,8 @@ void pp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ---- clock.c ---- */
 
 extern bool pp_use_tsc;
+/* Ticks two back-to-back clock reads take, measured by pp_clock_init(). */
+extern uint64_t pp_clock_pair;
 
 void pp_clock_init(void);
 /* Ticks per ns, calibrated against CLOCK_MONOTONIC since pp_clock_init(). */
@@ -187,7 +189,12 @@ void pp_thread_collect(uint64_t now);
 /* ---- sample.c: timing a random sample of a hot counter's executions ---- */
 
 #define PP_SAMPLE_AFTER 8192u /* a thread's executions of a counter, all timed */
-#define PP_SAMPLE_BELOW 1024u /* ... whose mean is below this many ticks: sample */
+/* ... whose mean is below PP_SAMPLE_SHARE times what two clock reads cost
+ * (timing each would add over 1 % to it), in PP_SAMPLE_BELOW_MIN to
+ * PP_SAMPLE_BELOW_MAX ticks: sampled from then on */
+#define PP_SAMPLE_SHARE 100u
+#define PP_SAMPLE_BELOW_MIN 1024u
+#define PP_SAMPLE_BELOW_MAX 16384u
 
 /* Executions to the next timed one: 1..15, mean 8 (one in 8 is timed). */
 static inline uint32_t pp_sample_gap(struct pp_thread *t)
@@ -202,6 +209,8 @@ static inline uint32_t pp_sample_gap(struct pp_thread *t)
 }
 
 void pp_sample_seed(struct pp_thread *t);
+/* The mean duration, in ticks, below which a counter is sampled. */
+uint64_t pp_sample_below(void);
 /* After the PP_SAMPLE_AFTER-th all-timed execution of counter @i on a listed
  * thread: start sampling it when it is short and of one site. */
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i);

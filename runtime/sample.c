@@ -5,7 +5,8 @@
  * Reading the clock twice costs about 20 ns on some hosts (two rdtsc in a
  * VM), which is more than a short call itself.  A counter whose first
  * PP_SAMPLE_AFTER executions on a thread were all timed and averaged less
- * than PP_SAMPLE_BELOW ticks is therefore sampled from then on: every
+ * than pp_sample_below() ticks, where timing each would add more than 1 %
+ * to it, is therefore sampled from then on: every
  * execution is still counted, and one in 8 on average is timed.  The gaps
  * between timed executions are random (1 to 15, mean 8, from a per-thread
  * xorshift generator seeded afresh in every process), so a workload whose
@@ -56,13 +57,29 @@ static bool one_site(unsigned i)
 	       (slot->kind == PP_KIND_RANGE && slot->first == slot->last);
 }
 
+/*
+ * A longer call is timed every time: its clock reads are a small part of
+ * it, and its estimate would add sampling noise (doc/statistics.md) for
+ * little.  The bounds keep a host whose clock is very cheap sampling what
+ * is under 1024 ticks, and one whose clock traps into the hypervisor
+ * timing what is over 16384 ticks (5-7 us at 2.4-3 GHz).
+ */
+uint64_t pp_sample_below(void)
+{
+	uint64_t below = (uint64_t)PP_SAMPLE_SHARE * pp_clock_pair;
+
+	if (below < PP_SAMPLE_BELOW_MIN)
+		return PP_SAMPLE_BELOW_MIN;
+	return below > PP_SAMPLE_BELOW_MAX ? PP_SAMPLE_BELOW_MAX : below;
+}
+
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 {
 	/* one_site() rules out the entry, which is also the stop=N counter;
 	 * finish() calls this for listed threads only */
 	if (pp_spec.every || !one_site(i))
 		return;
-	if (c->sum >= (uint64_t)PP_SAMPLE_BELOW * c->count)
+	if (c->sum >= pp_sample_below() * c->count)
 		return;
 	pp_st(&c->skip, pp_sample_gap(t));
 }

@@ -92,6 +92,7 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 
 #define PP_RES_PID "pid"
 #define PP_RES_CLOCK "clock"
+#define PP_RES_SAMPLING "sampling" /* below_ns=N reads_ns=N: sample.c's threshold */
 #define PP_RES_MODULE "module"
 #define PP_RES_SLOT "slot"
 #define PP_RES_SAMPLES "samples"
@@ -103,6 +104,8 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 #define PP_RES_CALLS_NS "calls_ns"
 #define PP_RES_LOST "lost"
 #define PP_RES_TIMED "timed"
+#define PP_RES_BELOW_NS "below_ns"
+#define PP_RES_READS_NS "reads_ns"
 
 /* ---- limits ---- */
 

@@ -38,6 +38,8 @@ class Results:
         self.pid = None
         self.clock = None
         self.ticks_per_ns = None
+        self.below_ns = None
+        self.reads_ns = None
         self.modules = []
         self.slots = []
         self.samples = []
@@ -80,6 +82,10 @@ def parse(text):
     if not re.match(r'[0-9]+\.[0-9]{6}\Z', clock[1]):
         raise FormatError('line %d: bad ticks per ns %r' % (n, clock[1]))
     res.ticks_per_ns = float(clock[1])
+    m = re.match(r'below_ns=(0|[1-9][0-9]*) reads_ns=(0|[1-9][0-9]*)\Z', take('sampling '))
+    if not m:
+        raise FormatError('line %d: bad sampling line' % n)
+    res.below_ns, res.reads_ns = int(m.group(1)), int(m.group(2))
     while n < len(lines) and lines[n].startswith('module '):
         path = take('module ')
         if not path.startswith('/'):

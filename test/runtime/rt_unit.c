@@ -38,6 +38,7 @@ UNIT_FN(fn_exiter, "exiter", UNIT_FILE, 2);
 UNIT_FN(fn_hot, "hot", UNIT_FILE, 2);
 UNIT_FN(fn_work, "work", UNIT_FILE, 0);
 UNIT_FN(fn_ref, "ref", UNIT_FILE, 0);
+UNIT_FN(fn_steady, "steady", UNIT_FILE, 1);
 UNIT_FN(fn_fast, "fastfn", UNIT_FILE, 1);
 UNIT_MODULE_CTOR()
 
@@ -151,6 +152,15 @@ __attribute__((noinline)) static void hot(unsigned n, unsigned rounds)
 			UNIT_CALL(fn_hot, 1, ref(100 * rounds));
 	}
 	UNIT_EXIT(fn_hot, 0);
+}
+
+/* @n calls of work(@rounds), every one as long: a mean set from outside. */
+__attribute__((noinline)) static void steady(unsigned n, unsigned rounds)
+{
+	UNIT_ENTER(fn_steady, 0);
+	for (unsigned i = 0; i < n; i++)
+		UNIT_CALL(fn_steady, 0, work(rounds));
+	UNIT_EXIT(fn_steady, 0);
 }
 
 __attribute__((noinline)) static void sleeper(unsigned ms)
@@ -591,7 +601,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(s, "hot")) {
 		hot(300000, 20);
 	} else if (!strcmp(s, "hot-long")) {
-		hot(10000, 4000);
+		hot(10000, 16000);
+	} else if (!strcmp(s, "steady") && argc > 2) {
+		steady(20000, (unsigned)strtoul(argv[2], NULL, 10));
 	} else if (!strcmp(s, "plain")) {
 		loop(10);
 		parent();

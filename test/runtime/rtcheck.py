@@ -214,6 +214,57 @@ def case_sampling(ctx):
         timed = int(rng.fields.get('timed', n))
         check(rng.count == n and (timed == n or 0.9 * want <= timed <= 1.1 * want),
               'sampling, one site alone: count %d timed %d, want about %d' % (rng.count, timed, want))
+    sampling_threshold(ctx)
+
+
+def sampling_threshold(ctx):
+    """Which calls are sampled follows what the clock costs (sample.c): a
+    call whose mean is under 100 times two clock reads (timing each would
+    add over 1 %), within 1024 to 16384 ticks, is sampled; a longer one is
+    timed every time.  The results file says where the line lies."""
+    n = 20000
+    r = ctx.run('steady', 'fn=work;timing=all', argv=['steady', '2000'])
+    if not clean(ctx, r, 'threshold, calibration'):
+        return
+    tpn, below, reads = r.res.ticks_per_ns, r.res.below_ns, r.res.reads_ns
+    work = slot(r, 0, 'fn', 'work', 1)
+    check(work.count == n and 'timed' not in work.fields, 'threshold: timing=all %r' % work)
+    check(0 < reads < 10000, 'threshold: two clock reads take %d ns' % reads)
+    lo, hi = 1024 / tpn, 16384 / tpn
+    want = min(max(100 * reads, lo), hi)
+    # reads_ns is rounded to the ns: 100 times it, to 50 ns
+    check(abs(below - want) <= 51,
+          'threshold: below_ns=%d, want %.0f (reads_ns=%d, %.6f ticks/ns)' % (below, want, reads, tpn))
+    per_round = work.total_ns / work.count / 2000
+    if per_round <= 0:
+        check(False, 'threshold: work() took no time')
+        return
+    # a call a third of the way up: sampled (a run slowed down by a loaded
+    # host may rightly not sample: up to 3 runs), unless the line is at its
+    # floor, as on a host whose clock is cheap
+    if below >= 2 * lo:
+        rounds = max(1, int(below / 3 / per_round))
+        for _ in range(3):
+            r = ctx.run('steady', 'range=steady:0-0', argv=['steady', str(rounds)])
+            if not clean(ctx, r, 'threshold, short'):
+                return
+            s = slot(r, 0, 'range', 'steady:0-0', 1)
+            check(s.count == n, 'threshold, short: count %d' % s.count)
+            if int(s.fields.get('timed', n)) < n:
+                break
+        else:
+            check(False, 'threshold: calls of %.0f ns, under %d ns, never sampled' %
+                  (rounds * per_round, below))
+    else:
+        print('threshold at its floor (%d ns, two reads %d ns): the short case is rt.sampling\'s'
+              % (below, reads))
+    # four times the line: timed every time, however fast the host
+    rounds = max(1, int(4 * below / per_round))
+    r = ctx.run('steady', 'range=steady:0-0', argv=['steady', str(rounds)])
+    if clean(ctx, r, 'threshold, long'):
+        s = slot(r, 0, 'range', 'steady:0-0', 1)
+        check(s.count == n and 'timed' not in s.fields,
+              'threshold: calls of %.0f ns, over %d ns, sampled: %r' % (rounds * per_round, below, s))
 
 
 def case_sleep(ctx):
@@ -512,6 +563,9 @@ def case_monotonic(ctx):
     r = ctx.run('sleep', 'range=sleeper:0-0', binary=ctx.args.unit_mono)
     if clean(ctx, r, 'monotonic sleep'):
         check(r.res.clock == 'monotonic', 'monotonic: clock %s' % r.res.clock)
+        # in ns: two clock_gettime calls
+        check(0 < r.res.reads_ns < 10000 and 1024 <= r.res.below_ns <= 16384,
+              'monotonic: sampling below_ns=%d reads_ns=%d' % (r.res.below_ns, r.res.reads_ns))
         inside(r.res.slots[0].total_ns, r.said['outer_ns'], 18 * MS, 'monotonic: 20 ms call')
 
 
