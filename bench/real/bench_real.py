@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """bench_real.py - the probes' cost on real libraries, plain against instrumented.
 
-    bench_real.py --work DIR [--pinpoint BUILD] [--rounds N] [--only LIB,...] [--json FILE]
+    bench_real.py --work DIR [--pinpoint BUILD] [--rounds N] [--cost-rounds N]
+                  [--only LIB,...] [--instructions] [--json FILE]
 
 For each library of LIBRARIES: fetches its pinned npm tarballs into
 DIR/downloads (npm pack, once; the sha256 must match), unpacks them, compiles
@@ -12,11 +13,17 @@ plugin was built for) and instrumented (the same plus
 -fpass-plugin=<BUILD>/pass/pinpoint-pass.so, linked with the static runtime
 <BUILD>/runtime/libpinpoint-rt.a).  The driver runs the library's public API
 over input it generates deterministically and prints a digest, which must be
-the same for every variant.  Then, round by round in rotating order: plain,
-instrumented unarmed, and instrumented with one hot call site of the library
-armed (PINPOINT=out=...;range=CALLER:I-I: of the sites of one callee in one
-caller that <BUILD>/tools/pinpoint-layers lists with probes, the one a
-counting run finds executed most often).  Printed per library:
+the same for every variant.  Then two phases.  The whole program: round by
+round in rotating order, plain and instrumented unarmed, the driver's whole
+workload (about 0.3-0.6 s).  The armed cost: --cost-rounds short runs of the
+driver (its argument 'short' below: some 50 ms of work), round by round in
+rotating order, instrumented unarmed, armed with one hot call site of the
+library (PINPOINT=out=...;range=CALLER:I-I: of the sites of one callee in
+one caller that <BUILD>/tools/pinpoint-layers lists with probes, the one a
+counting run finds executed most often) and the same with timing=all.  Short
+runs because this host's speed drifts by 10-30 % over seconds, in episodes;
+runs of 50 ms mostly fall between them, where 0.5 s runs rarely do.
+Printed per library:
 
   * unarmed / plain, whole program: the ratio of the process's CPU time
     (user + sys, start to exit; robust to a loaded machine) and of its wall
@@ -27,25 +34,24 @@ counting run finds executed most often).  Printed per library:
     runtime times a random sample of a short hot call's executions, one in 8,
     and counts every one: the share timed is printed) and with timing=all
     (every execution timed); the median over rounds with a distribution-free
-    95 % confidence interval for it (order statistics: on a noisy host the
-    rounds spread widely, but the median's interval narrows as rounds are
-    added), and the figure from the fastest run of each variant.  Beside
-    them, the range's time as the sampled
-    run estimates it over the time timing=all measures (medians): the
-    sample's bias, if any, and how much less the probes add to what they
-    measure;
+    95 % confidence interval for it (order statistics), and the figure from
+    the fastest run of each variant.  Beside them, the call's mean duration
+    and the range's time as the sampled run estimates it over the time
+    timing=all measures (medians): the sample's bias, if any;
   * the clock's own cost in the same rounds: two back-to-back reads of the
-    clock the runtime reads (rdtsc, bench/calls.c built plain), and the
-    armed cost beyond it, per round: an armed call reads the clock twice,
-    so no armed figure falls much below that reference, which differs from
-    host to host of the same VM type (19-25 ns for the two reads);
-  * build time: CPU time of the compiler and linker, instrumented / plain;
+    clock the runtime reads (rdtsc, bench/calls.c built plain, every 5th
+    round), and the timing=all cost beyond it: a timed call reads the clock
+    twice, so no timing=all figure falls much below that reference, which
+    differs from host to host of the same VM type (19-25 ns for two reads);
+  * build time: CPU time of the compiler and linker, instrumented / plain,
+    each file compiled --build-reps times per variant (alternating), the
+    least time counted;
   * the size of the pinpoint_table section against .text.
 
 With --instructions, plain, unarmed and armed also run once each under
 callgrind (valgrind --tool=callgrind): the instructions each executes, their
 ratio, and the instructions an armed call adds, (armed - unarmed) / armed
-executions, thunks and runtime included.  With every execution timed
+executions, the runtime included.  With every execution timed
 (timing=all): under callgrind a call runs some 50 times slower, too slow to
 be sampled, so the sampled path's count cannot be taken that way.
 That figure is exact and repeatable whatever else the machine does, where
@@ -103,6 +109,7 @@ LIBRARIES = [
         'armed': [('ts_tree_cursor_goto_sibling_internal', '<indirect>'),
                   ('main', 'ts_tree_cursor_goto_first_child')],
         'workload': 'parse a generated 165 KiB JSON document 12 times, walk each tree',
+        'short': 1,
     },
     {
         'name': 'expat',
@@ -118,6 +125,7 @@ LIBRARIES = [
         'libs': [],
         'armed': [('doContent', '<indirect>'), ('doContent', 'storeAtts')],
         'workload': 'parse a generated 1 MiB XML document 40 times in 16 KiB chunks, with handlers',
+        'short': 4,
     },
     {
         'name': 'argon2',
@@ -133,6 +141,7 @@ LIBRARIES = [
         'libs': ['-lpthread'],
         'armed': [('fill_segment', 'index_alpha'), ('blake2b_update', 'blake2b_compress')],
         'workload': '1000 Argon2id/Argon2i hashes (t=2, m=256 KiB), 100 encode+verify',
+        'short': 150,
     },
     {
         'name': 'brotli',
@@ -149,6 +158,7 @@ LIBRARIES = [
         'armed': [('BrotliStoreMetaBlock', 'StoreSymbol'),
                   ('BrotliEncoderCompress', 'BrotliEncoderCompressStream')],
         'workload': 'compress 480 generated 64 KiB text messages at quality 4, decompress each',
+        'short': 6,
     },
     {
         'name': 'lz4',
@@ -161,7 +171,8 @@ LIBRARIES = [
         'flags': [],
         'libs': [],
         'armed': [('main', 'LZ4_decompress_safe')],
-        'workload': 'compress 102400 1 KiB log blocks (1/8 with LZ4HC), decompress each 4 times',
+        'workload': 'compress 51200 1 KiB log blocks (1/64 with LZ4HC), decompress each 16 times',
+        'short': 8,
     },
     {
         'name': 'snappy',
@@ -176,7 +187,8 @@ LIBRARIES = [
         'flags': ['-DHAVE_CONFIG_H'],
         'libs': [],
         'armed': [('main', '_ZN6snappy10UncompressEPKcmPNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE')],
-        'workload': 'compress 61440 1 KiB key/value blocks, validate + decompress each 4 times',
+        'workload': 'compress 40960 256-byte key/value blocks, validate + decompress each 16 times',
+        'short': 2,
     },
 ]
 
@@ -264,9 +276,11 @@ def timed(cmd):
     return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
-def build(lib, roots, outdir, tc):
+def build(lib, roots, outdir, tc, reps):
     """Builds the driver plain and instrumented, one file at a time, the two
-    variants of each file back to back; returns paths and CPU seconds."""
+    variants of each file back to back, @reps times each; returns paths and
+    CPU seconds, per file and variant the least of the @reps compiles (a
+    compile does the same work every time: a loaded host only adds to it)."""
     cxx = lib['lang'] == 'C++'
     cc = tc['cxx'] if cxx else tc['cc']
     srcs = [s for pat in lib['sources'] for s in resolve(roots, pat)]
@@ -283,16 +297,22 @@ def build(lib, roots, outdir, tc):
         os.makedirs(os.path.join(outdir, v), exist_ok=True)
         out[v] = []
     for i, s in enumerate(srcs):
-        order = list(variants) if i % 2 == 0 else list(reversed(list(variants)))
-        for v in order:
-            obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s)))
-            cpu[v] += timed([cc] + base + variants[v] + ['-c', s, '-o', obj])
-            out[v].append(obj)
+        best = {}
+        for k in range(reps):
+            order = list(variants) if (i + k) % 2 == 0 else list(reversed(list(variants)))
+            for v in order:
+                obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s)))
+                t = timed([cc] + base + variants[v] + ['-c', s, '-o', obj])
+                best[v] = min(best.get(v, t), t)
+        for v in variants:
+            cpu[v] += best[v]
+            out[v].append(os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s))))
     exe = {}
     for v in variants:
         exe[v] = os.path.join(outdir, v, 'driver')
         rt = [tc['runtime']] if v == 'instr' else []
-        cpu[v] += timed([cc, '-O2', '-g'] + out[v] + ['-o', exe[v]] + rt + lib['libs'] + ['-lpthread', '-lm'])
+        cmd = [cc, '-O2', '-g'] + out[v] + ['-o', exe[v]] + rt + lib['libs'] + ['-lpthread', '-lm']
+        cpu[v] += min(timed(cmd) for _ in range(reps))
     return exe, cpu
 
 
@@ -351,14 +371,15 @@ def run_env(armed, res):
     return env
 
 
-def run(exe, armed, tmp, slots=1):
+def run(exe, armed, tmp, slots=1, n=None):
+    """One run of the driver @exe (with its argument @n, if given)."""
     res = os.path.join(tmp, 'results')
     if armed and os.path.exists(res):
         os.unlink(res)
     env = run_env(armed, res)
     with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
         t0 = time.perf_counter()
-        p = subprocess.Popen([exe], env=env, stdout=out, stderr=err)
+        p = subprocess.Popen([exe] + ([str(n)] if n else []), env=env, stdout=out, stderr=err)
         _, status, ru = os.wait4(p.pid, 0)
         wall = (time.perf_counter() - t0) * 1e9
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -455,14 +476,19 @@ def main():
     ap = argparse.ArgumentParser(description='the probes\' cost on real libraries')
     ap.add_argument('--work', required=True, help='download and build directory')
     ap.add_argument('--pinpoint', default=os.getcwd(), help='the pinpoint build to measure')
-    ap.add_argument('--rounds', type=int, default=21)
+    ap.add_argument('--rounds', type=int, default=21,
+                    help='rounds of the whole-program comparison (default 21)')
+    ap.add_argument('--cost-rounds', type=int, default=101,
+                    help='short runs of each armed variant for the cost per call (default 101)')
+    ap.add_argument('--build-reps', type=int, default=3,
+                    help='compiles of each file per variant; the least CPU time counts (default 3)')
     ap.add_argument('--only', default='', help='comma-separated library names')
     ap.add_argument('--json', help='also write the figures to this file')
     ap.add_argument('--instructions', action='store_true',
                     help='also count plain and unarmed instructions with callgrind')
     args = ap.parse_args()
-    if args.rounds < 4:
-        fail('--rounds must be at least 4')
+    if args.rounds < 4 or args.cost_rounds < 4 or args.build_reps < 1:
+        fail('--rounds and --cost-rounds must be at least 4, --build-reps at least 1')
 
     t_start = time.monotonic()
     build_dir = os.path.abspath(args.pinpoint)
@@ -501,57 +527,82 @@ def main():
             outdir = os.path.join(work, 'build', tag, lib['name'])
             shutil.rmtree(outdir, ignore_errors=True)
             print('  %s: building plain and instrumented ...' % lib['name'], flush=True)
-            exe, cpu = build(lib, roots, outdir, tc)
+            exe, cpu = build(lib, roots, outdir, tc, args.build_reps)
             text_plain, _ = section_sizes(exe['plain'])
             text, table = section_sizes(exe['instr'])
 
             item = armed_site(tc['layers'], exe['instr'], lib['armed'], tmp)
+            # the whole program: plain against unarmed, the driver's whole workload
             variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
-            if item:
-                variants.append(('armed', exe['instr'], item))
-                variants.append(('all', exe['instr'], item + ';timing=all'))
             res = {v[0]: [] for v in variants}
-            reads = []
             print('  %s: running %d rounds ...' % (lib['name'], args.rounds), flush=True)
             for r in range(args.rounds):
                 order = variants[r % len(variants):] + variants[:r % len(variants)]
                 for name, path, armed in order:
                     res[name].append(run(path, armed, tmp))
-                reads.append(clock_pair_ns(clock))
+            # the armed cost: many short runs (the host's speed drifts by
+            # 10-30 % over seconds, and runs of some 50 ms mostly fall
+            # between its slow episodes), unarmed, armed and timing=all
+            # (and plain, for the whole-program ratio over the same short runs)
+            cost = {'plain': [], 'unarmed': [], 'armed': [], 'all': []}
+            reads = []
+            variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
+            if item:
+                variants += [('armed', exe['instr'], item),
+                             ('all', exe['instr'], item + ';timing=all')]
+            print('  %s: %d short runs of each (driver %d) ...' %
+                  (lib['name'], args.cost_rounds, lib['short']), flush=True)
+            for r in range(args.cost_rounds):
+                order = variants[r % len(variants):] + variants[:r % len(variants)]
+                for name, path, armed in order:
+                    cost[name].append(run(path, armed, tmp, n=lib['short']))
+                    if clock and r % 5 == 0:
+                        reads.append(clock_pair_ns(clock))
             checks = {v['check'] for name in res for v in res[name]}
             if len(checks) != 1:
                 fail('%s: the variants computed different results: %s' % (lib['name'], sorted(checks)))
+            checks = {v['check'] for name in cost for v in cost[name]}
+            if len(checks) > 1:
+                fail('%s: the short runs computed different results: %s' %
+                     (lib['name'], sorted(checks)))
             ratio = [u['cpu'] / p['cpu'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_wall = [u['wall'] / p['wall'] for u, p in zip(res['unarmed'], res['plain'])]
-            count = res['armed'][0]['count'] if item else 0
+            ratio_short = [u['cpu'] / p['cpu'] for u, p in zip(cost['unarmed'], cost['plain'])]
+            count = cost['armed'][0]['count'] if item else 0
             ir = None
             if args.instructions:
                 print('  %s: counting instructions (callgrind) ...' % lib['name'], flush=True)
                 ir = {'plain': instructions(exe['plain']), 'unarmed': instructions(exe['instr'])}
                 if item and ir['unarmed']:
                     ir['armed'] = instructions(exe['instr'], item + ';timing=all', tmp)
+                    ir['count'] = run(exe['instr'], item, tmp)['count']
             per_call = [(a['cpu_ns'] - u['cpu_ns']) / count
-                        for a, u in zip(res['armed'], res['unarmed'])] if count else [float('nan')]
+                        for a, u in zip(cost['armed'], cost['unarmed'])] if count else [float('nan')]
             per_call_all = [(a['cpu_ns'] - u['cpu_ns']) / count
-                            for a, u in zip(res['all'], res['unarmed'])] if count else [float('nan')]
+                            for a, u in zip(cost['all'], cost['unarmed'])] if count else [float('nan')]
             # from the fastest run of each variant: a noisy host only adds time
-            fastest = {k: min(v['cpu_ns'] for v in res[k]) for k in res}
+            fastest = {k: min(v['cpu_ns'] for v in cost[k]) for k in cost if cost[k]}
             min_call = (fastest['armed'] - fastest['unarmed']) / count if count else float('nan')
             min_call_all = (fastest['all'] - fastest['unarmed']) / count if count else float('nan')
-            timed = statistics.median(v['timed'] / v['count'] for v in res['armed']) if count else 0
-            estimate = (statistics.median(v['total_ns'] for v in res['armed']) /
-                        statistics.median(v['total_ns'] for v in res['all'])) if count else 0
-            beyond = [c - k for c, k in zip(per_call_all, reads)] if count and clock else [float('nan')]
+            timed = statistics.median(v['timed'] / v['count'] for v in cost['armed']) if count else 0
+            estimate = (statistics.median(v['total_ns'] for v in cost['armed']) /
+                        statistics.median(v['total_ns'] for v in cost['all'])) if count else 0
+            mean_call = statistics.median(v['total_ns'] / v['count'] for v in cost['all']) if count else 0
+            pair = statistics.median(reads) if count and reads else float('nan')
+            beyond = [c - pair for c in per_call_all] if count and reads else [float('nan')]
             rows.append({
                 'lib': lib['name'], 'lang': lib['lang'], 'loc': loc(roots, lib),
                 'plain_ms': statistics.median(v['cpu'] for v in res['plain']) / 1e6,
                 'ratio': quartiles(ratio), 'ratio_wall': quartiles(ratio_wall),
+                'ratio_short': quartiles(ratio_short), 'ratio_short_ci': median_ci(ratio_short),
+                'plain_short_ms': statistics.median(v['cpu'] for v in cost['plain']) / 1e6,
                 'armed': item, 'count': count,
                 'per_call': quartiles(per_call),
                 'per_call_all': quartiles(per_call_all), 'timed': timed, 'estimate': estimate,
                 'per_call_ci': median_ci(per_call), 'per_call_all_ci': median_ci(per_call_all),
-                'min_call': min_call, 'min_call_all': min_call_all,
-                'clock_pair': quartiles(reads) if clock else None,
+                'min_call': min_call, 'min_call_all': min_call_all, 'mean_call_ns': mean_call,
+                'short': lib['short'], 'cost_rounds': args.cost_rounds if item else 0,
+                'clock_pair': quartiles(reads) if reads else None,
                 'beyond_clock': quartiles(beyond),
                 'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
                 'text_plain': text_plain, 'text': text, 'table': table,
@@ -559,41 +610,62 @@ def main():
             })
 
     print()
-    print('  %-17s %-4s %6s %7s  %-24s %-24s %-30s %-17s %s' %
+    print('  whole program, instrumented and unarmed against plain (the figure that counts):')
+    print('  %-17s %-4s %6s %7s  %-24s %-24s %-29s %-20s %s' %
           ('library', 'lang', 'lines', 'plain', 'unarmed/plain, CPU', 'unarmed/plain, wall',
-           'armed ns/call [q] calls/run', 'build s (x)', 'table/.text KiB (plain .text)'))
+           'short runs: CPU [95% CI]', 'build s (x)', 'table/.text KiB (plain .text)'))
     for r in rows:
         q1, m, q3 = r['ratio']
         w1, wm, w3 = r['ratio_wall']
-        c1, cm, c3 = r['per_call']
-        armed = ('%6.1f [%6.1f..%6.1f] %7d' % (cm, c1, c3, r['count'])) if r['count'] else 'no such call'
-
-        print('  %-17s %-4s %6d %5.0fms  %.3fx [%.3f..%.3f]   %.3fx [%.3f..%.3f]   %-30s %5.1f/%5.1f %.2fx %6.1f/%6.1f %5.1f%% (%.1f)' %
-              (r['lib'], r['lang'], r['loc'], r['plain_ms'], m, q1, q3, wm, w1, w3, armed,
+        short = '%.3fx [%.3f..%.3f] %3.0fms' % ((r['ratio_short'][1],) + tuple(r['ratio_short_ci']) +
+                                                (r['plain_short_ms'],))
+        print('  %-17s %-4s %6d %5.0fms  %.3fx [%.3f..%.3f]   %.3fx [%.3f..%.3f]   %-29s '
+              '%5.1f/%5.1f %.2fx   %6.1f/%6.1f %5.1f%% (%.1f)' %
+              (r['lib'], r['lang'], r['loc'], r['plain_ms'], m, q1, q3, wm, w1, w3, short,
                r['build_plain_s'], r['build_instr_s'], r['build_instr_s'] / r['build_plain_s'],
                r['table'] / 1024, r['text'] / 1024, 100.0 * r['table'] / max(r['text'], 1),
                r['text_plain'] / 1024))
+    print('    unarmed/plain: median of %d adjacent-run ratios [quartiles] of the process\'s CPU time'
+          ' (user+sys) and' % args.rounds)
+    print('    wall time, start to exit; short runs: the same CPU ratio over the %d short runs'
+          ' below (their' % args.cost_rounds)
+    print('    median with a 95%% confidence interval, and plain\'s CPU time); target <= 1.02x each'
+          ' library (goal: median <= 1.01x)')
+    for key, what in (('ratio', 'whole runs'), ('ratio_short', 'short runs')):
+        meds = [r[key][1] for r in rows]
+        print('    %s: worst %.3fx, median over libraries %.3fx (CPU)' %
+              (what, max(meds), statistics.median(meds)))
+    print('    build: compiler and linker CPU time (user+sys), plain/instrumented (instrumented /'
+          ' plain), per file the')
+    print('    least of %d compiles of each variant; target <= 1.3x' % args.build_reps)
     if any(r['count'] for r in rows):
         print()
-        print('  %-17s %-26s %-7s %-26s %-9s %-9s %s' % (
-            'library', 'armed ns/call [95% CI]', 'timed', 'timing=all [95% CI]', 'armed', 'all',
-            'estimate / timing=all'))
+        print('  armed cost per call, the most executed site of one callee armed (range=CALLER:I-I),'
+              ' ns per call:')
+        print('  %-17s %7s %8s %-25s %-7s %-25s %-9s %-9s %s' % (
+            'library', 'calls', 'call ns', 'armed [95% CI]', 'timed', 'timing=all [95% CI]',
+            'armed*', 'all*', 'estimate/all'))
         for r in rows:
             if r['count']:
-                print('  %-17s %6.1f [%6.1f..%6.1f]   %5.1f%%  %6.1f [%6.1f..%6.1f]   %6.1f    %6.1f'
-                      '    %.3fx' %
-                      ((r['lib'], r['per_call'][1]) + tuple(r['per_call_ci']) +
-                       (100.0 * r['timed'], r['per_call_all'][1]) + tuple(r['per_call_all_ci']) +
+                print('  %-17s %7d %8.0f %6.1f [%6.1f..%6.1f]   %5.1f%%  %6.1f [%6.1f..%6.1f]   '
+                      '%6.1f    %6.1f    %.3fx' %
+                      ((r['lib'], r['count'], r['mean_call_ns'], r['per_call'][1]) +
+                       tuple(r['per_call_ci']) + (100.0 * r['timed'], r['per_call_all'][1]) +
+                       tuple(r['per_call_all_ci']) +
                        (r['min_call'], r['min_call_all'], r['estimate'])))
-        print('  armed: as the driver arms (a short hot call is timed on a random 1 in 8 of its'
-              ' executions, all counted);')
-        print('  timing=all: every execution timed; both: the median of the rounds\' differences and a'
-              ' distribution-free')
-        print('  95% confidence interval of that median (order statistics); the two columns after them:'
-              ' the same two')
-        print('  figures from the fastest run of each variant (a noisy host only adds time); estimate:'
-              ' the site\'s')
-        print('  total_ns, sampled over timing=all (medians)')
+        print('    (armed - unarmed CPU time of the driver\'s work) / armed calls, %d short runs of'
+              ' each variant' % args.cost_rounds)
+        print('    in rotating order (calls: armed calls a run; call ns: the call\'s mean duration);'
+              ' the median')
+        print('    of the rounds with a distribution-free 95% confidence interval (order statistics);'
+              ' target <= 20 ns')
+        print('    armed: as the driver arms (a call site or body shorter than 100 times two clock'
+              ' reads is timed')
+        print('    on a random 1 in 8 of its executions, all counted; timed: the share timed);'
+              ' timing=all: every')
+        print('    execution timed; *: from the fastest run of each variant; estimate/all: the site\'s'
+              ' total_ns,')
+        print('    sampled over timing=all (medians)')
     if any(r['clock_pair'] for r in rows):
         print()
         print('  %-17s %-24s %-26s %s' % ('library', 'timing=all ns/call [q]',
@@ -604,8 +676,9 @@ def main():
                       ((r['lib'],) + tuple(r['per_call_all'][i] for i in (1, 0, 2)) +
                        tuple(r['clock_pair'][i] for i in (1, 0, 2)) +
                        tuple(r['beyond_clock'][i] for i in (1, 0, 2))))
-        print('  the clock reference: two back-to-back rdtsc, bench/calls.c, once a round; the last'
-              ' column per round')
+        print('    the clock reference: two back-to-back rdtsc (bench/calls.c) every 5th round; an'
+              ' armed call')
+        print('    timed reads the clock twice, so no timing=all figure falls much below it')
     if any(r['instructions'] for r in rows):
         print()
         print('  %-17s %15s %15s %-13s %s' % ('library', 'plain Ir', 'unarmed Ir', 'unarmed/plain',
@@ -613,25 +686,14 @@ def main():
         for r in rows:
             ir = r['instructions']
             if ir and ir['plain'] and ir['unarmed']:
-                per = ('%.1f' % ((ir['armed'] - ir['unarmed']) / r['count'])
-                       if ir.get('armed') and r['count'] else '-')
+                per = ('%.1f' % ((ir['armed'] - ir['unarmed']) / ir['count'])
+                       if ir.get('armed') and ir.get('count') else '-')
                 print('  %-17s %15d %15d %.4fx       %s' % (r['lib'], ir['plain'], ir['unarmed'],
                                                           ir['unarmed'] / ir['plain'], per))
-        print('  instructions executed, whole process (callgrind); exact, not time; per armed call:')
-        print('  (armed - unarmed) / armed calls with timing=all (too slow under callgrind to be'
-              ' sampled), thunks and runtime included')
-    meds = [r['ratio'][1] for r in rows]
+        print('    instructions executed, whole process (callgrind); exact, not time; per armed call:')
+        print('    (armed - unarmed) / armed calls with timing=all (too slow under callgrind to be'
+              ' sampled), runtime included')
     print()
-    print('  whole-program figure: unarmed/plain, the process\'s CPU time (user+sys) and its wall'
-          ' time, start to exit;')
-    print('    median of %d adjacent-run ratios [quartiles]; target <= 1.02x each library (goal: median'
-          ' <= 1.01x):' % args.rounds)
-    print('    worst %.3fx, median over libraries %.3fx (CPU)' % (max(meds), statistics.median(meds)))
-    print('  micro-benchmark: armed ns/call = (armed - unarmed CPU time of the work) / armed calls,'
-          ' the most executed')
-    print('    site of one callee armed with range=CALLER:I-I; target <= 20 ns')
-    print('  build: compiler CPU time (user+sys), plain/instrumented (instrumented / plain);'
-          ' target <= 1.3x')
     for r in rows:
         if r['armed']:
             print('  %s armed: %s' % (r['lib'], r['armed']))
