@@ -297,16 +297,16 @@ def build(lib, roots, outdir, tc, reps):
         os.makedirs(os.path.join(outdir, v), exist_ok=True)
         out[v] = []
     for i, s in enumerate(srcs):
+        obj = {v: os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s))) for v in variants}
         best = {}
         for k in range(reps):
             order = list(variants) if (i + k) % 2 == 0 else list(reversed(list(variants)))
             for v in order:
-                obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s)))
-                t = timed([cc] + base + variants[v] + ['-c', s, '-o', obj])
+                t = timed([cc] + base + variants[v] + ['-c', s, '-o', obj[v]])
                 best[v] = min(best.get(v, t), t)
         for v in variants:
             cpu[v] += best[v]
-            out[v].append(os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(s))))
+            out[v].append(obj[v])
     exe = {}
     for v in variants:
         exe[v] = os.path.join(outdir, v, 'driver')
@@ -406,6 +406,21 @@ def run(exe, armed, tmp, slots=1, n=None):
         t = re.search(r' timed=(\d+)', rest)
         vals['timed'] = int(t.group(1)) if t else vals['count']
     return vals
+
+
+def rotating(variants, rounds, tmp, n=None, each_round=None):
+    """Runs each of @variants (name, exe, armed) once a round for @rounds
+    rounds, the order rotating by one every round (a drifting host's speed
+    falls on every variant alike), with the driver's argument @n; calls
+    @each_round(r) after round r.  Returns {name: [run(), ...]}."""
+    res = {v[0]: [] for v in variants}
+    for r in range(rounds):
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for name, exe, armed in order:
+            res[name].append(run(exe, armed, tmp, n=n))
+        if each_round:
+            each_round(r)
+    return res
 
 
 def clock_pair_ns(exe):
@@ -534,37 +549,28 @@ def main():
             item = armed_site(tc['layers'], exe['instr'], lib['armed'], tmp)
             # the whole program: plain against unarmed, the driver's whole workload
             variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
-            res = {v[0]: [] for v in variants}
             print('  %s: running %d rounds ...' % (lib['name'], args.rounds), flush=True)
-            for r in range(args.rounds):
-                order = variants[r % len(variants):] + variants[:r % len(variants)]
-                for name, path, armed in order:
-                    res[name].append(run(path, armed, tmp))
+            res = rotating(variants, args.rounds, tmp)
             # the armed cost: many short runs (the host's speed drifts by
             # 10-30 % over seconds, and runs of some 50 ms mostly fall
             # between its slow episodes), unarmed, armed and timing=all
             # (and plain, for the whole-program ratio over the same short runs)
-            cost = {'plain': [], 'unarmed': [], 'armed': [], 'all': []}
             reads = []
-            variants = [('plain', exe['plain'], None), ('unarmed', exe['instr'], None)]
-            if item:
-                variants += [('armed', exe['instr'], item),
-                             ('all', exe['instr'], item + ';timing=all')]
+
+            def read_clock(r):
+                if clock and r % 5 == 0:
+                    reads.append(clock_pair_ns(clock))
+            armed = [('armed', exe['instr'], item),
+                     ('all', exe['instr'], item + ';timing=all')] if item else []
             print('  %s: %d short runs of each (driver %d) ...' %
                   (lib['name'], args.cost_rounds, lib['short']), flush=True)
-            for r in range(args.cost_rounds):
-                order = variants[r % len(variants):] + variants[:r % len(variants)]
-                for name, path, armed in order:
-                    cost[name].append(run(path, armed, tmp, n=lib['short']))
-                    if clock and r % 5 == 0:
-                        reads.append(clock_pair_ns(clock))
-            checks = {v['check'] for name in res for v in res[name]}
-            if len(checks) != 1:
-                fail('%s: the variants computed different results: %s' % (lib['name'], sorted(checks)))
-            checks = {v['check'] for name in cost for v in cost[name]}
-            if len(checks) > 1:
-                fail('%s: the short runs computed different results: %s' %
-                     (lib['name'], sorted(checks)))
+            cost = rotating(variants + armed, args.cost_rounds, tmp, n=lib['short'],
+                            each_round=read_clock)
+            for runs, what in ((res, 'the variants'), (cost, 'the short runs')):
+                checks = {v['check'] for name in runs for v in runs[name]}
+                if len(checks) != 1:
+                    fail('%s: %s computed different results: %s' %
+                         (lib['name'], what, sorted(checks)))
             ratio = [u['cpu'] / p['cpu'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_wall = [u['wall'] / p['wall'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_short = [u['cpu'] / p['cpu'] for u, p in zip(cost['unarmed'], cost['plain'])]
@@ -629,7 +635,7 @@ def main():
           ' (user+sys) and' % args.rounds)
     print('    wall time, start to exit; short runs: the same CPU ratio over the %d short runs'
           ' below (their' % args.cost_rounds)
-    print('    median with a 95%% confidence interval, and plain\'s CPU time); target <= 1.02x each'
+    print('    median with a 95% confidence interval, and plain\'s CPU time); target <= 1.02x each'
           ' library (goal: median <= 1.01x)')
     for key, what in (('ratio', 'whole runs'), ('ratio_short', 'short runs')):
         meds = [r[key][1] for r in rows]
