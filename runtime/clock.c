@@ -57,7 +57,7 @@ static void read_pair(uint64_t *ticks, uint64_t *ns)
 
 /* What a timed execution's two clock reads cost, in ticks: twice the least
  * of 32 gaps between back-to-back reads (19-25 ns for a pair of rdtsc in the
- * VMs measured, 12 ns on bare metal). */
+ * VMs measured). */
 static uint64_t read_cost(void)
 {
 	uint64_t best = UINT64_MAX, a = pp_ticks();
