@@ -2,8 +2,9 @@
 /*
  * dispatch.c - a function's probes in an armed clone.
  *
- * In the late phase, a function f that can be cloned (pp_can_clone) is
- * copied into "<f>.pinpoint", local, never inlined, in .text.unlikely; the
+ * In the late phase, a function f that entry.c leaves alone (no static
+ * branches, or f not eligible for an entry no-op) and that can be cloned
+ * (pp_can_clone) is copied into "<f>.pinpoint", local, never inlined, in .text.unlikely; the
  * clone gets all of f's probes (probes.c), and f itself only one check
  * after its static allocas:
  *
@@ -43,7 +44,6 @@
 
 #include "pass.h"
 
-#define PP_CLONE_SUFFIX ".pinpoint"
 #define PP_CLONE_SMALL 100
 
 bool pp_has_byval(LLVMValueRef fn)
@@ -249,8 +249,15 @@ static int calls_in_loop(struct pp_module *m, struct pp_func *f, bool *found)
 	return 0;
 }
 
+bool pp_clone_all(void)
+{
+	const char *mode = getenv(PP_CLONE_ENV);
+
+	return mode && !strcmp(mode, "1");
+}
+
 /* Whether f gets a clone: see the top of the file. */
-static int want_clone(struct pp_module *m, struct pp_func *f, bool *want)
+int pp_want_clone(struct pp_module *m, struct pp_func *f, bool *want)
 {
 	const char *mode = getenv(PP_CLONE_ENV);
 
@@ -275,7 +282,7 @@ int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done)
 	int err;
 
 	*done = false;
-	err = want_clone(m, f, &want);
+	err = pp_want_clone(m, f, &want);
 	if (err || !want)
 		return err;
 	args = malloc((LLVMCountParams(orig) + 1) * sizeof(*args));

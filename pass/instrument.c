@@ -229,10 +229,15 @@ static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
 	}
 	pp_append_used(m->mod, records, n);
 	dbg_records = use_debug_intrinsics(m->mod);
+	n = 0; /* records[] now holds the entries' targets (entry.c) */
 	for (uint32_t i = 0; i < m->nfuncs && !err; i++) {
 		bool done = false;
 
 		if (m->funcs[i].fn)
+			err = pp_probe_via_entry(m, &m->funcs[i], &done, &records[n]);
+		if (done)
+			n++;
+		if (m->funcs[i].fn && !err && !done)
 			err = pp_probe_via_clone(m, &m->funcs[i], &done);
 		if (m->funcs[i].fn && !err && !done)
 			err = pp_probe_via_stub(m, &m->funcs[i], &done);
@@ -242,6 +247,7 @@ static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
 			err = pp_call_fates(m, &m->funcs[i]);
 	}
 	restore_debug_format(m->mod, dbg_records);
+	pp_append_compiler_used(m->mod, records, n);
 	if (!err)
 		err = pp_finish_table(m);
 out:

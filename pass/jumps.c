@@ -60,26 +60,24 @@ static bool plain_name(const char *s, size_t n)
 	return true;
 }
 
-/* The check's asm text, malloc'ed; NULL without memory.  The bytes are
- * PP_JUMP_NOP (abi.h), which the runtime checks before it patches them. */
-static char *jump_asm(const char *group, size_t glen, enum pp_jump_kind kind)
+/*
+ * The asm text of one struct pp_jump, malloc'ed; NULL without memory.  @head
+ * goes first (a label, or nothing); @code, @target and @key are the
+ * operands' expressions; @link is the symbol whose section the entry is
+ * linked to when the function has no comdat group.
+ */
+static char *entry_asm(const char *head, const char *group, size_t glen, const char *link,
+		       const char *code, const char *target, const char *key,
+		       enum pp_jump_kind kind)
 {
-	static const char head[] = PP_JUMP_LABEL ":\n"
-						 "\t.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
-						 "\t.pushsection " PP_JUMPS_SECTION ", ";
-	static const char tail[] = "\n\t.balign 4\n"
-				   "\t.long " PP_JUMP_LABEL " - .\n"
-				   "\t.long ${1:l} - .\n"
-				   "\t.long ${0:c} - .\n"
-				   "\t.long %u\n"
-				   "\t.popsection";
-	size_t cap = sizeof(head) + sizeof(tail) + 2 * glen + 64, n;
+	size_t cap = strlen(head) + 2 * glen + strlen(link) + strlen(code) + strlen(target) +
+		     strlen(key) + 256;
 	char *s = malloc(cap);
+	size_t n;
 
 	if (!s)
 		return NULL;
-	memcpy(s, head, sizeof(head) - 1);
-	n = sizeof(head) - 1;
+	n = (size_t)snprintf(s, cap, "%s\t.pushsection " PP_JUMPS_SECTION ", ", head);
 	if (group) {
 		n += (size_t)snprintf(s + n, cap - n, "\"aG\", @progbits, ");
 		for (size_t i = 0; i < glen; i++) {
@@ -89,10 +87,54 @@ static char *jump_asm(const char *group, size_t glen, enum pp_jump_kind kind)
 		}
 		n += (size_t)snprintf(s + n, cap - n, ", comdat");
 	} else {
-		n += (size_t)snprintf(s + n, cap - n, "\"ao\", @progbits, " PP_JUMP_LABEL);
+		n += (size_t)snprintf(s + n, cap - n, "\"ao\", @progbits, %s", link);
 	}
-	snprintf(s + n, cap - n, tail, (unsigned)kind);
+	snprintf(s + n, cap - n,
+		 "\n\t.balign 4\n\t.long %s - .\n\t.long %s - .\n\t.long %s - .\n"
+		 "\t.long %u\n\t.popsection",
+		 code, target, key, (unsigned)kind);
 	return s;
+}
+
+/* The check's asm text: the no-op at a label of its own, whose bytes are
+ * PP_JUMP_NOP (abi.h), which the runtime checks before it patches them. */
+static char *jump_asm(const char *group, size_t glen, enum pp_jump_kind kind)
+{
+	return entry_asm(PP_JUMP_LABEL ":\n\t.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n", group, glen,
+			 PP_JUMP_LABEL, PP_JUMP_LABEL, "${1:l}", "${0:c}", kind);
+}
+
+bool pp_jump_group_ok(LLVMValueRef fn)
+{
+	size_t glen = 0;
+	const char *group = pp_comdat_name(fn, &glen);
+
+	return !group || plain_name(group, glen);
+}
+
+LLVMValueRef pp_build_entry_jump(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,
+				 LLVMValueRef target, LLVMValueRef key, enum pp_jump_kind kind)
+{
+	size_t glen = 0;
+	const char *group = pp_comdat_name(fn, &glen);
+	LLVMValueRef ops[3], asm_fn, call;
+	LLVMTypeRef params[3] = {m->ptr, m->ptr, m->ptr}, ty;
+	char *text;
+
+	if (group && !plain_name(group, glen))
+		return NULL;
+	text = entry_asm("", group, glen, "${0:c}", "${0:c}", "${1:c}", "${2:c}", kind);
+	if (!text)
+		return NULL;
+	ops[0] = LLVMConstPointerCast(fn, m->ptr);
+	ops[1] = LLVMConstPointerCast(target, m->ptr);
+	ops[2] = LLVMConstPointerCast(key, m->ptr);
+	ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 3, 0);
+	asm_fn =
+	    LLVMGetInlineAsm(ty, text, strlen(text), "i,i,i", 5, 1, 0, LLVMInlineAsmDialectATT, 0);
+	call = LLVMBuildCall2(b, ty, asm_fn, ops, 3, "");
+	free(text);
+	return call;
 }
 
 LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlockRef bb,

@@ -159,13 +159,24 @@ bool pp_use_jumps(LLVMModuleRef mod);
 LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlockRef bb,
 			   LLVMBasicBlockRef armed, LLVMBasicBlockRef unarmed, LLVMValueRef key,
 			   enum pp_jump_kind kind);
+/* Whether fn's comdat group, if any, can be named in an entry's section. */
+bool pp_jump_group_ok(LLVMValueRef fn);
+/* At the builder: the table entry (data only, no code) of a no-op at fn's
+ * address that jumps to @target while @key is set.  NULL without memory. */
+LLVMValueRef pp_build_entry_jump(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,
+				 LLVMValueRef target, LLVMValueRef key, enum pp_jump_kind kind);
 
 /* dispatch.c: for a small function (every function with PP_CLONE_ENV=1,
  * none with PP_CLONE_ENV=0), puts f's probes into an armed clone and leaves
  * f pristine but for one check at its entry; *done false when it did not
  * (f's probes then go into f itself). */
 #define PP_CLONE_ENV "PINPOINT_PASS_CLONE"
+#define PP_CLONE_SUFFIX ".pinpoint"
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
+/* Whether f is one to clone (small, or as PP_CLONE_ENV says). */
+int pp_want_clone(struct pp_module *m, struct pp_func *f, bool *want);
+/* PP_CLONE_ENV=1: every function that can be is cloned. */
+bool pp_clone_all(void);
 /* Whether one of fn's parameters is byval. */
 bool pp_has_byval(LLVMValueRef fn);
 /* At the builder: a call of @callee with @fn's own arguments (@args holds
@@ -182,7 +193,24 @@ char *pp_suffixed(const char *name, const char *suffix);
  * afterwards), then probes the body's calls; *done false when it did not
  * (none with PP_STUB_ENV=0). */
 #define PP_STUB_ENV "PINPOINT_PASS_STUB"
+#define PP_TIMED_SUFFIX ".pinpoint.timed"
 int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done);
+/* A new local, never inlined function @name with @fn's type, attributes,
+ * calling convention and comdat; NULL without memory. */
+LLVMValueRef pp_new_local(struct pp_module *m, LLVMValueRef fn, const char *name);
+/* "<f>.pinpoint.timed" (@name): enter f's body site, call @callee with
+ * the arguments, exit; in .text.unlikely, of @fn's type. */
+LLVMValueRef pp_build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef fn,
+			    LLVMValueRef callee, const char *name, LLVMValueRef *args);
+
+/* entry.c: on x86-64 with static branches, f's entry becomes a 5-byte
+ * no-op that the runtime makes a jump to f's armed clone, or to a function
+ * that times f's body; f keeps nothing else but the checks of its calls
+ * when it is not cloned; *done false when it did not (PP_ENTRY_ENV=0, or f
+ * not eligible).  Only the entry's asm refers to the function it jumps to
+ * (*kept): the caller puts it into llvm.compiler.used. */
+#define PP_ENTRY_ENV "PINPOINT_PASS_ENTRY"
+int pp_probe_via_entry(struct pp_module *m, struct pp_func *f, bool *done, LLVMValueRef *kept);
 
 /* fates.c: the fate of each of f's calls after pp_probe_function(). */
 int pp_call_fates(struct pp_module *m, struct pp_func *f);
@@ -192,6 +220,7 @@ int pp_call_fates(struct pp_module *m, struct pp_func *f);
 extern "C" {
 #endif
 void pp_append_used(LLVMModuleRef mod, LLVMValueRef *gvs, unsigned n);
+void pp_append_compiler_used(LLVMModuleRef mod, LLVMValueRef *gvs, unsigned n);
 void pp_append_global_ctor(LLVMModuleRef mod, LLVMValueRef fn, int priority, LLVMValueRef key);
 bool pp_is_musttail_call(LLVMValueRef call);
 void pp_copy_fast_math_flags(LLVMValueRef from, LLVMValueRef to);
@@ -200,6 +229,7 @@ bool pp_record_module(LLVMModuleRef mod);
 bool pp_probe_module(LLVMModuleRef mod);
 LLVMValueRef pp_clone_function(LLVMValueRef fn, const char *name);
 bool pp_can_clone(LLVMValueRef fn);
+bool pp_entry_eligible(LLVMValueRef fn);
 void pp_forward_call(LLVMValueRef call, LLVMValueRef fn, bool musttail);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 const char *pp_comdat_name(LLVMValueRef fn, size_t *len);

@@ -140,6 +140,15 @@ extern "C" void pp_append_used(LLVMModuleRef Mod, LLVMValueRef *GVs, unsigned N)
 	appendToUsed(*unwrap(Mod), Values);
 }
 
+extern "C" void pp_append_compiler_used(LLVMModuleRef Mod, LLVMValueRef *GVs, unsigned N)
+{
+	SmallVector<GlobalValue *, 16> Values;
+	for (unsigned I = 0; I < N; I++)
+		Values.push_back(cast<GlobalValue>(unwrap(GVs[I])));
+	if (!Values.empty())
+		appendToCompilerUsed(*unwrap(Mod), Values);
+}
+
 extern "C" void pp_append_global_ctor(LLVMModuleRef Mod, LLVMValueRef Fn, int Priority,
 				      LLVMValueRef Key)
 {
@@ -207,6 +216,37 @@ extern "C" bool pp_can_clone(LLVMValueRef Fn)
 		if (BB.hasAddressTaken())
 			return false;
 	return true;
+}
+
+// Whether Fn's entry may carry a 5-byte no-op that the runtime patches
+// into a jump (entry.c): nothing else claims the entry (naked, a patchable
+// entry or prefix of the user's, -mfentry, XRay, an endbr64 of
+// -fcf-protection=branch), the module is not for LTO (whose link-time
+// optimisation would inline Fn past its no-op, or drop it under the
+// function that refers to it; clang marks such modules EnableSplitLTOUnit
+// before the pipeline runs), and the entry table's PC-relative reference
+// to Fn resolves within the link unit: Fn is local, hidden or protected,
+// or bound locally in an executable (dso_local, not -fPIC).
+extern "C" bool pp_entry_eligible(LLVMValueRef Fn)
+{
+	Function *F = cast<Function>(unwrap(Fn));
+	const Module *M = F->getParent();
+	static const char *const Claims[] = {
+	    "patchable-function-entry", "patchable-function-prefix", "patchable-function",
+	    "fentry-call",		"function-instrument",	     "xray-skip-entry",
+	    "instrument-function-entry"};
+
+	if (F->hasFnAttribute(Attribute::Naked))
+		return false;
+	for (const char *A : Claims)
+		if (F->hasFnAttribute(A))
+			return false;
+	if (M->getModuleFlag("cf-protection-branch") || M->getModuleFlag("EnableSplitLTOUnit"))
+		return false;
+	if (F->hasLocalLinkage() || !F->hasDefaultVisibility())
+		return true;
+	return F->isDSOLocal() &&
+	       (M->getPIELevel() != PIELevel::Default || M->getPICLevel() == PICLevel::NotPIC);
 }
 
 // Gives Call (a call with Fn's own arguments) the attributes of Fn's

@@ -2,8 +2,8 @@
 /*
  * stub.c - a function's body probes in a stub in front of its body.
  *
- * In the late phase, a function f that dispatch.c does not clone has its
- * blocks moved into a new local function "<f>.pinpoint.body" (never
+ * In the late phase, a function f that neither entry.c nor dispatch.c
+ * takes has its blocks moved into a new local function "<f>.pinpoint.body" (never
  * inlined, with f's attributes, personality and debug info), and f becomes
  * a stub that times the body when the body's flag is set:
  *
@@ -49,7 +49,6 @@
 #include "pass.h"
 
 #define PP_BODY_SUFFIX ".pinpoint.body"
-#define PP_TIMED_SUFFIX ".pinpoint.timed"
 
 static bool has_musttail(LLVMValueRef fn)
 {
@@ -172,11 +171,11 @@ static void name_params(LLVMValueRef from, LLVMValueRef to)
 }
 
 /*
- * A new local, never inlined function @name with @fn's type, attributes,
+ * A new local, never inlined function @name with
  * calling convention and comdat (it must go wherever @fn's group goes);
  * NULL without memory.
  */
-static LLVMValueRef new_local(struct pp_module *m, LLVMValueRef fn, const char *name)
+LLVMValueRef pp_new_local(struct pp_module *m, LLVMValueRef fn, const char *name)
 {
 	LLVMValueRef g = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(fn));
 
@@ -235,10 +234,10 @@ static void move_body(struct pp_module *m, LLVMValueRef fn, LLVMValueRef body)
  * the stub keep the arguments across the probe calls, in a frame the plain
  * path would set up too.
  */
-static LLVMValueRef build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef stub,
-				LLVMValueRef body, const char *name, LLVMValueRef *args)
+LLVMValueRef pp_build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef stub,
+			    LLVMValueRef body, const char *name, LLVMValueRef *args)
 {
-	LLVMValueRef timed = new_local(m, stub, name);
+	LLVMValueRef timed = pp_new_local(m, stub, name);
 	LLVMBuilderRef b;
 	LLVMValueRef call;
 
@@ -295,10 +294,10 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 	if (!args || !bname || !tname)
 		goto out;
 	/* Nothing of f changes until both new functions exist. */
-	body = new_local(m, stub, bname);
+	body = pp_new_local(m, stub, bname);
 	if (!body)
 		goto out;
-	timed = build_timed(m, f, stub, body, tname, args);
+	timed = pp_build_timed(m, f, stub, body, tname, args);
 	if (!timed) {
 		LLVMDeleteFunction(body);
 		goto out;

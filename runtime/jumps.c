@@ -120,7 +120,7 @@ static int patch(struct patcher *w, uint8_t *code, const uint8_t *target)
 	memcpy(jmp + 1, &rel32, sizeof(rel32));
 	if (!memcmp(code, jmp, PP_JUMP_LEN))
 		return 0;
-	if (memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN))
+	if (memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) && memcmp(code, PP_JUMP_ENTRY_NOP, PP_JUMP_LEN))
 		return -EILSEQ;
 	err = writable(w, code, PP_JUMP_LEN);
 	if (!err) {

@@ -74,7 +74,11 @@
  *    path, as the Linux kernel's jump labels and XRay's sleds do: an unarmed
  *    check executes one no-op, reads no memory and takes no branch slot.
  *    The entries are position-independent (each field an offset from
- *    itself), so they need no relocation at load time.
+ *    itself), so they need no relocation at load time.  A function's own
+ *    entry can be such a no-op too (PP_JUMP_ENTRY_NOP, ahead of its
+ *    prologue): patched, it jumps with the caller's arguments and return
+ *    address to the function's armed clone (PP_JUMP_FN) or to a function
+ *    that times the body past the no-op (PP_JUMP_FLAG on the body's flag).
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -216,6 +220,10 @@ enum pp_jump_kind {
 #define PP_JUMP_NOP "\x0f\x1f\x44\x00\x00"
 #define PP_JUMP_LEN 5
 #define PP_JUMP_JMP 0xe9
+/* The no-op LLVM puts at a function's entry for "patchable-function-entry"
+ * of 5 bytes (nopl 8(%rax,%rax)): a static branch at a function's address
+ * (the pass's entry.c) starts as this one. */
+#define PP_JUMP_ENTRY_NOP "\x0f\x1f\x44\x00\x08"
 
 #define PP_SITE_BODY 0u
 #define PP_SITE_CALL(k) ((uint32_t)(k) + 1u)

@@ -21,7 +21,7 @@ int run(struct ops *o, void *arg, int n)
 	return s;
 }
 
-// CHECK-LABEL: define {{.*}}i32 @run.pinpoint.body(
+// CHECK-LABEL: define {{.*}}i32 @run(
 // CHECK:       pinpoint.call:
 // CHECK-NEXT:    [[FN:%[0-9]+]] = load {{.*}}%{{cb|o}}, {{.*}}!dbg
 // CHECK-NEXT:    %call.unarmed = {{(tail )?}}call i32 [[FN]](

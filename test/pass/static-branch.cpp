@@ -1,4 +1,5 @@
-// Static branches (abi.h, 4.; pass/jumps.c), the default on x86-64: every
+// Static branches (abi.h, 4.; pass/jumps.c), the default on x86-64: a
+// function's entry is a 5-byte no-op (pass/entry.c), and every other
 // check is "asm goto" of a 5-byte no-op that falls through to the unarmed
 // path, with a struct pp_jump {code, target, key, kind} in pinpoint_jumps
 // (offsets from each field).  No flag is loaded on the unarmed path.  The
@@ -64,24 +65,42 @@ int main(int argc, char **argv)
 	return 0;
 }
 
-// A small function: one check at its entry, the dispatch to its armed
-// clone, whose key (kind 2) is the armed word of its record.
+// A function's entry (entry.c): work has no check of its own, only the
+// 5-byte no-op that "patchable-function-entry" puts ahead of its prologue;
+// the entry (kind 1, keyed by the body's flag) is emitted by
+// work.pinpoint.timed, which times work past the no-op.
 // IR-LABEL: define {{.*}}i32 @work(
+// IR-SAME:    #[[ENTRY:[0-9]+]] {
+// IR-NOT:     asm
 // IR-NOT:     load
-// IR:         callbr void asm sideeffect {{.*}}\0A\09.long 2\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_fn_work{{.*}}, i32 0, i32 4)
-// The inline function's entries go into its comdat group (its clone is local).
+// IR:       {{^}}}
+// A small function with timed calls: its no-op jumps to its armed clone
+// (kind 2, keyed by the armed word of its record).  The inline function's
+// entries go into its comdat group (its clone is local).
 // IR-LABEL: define linkonce_odr {{.*}}i32 @twice({{.*}} comdat {
-// IR:         callbr void asm sideeffect {{.*}}.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A
+// IR-NOT:     asm
+// IR:       {{^}}}
+// IR-LABEL: define internal {{.*}}i32 @work.pinpoint.timed(
+// IR-NEXT:    call void asm sideeffect "\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${0:c}\0A\09.balign 4\0A\09.long ${0:c} - .\0A\09.long ${1:c} - .\0A\09.long ${2:c} - .\0A\09.long 1\0A\09.popsection", "i,i,i"({{.*}}@work{{.*}}, {{.*}}@work.pinpoint.timed{{.*}}, {{.*}}@__pinpoint_flags_work{{(, i32 0, i32 0\))?}})
+// IR:         call {{.*}}@__pinpoint_enter_fast({{.*}}, i32 0)
+// IR-NEXT:    call {{.*}}i32 {{.*}}getelementptr (i8, {{.*}}@work{{.*}}, i64 5)
 // The calls' checks (kind 1), in the clone: the key is the site's flag.
 // IR-LABEL: define internal {{.*}}i32 @loop.pinpoint(
+// IR-NEXT:    call void asm sideeffect {{.*}}\0A\09.long 2\0A\09.popsection", "i,i,i"({{.*}}@loop{{.*}}, {{.*}}@loop.pinpoint{{.*}}, {{.*}}@__pinpoint_fn_loop, i32 0, i32 4){{( to i8\*)?}})
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
 // IR:         callbr void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${:private}pinpoint_jump${:uid}\0A\09.balign 4\0A\09.long ${:private}pinpoint_jump${:uid} - .\0A\09.long ${1:l} - .\0A\09.long ${0:c} - .\0A\09.long 1\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_flags_loop, i32 0, i32 1)
 // IR-NEXT:      to label %{{.*}} [label %[[ARMED:[-a-zA-Z0-9._]+]]]
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
 // IR:       {{^}}[[ARMED]]:
 // IR-NEXT:    call preserve_mostcc void @__pinpoint_enter_fast({{.*}}, i32 1)
+// IR-LABEL: define internal {{.*}}i32 @twice.pinpoint(
+// IR-NEXT:    call void asm sideeffect "\09.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A
+// IR:         attributes #[[ENTRY]] = { {{.*}}"patchable-function-entry"="5"
 
 // What the assembler makes of it (clang -S prints it back, parsed):
+// ASM-LABEL: {{^}}work:
+// ASM:         # %bb.0:
+// ASM-NEXT:    nopl 8(%rax,%rax)
 // ASM-LABEL: loop.pinpoint:
 // ASM:       .Lpinpoint_jump[[N:[0-9]+]]:
 // ASM-NEXT:    .byte 15

@@ -1,4 +1,5 @@
-// A function that is not cloned gets a stub for its body probes (stub.c):
+// Without entry no-ops (PINPOINT_PASS_ENTRY=0, or a target without static
+// branches), a function that is not cloned gets a stub for its body probes (stub.c):
 // its blocks move into <f>.pinpoint.body, with its attributes and its debug
 // info, and f checks the body's flag and jumps to the body, or to
 // <f>.pinpoint.timed, which times it.  Counts stay exact through recursion
@@ -8,11 +9,11 @@
 // in registers, AArch64 eight) keeps its body probes in its body: a stub would copy the
 // stack-passed ones to where they already are on every call.
 // REQUIRES: pinpoint-runtime
-// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -fno-discard-value-names -S -emit-llvm %s -o %t.ll
+// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: %FileCheck --check-prefix=IR %s < %t.ll
 // RUN: %clang -O2 %s -o %t.plain
 // RUN: %t.plain > %t.plain.out
-// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -g %s %runtime -lpthread -lm -o %t
+// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -g %s %runtime -lpthread -lm -o %t
 // RUN: %t > %t.unarmed.out
 // RUN: diff %t.plain.out %t.unarmed.out
 // RUN: rm -f %t.res %t.res.*
@@ -21,7 +22,7 @@
 // RUN: %FileCheck %s < %t.res
 // RUN: %dwarfdump --name=fib %t | %FileCheck --check-prefix=DWARF %s
 // With PINPOINT_PASS_STUB=0, the body probes stay in the body.
-// RUN: env PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -S -emit-llvm %s -o - | %FileCheck --check-prefix=NOSTUB %s
+// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -S -emit-llvm %s -o - | %FileCheck --check-prefix=NOSTUB %s
 
 #include <stdio.h>
 

@@ -102,7 +102,8 @@ void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump
 
 		if (j->kind == PP_JUMP_FLAG ? !*key : *(uint32_t *)(void *)key < PP_FN_ARMED)
 			continue;
-		if (memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) ||
+		if ((memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) &&
+		     memcmp(code, PP_JUMP_ENTRY_NOP, PP_JUMP_LEN)) ||
 		    mprotect((void *)lo, 2 * (size_t)page, PROT_READ | PROT_WRITE | PROT_EXEC)) {
 			printf("cannot patch %p\n", (void *)code);
 			continue;
