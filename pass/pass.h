@@ -83,6 +83,7 @@ struct pp_module {
 	LLVMTypeRef i8, i32, ptr, record_ty, probe_fn_ty;
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
 	unsigned probe_cc;		/* their calling convention */
+	bool asm_probes;		/* a call's probes are inline asm (probes.c) */
 	bool jumps;			/* checks are static branches (jumps.c) */
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
@@ -149,6 +150,10 @@ LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 /* The runtime's enter (or exit) of @site, at the builder. */
 void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
 			 bool exit);
+
+/* probes.c: PP_ASM_PROBES_ENV=0 makes the probes of a call calls of the
+ * preserve_most entry points on x86-64, instead of inline asm. */
+#define PP_ASM_PROBES_ENV "PINPOINT_PASS_ASM_PROBES"
 
 /* jumps.c: static branches (abi.h, 4.), on x86-64 unless PP_JUMPS_ENV=0. */
 #define PP_JUMPS_ENV "PINPOINT_PASS_JUMPS"

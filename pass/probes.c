@@ -233,6 +233,56 @@ void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef 
 	LLVMSetInstructionCallConv(call, m->probe_cc);
 }
 
+/*
+ * On x86-64, the probes around a timed call (insert_call_probe) as inline
+ * asm that loads the record into r11 and the site into r10d and calls the
+ * runtime's r11 entry points (abi.h, 3.): a call to the runtime would take
+ * them in rdi and esi, where the probed call's first two arguments go, so
+ * those arguments, computed before the check, would be kept in other
+ * registers and moved into place on the unarmed path too (tree-sitter's
+ * loops over callbacks: two moves a call).  Like preserve_most, the asm
+ * leaves every other general register alone and clobbers the vector ones.
+ * The armed block holds the probed call itself, so LLVM sets up the
+ * function's frame, aligned for calls, before it; the asm's call cannot
+ * land in a leaf function's red zone.
+ */
+static void build_probe_asm(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
+			    bool exit)
+{
+	static const char enter[] = "leaq ${0:c}(%rip), %r11\n\tmovl $$${1:c}, %r10d\n\t"
+				    "call *" PP_ENTER_R11_FN "@GOTPCREL(%rip)";
+	static const char leave[] = "leaq ${0:c}(%rip), %r11\n\tmovl $$${1:c}, %r10d\n\t"
+				    "call *" PP_EXIT_R11_FN "@GOTPCREL(%rip)";
+	static const char cons[] =
+	    "i,i,~{r10},~{r11},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},"
+	    "~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},"
+	    "~{memory},~{dirflag},~{fpsr},~{flags}";
+	LLVMTypeRef params[2] = {m->ptr, m->i32};
+	LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
+	const char *text = exit ? leave : enter;
+	LLVMValueRef args[2], fn;
+
+	args[0] = LLVMConstPointerCast(f->record, m->ptr);
+	if (exit) {
+		LLVMValueRef bias = LLVMConstInt(m->i32, PP_EXIT_BIAS, 0);
+
+		args[0] = LLVMConstInBoundsGEP2(m->i8, args[0], &bias, 1);
+	}
+	args[1] = LLVMConstInt(m->i32, site, 0);
+	fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text), (char *)cons, sizeof(cons) - 1, 1, 0,
+			      LLVMInlineAsmDialectATT, 0);
+	LLVMBuildCall2(b, ty, fn, args, 2, "");
+}
+
+static void build_call_probe(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+			     uint32_t site, bool exit)
+{
+	if (m->asm_probes)
+		build_probe_asm(m, f, b, site, exit);
+	else
+		pp_build_probe_call(m, f, b, site, exit);
+}
+
 /* Inserts one probe before `at`; returns its first instruction. */
 static LLVMValueRef insert_probe(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
 				 LLVMBuilderRef mover, LLVMValueRef at, const struct point *pt)
@@ -346,11 +396,11 @@ static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LL
 		LLVMInsertIntoBuilder(b, target);
 		LLVMSetOperand(copy, LLVMGetNumOperands(copy) - 1, target);
 	}
-	pp_build_probe_call(m, f, b, pt->site, false);
+	build_call_probe(m, f, b, pt->site, false);
 	LLVMSetCurrentDebugLocation2(b, NULL);
 	LLVMInsertIntoBuilder(b, copy);
 	LLVMSetCurrentDebugLocation2(b, pt->loc);
-	pp_build_probe_call(m, f, b, pt->site, true);
+	build_call_probe(m, f, b, pt->site, true);
 	LLVMBuildBr(b, cont);
 
 	if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {

@@ -107,6 +107,8 @@ void pp_declare_runtime(struct pp_module *m)
 		m->enter_fn = fast_fn(m, PP_ENTER_FAST_FN);
 		m->exit_fn = fast_fn(m, PP_EXIT_FAST_FN);
 		m->probe_cc = LLVMPreserveMostCallConv;
+		m->asm_probes =
+		    !getenv(PP_ASM_PROBES_ENV) || strcmp(getenv(PP_ASM_PROBES_ENV), "0");
 	} else {
 		m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
 		m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);

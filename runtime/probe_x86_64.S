@@ -22,6 +22,10 @@
  * exit_word(), finish()), in the same order, which remain the only paths
  * of __pinpoint_enter and of the other targets.
  *
+ * __pinpoint_enter_r11 and __pinpoint_exit_r11 are the same paths for the
+ * inline asm probes around a call (abi.h, 3.): the record in r11 and the
+ * site in r10d, and rdi and rsi saved too.
+ *
  * Before, the pass gave every link unit preserve_most thunks that saved nine
  * registers and called the C entry points: 43 instructions per armed call
  * on top of the short paths' 93.  The pass declares these nonlazybind, so a
@@ -76,10 +80,11 @@
  * The general path: save what the C convention may clobber and preserve_most
  * may not (rax, rcx, rdx are saved already), call @fn with rdi less @bias.
  * With @cfa, pass the probe's caller's CFA and return address as the third
- * and fourth arguments.  At entry rsp was 8 mod 16; 8 pushes and 8 bytes
- * more align it for the call.
+ * and fourth arguments; @nsave registers were saved since the entry.  At
+ * entry rsp was 8 mod 16; 3 + 5 (or 5 + 5) pushes and 8 bytes more align it
+ * for the call.
  */
-#define GENERAL(fn, bias, cfa)                                                                     \
+#define GENERAL(fn, bias, cfa, nsave)                                                              \
 	CFI_PUSH(%rsi);                                                                            \
 	CFI_PUSH(%rdi);                                                                            \
 	CFI_PUSH(%r8);                                                                             \
@@ -88,7 +93,7 @@
 	sub $8, %rsp;                                                                              \
 	.cfi_adjust_cfa_offset 8;                                                                  \
 	.if cfa;                                                                                   \
-	lea 72(%rsp), %rdx;                                                                       \
+	lea (48 + 8 * (nsave))(%rsp), %rdx;                                                        \
 	mov (%rdx), %rcx;                                                                          \
 	add $8, %rdx;                                                                              \
 	.endif;                                                                                    \
@@ -104,51 +109,70 @@
 	CFI_POP(%rdi);                                                                             \
 	CFI_POP(%rsi)
 
-#define SAVE3                                                                                      \
-	CFI_PUSH(%rax);                                                                            \
-	CFI_PUSH(%rcx);                                                                            \
+/* What an entry point saves first: rax, rcx and rdx, which its paths use;
+ * the r11 entry points also rdi and rsi, where they move their arguments. */
+.macro SAVE nsave
+	.if \nsave == 5
+	CFI_PUSH(%rsi)
+	CFI_PUSH(%rdi)
+	.endif
+	CFI_PUSH(%rax)
+	CFI_PUSH(%rcx)
 	CFI_PUSH(%rdx)
-#define RESTORE3                                                                                   \
-	CFI_POP(%rdx);                                                                             \
-	CFI_POP(%rcx);                                                                             \
+	.if \nsave == 5
+	mov %r11, %rdi
+	mov %r10d, %esi
+	.endif
+.endm
+.macro RESTORE nsave
+	CFI_POP(%rdx)
+	CFI_POP(%rcx)
 	CFI_POP(%rax)
+	.if \nsave == 5
+	CFI_POP(%rdi)
+	CFI_POP(%rsi)
+	.endif
+.endm
 
 	.text
 
+/* __pinpoint_enter_fast (@nsave 3: record in rdi, site in esi) or
+ * __pinpoint_enter_r11 (5: in r11 and r10d). */
+.macro ENTER name, nsave
 	.p2align 4
-	.globl __pinpoint_enter_fast
-	.type __pinpoint_enter_fast, @function
-__pinpoint_enter_fast:
+	.globl \name
+	.type \name, @function
+\name:
 	.cfi_startproc
-	SAVE3
-	FIND_COUNTER(0, .Lenter_out, .Lenter_general)
+	SAVE \nsave
+	FIND_COUNTER(0, .L\name\()_out, .L\name\()_general)
 	/* an outermost execution of the site's one counter (enter_word());
 	 * the C path, if it is taken below, stores the same position again */
 	cmpl $0, PP_OFF_TC_DEPTH(%rcx)
-	jne .Lenter_general
-	lea 32(%rsp), %r11 /* the probe's caller's CFA: above 3 saves and the return address */
+	jne .L\name\()_general
+	lea (8 + 8 * \nsave)(%rsp), %r11 /* the probe's caller's CFA: above the saves and the return address */
 	mov %r11, PP_OFF_TC_FRAME(%rcx)
-	mov 24(%rsp), %r11 /* the return address, in the probe's caller */
+	mov (8 * \nsave)(%rsp), %r11 /* the return address, in the probe's caller */
 	mov %r11, PP_OFF_TC_RET(%rcx)
 	movq $0, PP_OFF_TC_VFRAME(%rcx)
 	mov PP_OFF_TC_SKIP(%rcx), %edx
 	cmp $1, %edx
-	jbe .Lenter_timed
+	jbe .L\name\()_timed
 	/* sampled and not timed: the short path (enter_at()) */
 	dec %edx
 	mov %edx, PP_OFF_TC_SKIP(%rcx)
 	movq $0, PP_OFF_TC_START(%rcx)
 	movl $1, PP_OFF_TC_DEPTH(%rcx)
-.Lenter_out:
+.L\name\()_out:
 	.cfi_remember_state
-	RESTORE3
+	RESTORE \nsave
 	ret
-	.cfi_restore_state /* three registers saved, as at the jumps here */
-.Lenter_timed:
+	.cfi_restore_state /* the registers saved, as at the jumps here */
+.L\name\()_timed:
 	/* timed: every execution (skip 0) or the last of a gap (skip 1,
 	 * starts_timed()); the clock is the TSC's, or the C path reads it */
 	cmpb $0, pp_use_tsc(%rip)
-	je .Lenter_general
+	je .L\name\()_general
 	test %edx, %edx
 	jz 1f
 	/* the next gap: pp_sample_gap()'s xorshift64 on the thread's generator */
@@ -175,51 +199,55 @@ __pinpoint_enter_fast:
 	shl $32, %rdx
 	or %rdx, %rax
 	mov %rax, PP_OFF_TC_START(%rcx)
-	jmp .Lenter_out
-.Lenter_general:
-	GENERAL(__pinpoint_enter_at, 0, 1)
-	RESTORE3
+	jmp .L\name\()_out
+.L\name\()_general:
+	GENERAL(__pinpoint_enter_at, 0, 1, \nsave)
+	RESTORE \nsave
 	ret
 	.cfi_endproc
-	.size __pinpoint_enter_fast, . - __pinpoint_enter_fast
+	.size \name, . - \name
+.endm
 
+/* __pinpoint_exit_fast (@nsave 3) or __pinpoint_exit_r11 (5), the record
+ * PP_EXIT_BIAS bytes past its address. */
+.macro EXIT name, nsave
 	.p2align 4
-	.globl __pinpoint_exit_fast
-	.type __pinpoint_exit_fast, @function
-__pinpoint_exit_fast:
+	.globl \name
+	.type \name, @function
+\name:
 	.cfi_startproc
-	SAVE3
-	FIND_COUNTER(PP_EXIT_BIAS_VALUE, .Lexit_out, .Lexit_general)
+	SAVE \nsave
+	FIND_COUNTER(PP_EXIT_BIAS_VALUE, .L\name\()_out, .L\name\()_general)
 	/* the end of an outermost execution of the site's one counter */
 	cmpl $1, PP_OFF_TC_DEPTH(%rcx)
-	jne .Lexit_general
+	jne .L\name\()_general
 	cmpq $0, PP_OFF_TC_START(%rcx)
-	jne .Lexit_timed
+	jne .L\name\()_timed
 	/* sampled and not timed: the short path (exit_at()) */
 	cmpl $0, PP_OFF_TC_SKIP(%rcx)
-	je .Lexit_general
+	je .L\name\()_general
 	movl $0, PP_OFF_TC_DEPTH(%rcx)
 	incq PP_OFF_TC_SCOUNT(%rcx)
-.Lexit_out:
+.L\name\()_out:
 	.cfi_remember_state
-	RESTORE3
+	RESTORE \nsave
 	ret
-	.cfi_restore_state /* three registers saved, as at the jumps here */
-.Lexit_timed:
+	.cfi_restore_state /* the registers saved, as at the jumps here */
+.L\name\()_timed:
 	/* a timed execution ends (exit_slow(), finish() for a listed thread);
 	 * the entry's counter, its 8192nd all-timed execution and the other
 	 * clock are the C path's */
 	cmp pp_sample_counter(%rip), %edx
-	je .Lexit_general
+	je .L\name\()_general
 	cmp pp_stop_counter(%rip), %edx
-	je .Lexit_general
+	je .L\name\()_general
 	cmpb $0, pp_use_tsc(%rip)
-	je .Lexit_general
+	je .L\name\()_general
 	mov PP_OFF_TC_SKIP(%rcx), %r11d
 	test %r11d, %r11d
 	jnz 2f
 	cmpq $(PP_SAMPLE_AFTER_VALUE - 1), PP_OFF_TC_COUNT(%rcx)
-	je .Lexit_general
+	je .L\name\()_general
 	/* the clock before the updates */
 2:	rdtsc
 	shl $32, %rdx
@@ -230,16 +258,22 @@ __pinpoint_exit_fast:
 	jnz 3f
 	add %rax, PP_OFF_TC_SUM(%rcx)
 	incq PP_OFF_TC_COUNT(%rcx)
-	jmp .Lexit_out
+	jmp .L\name\()_out
 3:	add %rax, PP_OFF_TC_SSUM(%rcx)
 	incq PP_OFF_TC_STIMED(%rcx)
 	incq PP_OFF_TC_SCOUNT(%rcx)
-	jmp .Lexit_out
-.Lexit_general:
-	GENERAL(__pinpoint_exit, PP_EXIT_BIAS_VALUE, 0)
-	RESTORE3
+	jmp .L\name\()_out
+.L\name\()_general:
+	GENERAL(__pinpoint_exit, PP_EXIT_BIAS_VALUE, 0, \nsave)
+	RESTORE \nsave
 	ret
 	.cfi_endproc
-	.size __pinpoint_exit_fast, . - __pinpoint_exit_fast
+	.size \name, . - \name
+.endm
+
+	ENTER __pinpoint_enter_fast, 3
+	EXIT __pinpoint_exit_fast, 3
+	ENTER __pinpoint_enter_r11, 5
+	EXIT __pinpoint_exit_r11, 5
 
 	.section .note.GNU-stack, "", @progbits

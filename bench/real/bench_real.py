@@ -3,6 +3,7 @@
 """bench_real.py - the probes' cost on real libraries, plain against instrumented.
 
     bench_real.py --work DIR [--pinpoint BUILD] [--rounds N] [--cost-rounds N]
+                  [--layouts N] [--layout-rounds N] [--build-reps N]
                   [--only LIB,...] [--instructions] [--json FILE]
 
 For each library of LIBRARIES: fetches its pinned npm tarballs into
@@ -46,6 +47,17 @@ Printed per library:
   * build time: CPU time of the compiler and linker, instrumented / plain,
     each file compiled --build-reps times per variant (alternating), the
     least time counted;
+  * unarmed / plain over random layouts (--layouts, with ld.lld): the same
+    objects compiled with -ffunction-sections, each variant linked in
+    --layouts random function orders (ld.lld --shuffle-sections), every
+    layout run --layout-rounds times as a short run in rotating order; the
+    ratio of the geometric means of the layouts' median CPU times, with a
+    95 % bootstrap interval over layouts.  Where the linker puts the hot
+    code moves a program by several per cent by itself (expat: up to 7 %
+    between two links of the same plain objects), so one build against one
+    build carries that lottery; over random layouts it averages out, and
+    the figure is the probes' own cost.  Beside it, how far layout alone
+    moved each variant (slowest / fastest layout);
   * the size of the pinpoint_table section against .text.
 
 With --instructions, plain, unarmed and armed also run once each under
@@ -72,6 +84,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import re
 import resource
 import shutil
@@ -316,6 +329,55 @@ def build(lib, roots, outdir, tc, reps):
     return exe, cpu
 
 
+def layouts(lib, roots, outdir, tc, n):
+    """Compiles the driver plain and instrumented once more with
+    -ffunction-sections and links each variant @n times with ld.lld
+    --shuffle-sections (seeds 1..n): @n random orders of the same functions.
+    Returns {'plain': [exe, ...], 'instr': [...]}, or None without ld.lld."""
+    if n < 2 or not shutil.which('ld.lld'):
+        return None
+    cxx = lib['lang'] == 'C++'
+    cc = tc['cxx'] if cxx else tc['cc']
+    srcs = [s for pat in lib['sources'] for s in resolve(roots, pat)]
+    srcs += glob.glob(os.path.join(HERE, lib['name'], 'driver.c*'))
+    inc = ['-I' + p for pat in lib['includes'] for p in resolve(roots, pat)]
+    base = ['-O2', '-g', '-ffunction-sections', '-I' + HERE] + lib['flags'] + inc
+    variants = {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
+    exes = {}
+    for v, extra in variants.items():
+        d = os.path.join(outdir, 'layout-' + v)
+        os.makedirs(d, exist_ok=True)
+        objs = []
+        for i, src in enumerate(srcs):
+            obj = os.path.join(d, '%03d-%s.o' % (i, os.path.basename(src)))
+            timed([cc] + base + extra + ['-c', src, '-o', obj])
+            objs.append(obj)
+        rt = [tc['runtime']] if v == 'instr' else []
+        exes[v] = []
+        for seed in range(1, n + 1):
+            exe = os.path.join(d, 'driver.%d' % seed)
+            timed([cc, '-O2', '-fuse-ld=lld', '-Wl,--shuffle-sections=.text*=%d' % seed] + objs +
+                  ['-o', exe] + rt + lib['libs'] + ['-lpthread', '-lm'])
+            exes[v].append(exe)
+    return exes
+
+
+def layout_ratio(plain, unarmed, reps=4000):
+    """unarmed / plain over random layouts: the ratio of the geometric means
+    of each layout's median CPU time, and a 95 % percentile bootstrap
+    interval that resamples the layouts of each variant (the layout is the
+    random factor; each layout's median over rounds averages the run-to-run
+    noise).  @plain and @unarmed: per layout, the list of its runs' times."""
+    lp = [math.log(statistics.median(x)) for x in plain]
+    lu = [math.log(statistics.median(x)) for x in unarmed]
+    est = math.exp(statistics.fmean(lu) - statistics.fmean(lp))
+    rng = random.Random(1)
+    boot = sorted(math.exp(statistics.fmean(rng.choices(lu, k=len(lu))) -
+                           statistics.fmean(rng.choices(lp, k=len(lp)))) for _ in range(reps))
+    spread = (math.exp(max(lp) - min(lp)), math.exp(max(lu) - min(lu)))
+    return est, (boot[int(0.025 * reps)], boot[int(0.975 * reps) - 1]), spread
+
+
 def section_sizes(exe):
     p = subprocess.run(['readelf', '-S', '-W', exe], capture_output=True, text=True, check=True)
     sizes = {}
@@ -497,6 +559,11 @@ def main():
                     help='short runs of each armed variant for the cost per call (default 101)')
     ap.add_argument('--build-reps', type=int, default=3,
                     help='compiles of each file per variant; the least CPU time counts (default 3)')
+    ap.add_argument('--layouts', type=int, default=8,
+                    help='random function orders of each variant (ld.lld --shuffle-sections) for the'
+                    ' unarmed/plain ratio over layouts; 0: none (default 8)')
+    ap.add_argument('--layout-rounds', type=int, default=21,
+                    help='short runs of each layout (default 21)')
     ap.add_argument('--only', default='', help='comma-separated library names')
     ap.add_argument('--json', help='also write the figures to this file')
     ap.add_argument('--instructions', action='store_true',
@@ -566,7 +633,18 @@ def main():
                   (lib['name'], args.cost_rounds, lib['short']), flush=True)
             cost = rotating(variants + armed, args.cost_rounds, tmp, n=lib['short'],
                             each_round=read_clock)
-            for runs, what in ((res, 'the variants'), (cost, 'the short runs')):
+            lay = layouts(lib, roots, outdir, tc, args.layouts)
+            lay_runs = {}
+            if lay:
+                print('  %s: %d short runs of %d layouts of each ...' %
+                      (lib['name'], args.layout_rounds, args.layouts), flush=True)
+                lv = [('plain.%d' % i, e, None) for i, e in enumerate(lay['plain'])]
+                lv += [('unarmed.%d' % i, e, None) for i, e in enumerate(lay['instr'])]
+                lay_runs = rotating(lv, args.layout_rounds, tmp, n=lib['short'])
+            for runs, what in ((res, 'the variants'), (cost, 'the short runs'),
+                               (lay_runs, 'the layouts')):
+                if not runs:
+                    continue
                 checks = {v['check'] for name in runs for v in runs[name]}
                 if len(checks) != 1:
                     fail('%s: %s computed different results: %s' %
@@ -574,6 +652,11 @@ def main():
             ratio = [u['cpu'] / p['cpu'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_wall = [u['wall'] / p['wall'] for u, p in zip(res['unarmed'], res['plain'])]
             ratio_short = [u['cpu'] / p['cpu'] for u, p in zip(cost['unarmed'], cost['plain'])]
+            layout = None
+            if lay_runs:
+                layout = layout_ratio(
+                    [[v['cpu'] for v in lay_runs['plain.%d' % i]] for i in range(args.layouts)],
+                    [[v['cpu'] for v in lay_runs['unarmed.%d' % i]] for i in range(args.layouts)])
             count = cost['armed'][0]['count'] if item else 0
             ir = None
             if args.instructions:
@@ -613,6 +696,10 @@ def main():
                 'build_plain_s': cpu['plain'], 'build_instr_s': cpu['instr'],
                 'text_plain': text_plain, 'text': text, 'table': table,
                 'instructions': ir,
+                'layouts': args.layouts if layout else 0,
+                'layout_ratio': layout[0] if layout else None,
+                'layout_ci': layout[1] if layout else None,
+                'layout_spread': layout[2] if layout else None,
             })
 
     print()
@@ -644,6 +731,26 @@ def main():
     print('    build: compiler and linker CPU time (user+sys), plain/instrumented (instrumented /'
           ' plain), per file the')
     print('    least of %d compiles of each variant; target <= 1.3x' % args.build_reps)
+    if any(r['layout_ratio'] for r in rows):
+        print()
+        print('  unarmed/plain over random layouts (the same code, its functions in %d random orders'
+              ' of each variant):' % args.layouts)
+        print('  %-17s %-28s %-22s %s' % ('library', 'unarmed/plain [95% CI]', 'plain: slowest/fastest',
+                                         'unarmed: slowest/fastest'))
+        for r in rows:
+            if r['layout_ratio']:
+                print('  %-17s %.3fx [%.3f..%.3f]       %.3fx                 %.3fx' %
+                      ((r['lib'], r['layout_ratio']) + tuple(r['layout_ci']) +
+                       tuple(r['layout_spread'])))
+        print('    -ffunction-sections, linked by ld.lld --shuffle-sections=.text*=SEED; each layout\'s'
+              ' median CPU')
+        print('    time over %d short runs (all layouts of both variants in rotating order), the'
+              ' ratio of the' % args.layout_rounds)
+        print('    geometric means over layouts, a bootstrap interval over layouts: the figure for'
+              ' the probes\' own')
+        print('    cost, where one build against one build also measures where the linker happened'
+              ' to put the')
+        print('    hot code (slowest/fastest: how far that alone moves one variant)')
     if any(r['count'] for r in rows):
         print()
         print('  armed cost per call, the most executed site of one callee armed (range=CALLER:I-I),'

@@ -45,7 +45,12 @@
  *    resolver may clobber a register preserve_most keeps.  (Objects of
  *    table version 2 compiled before these existed carry module-local
  *    preserve_most thunks that call PP_ENTER_AT_FN and PP_EXIT_FN instead;
- *    both stay.)
+ *    both stay.)  The two probes around a timed call on x86-64 are inline
+ *    asm instead, "leaq <record>(%rip), %r11; movl $<site>, %r10d; call
+ *    *PP_ENTER_R11_FN@GOTPCREL(%rip)" (PP_EXIT_R11_FN with the biased
+ *    record), clobbering r10, r11, the vector registers and the flags: the
+ *    call's arguments can then stay in their argument registers across the
+ *    armed path, and the unarmed path moves none of them for its sake.
  *    Call lists are those of the source (taken before any optimisation);
  *    probes are planted after all optimisation, so only the calls that
  *    survived in their function are probed (fate PP_FATE_TIMED; every copy
@@ -107,6 +112,11 @@
 #define PP_ENTER_FAST_FN "__pinpoint_enter_fast"
 #define PP_EXIT_FAST_FN "__pinpoint_exit_fast"
 #define PP_EXIT_BIAS 1
+/* x86-64: the same, for the probes around a call, called from inline asm
+ * with the record (exit: + PP_EXIT_BIAS) in r11 and the site in r10d;
+ * every register but r10, r11 and the vector registers is preserved (3.). */
+#define PP_ENTER_R11_FN "__pinpoint_enter_r11"
+#define PP_EXIT_R11_FN "__pinpoint_exit_r11"
 #define PP_REGISTER_FN "__pinpoint_register"
 #define PP_UNREGISTER_FN "__pinpoint_unregister"
 #define PP_REGISTER_JUMPS_FN "__pinpoint_register_jumps"

@@ -8,12 +8,14 @@
 // call goes through a preserve_most thunk, so the unarmed path needs no
 // saved registers; the exit probe passes its record one byte too far (an
 // address of its own, not kept in a register across the call), and its
-// thunk takes the byte back.  At -O2, f's body probes are in its stub (stub.c), two
+// thunk takes the byte back (the probes around a call are inline asm by
+// default, PINPOINT_PASS_ASM_PROBES=0 here; static-branch.cpp has them).
+// At -O2, f's body probes are in its stub (stub.c), two
 // jumps; -O0 shows them in the body, as in a function that cannot have a
 // stub.
 // REQUIRES: x86_64
-// RUN: env PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
-// RUN: env PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_JUMPS=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: %FileCheck --check-prefix=O0 %s < %t.O0.ll
 // RUN: %FileCheck --check-prefix=O2 %s < %t.O2.ll
 

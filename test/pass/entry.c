@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 // IR-LABEL: define internal i32 @fib.pinpoint(
 // IR-NEXT:  entry:
 // IR-NEXT:    call void asm sideeffect "{{.*}}.long 2\0A\09.popsection", "i,i,i"({{.*}}@fib{{.*}}, {{.*}}@fib.pinpoint{{.*}}, {{.*}}@__pinpoint_fn_fib{{.*}})
-// IR:         @__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 1)
+// IR:         {{@__pinpoint_enter(_fast)?|__pinpoint_enter_r11@GOTPCREL}}({{.*}}@__pinpoint_fn_fib{{.*}}, i32 1)
 // many (stack-passed arguments) and take (byval) to their timed body
 // (kind 1, the body's flag), which calls them past the no-op.
 // IR-LABEL: define internal i64 @many.pinpoint.timed(
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 // IR-NEXT:  entry:
 // IR-NEXT:    %s = alloca
 // IR-NEXT:    call void asm sideeffect "{{.*}}.long 2\0A\09.popsection", "i,i,i"({{.*}}@twice{{.*}}, {{.*}}@twice.pinpoint{{.*}}, {{.*}}@__pinpoint_fn_twice{{.*}})
-// IR:         @__pinpoint_enter{{(_fast)?}}({{.*}}@__pinpoint_fn_twice{{.*}}, i32 1)
+// IR:         {{@__pinpoint_enter(_fast)?|__pinpoint_enter_r11@GOTPCREL}}({{.*}}@__pinpoint_fn_twice{{.*}}, i32 1)
 
 // The no-op is each function's first instruction.
 // ASM-LABEL: {{^}}fib:

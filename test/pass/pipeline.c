@@ -17,8 +17,8 @@
 // RUN: %dump %t.Oz.o | %FileCheck --check-prefix=TABLE %s
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -flto=thin -c -Xclang -fdebug-pass-manager %s -o %t.thin.o 2>&1 | %FileCheck --check-prefix=O2 %s
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -flto -c -Xclang -fdebug-pass-manager %s -o %t.full.o 2>&1 | %FileCheck --check-prefix=O2 %s
-// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O0 %s
-// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O2 %s
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O0 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O0 %s
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -c -S -emit-llvm %s -o - | %FileCheck --check-prefix=IR-O2 %s
 
 static int helper(int x)
 {

@@ -92,7 +92,11 @@ int main(int argc, char **argv)
 // IR-NEXT:      to label %{{.*}} [label %[[ARMED:[-a-zA-Z0-9._]+]]]
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
 // IR:       {{^}}[[ARMED]]:
-// IR-NEXT:    call preserve_mostcc void @__pinpoint_enter_fast({{.*}}, i32 1)
+// The probes around the call: inline asm that passes the record in r11 and
+// the site in r10d (probes.c), the call's argument registers left alone.
+// IR-NEXT:    call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_enter_r11@GOTPCREL(%rip)", "i,i,~{r10},~{r11},~{xmm0},{{.*}},~{xmm15},~{memory},~{dirflag},~{fpsr},~{flags}"({{.*}}@__pinpoint_fn_loop{{.*}}, i32 1)
+// IR-NEXT:    call {{.*}}i32 @work(
+// IR-NEXT:    call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_exit_r11@GOTPCREL(%rip)", {{.*}}@__pinpoint_fn_loop{{.*}} 1){{.*}}, i32 1)
 // IR-LABEL: define internal {{.*}}i32 @twice.pinpoint(
 // IR-NEXT:    call void asm sideeffect "\09.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A
 // IR:         attributes #[[ENTRY]] = { {{.*}}"patchable-function-entry"="5"
@@ -118,6 +122,9 @@ int main(int argc, char **argv)
 // ASM-NEXT:    .long .L__pinpoint_flags_loop-[[C]]
 // ASM-NEXT:    .long 1
 // ASM-NOT:     __pinpoint_flags_loop(%rip)
+// ASM:         leaq .L__pinpoint_fn_loop(%rip), %r11
+// ASM-NEXT:    movl $1, %r10d
+// ASM-NEXT:    {{callq?}} *__pinpoint_enter_r11@GOTPCREL(%rip)
 // ASM-LABEL: .Lfunc_end
 
 // OFF-LABEL: define internal {{.*}}i32 @loop.pinpoint(

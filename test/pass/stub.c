@@ -9,7 +9,7 @@
 // in registers, AArch64 eight) keeps its body probes in its body: a stub would copy the
 // stack-passed ones to where they already are on every call.
 // REQUIRES: pinpoint-runtime
-// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -fno-discard-value-names -S -emit-llvm %s -o %t.ll
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: %FileCheck --check-prefix=IR %s < %t.ll
 // RUN: %clang -O2 %s -o %t.plain
 // RUN: %t.plain > %t.plain.out
@@ -22,7 +22,7 @@
 // RUN: %FileCheck %s < %t.res
 // RUN: %dwarfdump --name=fib %t | %FileCheck --check-prefix=DWARF %s
 // With PINPOINT_PASS_STUB=0, the body probes stay in the body.
-// RUN: env PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -S -emit-llvm %s -o - | %FileCheck --check-prefix=NOSTUB %s
+// RUN: env PINPOINT_PASS_ASM_PROBES=0 PINPOINT_PASS_ENTRY=0 PINPOINT_PASS_CLONE=0 PINPOINT_PASS_STUB=0 %ppcc -O2 -S -emit-llvm %s -o - | %FileCheck --check-prefix=NOSTUB %s
 
 #include <stdio.h>
 

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,14 @@ static unsigned long sink; /* touched by several threads: relaxed atomics */
 void __pinpoint_enter_fast(struct pp_fn *fn, uint32_t site);
 void __pinpoint_exit_fast(struct pp_fn *fn, uint32_t site);
 void pp_test_fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site);
+/* The entry points of the inline asm probes around a call: the record in
+ * r11, the site in r10d (abi.h, 3.), called by pp_test_r11_call(). */
+void __pinpoint_enter_r11(void);
+void __pinpoint_exit_r11(void);
+void pp_test_r11_call(void (*entry)(void), void *record, uint32_t site);
 extern uint64_t pp_test_fast_got[14];
+/* Scenario fast-r11: fast_call() calls the r11 entry point instead. */
+static bool fast_r11;
 
 /* One call of @entry; -1 (and a line on stderr) when a register other than
  * r11 changed. */
@@ -66,12 +74,19 @@ static int fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint
 	static const char *const name[14] = {"rax", "rcx", "rdx", "rsi", "rdi", "r8",  "r9",
 					     "r10", "rbx", "rbp", "r12", "r13", "r14", "r15"};
 
-	pp_test_fast_call(entry, record, site);
+	if (fast_r11)
+		pp_test_r11_call(entry == __pinpoint_enter_fast ? __pinpoint_enter_r11
+								: __pinpoint_exit_r11,
+				 record, site);
+	else
+		pp_test_fast_call(entry, record, site);
 	for (unsigned i = 0; i < 14; i++) {
-		uint64_t want = i == 3	 ? site
-				: i == 4 ? (uint64_t)(uintptr_t)record
-					 : 0x5a5a000000000000ull + i + 1;
+		uint64_t want = fast_r11 || (i != 3 && i != 4) ? 0x5a5a000000000000ull + i + 1
+				: i == 3		       ? site
+							       : (uint64_t)(uintptr_t)record;
 
+		if (fast_r11 && i == 7)
+			continue; /* r10: the site, the callee's */
 		if (pp_test_fast_got[i] != want) {
 			fprintf(stderr, "%s is %#llx after the call, not %#llx\n", name[i],
 				(unsigned long long)pp_test_fast_got[i], (unsigned long long)want);
@@ -466,10 +481,11 @@ int main(int argc, char **argv)
 		 * execution, timed or not, is found by the next enter */
 		for (int i = 0; i < 20000; i++)
 			call_jumper(i % 100 == 50);
-	} else if (!strcmp(s, "fast")) {
+	} else if (!strcmp(s, "fast") || !strcmp(s, "fast-r11")) {
 #if defined(__x86_64__)
 		void *exit_record = (char *)&fn_fast + PP_EXIT_BIAS;
 
+		fast_r11 = !strcmp(s, "fast-r11");
 		/* a site past the calls, and a function not armed: nothing */
 		if (fast_call(__pinpoint_enter_fast, &fn_fast, 7) ||
 		    fast_call(__pinpoint_enter_fast, &fn_ref, 0) ||

@@ -350,18 +350,22 @@ def case_fast(ctx):
     timing=all), on the general path (an execution lost, an exit past the
     end, two counters on one site, the entry's counter with samples and
     stop=N) or when nothing is armed; and the counts and times are those
-    of the C entry points."""
+    of the C entry points.  The same for the entry points of the inline asm
+    probes (fast-r11: the record in r11, the site in r10d), where no
+    register but r10 and r11 changes."""
     if platform.machine() != 'x86_64':
         print('rt.fast: x86-64 only')
         return
     n = 20000 + 100 + 50  # flat, after a lost one, 100 us each
-    for binary in (ctx.args.unit, ctx.args.unit_shared):
-        which = os.path.basename(binary)
-        r = ctx.run('fast', None, binary=binary)
+    runs = [(scen, binary) for scen in ('fast', 'fast-r11')
+            for binary in (ctx.args.unit, ctx.args.unit_shared)]
+    for scen, binary in runs:
+        which = '%s %s' % (os.path.basename(binary), scen)
+        r = ctx.run(scen, None, binary=binary)
         check(r.rc == 0 and not r.stderr, '%s unarmed: %d %s' % (which, r.rc, r.stderr.strip()))
         sampled = False
         for _ in range(3):  # a loaded host may rightly keep a run from sampling
-            r = ctx.run('fast', 'range=fastfn:0-0', binary=binary)
+            r = ctx.run(scen, 'range=fastfn:0-0', binary=binary)
             if not clean(ctx, r, 'fast %s' % which):
                 break
             s = slot(r, 0, 'range', 'fastfn:0-0', 1)
@@ -376,28 +380,28 @@ def case_fast(ctx):
             if sampled:
                 break
         check(sampled, 'fast %s: no run of 3 sampled' % which)
-        r = ctx.run('fast', 'range=fastfn:0-0;timing=all', binary=binary)
+        r = ctx.run(scen, 'range=fastfn:0-0;timing=all', binary=binary)
         if clean(ctx, r, 'fast %s timing=all' % which):
             s = slot(r, 0, 'range', 'fastfn:0-0', 1)
             check(s.count == n and s.get('timed', s.count) == n and s.get('lost') == 100,
                   'fast %s timing=all: %r' % (which, s))
             # the 50 executions of 100 us, and the others' few ns each
             inside(s.total_ns, r.said['outer_ns'], 5 * MS, 'fast %s timing=all: total' % which)
-        r = ctx.run('fast', 'range=fastfn:0-0;fn=fastfn;range=fastfn:0-0;samples=0', binary=binary)
+        r = ctx.run(scen, 'range=fastfn:0-0;fn=fastfn;range=fastfn:0-0;samples=0', binary=binary)
         if clean(ctx, r, 'fast %s two counters' % which):
             for i in (0, 2):
                 s = slot(r, i, 'range', 'fastfn:0-0', 1)
                 check(s.count == n, 'fast %s two counters: %r' % (which, s))
             s = slot(r, 1, 'fn', 'fastfn', 1)
             check(s.count == 100, 'fast %s two counters: body %r' % (which, s))
-        r = ctx.run('fast', 'entry=fastfn;samples=1000', binary=binary)
+        r = ctx.run(scen, 'entry=fastfn;samples=1000', binary=binary)
         if clean(ctx, r, 'fast %s entry' % which):
             s = slot(r, 0, 'entry', 'fastfn', 1)
             check(s.count == 100 and len(r.res.samples) == 100,
                   'fast %s entry: %r, %d samples' % (which, s, len(r.res.samples)))
             check(abs(sum(r.res.samples) - s.total_ns) <= 100,
                   'fast %s entry: samples sum %d total %d' % (which, sum(r.res.samples), s.total_ns))
-        r = ctx.run('fast', 'entry=fastfn;stop=40', binary=binary)
+        r = ctx.run(scen, 'entry=fastfn;stop=40', binary=binary)
         check(r.rc == 0 and r.res is not None and 'outer_ns' not in r.said,
               'fast %s stop=40: status %d, said %r' % (which, r.rc, r.said))
         if r.res is not None:
@@ -612,7 +616,8 @@ def case_symbols(ctx):
             '__pinpoint_register', '__pinpoint_unregister',
             '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'}
     if platform.machine() == 'x86_64':
-        want |= {'__pinpoint_enter_fast', '__pinpoint_exit_fast'}
+        want |= {'__pinpoint_enter_fast', '__pinpoint_exit_fast',
+                 '__pinpoint_enter_r11', '__pinpoint_exit_r11'}
     check(exported == want, 'symbols: exported %s' % sorted(exported))
 
 

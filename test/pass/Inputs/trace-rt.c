@@ -81,6 +81,20 @@ __attribute__((preserve_most)) void __pinpoint_exit_fast(struct pp_fn *fn, uint3
 {
 	__pinpoint_exit((struct pp_fn *)((char *)fn - PP_EXIT_BIAS), site);
 }
+
+/* The entry points of the inline asm probes around a call: the record in
+ * r11 (exit: PP_EXIT_BIAS past it), the site in r10d; everything but r10,
+ * r11 and the vector registers preserved.  Seven pushes align the stack. */
+#define PP_STR(x) #x
+#define PP_XSTR(x) PP_STR(x)
+#define TRACE_R11(name, fn, bias)                                                                  \
+	__asm__(".text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n\t"             \
+		"push %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"                \
+		"push %r8\n\tpush %r9\n\tlea -" bias "(%r11), %rdi\n\tmov %r10d, %esi\n\t"         \
+		"call " fn "@PLT\n\tpop %r9\n\tpop %r8\n\tpop %rdi\n\tpop %rsi\n\t"                \
+		"pop %rdx\n\tpop %rcx\n\tpop %rax\n\tret\n\t.size " name ", . - " name)
+TRACE_R11(PP_ENTER_R11_FN, "__pinpoint_enter", "0");
+TRACE_R11(PP_EXIT_R11_FN, "__pinpoint_exit", PP_XSTR(PP_EXIT_BIAS));
 #endif
 
 static unsigned char *at(const int32_t *field)
