@@ -26,22 +26,7 @@
 
 #include <stdio.h>
 
-static volatile int sink;
-
-__attribute__((noinline)) int fib(int n)
-{
-	sink = n;
-	if (n < 2)
-		return n;
-	return fib(n - 1) - 2 * fib(n - 2); /* no accumulator for tail recursion */
-}
-
-__attribute__((noinline)) long many(long a, long b, long c, long d, long e, long f, long g, long h,
-				   long i)
-{
-	sink = (int)a;
-	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h - i;
-}
+#include "Inputs/fib-many.h"
 
 __attribute__((noinline)) double six(long a, long b, long c, long d, long e, long f, double x,
 				     double y)

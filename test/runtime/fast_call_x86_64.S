@@ -11,11 +11,8 @@
  * record and the site, every other register its value of
  * pp_test_fast_sentinel() (rt_unit.c).  Only r11 is the callee's.
  */
-	.text
-	.p2align 4
-	.globl pp_test_fast_call
-	.type pp_test_fast_call, @function
-pp_test_fast_call:
+/* Saves the callee-saved registers, aligns the stack for the call. */
+.macro PROLOGUE
 	.cfi_startproc
 	push %rbx
 	.cfi_adjust_cfa_offset 8
@@ -31,22 +28,25 @@ pp_test_fast_call:
 	.cfi_adjust_cfa_offset 8
 	sub $8, %rsp /* 16-byte aligned at the call, as compiled code keeps it */
 	.cfi_adjust_cfa_offset 8
-	mov %rdi, %r11
-	mov %rsi, %rdi
-	mov %edx, %esi
+.endm
+
+/* The sentinels of every register but the ones the call takes (and r11). */
+.macro SENTINELS
 	movabs $0x5a5a000000000001, %rax
 	movabs $0x5a5a000000000002, %rcx
 	movabs $0x5a5a000000000003, %rdx
 	movabs $0x5a5a000000000006, %r8
 	movabs $0x5a5a000000000007, %r9
-	movabs $0x5a5a000000000008, %r10
 	movabs $0x5a5a000000000009, %rbx
 	movabs $0x5a5a00000000000a, %rbp
 	movabs $0x5a5a00000000000b, %r12
 	movabs $0x5a5a00000000000c, %r13
 	movabs $0x5a5a00000000000d, %r14
 	movabs $0x5a5a00000000000e, %r15
-	call *%r11
+.endm
+
+/* Keeps every register in pp_test_fast_got[], restores and returns. */
+.macro EPILOGUE
 	lea pp_test_fast_got(%rip), %r11
 	mov %rax, 0(%r11)
 	mov %rcx, 8(%r11)
@@ -78,75 +78,36 @@ pp_test_fast_call:
 	.cfi_adjust_cfa_offset -8
 	ret
 	.cfi_endproc
+.endm
+
+	.text
+	.p2align 4
+	.globl pp_test_fast_call
+	.type pp_test_fast_call, @function
+pp_test_fast_call:
+	PROLOGUE
+	mov %rdi, %r11
+	mov %rsi, %rdi
+	mov %edx, %esi
+	SENTINELS
+	movabs $0x5a5a000000000008, %r10
+	call *%r11
+	EPILOGUE
 	.size pp_test_fast_call, . - pp_test_fast_call
 
 	.p2align 4
 	.globl pp_test_r11_call
 	.type pp_test_r11_call, @function
 pp_test_r11_call:
-	.cfi_startproc
-	push %rbx
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	push %r12
-	.cfi_adjust_cfa_offset 8
-	push %r13
-	.cfi_adjust_cfa_offset 8
-	push %r14
-	.cfi_adjust_cfa_offset 8
-	push %r15
-	.cfi_adjust_cfa_offset 8
-	sub $8, %rsp /* 16-byte aligned at the call, as compiled code keeps it */
-	.cfi_adjust_cfa_offset 8
+	PROLOGUE
 	mov %rdi, pp_test_r11_entry(%rip)
 	mov %rsi, %r11
 	mov %edx, %r10d
-	movabs $0x5a5a000000000001, %rax
-	movabs $0x5a5a000000000002, %rcx
-	movabs $0x5a5a000000000003, %rdx
+	SENTINELS
 	movabs $0x5a5a000000000004, %rsi
 	movabs $0x5a5a000000000005, %rdi
-	movabs $0x5a5a000000000006, %r8
-	movabs $0x5a5a000000000007, %r9
-	movabs $0x5a5a000000000009, %rbx
-	movabs $0x5a5a00000000000a, %rbp
-	movabs $0x5a5a00000000000b, %r12
-	movabs $0x5a5a00000000000c, %r13
-	movabs $0x5a5a00000000000d, %r14
-	movabs $0x5a5a00000000000e, %r15
 	call *pp_test_r11_entry(%rip)
-	lea pp_test_fast_got(%rip), %r11
-	mov %rax, 0(%r11)
-	mov %rcx, 8(%r11)
-	mov %rdx, 16(%r11)
-	mov %rsi, 24(%r11)
-	mov %rdi, 32(%r11)
-	mov %r8, 40(%r11)
-	mov %r9, 48(%r11)
-	mov %r10, 56(%r11)
-	mov %rbx, 64(%r11)
-	mov %rbp, 72(%r11)
-	mov %r12, 80(%r11)
-	mov %r13, 88(%r11)
-	mov %r14, 96(%r11)
-	mov %r15, 104(%r11)
-	add $8, %rsp
-	.cfi_adjust_cfa_offset -8
-	pop %r15
-	.cfi_adjust_cfa_offset -8
-	pop %r14
-	.cfi_adjust_cfa_offset -8
-	pop %r13
-	.cfi_adjust_cfa_offset -8
-	pop %r12
-	.cfi_adjust_cfa_offset -8
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	pop %rbx
-	.cfi_adjust_cfa_offset -8
-	ret
-	.cfi_endproc
+	EPILOGUE
 	.size pp_test_r11_call, . - pp_test_r11_call
 
 	.bss
