@@ -15,7 +15,7 @@ __attribute__((noinline)) int fib(int n)
 }
 
 __attribute__((noinline)) long many(long a, long b, long c, long d, long e, long f, long g, long h,
-				   long i)
+				    long i)
 {
 	sink = (int)a;
 	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h - i;
