@@ -96,13 +96,10 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMBasicBlockRef entry = LLVMGetInstructionParent(at);
 	LLVMBasicBlockRef body = pp_split_before(mover, at, "pinpoint.body");
 	LLVMBasicBlockRef armed = pp_new_block_after(m->ctx, entry, "pinpoint.dispatch");
-	LLVMValueRef idx[2], gep, word, cond, br, call;
+	LLVMValueRef gep = pp_armed_ptr(m, f), word, cond, br, call;
 
 	LLVMSetCurrentDebugLocation2(b, pp_func_entry_loc(m, f->fn));
 	LLVMPositionBuilderAtEnd(b, entry);
-	idx[0] = LLVMConstInt(m->i32, 0, 0);
-	idx[1] = LLVMConstInt(m->i32, 4, 0); /* pp_fn.armed */
-	gep = LLVMConstInBoundsGEP2(m->record_ty, f->record, idx, 2);
 	if (!pp_build_jump(m, b, entry, armed, body, gep, PP_JUMP_FN)) {
 		LLVMPositionBuilderAtEnd(b, entry);
 		word = LLVMBuildLoad2(b, m->i32, gep, "pinpoint.fn.armed");

@@ -103,13 +103,6 @@ static LLVMValueRef past_entry(struct pp_module *m, LLVMValueRef fn)
 	return LLVMConstPointerCast(p, LLVMTypeOf(fn));
 }
 
-static LLVMValueRef gep_const(struct pp_module *m, LLVMTypeRef ty, LLVMValueRef g, unsigned field)
-{
-	LLVMValueRef idx[2] = {LLVMConstInt(m->i32, 0, 0), LLVMConstInt(m->i32, field, 0)};
-
-	return LLVMConstInBoundsGEP2(ty, g, idx, 2);
-}
-
 int pp_probe_via_entry(struct pp_module *m, struct pp_func *f, bool *done, LLVMValueRef *kept)
 {
 	LLVMValueRef orig = f->fn, target, key, *args = NULL;
@@ -135,7 +128,7 @@ int pp_probe_via_entry(struct pp_module *m, struct pp_func *f, bool *done, LLVMV
 	 * no-op. */
 	if (clone) {
 		target = pp_clone_function(orig, tname);
-		key = gep_const(m, m->record_ty, f->record, 4); /* pp_fn.armed */
+		key = pp_armed_ptr(m, f);
 		kind = PP_JUMP_FN;
 		f->fn = target;
 		err = pp_probe_function(m, f);
@@ -144,7 +137,7 @@ int pp_probe_via_entry(struct pp_module *m, struct pp_func *f, bool *done, LLVMV
 		target = pp_build_timed(m, f, orig, past_entry(m, orig), tname, args);
 		if (!target)
 			goto out;
-		key = gep_const(m, LLVMGlobalGetValueType(f->flags), f->flags, PP_SITE_BODY);
+		key = pp_flag_ptr(m, f, PP_SITE_BODY);
 		kind = PP_JUMP_FLAG;
 		f->stub = true;
 		err = pp_probe_function(m, f);

@@ -128,6 +128,9 @@ LLVMValueRef pp_table_string(struct pp_module *m, uint32_t off);
 void pp_declare_runtime(struct pp_module *m);
 void pp_emit_records(struct pp_module *m, struct pp_func *f);
 void pp_emit_module_ctor(struct pp_module *m);
+/* &f's flags[site], and &f's record.armed (pp_fn.armed), as constants. */
+LLVMValueRef pp_flag_ptr(struct pp_module *m, struct pp_func *f, uint32_t site);
+LLVMValueRef pp_armed_ptr(struct pp_module *m, struct pp_func *f);
 
 /* split.c: block surgery LLVM-C does not offer. */
 LLVMBasicBlockRef pp_new_block_after(LLVMContextRef ctx, LLVMBasicBlockRef bb, const char *name);
@@ -200,9 +203,6 @@ char *pp_suffixed(const char *name, const char *suffix);
 #define PP_STUB_ENV "PINPOINT_PASS_STUB"
 #define PP_TIMED_SUFFIX ".pinpoint.timed"
 int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done);
-/* A new local, never inlined function @name with @fn's type, attributes,
- * calling convention and comdat; NULL without memory. */
-LLVMValueRef pp_new_local(struct pp_module *m, LLVMValueRef fn, const char *name);
 /* "<f>.pinpoint.timed" (@name): enter f's body site, call @callee with
  * the arguments, exit; in .text.unlikely, of @fn's type. */
 LLVMValueRef pp_build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef fn,

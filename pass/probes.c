@@ -197,12 +197,8 @@ LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 			    LLVMBasicBlockRef bb, LLVMBasicBlockRef armed,
 			    LLVMBasicBlockRef unarmed, uint32_t site, LLVMMetadataRef loc)
 {
-	LLVMTypeRef flags_ty = LLVMGlobalGetValueType(f->flags);
-	LLVMValueRef idx[2], gep, flag, cond, br;
+	LLVMValueRef gep = pp_flag_ptr(m, f, site), flag, cond, br;
 
-	idx[0] = LLVMConstInt(m->i32, 0, 0);
-	idx[1] = LLVMConstInt(m->i32, site, 0);
-	gep = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
 	LLVMSetCurrentDebugLocation2(b, loc);
 	br = pp_build_jump(m, b, bb, armed, unarmed, gep, PP_JUMP_FLAG);
 	if (br)
@@ -215,20 +211,28 @@ LLVMValueRef pp_build_check(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 	return flag;
 }
 
+/* A probe's two arguments: f's record (an exit probe's PP_EXIT_BIAS bytes
+ * past it with @bias) and @site. */
+static void probe_args(struct pp_module *m, struct pp_func *f, uint32_t site, bool bias,
+		       LLVMValueRef args[2])
+{
+	args[0] = LLVMConstPointerCast(f->record, m->ptr);
+	if (bias) {
+		LLVMValueRef off = LLVMConstInt(m->i32, PP_EXIT_BIAS, 0);
+
+		/* records.c: an address of its own, not kept across the call */
+		args[0] = LLVMConstInBoundsGEP2(m->i8, args[0], &off, 1);
+	}
+	args[1] = LLVMConstInt(m->i32, site, 0);
+}
+
 /* A call of the runtime at the builder: enter or exit @site. */
 void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
 			 bool exit)
 {
 	LLVMValueRef args[2], call;
 
-	args[0] = LLVMConstPointerCast(f->record, m->ptr);
-	if (exit && m->probe_cc == LLVMPreserveMostCallConv) {
-		LLVMValueRef bias = LLVMConstInt(m->i32, PP_EXIT_BIAS, 0);
-
-		/* records.c: an address of its own, not kept across the call */
-		args[0] = LLVMConstInBoundsGEP2(m->i8, args[0], &bias, 1);
-	}
-	args[1] = LLVMConstInt(m->i32, site, 0);
+	probe_args(m, f, site, exit && m->probe_cc == LLVMPreserveMostCallConv, args);
 	call = LLVMBuildCall2(b, m->probe_fn_ty, exit ? m->exit_fn : m->enter_fn, args, 2, "");
 	LLVMSetInstructionCallConv(call, m->probe_cc);
 }
@@ -249,10 +253,11 @@ void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef 
 static void build_probe_asm(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b, uint32_t site,
 			    bool exit)
 {
-	static const char enter[] = "leaq ${0:c}(%rip), %r11\n\tmovl $$${1:c}, %r10d\n\t"
-				    "call *" PP_ENTER_R11_FN "@GOTPCREL(%rip)";
-	static const char leave[] = "leaq ${0:c}(%rip), %r11\n\tmovl $$${1:c}, %r10d\n\t"
-				    "call *" PP_EXIT_R11_FN "@GOTPCREL(%rip)";
+#define PROBE_ASM(fn)                                                                              \
+	"leaq ${0:c}(%rip), %r11\n\tmovl $$${1:c}, %r10d\n\tcall *" fn "@GOTPCREL(%rip)"
+	static const char enter[] = PROBE_ASM(PP_ENTER_R11_FN);
+	static const char leave[] = PROBE_ASM(PP_EXIT_R11_FN);
+#undef PROBE_ASM
 	static const char cons[] =
 	    "i,i,~{r10},~{r11},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},"
 	    "~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},"
@@ -262,13 +267,7 @@ static void build_probe_asm(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 	const char *text = exit ? leave : enter;
 	LLVMValueRef args[2], fn;
 
-	args[0] = LLVMConstPointerCast(f->record, m->ptr);
-	if (exit) {
-		LLVMValueRef bias = LLVMConstInt(m->i32, PP_EXIT_BIAS, 0);
-
-		args[0] = LLVMConstInBoundsGEP2(m->i8, args[0], &bias, 1);
-	}
-	args[1] = LLVMConstInt(m->i32, site, 0);
+	probe_args(m, f, site, exit, args);
 	fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text), (char *)cons, sizeof(cons) - 1, 1, 0,
 			      LLVMInlineAsmDialectATT, 0);
 	LLVMBuildCall2(b, ty, fn, args, 2, "");

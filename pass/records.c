@@ -90,6 +90,7 @@ static LLVMValueRef fast_fn(struct pp_module *m, const char *name)
 
 void pp_declare_runtime(struct pp_module *m)
 {
+	const char *asm_env = getenv(PP_ASM_PROBES_ENV);
 	LLVMTypeRef params[2], fields[5];
 	LLVMMetadataRef w[3];
 
@@ -107,8 +108,7 @@ void pp_declare_runtime(struct pp_module *m)
 		m->enter_fn = fast_fn(m, PP_ENTER_FAST_FN);
 		m->exit_fn = fast_fn(m, PP_EXIT_FAST_FN);
 		m->probe_cc = LLVMPreserveMostCallConv;
-		m->asm_probes =
-		    !getenv(PP_ASM_PROBES_ENV) || strcmp(getenv(PP_ASM_PROBES_ENV), "0");
+		m->asm_probes = !asm_env || strcmp(asm_env, "0");
 	} else {
 		m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
 		m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);
@@ -165,18 +165,31 @@ static LLVMValueRef add_global(struct pp_module *m, struct pp_func *f, LLVMTypeR
 	return g;
 }
 
+LLVMValueRef pp_flag_ptr(struct pp_module *m, struct pp_func *f, uint32_t site)
+{
+	LLVMValueRef idx[2] = {LLVMConstInt(m->i32, 0, 0), LLVMConstInt(m->i32, site, 0)};
+
+	return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(f->flags), f->flags, idx, 2);
+}
+
+LLVMValueRef pp_armed_ptr(struct pp_module *m, struct pp_func *f)
+{
+	LLVMValueRef idx[2] = {LLVMConstInt(m->i32, 0, 0), LLVMConstInt(m->i32, 4, 0)};
+
+	return LLVMConstInBoundsGEP2(m->record_ty, f->record, idx, 2);
+}
+
 void pp_emit_records(struct pp_module *m, struct pp_func *f)
 {
 	bool shared = shared_by_objects(f->fn);
 	LLVMTypeRef flags_ty = LLVMArrayType(m->i8, f->ncalls + 1);
 	LLVMValueRef zero = LLVMConstInt(m->i32, 0, 0);
-	LLVMValueRef idx[2] = {zero, zero};
 	LLVMValueRef fields[5];
 
 	f->flags = add_global(m, f, flags_ty, "flags", shared);
 	LLVMSetInitializer(f->flags, LLVMConstNull(flags_ty));
 
-	fields[0] = LLVMConstInBoundsGEP2(flags_ty, f->flags, idx, 2);
+	fields[0] = pp_flag_ptr(m, f, 0);
 	fields[1] = pp_table_string(m, f->name);
 	fields[2] = pp_table_string(m, f->file);
 	fields[3] = LLVMConstInt(m->i32, f->ncalls, 0);

@@ -171,11 +171,11 @@ static void name_params(LLVMValueRef from, LLVMValueRef to)
 }
 
 /*
- * A new local, never inlined function @name with
+ * A new local, never inlined function @name with @fn's type, attributes,
  * calling convention and comdat (it must go wherever @fn's group goes);
  * NULL without memory.
  */
-LLVMValueRef pp_new_local(struct pp_module *m, LLVMValueRef fn, const char *name)
+static LLVMValueRef new_local(struct pp_module *m, LLVMValueRef fn, const char *name)
 {
 	LLVMValueRef g = LLVMAddFunction(m->mod, name, LLVMGlobalGetValueType(fn));
 
@@ -237,7 +237,7 @@ static void move_body(struct pp_module *m, LLVMValueRef fn, LLVMValueRef body)
 LLVMValueRef pp_build_timed(struct pp_module *m, struct pp_func *f, LLVMValueRef stub,
 			    LLVMValueRef body, const char *name, LLVMValueRef *args)
 {
-	LLVMValueRef timed = pp_new_local(m, stub, name);
+	LLVMValueRef timed = new_local(m, stub, name);
 	LLVMBuilderRef b;
 	LLVMValueRef call;
 
@@ -294,7 +294,7 @@ int pp_probe_via_stub(struct pp_module *m, struct pp_func *f, bool *done)
 	if (!args || !bname || !tname)
 		goto out;
 	/* Nothing of f changes until both new functions exist. */
-	body = pp_new_local(m, stub, bname);
+	body = new_local(m, stub, bname);
 	if (!body)
 		goto out;
 	timed = pp_build_timed(m, f, stub, body, tname, args);
