@@ -289,11 +289,10 @@ def timed(cmd):
     return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
-def build(lib, roots, outdir, tc, reps):
-    """Builds the driver plain and instrumented, one file at a time, the two
-    variants of each file back to back, @reps times each; returns paths and
-    CPU seconds, per file and variant the least of the @reps compiles (a
-    compile does the same work every time: a loaded host only adds to it)."""
+def compile_plan(lib, roots, tc):
+    """The compiler, the files (the library's sources and its driver) and the
+    flags both variants compile them with; the instrumented variant's extra
+    flags."""
     cxx = lib['lang'] == 'C++'
     cc = tc['cxx'] if cxx else tc['cc']
     srcs = [s for pat in lib['sources'] for s in resolve(roots, pat)]
@@ -303,7 +302,21 @@ def build(lib, roots, outdir, tc, reps):
     srcs.append(drv[0])
     inc = ['-I' + p for pat in lib['includes'] for p in resolve(roots, pat)]
     base = ['-O2', '-g', '-I' + HERE] + lib['flags'] + inc
-    variants = {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
+    return cc, srcs, base, {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
+
+
+def link_cmd(cc, objs, exe, lib, tc, v):
+    """The link of variant @v (the instrumented one with the static runtime)."""
+    rt = [tc['runtime']] if v == 'instr' else []
+    return [cc, '-O2', '-g'] + objs + ['-o', exe] + rt + lib['libs'] + ['-lpthread', '-lm']
+
+
+def build(lib, roots, outdir, tc, reps):
+    """Builds the driver plain and instrumented, one file at a time, the two
+    variants of each file back to back, @reps times each; returns paths and
+    CPU seconds, per file and variant the least of the @reps compiles (a
+    compile does the same work every time: a loaded host only adds to it)."""
+    cc, srcs, base, variants = compile_plan(lib, roots, tc)
     out = {}
     cpu = {'plain': 0.0, 'instr': 0.0}
     for v in variants:
@@ -323,8 +336,7 @@ def build(lib, roots, outdir, tc, reps):
     exe = {}
     for v in variants:
         exe[v] = os.path.join(outdir, v, 'driver')
-        rt = [tc['runtime']] if v == 'instr' else []
-        cmd = [cc, '-O2', '-g'] + out[v] + ['-o', exe[v]] + rt + lib['libs'] + ['-lpthread', '-lm']
+        cmd = link_cmd(cc, out[v], exe[v], lib, tc, v)
         cpu[v] += min(timed(cmd) for _ in range(reps))
     return exe, cpu
 
@@ -336,13 +348,8 @@ def layouts(lib, roots, outdir, tc, n):
     Returns {'plain': [exe, ...], 'instr': [...]}, or None without ld.lld."""
     if n < 2 or not shutil.which('ld.lld'):
         return None
-    cxx = lib['lang'] == 'C++'
-    cc = tc['cxx'] if cxx else tc['cc']
-    srcs = [s for pat in lib['sources'] for s in resolve(roots, pat)]
-    srcs += glob.glob(os.path.join(HERE, lib['name'], 'driver.c*'))
-    inc = ['-I' + p for pat in lib['includes'] for p in resolve(roots, pat)]
-    base = ['-O2', '-g', '-ffunction-sections', '-I' + HERE] + lib['flags'] + inc
-    variants = {'plain': [], 'instr': ['-fpass-plugin=' + tc['plugin']]}
+    cc, srcs, base, variants = compile_plan(lib, roots, tc)
+    base = base + ['-ffunction-sections']
     exes = {}
     for v, extra in variants.items():
         d = os.path.join(outdir, 'layout-' + v)
@@ -352,12 +359,11 @@ def layouts(lib, roots, outdir, tc, n):
             obj = os.path.join(d, '%03d-%s.o' % (i, os.path.basename(src)))
             timed([cc] + base + extra + ['-c', src, '-o', obj])
             objs.append(obj)
-        rt = [tc['runtime']] if v == 'instr' else []
         exes[v] = []
         for seed in range(1, n + 1):
             exe = os.path.join(d, 'driver.%d' % seed)
-            timed([cc, '-O2', '-fuse-ld=lld', '-Wl,--shuffle-sections=.text*=%d' % seed] + objs +
-                  ['-o', exe] + rt + lib['libs'] + ['-lpthread', '-lm'])
+            cmd = link_cmd(cc, objs, exe, lib, tc, v)
+            timed(cmd[:1] + ['-fuse-ld=lld', '-Wl,--shuffle-sections=.text*=%d' % seed] + cmd[1:])
             exes[v].append(exe)
     return exes
 
