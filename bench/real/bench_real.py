@@ -345,8 +345,9 @@ def layouts(lib, roots, outdir, tc, n):
     """Compiles the driver plain and instrumented once more with
     -ffunction-sections and links each variant @n times with ld.lld
     --shuffle-sections (seeds 1..n): @n random orders of the same functions.
-    Returns {'plain': [exe, ...], 'instr': [...]}, or None without ld.lld."""
-    if n < 2 or not shutil.which('ld.lld'):
+    Returns {'plain': [exe, ...], 'instr': [...]}, or None with @n 0 or
+    without ld.lld."""
+    if not n or not shutil.which('ld.lld'):
         return None
     cc, srcs, base, variants = compile_plan(lib, roots, tc)
     base = base + ['-ffunction-sections']
@@ -577,6 +578,11 @@ def main():
     args = ap.parse_args()
     if args.rounds < 4 or args.cost_rounds < 4 or args.build_reps < 1:
         fail('--rounds and --cost-rounds must be at least 4, --build-reps at least 1')
+    if args.layouts < 0 or args.layouts == 1 or args.layout_rounds < 4:
+        fail('--layouts must be 0 or at least 2, --layout-rounds at least 4')
+    if args.layouts and not shutil.which('ld.lld'):
+        print('bench_real.py: no ld.lld: no figures over random layouts (--layouts)',
+              file=sys.stderr)
 
     t_start = time.monotonic()
     build_dir = os.path.abspath(args.pinpoint)
