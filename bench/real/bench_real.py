@@ -341,13 +341,22 @@ def build(lib, roots, outdir, tc, reps):
     return exe, cpu
 
 
+def have_lld(cc):
+    """Whether clang @cc finds ld.lld for -fuse-ld=lld: beside it (Debian's
+    lld-N puts it in /usr/lib/llvm-N/bin only) or on PATH."""
+    path = shutil.which(cc)
+    beside = path and os.path.exists(os.path.join(os.path.dirname(os.path.realpath(path)),
+                                                  'ld.lld'))
+    return bool(beside or shutil.which('ld.lld'))
+
+
 def layouts(lib, roots, outdir, tc, n):
     """Compiles the driver plain and instrumented once more with
     -ffunction-sections and links each variant @n times with ld.lld
     --shuffle-sections (seeds 1..n): @n random orders of the same functions.
     Returns {'plain': [exe, ...], 'instr': [...]}, or None with @n 0 or
     without ld.lld."""
-    if not n or not shutil.which('ld.lld'):
+    if not n or not have_lld(tc['cc']):
         return None
     cc, srcs, base, variants = compile_plan(lib, roots, tc)
     base = base + ['-ffunction-sections']
@@ -580,9 +589,6 @@ def main():
         fail('--rounds and --cost-rounds must be at least 4, --build-reps at least 1')
     if args.layouts < 0 or args.layouts == 1 or args.layout_rounds < 4:
         fail('--layouts must be 0 or at least 2, --layout-rounds at least 4')
-    if args.layouts and not shutil.which('ld.lld'):
-        print('bench_real.py: no ld.lld: no figures over random layouts (--layouts)',
-              file=sys.stderr)
 
     t_start = time.monotonic()
     build_dir = os.path.abspath(args.pinpoint)
@@ -597,6 +603,9 @@ def main():
     for k in ('plugin', 'runtime', 'layers'):
         if not os.path.exists(tc[k]):
             fail('%s: missing (build the pinpoint build first)' % tc[k])
+    if args.layouts and not have_lld(tc['cc']):
+        print('bench_real.py: no ld.lld for %s: no figures over random layouts (--layouts)' %
+              tc['cc'], file=sys.stderr)
     libs = LIBRARIES
     if args.only:
         names = args.only.split(',')
