@@ -25,16 +25,22 @@
  * Small functions (at most PP_CLONE_SMALL IR instructions after
  * optimisation) are cloned: their checks and the frame the probes' calls
  * make them set up cost most relative to their work (the lexer callbacks
- * of tree-sitter), and cloning them adds little code generation.  A larger
- * function gets a stub for its body probes instead (stub.c) and keeps the
+ * of tree-sitter), and cloning them adds little code generation.  So are
+ * functions of at most PP_CLONE_LOOP_MAX instructions with one of their
+ * timed calls in a loop, where the call's check runs on every iteration:
+ * Snappy's DecompressAllTags<SnappyDecompressionValidator>, whose loop
+ * calls RefillTag(), made the whole program 7-8 % slower unarmed with the
+ * checks in its body, and as fast as the plain build as a clone, though
+ * its unarmed code differs from the plain one by little more than the
+ * checks' no-ops (bench/README.md).  A larger function gets a stub for its
+ * body probes instead (stub.c) or an entry no-op (entry.c), and keeps the
  * checks of its calls.  With the environment variable PP_CLONE_ENV set
- * while compiling, "1" clones every function, "0" none, and "loops" also
- * the functions with one of their timed calls in a loop, where the call's
- * check runs on every iteration.  Cloning a function doubles its code
- * generation: on real libraries (bench/README.md, "Real code"), "loops"
- * halves the instructions the probes add to tree-sitter-json and expat but
- * costs their builds 1.3-1.6x the plain build's CPU time, over the 1.3x
- * the default stays within.
+ * while compiling, "1" clones every function, "0" none, and "loops" every
+ * function with a timed call in a loop, whatever its size.  Cloning a
+ * function doubles its code generation: on real libraries (bench/README.md,
+ * "Real code"), "loops" halves the instructions the probes add to
+ * tree-sitter-json and expat but costs their builds 1.5x the plain build's
+ * CPU time; the size bound of the default costs them 1-3 %.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -45,6 +51,7 @@
 #include "pass.h"
 
 #define PP_CLONE_SMALL 100
+#define PP_CLONE_LOOP_MAX 300
 
 bool pp_has_byval(LLVMValueRef fn)
 {
@@ -119,14 +126,14 @@ static void add_dispatch(struct pp_module *m, struct pp_func *f, LLVMValueRef cl
 	LLVMDisposeBuilder(b);
 }
 
-/* At most PP_CLONE_SMALL instructions (after optimisation). */
-static bool is_small(LLVMValueRef fn)
+/* At most @max instructions (after optimisation). */
+static bool at_most(LLVMValueRef fn, unsigned max)
 {
 	unsigned n = 0;
 
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-			if (++n > PP_CLONE_SMALL)
+			if (++n > max)
 				return false;
 	return true;
 }
@@ -265,8 +272,10 @@ int pp_want_clone(struct pp_module *m, struct pp_func *f, bool *want)
 		*want = *mode == '1';
 		return 0;
 	}
-	*want = is_small(f->fn);
-	if (*want || !mode || strcmp(mode, "loops"))
+	*want = at_most(f->fn, PP_CLONE_SMALL);
+	if (*want)
+		return 0;
+	if ((!mode || strcmp(mode, "loops")) && !at_most(f->fn, PP_CLONE_LOOP_MAX))
 		return 0;
 	return calls_in_loop(m, f, want);
 }

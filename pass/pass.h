@@ -181,7 +181,8 @@ LLVMValueRef pp_build_entry_jump(struct pp_module *m, LLVMBuilderRef b, LLVMValu
 #define PP_CLONE_ENV "PINPOINT_PASS_CLONE"
 #define PP_CLONE_SUFFIX ".pinpoint"
 int pp_probe_via_clone(struct pp_module *m, struct pp_func *f, bool *done);
-/* Whether f is one to clone (small, or as PP_CLONE_ENV says). */
+/* Whether f is one to clone (small, or mid-sized with a timed call in a
+ * loop, or as PP_CLONE_ENV says). */
 int pp_want_clone(struct pp_module *m, struct pp_func *f, bool *want);
 /* PP_CLONE_ENV=1: every function that can be is cloned. */
 bool pp_clone_all(void);
