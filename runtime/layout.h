@@ -12,6 +12,10 @@
 /* what the exit entry point's record argument is past the record (PP_EXIT_BIAS) */
 #define PP_EXIT_BIAS_VALUE 1
 
+/* XSAVE components the r11 entry points keep (clock.c, pp_vsave_init):
+ * x87, SSE, AVX, AVX-512 opmask, ZMM_Hi256, Hi16_ZMM */
+#define PP_XSAVE_MASK 0xe7
+
 /* struct pp_fn (pinpoint/abi.h) */
 #define PP_OFF_FN_NCALLS 24
 #define PP_OFF_FN_ARMED 28

@@ -77,12 +77,52 @@
 	lea PP_OFF_THREAD_C(%rax, %rcx), %rcx
 
 /*
+ * The r11 entry points' general path also keeps the vector and x87 state:
+ * the inline asm probes and sleds around a call do not declare it clobbered
+ * (abi.h, 3.), and the C path may use it (and the C library, AVX-512 too).
+ * pp_vsave_size bytes of stack, 64-byte aligned, below rbx, which holds the
+ * stack pointer before: XSAVE of the PP_XSAVE_MASK components, its header
+ * zeroed as XRSTOR needs it, or FXSAVE (clock.c, pp_vsave_init()).
+ * Clobbers rax and rdx, which the entry points saved.
+ */
+#define VSAVE                                                                                      \
+	sub pp_vsave_size(%rip), %rsp;                                                             \
+	and $-64, %rsp;                                                                            \
+	cmpb $0, pp_vsave_xsave(%rip);                                                             \
+	je 8f;                                                                                     \
+	xor %eax, %eax;                                                                            \
+	mov %rax, 512(%rsp);                                                                       \
+	mov %rax, 520(%rsp);                                                                       \
+	mov %rax, 528(%rsp);                                                                       \
+	mov %rax, 536(%rsp);                                                                       \
+	mov %rax, 544(%rsp);                                                                       \
+	mov %rax, 552(%rsp);                                                                       \
+	mov %rax, 560(%rsp);                                                                       \
+	mov %rax, 568(%rsp);                                                                       \
+	mov $PP_XSAVE_MASK, %eax;                                                                  \
+	xor %edx, %edx;                                                                            \
+	xsave (%rsp);                                                                              \
+	jmp 9f;                                                                                    \
+8:	fxsave (%rsp);                                                                             \
+9:
+#define VRESTORE                                                                                   \
+	cmpb $0, pp_vsave_xsave(%rip);                                                             \
+	je 8f;                                                                                     \
+	mov $PP_XSAVE_MASK, %eax;                                                                  \
+	xor %edx, %edx;                                                                            \
+	xrstor (%rsp);                                                                             \
+	jmp 9f;                                                                                    \
+8:	fxrstor (%rsp);                                                                            \
+9:
+
+/*
  * The general path: save what the C convention may clobber and preserve_most
  * may not (rax, rcx, rdx are saved already), call @fn with rdi less @bias.
  * With @cfa, pass the probe's caller's CFA and return address as the third
  * and fourth arguments; @nsave registers were saved since the entry.  At
  * entry rsp was 8 mod 16; 3 + 5 (or 5 + 5) pushes and 8 bytes more align it
- * for the call.
+ * for the call; with @nsave 5 (the r11 entry points) the eighth is rbx's
+ * and the vector state is kept too (VSAVE).
  */
 #define GENERAL(fn, bias, cfa, nsave)                                                              \
 	CFI_PUSH(%rsi);                                                                            \
@@ -90,10 +130,21 @@
 	CFI_PUSH(%r8);                                                                             \
 	CFI_PUSH(%r9);                                                                             \
 	CFI_PUSH(%r10);                                                                            \
+	.if (nsave) == 5;                                                                          \
+	CFI_PUSH(%rbx);                                                                            \
+	mov %rsp, %rbx;                                                                            \
+	.cfi_def_cfa_register %rbx;                                                                \
+	VSAVE;                                                                                     \
+	.else;                                                                                     \
 	sub $8, %rsp;                                                                              \
 	.cfi_adjust_cfa_offset 8;                                                                  \
+	.endif;                                                                                    \
 	.if cfa;                                                                                   \
+	.if (nsave) == 5;                                                                          \
+	lea (48 + 8 * (nsave))(%rbx), %rdx;                                                        \
+	.else;                                                                                     \
 	lea (48 + 8 * (nsave))(%rsp), %rdx;                                                        \
+	.endif;                                                                                    \
 	mov (%rdx), %rcx;                                                                          \
 	add $8, %rdx;                                                                              \
 	.endif;                                                                                    \
@@ -101,8 +152,15 @@
 	sub $bias, %rdi;                                                                           \
 	.endif;                                                                                    \
 	call fn@PLT;                                                                               \
+	.if (nsave) == 5;                                                                          \
+	VRESTORE;                                                                                  \
+	mov %rbx, %rsp;                                                                            \
+	.cfi_def_cfa_register %rsp;                                                                \
+	CFI_POP(%rbx);                                                                             \
+	.else;                                                                                     \
 	add $8, %rsp;                                                                              \
 	.cfi_adjust_cfa_offset -8;                                                                 \
+	.endif;                                                                                    \
 	CFI_POP(%r10);                                                                             \
 	CFI_POP(%r9);                                                                              \
 	CFI_POP(%r8);                                                                              \

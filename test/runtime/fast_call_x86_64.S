@@ -10,6 +10,12 @@
  * rbp, r12, r13, r14, r15 after the call; rdi and rsi must still be the
  * record and the site, every other register its value of
  * pp_test_fast_sentinel() (rt_unit.c).  Only r11 is the callee's.
+ *
+ *	void pp_test_r11_call(void *entry, void *record, uint32_t site)
+ *
+ * calls an r11 entry point as the inline asm probes do, with every general
+ * register but r10 and r11 and every SSE register set; pp_test_fast_got[]
+ * and pp_test_fast_xmm[] (two quadwords each of xmm0-xmm15) then hold them.
  */
 /* Saves the callee-saved registers, aligns the stack for the call. */
 .macro PROLOGUE
@@ -104,14 +110,33 @@ pp_test_r11_call:
 	mov %rsi, %r11
 	mov %edx, %r10d
 	SENTINELS
+	lea pp_test_xmm_in(%rip), %rax
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	movdqu (16 * \i)(%rax), %xmm\i
+	.endr
+	SENTINELS
 	movabs $0x5a5a000000000004, %rsi
 	movabs $0x5a5a000000000005, %rdi
 	call *pp_test_r11_entry(%rip)
+	lea pp_test_fast_xmm(%rip), %r11
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	movdqu %xmm\i, (16 * \i)(%r11)
+	.endr
 	EPILOGUE
 	.size pp_test_r11_call, . - pp_test_r11_call
 
+	.section .rodata
+	.p2align 4
+pp_test_xmm_in: /* xmm i: 0x6b6b0000000000(2i+1), 0x6b6b0000000000(2i+2) */
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.quad 0x6b6b000000000000 + 2 * \i + 1, 0x6b6b000000000000 + 2 * \i + 2
+	.endr
+
 	.bss
-	.p2align 3
+	.p2align 4
+	.globl pp_test_fast_xmm
+pp_test_fast_xmm:
+	.zero 32 * 8
 pp_test_r11_entry:
 	.zero 8
 	.globl pp_test_fast_got

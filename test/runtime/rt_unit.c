@@ -64,11 +64,13 @@ void __pinpoint_enter_r11(void);
 void __pinpoint_exit_r11(void);
 void pp_test_r11_call(void (*entry)(void), void *record, uint32_t site);
 extern uint64_t pp_test_fast_got[14];
+extern uint64_t pp_test_fast_xmm[32];
 /* Scenario fast-r11: fast_call() calls the r11 entry point instead. */
 static bool fast_r11;
 
 /* One call of @entry; -1 (and a line on stderr) when a register other than
- * r11 (and r10, for the r11 entry points) changed. */
+ * r11 (and r10, for the r11 entry points) changed, or for the r11 entry
+ * points an SSE register. */
 static int fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site)
 {
 	static const char *const name[14] = {"rax", "rcx", "rdx", "rsi", "rdi", "r8",  "r9",
@@ -92,6 +94,16 @@ static int fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint
 		if (pp_test_fast_got[i] != want) {
 			fprintf(stderr, "%s is %#llx after the call, not %#llx\n", name[i],
 				(unsigned long long)pp_test_fast_got[i], (unsigned long long)want);
+			return -1;
+		}
+	}
+	for (unsigned i = 0; fast_r11 && i < 32; i++) {
+		uint64_t want = 0x6b6b000000000000ull + i + 1;
+
+		if (pp_test_fast_xmm[i] != want) {
+			fprintf(stderr, "xmm%u's %s half is %#llx after the call, not %#llx\n",
+				i / 2, i % 2 ? "high" : "low",
+				(unsigned long long)pp_test_fast_xmm[i], (unsigned long long)want);
 			return -1;
 		}
 	}
