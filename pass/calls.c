@@ -150,7 +150,6 @@ int pp_collect_calls(struct pp_module *m, struct pp_func *f)
 			err = add_call(m, inst, name, len);
 			if (err)
 				return err;
-
 		}
 	}
 	f->ncalls = m->ncalls - f->first_call;

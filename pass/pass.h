@@ -84,6 +84,7 @@ struct pp_module {
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
 	unsigned probe_cc;		/* their calling convention */
 	bool asm_probes;		/* a call's probes are inline asm (probes.c) */
+	bool sleds;			/* ... sleds, keeping vector registers (jumps.c) */
 	bool jumps;			/* checks are static branches (jumps.c) */
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
@@ -167,6 +168,12 @@ bool pp_use_jumps(LLVMModuleRef mod);
 LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlockRef bb,
 			   LLVMBasicBlockRef armed, LLVMBasicBlockRef unarmed, LLVMValueRef key,
 			   enum pp_jump_kind kind);
+/* At the builder: a call's enter (or exit) probe of @site as a sled, a
+ * no-op the runtime makes a call of a thunk that passes @record and @site
+ * to the r11 entry point while the flag byte @key is set (PP_JUMP_CALL);
+ * NULL where jumps cannot be used or without memory. */
+LLVMValueRef pp_build_sled(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,
+			   LLVMValueRef record, uint32_t site, LLVMValueRef key, bool exit);
 /* Whether fn's comdat group, if any, can be named in an entry's section. */
 bool pp_jump_group_ok(LLVMValueRef fn);
 /* At the builder: the table entry (data only, no code) of a no-op at fn's
@@ -236,6 +243,10 @@ bool pp_probe_module(LLVMModuleRef mod);
 LLVMValueRef pp_clone_function(LLVMValueRef fn, const char *name);
 bool pp_can_clone(LLVMValueRef fn);
 bool pp_entry_eligible(LLVMValueRef fn);
+/* Whether the module's calls may be probed with sleds (jumps.c) and its asm
+ * probes leave the vector registers to the runtime: code of an executable,
+ * not for LTO. */
+bool pp_sleds_ok(LLVMModuleRef mod);
 void pp_forward_call(LLVMValueRef call, LLVMValueRef fn, bool musttail);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 const char *pp_comdat_name(LLVMValueRef fn, size_t *len);

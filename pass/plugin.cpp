@@ -218,6 +218,26 @@ extern "C" bool pp_can_clone(LLVMValueRef Fn)
 	return true;
 }
 
+// Whether M is code of an executable (-fPIE, or not position-independent):
+// its runtime's thread block is then in static TLS, which the probes' entry
+// points find without a call that might clobber vector registers (abi.h,
+// 3.), and what it refers to resolves within the link unit.
+static bool executable(const Module *M)
+{
+	return M->getPIELevel() != PIELevel::Default || M->getPICLevel() == PICLevel::NotPIC;
+}
+
+// Whether a call's probes may be sleds (jumps.c) that leave the vector
+// registers to the runtime: M is an executable's and not for LTO, whose
+// link-time inlining could carry a sled away from the function its thunk's
+// section goes with.
+extern "C" bool pp_sleds_ok(LLVMModuleRef Mod)
+{
+	const Module *M = unwrap(Mod);
+
+	return executable(M) && !M->getModuleFlag("EnableSplitLTOUnit");
+}
+
 // Whether Fn's entry may carry a 5-byte no-op that the runtime patches
 // into a jump (entry.c): nothing else claims the entry (naked, a patchable
 // entry or prefix of the user's, -mfentry, XRay, an endbr64 of
@@ -245,8 +265,7 @@ extern "C" bool pp_entry_eligible(LLVMValueRef Fn)
 		return false;
 	if (F->hasLocalLinkage() || !F->hasDefaultVisibility())
 		return true;
-	return F->isDSOLocal() &&
-	       (M->getPIELevel() != PIELevel::Default || M->getPICLevel() == PICLevel::NotPIC);
+	return F->isDSOLocal() && executable(M);
 }
 
 // Gives Call (a call with Fn's own arguments) the attributes of Fn's

@@ -19,7 +19,11 @@
  *	call void @__pinpoint_enter(ptr @record, i32 site)   ; or __pinpoint_exit
  *	br label %cont
  *
- * so an unarmed probe costs a byte load and a branch never taken.  A call
+ * so an unarmed probe costs a byte load and a branch never taken.  In an
+ * executable's code on x86-64, a call's probes are two sleds instead
+ * (insert_call_sled, jumps.c): no-ops before and after the call that the
+ * runtime makes calls of the probes' thunks, with no check, no split block
+ * and no copy of the call.  Elsewhere a call
  * gets one such check, whose armed path runs a copy of the call between its
  * enter and exit (insert_call_probe): one check per call instead of two
  * (expat 1.090x -> 1.071x of the plain build's CPU time, brotli 1.036x ->
@@ -39,7 +43,7 @@
 enum point_kind {
 	PT_ENTER,
 	PT_EXIT,
-	PT_CALL, /* the call at `at`, in a diamond with its armed copy */
+	PT_CALL, /* the call at `at`: sleds, or a diamond with its armed copy */
 };
 
 struct point {
@@ -245,7 +249,8 @@ void pp_build_probe_call(struct pp_module *m, struct pp_func *f, LLVMBuilderRef 
  * those arguments, computed before the check, would be kept in other
  * registers and moved into place on the unarmed path too (tree-sitter's
  * loops over callbacks: two moves a call).  Like preserve_most, the asm
- * leaves every other general register alone and clobbers the vector ones.
+ * leaves every other general register alone; the vector ones too where the
+ * runtime's r11 entry points are sure to keep them (m->sleds: abi.h, 3.).
  * The armed block holds the probed call itself, so LLVM sets up the
  * function's frame, aligned for calls, before it; the asm's call cannot
  * land in a leaf function's red zone.
@@ -258,17 +263,19 @@ static void build_probe_asm(struct pp_module *m, struct pp_func *f, LLVMBuilderR
 	static const char enter[] = PROBE_ASM(PP_ENTER_R11_FN);
 	static const char leave[] = PROBE_ASM(PP_EXIT_R11_FN);
 #undef PROBE_ASM
+	/* Where the runtime keeps the vector registers (m->sleds), only these. */
+	static const char keep[] = "i,i,~{r10},~{r11},~{memory},~{dirflag},~{fpsr},~{flags}";
 	static const char cons[] =
 	    "i,i,~{r10},~{r11},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},"
 	    "~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},"
 	    "~{memory},~{dirflag},~{fpsr},~{flags}";
 	LLVMTypeRef params[2] = {m->ptr, m->i32};
 	LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
-	const char *text = exit ? leave : enter;
+	const char *text = exit ? leave : enter, *c = m->sleds ? keep : cons;
 	LLVMValueRef args[2], fn;
 
 	probe_args(m, f, site, exit, args);
-	fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text), (char *)cons, sizeof(cons) - 1, 1, 0,
+	fn = LLVMGetInlineAsm(ty, (char *)text, strlen(text), (char *)c, strlen(c), 1, 0,
 			      LLVMInlineAsmDialectATT, 0);
 	LLVMBuildCall2(b, ty, fn, args, 2, "");
 }
@@ -307,6 +314,22 @@ static bool keeps_memory(LLVMValueRef i)
 	return !LLVMIsAStoreInst(i) && !LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i) &&
 	       !LLVMIsAFenceInst(i) && !LLVMIsAAtomicRMWInst(i) && !LLVMIsAAtomicCmpXchgInst(i) &&
 	       !LLVMIsAVAArgInst(i) && !LLVMIsAPHINode(i);
+}
+
+/* Moves @i to just before @at, keeping its name; 0 or -ENOMEM. */
+static int move_before(LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef at)
+{
+	size_t len;
+	char *name = strdup(LLVMGetValueName2(i, &len));
+
+	if (!name)
+		return -ENOMEM;
+	LLVMInstructionRemoveFromParent(i);
+	LLVMPositionBuilderBefore(b, at);
+	/* (inserting renames: keep the name) */
+	LLVMInsertIntoBuilderWithName(b, i, name);
+	free(name);
+	return 0;
 }
 
 /*
@@ -368,18 +391,13 @@ static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LL
 {
 	LLVMValueRef call = pt->at, load = callee_load(call, keep), copy, flag = NULL, phi, vals[2];
 	LLVMBasicBlockRef bb = LLVMGetInstructionParent(call), plain, armed, cont, from[2];
-	size_t len, n;
+	size_t len;
 	char *name = strdup(LLVMGetValueName2(call, &len)), *alt = malloc(len + sizeof(".unarmed"));
-	char *lname = load ? strdup(LLVMGetValueName2(load, &n)) : NULL;
 
-	if (!name || !alt || (load && !lname))
+	if (!name || !alt)
 		goto out;
-	if (load && LLVMGetNextInstruction(load) != call) {
-		LLVMInstructionRemoveFromParent(load);
-		LLVMPositionBuilderBefore(mover, call);
-		/* (inserting renames: keep the load's name) */
-		LLVMInsertIntoBuilderWithName(mover, load, lname);
-	}
+	if (load && LLVMGetNextInstruction(load) != call && move_before(mover, load, call))
+		goto out;
 	cont = pp_split_before(mover, LLVMGetNextInstruction(call), "pinpoint.cont");
 	plain = pp_split_before(mover, load ? load : call, "pinpoint.call");
 	LLVMPositionBuilderAtEnd(mover, plain);
@@ -423,10 +441,59 @@ static LLVMValueRef insert_call_probe(struct pp_module *m, struct pp_func *f, LL
 		}
 	}
 out:
-	free(lname);
 	free(alt);
 	free(name);
 	return flag;
+}
+
+/* Whether @call ends its block's work: a ret (possibly of its value through
+ * a bitcast) or unreachable follows it. */
+static bool in_tail_position(LLVMValueRef call)
+{
+	LLVMValueRef i = LLVMGetNextInstruction(call);
+
+	while (i && (LLVMIsADbgInfoIntrinsic(i) || LLVMIsABitCastInst(i)))
+		i = LLVMGetNextInstruction(i);
+	return !i || LLVMIsAReturnInst(i) || LLVMIsAUnreachableInst(i);
+}
+
+/*
+ * Probes a call with two sleds (jumps.c) and leaves the code around it as
+ * it was: a no-op before the call and one after, which the runtime makes
+ * calls of the site's enter and exit thunks when it arms the site.  No
+ * block is split and no copy of the call is made, so the backend lays out,
+ * allocates and merges the code as in the plain build; the no-ops only
+ * clobber what the asm probes do.  Not for a call in tail position, which
+ * the backend may turn into a jump (the exit no-op would stop that), nor
+ * where static branches cannot be used.  Returns the enter no-op, or NULL
+ * when the call is not one for sleds.
+ */
+static LLVMValueRef insert_call_sled(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
+				     const struct point *pt, LLVMValueRef keep)
+{
+	LLVMValueRef call = pt->at, args[2], enter, key = pp_flag_ptr(m, f, pt->site), load;
+	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+
+	if (!m->sleds || in_tail_position(call))
+		return NULL;
+	/* The load of an indirect call's target goes after the enter no-op,
+	 * next to the call, which then reads it from memory (call *8(%rax)). */
+	load = callee_load(call, keep);
+	if (load && LLVMGetNextInstruction(load) != call && move_before(b, load, call))
+		return NULL;
+	probe_args(m, f, pt->site, false, args);
+	LLVMPositionBuilderBefore(b, load ? load : call);
+	LLVMSetCurrentDebugLocation2(b, pt->loc);
+	enter = pp_build_sled(m, b, fn, args[0], pt->site, key, false);
+	if (!enter)
+		return NULL;
+	probe_args(m, f, pt->site, true, args);
+	LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+	if (!pp_build_sled(m, b, fn, args[0], pt->site, key, true)) {
+		LLVMInstructionEraseFromParent(enter);
+		return NULL;
+	}
+	return enter;
 }
 
 int pp_probe_function(struct pp_module *m, struct pp_func *f)
@@ -454,7 +521,9 @@ int pp_probe_function(struct pp_module *m, struct pp_func *f)
 		}
 		/* Several probes at one point run in program order. */
 		if (pt->kind == PT_CALL) {
-			last_first = insert_call_probe(m, f, b, mover, pt, entry);
+			last_first = insert_call_sled(m, f, b, pt, entry);
+			if (!last_first)
+				last_first = insert_call_probe(m, f, b, mover, pt, entry);
 			if (!last_first) {
 				err = -ENOMEM;
 				goto out;

@@ -109,6 +109,7 @@ void pp_declare_runtime(struct pp_module *m)
 		m->exit_fn = fast_fn(m, PP_EXIT_FAST_FN);
 		m->probe_cc = LLVMPreserveMostCallConv;
 		m->asm_probes = !asm_env || strcmp(asm_env, "0");
+		m->sleds = m->asm_probes && m->jumps && pp_sleds_ok(m->mod);
 	} else {
 		m->enter_fn = runtime_fn(m, PP_ENTER_FN, m->probe_fn_ty);
 		m->exit_fn = runtime_fn(m, PP_EXIT_FN, m->probe_fn_ty);

@@ -7,7 +7,8 @@
  * struct pp_jump.  After __pinpoint_register armed a link unit's records
  * (flags and pp_fn.armed set), its constructor hands the link unit's
  * branches here, and every branch whose key is set becomes "jmp rel32" to
- * its armed path.  Nothing is patched when nothing is armed: an unarmed
+ * its armed path, or for a sled around a call (PP_JUMP_CALL) "call rel32"
+ * to its thunk.  Nothing is patched when nothing is armed: an unarmed
  * process never makes its code writable.
  *
  * Patching makes the pages of the no-ops writable for the time of the
@@ -47,7 +48,7 @@ static bool armed(const struct pp_jump *j)
 {
 	const uint8_t *key = at(&j->key);
 
-	if (j->kind == PP_JUMP_FLAG)
+	if (j->kind == PP_JUMP_FLAG || j->kind == PP_JUMP_CALL)
 		return __atomic_load_n(key, __ATOMIC_ACQUIRE) != 0;
 	if (j->kind == PP_JUMP_FN)
 		return __atomic_load_n((const uint32_t *)(const void *)key, __ATOMIC_ACQUIRE) >=
@@ -106,8 +107,9 @@ static int write_mem(struct patcher *w, uint8_t *p, const uint8_t *src, size_t n
 	return 0;
 }
 
-/* The no-op at @code becomes a jump to @target; 0, or -errno. */
-static int patch(struct patcher *w, uint8_t *code, const uint8_t *target)
+/* The no-op at @code becomes a jump to @target (a call, with @call); 0, or
+ * -errno. */
+static int patch(struct patcher *w, uint8_t *code, const uint8_t *target, bool call)
 {
 	intptr_t rel = (intptr_t)target - (intptr_t)(code + PP_JUMP_LEN);
 	uint8_t jmp[PP_JUMP_LEN];
@@ -116,7 +118,7 @@ static int patch(struct patcher *w, uint8_t *code, const uint8_t *target)
 
 	if ((intptr_t)rel32 != rel)
 		return -ERANGE;
-	jmp[0] = PP_JUMP_JMP;
+	jmp[0] = call ? PP_JUMP_CALL_OP : PP_JUMP_JMP;
 	memcpy(jmp + 1, &rel32, sizeof(rel32));
 	if (!memcmp(code, jmp, PP_JUMP_LEN))
 		return 0;
@@ -160,7 +162,7 @@ PP_EXPORT void __pinpoint_register_jumps(const struct pp_jump *begin, const stru
 	for (const struct pp_jump *j = begin; j < end; j++) {
 		if (!armed(j))
 			continue;
-		err = patch(&w, at(&j->code), at(&j->target));
+		err = patch(&w, at(&j->code), at(&j->target), j->kind == PP_JUMP_CALL);
 		if (err)
 			warn(at(&j->code), err);
 	}

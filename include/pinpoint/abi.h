@@ -48,9 +48,17 @@
  *    both stay.)  The two probes around a timed call on x86-64 are inline
  *    asm instead, "leaq <record>(%rip), %r11; movl $<site>, %r10d; call
  *    *PP_ENTER_R11_FN@GOTPCREL(%rip)" (PP_EXIT_R11_FN with the biased
- *    record), clobbering r10, r11, the vector registers and the flags: the
- *    call's arguments can then stay in their argument registers across the
- *    armed path, and the unarmed path moves none of them for its sake.
+ *    record), clobbering r10, r11 and the flags: the call's arguments can
+ *    then stay in their argument registers across the armed path, and the
+ *    unarmed path moves none of them for its sake.  The r11 entry points
+ *    keep every other register, the vector and x87 state too.  In code of
+ *    a shared library (-fPIC, not -fPIE), whose runtime may find its thread
+ *    block through a TLS descriptor call that can clobber vector registers
+ *    in a module loaded by dlopen, the asm declares xmm0-xmm15 clobbered
+ *    as well.  In an executable's code, these probes are sleds (4.): in
+ *    place, a 5-byte no-op before the call and one after it; armed, calls
+ *    of thunks that run the same three instructions with a jmp for the
+ *    call.
  *    Call lists are those of the source (taken before any optimisation);
  *    probes are planted after all optimisation, so only the calls that
  *    survived in their function are probed (fate PP_FATE_TIMED; every copy
@@ -84,6 +92,20 @@
  *    prologue): patched, it jumps with the caller's arguments and return
  *    address to the function's armed clone (PP_JUMP_FN) or to a function
  *    that times the body past the no-op (PP_JUMP_FLAG on the body's flag).
+ *    A timed call in an executable's code (-fPIE or not position-
+ *    independent, not for LTO) has a no-op right before it and one right
+ *    after (PP_JUMP_CALL, keyed by the site's flag), and no other check:
+ *    no block is split and the call is not copied, so the backend lays out
+ *    and allocates the code as in the plain build.  Patched, each becomes
+ *    "call rel32" to a thunk of its own in section PP_SLEDS_SECTION (which
+ *    goes with the function's section, or its comdat group),
+ *
+ *        leaq <record>(%rip), %r11; movl $<site>, %r10d
+ *        jmp *PP_ENTER_R11_FN@GOTPCREL(%rip)     ; PP_EXIT_R11_FN after
+ *
+ *    which returns to the code after the no-op.  A call right before a ret
+ *    or unreachable (which the backend may make a jump) keeps the asm goto
+ *    check and armed copy of 3.
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -93,6 +115,8 @@
 #define PP_TABLE_SECTION "pinpoint_table"
 #define PP_FNS_SECTION "pinpoint_fns"
 #define PP_JUMPS_SECTION "pinpoint_jumps"
+/* The thunks of the sleds around timed calls (4.). */
+#define PP_SLEDS_SECTION ".pinpoint_sleds"
 #define PP_TABLE_MAGIC "PINPOINT"
 /* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
 #define PP_TABLE_VERSION 2
@@ -113,8 +137,9 @@
 #define PP_EXIT_FAST_FN "__pinpoint_exit_fast"
 #define PP_EXIT_BIAS 1
 /* x86-64: the same, for the probes around a call, called from inline asm
- * with the record (exit: + PP_EXIT_BIAS) in r11 and the site in r10d;
- * every register but r10, r11 and the vector registers is preserved (3.). */
+ * or a sled's thunk with the record (exit: + PP_EXIT_BIAS) in r11 and the
+ * site in r10d; every register but r10 and r11 is preserved, and the vector
+ * and x87 state (3.). */
 #define PP_ENTER_R11_FN "__pinpoint_enter_r11"
 #define PP_EXIT_R11_FN "__pinpoint_exit_r11"
 #define PP_REGISTER_FN "__pinpoint_register"
@@ -223,6 +248,7 @@ struct pp_jump {
 enum pp_jump_kind {
 	PP_JUMP_FLAG = 1, /* armed while the byte at key is not 0 */
 	PP_JUMP_FN = 2,	  /* armed while the uint32_t at key is >= PP_FN_ARMED */
+	PP_JUMP_CALL = 3, /* as PP_JUMP_FLAG, but the no-op becomes "call rel32" */
 };
 
 /* The no-op a static branch starts as, and the opcode of the jmp rel32 it
@@ -230,6 +256,7 @@ enum pp_jump_kind {
 #define PP_JUMP_NOP "\x0f\x1f\x44\x00\x00"
 #define PP_JUMP_LEN 5
 #define PP_JUMP_JMP 0xe9
+#define PP_JUMP_CALL_OP 0xe8
 /* The no-op LLVM puts at a function's entry for "patchable-function-entry"
  * of 5 bytes (nopl 8(%rax,%rax)): a static branch at a function's address
  * (the pass's entry.c) starts as this one. */

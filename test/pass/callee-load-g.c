@@ -1,9 +1,11 @@
 // With -g, debug intrinsics sit between an indirect call and the load of
-// its target (LLVM 14 to 18): they do not keep the load before the check
-// (callee-load.ll has the rules).  The unarmed call in the loop reads its
+// its target (LLVM 14 to 18): they do not keep the load before the enter
+// sled, or before the check of a call probed with an armed copy (-fPIC;
+// callee-load.ll has the rules).  The unarmed call in the loop reads its
 // target from memory itself, as the plain build's does.
 // REQUIRES: x86_64
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -fno-discard-value-names -S -emit-llvm %s -o - | %FileCheck %s
+// RUN: env PINPOINT_PASS_CLONE=0 %ppcc -fPIC -O2 -g -fno-discard-value-names -S -emit-llvm %s -o - | %FileCheck --check-prefix=PIC %s
 // RUN: %clang -O2 -g -S %s -o - | %FileCheck --check-prefix=ASM %s
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcc -O2 -g -S %s -o - | %FileCheck --check-prefix=ASM %s
 
@@ -22,9 +24,15 @@ int run(struct ops *o, void *arg, int n)
 }
 
 // CHECK-LABEL: define {{.*}}i32 @run(
-// CHECK:       pinpoint.call:
+// CHECK:         call void asm sideeffect "{{.*}}__pinpoint_enter_r11
 // CHECK-NEXT:    [[FN:%[0-9]+]] = load {{.*}}%{{cb|o}}, {{.*}}!dbg
-// CHECK-NEXT:    %call.unarmed = {{(tail )?}}call i32 [[FN]](
+// CHECK-NEXT:    %call = {{(tail )?}}call i32 [[FN]](
+// CHECK-NEXT:    call void asm sideeffect "{{.*}}__pinpoint_exit_r11
+
+// PIC-LABEL: define {{.*}}i32 @run(
+// PIC:       pinpoint.call:
+// PIC-NEXT:    [[FN:%[0-9]+]] = load {{.*}}%{{cb|o}}, {{.*}}!dbg
+// PIC-NEXT:    %call.unarmed = {{(tail )?}}call i32 [[FN]](
 
 // ASM-LABEL: run{{(.pinpoint.body)?}}:
 // ASM:         {{callq|call}} *(%

@@ -1,8 +1,9 @@
 // Static branches (abi.h, 4.; pass/jumps.c), the default on x86-64: a
-// function's entry is a 5-byte no-op (pass/entry.c), and every other
-// check is "asm goto" of a 5-byte no-op that falls through to the unarmed
-// path, with a struct pp_jump {code, target, key, kind} in pinpoint_jumps
-// (offsets from each field).  No flag is loaded on the unarmed path.  The
+// function's entry is a 5-byte no-op (pass/entry.c), a timed call has a
+// 5-byte no-op before it and one after (sleds, which become calls of its
+// enter and exit thunks), and every other check is "asm goto" of a 5-byte
+// no-op that falls through to the unarmed path, each with a struct pp_jump
+// {code, target, key, kind} in pinpoint_jumps (offsets from each field).  No flag is loaded on the unarmed path.  The
 // entries go into a section linked to the function's code, or into its
 // comdat group (the inline function).  Armed, the runtime patches the no-ops
 // of the armed sites into jumps: the counts are exact, also in a binary
@@ -84,21 +85,24 @@ int main(int argc, char **argv)
 // IR-NEXT:    call void asm sideeffect "\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${0:c}\0A\09.balign 4\0A\09.long ${0:c} - .\0A\09.long ${1:c} - .\0A\09.long ${2:c} - .\0A\09.long 1\0A\09.popsection", "i,i,i"({{.*}}@work{{.*}}, {{.*}}@work.pinpoint.timed{{.*}}, {{.*}}@__pinpoint_flags_work{{(, i32 0, i32 0\))?}})
 // IR:         call {{.*}}@__pinpoint_enter_fast({{.*}}, i32 0)
 // IR-NEXT:    call {{.*}}i32 {{.*}}getelementptr (i8, {{.*}}@work{{.*}}, i64 5)
-// The calls' checks (kind 1), in the clone: the key is the site's flag.
+// In the clone, the body's check (kind 1): asm goto to its armed path,
+// keyed by the body's flag.
 // IR-LABEL: define internal {{.*}}i32 @loop.pinpoint(
 // IR-NEXT:    call void asm sideeffect {{.*}}\0A\09.long 2\0A\09.popsection", "i,i,i"({{.*}}@loop{{.*}}, {{.*}}@loop.pinpoint{{.*}}, {{.*}}@__pinpoint_fn_loop, i32 0, i32 4){{( to i8\*)?}})
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
-// IR:         callbr void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${:private}pinpoint_jump${:uid}\0A\09.balign 4\0A\09.long ${:private}pinpoint_jump${:uid} - .\0A\09.long ${1:l} - .\0A\09.long ${0:c} - .\0A\09.long 1\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_flags_loop, i32 0, i32 1)
-// IR-NEXT:      to label %{{.*}} [label %[[ARMED:[-a-zA-Z0-9._]+]]]
+// IR:         callbr void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${:private}pinpoint_jump${:uid}\0A\09.balign 4\0A\09.long ${:private}pinpoint_jump${:uid} - .\0A\09.long ${1:l} - .\0A\09.long ${0:c} - .\0A\09.long 1\0A\09.popsection", "i,{{!?}}i"({{.*}}@__pinpoint_flags_loop{{(, i32 0, i32 0\))?}}
+// The call's probes (kind 3): a sled before it and one after, in the same
+// block, keyed by the site's flag; each thunk, in a section that goes with
+// the function's, passes the record in r11 and the site in r10d to the
+// runtime (jumps.c), the call's argument registers and the vector
+// registers left alone.
 // IR-NOT:     load i8, {{.*}}@__pinpoint_flags_loop
-// IR:       {{^}}[[ARMED]]:
-// The probes around the call: inline asm that passes the record in r11 and
-// the site in r10d (probes.c), the call's argument registers left alone.
-// IR-NEXT:    call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_enter_r11@GOTPCREL(%rip)", "i,i,~{r10},~{r11},~{xmm0},{{.*}},~{xmm15},~{memory},~{dirflag},~{fpsr},~{flags}"({{.*}}@__pinpoint_fn_loop{{.*}}, i32 1)
+// IR:         call void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${3:c}\0A\09.balign 4\0A\09.long ${:private}pinpoint_jump${:uid} - .\0A\09.long ${:private}pinpoint_thunk${:uid} - .\0A\09.long ${2:c} - .\0A\09.long 3\0A\09.popsection\0A\09.pushsection .pinpoint_sleds, \22axo\22, @progbits, ${3:c}\0A${:private}pinpoint_thunk${:uid}:\0A\09leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09jmp *__pinpoint_enter_r11@GOTPCREL(%rip)\0A\09.popsection", "i,i,i,i,~{r10},~{r11},~{dirflag},~{fpsr},~{flags}"({{.*}}@__pinpoint_fn_loop{{.*}}, i32 1, {{.*}}@__pinpoint_flags_loop, i32 0, i32 1){{.*}}, {{.*}}@loop.pinpoint{{.*}})
 // IR-NEXT:    call {{.*}}i32 @work(
-// IR-NEXT:    call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_exit_r11@GOTPCREL(%rip)", {{.*}}@__pinpoint_fn_loop{{.*}} 1){{.*}}, i32 1)
+// IR-NEXT:    call void asm sideeffect "{{.*}}\0A\09jmp *__pinpoint_exit_r11@GOTPCREL(%rip)\0A\09.popsection", "i,i,i,i,~{r10},~{r11},~{dirflag},~{fpsr},~{flags}"({{.*}}@__pinpoint_fn_loop{{.*}} 1){{.*}}, i32 1, {{.*}}@__pinpoint_flags_loop, i32 0, i32 1){{.*}}, {{.*}}@loop.pinpoint{{.*}})
 // IR-LABEL: define internal {{.*}}i32 @twice.pinpoint(
 // IR-NEXT:    call void asm sideeffect "\09.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A
+
 // IR:         attributes #[[ENTRY]] = { {{.*}}"patchable-function-entry"="5"
 
 // What the assembler makes of it (clang -S prints it back, parsed):
@@ -122,9 +126,33 @@ int main(int argc, char **argv)
 // ASM-NEXT:    .long .L__pinpoint_flags_loop-[[C]]
 // ASM-NEXT:    .long 1
 // ASM-NOT:     __pinpoint_flags_loop(%rip)
-// ASM:         leaq .L__pinpoint_fn_loop(%rip), %r11
+// ASM:       .Lpinpoint_jump[[S:[0-9]+]]:
+// ASM-NEXT:    .byte 15
+// ASM-NEXT:    .byte 31
+// ASM-NEXT:    .byte 68
+// ASM-NEXT:    .byte 0
+// ASM-NEXT:    .byte 0
+// ASM-NEXT:    .section pinpoint_jumps,"ao",@progbits,loop.pinpoint
+// ASM-NEXT:    .p2align 2{{(, 0x0)?}}
+// ASM-NEXT:  [[D:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long .Lpinpoint_jump[[S]]-[[D]]
+// ASM-NEXT:  [[E:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long .Lpinpoint_thunk[[S]]-[[E]]
+// ASM-NEXT:  [[F:.Ltmp[0-9]+]]:
+// ASM-NEXT:    .long (.L__pinpoint_flags_loop+1)-[[F]]
+// ASM-NEXT:    .long 3
+// ASM-NEXT:    .section .text{{.*}}
+// ASM-EMPTY:
+// ASM-NEXT:    .section .pinpoint_sleds,"axo",@progbits,loop.pinpoint
+// ASM-NEXT:  .Lpinpoint_thunk[[S]]:
+// ASM-NEXT:    leaq .L__pinpoint_fn_loop(%rip), %r11
 // ASM-NEXT:    movl $1, %r10d
-// ASM-NEXT:    {{callq?}} *__pinpoint_enter_r11@GOTPCREL(%rip)
+// ASM-NEXT:    {{jmpq?}} *__pinpoint_enter_r11@GOTPCREL(%rip)
+// ASM-NEXT:    .section .text{{.*}}
+// ASM-NOT:     __pinpoint_flags_loop(%rip)
+// ASM:         {{callq?}} work
+// ASM-NEXT:    #APP
+// ASM-NEXT:  .Lpinpoint_jump{{[0-9]+}}:
 // ASM-LABEL: .Lfunc_end
 
 // OFF-LABEL: define internal {{.*}}i32 @loop.pinpoint(

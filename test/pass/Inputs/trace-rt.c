@@ -114,7 +114,7 @@ void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump
 		int32_t rel = (int32_t)(at(&j->target) - (code + PP_JUMP_LEN));
 		uintptr_t lo = (uintptr_t)code & ~(uintptr_t)(page - 1);
 
-		if (j->kind == PP_JUMP_FLAG ? !*key : *(uint32_t *)(void *)key < PP_FN_ARMED)
+		if (j->kind == PP_JUMP_FN ? *(uint32_t *)(void *)key < PP_FN_ARMED : !*key)
 			continue;
 		if ((memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) &&
 		     memcmp(code, PP_JUMP_ENTRY_NOP, PP_JUMP_LEN)) ||
@@ -122,7 +122,7 @@ void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump
 			printf("cannot patch %p\n", (void *)code);
 			continue;
 		}
-		code[0] = PP_JUMP_JMP;
+		code[0] = j->kind == PP_JUMP_CALL ? PP_JUMP_CALL_OP : PP_JUMP_JMP;
 		memcpy(code + 1, &rel, sizeof(rel));
 		mprotect((void *)lo, 2 * (size_t)page, PROT_READ | PROT_EXEC);
 		n++;
