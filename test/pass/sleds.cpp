@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 // IR:         call void asm sideeffect "${:private}pinpoint_jump${:uid}:\0A\09.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection pinpoint_jumps, \22ao\22, @progbits, ${3:c}\0A{{.*}}\0A\09.long 3\0A\09.popsection\0A\09.pushsection .pinpoint_sleds, \22axo\22, @progbits, ${3:c}\0A{{.*}}__pinpoint_enter_r11{{.*}}", "i,i,i,i,~{r10},~{r11},~{dirflag},~{fpsr},~{flags}"({{.*}}@__pinpoint_fn_loop{{.*}}, i32 1, {{.*}}@__pinpoint_flags_loop, i32 0, i32 1){{.*}}, {{.*}}@loop{{.*}})
 // IR-NEXT:    [[R:%.*]] = {{(tail )?}}call i32 @work(
 // IR-NEXT:    call void asm sideeffect "{{.*}}__pinpoint_exit_r11{{.*}}"({{.*}}@__pinpoint_fn_loop{{.*}}, i32 1, {{.*}}@__pinpoint_flags_loop, i32 0, i32 1){{.*}}, {{.*}}@loop{{.*}})
-// IR-NEXT:    add nsw i32 [[R]],
+// IR-NEXT:    add {{(nuw )?}}nsw i32 [[R]],
 // IR-NOT:     callbr
 // IR:       {{^}}}
 // IR-LABEL: define linkonce_odr {{.*}}i32 @twice({{.*}} comdat {
