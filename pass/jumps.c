@@ -144,29 +144,42 @@ bool pp_jump_group_ok(LLVMValueRef fn)
 	return !group || plain_name(group, glen);
 }
 
+/* At the builder: a call of inline asm @text (freed here; NULL: none) with
+ * constraints @cons and the @n operands @ops, each of type ptr or i32.
+ * NULL when @text is. */
+static LLVMValueRef build_asm(struct pp_module *m, LLVMBuilderRef b, char *text, const char *cons,
+			      LLVMValueRef *ops, unsigned n)
+{
+	LLVMTypeRef params[4], ty;
+	LLVMValueRef asm_fn, call;
+
+	if (!text || n > 4)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		params[i] = LLVMTypeOf(ops[i]);
+	ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, n, 0);
+	asm_fn = LLVMGetInlineAsm(ty, text, strlen(text), (char *)cons, strlen(cons), 1, 0,
+				  LLVMInlineAsmDialectATT, 0);
+	call = LLVMBuildCall2(b, ty, asm_fn, ops, n, "");
+	free(text);
+	return call;
+}
+
 LLVMValueRef pp_build_entry_jump(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,
 				 LLVMValueRef target, LLVMValueRef key, enum pp_jump_kind kind)
 {
 	size_t glen = 0;
 	const char *group = pp_comdat_name(fn, &glen);
-	LLVMValueRef ops[3], asm_fn, call;
-	LLVMTypeRef params[3] = {m->ptr, m->ptr, m->ptr}, ty;
-	char *text;
+	LLVMValueRef ops[3];
 
 	if (group && !plain_name(group, glen))
-		return NULL;
-	text = entry_asm("", "", group, glen, "${0:c}", "${0:c}", "${1:c}", "${2:c}", kind);
-	if (!text)
 		return NULL;
 	ops[0] = LLVMConstPointerCast(fn, m->ptr);
 	ops[1] = LLVMConstPointerCast(target, m->ptr);
 	ops[2] = LLVMConstPointerCast(key, m->ptr);
-	ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 3, 0);
-	asm_fn =
-	    LLVMGetInlineAsm(ty, text, strlen(text), "i,i,i", 5, 1, 0, LLVMInlineAsmDialectATT, 0);
-	call = LLVMBuildCall2(b, ty, asm_fn, ops, 3, "");
-	free(text);
-	return call;
+	return build_asm(
+	    m, b, entry_asm("", "", group, glen, "${0:c}", "${0:c}", "${1:c}", "${2:c}", kind),
+	    "i,i,i", ops, 3);
 }
 
 LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlockRef bb,
@@ -212,26 +225,16 @@ static char *sled_asm(const char *group, size_t glen, bool exit)
 LLVMValueRef pp_build_sled(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,
 			   LLVMValueRef record, uint32_t site, LLVMValueRef key, bool exit)
 {
-	static const char cons[] = "i,i,i,i,~{r10},~{r11},~{dirflag},~{fpsr},~{flags}";
 	size_t glen = 0;
 	const char *group = pp_comdat_name(fn, &glen);
-	LLVMTypeRef params[4] = {m->ptr, m->i32, m->ptr, m->ptr}, ty;
-	LLVMValueRef ops[4], asm_fn, call;
-	char *text;
+	LLVMValueRef ops[4];
 
 	if (!m->sleds || (group && !plain_name(group, glen)))
-		return NULL;
-	text = sled_asm(group, glen, exit);
-	if (!text)
 		return NULL;
 	ops[0] = record;
 	ops[1] = LLVMConstInt(m->i32, site, 0);
 	ops[2] = LLVMConstPointerCast(key, m->ptr);
 	ops[3] = LLVMConstPointerCast(fn, m->ptr);
-	ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 4, 0);
-	asm_fn = LLVMGetInlineAsm(ty, text, strlen(text), (char *)cons, sizeof(cons) - 1, 1, 0,
-				  LLVMInlineAsmDialectATT, 0);
-	call = LLVMBuildCall2(b, ty, asm_fn, ops, 4, "");
-	free(text);
-	return call;
+	return build_asm(m, b, sled_asm(group, glen, exit),
+			 "i,i,i,i,~{r10},~{r11},~{dirflag},~{fpsr},~{flags}", ops, 4);
 }
