@@ -98,12 +98,6 @@ extern bool pp_use_tsc;
 extern uint64_t pp_clock_pair;
 
 void pp_clock_init(void);
-/* The r11 entry points' vector state save (probe_x86_64.S): its size and
- * kind for this CPU.  Before any probe can run (it is 512 bytes of FXSAVE
- * until then). */
-extern uint64_t pp_vsave_size;
-extern bool pp_vsave_xsave;
-void pp_vsave_init(void);
 /* Ticks per ns, calibrated against CLOCK_MONOTONIC since pp_clock_init(). */
 double pp_clock_ticks_per_ns(void);
 
@@ -123,6 +117,15 @@ static inline uint64_t pp_ticks(void)
 #endif
 	return pp_monotonic_ns();
 }
+
+/* ---- vsave.c ---- */
+
+/* The r11 entry points' vector state save (probe_x86_64.S): its size and
+ * kind for this CPU.  Before any probe can run (it is 512 bytes of FXSAVE
+ * until then). */
+extern uint64_t pp_vsave_size;
+extern bool pp_vsave_xsave;
+void pp_vsave_init(void);
 
 /* ---- arm.c: registration, matching, armed sites ---- */
 
