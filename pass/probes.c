@@ -471,11 +471,12 @@ static bool in_tail_position(LLVMValueRef call)
 static LLVMValueRef insert_call_sled(struct pp_module *m, struct pp_func *f, LLVMBuilderRef b,
 				     const struct point *pt, LLVMValueRef keep)
 {
-	LLVMValueRef call = pt->at, args[2], enter, key = pp_flag_ptr(m, f, pt->site), load;
+	LLVMValueRef call = pt->at, args[2], enter, key, load;
 	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
 
 	if (!m->sleds || in_tail_position(call))
 		return NULL;
+	key = pp_flag_ptr(m, f, pt->site);
 	/* The load of an indirect call's target goes after the enter no-op,
 	 * next to the call, which then reads it from memory (call *8(%rax)). */
 	load = callee_load(call, keep);
