@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * measure.c - the measure stage: arm the probes for a batch of quantities,
- * run both revisions alternately and turn the runtime's results into one
- * value per run, appended to each quantity's series.
+ * run both revisions in a random order (schedule.h) and turn the runtime's
+ * results into one value per run, appended to each quantity's series.
  *
  * Every value is in ns per execution of the entry, by one rule for the whole
  * session (doc/semantics.md): the entry's own time is its total over its
@@ -24,6 +24,7 @@
 #include "pinpoint/measure.h"
 #include "pinpoint/protocol.h"
 #include "pinpoint/run.h"
+#include "pinpoint/schedule.h"
 
 /* The arming variable of one revision for a batch; slot 0 is always the entry. */
 static char *arming_string(struct pp_session *s, enum pp_rev_id r, const char *out,
@@ -95,7 +96,7 @@ fail:
  * s->entry_skip executions (their durations are the runtime's first
  * samples).  Returns 0, or -EIO after recording why the run cannot give it.
  */
-static int entry_value(struct pp_session *s, enum pp_rev_id r, unsigned batch, int index,
+static int entry_value(struct pp_session *s, enum pp_rev_id r, unsigned batch, unsigned index,
 		       const struct pp_results *res, const struct pp_slot_result *e, double *v)
 {
 	unsigned long long k = s->entry_skip;
@@ -107,7 +108,7 @@ static int entry_value(struct pp_session *s, enum pp_rev_id r, unsigned batch, i
 	}
 	if (e->count <= k || res->nsamples < k) {
 		pp_session_fail(s,
-				"%s revision, comparison %u, run %d: the entry ran %llu times (%zu "
+				"%s revision, comparison %u, run %u: the entry ran %llu times (%zu "
 				"kept), not more than the %llu executions every run skips to its "
 				"steady state",
 				s->rev[r].label, batch, index + 1, (unsigned long long)e->count,
@@ -137,6 +138,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	struct pp_quantity **todo = NULL;
 	struct pp_batch *b;
 	int *slot_of[2] = {NULL, NULL};
+	enum pp_rev_id *order = NULL;
+	unsigned next[2] = {0, 0};
 	char out[4096];
 	size_t n = 0, total, done = 0;
 	int err = 0;
@@ -192,95 +195,98 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	}
 
 	total = 2 * (size_t)(s->opt->warmups + runs);
-	for (int i = 0; i < s->opt->warmups + runs; i++) {
-		for (int k = 0; k < 2; k++) {
-			/* ABBA order: drift of the machine falls on both revisions alike. */
-			enum pp_rev_id r =
-			    (i % 2 == 0) ? (enum pp_rev_id)k : (enum pp_rev_id)(1 - k);
-			struct pp_results res;
-			struct pp_run_record *rec;
-			const struct pp_slot_result *e;
-			struct pp_run_status st;
+	/* Warm-ups alternate, measured runs in a random order (schedule.h). */
+	order = calloc(total, sizeof(*order));
+	if (!order || pp_schedule(s, s->opt->warmups, runs, order)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t turn = 0; turn < total; turn++) {
+		enum pp_rev_id r = order[turn];
+		unsigned i = next[r]++;
+		struct pp_results res;
+		struct pp_run_record *rec;
+		const struct pp_slot_result *e;
+		struct pp_run_status st;
 
-			progress(s, b->id, done++, total);
-			memset(&res, 0, sizeof(res));
-			err = pp_run_revision(s, r, b->arming[r], b->id, (unsigned)i, &res, &st);
-			s->runs_used++;
-			rec = pp_session_add_run(s);
-			if (!rec) {
-				pp_results_free(&res);
-				err = -ENOMEM;
-				goto out;
-			}
-			rec->batch = b->id;
-			rec->rev = r;
-			rec->index = (unsigned)i;
-			rec->warmup = i < s->opt->warmups;
-			rec->st = st;
-			if (err)
-				goto out;
-			e = res.nslots ? &res.slots[0] : NULL;
-			if (!e || e->kind != PP_SLOT_ENTRY || !e->count) {
+		progress(s, b->id, done++, total);
+		memset(&res, 0, sizeof(res));
+		err = pp_run_revision(s, r, b->arming[r], b->id, i, &res, &st);
+		s->runs_used++;
+		rec = pp_session_add_run(s);
+		if (!rec) {
+			pp_results_free(&res);
+			err = -ENOMEM;
+			goto out;
+		}
+		rec->batch = b->id;
+		rec->rev = r;
+		rec->index = i;
+		rec->warmup = i < (unsigned)s->opt->warmups;
+		rec->st = st;
+		if (err)
+			goto out;
+		e = res.nslots ? &res.slots[0] : NULL;
+		if (!e || e->kind != PP_SLOT_ENTRY || !e->count) {
+			pp_session_fail(s,
+					"%s revision, comparison %u, run %u: the entry %s was "
+					"never called",
+					s->rev[r].label, b->id, i + 1, s->rev[r].entry->name);
+			pp_results_free(&res);
+			err = -EIO;
+			goto out;
+		}
+		rec->entry_count = e->count;
+		for (size_t k = 0; k < res.nslots; k++)
+			rec->lost += res.slots[k].lost;
+		pr_dbg("batch %u, %s run %u%s: %.3f s, entry executed %llu times", b->id,
+		       s->rev[r].label, i + 1, rec->warmup ? " (warm-up)" : "", st.wall_s,
+		       (unsigned long long)e->count);
+		rec->nvalues = n;
+		rec->values = calloc(n, sizeof(double));
+		if (!rec->values) {
+			pp_results_free(&res);
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t j = 0; j < n; j++) {
+			struct pp_quantity *q = todo[j];
+			int slot = slot_of[r][j];
+			const struct pp_slot_result *sl;
+			double v = 0;
+
+			if (slot < 0)
+				goto push;
+			if ((size_t)slot >= res.nslots) {
 				pp_session_fail(s,
-					    "%s revision, comparison %u, run %u: the entry %s was "
-					    "never called",
-					    s->rev[r].label, b->id, i + 1, s->rev[r].entry->name);
+						"%s revision: the runtime measured %zu slots, "
+						"%d expected",
+						s->rev[r].label, res.nslots, slot + 1);
 				pp_results_free(&res);
 				err = -EIO;
 				goto out;
 			}
-			rec->entry_count = e->count;
-			for (size_t k = 0; k < res.nslots; k++)
-				rec->lost += res.slots[k].lost;
-			pr_dbg("batch %u, %s run %d%s: %.3f s, entry executed %llu times", b->id,
-			       s->rev[r].label, i + 1, rec->warmup ? " (warm-up)" : "", st.wall_s,
-			       (unsigned long long)e->count);
-			rec->nvalues = n;
-			rec->values = calloc(n, sizeof(double));
-			if (!rec->values) {
-				pp_results_free(&res);
-				err = -ENOMEM;
-				goto out;
-			}
-			for (size_t j = 0; j < n; j++) {
-				struct pp_quantity *q = todo[j];
-				int slot = slot_of[r][j];
-				const struct pp_slot_result *sl;
-				double v = 0;
-
-				if (slot < 0)
-					goto push;
-				if ((size_t)slot >= res.nslots) {
-					pp_session_fail(s,
-						    "%s revision: the runtime measured %zu slots, "
-						    "%d expected",
-						    s->rev[r].label, res.nslots, slot + 1);
+			sl = &res.slots[slot];
+			if (q->kind == PP_Q_ENTRY) {
+				if (entry_value(s, r, b->id, i, &res, e, &v)) {
 					pp_results_free(&res);
 					err = -EIO;
 					goto out;
 				}
-				sl = &res.slots[slot];
-				if (q->kind == PP_Q_ENTRY) {
-					if (entry_value(s, r, b->id, i, &res, e, &v)) {
-						pp_results_free(&res);
-						err = -EIO;
-						goto out;
-					}
-				} else if (q->kind == PP_Q_RANGE)
-					v = (double)sl->total_ns / (double)e->count;
-				else
-					v = ((double)sl->total_ns - (double)sl->calls_ns) /
-					    (double)e->count;
-push:
-				rec->values[j] = v;
-				if (!rec->warmup && pp_series_push(&q->series[r], v)) {
-					pp_results_free(&res);
-					err = -ENOMEM;
-					goto out;
-				}
+			} else if (q->kind == PP_Q_RANGE)
+				v = (double)sl->total_ns / (double)e->count;
+			else
+				v = ((double)sl->total_ns - (double)sl->calls_ns) /
+				    (double)e->count;
+		push:
+			rec->values[j] = v;
+			if (!rec->warmup && pp_series_push(&q->series[r], v)) {
+				pp_results_free(&res);
+				err = -ENOMEM;
+				goto out;
 			}
-			pp_results_free(&res);
 		}
+		pp_results_free(&res);
 	}
 	progress(s, b->id, total, total);
 out:
@@ -290,6 +296,7 @@ out:
 		err = -EIO;
 	if (err == -ENOMEM)
 		pp_session_fail(s, "out of memory");
+	free(order);
 	free(todo);
 	free(slot_of[0]);
 	free(slot_of[1]);

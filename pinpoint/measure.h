@@ -23,8 +23,8 @@
 
 /*
  * Measure @qs (those not measured yet, or all of them when @again) in one
- * batch of runs: --warmups discarded then @runs kept per revision, in ABBA
- * order; each run's values are appended to q->series and recorded in
+ * batch of runs: --warmups discarded then @runs kept per revision, in the
+ * order pp_schedule() draws; each run's values are appended to q->series and recorded in
  * s->runs.  Nothing is measured when the batch would take the session's
  * runs beyond --max-runs.  Returns 0, -EIO (s->failure says which run failed and how),
  * -EINTR, -ENOMEM.

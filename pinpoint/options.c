@@ -38,6 +38,7 @@ enum {
 	OPT_EXECUTIONS,
 	OPT_MAX_TIME,
 	OPT_CPU,
+	OPT_SEED,
 	OPT_TIMEOUT,
 	OPT_EXCLUDE,
 	OPT_SEARCH,
@@ -98,6 +99,8 @@ static const struct pp_option_desc options[] = {
     {"timeout", required_argument, OPT_TIMEOUT, "S",
      "seconds one run may take (default: 20x the first run, at least 60)"},
     {"cpu", required_argument, OPT_CPU, "LIST", "pin every run to these CPUs, e.g. 2 or 0,2-3"},
+    {"seed", required_argument, OPT_SEED, "N",
+     "seed of the runs' random order (default: drawn anew; the report records it)"},
     {"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
      "never dig into functions matching this glob (repeatable)"},
     {"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
@@ -380,6 +383,19 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 			err = parse_cpus(optarg, &opt->cpus);
 			opt->cpu_list = optarg;
 			break;
+		case OPT_SEED: {
+			char *end;
+
+			errno = 0;
+			opt->seed = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    opt->seed > 0xffffffffUL) {
+				pr_err("--seed: '%s' is not a number from 0 to 4294967295", optarg);
+				err = -EINVAL;
+			}
+			opt->have_seed = true;
+			break;
+		}
 		case OPT_TIMEOUT:
 			err = parse_double("timeout", optarg, 0.001, 1e7, &opt->timeout);
 			break;

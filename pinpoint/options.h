@@ -29,6 +29,8 @@ struct pp_options {
 	const char *cpu_list; /* --cpu as given, NULL = runs go anywhere */
 	cpu_set_t cpus;	      /* --cpu: the CPUs runs are pinned to */
 	int warmups;	      /* runs per revision discarded before each comparison */
+	unsigned long seed;   /* --seed: of the runs' random order (schedule.h) */
+	bool have_seed;
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */
 	bool precision_given; /* --precision-threshold was on the command line */

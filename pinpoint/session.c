@@ -33,6 +33,8 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nnodes; i++)
 		free(s->nodes[i].detail);
 	free(s->nodes);
+	if (s->rng)
+		gsl_rng_free(s->rng);
 	for (int r = 0; r < 2; r++) {
 		free(s->rev[r].dir);
 		free(s->rev[r].entry_spec);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "pinpoint/options.h"
 #include "core/process.h"
 #include "core/stats.h"
@@ -185,6 +187,10 @@ struct pp_session {
 	double threshold_ns;
 	bool threshold_fixed;
 	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
+	/* The runs' random order (schedule.c): its generator, made on first use, and seed. */
+	gsl_rng *rng;
+	unsigned long seed;
+	bool seeded;
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };

@@ -188,6 +188,10 @@ static void write_measurement(struct pp_json *j, const struct pp_session *s)
 	pp_json_int(j, "entry_count", (long long)s->entry_count);
 	pp_json_num(j, "threshold_ns", s->threshold_ns);
 	pp_json_int(j, "runs_used", (long long)s->runs_used);
+	if (s->seeded)
+		pp_json_int(j, "seed", (long long)s->seed);
+	else
+		pp_json_null(j, "seed");
 	pp_json_num(j, "cov_previous", e ? pp_series_cov(&e->series[PP_PREV]) : NAN);
 	pp_json_num(j, "cov_current", e ? pp_series_cov(&e->series[PP_CUR]) : NAN);
 	pp_json_end_object(j);

@@ -106,6 +106,38 @@ def scenario_demo_json():
             fail("platform missing", p)
 
 
+def scenario_run_order():
+    """Each batch's kept runs come in a random order with as many of each
+    revision: balanced, not the fixed ABBA order, the same for the same
+    --seed, another for another seed; the report records the seed."""
+    def first_orders(seed):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "report.json")
+            p = demo_session("--json", path, "--seed", str(seed))
+            report = load_report(path, ARGS.schema, p)
+        if report["measurement"]["seed"] != seed:
+            fail("the report gives seed %r, not %d" % (report["measurement"]["seed"], seed), p)
+        orders = {}
+        for r in report["runs"]:
+            if r["batch"] > 0 and not r["warmup"]:
+                orders.setdefault(r["batch"], []).append(r["revision"][0])
+        for b, o in orders.items():
+            if o.count("p") != o.count("c"):
+                fail("batch %d ran %d previous and %d current runs" % (b, o.count("p"), o.count("c")), p)
+        abba = [o for o in orders.values()
+                if "".join(o) == ("pccp" * len(o))[:len(o)]]
+        if len(orders) < 2 or len(abba) == len(orders):
+            fail("%d batches, %d of them in ABBA order" % (len(orders), len(abba)), p)
+        return "".join(orders[min(orders)])
+
+    a, b, c = first_orders(7), first_orders(7), first_orders(8)
+    print("first batch, seed 7: %s, again: %s; seed 8: %s" % (a, b, c))
+    if a != b:
+        fail("the same --seed gave the first batch two orders: %s and %s" % (a, b))
+    if a == c:
+        fail("seeds 7 and 8 gave the first batch the same order %s" % a)
+
+
 def scenario_wide():
     p = session("wide", "top", 3)
     expect_chain(p, ["top", "w11", "mid", "leaf"])
@@ -620,6 +652,23 @@ def scenario_spaced():
         fail("the slower step() is not located in 'with space/part two.c'", p)
 
 
+def describe_claim(k, report):
+    """One line on a session that claimed a regression of identical
+    revisions: what its entry's runs looked like, to tell a noisy host from
+    a fault of the driver."""
+    e = report["comparisons"][0]
+    prev, cur = e["previous_ns"], e["current_ns"]
+    pooled = sorted(prev + cur)
+    p90 = pooled[int(0.9 * (len(pooled) - 1))]
+    med = lambda v: sorted(v)[len(v) // 2]
+    d = e["difference"]["interval"]
+    print("session %d claimed a regression: seed %s, %d+%d runs, medians %.0f and %.0f ns, "
+          "interval [%.0f, %.0f] ns, runs above the pooled 90th percentile: %d previous, "
+          "%d current" % (k, report["measurement"]["seed"], len(prev), len(cur), med(prev),
+                          med(cur), d["low"], d["high"], sum(v > p90 for v in prev),
+                          sum(v > p90 for v in cur)))
+
+
 def scenario_identical():
     """Identical revisions: at most 2 of 20 sessions may claim a regression
     (exit 1), or, when more do, at most 5 of those 20 and 20 more.  The
@@ -638,13 +687,17 @@ def scenario_identical():
 
     def sessions(n):
         for i in range(n):
-            p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
-                         "--max-runs-per-comparison", "100", "--quiet", "--no-save-command",
-                         "--", "./same")
-            if p.returncode not in (0, 1, 4):
-                fail("session %d failed" % len(results), p)
-            if p.returncode == 4 and "Undecided: could not decide within" not in p.stdout:
-                fail("exit status 4 without the undecided line", p)
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "report.json")
+                p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev,
+                             "--current", cur, "--max-runs-per-comparison", "100", "--quiet",
+                             "--no-save-command", "--json", path, "--", "./same")
+                if p.returncode not in (0, 1, 4):
+                    fail("session %d failed" % len(results), p)
+                if p.returncode == 4 and "Undecided: could not decide within" not in p.stdout:
+                    fail("exit status 4 without the undecided line", p)
+                if p.returncode == 1:
+                    describe_claim(len(results) + 1, load_report(path, ARGS.schema, p))
             results.append(p.returncode)
         print("identical revisions: of %d sessions %d found no regression, %d were undecided, "
               "%d claimed a regression" % (len(results), results.count(0), results.count(4),
@@ -874,6 +927,9 @@ def scenario_usage_errors():
     expect_usage_error(["--entry", "run", "--max-runs", "-1", *base, "--", "./demo"], r"--max-runs: '-1'")
     expect_usage_error(["--entry", "run", "--max-runs-per-comparison", "8", *base, "--", "./demo"],
                        r"--max-runs-per-comparison 8 is below --measurements 10")
+    for bad in ["x", "-3", "4294967296"]:
+        expect_usage_error(["--entry", "run", "--seed", bad, *base, "--", "./demo"],
+                           r"--seed: '%s' is not a number from 0 to 4294967295" % bad)
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
@@ -891,7 +947,7 @@ def scenario_usage_errors():
     h = pinpoint("--help", check_status=0)
     for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
                 "--confidence", "--precision-threshold", "--max-runs", "--max-runs-per-comparison",
-                "--cpu", "--timeout",
+                "--cpu", "--seed", "--timeout",
                 "--exclude", "--search", "--test", "--timing", "--json", "--quiet", "--verbose", "--help",
                 "--version", "--bisect", "--commits", "--history"]:
         if opt not in h.stdout:

@@ -12,7 +12,9 @@
  *     printed), so the check tells 5% from 10%.  Settings: threshold 0 (no
  *     comparison can end "same": every look is a chance for a false claim,
  *     the hardest case for repeated looks) and the default 2%, normal and
- *     skewed noise, with outliers.
+ *     skewed noise, with outliers, and noise that depends on the run's
+ *     place in time, in the order pp_schedule() draws; the ABBA order the
+ *     driver used before fails under a period in step with it.
  *   - an entry that cannot be decided within its budget or within --max-runs
  *     is UNDECIDED, never "same", and carries its interval, runs and MDE.
  *   - the look sizes are fixed: values that arrived riding along in another
@@ -36,55 +38,101 @@
 #include "pinpoint/decide.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/noise.h"
+#include "pinpoint/schedule.h"
 #include "pinpoint/settle.h"
 
 #include "check.h"
 
 int pp_verbose; /* the driver's, from main.c: quiet here */
 
-/* What the replaced measure stage draws: 100 + shift (current only) + scale * noise. */
-enum noise { NOISE_NORMAL, NOISE_LOGNORMAL_OUTLIERS };
+/*
+ * What the replaced measure stage draws: 100 + shift (current only) + scale *
+ * noise.  The first two are independent from run to run; the others depend
+ * on the run's place in time, as a shared machine's noise does:
+ *   PERIODIC  the 2nd and 3rd runs of every 4 are 3 sd slower, a period the
+ *             ABBA order keeps step with (its BB);
+ *   BURSTS    each round's level moves by N(0, 3 sd), and bursts of load
+ *             (starting at a run with probability 0.05, ending with 0.3)
+ *             slow the runs they cover by 5 sd.
+ */
+enum noise { NOISE_NORMAL, NOISE_LOGNORMAL_OUTLIERS, NOISE_PERIODIC, NOISE_BURSTS };
 
 static struct {
 	gsl_rng *rng;
 	enum noise noise;
 	double scale, shift;
-	unsigned calls;
+	bool abba; /* the order the driver used to have, not pp_schedule's */
+	unsigned calls, sessions;
 	size_t last_nq; /* quantities given to the last call */
 	bool last_again;
+	bool burst;
 } sim;
 
 static double draw(void)
 {
 	double v;
 
-	if (sim.noise == NOISE_NORMAL)
+	if (sim.noise != NOISE_LOGNORMAL_OUTLIERS)
 		return gsl_ran_gaussian(sim.rng, 1.0);
 	/* lognormal(0, 0.5) scaled to sd 1, and 2% of the runs 20 sd slower */
 	v = gsl_ran_lognormal(sim.rng, 0.0, 0.5) / sqrt((exp(0.25) - 1.0) * exp(0.25));
 	return v + (gsl_rng_uniform(sim.rng) < 0.02 ? 20.0 : 0.0);
 }
 
-/* The measure stage, simulated: @runs values per revision, ABBA as the real one. */
+/* The noise of the run at place @j of a round whose level is @level. */
+static double noise_at(size_t j, double level)
+{
+	double v = draw() + level;
+
+	if (sim.noise == NOISE_PERIODIC && (j % 4 == 1 || j % 4 == 2))
+		v += 3.0;
+	if (sim.noise == NOISE_BURSTS) {
+		sim.burst = gsl_rng_uniform(sim.rng) < (sim.burst ? 0.7 : 0.05);
+		v += sim.burst ? 5.0 : 0.0;
+	}
+	return v;
+}
+
+/*
+ * The measure stage, simulated: @runs values per revision, in the real
+ * order (pp_schedule) or ABBA, each run's noise shared by the quantities
+ * it measures, as in real runs.
+ */
 int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, bool again)
 {
+	size_t total = 2 * (size_t)(s->opt->warmups + runs);
+	enum pp_rev_id *order = calloc(total, sizeof(*order));
+	double level = sim.noise == NOISE_BURSTS ? gsl_ran_gaussian(sim.rng, 3.0) : 0.0;
+	int err = 0;
+
 	sim.calls++;
 	sim.last_nq = nq;
 	sim.last_again = again;
-	for (size_t i = 0; i < nq; i++) {
-		struct pp_quantity *q = qs[i];
+	if (!order)
+		return -ENOMEM;
+	if ((err = pp_schedule(s, s->opt->warmups, runs, order)))
+		goto out;
+	for (size_t j = 0; sim.abba && j < total; j++)
+		order[j] = (j / 2) % 2 ? (enum pp_rev_id)(1 - j % 2) : (enum pp_rev_id)(j % 2);
+	for (size_t i = 0; i < nq; i++)
+		if (again || !qs[i]->batch)
+			qs[i]->batch = sim.calls;
+	for (size_t j = 0; j < total; j++) {
+		enum pp_rev_id r = order[j];
+		double v = 100.0 + (r == PP_CUR ? sim.shift : 0.0) + sim.scale * noise_at(j, level);
 
-		if (!again && q->batch)
+		if (j < 2 * (size_t)s->opt->warmups)
 			continue;
-		q->batch = sim.calls;
-		for (int k = 0; k < runs; k++)
-			if (pp_series_push(&q->series[PP_PREV], 100.0 + sim.scale * draw()) ||
-			    pp_series_push(&q->series[PP_CUR],
-					   100.0 + sim.shift + sim.scale * draw()))
-				return -ENOMEM;
+		for (size_t i = 0; i < nq; i++)
+			if (qs[i]->batch == sim.calls && pp_series_push(&qs[i]->series[r], v)) {
+				err = -ENOMEM;
+				goto out;
+			}
 	}
-	s->runs_used += 2 * (size_t)(runs + s->opt->warmups);
-	return 0;
+	s->runs_used += total;
+out:
+	free(order);
+	return err;
 }
 
 static struct pp_options default_options(void)
@@ -110,6 +158,8 @@ static struct pp_quantity *session(struct pp_session *s, struct pp_options *opt,
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	opt->seed = ++sim.sessions; /* the runs' order, reproducibly */
+	opt->have_seed = true;
 	s->opt = opt;
 	s->threshold_ns = thr; /* discovery's; the entry's first look replaces it */
 	q = pp_quantity_get(s, PP_Q_ENTRY, fns, 0, 0);
@@ -135,7 +185,11 @@ static unsigned binomial_limit(double p, unsigned n)
 
 #define AA_SESSIONS 2000u
 
-static void check_aa(enum pp_test test, enum noise noise, double scale, double precision)
+static const char *const noise_name[] = {"normal", "skewed", "periodic", "bursts"};
+
+/* A/A sessions: how many found the entry slower (checked against the limit unless @abba). */
+static unsigned check_aa(enum pp_test test, enum noise noise, double scale, double precision,
+			 bool abba)
 {
 	struct pp_options opt = default_options();
 	unsigned slower = 0, faster = 0, same = 0, undecided = 0, not_slower = 0;
@@ -147,6 +201,7 @@ static void check_aa(enum pp_test test, enum noise noise, double scale, double p
 	sim.noise = noise;
 	sim.scale = scale;
 	sim.shift = 0.0;
+	sim.abba = abba;
 	for (unsigned k = 0; k < AA_SESSIONS; k++) {
 		struct pp_session s;
 		struct pp_quantity *q = session(&s, &opt, 100.0 * precision / 100.0, 0);
@@ -164,14 +219,15 @@ static void check_aa(enum pp_test test, enum noise noise, double scale, double p
 		}
 		pp_session_free(&s);
 	}
-	printf("A/A %-12s %-6s noise %g%% threshold %g%%: %u sessions, slower %u (limit %u), "
-	       "faster %u, "
-	       "same %u, not slower %u, undecided %u, %.0f runs each\n",
-	       test == PP_TEST_WELCH ? "welch" : "mann-whitney",
-	       noise == NOISE_NORMAL ? "normal" : "skewed", scale, precision, AA_SESSIONS, slower,
-	       limit, faster, same, not_slower, undecided, runs / AA_SESSIONS);
-	CHECK(slower <= limit, "%u of %u A/A sessions found slower, limit %u at 5%%", slower,
-	      AA_SESSIONS, limit);
+	sim.abba = false;
+	printf("A/A %-12s %-8s noise %g%% threshold %g%%, %s order: %u sessions, slower %u "
+	       "(limit %u), faster %u, same %u, not slower %u, undecided %u, %.0f runs each\n",
+	       test == PP_TEST_WELCH ? "welch" : "mann-whitney", noise_name[noise], scale,
+	       precision, abba ? "ABBA" : "random", AA_SESSIONS, slower, limit, faster, same,
+	       not_slower, undecided, runs / AA_SESSIONS);
+	CHECK(abba || slower <= limit, "%u of %u A/A sessions found slower, limit %u at 5%%",
+	      slower, AA_SESSIONS, limit);
+	return slower;
 }
 
 /* An entry with a true difference between 0 and the threshold and few runs: undecided. */
@@ -468,9 +524,19 @@ int main(void)
 	check_settle_all();
 	check_settle_ride();
 	check_undecided();
-	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0);
-	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0);
-	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0, false);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0, false);
+	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0, false);
+	/*
+	 * Noise that depends on time: the random order holds the rate; a
+	 * period ABBA keeps step with makes ABBA claim a regression in most
+	 * sessions (what this check would miss if the order were fixed).
+	 */
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_PERIODIC, 1.0, 2.0, false);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_BURSTS, 1.0, 2.0, false);
+	check_aa(PP_TEST_WELCH, NOISE_BURSTS, 1.0, 2.0, false);
+	CHECK(check_aa(PP_TEST_MANN_WHITNEY, NOISE_PERIODIC, 1.0, 2.0, true) > AA_SESSIONS / 2,
+	      "ABBA order under a period of 4 runs: not found slower in most sessions");
 	gsl_rng_free(sim.rng);
 	return report("settle_sim");
 }
