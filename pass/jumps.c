@@ -203,23 +203,27 @@ LLVMValueRef pp_build_jump(struct pp_module *m, LLVMBuilderRef b, LLVMBasicBlock
 }
 
 /* The asm text of a call's probe as a sled: the no-op, its entry, and its
- * thunk in a section of its own that goes with the function's. */
+ * thunk in a section of its own that goes with the function's; malloc'ed,
+ * NULL without memory. */
 static char *sled_asm(const char *group, size_t glen, bool exit)
 {
 	const char *fn = exit ? PP_EXIT_R11_FN : PP_ENTER_R11_FN;
-	char thunk[512];
-	size_t n;
+	/* The group's name, each '$' doubled, and the fixed text (under 256 bytes). */
+	size_t cap = 2 * glen + strlen(fn) + 256, n;
+	char *thunk = malloc(cap), *s;
 
-	n = (size_t)snprintf(thunk, sizeof(thunk), "\n\t.pushsection " PP_SLEDS_SECTION ", ");
-	if (n + 2 * glen + 160 > sizeof(thunk))
+	if (!thunk)
 		return NULL;
-	n = section_tail(thunk, sizeof(thunk), n, "ax", group, glen, "${3:c}");
-	snprintf(thunk + n, sizeof(thunk) - n,
+	n = (size_t)snprintf(thunk, cap, "\n\t.pushsection " PP_SLEDS_SECTION ", ");
+	n = section_tail(thunk, cap, n, "ax", group, glen, "${3:c}");
+	snprintf(thunk + n, cap - n,
 		 "\n" PP_THUNK_LABEL ":\n\tleaq ${0:c}(%%rip), %%r11\n\tmovl $$${1:c}, %%r10d\n"
 		 "\tjmp *%s@GOTPCREL(%%rip)\n\t.popsection",
 		 fn);
-	return entry_asm(PP_JUMP_LABEL ":\n\t.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n", thunk, group,
-			 glen, "${3:c}", PP_JUMP_LABEL, PP_THUNK_LABEL, "${2:c}", PP_JUMP_CALL);
+	s = entry_asm(PP_JUMP_LABEL ":\n\t.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n", thunk, group,
+		      glen, "${3:c}", PP_JUMP_LABEL, PP_THUNK_LABEL, "${2:c}", PP_JUMP_CALL);
+	free(thunk);
+	return s;
 }
 
 LLVMValueRef pp_build_sled(struct pp_module *m, LLVMBuilderRef b, LLVMValueRef fn,

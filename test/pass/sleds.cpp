@@ -52,13 +52,25 @@ inline __attribute__((noinline)) int twice(int i)
 }
 }
 
+// A comdat group whose name is long: its sleds' text is as long as it needs.
+struct A_type_name_long_enough_that_two_of_them_give_a_comdat_group_name_of_well_over_two_hundred_bytes_first {};
+struct A_type_name_long_enough_that_two_of_them_give_a_comdat_group_name_of_well_over_two_hundred_bytes_second {};
+
+template <typename A, typename B> __attribute__((noinline)) int named(int i)
+{
+	return work(i) + work(i + 2);
+}
+
 int main(int argc, char **argv)
 {
 	int n = 1000 * (argc > 1 ? argv[1][0] - '0' : 1), acc = 0;
 
 	acc += loop(n);
 	for (int i = 0; i < n; i++)
-		acc += last(i) + twice(i);
+		acc += last(i) + twice(i) +
+		       named<A_type_name_long_enough_that_two_of_them_give_a_comdat_group_name_of_well_over_two_hundred_bytes_first,
+			     A_type_name_long_enough_that_two_of_them_give_a_comdat_group_name_of_well_over_two_hundred_bytes_second>(
+			   i);
 	printf("%d\n", acc);
 	return 0;
 }
@@ -82,6 +94,12 @@ int main(int argc, char **argv)
 // IR-LABEL: define linkonce_odr {{.*}}i32 @twice({{.*}} comdat {
 // IR:         call void asm sideeffect "{{.*}}\0A\09.pushsection pinpoint_jumps, \22aG\22, @progbits, twice, comdat\0A{{.*}}\0A\09.pushsection .pinpoint_sleds, \22axG\22, @progbits, twice, comdat\0A{{.*}}__pinpoint_enter_r11
 // IR-NEXT:    {{(tail )?}}call i32 @work(
+// IR-LABEL: define linkonce_odr {{.*}}i32 @_Z5namedI{{[0-9]+}}A_type_name{{[A-Za-z_]+}}_first{{[0-9]+}}A_type_name{{[A-Za-z_]+}}_secondEii({{.*}} comdat {
+// IR-NOT:     callbr
+// IR:         call void asm sideeffect "{{.*}}\0A\09.pushsection .pinpoint_sleds, \22axG\22, @progbits, _Z5namedI{{[A-Za-z0-9_]+}}_secondEii, comdat\0A{{.*}}__pinpoint_enter_r11
+// IR-NEXT:    {{(tail )?}}call i32 @work(
+// IR-NOT:     callbr
+// IR:       {{^}}}
 
 // The unarmed tail call stays a jump; the loop's call is the plain one
 // between two no-ops, its thunks in a section of their own.
@@ -107,7 +125,7 @@ int main(int argc, char **argv)
 // PIC-NOT:   .pinpoint_sleds
 
 // EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}
-// EXEC-NEXT: slot 1 fn work found=1 total_ns={{[0-9]+}} count=12000 calls_ns=0
+// EXEC-NEXT: slot 1 fn work found=1 total_ns={{[0-9]+}} count=18000 calls_ns=0
 // EXEC-NEXT: slot 2 range loop:0-0 found=1 total_ns={{[0-9]+}} count=3000
 // EXEC-NEXT: slot 3 range last:0-0 found=1 total_ns={{[0-9]+}} count=3000
 // EXEC-NEXT: slot 4 range twice:1-1 found=1 total_ns={{[0-9]+}} count=3000
