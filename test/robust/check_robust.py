@@ -221,14 +221,22 @@ def expect_failed_report(p, report, min_runs):
 
 
 def scenario_crash():
-    p, report = misbehave("segv", 6)
-    if not re.search(r"current revision, comparison 1, run \d+: '\./misbehave' was killed by signal 11", p.stderr):
+    p, report = misbehave("segv", 6, "--verbose")
+    if not re.search(r"current revision, comparison 1, run 5: '\./misbehave' was killed by signal 11", p.stderr):
         fail("the crashing revision and run are not named", p)
-    # Discovery (2 runs) then the batch until the 6th run of the current revision.
-    expect_failed_report(p, report, 2 + 9)
-    kept = [r for r in report["runs"] if not r["warmup"] and r["revision"] == "previous"]
-    if len(kept) < 3:
-        fail("the previous revision's finished runs are not in the report", p)
+    # Discovery (one run each) then the batch (a warm-up each, then the
+    # runs in a random order) until the 6th run of the current revision.
+    expect_failed_report(p, report, 2 + 2 + 4)
+    runs = report["runs"]
+    cur = [r for r in runs if r["revision"] == "current"]
+    if len(cur) != 6 or runs[-1] is not cur[-1] or runs[-1]["status"] == "succeeded":
+        fail("the report's runs do not end with the current revision's 6th run, failed", p)
+    # Every run of the batch that finished is in the report (the driver logs each).
+    done = len(re.findall(r"batch 1, previous run \d+", p.stderr))
+    prev = [r for r in runs if r["revision"] == "previous" and r["batch"] == 1]
+    if len(prev) != done or not done or any(r["status"] != "succeeded" for r in prev):
+        fail("%d runs of the previous revision finished in the batch, %d are in the report" %
+             (done, len(prev)), p)
 
 
 def scenario_abort():
