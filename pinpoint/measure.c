@@ -141,7 +141,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
 	char out[4096];
-	size_t n = 0, total, done = 0;
+	size_t n = 0, total;
 	int err = 0;
 
 	todo = calloc(nq ? nq : 1, sizeof(*todo));
@@ -209,7 +209,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		const struct pp_slot_result *e;
 		struct pp_run_status st;
 
-		progress(s, b->id, done++, total);
+		progress(s, b->id, turn, total);
 		memset(&res, 0, sizeof(res));
 		err = pp_run_revision(s, r, b->arming[r], b->id, i, &res, &st);
 		s->runs_used++;

@@ -12,7 +12,7 @@
 /* what the exit entry point's record argument is past the record (PP_EXIT_BIAS) */
 #define PP_EXIT_BIAS_VALUE 1
 
-/* XSAVE components the r11 entry points keep (clock.c, pp_vsave_init):
+/* XSAVE components the r11 entry points keep (vsave.c, pp_vsave_init):
  * x87, SSE, AVX, AVX-512 opmask, ZMM_Hi256, Hi16_ZMM */
 #define PP_XSAVE_MASK 0xe7
 

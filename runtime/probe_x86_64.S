@@ -82,7 +82,7 @@
  * (abi.h, 3.), and the C path may use it (and the C library, AVX-512 too).
  * pp_vsave_size bytes of stack, 64-byte aligned, below rbx, which holds the
  * stack pointer before: XSAVE of the PP_XSAVE_MASK components, its header
- * zeroed as XRSTOR needs it, or FXSAVE (clock.c, pp_vsave_init()).
+ * zeroed as XRSTOR needs it, or FXSAVE (vsave.c, pp_vsave_init()).
  * Clobbers rax and rdx, which the entry points saved.
  */
 #define VSAVE                                                                                      \
