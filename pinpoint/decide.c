@@ -23,17 +23,24 @@ double pp_summary_centre(const struct pp_summary *sum, enum pp_test test)
 	return test == PP_TEST_WELCH ? sum->mean : sum->median;
 }
 
-struct pp_interval pp_revision_interval(const struct pp_session *s, const struct pp_quantity *q,
-					int rev)
+/* The centre and interval of revision @r's @n first values as the chosen test sees them. */
+static struct pp_interval revision_interval(const struct pp_session *s, const struct pp_quantity *q,
+					    int r, size_t n)
 {
 	if (s->opt->test == PP_TEST_WELCH)
-		return q->sum[rev].ci;
-	return pp_median_interval(q->series[rev].v, q->series[rev].n, s->opt->confidence);
+		return q->sum[r].ci;
+	return pp_median_interval(q->series[r].v, n, s->opt->confidence);
 }
 
 static size_t min_size(size_t a, size_t b)
 {
 	return a < b ? a : b;
+}
+
+/* The first look's size: --measurements values per revision, at most the budget. */
+static size_t first_look(const struct pp_session *s)
+{
+	return min_size((size_t)s->opt->measurements, (size_t)s->opt->max_runs_comparison);
 }
 
 /*
@@ -77,7 +84,7 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    .one_sided = q->kind == PP_Q_ENTRY,
 	};
 	q->seq = (struct pp_seq_state){0};
-	q->next_look = min_size((size_t)opt->measurements, (size_t)opt->max_runs_comparison);
+	q->next_look = first_look(s);
 	q->threshold_ns = s->threshold_ns;
 	q->seq_started = true;
 	return 0;
@@ -89,9 +96,12 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	const struct pp_options *opt = s->opt;
 	const struct pp_seq_result *l = &q->look;
 
+	q->ci[PP_PREV] = q->ci[PP_CUR] = (struct pp_interval){NAN, NAN, NAN};
 	if (n >= 2) {
-		pp_summarize(q->series[PP_PREV].v, n, opt->confidence, &q->sum[PP_PREV]);
-		pp_summarize(q->series[PP_CUR].v, n, opt->confidence, &q->sum[PP_CUR]);
+		for (int r = 0; r < 2; r++) {
+			pp_summarize(q->series[r].v, n, opt->confidence, &q->sum[r]);
+			q->ci[r] = revision_interval(s, q, r, n);
+		}
 	}
 	/* The test's other figures at the look's level; the interval is the look's own. */
 	if (n < 2 || l->confidence <= 0.0 ||
@@ -129,14 +139,17 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 
 int pp_decide(struct pp_session *s, struct pp_quantity *q)
 {
-	size_t have;
+	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	int err;
 
 	if (q->decided)
 		return PP_DECIDED;
+	/* The design is fixed when the first look is due, not before: the threshold
+	 * comes from the entry's first look. */
+	if (!q->seq_started && have < first_look(s))
+		return PP_NEEDS_RUNS;
 	if (!q->seq_started && (err = start(s, q)))
 		return err;
-	have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	while (q->next_look <= have) {
 		size_t n = q->next_look;
 
@@ -158,11 +171,12 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 	return PP_NEEDS_RUNS;
 }
 
-size_t pp_decide_wanted(const struct pp_quantity *q)
+size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
+	size_t next = q->seq_started ? q->next_look : first_look(s);
 
-	return q->decided || q->next_look <= have ? 0 : q->next_look - have;
+	return q->decided || next <= have ? 0 : next - have;
 }
 
 void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why)
@@ -171,6 +185,8 @@ void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spen
 
 	if (q->decided)
 		return;
+	if (!q->seq_started)
+		start(s, q);
 	n = q->seq.looks ? q->look.runs / 2 : 0;
 	if (!q->seq.looks) {
 		q->look = (struct pp_seq_result){

@@ -25,7 +25,7 @@ enum {
 int pp_decide(struct pp_session *s, struct pp_quantity *q);
 
 /* Runs per revision @q needs before its next look; 0 when decided or a look is due. */
-size_t pp_decide_wanted(const struct pp_quantity *q);
+size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q);
 
 /*
  * Stop @q before its budget (the session's budget @why is spent): undecided,
@@ -36,9 +36,5 @@ void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spen
 
 /* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
-
-/* The centre and interval of one revision's values as the chosen test sees them. */
-struct pp_interval pp_revision_interval(const struct pp_session *s, const struct pp_quantity *q,
-					int rev);
 
 #endif /* PINPOINT_DECIDE_H */

@@ -14,9 +14,8 @@
  * after which each run ends (--executions: by default the two-stage
  * sampling optimum of executions per run, from the variance of executions
  * within runs and of runs, and what a run costs besides its executions).
- * Neither is taken from any comparison's values.  The previous revision's
- * entry time in these runs also gives a first threshold, which the decide
- * stage replaces by the entry's own at its first look.
+ * Neither is taken from any comparison's values.  The runs are armed by the
+ * measure stage's code (pp_arming), with the entry alone.
  */
 #include <errno.h>
 #include <limits.h>
@@ -31,7 +30,6 @@
 #include "pinpoint/discover.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
-#include "pinpoint/protocol.h"
 #include "pinpoint/run.h"
 
 /* Report an entry that is unknown or ambiguous in @rev; returns -ENOENT or -EINVAL. */
@@ -61,25 +59,20 @@ struct pp_disc {
 	double wall_s;
 };
 
-/* Run revision @r once with only the entry armed, as @spec. */
+/* Run revision @r once with only the entry armed, as @spec (encoded). */
 static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out, const char *spec,
 			struct pp_results *res, double *slowest, double *wall)
 {
+	const struct pp_arm_how how = {.entry = spec, .samples = PP_STEADY_SAMPLES};
 	struct pp_run_status st;
 	struct pp_run_record *rec;
-	char *arming, *out_arg;
+	char *arming;
 	int err;
 
 	pp_results_free(res);
 	memset(res, 0, sizeof(*res));
-	out_arg = pp_arming_escape(out);
-	if (!out_arg)
-		return -ENOMEM;
-	err = asprintf(&arming,
-		       PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%d",
-		       out_arg, spec, PP_STEADY_SAMPLES);
-	free(out_arg);
-	if (err < 0)
+	arming = pp_arming(s, r, out, &how, NULL, 0, NULL);
+	if (!arming)
 		return -ENOMEM;
 	err = pp_run_revision(s, r, arming, 0, 0, res, &st);
 	free(arming);
@@ -199,8 +192,7 @@ out:
 static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 {
 	unsigned long long skip, count = ULLONG_MAX;
-	size_t n = SIZE_MAX, nprev = 0;
-	double entry = 0;
+	size_t n = SIZE_MAX;
 
 	for (size_t i = 0; i < nd; i++) {
 		if (d[i].res.nsamples < n)
@@ -225,22 +217,144 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 		}
 		s->entry_stop = (unsigned long long)s->opt->executions;
 	}
-	for (size_t i = 0; i < nd; i++) {
-		const struct pp_slot_result *e = &d[i].res.slots[0];
-		double skipped = 0;
-
-		if (d[i].rev != PP_PREV)
-			continue;
-		for (unsigned long long k = 0; k < skip; k++)
-			skipped += (double)d[i].res.samples[k];
-		entry += ((double)e->total_ns - skipped) / (double)(e->count - skip);
-		nprev++;
-	}
-	s->threshold_ns = entry / (double)nprev * s->opt->precision / 100.0;
 	pr_dbg("the entry ran at least %llu times per process in %zu discovery runs; every run "
-	       "skips its first %llu executions and ends after execution %llu (0: at its end); "
-	       "threshold %.1f ns",
-	       count, nd, skip, s->entry_stop, s->threshold_ns);
+	       "skips its first %llu executions and ends after execution %llu (0: at its end)",
+	       count, nd, skip, s->entry_stop);
+	return 0;
+}
+
+/* Read the tables of the binaries run @res names into @rev's program model. */
+static int read_tables(struct pp_session *s, struct pp_revision *rev, const struct pp_results *res)
+{
+	for (size_t i = 0; i < res->nmodules; i++) {
+		int e = pp_program_add_file(&rev->prog, res->modules[i]);
+
+		if (e && e != -ENOENT) {
+			const char *why = pp_program_error(&rev->prog);
+
+			if (why && *why)
+				pr_err("%s", why);
+			else
+				pr_err("%s: %s", res->modules[i], pp_table_strerror(e));
+			return -EINVAL;
+		}
+	}
+	if (!rev->prog.nfuncs) {
+		pr_err("the %s revision's '%s' (in %s) carries no pinpoint table: build it with "
+		       "pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint --print-plugin-path) and "
+		       "the pinpoint runtime",
+		       rev->label, s->opt->command[0], rev->dir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The entry did not run in @rev's first run: inlined (a usage error) or never called. */
+static int entry_never_ran(struct pp_session *s, struct pp_revision *rev)
+{
+	const struct pp_prog_call *at = inlined_at(&rev->prog, rev->entry);
+	char where[512] = "";
+
+	if (!(rev->entry->flags & PP_FUNC_EMITTED) || at) {
+		/* Not a measuring problem: the build has no call of it to time. */
+		if (at)
+			snprintf(where, sizeof(where), " (at %s:%u)", at->file, at->line);
+		pr_err("the %s revision's entry %s was inlined into its callers%s and never ran as "
+		       "a function: mark it __attribute__((noinline)), or give its caller as "
+		       "--entry",
+		       rev->label, pp_demangle(rev->entry->name), where);
+		return -EINVAL;
+	}
+	pp_session_fail(s, "%s revision: the entry %s was never called by '%s'", rev->label,
+			pp_demangle(rev->entry->name), s->opt->command[0]);
+	return -EIO;
+}
+
+/*
+ * The first run of revision @r: its tables, its entry and how the entry is
+ * armed.  On 0, @d holds the run.
+ */
+static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char *out,
+			     const char *user_entry, struct pp_disc *d, double *slowest)
+{
+	struct pp_revision *rev = &s->rev[r];
+	const struct pp_prog_fn *m[16];
+	struct pp_results res;
+	double wall = 0;
+	size_t nm;
+	int err;
+
+	memset(&res, 0, sizeof(res));
+	err = discover_run(s, r, out, user_entry, &res, slowest, &wall);
+	if (err)
+		goto fail;
+	err = read_tables(s, rev, &res);
+	if (err)
+		goto fail;
+	nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
+	if (nm != 1) {
+		err = entry_problem(s, rev, nm < 16 ? nm : 16, m);
+		goto fail;
+	}
+	rev->entry = m[0];
+	rev->entry_spec = pp_arming_fn(&rev->prog, m[0]);
+	if (!rev->entry_spec) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	/*
+	 * The runtime matches linkage names: an entry given as a C++ name
+	 * ("run" for _Z3runv) is armed again by the name the table gives it.
+	 */
+	if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
+		err = discover_run(s, r, out, rev->entry_spec, &res, slowest, &wall);
+		if (err)
+			goto fail;
+	}
+	if (!res.nslots || !res.slots[0].count) {
+		err = entry_never_ran(s, rev);
+		goto fail;
+	}
+	d->res = res;
+	d->rev = r;
+	d->wall_s = wall;
+	return 0;
+fail:
+	pp_results_free(&res);
+	return err;
+}
+
+/* More runs, alternately, when the entry runs often enough in each for the rules. */
+static int discover_more(struct pp_session *s, const char *out, struct pp_disc *d, size_t *nd,
+			 double *slowest)
+{
+	if (d[0].res.slots[0].count < 3 * PP_WARMUP_BATCH ||
+	    d[1].res.slots[0].count < 3 * PP_WARMUP_BATCH || *slowest > PP_DISCOVER_MAX_S)
+		return 0;
+	for (int i = 1; i < PP_DISCOVER_RUNS; i++) {
+		for (int k = 0; k < 2; k++) {
+			enum pp_rev_id r = i % 2 ? (enum pp_rev_id)(1 - k) : (enum pp_rev_id)k;
+			struct pp_disc *x = &d[*nd];
+			double wall = 0;
+			int err;
+
+			err =
+			    discover_run(s, r, out, s->rev[r].entry_spec, &x->res, slowest, &wall);
+			if (!err && (!x->res.nslots || !x->res.slots[0].count)) {
+				pp_session_fail(s,
+						"%s revision: the entry %s was not called in a "
+						"later run of '%s'",
+						s->rev[r].label, pp_demangle(s->rev[r].entry->name),
+						s->opt->command[0]);
+				err = -EIO;
+			}
+			(*nd)++;
+			if (err)
+				return err;
+			x->rev = r;
+			x->wall_s = wall;
+		}
+	}
 	return 0;
 }
 
@@ -248,7 +362,7 @@ int pp_discover(struct pp_session *s)
 {
 	struct pp_disc d[2 * PP_DISCOVER_RUNS];
 	size_t nd = 0;
-	double slowest = 0, wall = 0;
+	double slowest = 0;
 	char out[4096], *user_entry;
 	int err = 0;
 
@@ -259,125 +373,16 @@ int pp_discover(struct pp_session *s)
 	memset(d, 0, sizeof(d));
 	/* A benchmark that hangs on its first run must be stopped too. */
 	s->timeout_s = s->opt->timeout;
-	for (int r = 0; r < 2; r++) {
-		struct pp_revision *rev = &s->rev[r];
-		const struct pp_prog_fn *m[16];
-		struct pp_results res;
-		size_t nm;
-
-		memset(&res, 0, sizeof(res));
-		err = discover_run(s, r, out, user_entry, &res, &slowest, &wall);
-		if (err)
-			goto fail;
-		for (size_t i = 0; i < res.nmodules; i++) {
-			int e = pp_program_add_file(&rev->prog, res.modules[i]);
-
-			if (e && e != -ENOENT) {
-				const char *why = pp_program_error(&rev->prog);
-
-				if (why && *why)
-					pr_err("%s", why);
-				else
-					pr_err("%s: %s", res.modules[i], pp_table_strerror(e));
-				err = -EINVAL;
-				goto fail;
-			}
-		}
-		if (!rev->prog.nfuncs) {
-			pr_err("the %s revision's '%s' (in %s) carries no pinpoint table: build it "
-			       "with pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint "
-			       "--print-plugin-path) and the pinpoint runtime",
-			       rev->label, s->opt->command[0], rev->dir);
-			err = -EINVAL;
-			goto fail;
-		}
-		nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
-		if (nm != 1) {
-			err = entry_problem(s, rev, nm < 16 ? nm : 16, m);
-			goto fail;
-		}
-		rev->entry = m[0];
-		rev->entry_spec = pp_arming_fn(&rev->prog, m[0]);
-		if (!rev->entry_spec) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		/*
-		 * The runtime matches linkage names: an entry given as a C++ name
-		 * ("run" for _Z3runv) is armed again by the name the table gives it.
-		 */
-		if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
-			err = discover_run(s, r, out, rev->entry_spec, &res, &slowest, &wall);
-			if (err)
-				goto fail;
-		}
-		if (!res.nslots || !res.slots[0].count) {
-			const struct pp_prog_call *at = inlined_at(&rev->prog, rev->entry);
-			char where[512] = "";
-
-			if (!(rev->entry->flags & PP_FUNC_EMITTED) || at) {
-				/* Not a measuring problem: the build has no call of it to time. */
-				if (at)
-					snprintf(where, sizeof(where), " (at %s:%u)", at->file,
-						 at->line);
-				pr_err(
-				    "the %s revision's entry %s was inlined into its callers%s and "
-				    "never ran as a function: mark it __attribute__((noinline)), "
-				    "or give its caller as --entry",
-				    rev->label, pp_demangle(rev->entry->name), where);
-				err = -EINVAL;
-				goto fail;
-			}
-			pp_session_fail(s, "%s revision: the entry %s was never called by '%s'",
-					rev->label, pp_demangle(rev->entry->name),
-					s->opt->command[0]);
-			err = -EIO;
-			goto fail;
-		}
-		d[nd].res = res;
-		d[nd].rev = r;
-		d[nd++].wall_s = wall;
-		continue;
-	fail:
-		pp_results_free(&res);
-		goto out;
+	for (int r = 0; r < 2 && !err; r++) {
+		err = discover_revision(s, r, out, user_entry, &d[nd], &slowest);
+		nd += !err;
 	}
-	/* More runs, alternately, when the entry runs often enough in each for the rules. */
-	if (d[0].res.slots[0].count >= 3 * PP_WARMUP_BATCH &&
-	    d[1].res.slots[0].count >= 3 * PP_WARMUP_BATCH && slowest <= PP_DISCOVER_MAX_S) {
-		for (int i = 1; i < PP_DISCOVER_RUNS; i++) {
-			for (int k = 0; k < 2; k++) {
-				enum pp_rev_id r =
-				    i % 2 ? (enum pp_rev_id)(1 - k) : (enum pp_rev_id)k;
-				struct pp_disc *x = &d[nd];
-
-				err = discover_run(s, r, out, s->rev[r].entry_spec, &x->res,
-						   &slowest, &wall);
-				if (!err && (!x->res.nslots || !x->res.slots[0].count)) {
-					pp_session_fail(
-					    s,
-					    "%s revision: the entry %s was not called in a "
-					    "later run of '%s'",
-					    s->rev[r].label, pp_demangle(s->rev[r].entry->name),
-					    s->opt->command[0]);
-					err = -EIO;
-				}
-				nd++;
-				if (err)
-					goto out;
-				x->rev = r;
-				x->wall_s = wall;
-			}
-		}
-	}
-	err = fix_rule(s, d, nd);
-	if (err)
-		goto out;
-	if (!s->opt->timeout)
-		s->timeout_s = fmax(60.0, 20.0 * slowest);
-	else
-		s->timeout_s = s->opt->timeout;
-out:
+	if (!err)
+		err = discover_more(s, out, d, &nd, &slowest);
+	if (!err)
+		err = fix_rule(s, d, nd);
+	if (!err)
+		s->timeout_s = s->opt->timeout ? s->opt->timeout : fmax(60.0, 20.0 * slowest);
 	for (size_t i = 0; i < nd; i++)
 		pp_results_free(&d[i].res);
 	free(user_entry);

@@ -42,7 +42,7 @@ static void put_line(FILE *f, const struct pp_session *s)
 		decided ? pp_verdict_name(e->verdict) : "none", s->outcome);
 	if (decided) {
 		for (int r = 0; r < 2; r++) {
-			struct pp_interval iv = pp_revision_interval(s, e, r);
+			struct pp_interval iv = e->ci[r];
 			char key[32];
 
 			snprintf(key, sizeof(key), "%s_ns", r ? "current" : "previous");

@@ -1,34 +1,53 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * measure.h - the measure stage: arming spec and runs -> series.
+ * measure.h - the measure stage: the arming variable of a run and the value
+ * each quantity gets from the run's results, both by one rule for the whole
+ * session (doc/semantics.md), and a round of runs of both revisions.
  */
 #ifndef PINPOINT_MEASURE_H
 #define PINPOINT_MEASURE_H
 
+#include "core/results.h"
 #include "pinpoint/protocol.h"
 #include "pinpoint/session.h"
 
-/* Entry executions whose durations the runtime keeps for the steady-state rule. */
-#define PP_STEADY_SAMPLES 10000
-/* Executions per batch of the warm-up rule (MSER over batch medians). */
-#define PP_WARMUP_BATCH 5
-/* Discovery runs per revision (the first included) when the entry runs at
- * least three batches per process and a run takes at most PP_DISCOVER_MAX_S. */
-#define PP_DISCOVER_RUNS 4
-#define PP_DISCOVER_MAX_S 5.0
-/* Fewest executions a stopped run keeps after its warm-up (--executions auto). */
-#define PP_MIN_KEPT 5
 /* Slots measured in one run (the runtime's limit is larger). */
 #define PP_BATCH_MAX_SLOTS (PP_MAX_SLOTS * 3 / 4)
 
+/* How a run arms the entry (slot 0) besides the quantities. */
+struct pp_arm_how {
+	const char *entry; /* the entry's [FILE:]NAME, encoded; NULL: the revision's entry_spec */
+	unsigned samples;  /* entry durations the runtime keeps (samples=) */
+	bool session_rule; /* the session's stop= and timing= (not for discovery) */
+};
+
 /*
- * Measure @qs (those not measured yet, or all of them when @again) in one
- * batch of runs: --warmups discarded then @runs kept per revision, in the
- * order pp_schedule() draws; each run's values are appended to q->series and recorded in
- * s->runs.  Nothing is measured when the batch would take the session's
- * runs beyond --max-runs.  Returns 0, -EIO (s->failure says which run failed and how),
+ * The PINPOINT variable of revision @r for a run measuring @qs[0..@nq) with
+ * results written to @out: slot 0 is the entry, then one slot a quantity
+ * (an entry quantity and the entry's own body share slot 0; a call the
+ * revision does not make has none); @slot_of[i] gets @qs[i]'s slot, -1 for
+ * none.  NULL when out of memory.
+ */
+char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
+		const struct pp_arm_how *how, struct pp_quantity *const *qs, size_t nq,
+		int *slot_of);
+
+/*
+ * The value of @q in run @res of revision @r, measured in slot @slot (-1:
+ * none, the value is 0), in ns per execution of the entry.  Returns 0, or
+ * -EIO after recording why the run cannot give it (@what names the run).
+ */
+int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
+		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v);
+
+/*
+ * One round: measure @qs[0..@nq) in a new batch of runs, --warmups discarded
+ * then @runs kept per revision, in the order pp_schedule() draws; each run's
+ * values are appended to q->series and recorded in s->runs.  Nothing is
+ * measured when the round would take the session beyond --max-runs or
+ * --max-time.  Returns 0, -EIO (s->failure says which run failed and how),
  * -EINTR, -ENOMEM.
  */
-int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, bool again);
+int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs);
 
 #endif /* PINPOINT_MEASURE_H */

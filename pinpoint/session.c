@@ -110,6 +110,32 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 	return new_quantity(s, kind, fn);
 }
 
+int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q)
+{
+	if (!q)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->q[i] == q)
+			return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct pp_quantity **n = realloc(l->q, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->q = n;
+		l->cap = cap;
+	}
+	l->q[l->n++] = q;
+	return 0;
+}
+
+void pp_qlist_free(struct pp_qlist *l)
+{
+	free(l->q);
+	*l = (struct pp_qlist){0};
+}
+
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q)
 {

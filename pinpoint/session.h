@@ -23,7 +23,7 @@ enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
 
 struct pp_revision {
 	const char *label; /* "previous" or "current" */
-	char *dir; /* absolute */
+	char *dir;	   /* absolute */
 	struct pp_program prog;
 	const struct pp_prog_fn *entry;
 	char *entry_spec; /* how the entry is armed in this revision */
@@ -35,7 +35,7 @@ struct pp_revision {
 enum pp_qkind {
 	PP_Q_ENTRY, /* the entry function as a whole */
 	PP_Q_RANGE, /* calls first..last of a function */
-	PP_Q_SELF, /* a function's own body: its time minus its calls' */
+	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
 };
 
 struct pp_series {
@@ -57,14 +57,14 @@ struct pp_quantity {
 	unsigned id;
 	enum pp_qkind kind;
 	const struct pp_prog_fn *fn[2]; /* the function in each revision */
-	unsigned first, last; /* PP_Q_RANGE: calls of fn[PP_CUR] */
+	unsigned first, last;		/* PP_Q_RANGE: calls of fn[PP_CUR] */
 	/* PP_Q_RANGE: the same calls in fn[PP_PREV] (the call lists aligned);
 	 * absent[r]: revision r has none of them (a call only one revision
 	 * makes), nothing is armed there and its value is 0. */
 	unsigned prev_first, prev_last;
 	bool absent[2];
 	struct pp_series series[2]; /* per-run values, per revision */
-	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
+	unsigned batch;		    /* measured in this batch (1-based), 0 = not yet */
 	/* The error rate this comparison may spend, set by the plan (0: not set,
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
 	 * under a comparison share its alpha (pp_seq_child_alpha). */
@@ -81,6 +81,9 @@ struct pp_quantity {
 	bool decided;
 	int rounds; /* rounds after its first, shared with the others of its batch still open */
 	struct pp_summary sum[2];
+	/* each revision's centre and interval as the test sees them (median and
+	 * its order-statistic interval, or the mean's with welch) */
+	struct pp_interval ci[2];
 	struct pp_comparison cmp;
 	double threshold_ns;
 	enum pp_verdict verdict;
@@ -115,34 +118,35 @@ struct pp_batch {
  * it; the plan stage builds it.
  */
 enum pp_node_kind {
-	PP_NODE_ENTRY, /* the entry as a whole */
-	PP_NODE_CALL, /* a single call present in both revisions, dug into or named */
-	PP_NODE_RANGE, /* a range of calls that is slower as a whole only */
-	PP_NODE_SELF, /* the function's own body (with the calls inlined into it) */
+	PP_NODE_ENTRY,	    /* the entry as a whole */
+	PP_NODE_CALL,	    /* a single call present in both revisions, dug into or named */
+	PP_NODE_RANGE,	    /* a range of calls that is slower as a whole only */
+	PP_NODE_SELF,	    /* the function's own body (with the calls inlined into it) */
 	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
-	PP_NODE_ADDED, /* a call only the current revision makes: its cost there */
-	PP_NODE_REMOVED, /* a call only the previous revision made: its cost there */
-	PP_NODE_REST, /* the parent's difference its parts do not explain (point estimate) */
+	PP_NODE_ADDED,	    /* a call only the current revision makes: its cost there */
+	PP_NODE_REMOVED,    /* a call only the previous revision made: its cost there */
+	PP_NODE_REST,	    /* the parent's difference its parts do not explain (point estimate) */
 };
 
 struct pp_node {
 	enum pp_node_kind kind;
-	const struct pp_prog_fn *fn[2]; /* the function the node is in (NULL: not in that revision) */
+	const struct pp_prog_fn
+	    *fn[2]; /* the function the node is in (NULL: not in that revision) */
 	/* The calls, in each revision's call list (CALL, RANGE, ADDED, REMOVED);
 	 * first[r] > last[r] when the revision has none. */
 	unsigned first[2], last[2];
 	const struct pp_quantity *q; /* the comparison that shows it, or NULL */
-	int parent; /* index in s->nodes, -1 for the root */
+	int parent;		     /* index in s->nodes, -1 for the root */
 	int child, next; /* first child and next sibling, largest difference first; -1 = none */
-	unsigned depth; /* layer: 0 at the entry's node and its parts */
-	struct pp_interval diff; /* current - previous, ns per entry execution */
-	double share; /* diff.centre / the parent's diff.centre (point estimates) */
+	unsigned depth;	 /* layer: 0 at the entry's node and its parts */
+	struct pp_interval diff;     /* current - previous, ns per entry execution */
+	double share;		     /* diff.centre / the parent's diff.centre (point estimates) */
 	struct pp_interval share_ci; /* diff's interval as a share of the parent's centre */
-	int sign; /* +1 significantly slower, -1 significantly faster, 0 neither */
-	bool chain; /* on the bottleneck chain */
-	unsigned rank; /* 1-based rank among the further contributors, 0 = none */
+	int sign;	  /* +1 significantly slower, -1 significantly faster, 0 neither */
+	bool chain;	  /* on the bottleneck chain */
+	unsigned rank;	  /* 1-based rank among the further contributors, 0 = none */
 	const char *stop; /* why the search stopped here, or NULL */
-	char *detail; /* what changed, or which calls are inlined here; or NULL */
+	char *detail;	  /* what changed, or which calls are inlined here; or NULL */
 };
 
 struct pp_session {
@@ -158,13 +162,13 @@ struct pp_session {
 	struct pp_run_record *runs;
 	size_t nnodes;
 	struct pp_node *nodes; /* the attribution tree, the entry's node first */
-	bool budget_cut; /* --max-paths left slower calls unexamined */
-	int outcome; /* enum pp_exit */
-	char *failure; /* what failed, when outcome is PP_EXIT_MEASUREMENT */
+	bool budget_cut;       /* --max-paths left slower calls unexamined */
+	int outcome;	       /* enum pp_exit */
+	char *failure;	       /* what failed, when outcome is PP_EXIT_MEASUREMENT */
 	bool interrupted;
 	bool outputs_differ_warned; /* previous and current printed different output */
-	double started, finished; /* monotonic clock, s */
-	double started_wall; /* seconds since the epoch */
+	double started, finished;   /* monotonic clock, s */
+	double started_wall;	    /* seconds since the epoch */
 	volatile int *stop;
 	unsigned ndecided; /* comparisons decided so far */
 	/*
@@ -194,6 +198,16 @@ struct pp_session {
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };
+
+/* A list of quantities, each at most once. */
+struct pp_qlist {
+	struct pp_quantity **q;
+	size_t n, cap;
+};
+
+/* Append @q unless it is there already; -ENOMEM when @q is NULL or out of memory. */
+int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q);
+void pp_qlist_free(struct pp_qlist *l);
 
 /* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,

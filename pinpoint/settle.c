@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * settle.c - have comparisons measured until they are decided: ask the
- * decide stage, and while some want more runs, have the measure stage add a
- * round of the runs their next looks need, all of them in the same runs, as
- * long as the session's --max-runs and --max-time can pay for them; when
- * they cannot, the comparisons still open are undecided.  The plan stage
- * calls this for every comparison it needs, and may have other quantities
- * ride along in those rounds (pp_settle_ride): measured, not decided here.
+ * settle.c - the one way into measurement: ask the decide stage, and while
+ * some comparisons want more runs, have the measure stage add a round of the
+ * runs their next looks need, all of them in the same runs, as long as the
+ * session's --max-runs and --max-time can pay for them; when they cannot,
+ * the comparisons still open are undecided.  Riders (pp_ride) are measured
+ * in those rounds, not decided.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,60 +17,79 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 
-/* Add what rides along in this round to @open[*nopen..): open quantities only, once each. */
+/* Add @q to @open[0..*n) unless it is decided, there already, or there is no room. */
+static void add_open(struct pp_quantity **open, size_t *n, struct pp_quantity *q)
+{
+	if (q->decided || *n >= PP_BATCH_MAX_SLOTS)
+		return;
+	for (size_t j = 0; j < *n; j++)
+		if (open[j] == q)
+			return;
+	open[(*n)++] = q;
+}
+
+/* Add what rides along in this round to @open[*nopen..). */
 static int add_riders(struct pp_session *s, const struct pp_ride *ride, struct pp_quantity **open,
 		      size_t *nopen)
 {
 	struct pp_quantity *r[PP_BATCH_MAX_SLOTS];
-	size_t nr = 0, max = PP_BATCH_MAX_SLOTS - *nopen;
+	size_t nr = 0;
 	int err;
 
-	if (!ride || !ride->fill || *nopen >= PP_BATCH_MAX_SLOTS)
+	if (!ride)
 		return 0;
-	err = ride->fill(s, ride->arg, r, &nr, max);
+	for (size_t i = 0; i < ride->n; i++)
+		add_open(open, nopen, ride->q[i]);
+	if (!ride->fill || *nopen >= PP_BATCH_MAX_SLOTS)
+		return 0;
+	err = ride->fill(s, ride->arg, r, &nr, PP_BATCH_MAX_SLOTS - *nopen);
 	if (err)
 		return err;
-	for (size_t i = 0; i < nr && *nopen < PP_BATCH_MAX_SLOTS; i++) {
-		bool dup = r[i]->decided;
+	for (size_t i = 0; i < nr; i++)
+		add_open(open, nopen, r[i]);
+	return 0;
+}
 
-		for (size_t j = 0; j < *nopen && !dup; j++)
-			dup = open[j] == r[i];
-		if (!dup)
-			open[(*nopen)++] = r[i];
+/* Decide what can be decided; the open ones go to @open, the most runs any wants to *@want. */
+static int look_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
+		    struct pp_quantity **open, size_t *nopen, size_t *want)
+{
+	*nopen = 0;
+	*want = 0;
+	for (size_t i = 0; i < n; i++) {
+		int ret;
+
+		if (qs[i]->decided)
+			continue;
+		ret = pp_decide(s, qs[i]);
+		if (ret == PP_DECIDED) {
+			pp_session_decided(s, qs[i]);
+		} else if (ret == PP_NEEDS_RUNS) {
+			size_t w = pp_decide_wanted(s, qs[i]);
+
+			open[(*nopen)++] = qs[i];
+			*want = w > *want ? w : *want;
+		} else {
+			return ret;
+		}
 	}
 	return 0;
 }
 
-int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
-		   const struct pp_ride *ride)
+/* pp_settle for at most PP_BATCH_MAX_SLOTS comparisons. */
+static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
+			const struct pp_ride *ride)
 {
-	struct pp_quantity **open = calloc(n + PP_BATCH_MAX_SLOTS, sizeof(*open));
-	int ret = 0;
+	struct pp_quantity *open[PP_BATCH_MAX_SLOTS];
+	int ret;
 
-	if (!open)
-		return -ENOMEM;
 	for (;;) {
-		size_t nopen = 0, nall, want = 0;
+		size_t nopen, nall, want;
 		enum pp_spent why;
 
-		for (size_t i = 0; i < n; i++) {
-			if (qs[i]->decided)
-				continue;
-			ret = pp_decide(s, qs[i]);
-			if (ret == PP_DECIDED) {
-				pp_session_decided(s, qs[i]);
-			} else if (ret == PP_NEEDS_RUNS) {
-				size_t w = pp_decide_wanted(qs[i]);
-
-				open[nopen++] = qs[i];
-				want = w > want ? w : want;
-			} else {
-				goto out;
-			}
-		}
-		ret = 0;
-		if (!nopen)
-			break;
+		ret = look_all(s, qs, n, open, &nopen, &want);
+		if (ret || !nopen)
+			return ret;
 		/* One round for all: each looks at its own fixed sizes, whatever it was given. */
 		why = pp_session_can_run(s, 2 * (want + (size_t)s->opt->warmups));
 		if (why) {
@@ -84,10 +102,11 @@ int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
 				pp_decide_give_up(s, open[i], why);
 				pp_session_decided(s, open[i]);
 			}
-			break;
+			return 0;
 		}
 		for (size_t i = 0; i < nopen; i++) {
-			open[i]->rounds++;
+			if (open[i]->series[PP_PREV].n)
+				open[i]->rounds++;
 			pr_dbg("comparison of quantity %u undecided at look %u, measuring %zu more "
 			       "runs (round %d, with %zu others)",
 			       open[i]->id, open[i]->seq.looks, want, open[i]->rounds, nopen - 1);
@@ -95,21 +114,18 @@ int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
 		nall = nopen;
 		ret = add_riders(s, ride, open, &nall);
 		if (!ret)
-			ret = pp_measure(s, open, nall, (int)want, true);
+			ret = pp_measure(s, open, nall, (int)want);
 		if (ret)
-			break;
+			return ret;
 	}
-out:
-	free(open);
+}
+
+int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n, const struct pp_ride *ride)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i += PP_BATCH_MAX_SLOTS)
+		ret = settle_batch(s, qs + i,
+				   n - i < PP_BATCH_MAX_SLOTS ? n - i : PP_BATCH_MAX_SLOTS, ride);
 	return ret;
-}
-
-int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n)
-{
-	return pp_settle_ride(s, qs, n, NULL);
-}
-
-int pp_settle(struct pp_session *s, struct pp_quantity *q)
-{
-	return pp_settle_ride(s, &q, 1, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * settle.h - between the measure and decide stages: have comparisons
- * measured until they are decided.
+ * settle.h - the one way into measurement: a search asks for comparisons to
+ * be decided, and settle has them measured (measure.h) and decided
+ * (decide.h), round after round, until they are.
  */
 #ifndef PINPOINT_SETTLE_H
 #define PINPOINT_SETTLE_H
@@ -9,37 +10,34 @@
 #include "pinpoint/session.h"
 
 /*
- * Decide @qs[0..@n), measuring those still open, a round of the runs their
- * next looks need at a time, all in the same runs (the most any of them
- * needs; each looks only at its own fixed sizes, so the extra values wait
- * for its later looks), while the decide stage asks for more; when the
- * session's --max-runs or --max-time cannot pay for the next round, those
- * still open are undecided (pp_decide_give_up).  The session numbers each
- * when decided (pp_session_decided).  Each must have been measured once
- * (pp_measure), alone or riding along in a batch, and together they must
- * fit one batch, as when they were first measured together.  Returns 0,
- * -ENOMEM, or the error of pp_measure() / pp_decide().
- */
-int pp_settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n);
-
-/*
- * What rides along in a settle round: quantities that are measured in the
- * round's runs but not decided there (the plan stage decides them later, at
- * their own fixed look sizes, with the values already gathered).  @fill puts
- * up to @max of them in @out and their number in *@n before each round, so
- * it can choose by what the runs so far showed; decided ones are skipped.
+ * What rides along in a settle round: quantities measured in the round's
+ * runs but not decided there (the search decides them later, at their own
+ * fixed look sizes, with the values already gathered).  @q[0..@n) ride in
+ * every round; @fill, when not NULL, puts up to @max more in @out and their
+ * number in *@nout before each round, so it can choose by what the runs so
+ * far showed.  Decided quantities are skipped, and riders are left out of a
+ * round that has no room for them.
  */
 struct pp_ride {
-	int (*fill)(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,
+	struct pp_quantity *const *q;
+	size_t n;
+	int (*fill)(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *nout,
 		    size_t max);
 	void *arg;
 };
 
-/* pp_settle_all, with @ride's quantities measured in every round it makes (@ride may be NULL). */
-int pp_settle_ride(struct pp_session *s, struct pp_quantity **qs, size_t n,
-		   const struct pp_ride *ride);
-
-/* pp_settle_all for one comparison. */
-int pp_settle(struct pp_session *s, struct pp_quantity *q);
+/*
+ * Decide @qs[0..@n): each is decided as soon as its values allow (decide.h);
+ * while some are open, a round of the runs the furthest behind needs is
+ * measured for all of them together, with @ride's quantities (@ride may be
+ * NULL): whatever has no values yet gets its first ones in the first round,
+ * and each looks only at its own fixed sizes, so extra values wait for its
+ * later looks.  When the session's --max-runs or --max-time cannot pay for
+ * the next round, those still open are undecided (pp_decide_give_up).  The
+ * session numbers each when decided (pp_session_decided).  More quantities
+ * than one run can arm (PP_BATCH_MAX_SLOTS) are settled a batch's worth at a
+ * time.  Returns 0, -ENOMEM, or the error of pp_measure() / pp_decide().
+ */
+int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n, const struct pp_ride *ride);
 
 #endif /* PINPOINT_SETTLE_H */

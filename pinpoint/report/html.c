@@ -77,7 +77,7 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 		fputs("</p>\n", f);
 	}
 	if (n->q && n->q->decided)
-		pp_svg_comparison(f, s, n->q);
+		pp_svg_comparison(f, n->q);
 	for (int k = n->child; k >= 0; k = s->nodes[k].next)
 		tree_node(f, s, k);
 	fputs("</details>\n", f);
@@ -170,7 +170,7 @@ static void write_html(FILE *f, const void *arg)
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),
 			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->series[PP_PREV].n,
 			q->series[PP_CUR].n);
-		pp_svg_comparison(f, s, q);
+		pp_svg_comparison(f, q);
 	}
 	fputs("</body></html>\n", f);
 }

@@ -186,7 +186,10 @@ static void write_measurement(struct pp_json *j, const struct pp_session *s)
 	pp_json_int(j, "entry_skip", (long long)s->entry_skip);
 	pp_json_int(j, "entry_stop", (long long)s->entry_stop);
 	pp_json_int(j, "entry_count", (long long)s->entry_count);
-	pp_json_num(j, "threshold_ns", s->threshold_ns);
+	if (s->threshold_fixed)
+		pp_json_num(j, "threshold_ns", s->threshold_ns);
+	else
+		pp_json_null(j, "threshold_ns");
 	pp_json_int(j, "runs_used", (long long)s->runs_used);
 	if (s->seeded)
 		pp_json_int(j, "seed", (long long)s->seed);
@@ -267,7 +270,7 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 				pp_json_num(j, "min", m->min);
 				pp_json_num(j, "max", m->max);
 				interval(j, "mean_interval", m->ci);
-				interval(j, "interval", pp_revision_interval(s, q, r));
+				interval(j, "interval", q->ci[r]);
 				pp_json_end_object(j);
 			}
 			pp_json_object(j, "difference");
@@ -365,19 +368,17 @@ static const char *node_kind(enum pp_node_kind k)
 /* The fields a chain step and a tree node share. */
 static void node_fields(struct pp_json *j, const struct pp_node *n)
 {
-	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
-	const struct pp_prog_fn *fn = n->fn[r];
+	int r;
+	const struct pp_prog_call *c = pp_node_call(n, &r);
+	const struct pp_prog_fn *fn = n->fn[r] ? n->fn[r] : n->fn[1 - r];
 
 	pp_json_str(j, "kind", node_kind(n->kind));
 	pp_json_str(j, "function", fn->name);
 	pp_json_str(j, "function_demangled", pp_demangle(fn->name));
 	pp_json_str(j, "file", fn->file);
 	pp_json_int(j, "line", fn->line);
-	if ((n->kind == PP_NODE_CALL || n->kind == PP_NODE_RANGE || n->kind == PP_NODE_ADDED ||
-	     n->kind == PP_NODE_REMOVED) &&
-	    n->first[r] < fn->ncalls) {
-		const struct pp_prog_call *c = &fn->calls[n->first[r]];
-
+	if (c && (n->kind == PP_NODE_CALL || n->kind == PP_NODE_RANGE || n->kind == PP_NODE_ADDED ||
+		  n->kind == PP_NODE_REMOVED)) {
 		pp_json_int(j, "first_call", n->first[r]);
 		pp_json_int(j, "last_call", n->last[r]);
 		pp_json_str(j, "callee", c->callee);
@@ -405,18 +406,6 @@ static void write_chain(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
-/* The function a node names: the callee of a call, else the function it is in. */
-static const char *named_function(const struct pp_node *n)
-{
-	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
-	const struct pp_prog_fn *fn = n->fn[r];
-
-	if ((n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED) &&
-	    n->first[r] < fn->ncalls)
-		return pp_prog_call_name(&fn->calls[n->first[r]]);
-	return fn->name;
-}
-
 /* The further contributors, in rank order (the chain is the first). */
 static void write_contributors(struct pp_json *j, const struct pp_session *s)
 {
@@ -432,7 +421,7 @@ static void write_contributors(struct pp_json *j, const struct pp_session *s)
 		pp_json_int(j, "rank", r + 1);
 		pp_json_int(j, "node", (long long)i);
 		pp_json_str(j, "kind", node_kind(s->nodes[i].kind));
-		pp_json_str(j, "function", named_function(&s->nodes[i]));
+		pp_json_str(j, "function", pp_node_function(&s->nodes[i]));
 		interval(j, "cost_ns", s->nodes[i].diff);
 		pp_json_end_object(j);
 	}

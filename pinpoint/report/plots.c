@@ -238,7 +238,7 @@ static void box(FILE *f, const struct pp_series *sr, int r, const struct axis *y
 	free(v);
 }
 
-static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
+static void runs_panel(FILE *f, const struct pp_quantity *q)
 {
 	double lo = INFINITY, hi = -INFINITY, ticks[16];
 	size_t n = q->series[0].n > q->series[1].n ? q->series[0].n : q->series[1].n, nt;
@@ -268,7 +268,7 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>\n", RUNS_R + 10,
 		RUNS_R + 10, RT, RT + RH);
 	for (int r = 0; r < 2; r++) {
-		struct pp_interval iv = pp_revision_interval(s, q, r);
+		struct pp_interval iv = q->ci[r];
 		double y1 = map(&y, iv.high), y2 = map(&y, iv.low), yc = map(&y, iv.centre);
 
 		/* The interval as a band, the centre as a line, then every run as a dot. */
@@ -294,14 +294,14 @@ static void runs_panel(FILE *f, const struct pp_session *s, const struct pp_quan
 	fputs("</g>\n", f);
 }
 
-void pp_svg_comparison(FILE *f, const struct pp_session *s, const struct pp_quantity *q)
+void pp_svg_comparison(FILE *f, const struct pp_quantity *q)
 {
 	fprintf(f,
 		"<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"100%%\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
 		W, RT + RH + RB);
 	diff_panel(f, q);
-	runs_panel(f, s, q);
+	runs_panel(f, q);
 	fputs("</svg>\n", f);
 }
 

@@ -11,15 +11,31 @@
 
 #include "pinpoint/session.h"
 
+/* ---- text.c ---- */
+
 /* The line of decided comparison @q (s->on_decided); nothing with --quiet. */
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q);
 /* The verdict: no regression, or the bottleneck chain; dropped executions. */
 void pp_report_verdict(const struct pp_session *s, FILE *f);
-/* "bridge: calls 0-1 (foo .. failure_run)" */
+
+/* ---- common.c: what every format says the same way ---- */
+
+/* A function's name, demangled. */
+const char *pp_fn_name(const struct pp_prog_fn *fn);
+/* "bridge: calls 0-1 (foo .. failure_run)" (malloc'ed, NULL when out of memory) */
 char *pp_quantity_label(const struct pp_quantity *q);
 /* "failure_run", "own body of bridge", "added call audit": what a tree node names. */
 char *pp_node_name(const struct pp_session *s, const struct pp_node *n);
-
+/* The call a node names, in the revision that has it (*@rev, may be NULL), or NULL. */
+const struct pp_prog_call *pp_node_call(const struct pp_node *n, int *rev);
+/* The function a node names: the callee of a call, else the function it is in. */
+const char *pp_node_function(const struct pp_node *n);
+/* "SLOWER", "faster", "same", "UNDECIDED", "not slower" */
+const char *pp_verdict_word(enum pp_verdict v);
+/* A time, or "-inf"/"+inf" for the open end of an interval. */
+const char *pp_fmt_end(double ns, char *buf, unsigned len);
+/* FILE:LINE[:COL], or "(no debug info)". */
+void pp_print_loc(FILE *f, const char *file, unsigned line, unsigned col);
 /* Coefficient of variation of a series (sd / mean), NaN under 2 values or mean <= 0. */
 double pp_series_cov(const struct pp_series *v);
 

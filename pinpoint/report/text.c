@@ -18,83 +18,11 @@
 #include "pinpoint/log.h"
 #include "pinpoint/report/report.h"
 
-static const char *fn_name(const struct pp_prog_fn *fn)
-{
-	return pp_demangle(fn->name);
-}
-
-char *pp_quantity_label(const struct pp_quantity *q)
-{
-	const struct pp_prog_fn *fn = q->fn[PP_CUR];
-	char *l = NULL;
-	int r = -1;
-
-	switch (q->kind) {
-	case PP_Q_ENTRY:
-		r = asprintf(&l, "%s (entry)", fn_name(fn));
-		break;
-	case PP_Q_SELF:
-		r = asprintf(&l, "%s: own body", fn_name(fn));
-		break;
-	case PP_Q_RANGE: {
-		char *a;
-		const char *b;
-
-		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
-			int rev = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
-			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
-
-			fn = q->fn[rev];
-			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
-				     fn_name(fn), k, pp_demangle(pp_prog_call_name(&fn->calls[k])),
-				     rev == PP_CUR ? "current" : "previous");
-			break;
-		}
-		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
-		b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
-		if (q->first == q->last)
-			r = asprintf(&l, "%s: call %u %s", fn_name(fn), q->first, a ? a : "?");
-		else
-			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", fn_name(fn), q->first,
-				     q->last, a ? a : "?", b);
-		free(a);
-		break;
-	}
-	}
-	return r < 0 ? NULL : l;
-}
-
-static const char *verdict_word(enum pp_verdict v)
-{
-	switch (v) {
-	case PP_V_SLOWER:
-		return "SLOWER";
-	case PP_V_FASTER:
-		return "faster";
-	case PP_V_UNDECIDED:
-		return "UNDECIDED";
-	case PP_V_NOT_SLOWER:
-		return "not slower";
-	default:
-		return "same";
-	}
-}
-
-/* A time, or "-inf"/"+inf" for the open end of an interval. */
-static const char *fmt_end(double ns, char *buf, unsigned len)
-{
-	if (isinf(ns)) {
-		snprintf(buf, len, "%sinf", ns < 0 ? "-" : "+");
-		return buf;
-	}
-	return pp_fmt_ns(ns, buf, len);
-}
-
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32], m[64] = "";
-	struct pp_interval p = pp_revision_interval(s, q, PP_PREV);
-	struct pp_interval cu = pp_revision_interval(s, q, PP_CUR);
+	struct pp_interval p = q->ci[PP_PREV];
+	struct pp_interval cu = q->ci[PP_CUR];
 	const struct pp_quantity *entry = s->q[0];
 	double base = pp_summary_centre(&entry->sum[PP_PREV], s->opt->test);
 	char *label;
@@ -106,79 +34,19 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 		char t[32];
 
 		snprintf(m, sizeof(m), ", minimum detectable effect %s",
-			 fmt_end(q->look.mde, t, 32));
+			 pp_fmt_end(q->look.mde, t, 32));
 	}
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
 	       q->order, label ? label : "?", pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
 	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
 	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
-	       pp_fmt_ns(q->cmp.diff.centre, g, 32), fmt_end(q->cmp.diff.low, h, 32),
-	       fmt_end(q->cmp.diff.high, i, 32), base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0,
-	       verdict_word(q->verdict), q->look.runs / 2, q->look.runs / 2, q->seq.looks,
-	       q->seq.looks == 1 ? "" : "s", m);
+	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
+	       pp_fmt_end(q->cmp.diff.high, i, 32),
+	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, pp_verdict_word(q->verdict),
+	       q->look.runs / 2, q->look.runs / 2, q->seq.looks, q->seq.looks == 1 ? "" : "s", m);
 	fflush(stdout);
 	free(label);
-}
-
-static void print_loc(FILE *f, const char *file, unsigned line, unsigned col)
-{
-	if (!file || !file[0])
-		fprintf(f, "(no debug info)");
-	else if (col)
-		fprintf(f, "%s:%u:%u", file, line, col);
-	else
-		fprintf(f, "%s:%u", file, line);
-}
-
-/* The call a node names, in the revision that has it. */
-static const struct pp_prog_call *node_call(const struct pp_node *n, int *rev)
-{
-	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
-
-	if (rev)
-		*rev = r;
-	if (!n->fn[r] || n->first[r] > n->last[r] || n->first[r] >= n->fn[r]->ncalls)
-		return NULL;
-	return &n->fn[r]->calls[n->first[r]];
-}
-
-char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
-{
-	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
-	const struct pp_prog_call *c = node_call(n, NULL);
-	char *l = NULL;
-	int r = -1;
-
-	(void)s;
-	switch (n->kind) {
-	case PP_NODE_ENTRY:
-		r = asprintf(&l, "%s", fn_name(fn));
-		break;
-	case PP_NODE_CALL:
-		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
-		break;
-	case PP_NODE_RANGE:
-		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
-			     fn_name(fn));
-		break;
-	case PP_NODE_SELF:
-		r = asprintf(&l, "own body of %s", fn_name(fn));
-		break;
-	case PP_NODE_STRUCTURAL:
-		r = asprintf(&l, "changed code of %s", fn_name(fn));
-		break;
-	case PP_NODE_ADDED:
-		r = asprintf(&l, "added call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
-		break;
-	case PP_NODE_REMOVED:
-		r = asprintf(&l, "removed call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
-		break;
-	case PP_NODE_REST:
-		r = asprintf(&l, "unexplained remainder of %s", fn_name(fn));
-		break;
-	}
-	return r < 0 ? NULL : l;
 }
 
 static void print_name(FILE *f, const struct pp_session *s, const struct pp_node *n)
@@ -233,26 +101,26 @@ static void print_where(FILE *f, const struct pp_node *n)
 	case PP_NODE_CALL:
 	case PP_NODE_ADDED:
 	case PP_NODE_REMOVED:
-		c = node_call(n, &r);
+		c = pp_node_call(n, &r);
 		if (!c)
 			return;
-		fprintf(f, "call %u of %s at ", n->first[r], fn_name(n->fn[r]));
-		print_loc(f, c->file, c->line, c->col);
+		fprintf(f, "call %u of %s at ", n->first[r], pp_fn_name(n->fn[r]));
+		pp_print_loc(f, c->file, c->line, c->col);
 		break;
 	case PP_NODE_RANGE:
-		c = node_call(n, &r);
+		c = pp_node_call(n, &r);
 		if (!c)
 			return;
 		fprintf(f, "from ");
-		print_loc(f, c->file, c->line, c->col);
+		pp_print_loc(f, c->file, c->line, c->col);
 		c = &n->fn[r]->calls[n->last[r]];
 		fprintf(f, " to ");
-		print_loc(f, c->file, c->line, c->col);
+		pp_print_loc(f, c->file, c->line, c->col);
 		break;
 	case PP_NODE_REST:
 		break;
 	default:
-		print_loc(f, fn->file, fn->line, 0);
+		pp_print_loc(f, fn->file, fn->line, 0);
 	}
 }
 
@@ -279,7 +147,7 @@ static void print_chain(FILE *f, const struct pp_session *s)
 			pp_fmt_ns(n->diff.high, c, 32));
 		if (root->diff.centre != 0)
 			fprintf(f, " = %.1f%% of %s", 100.0 * n->diff.centre / root->diff.centre,
-				fn_name(root->fn[PP_CUR]));
+				pp_fn_name(root->fn[PP_CUR]));
 		if (n->stop)
 			fprintf(f, "  [%s]", n->stop);
 		fprintf(f, "\n");
@@ -351,7 +219,7 @@ static void print_tree(FILE *f, const struct pp_session *s)
 		if (root->diff.centre != 0)
 			fprintf(f, " = %.1f%% of %s",
 				100 * s->nodes[k].diff.centre / root->diff.centre,
-				fn_name(root->fn[PP_CUR]));
+				pp_fn_name(root->fn[PP_CUR]));
 		if (s->nodes[k].stop)
 			fprintf(f, "  [%s]", s->nodes[k].stop);
 		fprintf(f, "\n");
@@ -368,7 +236,7 @@ static void print_tree(FILE *f, const struct pp_session *s)
 		if (root->diff.centre != 0)
 			fprintf(f, " = %.1f%% of %s",
 				100 * s->nodes[i].diff.centre / root->diff.centre,
-				fn_name(root->fn[PP_CUR]));
+				pp_fn_name(root->fn[PP_CUR]));
 		fprintf(f, "\n");
 	}
 	if (s->budget_cut)
@@ -407,20 +275,6 @@ static void print_lost(FILE *f, const struct pp_session *s, bool *printed)
 		"Dropped executions: %llu measured executions in %zu runs were abandoned "
 		"without their exit probe (longjmp, exceptions) and not counted.\n",
 		lost, runs);
-}
-
-double pp_series_cov(const struct pp_series *v)
-{
-	double mean = 0, ss = 0;
-
-	if (v->n < 2)
-		return NAN;
-	for (size_t i = 0; i < v->n; i++)
-		mean += v->v[i];
-	mean /= (double)v->n;
-	for (size_t i = 0; i < v->n; i++)
-		ss += (v->v[i] - mean) * (v->v[i] - mean);
-	return mean > 0 ? sqrt(ss / (double)(v->n - 1)) / mean : NAN;
 }
 
 /* How much the runs varied, and what the runs bought. */
@@ -483,17 +337,17 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 
 	if (!e->seq.looks) {
 		fprintf(f, "Undecided: %s was spent before %s could be compared.\n",
-			pp_spent_option(e->truncated), fn_name(e->fn[PP_CUR]));
+			pp_spent_option(e->truncated), pp_fn_name(e->fn[PP_CUR]));
 		return;
 	}
 	fprintf(
 	    f,
 	    "Undecided: could not decide within %zu runs whether %s got slower: difference "
 	    "%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
-	    e->look.runs, fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
-	    pp_fmt_ns(e->cmp.diff.centre, a, 32), fmt_end(e->cmp.diff.low, b, 32),
-	    fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
-	    pp_fmt_ns(e->threshold_ns, t, 32), fmt_end(e->look.mde, m, 32),
+	    e->look.runs, pp_fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
+	    pp_fmt_ns(e->cmp.diff.centre, a, 32), pp_fmt_end(e->cmp.diff.low, b, 32),
+	    pp_fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
+	    pp_fmt_ns(e->threshold_ns, t, 32), pp_fmt_end(e->look.mde, m, 32),
 	    e->truncated == PP_SPENT_RUNS   ? " (--max-runs was spent)"
 	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
 					    : "");
@@ -531,7 +385,7 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 		    f,
 		    "No regression: %s is %s in the current revision (difference %s%s "
 		    "[%s, %s], threshold %s).\n",
-		    fn_name(entry->fn[PP_CUR]),
+		    pp_fn_name(entry->fn[PP_CUR]),
 		    entry->verdict == PP_V_FASTER	? "faster"
 		    : entry->verdict == PP_V_NOT_SLOWER ? "not slower by more than the threshold"
 							: "not significantly slower",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * plan_attrib.c - the attribution search (the default): name the dominant
+ * search_attrib.c - the attribution search (the default): name the dominant
  * cause of a slowdown and every significant one.
  *
  * At a slower function F, the two revisions' call lists are aligned
@@ -34,17 +34,17 @@
 #include "core/util.h"
 #include "pinpoint/align.h"
 #include "pinpoint/measure.h"
-#include "pinpoint/plan.h"
+#include "pinpoint/search.h"
 #include "pinpoint/settle.h"
+#include "pinpoint/tree.h"
 
 /* Call lists of up to this many places have every call measured at once. */
 #define PP_ATTRIB_SHORT 24
 
 struct attrib {
 	struct pp_session *s;
-	int paths; /* calls dug into */
-	size_t nseen;
-	const struct pp_prog_fn *seen[256]; /* functions inspected */
+	int paths;	      /* calls dug into */
+	struct pp_fnset seen; /* functions inspected */
 };
 
 /* One function being searched: its aligned call list. */
@@ -166,22 +166,24 @@ static int view(struct fnview *v, const struct pp_prog_fn *const fn[2])
 	return v->nu < 0 ? v->nu : 0;
 }
 
-int pp_plan_attrib_ride_along(struct pp_session *s, struct pp_quantity **batch, size_t *n,
-			      size_t max)
+/* The entry's own body, calls and halves ride along with the entry's first comparison. */
+static int first(struct pp_session *s, struct pp_qlist *l)
 {
 	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
+	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS];
 	struct fnview v;
-	size_t from = *n;
+	size_t n = 0;
 	int err = view(&v, entry);
 
 	if (err)
 		return err;
-
-	err = push(batch, n, max, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
+	err = push(batch, &n, PP_BATCH_MAX_SLOTS - 1, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
 	if (!err)
-		err = parts(s, &v, 0, v.nu - 1, batch, n, max);
+		err = parts(s, &v, 0, v.nu - 1, batch, &n, PP_BATCH_MAX_SLOTS - 1);
 	if (!err)
-		share_alpha(batch, from, *n, 1 - s->opt->confidence);
+		share_alpha(batch, 0, n, 1 - s->opt->confidence);
+	for (size_t i = 0; i < n && !err; i++)
+		err = pp_qlist_add(l, batch[i]);
 	free(v.u);
 	return err;
 }
@@ -196,15 +198,6 @@ static int beyond(const struct pp_quantity *q)
 	if (q->verdict == PP_V_FASTER)
 		return -1;
 	return 0;
-}
-
-/* Measure @qs once, then settle them, @ride's quantities (or none) riding along. */
-static int settle_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
-		      const struct pp_ride *ride)
-{
-	int err = pp_measure(s, qs, n, s->opt->measurements, false);
-
-	return err ? err : pp_settle_ride(s, qs, n, ride);
 }
 
 /* The node of place @k under @parent (F's node or its structural group). */
@@ -343,14 +336,6 @@ static int range_node(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	return 0;
 }
 
-static bool seen(const struct attrib *a, const struct pp_prog_fn *fn)
-{
-	for (size_t i = 0; i < a->nseen; i++)
-		if (a->seen[i] == fn)
-			return true;
-	return false;
-}
-
 /* Does open comparison @q time place @k of @v (its call alone, or a range holding it)? */
 static bool times_place(const struct pp_quantity *q, const struct fnview *v, int k)
 {
@@ -416,7 +401,8 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 	{
 		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
 
-		if (pp_dig_stop(s, v->fn, at, st->layer, callee) || seen(st->a, callee[PP_CUR]))
+		if (pp_dig_stop(s, v->fn, at, st->layer, callee) ||
+		    pp_fnset_has(&st->a->seen, callee[PP_CUR]))
 			return 0;
 	}
 	err = view(&cv, callee);
@@ -443,10 +429,10 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	err = parts(s, v, u0, u1, batch, &n, PP_BATCH_MAX_SLOTS);
 	if (!err) {
 		struct next_ride nr = {st, u0, u1, batch, n};
-		const struct pp_ride ride = {ride_next_layer, &nr};
+		const struct pp_ride ride = {NULL, 0, ride_next_layer, &nr};
 
 		share_alpha(batch, 0, n, alpha);
-		err = settle_all(s, batch, n, len <= PP_ATTRIB_SHORT ? &ride : NULL);
+		err = pp_settle(s, batch, n, len <= PP_ATTRIB_SHORT ? &ride : NULL);
 	}
 	if (err)
 		return err;
@@ -553,9 +539,9 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 	int err, i, ndig;
 	size_t first_child = s->nnodes;
 
-	if (a->nseen < 256)
-		a->seen[a->nseen++] = fn[PP_CUR];
-	err = view(&v, fn);
+	err = pp_fnset_add(&a->seen, fn[PP_CUR]);
+	if (!err)
+		err = view(&v, fn);
 	if (err)
 		return err;
 	st.a = a;
@@ -574,8 +560,8 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 
 		if (!v.nu && !self->alpha)
 			self->alpha = alpha;
-		err = v.nu ? explore(s, &st, 0, v.nu - 1, self, alpha)
-			   : settle_all(s, &self, 1, NULL);
+		err =
+		    v.nu ? explore(s, &st, 0, v.nu - 1, self, alpha) : pp_settle(s, &self, 1, NULL);
 	}
 	if (err < 0)
 		goto out;
@@ -626,7 +612,7 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
 		const char *stop = pp_dig_stop(s, fn, at, layer, callee);
 
-		if (!stop && seen(a, callee[PP_CUR]))
+		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR]))
 			stop = "recursion: already inspected";
 		if (!stop && a->paths >= s->opt->max_paths) {
 			stop = "budget: --max-paths reached";
@@ -648,16 +634,15 @@ out:
 	return err;
 }
 
-int pp_plan_attrib(struct pp_session *s, int root)
+static int dig(struct pp_session *s, int root)
 {
-	struct attrib *a = calloc(1, sizeof(*a));
+	struct attrib a = {.s = s};
 	const struct pp_prog_fn *entry[2] = {s->nodes[root].fn[0], s->nodes[root].fn[1]};
-	int err;
+	int err = search_fn(&a, root, entry, 0);
 
-	if (!a)
-		return -ENOMEM;
-	a->s = s;
-	err = search_fn(a, root, entry, 0);
-	free(a);
+	pp_fnset_free(&a.seen);
 	return err;
 }
+
+const struct pp_search_ops pp_search_attrib = {
+    .name = "attrib", .first = first, .dig = dig, .mark_chain = pp_tree_mark_chain, .tree = true};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * plan_seed.c - the method's own search (--search seed, --search linear):
+ * searchseed.c - the method's own search (--search seed, --search linear):
  * DiggingFind (Algorithm 4.1) with BinaryFind (4.3) or LinearFind (4.2),
  * exactly as the thesis has them, for comparison and for its case study.
  *
@@ -27,27 +27,13 @@
 #include <stdlib.h>
 
 #include "core/stats_seq.h"
-#include "pinpoint/measure.h"
-#include "pinpoint/plan.h"
+#include "pinpoint/search.h"
 #include "pinpoint/settle.h"
 
 struct found {
 	bool yes;
 	unsigned first, last;
 };
-
-struct visit {
-	size_t n;
-	const struct pp_prog_fn *fn[64];
-};
-
-static bool visited(const struct visit *v, const struct pp_prog_fn *fn)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (v->fn[i] == fn)
-			return true;
-	return false;
-}
 
 /* The next node of the chain, under @parent; -1 when out of memory. */
 static int add_step(struct pp_session *s, enum pp_node_kind kind, int parent,
@@ -74,28 +60,25 @@ static unsigned split_point(unsigned first, unsigned last)
 	return first + (last - first + 1) / 2 - 1;
 }
 
-/* Measure @q, with the halves of its range riding along when BinaryFind needs them, then decide it.
- */
+/* Decide @q, with the halves of its range riding along when BinaryFind needs them. */
 static int compare(struct pp_session *s, struct pp_quantity *q)
 {
-	struct pp_quantity *batch[3] = {q};
-	size_t n = 1;
-	int err = 0;
+	struct pp_quantity *half[2];
+	struct pp_ride ride = {half, 0, NULL, NULL};
 
 	if (q->kind == PP_Q_RANGE && q->last > q->first && s->opt->search == PP_SEARCH_SEED) {
 		unsigned mid = split_point(q->first, q->last);
 
-		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, q->fn, q->first, mid);
-		batch[n++] = pp_quantity_get(s, PP_Q_RANGE, q->fn, mid + 1, q->last);
-		if (!batch[1] || !batch[2])
+		half[0] = pp_quantity_get(s, PP_Q_RANGE, q->fn, q->first, mid);
+		half[1] = pp_quantity_get(s, PP_Q_RANGE, q->fn, mid + 1, q->last);
+		if (!half[0] || !half[1])
 			return -ENOMEM;
-		for (int h = 1; h < 3; h++) /* the two halves share their range's alpha */
-			if (!batch[h]->alpha && q->alpha > 0)
-				batch[h]->alpha = pp_seq_child_alpha(q->alpha, 2);
+		for (int h = 0; h < 2; h++) /* the two halves share their range's alpha */
+			if (!half[h]->alpha && q->alpha > 0)
+				half[h]->alpha = pp_seq_child_alpha(q->alpha, 2);
+		ride.n = 2;
 	}
-	if (!q->batch)
-		err = pp_measure(s, batch, n, s->opt->measurements, false);
-	return err ? err : pp_settle(s, q);
+	return pp_settle(s, &q, 1, &ride);
 }
 
 /* The share @alpha gives @q, unless it has one; false when out of memory. */
@@ -156,15 +139,10 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 		}
 	}
 	for (unsigned k = 0; k < ncalls; k++) {
-		if (!qs[k]->batch) {
-			unsigned n =
-			    ncalls - k < PP_BATCH_MAX_SLOTS ? ncalls - k : PP_BATCH_MAX_SLOTS;
+		/* the calls after it ride along: their first values come with its runs */
+		const struct pp_ride ride = {qs + k + 1, ncalls - k - 1, NULL, NULL};
 
-			err = pp_measure(s, &qs[k], n, s->opt->measurements, false);
-			if (err)
-				goto out;
-		}
-		err = pp_settle(s, qs[k]);
+		err = pp_settle(s, &qs[k], 1, &ride);
 		if (err)
 			goto out;
 		if (qs[k]->verdict == PP_V_SLOWER) {
@@ -179,7 +157,7 @@ out:
 
 /* Algorithm 4.1, for a function known to be slower (node @at), at layer @layer. */
 static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], int layer,
-			int at, struct visit *v)
+			int at, struct pp_fnset *v)
 {
 	const struct pp_quantity *at_q = s->nodes[at].q;
 	double alpha = at_q && at_q->alpha > 0 ? at_q->alpha : 1 - s->opt->confidence;
@@ -191,8 +169,8 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	const char *stop;
 	int err, i;
 
-	if (v->n < 64)
-		v->fn[v->n++] = fn[PP_CUR];
+	if (pp_fnset_add(v, fn[PP_CUR]))
+		return -ENOMEM;
 	if (!pp_same_call_list(fn[PP_PREV], fn[PP_CUR], &why)) {
 		i = add_step(s, PP_NODE_STRUCTURAL, at, fn, 0, 0, NULL, "structural change");
 		if (i < 0) {
@@ -243,7 +221,7 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 
 		stop = pp_dig_stop(s, fn, k, layer, callee);
 	}
-	if (!stop && visited(v, callee[PP_CUR]))
+	if (!stop && pp_fnset_has(v, callee[PP_CUR]))
 		stop = "recursion: already inspected";
 	i = add_step(s, PP_NODE_CALL, at, fn, f.first, f.first,
 		     pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.first), stop);
@@ -254,10 +232,38 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	return digging_find(s, callee, layer + 1, i, v);
 }
 
-int pp_plan_seed(struct pp_session *s, int root)
+static int dig(struct pp_session *s, int root)
 {
 	const struct pp_prog_fn *entry[2] = {s->nodes[root].fn[0], s->nodes[root].fn[1]};
-	struct visit v = {0};
+	struct pp_fnset v = {0};
+	int err = digging_find(s, entry, 0, root, &v);
 
-	return digging_find(s, entry, 0, root, &v);
+	pp_fnset_free(&v);
+	return err;
 }
+
+/* DiggingFind's comparisons under the entry, measured with it; it gives them their alpha. */
+static int first(struct pp_session *s, struct pp_qlist *l)
+{
+	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
+	char *why = NULL;
+	bool same = pp_same_call_list(entry[0], entry[1], &why);
+	unsigned last;
+	int err = 0;
+
+	free(why);
+	if (!same || !entry[PP_CUR]->ncalls)
+		return 0;
+	last = entry[PP_CUR]->ncalls - 1;
+	err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, last));
+	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
+		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, (last + 1) / 2 - 1));
+	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
+		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, (last + 1) / 2, last));
+	return err ? err : pp_qlist_add(l, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
+}
+
+const struct pp_search_ops pp_search_seed = {
+    .name = "seed", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};
+const struct pp_search_ops pp_search_linear = {
+    .name = "linear", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};

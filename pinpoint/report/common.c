@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * common.c - what every report format says the same way: the names of
+ * functions, comparisons and tree nodes, the call a node names, verdict
+ * words, times with open ends, source locations, a series' spread.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "pinpoint/report/report.h"
+
+const char *pp_fn_name(const struct pp_prog_fn *fn)
+{
+	return pp_demangle(fn->name);
+}
+
+char *pp_quantity_label(const struct pp_quantity *q)
+{
+	const struct pp_prog_fn *fn = q->fn[PP_CUR];
+	char *l = NULL;
+	int r = -1;
+
+	switch (q->kind) {
+	case PP_Q_ENTRY:
+		r = asprintf(&l, "%s (entry)", pp_fn_name(fn));
+		break;
+	case PP_Q_SELF:
+		r = asprintf(&l, "%s: own body", pp_fn_name(fn));
+		break;
+	case PP_Q_RANGE: {
+		char *a;
+		const char *b;
+
+		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
+			int rev = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
+			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
+
+			fn = q->fn[rev];
+			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
+				     pp_fn_name(fn), k,
+				     pp_demangle(pp_prog_call_name(&fn->calls[k])),
+				     rev == PP_CUR ? "current" : "previous");
+			break;
+		}
+		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
+		b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
+		if (q->first == q->last)
+			r = asprintf(&l, "%s: call %u %s", pp_fn_name(fn), q->first, a ? a : "?");
+		else
+			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", pp_fn_name(fn), q->first,
+				     q->last, a ? a : "?", b);
+		free(a);
+		break;
+	}
+	}
+	return r < 0 ? NULL : l;
+}
+
+const char *pp_verdict_word(enum pp_verdict v)
+{
+	switch (v) {
+	case PP_V_SLOWER:
+		return "SLOWER";
+	case PP_V_FASTER:
+		return "faster";
+	case PP_V_UNDECIDED:
+		return "UNDECIDED";
+	case PP_V_NOT_SLOWER:
+		return "not slower";
+	default:
+		return "same";
+	}
+}
+
+/* A time, or "-inf"/"+inf" for the open end of an interval. */
+const char *pp_fmt_end(double ns, char *buf, unsigned len)
+{
+	if (isinf(ns)) {
+		snprintf(buf, len, "%sinf", ns < 0 ? "-" : "+");
+		return buf;
+	}
+	return pp_fmt_ns(ns, buf, len);
+}
+
+void pp_print_loc(FILE *f, const char *file, unsigned line, unsigned col)
+{
+	if (!file || !file[0])
+		fprintf(f, "(no debug info)");
+	else if (col)
+		fprintf(f, "%s:%u:%u", file, line, col);
+	else
+		fprintf(f, "%s:%u", file, line);
+}
+
+/* The call a node names, in the revision that has it. */
+const struct pp_prog_call *pp_node_call(const struct pp_node *n, int *rev)
+{
+	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
+
+	if (rev)
+		*rev = r;
+	if (!n->fn[r] || n->first[r] > n->last[r] || n->first[r] >= n->fn[r]->ncalls)
+		return NULL;
+	return &n->fn[r]->calls[n->first[r]];
+}
+
+/* The function a node names: the callee of a call, else the function it is in. */
+const char *pp_node_function(const struct pp_node *n)
+{
+	const struct pp_prog_call *c = pp_node_call(n, NULL);
+	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
+
+	if (c &&
+	    (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED))
+		return pp_prog_call_name(c);
+	return fn->name;
+}
+
+char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
+	const struct pp_prog_call *c = pp_node_call(n, NULL);
+	char *l = NULL;
+	int r = -1;
+
+	(void)s;
+	switch (n->kind) {
+	case PP_NODE_ENTRY:
+		r = asprintf(&l, "%s", pp_fn_name(fn));
+		break;
+	case PP_NODE_CALL:
+		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_RANGE:
+		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
+			     pp_fn_name(fn));
+		break;
+	case PP_NODE_SELF:
+		r = asprintf(&l, "own body of %s", pp_fn_name(fn));
+		break;
+	case PP_NODE_STRUCTURAL:
+		r = asprintf(&l, "changed code of %s", pp_fn_name(fn));
+		break;
+	case PP_NODE_ADDED:
+		r = asprintf(&l, "added call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_REMOVED:
+		r = asprintf(&l, "removed call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		break;
+	case PP_NODE_REST:
+		r = asprintf(&l, "unexplained remainder of %s", pp_fn_name(fn));
+		break;
+	}
+	return r < 0 ? NULL : l;
+}
+
+double pp_series_cov(const struct pp_series *v)
+{
+	double mean = 0, ss = 0;
+
+	if (v->n < 2)
+		return NAN;
+	for (size_t i = 0; i < v->n; i++)
+		mean += v->v[i];
+	mean /= (double)v->n;
+	for (size_t i = 0; i < v->n; i++)
+		ss += (v->v[i] - mean) * (v->v[i] - mean);
+	return mean > 0 ? sqrt(ss / (double)(v->n - 1)) / mean : NAN;
+}
