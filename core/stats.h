@@ -76,6 +76,19 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	       double confidence, struct pp_comparison *out);
 
 /*
+ * The share a part a is of a whole b, both measured in each run of both
+ * revisions (@xa[i] and @xb[i] in previous run i, @ya[j] and @yb[j] in
+ * current run j): centre (mean ya - mean xa) / (mean yb - mean xb) (NaN
+ * when the denominator is 0) and Fieller's interval at @confidence, with z
+ * from 30 runs per revision and Student's t with min(nx, ny) - 1 degrees
+ * of freedom below (stats_ratio.c); infinite ends when the whole's
+ * difference is not significantly away from 0.  Returns 0, -EINVAL (fewer
+ * than 2 runs, a non-finite value, bad confidence), -EDOM.
+ */
+int pp_ratio_interval(const double *xa, const double *xb, size_t nx, const double *ya,
+		      const double *yb, size_t ny, double confidence, struct pp_interval *out);
+
+/*
  * Warm-up truncation by MSER (White, "An effective truncation heuristic for
  * bias reduction in simulation output", Simulation 69(6), 1997) over batch
  * medians of @batch values: with z[0..m-1] the medians of the m = n / @batch

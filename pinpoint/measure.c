@@ -61,7 +61,19 @@ static void __attribute__((format(printf, 2, 3))) put(struct buf *b, const char 
 /* Whether @q of revision @r is measured in the entry's slot. */
 static bool in_entry_slot(const struct pp_session *s, const struct pp_quantity *q, enum pp_rev_id r)
 {
-	return q->kind == PP_Q_ENTRY || (q->kind == PP_Q_SELF && q->fn[r] == s->rev[r].entry);
+	return q->kind == PP_Q_ENTRY ||
+	       ((q->kind == PP_Q_SELF || q->kind == PP_Q_TOTAL) && q->fn[r] == s->rev[r].entry);
+}
+
+/* The slot of an earlier fn item of @qs[0..@i) on the same function, or -1. */
+static int fn_slot(struct pp_quantity *const *qs, size_t i, const int *slot_of, enum pp_rev_id r)
+{
+	for (size_t j = 0; j < i; j++)
+		if ((qs[j]->kind == PP_Q_SELF || qs[j]->kind == PP_Q_TOTAL) &&
+		    (qs[i]->kind == PP_Q_SELF || qs[i]->kind == PP_Q_TOTAL) &&
+		    qs[j]->fn[r] == qs[i]->fn[r])
+			return slot_of[j];
+	return -1;
 }
 
 char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
@@ -94,6 +106,10 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 			slot_of[i] = -1;
 			continue;
 		}
+		/* a function's own body and its whole time share one fn item */
+		slot_of[i] = fn_slot(qs, i, slot_of, r);
+		if (slot_of[i] >= 0)
+			continue;
 		spec = pp_arming_fn(prog, q->fn[r]);
 		if (!spec) {
 			b.oom = true;
@@ -155,7 +171,9 @@ int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 	sl = &res->slots[slot];
 	if (q->kind == PP_Q_ENTRY)
 		return entry_value(s, r, what, res, e, v);
-	if (q->kind == PP_Q_RANGE)
+	if (q->kind == PP_Q_TOTAL && slot == 0)
+		return entry_value(s, r, what, res, e, v);
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TOTAL)
 		*v = (double)sl->total_ns / (double)e->count;
 	else
 		*v = ((double)sl->total_ns - (double)sl->calls_ns) / (double)e->count;
@@ -189,6 +207,7 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	b = &s->batches[s->nbatches++];
 	memset(b, 0, sizeof(*b));
 	b->id = (unsigned)s->nbatches;
+	b->layer = s->layer;
 	b->nq = n;
 	b->qids = calloc(n, sizeof(*b->qids));
 	if (!b->qids)

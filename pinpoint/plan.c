@@ -34,9 +34,11 @@ int pp_plan(struct pp_session *s)
 	e->alpha = 1 - s->opt->confidence;
 	err = s->opt->depth > 0 && ops->first ? ops->first(s, &first) : 0;
 	if (!err) {
-		const struct pp_ride ride = {first.q, first.n, NULL, NULL};
+		const struct pp_settle_how how = {.ride = first.q, .nride = first.n};
 
-		err = pp_settle(s, &e, 1, &ride);
+		s->layer = 0;
+
+		err = pp_settle(s, &e, 1, &how);
 	}
 	pp_qlist_free(&first);
 	if (err)

@@ -5,6 +5,7 @@
  * are decided, and releasing it all.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nq; i++) {
 		free(s->q[i]->series[0].v);
 		free(s->q[i]->series[1].v);
+		free(s->q[i]->left);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -152,6 +154,7 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->q = q;
 	n->parent = parent;
 	n->child = n->next = -1;
+	n->lead = n->tie = -1;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0				   ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1
@@ -161,26 +164,44 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	return (int)s->nnodes++;
 }
 
-enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+/* The mean wall time of the session's runs so far, s. */
+static double mean_wall(const struct pp_session *s)
 {
 	double wall = 0;
 
-	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
-		return PP_SPENT_RUNS;
-	if (!(s->opt->max_time > 0))
-		return PP_SPENT_NONE;
 	for (size_t i = 0; i < s->nruns; i++)
 		wall += s->runs[i].st.wall_s;
-	if (s->nruns)
-		wall /= (double)s->nruns;
-	if (pp_now() - s->started + (double)runs * wall > s->opt->max_time)
+	return s->nruns ? wall / (double)s->nruns : 0.0;
+}
+
+double pp_session_time_left(const struct pp_session *s)
+{
+	double from = s->measuring > 0 ? s->measuring : s->started;
+
+	if (!(s->opt->max_time > 0))
+		return INFINITY;
+	return s->opt->max_time - (pp_now() - from);
+}
+
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+{
+	double need;
+
+	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
+		return PP_SPENT_RUNS;
+	need = (double)runs * mean_wall(s);
+	if (need > pp_session_time_left(s))
 		return PP_SPENT_TIME;
+	if (s->deadline > 0 && pp_now() + need > s->deadline)
+		return PP_SPENT_PLAN;
 	return PP_SPENT_NONE;
 }
 
 const char *pp_spent_option(enum pp_spent why)
 {
-	return why == PP_SPENT_TIME ? "--max-time" : "--max-runs";
+	return why == PP_SPENT_TIME   ? "--max-time"
+	       : why == PP_SPENT_PLAN ? "the time plan's share of --max-time"
+				      : "--max-runs";
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)
@@ -244,6 +265,8 @@ const char *pp_verdict_name(enum pp_verdict v)
 		return "undecided";
 	case PP_V_NOT_SLOWER:
 		return "not-slower";
+	case PP_V_BOUNDED:
+		return "bounded";
 	default:
 		return "same";
 	}

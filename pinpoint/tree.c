@@ -85,6 +85,16 @@ static bool has_slower_child(const struct pp_session *s, int p)
 	return false;
 }
 
+/* Whether @n's numbers come from the runs of its function's parts (account.c). */
+static bool accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = &s->nodes[n->parent];
+
+	if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &s->nodes[p->parent];
+	return p->runs[0] >= 2 && p->runs[1] >= 2;
+}
+
 /* Each node's share of its parent's difference (point estimate and interval). */
 static void shares(struct pp_session *s)
 {
@@ -103,6 +113,10 @@ static void shares(struct pp_session *s)
 		if (s->nodes[n->parent].kind == PP_NODE_STRUCTURAL &&
 		    s->nodes[n->parent].parent >= 0)
 			pd = s->nodes[s->nodes[n->parent].parent].diff.centre;
+		/* Parts accounted from the runs that measured them with their function keep
+		 * the shares of its whole there (account.c). */
+		if (accounted(s, n))
+			continue;
 		if (pd != 0) {
 			n->share = n->diff.centre / pd;
 			n->share_ci =
@@ -151,10 +165,49 @@ static void rank_contributors(struct pp_session *s)
 	}
 }
 
+/*
+ * A remainder without its function's accounting: the function's difference
+ * less its parts' (point estimates).
+ */
+static void point_remainders(struct pp_session *s)
+{
+	/* a structural group: its calls' differences added up */
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *g = &s->nodes[i];
+		double thr = s->threshold_ns;
+
+		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || accounted(s, g))
+			continue;
+		g->diff = (struct pp_interval){0, 0, 0};
+		for (size_t k = 0; k < s->nnodes; k++)
+			if (s->nodes[k].parent == (int)i) {
+				g->diff.centre += s->nodes[k].diff.centre;
+				g->diff.low += s->nodes[k].diff.low;
+				g->diff.high += s->nodes[k].diff.high;
+			}
+		g->sign = g->diff.low > 0 && g->diff.centre > thr     ? 1
+			  : g->diff.high < 0 && -g->diff.centre > thr ? -1
+								      : 0;
+	}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *n = &s->nodes[i];
+		double rest;
+
+		if (n->kind != PP_NODE_REST || n->parent < 0 || accounted(s, n))
+			continue;
+		rest = s->nodes[n->parent].diff.centre;
+		for (size_t k = 0; k < s->nnodes; k++)
+			if (k != i && s->nodes[k].parent == n->parent)
+				rest -= s->nodes[k].diff.centre;
+		n->diff = (struct pp_interval){rest, rest, rest};
+	}
+}
+
 void pp_tree_finish(struct pp_session *s, const struct pp_search_ops *ops)
 {
 	if (!s->nnodes)
 		return;
+	point_remainders(s);
 	for (size_t i = 0; i < s->nnodes; i++)
 		order_children(s, (int)i);
 	shares(s);

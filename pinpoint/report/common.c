@@ -30,6 +30,9 @@ char *pp_quantity_label(const struct pp_quantity *q)
 	case PP_Q_SELF:
 		r = asprintf(&l, "%s: own body", pp_fn_name(fn));
 		break;
+	case PP_Q_TOTAL:
+		r = asprintf(&l, "%s: whole", pp_fn_name(fn));
+		break;
 	case PP_Q_RANGE: {
 		char *a;
 		const char *b;
@@ -70,6 +73,8 @@ const char *pp_verdict_word(enum pp_verdict v)
 		return "UNDECIDED";
 	case PP_V_NOT_SLOWER:
 		return "not slower";
+	case PP_V_BOUNDED:
+		return "left open";
 	default:
 		return "same";
 	}
@@ -155,6 +160,35 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		break;
 	}
 	return r < 0 ? NULL : l;
+}
+
+void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
+{
+	double runs_s = 0;
+
+	memset(u, 0, sizeof(*u));
+	u->total_s = (s->finished > 0 ? s->finished : pp_now()) - s->started;
+	u->builds_s = s->measuring > 0 ? s->measuring - s->started : 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *r = &s->runs[i];
+		int l;
+
+		runs_s += r->st.wall_s;
+		if (!r->batch || r->batch > s->nbatches) {
+			u->discovery_s += r->st.wall_s;
+			u->discovery_runs++;
+			continue;
+		}
+		l = s->batches[r->batch - 1].layer;
+		l = l < 0 ? 0 : l >= PP_TIME_LAYERS ? PP_TIME_LAYERS - 1 : l;
+		u->layer_s[l] += r->st.wall_s;
+		u->layer_runs[l]++;
+		if ((unsigned)l + 1 > u->nlayers)
+			u->nlayers = (unsigned)l + 1;
+	}
+	u->other_s = u->total_s - u->builds_s - runs_s;
+	if (u->other_s < 0)
+		u->other_s = 0;
 }
 
 double pp_series_cov(const struct pp_series *v)
