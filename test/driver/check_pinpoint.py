@@ -363,6 +363,43 @@ def scenario_riders():
         fail("the entry's second round is armed otherwise than its first", p)
 
 
+def scenario_hot_calls():
+    """Numbers that add up where armed probes cost as much as the calls they time.
+
+    scan() makes 100000 calls of step() an execution, each some 10 ns.  The
+    parts of scan() (the calls of step(), its own body), measured in scan's
+    own runs, must each be within scan's time as the entry's runs measured
+    it, and add up to it within 5 %, in both revisions: whatever is armed
+    inside a measured interval, its probes' cost is not the program's time.
+    """
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("hotcalls", "run", 3, "--json", path)
+        report = load_report(path, ARGS.schema, p)
+    by_id = {c["id"]: c for c in report["comparisons"]}
+    tree = report["tree"]
+    scan = [n for n in tree if n["kind"] == "call" and n.get("callee") == "scan"]
+    if not scan or not scan[0]["chain"]:
+        fail("scan() is not on the chain", p)
+    parts = [n for n in tree if n["parent"] == scan[0]["id"] and n.get("comparison") is not None
+             and n["kind"] in ("call", "self")]
+    if {n["kind"] for n in parts} != {"call", "self"}:
+        fail("the parts of scan() are %r" % [(n["kind"], n.get("callee")) for n in parts], p)
+    whole = by_id[scan[0]["comparison"]]
+    for rev in ("previous", "current"):
+        total = whole[rev]["mean"]
+        got = {n["kind"] + ":" + n.get("callee", ""): by_id[n["comparison"]][rev]["mean"]
+               for n in parts}
+        for k, v in got.items():
+            if v > 1.05 * total:
+                fail("%s revision: part %s of scan() is %.0f ns, scan() itself %.0f ns"
+                     % (rev, k, v, total), p)
+        if abs(sum(got.values()) - total) > 0.05 * total:
+            fail("%s revision: the parts of scan() add up to %.0f ns, scan() is %.0f ns (%r)"
+                 % (rev, sum(got.values()), total, got), p)
+        print("%s: scan() %.0f ns, parts %r" % (rev, total, {k: round(v) for k, v in got.items()}))
+
+
 def scenario_inlined_one_side():
     """A call inlined in the previous revision, timed in the current one."""
     p, report = attrib_session("inlined", "work", 3, ["work", "checksum"])
