@@ -189,6 +189,7 @@ def package(a, tmp):
     for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
               "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "include/pinpoint/abi_x86_64.h",
               "lib/cmake/Pinpoint/PinpointConfig.cmake",
               "lib/cmake/Pinpoint/PinpointConfigVersion.cmake",
               "share/man/man1/pinpoint.1.gz", "share/man/man1/pinpoint-cc.1.gz",
@@ -289,6 +290,7 @@ def deb(a, tmp):
     for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
               "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "include/pinpoint/abi_x86_64.h",
               "lib/cmake/Pinpoint/PinpointConfig.cmake", "share/doc/pinpoint/copyright"]:
         if not os.path.lexists(os.path.join(usr, f)):
             fail("not in the package: " + f)
