@@ -1,10 +1,12 @@
-"""The runner and the checks the end-to-end suites share.
+"""The runner and the checks the Python test suites share.
 
-test/driver, test/build, test/robust and test/install import this module
-(their scripts put test/harness on sys.path): one way to run a command and
-fail with its output, one way to run pinpoint, one bottleneck-chain checker,
-one comparison-line parser, one schema check of the JSON report, one
-scenario dispatcher.
+test/driver, test/build, test/robust, test/install, test/runtime and
+test/table import this module (their scripts put test/harness on sys.path):
+one way to run a command and fail with its output, one way to run pinpoint,
+one bottleneck-chain checker, one comparison-line parser, one schema check
+of the JSON report, one scenario dispatcher and its result lines:
+"FAIL: ..." for each failure, then exit status 1; "SKIP: ..." and exit
+status 77 (ctest's SKIP_RETURN_CODE); else "PASS: SCENARIO".
 """
 import json
 import os
@@ -16,6 +18,10 @@ import time
 CHAIN_PREFIX = "Bottleneck chain: "
 
 
+# The failures of check() so far: scenario_main() fails the scenario at its end.
+FAILURES = []
+
+
 def fail(msg, out=None):
     """Print FAIL with @msg (and the exit status and output of @out) and exit 1."""
     print("FAIL: " + msg, flush=True)
@@ -23,6 +29,21 @@ def fail(msg, out=None):
         print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s"
               % (out.returncode, out.stdout, out.stderr), flush=True)
     sys.exit(1)
+
+
+def check(cond, msg):
+    """Unless @cond, print FAIL with @msg and go on: the scenario fails at its
+    end (for suites that report every wrong figure of a run).  Returns @cond."""
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg, flush=True)
+    return cond
+
+
+def skip(why):
+    """Print SKIP with @why and exit 77: ctest counts the test as skipped."""
+    print("SKIP: " + why, flush=True)
+    sys.exit(77)
 
 
 def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=False):
@@ -129,7 +150,9 @@ def load_report(path, schema, p):
 def scenario_main(ap, namespace, call=None):
     """Parse the arguments of @ap (with a 'scenario' positional), store them
     as ARGS in @namespace (a script's globals()) and run its scenario_NAME;
-    @call(fn, args) runs it when it takes arguments."""
+    @call(fn, args) runs it when it takes arguments.  PASS, or FAIL and exit
+    status 1 when a check() failed."""
+    ap.add_argument("scenario")
     args = ap.parse_args()
     namespace["ARGS"] = args
     fn = namespace.get("scenario_" + args.scenario.replace("-", "_"))
@@ -139,5 +162,8 @@ def scenario_main(ap, namespace, call=None):
         call(fn, args)
     else:
         fn()
-    print("PASS: " + args.scenario)
+    if FAILURES:
+        print("FAIL: %s: %d failed checks" % (args.scenario, len(FAILURES)), flush=True)
+        sys.exit(1)
+    print("PASS: " + args.scenario, flush=True)
     return args

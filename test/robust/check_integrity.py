@@ -37,7 +37,7 @@ import time
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import comparison, expect_chain, fail, scenario_main, skip  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 from pinpoint_test import run, start_until_first_comparison  # noqa: E402
@@ -453,8 +453,7 @@ def scenario_enospc():
     try:
         mounted = full_tmpfs(full)
         if not mounted:
-            print("SKIP: a full file system needs a tmpfs mount, which needs root")
-            sys.exit(77)
+            skip("a full file system needs a tmpfs mount, which needs root")
         prev, cur = prog("mutual")
         base = ["--entry", "ping", "--depth", "1", "--previous", prev, "--current", cur, *M]
         js, html = os.path.join(full, "r.json"), os.path.join(tmp, "r.html")
@@ -494,7 +493,6 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--example", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

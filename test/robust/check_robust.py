@@ -476,7 +476,6 @@ def main():
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 
