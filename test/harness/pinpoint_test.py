@@ -4,9 +4,10 @@ test/driver, test/build, test/robust, test/install, test/runtime and
 test/table import this module (their scripts put test/harness on sys.path):
 one way to run a command and fail with its output, one way to run pinpoint,
 one bottleneck-chain checker, one comparison-line parser, one schema check
-of the JSON report, one scenario dispatcher and its result lines:
-"FAIL: ..." for each failure, then exit status 1; "SKIP: ..." and exit
-status 77 (ctest's SKIP_RETURN_CODE); else "PASS: SCENARIO".
+of the JSON report, one way to wait for a condition, one scenario
+dispatcher and its result lines: "FAIL: ..." for each failure, then exit
+status 1; "SKIP: ..." and exit status 77 (ctest's SKIP_RETURN_CODE); else
+"PASS: SCENARIO".
 """
 import json
 import os
@@ -46,6 +47,17 @@ def skip(why):
     sys.exit(77)
 
 
+def wait_for(cond, seconds, interval=0.05):
+    """Call @cond every @interval seconds until it returns a true value or
+    @seconds have passed; returns its last value (false: timed out)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        got = cond()
+        if got or time.monotonic() >= deadline:
+            return got
+        time.sleep(interval)
+
+
 def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=False):
     """Run @cmd; @extra_env is added to the environment (or to @env).
 
@@ -64,6 +76,31 @@ def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=
     if expect is not None and p.returncode != expect:
         fail("%s: exit status %d, expected %d" % (" ".join(cmd), p.returncode, expect), p)
     return p
+
+
+def alive(pid):
+    """Whether process @pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def leftover_processes(directory):
+    """Live processes whose executable lies under @directory: (pid, path)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if exe.startswith(directory + "/") and alive(int(pid)):
+            found.append((pid, exe))
+    return found
 
 
 # Sessions of the suite decide each comparison within 200 runs per revision
