@@ -575,7 +575,7 @@ def scenario_html():
         if html.count("<svg") < 3 or "http" in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail("the report is not self-contained or has no plots")
         if not chromium:
-            skip("no chromium to render the page")
+            skip("no chromium to render the page (tools/install-deps.sh installs it)")
         # tall enough for the first comparison's runs below a long overview and summary
         png = os.path.join(d, "shot.png")
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
