@@ -84,7 +84,7 @@ static void init(void)
 		return;
 	}
 	pp_clock_init();
-	pp_vsave_init();
+	pp_arch_vsave_init();
 	pp_init_pid = (int)getpid();
 	pp_samples_cap = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.samples : 0;
 	pp_sample_counter = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.entry : -1;

@@ -113,7 +113,7 @@ static void write_results(struct pp_writer *w, double tpn)
 	puts_(w, "\n" PP_RES_PID " ");
 	put_u64(w, (uint64_t)getpid());
 	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n",
-		 pp_use_tsc ? "tsc" : "monotonic", tpn);
+		 pp_use_ticks ? PP_ARCH_TICKS_NAME : "monotonic", tpn);
 	puts_(w, line);
 	puts_(w, PP_RES_SAMPLING " " PP_RES_BELOW_NS "=");
 	put_u64(w, to_ns(pp_sample_below(), tpn));

@@ -2,11 +2,11 @@
 /*
  * probe.c - the hot path: __pinpoint_enter and __pinpoint_exit.
  *
- * No locks, no allocation, no system call (with the TSC): each probe finds
- * its site's counters in the armed-site table, then updates the calling
- * thread's own block.  A counter counts outermost executions only: enter
- * increments its depth and stamps the start at depth 0, exit decrements it
- * and adds the duration when it reaches 0.
+ * No locks, no allocation, no system call (with a tick clock, arch.h): each
+ * probe finds its site's counters in the armed-site table, then updates the
+ * calling thread's own block.  A counter counts outermost executions only:
+ * enter increments its depth and stamps the start at depth 0, exit
+ * decrements it and adds the duration when it reaches 0.
  *
  * Unbalanced probes: an exception or longjmp skips exit probes and would
  * leave a depth up forever.  The outermost enter therefore records its stack
@@ -35,46 +35,17 @@
  * those few loads.  An untimed execution of a sampled counter that its
  * site alone enters (the usual armed call or body) takes a short path:
  * a few loads and stores, no loop and no register saved.  On x86-64 the
- * armed path calls the same short paths written in assembly
- * (probe_x86_64.S), which save three registers instead of the nine a C
- * function called with preserve_most would need; they also take a timed
- * outermost execution of such a counter, and come here for the rest.
+ * armed path calls the same short paths written in assembly (arch.h's fast
+ * paths, arch/x86_64/probe_x86_64.S), which save three registers instead
+ * of the nine a C function called with preserve_most would need; they also
+ * take a timed outermost execution of such a counter, and come here for
+ * the rest.
  *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
  * process (pp_stop()): the driver needs no more of the run.
  */
 #include "rt.h"
-
-#include "layout.h"
-
-/* What probe_x86_64.S reads and writes, where it reads and writes it. */
-_Static_assert(PP_ARMED_BASE == PP_ARMED_BASE_VALUE, "layout.h");
-_Static_assert(offsetof(struct pp_fn, ncalls) == PP_OFF_FN_NCALLS, "layout.h");
-_Static_assert(offsetof(struct pp_fn, armed) == PP_OFF_FN_ARMED, "layout.h");
-_Static_assert(sizeof(struct pp_site) == 1u << PP_SIZEOF_SITE_SHIFT, "layout.h");
-_Static_assert(offsetof(struct pp_site, mask[1]) == PP_OFF_SITE_MASK1, "layout.h");
-_Static_assert(offsetof(struct pp_thread, state) == PP_OFF_THREAD_STATE, "layout.h");
-_Static_assert(sizeof(((struct pp_thread *)0)->state) == 4, "layout.h");
-_Static_assert(offsetof(struct pp_thread, rng) == PP_OFF_THREAD_RNG, "layout.h");
-_Static_assert(offsetof(struct pp_thread, c) == PP_OFF_THREAD_C, "layout.h");
-_Static_assert(PP_THREAD_LISTED == PP_THREAD_LISTED_VALUE, "layout.h");
-_Static_assert(sizeof(struct pp_tcounter) == PP_SIZEOF_TCOUNTER, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, depth) == PP_OFF_TC_DEPTH, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, skip) == PP_OFF_TC_SKIP, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, start) == PP_OFF_TC_START, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, frame) == PP_OFF_TC_FRAME, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, ret) == PP_OFF_TC_RET, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, vframe) == PP_OFF_TC_VFRAME, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, sum) == PP_OFF_TC_SUM, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, count) == PP_OFF_TC_COUNT, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, ssum) == PP_OFF_TC_SSUM, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, stimed) == PP_OFF_TC_STIMED, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, scount) == PP_OFF_TC_SCOUNT, "layout.h");
-_Static_assert(PP_SAMPLE_AFTER == PP_SAMPLE_AFTER_VALUE, "layout.h");
-_Static_assert(sizeof(pp_use_tsc) == 1, "layout.h");
-_Static_assert(sizeof(pp_sample_counter) == 4 && sizeof(pp_stop_counter) == 4, "layout.h");
-_Static_assert(PP_EXIT_BIAS == PP_EXIT_BIAS_VALUE, "layout.h");
 
 uint64_t pp_samples[PP_MAX_SAMPLES];
 uint32_t pp_nsamples;

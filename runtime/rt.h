@@ -16,13 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* The TSC is read on x86-64; PP_NO_TSC builds the CLOCK_MONOTONIC path
- * there too (a test covers the other targets' path that way). */
-#if defined(__x86_64__) && !defined(PP_NO_TSC)
-#define PP_HAVE_TSC 1
-#include <x86intrin.h>
-#endif
-
+#include "arch.h"
 #include "pinpoint/abi.h"
 #include "pinpoint/protocol.h"
 
@@ -93,7 +87,9 @@ void pp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- clock.c ---- */
 
-extern bool pp_use_tsc;
+/* The architecture's tick clock times the probes (arch.h); else
+ * CLOCK_MONOTONIC. */
+extern bool pp_use_ticks;
 /* Ticks two back-to-back clock reads take, measured by pp_clock_init(). */
 extern uint64_t pp_clock_pair;
 
@@ -111,21 +107,10 @@ static inline uint64_t pp_monotonic_ns(void)
 
 static inline uint64_t pp_ticks(void)
 {
-#ifdef PP_HAVE_TSC
-	if (pp_likely(pp_use_tsc))
-		return __rdtsc();
-#endif
+	if (PP_ARCH_TICKS && pp_likely(pp_use_ticks))
+		return pp_arch_ticks();
 	return pp_monotonic_ns();
 }
-
-/* ---- vsave.c ---- */
-
-/* The r11 entry points' vector state save (probe_x86_64.S): its size and
- * kind for this CPU.  Before any probe can run (it is 512 bytes of FXSAVE
- * until then). */
-extern uint64_t pp_vsave_size;
-extern bool pp_vsave_xsave;
-void pp_vsave_init(void);
 
 /* ---- arm.c: registration, matching, armed sites ---- */
 

@@ -361,7 +361,6 @@ def scenario_history():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

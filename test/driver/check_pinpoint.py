@@ -19,7 +19,7 @@ import tempfile
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import expect_chain, fail, load_report, scenario_main  # noqa: E402
+from pinpoint_test import expect_chain, fail, load_report, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 
@@ -612,8 +612,7 @@ def scenario_html():
         if html.count("<svg") < 3 or "http" in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail("the report is not self-contained or has no plots")
         if not chromium:
-            print("SKIP: no chromium to render the page")
-            sys.exit(77)
+            skip("no chromium to render the page (tools/install-deps.sh installs it)")
         # tall enough for the first comparison's runs below a long overview and summary
         png = os.path.join(d, "shot.png")
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -1045,7 +1044,6 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--demo", required=True)
     ap.add_argument("--schema", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

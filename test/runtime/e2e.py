@@ -4,24 +4,24 @@
 static or shared runtime) run under PINPOINT; the results must match what
 the programs do.
 
-    e2e.py CASE --bin DIR --workdir DIR
+    e2e.py --bin DIR --workdir DIR SCENARIO
 
 DIR holds the programs built by test/runtime/CMakeLists.txt.  Call numbers
 armed below are the call lists documented at the top of each program.
 """
 import argparse
 import os
-import sys
 
-import rtcheck
-from rtcheck import MS, between, check, clean, inside, slot
+import rtcheck  # puts test/harness on sys.path
+from pinpoint_test import check, scenario_main
+from rtcheck import MS, between, clean, inside, slot
 
 
 def prog(ctx, name):
     return os.path.join(ctx.args.bin, name)
 
 
-def case_basic(ctx, name='rt_e2e_basic'):
+def scenario_basic(ctx, name='rt_e2e_basic'):
     items = 'entry=run;range=run:0-0;range=run:1-1;range=run:0-1;fn=leaf;fn=fib;range=fib:0-1'
     r = ctx.run(name, items, binary=prog(ctx, name), argv=[])
     if not clean(ctx, r, name):
@@ -70,7 +70,7 @@ def case_basic(ctx, name='rt_e2e_basic'):
         check('run_ns' not in r.said, 'stop: main went on after the stop')
 
 
-def case_threads(ctx):
+def scenario_threads(ctx):
     r = ctx.run('threads', 'fn=work;range=work:0-0', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
     if not clean(ctx, r, 'threads'):
         return
@@ -89,7 +89,7 @@ def case_threads(ctx):
         check('work_ns' not in r.said, 'stop: main went on after the stop')
 
 
-def case_exceptions(ctx):
+def scenario_exceptions(ctx):
     r = ctx.run('exceptions', 'entry=_Z7throwerb;fn=_Z4failb',
                 binary=prog(ctx, 'rt_e2e_exceptions'), argv=[])
     if not clean(ctx, r, 'exceptions'):
@@ -102,7 +102,7 @@ def case_exceptions(ctx):
               '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
 
 
-def case_exceptions_deep(ctx):
+def scenario_exceptions_deep(ctx):
     """An exception out of the entry called from main's frame, then five
     executions from deeper frames: all five are counted."""
     r = ctx.run('exceptions-deep', 'entry=_Z7throwerb;fn=_Z4failb',
@@ -116,7 +116,7 @@ def case_exceptions_deep(ctx):
               '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
 
 
-def case_unarmed(ctx):
+def scenario_unarmed(ctx):
     r = ctx.run('unarmed', None, binary=prog(ctx, 'rt_e2e_basic'), argv=[])
     check(r.rc == 0 and r.stderr == '' and r.pid, 'unarmed run: %d %r' % (r.rc, r.stderr))
     r = ctx.run('unarmed', 'entry=run', binary=prog(ctx, 'rt_e2e_basic'), argv=[], out=False)
@@ -124,11 +124,11 @@ def case_unarmed(ctx):
     check(os.listdir(ctx.dir) == [], 'unarmed runs wrote %s' % os.listdir(ctx.dir))
 
 
-def case_shared(ctx):
-    case_basic(ctx, 'rt_e2e_basic_shared')
+def scenario_shared(ctx):
+    scenario_basic(ctx, 'rt_e2e_basic_shared')
 
 
-def case_dlopen(ctx):
+def scenario_dlopen(ctx):
     lib = os.path.realpath(prog(ctx, 'rt_e2e_dllib.so'))
     host = prog(ctx, 'rt_e2e_dlhost')
     r = ctx.run('dlopen', 'fn=host_work;fn=lib_work', binary=host, argv=[lib])
@@ -139,24 +139,13 @@ def case_dlopen(ctx):
     check(slot(r, 1, 'fn', 'lib_work', 1).count == 7, 'library count')
 
 
-CASES = {'basic': case_basic, 'threads': case_threads, 'exceptions': case_exceptions,
-         'exceptions-deep': case_exceptions_deep,
-         'unarmed': case_unarmed, 'shared': case_shared, 'dlopen': case_dlopen}
-
-
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('case', choices=sorted(CASES))
     ap.add_argument('--bin', required=True)
     ap.add_argument('--workdir', required=True)
-    args = ap.parse_args()
-    CASES[args.case](rtcheck.Ctx(args, 'e2e-' + args.case))
-    if rtcheck.failures:
-        print('%s: %d failures' % (args.case, len(rtcheck.failures)))
-        return 1
-    print('%s: passed' % args.case)
-    return 0
+    scenario_main(ap, globals(),
+                  call=lambda fn, args: fn(rtcheck.Ctx(args, 'e2e-' + args.scenario)))
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "arch.h"
 #include "unit_probes.h"
 
 #define UNIT_FILE "test/runtime/rt_unit.c"
@@ -52,9 +53,10 @@ static struct pp_fn extra_fns[2] = {
 
 static unsigned long sink; /* touched by several threads: relaxed atomics */
 
-#if defined(__x86_64__)
-/* The runtime's preserve_most entry points (runtime/probe_x86_64.S), called
- * as instrumented code calls them by fast_call_x86_64.S. */
+#if defined(__x86_64__) && PP_ARCH_FAST_PATHS
+/* The runtime's preserve_most entry points (runtime/arch/x86_64/
+ * probe_x86_64.S), called as instrumented code calls them by
+ * fast_call_x86_64.S. */
 void __pinpoint_enter_fast(struct pp_fn *fn, uint32_t site);
 void __pinpoint_exit_fast(struct pp_fn *fn, uint32_t site);
 void pp_test_fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site);
@@ -496,7 +498,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 20000; i++)
 			call_jumper(i % 100 == 50);
 	} else if (!strcmp(s, "fast") || !strcmp(s, "fast-r11")) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && PP_ARCH_FAST_PATHS
 		void *exit_record = (char *)&fn_fast + PP_EXIT_BIAS;
 
 		fast_r11 = !strcmp(s, "fast-r11");

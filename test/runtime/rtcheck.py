@@ -4,17 +4,17 @@
 rt_dlopen) under a PINPOINT variable, read the results file it left, check
 the figures.
 
-    rtcheck.py CASE --unit BIN [--unit-shared BIN] [--unit-mono BIN]
+    rtcheck.py --unit BIN [--unit-shared BIN] [--unit-mono BIN]
                [--unit-asan BIN] [--unit-tsan BIN]
                [--dlopen BIN --dso LIB]
-               [--static-lib A --shared-lib SO] --workdir DIR
+               [--static-lib A --shared-lib SO] --arch ARCH --workdir DIR SCENARIO
 
 Times are checked with generous bounds (machines are shared and noisy);
-counts are checked exactly.
+counts are checked exactly.  Every failed check is reported (harness
+check()), then the scenario fails.
 """
 import argparse
 import os
-import platform
 import statistics
 import re
 import shutil
@@ -23,15 +23,10 @@ import sys
 
 import ppresults
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import check, scenario_main, skip  # noqa: E402
+
 MS = 1000000
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL: ' + what)
 
 
 class Run:
@@ -122,7 +117,7 @@ def inside(v, outer, lo, what):
     between(v, lo, outer + outer // 1000 + 50000, what)
 
 
-def case_counts(ctx, binary=None):
+def scenario_counts(ctx, binary=None):
     r = ctx.run('counts', 'entry=loop;fn=leaf;range=loop:0-0', binary=binary)
     if not clean(ctx, r, 'counts'):
         return
@@ -145,7 +140,7 @@ def case_counts(ctx, binary=None):
     check(r.res.samples == [] and r.res.dropped == 0, 'counts: no samples')
 
 
-def case_sampling(ctx):
+def scenario_sampling(ctx):
     """Short hot calls are sampled (sample.c): counts stay exact, about one
     execution in 8 past the first 8192 is timed (only for a counter of one
     call site or one function's body), and the estimate agrees
@@ -267,7 +262,7 @@ def sampling_threshold(ctx):
               'threshold: calls of %.0f ns, over %d ns, sampled: %r' % (rounds * per_round, below, s))
 
 
-def case_sleep(ctx):
+def scenario_sleep(ctx):
     r = ctx.run('sleep', 'entry=sleeper;range=sleeper:0-0')
     if not clean(ctx, r, 'sleep'):
         return
@@ -279,7 +274,7 @@ def case_sleep(ctx):
     check(abs(entry.calls_ns - rng.total_ns) <= 1, 'sleep: calls_ns is its one call')
 
 
-def case_recursion(ctx):
+def scenario_recursion(ctx):
     r = ctx.run('recursion', 'entry=rec;range=rec:0-0;fn=leaf')
     if not clean(ctx, r, 'recursion'):
         return
@@ -297,7 +292,7 @@ def case_recursion(ctx):
     check(leaf.count == 0 and leaf.total_ns == 0, 'recursion: leaf never ran')
 
 
-def case_unbalanced(ctx):
+def scenario_unbalanced(ctx):
     r = ctx.run('unbalanced', 'entry=jumper;fn=leaf')
     if clean(ctx, r, 'unbalanced'):
         entry = slot(r, 0, 'entry', 'jumper', 1)
@@ -342,7 +337,7 @@ def case_unbalanced(ctx):
         check(entry.get('lost') == 2, 'unbalanced-exit: lost %r' % entry.get('lost'))
 
 
-def case_fast(ctx):
+def scenario_fast(ctx):
     """The probes' x86-64 entry points (runtime/probe_x86_64.S), called with
     every register known (fast_call_x86_64.S): no register but r11 changes
     on the short path (an untimed execution of a sampled counter), on the
@@ -353,9 +348,8 @@ def case_fast(ctx):
     of the C entry points.  The same for the entry points of the inline asm
     probes (fast-r11: the record in r11, the site in r10d), where no
     register but r10 and r11 changes."""
-    if platform.machine() != 'x86_64':
-        print('rt.fast: x86-64 only')
-        return
+    if ctx.args.arch != 'x86_64':
+        skip('the fast paths are x86-64\'s; this runtime is %s\'s' % ctx.args.arch)
     n = 20000 + 100 + 50  # flat, after a lost one, 100 us each
     runs = [(scen, binary) for scen in ('fast', 'fast-r11')
             for binary in (ctx.args.unit, ctx.args.unit_shared)]
@@ -409,7 +403,7 @@ def case_fast(ctx):
             check(s.count == 40, 'fast %s stop=40: %r' % (which, s))
 
 
-def case_samples(ctx):
+def scenario_samples(ctx):
     for items, nkept, dropped in (('entry=leaf;samples=10', 10, 90),
                                   ('samples=1000;entry=leaf', 100, 0),
                                   ('entry=leaf;samples=0', 0, 100),
@@ -429,7 +423,7 @@ def case_samples(ctx):
                   '%s: samples sum %d total %d' % (items, sum(r.res.samples), s.total_ns))
 
 
-def case_calls(ctx):
+def scenario_calls(ctx):
     r = ctx.run('calls', 'fn=parent;range=parent:0-1;range=parent:2-2;range=parent:2-3')
     if not clean(ctx, r, 'calls'):
         return
@@ -449,7 +443,7 @@ def case_calls(ctx):
     check(past.count == 0 and past.total_ns == 0, 'calls: a range past the end is not armed')
 
 
-def case_files(ctx):
+def scenario_files(ctx):
     specs = ['same', 'a.c:same', 'src/a.c:same', 'c:same', 'b.c:same', '/b.c:same',
              '/abs/lib/b.c:same', 'abs/lib/b.c:same', 'ib/b.c:same', 'nosuch']
     want = [(2, 3), (1, 1), (1, 1), (0, 0), (1, 2), (1, 2), (1, 2), (1, 2), (0, 0), (0, 0)]
@@ -461,7 +455,7 @@ def case_files(ctx):
         check(s.count == count, 'files: %s count %d, want %d' % (spec, s.count, count))
 
 
-def case_register(ctx):
+def scenario_register(ctx):
     r = ctx.run('register', 'fn=leaf;fn=extra;fn=unused')
     if not clean(ctx, r, 'register'):
         return
@@ -472,7 +466,7 @@ def case_register(ctx):
     check(leaf.count == 1 and extra.count == 1, 'register: counts')
 
 
-def case_threads(ctx, binary=None):
+def scenario_threads(ctx, binary=None):
     r = ctx.run('threads-sleep', 'fn=sleeper;range=sleeper:0-0', binary=binary)
     if clean(ctx, r, 'threads-sleep'):
         fn = slot(r, 0, 'fn', 'sleeper', 1)
@@ -486,7 +480,7 @@ def case_threads(ctx, binary=None):
         check(slot(r, 1, 'entry', 'loop', 1).count == 4, 'threads-sum: loop count')
 
 
-def case_threads_exit(ctx):
+def scenario_threads_exit(ctx):
     r = ctx.run('threads-running', 'fn=blocker;range=blocker:1-1')
     if clean(ctx, r, 'threads-running'):
         fn = slot(r, 0, 'fn', 'blocker', 1)
@@ -512,7 +506,7 @@ def case_threads_exit(ctx):
         check(entry.calls_ns >= rng.total_ns, 'exit-inside: the open exit() call counted')
 
 
-def case_fork(ctx, binary=None):
+def scenario_fork(ctx, binary=None):
     r = ctx.run('fork', 'fn=leaf', binary=binary, env={'RT_UNIT_OUT': '@OUT@'})
     if clean(ctx, r, 'fork'):
         check(slot(r, 0, 'fn', 'leaf', 1).count == 11, 'fork: the parent counts its own')
@@ -523,7 +517,7 @@ def nothing_written(ctx, r, what):
           '%s: files written: %s' % (what, os.listdir(ctx.dir)))
 
 
-def case_unarmed(ctx):
+def scenario_unarmed(ctx):
     r = ctx.run('plain', None)
     check(r.rc == 0 and r.stderr == '', 'unarmed: unset: %d %r' % (r.rc, r.stderr))
     nothing_written(ctx, r, 'unarmed: unset')
@@ -535,7 +529,7 @@ def case_unarmed(ctx):
         check(r.res.slots == [] and r.res.samples == [], 'out only: no slots')
 
 
-def case_badspec(ctx):
+def scenario_badspec(ctx):
     for items in ('bogus=1', 'range=loop:2-1', 'entry=a;entry=b', 'samples=x', 'fn=',
                   'entry=lo op'):
         r = ctx.run('plain', items)
@@ -547,7 +541,7 @@ def case_badspec(ctx):
         nothing_written(ctx, r, items)
 
 
-def case_nowrite(ctx):
+def scenario_nowrite(ctx):
     r = ctx.run('plain', None, env={'PINPOINT': 'out=%s/no/such/dir/r;fn=leaf' % ctx.dir})
     lines = r.stderr.splitlines()
     check(r.rc == 0, 'nowrite: the host exits normally: %d' % r.rc)
@@ -556,14 +550,14 @@ def case_nowrite(ctx):
     check(os.listdir(ctx.dir) == [], 'nowrite: leftovers %s' % os.listdir(ctx.dir))
 
 
-def case_shared(ctx):
-    case_counts(ctx, binary=ctx.args.unit_shared)
-    case_threads(ctx, binary=ctx.args.unit_shared)
-    case_fork(ctx, binary=ctx.args.unit_shared)
+def scenario_shared(ctx):
+    scenario_counts(ctx, binary=ctx.args.unit_shared)
+    scenario_threads(ctx, binary=ctx.args.unit_shared)
+    scenario_fork(ctx, binary=ctx.args.unit_shared)
 
 
-def case_monotonic(ctx):
-    case_counts(ctx, binary=ctx.args.unit_mono)
+def scenario_monotonic(ctx):
+    scenario_counts(ctx, binary=ctx.args.unit_mono)
     r = ctx.run('sleep', 'range=sleeper:0-0', binary=ctx.args.unit_mono)
     if clean(ctx, r, 'monotonic sleep'):
         check(r.res.clock == 'monotonic', 'monotonic: clock %s' % r.res.clock)
@@ -573,22 +567,23 @@ def case_monotonic(ctx):
         inside(r.res.slots[0].total_ns, r.said['outer_ns'], 18 * MS, 'monotonic: 20 ms call')
 
 
-def case_asan(ctx):
+def scenario_asan(ctx):
     ctx.args.unit = ctx.args.unit_asan
-    for case in (case_counts, case_sampling, case_recursion, case_unbalanced, case_samples,
-                 case_calls, case_files, case_register, case_threads, case_threads_exit, case_fork,
-                 case_unarmed, case_badspec, case_jumps, case_exec, case_fd2):
-        case(ctx)
+    for scenario in (scenario_counts, scenario_sampling, scenario_recursion, scenario_unbalanced,
+                     scenario_samples, scenario_calls, scenario_files, scenario_register,
+                     scenario_threads, scenario_threads_exit, scenario_fork, scenario_unarmed,
+                     scenario_badspec, scenario_jumps, scenario_exec, scenario_fd2):
+        scenario(ctx)
 
 
-def case_tsan(ctx):
+def scenario_tsan(ctx):
     ctx.args.unit = ctx.args.unit_tsan
-    case_threads(ctx)
-    case_threads_exit(ctx)
-    case_fork(ctx)
+    scenario_threads(ctx)
+    scenario_threads_exit(ctx)
+    scenario_fork(ctx)
 
 
-def case_dlopen(ctx):
+def scenario_dlopen(ctx):
     dso = os.path.realpath(ctx.args.dso)
     r = ctx.run('dlopen', 'fn=host_work;fn=dso_work', binary=ctx.args.dlopen, argv=[dso])
     if not clean(ctx, r, 'dlopen'):
@@ -603,7 +598,7 @@ def nm(args):
     return subprocess.run(['nm'] + args, capture_output=True, text=True, check=True).stdout
 
 
-def case_symbols(ctx):
+def scenario_symbols(ctx):
     undefined = set(l.split()[-1] for l in nm(['-u', ctx.args.static_lib]).splitlines()
                     if l.strip() and not l.endswith(':'))
     banned = {'malloc', 'calloc', 'realloc', 'free', 'posix_memalign', 'aligned_alloc',
@@ -615,13 +610,13 @@ def case_symbols(ctx):
     want = {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
             '__pinpoint_register', '__pinpoint_unregister',
             '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'}
-    if platform.machine() == 'x86_64':
+    if ctx.args.arch == 'x86_64':
         want |= {'__pinpoint_enter_fast', '__pinpoint_exit_fast',
                  '__pinpoint_enter_r11', '__pinpoint_exit_r11'}
     check(exported == want, 'symbols: exported %s' % sorted(exported))
 
 
-def case_jumps(ctx):
+def scenario_jumps(ctx):
     """A longjmp out of the entry called from main's frame, then executions
     entered from deeper frames: each is counted, the abandoned one is lost
     (its body and its call)."""
@@ -639,7 +634,7 @@ def others(ctx, r):
                   f.startswith(os.path.basename(r.out)))
 
 
-def case_exec(ctx):
+def scenario_exec(ctx):
     """An instrumented program executing an instrumented program: the child
     runs unmeasured (the runtime removed PINPOINT from the environment), the
     parent's results are its own.  A child given PINPOINT again by its parent,
@@ -679,7 +674,7 @@ def case_exec(ctx):
         check(r.res.slots[0].count == second.slots[0].count == 1000, 'script: counts')
 
 
-def case_files_safe(ctx):
+def scenario_files_safe(ctx):
     """The results file is 0600 whatever the umask; a link planted on the
     temporary or the final path is never followed."""
     old = os.umask(0)
@@ -720,12 +715,11 @@ def case_files_safe(ctx):
             check(not ctx.leftovers(), 'link on out: temporary files %s' % ctx.leftovers())
 
 
-def case_setuid(ctx):
+def scenario_setuid(ctx):
     """A set-user-ID root copy run by an unprivileged user ignores PINPOINT:
     no file is created or replaced in a directory only root may write."""
     if os.geteuid() != 0 or not shutil.which('setpriv'):
-        print('setuid: SKIPPED: needs root and setpriv to make and run a set-user-ID copy')
-        sys.exit(77)
+        skip('needs root and setpriv to make and run a set-user-ID copy')
     import pwd
     import tempfile
     nobody = pwd.getpwnam('nobody')
@@ -752,9 +746,8 @@ def case_setuid(ctx):
         r = ctx.run('euid', None, binary=binary, prefix=prefix,
                     env={'PINPOINT': 'out=%s;fn=leaf' % victim})
         if r.said.get('euid') != 0:
-            print('setuid: SKIPPED: the set-user-ID bit has no effect here (euid %s, %r)'
-                  % (r.said.get('euid'), r.stderr))
-            sys.exit(77)
+            skip('the set-user-ID bit has no effect here (euid %s, %r)'
+                 % (r.said.get('euid'), r.stderr))
         check(r.rc == 0 and r.stderr == '', 'setuid: %d %r' % (r.rc, r.stderr))
         with open(victim) as f:
             check(f.read() == 'precious\n', 'setuid: the root-owned file was replaced')
@@ -767,7 +760,7 @@ def case_setuid(ctx):
         shutil.rmtree(top, ignore_errors=True)
 
 
-def case_fd2(ctx):
+def scenario_fd2(ctx):
     """With fd 2 closed, at start or by the program, and a file opened on it,
     the runtime's error line goes nowhere."""
     bad = 'out=%s/no/such/dir/r;fn=leaf' % ctx.dir
@@ -783,7 +776,7 @@ def case_fd2(ctx):
         check(r.stderr == '', '%s: stderr %r' % (scenario, r.stderr))
 
 
-def case_dlopen_loop(ctx):
+def scenario_dlopen_loop(ctx):
     """A library loaded and unloaded many times: each load is armed and
     counted, and its sites go back to the table at dlclose (otherwise its
     4096-site function would fill the 65536-site table after 16 loads)."""
@@ -796,22 +789,8 @@ def case_dlopen_loop(ctx):
     check(slot(r, 1, 'fn', 'dso_big', 100).count == 100, 'dlopen-loop: dso_big count')
 
 
-CASES = {
-    'jumps': case_jumps, 'exec': case_exec, 'files-safe': case_files_safe,
-    'setuid': case_setuid, 'fd2': case_fd2, 'dlopen-loop': case_dlopen_loop,
-    'counts': case_counts, 'sampling': case_sampling, 'sleep': case_sleep, 'recursion': case_recursion,
-    'unbalanced': case_unbalanced, 'samples': case_samples, 'calls': case_calls,
-    'files': case_files, 'register': case_register, 'threads': case_threads,
-    'threads-exit': case_threads_exit, 'fork': case_fork, 'unarmed': case_unarmed,
-    'badspec': case_badspec, 'nowrite': case_nowrite, 'shared': case_shared,
-    'monotonic': case_monotonic, 'asan': case_asan, 'tsan': case_tsan,
-    'dlopen': case_dlopen, 'symbols': case_symbols, 'fast': case_fast,
-}
-
-
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('case', choices=sorted(CASES))
     ap.add_argument('--unit')
     ap.add_argument('--unit-shared')
     ap.add_argument('--unit-mono')
@@ -821,15 +800,10 @@ def main():
     ap.add_argument('--dso')
     ap.add_argument('--static-lib')
     ap.add_argument('--shared-lib')
+    ap.add_argument('--arch', required=True, help="the runtime's runtime/arch directory")
     ap.add_argument('--workdir', required=True)
-    args = ap.parse_args()
-    CASES[args.case](Ctx(args, args.case))
-    if failures:
-        print('%s: %d failures' % (args.case, len(failures)))
-        return 1
-    print('%s: passed' % args.case)
-    return 0
+    scenario_main(ap, globals(), call=lambda fn, args: fn(Ctx(args, args.scenario)))
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

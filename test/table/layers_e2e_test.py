@@ -11,19 +11,15 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+from pinpoint_test import check, scenario_main  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what, file=sys.stderr)
+ARGS = None
 
 
 def run(*args):
-    p = subprocess.run([LAYERS, *args], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([ARGS.layers, *args], capture_output=True, text=True, timeout=60)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -176,21 +172,20 @@ def test_plain(cc):
               "plain program: %d %r" % (code, err))
 
 
+def scenario_e2e():
+    d = os.path.abspath(ARGS.dir)
+    test_c(d)
+    test_cxx(d)
+    test_lib(d)
+    test_plain(ARGS.plain)
+
+
 def main():
-    global LAYERS
     ap = argparse.ArgumentParser()
     ap.add_argument("--layers", required=True)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--plain", required=True, help="a compiler without the plugin")
-    a = ap.parse_args()
-    LAYERS = a.layers
-    d = os.path.abspath(a.dir)
-    test_c(d)
-    test_cxx(d)
-    test_lib(d)
-    test_plain(a.plain)
-    print("layers_e2e_test: %s" % ("ok" if not failures else "%d failures" % failures))
-    sys.exit(1 if failures else 0)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":

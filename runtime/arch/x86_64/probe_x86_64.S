@@ -82,7 +82,7 @@
  * (abi.h, 3.), and the C path may use it (and the C library, AVX-512 too).
  * pp_vsave_size bytes of stack, 64-byte aligned, below rbx, which holds the
  * stack pointer before: XSAVE of the PP_XSAVE_MASK components, its header
- * zeroed as XRSTOR needs it, or FXSAVE (vsave.c, pp_vsave_init()).
+ * zeroed as XRSTOR needs it, or FXSAVE (vsave.c, pp_arch_vsave_init()).
  * Clobbers rax and rdx, which the entry points saved.
  */
 #define VSAVE                                                                                      \
@@ -229,7 +229,7 @@
 .L\name\()_timed:
 	/* timed: every execution (skip 0) or the last of a gap (skip 1,
 	 * starts_timed()); the clock is the TSC's, or the C path reads it */
-	cmpb $0, pp_use_tsc(%rip)
+	cmpb $0, pp_use_ticks(%rip)
 	je .L\name\()_general
 	test %edx, %edx
 	jz 1f
@@ -299,7 +299,7 @@
 	je .L\name\()_general
 	cmp pp_stop_counter(%rip), %edx
 	je .L\name\()_general
-	cmpb $0, pp_use_tsc(%rip)
+	cmpb $0, pp_use_ticks(%rip)
 	je .L\name\()_general
 	mov PP_OFF_TC_SKIP(%rcx), %r11d
 	test %r11d, %r11d

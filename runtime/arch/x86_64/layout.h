@@ -2,7 +2,7 @@
 /*
  * layout.h - offsets of the structures the probes' x86-64 fast entry points
  * (probe_x86_64.S) read and write.  Plain numbers, so that the assembler can
- * include them; probe.c checks each against the C declarations.
+ * include them; layout.c checks each against the C declarations.
  */
 #ifndef PINPOINT_LAYOUT_H
 #define PINPOINT_LAYOUT_H
@@ -12,7 +12,7 @@
 /* what the exit entry point's record argument is past the record (PP_EXIT_BIAS) */
 #define PP_EXIT_BIAS_VALUE 1
 
-/* XSAVE components the r11 entry points keep (vsave.c, pp_vsave_init):
+/* XSAVE components the r11 entry points keep (vsave.c, pp_arch_vsave_init):
  * x87, SSE, AVX, AVX-512 opmask, ZMM_Hi256, Hi16_ZMM */
 #define PP_XSAVE_MASK 0xe7
 
