@@ -62,19 +62,40 @@ static bool recursive(const struct pp_node *n)
 static int chain_child(const struct pp_session *s, int p)
 {
 	int best = -1, self = -1;
+	bool open = false;
 
 	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next) {
 		const struct pp_node *n = &s->nodes[c], *b = best >= 0 ? &s->nodes[best] : NULL;
 
 		if (n->kind == PP_NODE_SELF)
 			self = c;
+		open |= n->q && n->q->decided &&
+			(n->q->verdict == PP_V_UNDECIDED || n->q->verdict == PP_V_BOUNDED);
 		if (n->kind == PP_NODE_REST || n->sign <= 0)
 			continue;
 		if (!b || (recursive(b) && !recursive(n)) ||
 		    (recursive(b) == recursive(n) && centre(n) > centre(b)))
 			best = c;
 	}
+	/* No part shown slower, some still open: the own body is not named for it. */
+	if (best < 0 && open && (self < 0 || s->nodes[self].sign <= 0))
+		return -1;
 	return best >= 0 ? best : self;
+}
+
+/* The chain ends at @p with parts still open: say which, the largest first. */
+static void open_end(struct pp_session *s, int p)
+{
+	if (s->nodes[p].stop || s->nodes[p].child < 0)
+		return;
+	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next)
+		if (s->nodes[c].q && s->nodes[c].q->decided &&
+		    (s->nodes[c].q->verdict == PP_V_UNDECIDED ||
+		     s->nodes[c].q->verdict == PP_V_BOUNDED)) {
+			s->nodes[p].stop = "undecided between its parts: none was shown slower "
+					   "before the runs or the time ran out (see the tree)";
+			return;
+		}
 }
 
 static bool has_slower_child(const struct pp_session *s, int p)
@@ -134,8 +155,19 @@ void pp_tree_mark_chain(struct pp_session *s)
 	int c = 0;
 
 	s->nodes[0].chain = true;
-	while (s->nodes[c].kind != PP_NODE_STRUCTURAL && (c = chain_child(s, c)) >= 0)
+	for (;;) {
+		int next;
+
+		if (s->nodes[c].kind == PP_NODE_STRUCTURAL)
+			break;
+		next = chain_child(s, c);
+		if (next < 0) {
+			open_end(s, c);
+			break;
+		}
+		c = next;
 		s->nodes[c].chain = true;
+	}
 	/* The changed code is named the cause only when it is the largest part. */
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].kind == PP_NODE_STRUCTURAL && s->nodes[i].chain)
