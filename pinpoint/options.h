@@ -56,8 +56,8 @@ struct pp_options {
 };
 
 /*
- * Parse argv.  Returns 0 to go on, 1 when --help or --version was handled,
- * -EINVAL after printing one error line.
+ * Parse argv.  Returns 0 to go on, 1 when --help, --version or a
+ * --print-*-path was handled, -EINVAL after printing one error line.
  */
 int pp_options_parse(struct pp_options *opt, int argc, char **argv);
 void pp_options_free(struct pp_options *opt);
