@@ -159,7 +159,10 @@ static const struct pp_option_desc options[] = {
      .help = "find the first commit of a git range that made FUNC slower, then the call"},
     {"history", 0, set_string, FIELD(history), .arg = "FILE", .what = "file name",
      .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
-    {"quiet", OPT_QUIET, set_flag, FIELD(quiet), .help = "print only the verdict"},
+    {"quiet", OPT_QUIET, set_flag, FIELD(quiet),
+     .help = "print only the report at the end: the verdict, with the bottleneck chain and the "
+	     "attribution tree of a regression (no comparison lines, progress, noise summary or "
+	     "build messages)"},
     {"verbose", OPT_VERBOSE, set_flag, FIELD(verbose), .help = "print every run"},
     {"help", OPT_HELP, show_help, .help = "print this help"},
     {"version", 0, show_version, .help = "print the version"},

@@ -59,6 +59,19 @@ def scenario_demo():
         fail("the first comparison is not the entry, found slower", p)
 
 
+def scenario_quiet():
+    """--quiet prints the report at the end, the verdict with its chain and tree,
+    and nothing of the comparisons as they are decided or the noise summary."""
+    p = demo_session("--quiet")
+    expect_chain(p, ["run", "bridge", "failure_run"])
+    if not p.stdout.startswith("Bottleneck chain: ") or "\nAttribution tree " not in p.stdout:
+        fail("--quiet does not print the chain first, then the attribution tree", p)
+    if re.search(r"^(\[\d+\] |Noise: |Runs: )", p.stdout, re.M):
+        fail("--quiet prints comparison, noise or runs lines", p)
+    if re.search(r"^pinpoint: (?!warning: |error: )", p.stderr, re.M):
+        fail("--quiet prints messages that are neither warnings nor errors", p)
+
+
 def scenario_welch():
     p = demo_session("--test", "welch")
     expect_chain(p, ["run", "bridge", "failure_run"])
