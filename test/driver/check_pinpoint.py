@@ -945,6 +945,9 @@ def scenario_usage_errors():
                            r"--seed: '%s' is not a number from 0 to 4294967295" % bad)
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
+    # what the options before it allocated is freed (an ASan build says so otherwise)
+    expect_usage_error(["--entry", "run", "--exclude", "a*", "--frobnicate", *base],
+                       r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
     for bad in ["main", "..main", "v1..", "a...b"]:
         expect_usage_error(["--entry", "run", "--commits", bad, "--", "./demo"],
