@@ -22,7 +22,9 @@
  * the optimiser) cannot be measured: its time is part of F's own body, whose
  * node lists it ("inlined here").  A call timed in one revision only is
  * measured there alone and named so; its other revision's time is in F's
- * own body.
+ * own body.  A call that came into F with inlined code is a call of F like
+ * any other; one that one revision has only because the other calls what
+ * it inlined is measured in that revision alone, as well.
  */
 #include <errno.h>
 #include <math.h>
@@ -236,17 +238,51 @@ struct fnstate {
 	size_t ninlined;
 };
 
-static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_call *c)
+/* Call @k of @fn, which has no probes, goes into the own body's note. */
+static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_fn *fn,
+			 unsigned k)
 {
-	char *n = NULL;
+	const struct pp_prog_call *c = &fn->calls[k];
+	char *n = NULL, *label = pp_prog_call_label(fn, k);
 
-	if (asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
-		     st->inlined ? ", " : "", pp_demangle(pp_prog_call_name(c)), c->file, c->line,
-		     what) < 0)
+	if (label && asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
+			      st->inlined ? ", " : "", label, c->file, c->line, what) < 0)
+		n = NULL;
+	free(label);
+	if (!n)
 		return;
 	free(st->inlined);
 	st->inlined = n;
 	st->ninlined++;
+}
+
+/* The place of call @at of revision @r, or -1. */
+static int place_of(const struct fnview *v, int r, int at)
+{
+	for (int k = 0; k < v->nu; k++)
+		if (v->u[k].at[r] == at)
+			return k;
+	return -1;
+}
+
+/*
+ * Whether place @k, a call of revision @r only, is so because the revisions
+ * inlined differently: it came into F by inlining, and the nearest call it
+ * came through that both revisions have is timed in the other one, where
+ * the call's time is part of that call's.
+ */
+static bool inlined_in_one(const struct fnview *v, int k, int r)
+{
+	const struct pp_prog_fn *fn = v->fn[r];
+	uint32_t via = fn->calls[v->u[k].at[r]].via;
+
+	for (; via; via = fn->calls[via - 1].via) {
+		int p = place_of(v, r, (int)via - 1), o = p >= 0 ? v->u[p].at[1 - r] : -1;
+
+		if (o >= 0)
+			return pp_call_timed(&v->fn[1 - r]->calls[o]);
+	}
+	return false;
 }
 
 /* Nodes for places @u0..@u1, all measured; returns how many slower ones, or -ENOMEM. */
@@ -267,7 +303,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 				     both	   ? ""
 				     : r == PP_CUR ? " only in the current revision"
 						   : " only in the previous revision",
-				     &v->fn[r]->calls[v->u[k].at[r]]);
+				     v->fn[r], (unsigned)v->u[k].at[r]);
 			continue;
 		}
 		if (both && !q->absent[0] && !q->absent[1]) {
@@ -290,7 +326,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 			note_inlined(st,
 				     t == PP_CUR ? " in the previous revision only"
 						 : " in the current revision only",
-				     &v->fn[1 - t]->calls[v->u[k].at[1 - t]]);
+				     v->fn[1 - t], (unsigned)v->u[k].at[1 - t]);
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
 				return -ENOMEM;
@@ -301,6 +337,21 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 					       : "timed in the previous revision only: inlined in "
 						 "the current one, where its time is part of the "
 						 "own body";
+			slower += s->nodes[i].sign > 0;
+			continue;
+		}
+		if (inlined_in_one(v, k, r)) {
+			st->one_sided = true;
+			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
+			if (i < 0)
+				return -ENOMEM;
+			s->nodes[i].stop =
+			    r == PP_CUR ? "timed in the current revision only: it came with "
+					  "inlined code, which the previous one calls, where its "
+					  "time is part of that call"
+					: "timed in the previous revision only: it came with "
+					  "inlined code, which the current one calls, where its "
+					  "time is part of that call";
 			slower += s->nodes[i].sign > 0;
 			continue;
 		}

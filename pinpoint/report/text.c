@@ -37,27 +37,29 @@ char *pp_quantity_label(const struct pp_quantity *q)
 		r = asprintf(&l, "%s: own body", fn_name(fn));
 		break;
 	case PP_Q_RANGE: {
-		char *a;
-		const char *b;
+		char *a, *b;
 
 		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
 			int rev = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
 			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
 
 			fn = q->fn[rev];
+			a = pp_prog_call_label(fn, k);
 			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
-				     fn_name(fn), k, pp_demangle(pp_prog_call_name(&fn->calls[k])),
+				     fn_name(fn), k, a ? a : "?",
 				     rev == PP_CUR ? "current" : "previous");
+			free(a);
 			break;
 		}
-		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
-		b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
+		a = pp_prog_call_label(fn, q->first);
+		b = pp_prog_call_label(fn, q->last);
 		if (q->first == q->last)
 			r = asprintf(&l, "%s: call %u %s", fn_name(fn), q->first, a ? a : "?");
 		else
 			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", fn_name(fn), q->first,
-				     q->last, a ? a : "?", b);
+				     q->last, a ? a : "?", b ? b : "?");
 		free(a);
+		free(b);
 		break;
 	}
 	}
@@ -131,6 +133,16 @@ static void print_loc(FILE *f, const char *file, unsigned line, unsigned col)
 		fprintf(f, "%s:%u", file, line);
 }
 
+/* The call a node names with the calls it was inlined through, malloc'ed. */
+static char *node_call_label(const struct pp_node *n)
+{
+	int r = n->first[PP_CUR] <= n->last[PP_CUR] ? PP_CUR : PP_PREV;
+
+	if (!n->fn[r] || n->first[r] > n->last[r] || n->first[r] >= n->fn[r]->ncalls)
+		return strdup("?");
+	return pp_prog_call_label(n->fn[r], n->first[r]);
+}
+
 /* The call a node names, in the revision that has it. */
 static const struct pp_prog_call *node_call(const struct pp_node *n, int *rev)
 {
@@ -146,17 +158,21 @@ static const struct pp_prog_call *node_call(const struct pp_node *n, int *rev)
 char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 {
 	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
-	const struct pp_prog_call *c = node_call(n, NULL);
-	char *l = NULL;
+	char *l = NULL, *c = NULL;
 	int r = -1;
 
 	(void)s;
+	if (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED) {
+		c = node_call_label(n);
+		if (!c)
+			return NULL;
+	}
 	switch (n->kind) {
 	case PP_NODE_ENTRY:
 		r = asprintf(&l, "%s", fn_name(fn));
 		break;
 	case PP_NODE_CALL:
-		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "%s", c);
 		break;
 	case PP_NODE_RANGE:
 		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
@@ -169,15 +185,16 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		r = asprintf(&l, "changed code of %s", fn_name(fn));
 		break;
 	case PP_NODE_ADDED:
-		r = asprintf(&l, "added call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "added call %s", c);
 		break;
 	case PP_NODE_REMOVED:
-		r = asprintf(&l, "removed call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "removed call %s", c);
 		break;
 	case PP_NODE_REST:
 		r = asprintf(&l, "unexplained remainder of %s", fn_name(fn));
 		break;
 	}
+	free(c);
 	return r < 0 ? NULL : l;
 }
 
