@@ -366,6 +366,7 @@ out:
 static int build_tree(struct pp_module *m, struct pp_func *f, uint32_t fi, struct tree *t)
 {
 	const struct walk w = {m, f, fi, t};
+	LLVMMetadataRef last = NULL;
 	int64_t got = 0;
 
 	for (uint32_t k = 0; k < f->nown; k++) {
@@ -384,10 +385,16 @@ static int build_tree(struct pp_module *m, struct pp_func *f, uint32_t fi, struc
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && got >= -1;
 		     i = LLVMGetNextInstruction(i)) {
 			LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(i);
+			LLVMMetadataRef at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
 
 			/* Debug intrinsics outlive the code they describe. */
-			if (loc && LLVMDILocationGetInlinedAt(loc) && !LLVMIsADbgInfoIntrinsic(i))
-				got = place(&w, i, loc);
+			if (!at || LLVMIsADbgInfoIntrinsic(i))
+				continue;
+			/* Neighbours mostly come from one inlining, whose places are made. */
+			if (at == last && !LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+				continue;
+			last = at;
+			got = place(&w, i, loc);
 		}
 	}
 	return got < -1 ? (int)got : 0;

@@ -299,6 +299,9 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (oom)
 			return -ENOMEM;
 		if (!q) { /* no probes in either revision: part of the own body */
+			/* What came in with an inlined call is inside the one noted. */
+			if (v->fn[r]->calls[v->u[k].at[r]].via)
+				continue;
 			note_inlined(st,
 				     both	   ? ""
 				     : r == PP_CUR ? " only in the current revision"
