@@ -26,11 +26,17 @@ NOINLINE void prepare(void)
 		sink += i;
 }
 
+NOINLINE static void settle(long n)
+{
+	for (long i = 0; i < n; i++)
+		sink -= i;
+}
+
 __attribute__((always_inline)) static inline void pad(long n)
 {
 	transform(n);
 	if (sink >= 0)
-		transform(n / 4);
+		settle(n / 4);
 }
 
 NOINLINE void finish(void)
