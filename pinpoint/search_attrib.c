@@ -6,7 +6,7 @@
  * At a slower function F, the two revisions' call lists are aligned
  * (align.c) and F's parts are measured in the same runs, with F's whole time
  * beside them: its own body and, for a list of up to PP_ATTRIB_SHORT
- * places, every call at once with the list's two halves riding along; a
+ * timed places, every call at once with the list's two halves riding along; a
  * longer list is halved, the halves' halves riding along, and a half is
  * followed only when it is found slower or faster (a regression or
  * improvement of at least the threshold: core/stats_seq.h), which is what
@@ -31,7 +31,9 @@
  * the optimiser) cannot be measured: its time is part of F's own body, whose
  * node lists it ("inlined here").  A call timed in one revision only is
  * measured there alone and named so; its other revision's time is in F's
- * own body.
+ * own body.  A call that came into F with inlined code is a call of F like
+ * any other; one that one revision has only because the other calls what
+ * it inlined is measured in that revision alone, as well.
  */
 #include <errno.h>
 #include <math.h>
@@ -124,15 +126,44 @@ static int push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_qua
 	return 0;
 }
 
+/* Places of @u0..@u1 with a timed call in either revision: what measuring them costs. */
+static int timed_places(const struct fnview *v, int u0, int u1)
+{
+	int t = 0;
+
+	for (int k = u0; k <= u1; k++)
+		t += timed_in(v, k, PP_PREV) || timed_in(v, k, PP_CUR);
+	return t;
+}
+
+/*
+ * Where places @u0..@u1 are halved: the first half ends at the place that
+ * holds half of their timed places (calls of inlined code make long lists of
+ * places of which few may be timed).
+ */
+static int split(const struct fnview *v, int u0, int u1)
+{
+	int t = timed_places(v, u0, u1), want = t / 2, seen = 0;
+
+	if (want < 1)
+		return u0 + (u1 - u0 + 1) / 2 - 1;
+	for (int k = u0; k <= u1; k++) {
+		seen += timed_in(v, k, PP_PREV) || timed_in(v, k, PP_CUR);
+		if (seen == want)
+			return k;
+	}
+	return u1;
+}
+
 /* The quantities that show places @u0..@u1: every call, or halves and quarters. */
 static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 		 struct pp_quantity **batch, size_t *n, size_t max)
 {
-	int len = u1 - u0 + 1, mid = u0 + len / 2 - 1;
+	int len = timed_places(v, u0, u1), mid = split(v, u0, u1);
 	bool oom = false;
 	int err = 0;
 
-	if (len <= 0)
+	if (u1 < u0)
 		return 0;
 	if (len <= PP_ATTRIB_SHORT) {
 		for (int k = u0; k <= u1 && !err; k++) {
@@ -151,7 +182,7 @@ static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 	if (!err)
 		err = push(batch, n, max, range_q(s, v, mid + 1, u1));
 	for (int h = 0; h < 2 && !err; h++) {
-		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = a + (b - a + 1) / 2 - 1;
+		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = split(v, a, b);
 
 		err = push(batch, n, max, range_q(s, v, a, m));
 		if (!err)
@@ -255,17 +286,51 @@ struct fnstate {
 	struct pp_qlist parts;	   /* every part of F measured so far */
 };
 
-static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_call *c)
+/* Call @k of @fn, which has no probes, goes into the own body's note. */
+static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_fn *fn,
+			 unsigned k)
 {
-	char *n = NULL;
+	const struct pp_prog_call *c = &fn->calls[k];
+	char *n = NULL, *label = pp_prog_call_label(fn, k);
 
-	if (asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
-		     st->inlined ? ", " : "", pp_demangle(pp_prog_call_name(c)), c->file, c->line,
-		     what) < 0)
+	if (label && asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
+			      st->inlined ? ", " : "", label, c->file, c->line, what) < 0)
+		n = NULL;
+	free(label);
+	if (!n)
 		return;
 	free(st->inlined);
 	st->inlined = n;
 	st->ninlined++;
+}
+
+/* The place of call @at of revision @r, or -1. */
+static int place_of(const struct fnview *v, int r, int at)
+{
+	for (int k = 0; k < v->nu; k++)
+		if (v->u[k].at[r] == at)
+			return k;
+	return -1;
+}
+
+/*
+ * Whether place @k, a call of revision @r only, is so because the revisions
+ * inlined differently: it came into F by inlining, and the nearest call it
+ * came through that both revisions have is timed in the other one, where
+ * the call's time is part of that call's.
+ */
+static bool inlined_in_one(const struct fnview *v, int k, int r)
+{
+	const struct pp_prog_fn *fn = v->fn[r];
+	uint32_t via = fn->calls[v->u[k].at[r]].via;
+
+	for (; via; via = fn->calls[via - 1].via) {
+		int p = place_of(v, r, (int)via - 1), o = p >= 0 ? v->u[p].at[1 - r] : -1;
+
+		if (o >= 0)
+			return pp_call_timed(&v->fn[1 - r]->calls[o]);
+	}
+	return false;
 }
 
 /* Nodes for places @u0..@u1, all measured; returns how many slower ones, or -ENOMEM. */
@@ -282,11 +347,14 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (oom)
 			return -ENOMEM;
 		if (!q) { /* no probes in either revision: part of the own body */
+			/* What came in with an inlined call is inside the one noted. */
+			if (v->fn[r]->calls[v->u[k].at[r]].via)
+				continue;
 			note_inlined(st,
 				     both	   ? ""
 				     : r == PP_CUR ? " only in the current revision"
 						   : " only in the previous revision",
-				     &v->fn[r]->calls[v->u[k].at[r]]);
+				     v->fn[r], (unsigned)v->u[k].at[r]);
 			continue;
 		}
 		if (both && !q->absent[0] && !q->absent[1]) {
@@ -310,7 +378,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 			note_inlined(st,
 				     t == PP_CUR ? " in the previous revision only"
 						 : " in the current revision only",
-				     &v->fn[1 - t]->calls[v->u[k].at[1 - t]]);
+				     v->fn[1 - t], (unsigned)v->u[k].at[1 - t]);
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
 				return -ENOMEM;
@@ -321,6 +389,21 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 					       : "timed in the previous revision only: inlined in "
 						 "the current one, where its time is part of the "
 						 "own body";
+			slower += s->nodes[i].sign > 0;
+			continue;
+		}
+		if (inlined_in_one(v, k, r)) {
+			st->one_sided = true;
+			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
+			if (i < 0)
+				return -ENOMEM;
+			s->nodes[i].stop =
+			    r == PP_CUR ? "timed in the current revision only: it came with "
+					  "inlined code, which the previous one calls, where its "
+					  "time is part of that call"
+					: "timed in the previous revision only: it came with "
+					  "inlined code, which the current one calls, where its "
+					  "time is part of that call";
 			slower += s->nodes[i].sign > 0;
 			continue;
 		}
@@ -400,7 +483,7 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 	struct fnview cv;
 	int best = -1, err;
 
-	if (nr->u1 - nr->u0 + 1 > PP_ATTRIB_SHORT || st->a->paths >= s->opt->max_paths)
+	if (timed_places(v, nr->u0, nr->u1) > PP_ATTRIB_SHORT || st->a->paths >= s->opt->max_paths)
 		return 0;
 	for (int k = nr->u0; k <= nr->u1; k++) {
 		bool oom = false;
@@ -520,7 +603,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 {
 	const struct fnview *v = st->v;
 	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
-	int len = u1 - u0 + 1, mid = u0 + len / 2 - 1, slower = 0, err;
+	int len = timed_places(v, u0, u1), mid = split(v, u0, u1), slower = 0, err;
 	size_t n = 0;
 
 	if (extra)
@@ -574,7 +657,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	 * quarter can mask it), with its own alpha.
 	 */
 	for (int h = 0; h < 2; h++) {
-		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = a + (b - a + 1) / 2 - 1;
+		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = split(v, a, b);
 		struct pp_quantity *q = half[h];
 		int got;
 

@@ -370,6 +370,36 @@ static const char *node_kind(enum pp_node_kind k)
 	}
 }
 
+/*
+ * The inlined calls call @k of @fn came through, the outermost first, and
+ * the call as reports name it ("(inlined SHA512_Pad) → SHA512_Transform").
+ */
+static void inlined_through(struct pp_json *j, const struct pp_prog_fn *fn, unsigned k)
+{
+	uint32_t n = pp_prog_call_chain(fn, k, NULL, 0), *chain = calloc(n + 1, sizeof(*chain));
+	char *label = pp_prog_call_label(fn, k);
+
+	pp_json_str(j, "call_label", label);
+	free(label);
+	pp_json_array(j, "inlined_through");
+	if (chain)
+		pp_prog_call_chain(fn, k, chain, n);
+	for (uint32_t i = 0; chain && i < n; i++) {
+		const struct pp_prog_call *c = &fn->calls[chain[i]];
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "call", chain[i]);
+		pp_json_str(j, "callee", c->callee);
+		pp_json_str(j, "callee_demangled", pp_demangle(c->callee));
+		pp_json_str(j, "file", c->file);
+		pp_json_int(j, "line", c->line);
+		pp_json_int(j, "column", c->col);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+	free(chain);
+}
+
 /* The fields a chain step and a tree node share. */
 static void node_fields(struct pp_json *j, const struct pp_node *n)
 {
@@ -390,6 +420,7 @@ static void node_fields(struct pp_json *j, const struct pp_node *n)
 		pp_json_str(j, "call_file", c->file);
 		pp_json_int(j, "call_line", c->line);
 		pp_json_int(j, "call_column", c->col);
+		inlined_through(j, fn, n->first[r]);
 	}
 	if (n->q)
 		pp_json_int(j, "comparison", n->q->id);

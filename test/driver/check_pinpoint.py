@@ -206,7 +206,7 @@ def node_name(n, by_id):
     if k == "entry":
         return fn
     if k == "call":
-        return n.get("callee", "?")
+        return n.get("call_label", n.get("callee", "?"))
     if k == "range":
         return "calls %d-%d of %s" % (n["first_call"], n["last_call"], fn)
     if k == "self":
@@ -214,7 +214,7 @@ def node_name(n, by_id):
     if k == "structural":
         return "changed code of " + fn
     if k in ("added", "removed"):
-        return "%s call %s" % (k, n.get("callee", "?"))
+        return "%s call %s" % (k, n.get("call_label", n.get("callee", "?")))
     return "unexplained remainder of " + fn
 
 
@@ -425,6 +425,26 @@ def scenario_inlined_one_side():
         fail("the own body of work does not say checksum was inlined there", p)
     if "inlined here: checksum" not in p.stdout:
         fail("the text report does not say checksum was inlined", p)
+
+
+def scenario_inlined_call():
+    """The slower function is reached only through an inlined helper: its
+    call is a call of the function the helper was inlined into, named with
+    the helper and its own file:line."""
+    p, report = attrib_session("inlinedcall", "finish", 1, ["finish", "(inlined pad) → transform"])
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "inlinedcall.c")
+    with open(src) as f:
+        line = [i for i, l in enumerate(f, 1) if l.strip() == "transform(n);"][0]
+    call = [n for n in report["tree"] if n["kind"] == "call" and n["chain"]]
+    if not call or [c["callee"] for c in call[0]["inlined_through"]] != ["pad"] \
+            or call[0]["call_line"] != line or not call[0]["call_file"].endswith("inlinedcall.c"):
+        fail("the chain's call is not transform, through pad, at inlinedcall.c:%d" % line, p)
+    if not re.search(r"→ \(inlined pad\) → transform  call \d+ of finish at \S*inlinedcall\.c:%d:"
+                     % line, p.stdout):
+        fail("the text chain does not name the call with the helper and its file:line", p)
+    body = [n for n in report["tree"] if n["kind"] == "self" and n["function"] == "finish"]
+    if not body or not re.match(r"inlined here: pad \(\S*inlinedcall\.c:\d+\)$", body[0]["detail"] or ""):
+        fail("the own body of finish does not say pad was inlined there", p)
 
 
 def scenario_seed_demo():
