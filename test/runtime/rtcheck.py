@@ -338,7 +338,7 @@ def scenario_unbalanced(ctx):
 
 
 def scenario_fast(ctx):
-    """The probes' x86-64 entry points (runtime/probe_x86_64.S), called with
+    """The probes' x86-64 entry points (runtime/arch/x86_64/probe_x86_64.S), called with
     every register known (fast_call_x86_64.S): no register but r11 changes
     on the short path (an untimed execution of a sampled counter), on the
     timed path (every execution while all are timed, the last of each gap,
