@@ -488,6 +488,22 @@ static void write_accounting(struct pp_json *j, const struct pp_session *s, cons
 	pp_json_end_array(j);
 	interval(j, "whole_ns", n->whole);
 	interval(j, "parts_ns", n->parts);
+	pp_json_num(j, "probe_scale", n->probe_scale);
+	pp_json_array(j, "clean_ns");
+	pp_json_num(j, NULL, n->clean[PP_PREV]);
+	pp_json_num(j, NULL, n->clean[PP_CUR]);
+	pp_json_end_array(j);
+	pp_json_array(j, "parts");
+	for (int c = n->child; c >= 0; c = s->nodes[c].next) {
+		pp_json_object(j, NULL);
+		pp_json_int(j, "node", c);
+		pp_json_array(j, "mean_ns");
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_PREV]);
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_CUR]);
+		pp_json_end_array(j);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
 		if (s->nodes[c].kind == PP_NODE_REST)
 			interval(j, "remainder_ns", s->nodes[c].diff);
