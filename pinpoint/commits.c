@@ -46,6 +46,7 @@
 #include "core/process.h"
 #include "core/util.h"
 #include "pinpoint/bisect.h"
+#include "pinpoint/cmakecache.h"
 #include "pinpoint/commits.h"
 #include "pinpoint/history.h"
 #include "pinpoint/log.h"
@@ -445,72 +446,14 @@ static void sh_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* The CMakeCache.txt value of @name (malloc'ed), or NULL. */
-static char *cache_value(const char *cache, const char *name)
-{
-	size_t n = strlen(name), cap = 0;
-	char *line = NULL, *v = NULL;
-	ssize_t len;
-	FILE *f = fopen(cache, "re");
-
-	if (!f)
-		return NULL;
-	while (!v && (len = getline(&line, &cap, f)) > 0) {
-		char *eq;
-
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		eq = strchr(line, '=');
-		if (eq && !strncmp(line, name, n) && line[n] == ':' && eq > line + n)
-			v = strdup(eq + 1);
-	}
-	free(line);
-	fclose(f);
-	return v;
-}
-
-/*
- * The user's options of a CMakeCache.txt (what build.c carries to its
- * copies too: not CMake's, not internal), as -DNAME:TYPE=VALUE arguments.
- */
-static void put_user_options(FILE *m, const char *cache)
-{
-	char *line = NULL, *arg = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f = fopen(cache, "re");
-
-	if (!f)
-		return;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *colon = strchr(line, ':'), *eq = strchr(line, '=');
-
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		if (!*line || *line == '#' || !strncmp(line, "//", 2) || !colon || !eq ||
-		    eq < colon || !strncmp(line, "CMAKE_", 6) ||
-		    !strncmp(colon, ":INTERNAL=", 10) || !strncmp(colon, ":STATIC=", 8))
-			continue;
-		if (asprintf(&arg, "-D%s", line) < 0)
-			break;
-		fputc(' ', m);
-		sh_quote(m, arg);
-		free(arg);
-	}
-	free(line);
-	fclose(f);
-}
-
 /*
  * --current is a CMake build directory of sources at @srcrel of the work
  * tree: each commit is configured (with the directory's generator and build
  * type) and built in <worktree>/.pinpoint-cmake, from ../@srcrel.
  */
-static int cmake_build_cmd(struct range *g, const char *cache, const char *srcrel)
+static int cmake_build_cmd(struct range *g, const struct pp_cmake_cache *c, const char *srcrel)
 {
-	char *gen = cache_value(cache, "CMAKE_GENERATOR");
-	char *type = cache_value(cache, "CMAKE_BUILD_TYPE");
-	char *buf = NULL, *src = NULL;
+	char *buf = NULL, *src = NULL, *arg = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
@@ -521,34 +464,60 @@ static int cmake_build_cmd(struct range *g, const char *cache, const char *srcre
 			free(src);
 		}
 		fputs(" -B .", m);
-		if (gen && *gen) {
+		if (c->generator && *c->generator) {
 			fputs(" -G ", m);
-			sh_quote(m, gen);
+			sh_quote(m, c->generator);
 		}
-		if (type && *type) {
+		if (c->build_type && *c->build_type) {
 			fputs(" -DCMAKE_BUILD_TYPE=", m);
-			sh_quote(m, type);
+			sh_quote(m, c->build_type);
 		}
-		put_user_options(m, cache);
+		for (size_t i = 0; i < c->ndefs && asprintf(&arg, "-D%s", c->defs[i]) >= 0; i++) {
+			fputc(' ', m);
+			sh_quote(m, arg);
+			free(arg);
+		}
 		fputs(" -DCMAKE_C_COMPILER=\"$CC\" -DCMAKE_CXX_COMPILER=\"$CXX\" >/dev/null"
 		      " && cmake --build . --parallel",
 		      m);
 		fclose(m);
 	}
-	free(gen);
-	free(type);
 	g->build_cmd = buf;
 	return buf ? 0 : -ENOMEM;
 }
 
-static int setup(struct range *g, const struct pp_options *opt)
+/* The git work tree @in is in, into g->top; -EINVAL after one error line. */
+static int find_work_tree(struct range *g, const char *in)
 {
 	char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
-	char cur[PATH_MAX], cache[PATH_MAX + 16], *top = NULL, *src = NULL;
-	const char *in;
-	ssize_t len;
 	size_t tl;
-	int err = -EINVAL;
+
+	if (run_capture(argv, in, &g->top) || !g->top || !*g->top) {
+		pr_err("%s is not in a git work tree", in);
+		return -EINVAL;
+	}
+	tl = strlen(g->top);
+	if (strncmp(in, g->top, tl) || (in[tl] && in[tl] != '/')) {
+		pr_err("%s is not inside its work tree %s", in, g->top);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @path inside the work tree, relative to it: "" for the top. */
+static const char *in_work_tree(const struct range *g, const char *path)
+{
+	size_t tl = strlen(g->top);
+
+	return path[tl] ? path + tl + 1 : "";
+}
+
+static int setup(struct range *g, const struct pp_options *opt)
+{
+	struct pp_cmake_cache c = {0};
+	char cur[PATH_MAX], cache[PATH_MAX + 16];
+	ssize_t len;
+	int err;
 
 	g->opt = opt;
 	if (!opt->command) {
@@ -560,40 +529,28 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", cur);
-	if (!opt->build_cmd) {
-		src = cache_value(cache, "CMAKE_HOME_DIRECTORY");
-		if (!src) {
-			pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
-			       "checkout), or --current a CMake build directory");
-			return -EINVAL;
-		}
+	if (!opt->build_cmd && (pp_cmake_cache_read(cache, &c) || !c.home)) {
+		pp_cmake_cache_free(&c);
+		pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
+		       "checkout), or --current a CMake build directory");
+		return -EINVAL;
 	}
-	in = src ? src : cur;
-	if (run_capture(argv, in, &top) || !top || !*top) {
-		free(top);
-		pr_err("%s is not in a git work tree", in);
-		goto out;
-	}
-	g->top = top;
-	tl = strlen(top);
-	if (strncmp(in, top, tl) || (in[tl] && in[tl] != '/')) {
-		pr_err("%s is not inside its work tree %s", in, top);
-		goto out;
-	}
-	if (src) {
-		err = cmake_build_cmd(g, cache, in[tl] ? in + tl + 1 : ".");
-		if (!err && asprintf(&g->rel, ".pinpoint-cmake") < 0)
+	err = find_work_tree(g, c.home ? c.home : cur);
+	if (!err && c.home) {
+		const char *src = in_work_tree(g, c.home);
+
+		err = cmake_build_cmd(g, &c, *src ? src : ".");
+		if (!err && !(g->rel = strdup(".pinpoint-cmake")))
 			err = -ENOMEM;
 		if (!err)
 			fprintf(stderr, "pinpoint: each commit is built with: %s\n", g->build_cmd);
-	} else {
-		err = 0;
+	} else if (!err) {
 		g->build_cmd = strdup(opt->build_cmd);
-		if (!g->build_cmd || asprintf(&g->rel, "%s", cur[tl] ? cur + tl + 1 : "") < 0)
+		g->rel = strdup(in_work_tree(g, cur));
+		if (!g->build_cmd || !g->rel)
 			err = -ENOMEM;
 	}
-	free(src);
-	src = NULL;
+	pp_cmake_cache_free(&c);
 	if (err)
 		return err;
 	len = readlink("/proc/self/exe", g->self, sizeof(g->self) - 1);
@@ -607,9 +564,6 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	return 0;
-out:
-	free(src);
-	return err;
 }
 
 /*

@@ -5,7 +5,7 @@
  * sides share and the [FILE:]NAME rule (doc/formats.md, sections 2 and 3).
  *
  * Used by the runtime (runtime/spec.c decodes, runtime/output.c writes), the
- * driver (core/spec.c encodes, core/results.c reads) and the tools.  Only
+ * driver (core/arming.c encodes, core/results.c reads) and the tools.  Only
  * static inline functions without allocation: the runtime includes it too.
  */
 #ifndef PINPOINT_PROTOCOL_H

@@ -19,7 +19,7 @@ import tempfile
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import expect_chain, fail, load_report, scenario_main, skip  # noqa: E402
+from pinpoint_test import expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 
@@ -57,6 +57,19 @@ def scenario_demo():
     check_locations(p, ["bridge", "failure_run"])
     if not re.search(r"^\[1\] run \(entry\).*SLOWER", p.stdout, re.M):
         fail("the first comparison is not the entry, found slower", p)
+
+
+def scenario_quiet():
+    """--quiet prints the report at the end, the verdict with its chain and tree,
+    and nothing of the comparisons as they are decided or the noise summary."""
+    p = demo_session("--quiet")
+    expect_chain(p, ["run", "bridge", "failure_run"])
+    if not p.stdout.startswith("Bottleneck chain: ") or "\nAttribution tree " not in p.stdout:
+        fail("--quiet does not print the chain first, then the attribution tree", p)
+    if re.search(r"^(\[\d+\] |Noise: |Runs: )", p.stdout, re.M):
+        fail("--quiet prints comparison, noise or runs lines", p)
+    if re.search(r"^pinpoint: (?!warning: |error: )", p.stderr, re.M):
+        fail("--quiet prints messages that are neither warnings nor errors", p)
 
 
 def scenario_welch():
@@ -996,6 +1009,113 @@ def scenario_usage_errors():
     v = pinpoint("--version", check_status=0)
     if not re.match(r"pinpoint \d+\.\d+", v.stdout):
         fail("--version", v)
+
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+HELP_OPTION = re.compile(r"^  (?:-(\w), |    )--([\w-]+)(?: (\S+))? +(.*)$")
+DOC_OPTION = re.compile(r"^(?:-(\w), )?--([\w-]+)(?: (\S+))?$")
+
+
+def help_options():
+    """--help's options: {name: (letter, value, default or None)}; the
+    default is the one a (default X...) shows, not a described one."""
+    h = pinpoint("--help", check_status=0)
+    opts = {}
+    for line in h.stdout.splitlines():
+        m = HELP_OPTION.match(line)
+        if m:
+            d = re.search(r"\(default ([^,;:)\s]+)", m.group(4))
+            opts[m.group(2)] = (m.group(1), m.group(3), d.group(1) if d else None)
+    if len(opts) < 30:
+        fail("--help lists %d options" % len(opts), h)
+    return opts
+
+
+def man_options():
+    """The man page's OPTIONS: {name: (letter, value, text)}."""
+    with open(os.path.join(SOURCE, "man", "pinpoint.1")) as f:
+        page = f.read()
+    section = page.split("\n.SH OPTIONS\n", 1)[1].split("\n.SH ", 1)[0]
+    opts = {}
+    for item in ("\n" + section).split("\n.TP\n")[1:]:
+        lines = item.split("\n.PP\n", 1)[0].splitlines()
+        macro, _, rest = lines[0].partition(" ")
+        args = [a if a or not b else b for a, b in re.findall(r'"([^"]*)"|(\S+)', rest)]
+        # .B joins its arguments with spaces, .BR, .BI and the like alternate fonts without
+        tag = (" " if macro == ".B" else "").join(args)
+        tag = re.sub(r"\\f[BIRP]", "", tag.replace("\\-", "-"))
+        text = " ".join(re.sub(r"^\.[A-Z]+ ", "", l) for l in lines[1:])
+        text = re.sub(r"\\f[BIRP]", "", text.replace("\\-", "-").replace('"', ""))
+        m = DOC_OPTION.match(tag)
+        if not m:
+            fail("man page option %r is not -X, --NAME VALUE" % tag)
+        opts[m.group(2)] = (m.group(1), m.group(3), text)
+    return opts
+
+
+def readme_options():
+    """README's table of options: {name: (letter, value, text)}."""
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        readme = f.read()
+    table = readme.split("\n## Options\n", 1)[1].strip().split("\n\n", 1)[0]
+    opts = {}
+    for row in table.splitlines()[2:]:
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        for tag in re.findall(r"`([^`]+)`", cells[0]):
+            m = DOC_OPTION.match(tag)
+            if not m:
+                fail("README option %r is not -X, --NAME VALUE" % tag)
+            opts[m.group(2)] = (m.group(1), m.group(3), cells[1])
+    return opts
+
+
+def scenario_help_docs():
+    """The man page and README's table of options agree with --help: the same
+    options, letters and values, and each default --help shows."""
+    want = help_options()
+    for doc, got in (("man/pinpoint.1", man_options()), ("README.md", readme_options())):
+        if sorted(got) != sorted(want):
+            fail("%s lists other options than --help: missing %s, extra %s" % (
+                doc, sorted(set(want) - set(got)), sorted(set(got) - set(want))))
+        for name, (letter, value, default) in sorted(want.items()):
+            if got[name][:2] != (letter, value):
+                fail("%s: --%s is %r, --help says %r" % (doc, name, got[name][:2], (letter, value)))
+            if default is not None and not re.search(
+                    r"default:? `?%s`?(?![\w.])" % re.escape(default), got[name][2]):
+                fail("%s: --%s does not say its default is %s: %r" % (doc, name, default,
+                                                                       got[name][2]))
+        print("%s: %d options agree with --help" % (doc, len(got)))
+
+
+def scenario_help_defaults():
+    """Each default --help shows is the one a session runs with: a session
+    given no option but --entry and --previous (in its current directory)
+    records the options it ran with in the JSON report."""
+    defaults = {name: d for name, (_, _, d) in help_options().items() if d is not None}
+    prev, cur = prog("fail")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = run([os.path.abspath(ARGS.pinpoint), "--entry", "job", "--previous", prev,
+                 "--no-save-command", "--json", path, "--", "./fail"], cwd=cur, expect=3)
+        used = load_report(path, ARGS.schema, p)["options"]
+    # --help's words for a value, as the report records it
+    as_recorded = {"current": lambda v: os.path.realpath(os.path.join(cur, v)),
+                   "confidence": lambda v: float(v) / 100,
+                   "executions": lambda v: {"auto": -1, "all": 0}.get(v, v)}
+    unrecorded = {"timing"}
+    for name, value in sorted(defaults.items()):
+        if name in unrecorded:
+            continue
+        key = {"max-time": "max_time_s"}.get(name, name.replace("-", "_"))
+        if key not in used:
+            fail("the report does not record --%s, whose default --help gives" % name, p)
+        want = as_recorded.get(name, lambda v: v)(value)
+        if isinstance(used[key], (int, float)):
+            want = float(want)
+        if used[key] != want:
+            fail("--help gives --%s's default as %s, the session ran with %r" % (
+                name, value, used[key]), p)
+        print("--%s: --help %s, report %r" % (name, value, used[key]))
 
 
 def scenario_failing_benchmark():

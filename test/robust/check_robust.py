@@ -211,7 +211,7 @@ def expect_failed_report(p, report, min_runs):
 
 def scenario_crash():
     p, report = misbehave("segv", 6, "--verbose")
-    if not re.search(r"current revision, comparison 1, run 5: '\./misbehave' was killed by signal 11", p.stderr):
+    if not re.search(r"current revision, batch 1, run 5: '\./misbehave' was killed by signal 11", p.stderr):
         fail("the crashing revision and run are not named", p)
     # Discovery (one run each) then the batch (a warm-up each, then the
     # runs in a random order) until the 6th run of the current revision.
@@ -230,14 +230,14 @@ def scenario_crash():
 
 def scenario_abort():
     p, report = misbehave("abort", 1)
-    if not re.search(r"current revision, comparison 0, run 1: '\./misbehave' was killed by signal 6", p.stderr):
+    if not re.search(r"current revision, batch 0, run 1: '\./misbehave' was killed by signal 6", p.stderr):
         fail("the aborting revision and run are not named", p)
     expect_failed_report(p, report, 2)
 
 
 def scenario_hang():
     p, report = misbehave("hang", 3, timeout=2)
-    if not re.search(r"current revision, comparison 1, run \d+: '\./misbehave' timed out after 2\.\d s", p.stderr):
+    if not re.search(r"current revision, batch 1, run \d+: '\./misbehave' timed out after 2\.\d s", p.stderr):
         fail("the hanging revision and run are not named", p)
     if p.elapsed > 60:
         fail("pinpoint took %.0f s" % p.elapsed, p)
@@ -358,7 +358,7 @@ def scenario_results_version():
             os.chmod(os.path.join(rd, "bench.sh"), 0o755)
             dirs.append(rd)
         expect_error(["--entry", "job", "--previous", dirs[0], "--current", dirs[1], "--", "./bench.sh"],
-                     r"previous revision, comparison 0, run 1: unreadable results .*another version "
+                     r"previous revision, batch 0, run 1: unreadable results .*another version "
                      r"of the pinpoint runtime", status=3, dirs=dirs)
 
 
