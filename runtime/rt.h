@@ -67,6 +67,7 @@ struct pp_spec {
 	uint32_t samples; /* samples=N */
 	uint32_t stop;	  /* stop=N, 0 when not given */
 	bool every;	  /* timing=all: no sampling (sample.c) */
+	uint32_t heap;	  /* heap=N: bytes the heap's start moves by, at initialisation */
 	bool has_timing;
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */

@@ -141,6 +141,12 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		return 0;
 	}
 
+	if (!strcmp(key, PP_SPEC_KEY_HEAP)) {
+		if (parse_u32(val, strlen(val), &sp->heap) || sp->heap > PP_MAX_HEAP_SHIFT)
+			return fail(err, errlen, "heap=%s: want a number from 0 to %u", val,
+				    PP_MAX_HEAP_SHIFT);
+		return 0;
+	}
 	if (!strcmp(key, PP_SPEC_KEY_TIMING)) {
 		if (sp->has_timing)
 			return fail(err, errlen, "timing= given twice");
@@ -201,6 +207,7 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->stop = 0;
 	sp->every = false;
 	sp->has_timing = false;
+	sp->heap = 0;
 	if (len >= sizeof(sp->text))
 		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
 	memcpy(sp->text, text, len + 1);
