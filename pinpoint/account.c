@@ -16,6 +16,16 @@
  * are ranked by them, on the same final runs, not by estimates taken when
  * each comparison happened to stop (which optional stopping biases away
  * from 0).  doc/statistics.md, "Numbers that add up".
+ *
+ * The runtime takes out of each value what the probes armed inside it cost,
+ * as it calibrated them in a loop at start-up; in real code the processor
+ * overlaps a probe's work with the program's, so the calibrated cost is off
+ * by a share that depends on the code (some 25 % too high around a chain of
+ * dependent multiplications).  F's whole, measured with its parts armed,
+ * and F measured with nothing armed inside it (its comparison in its
+ * caller's runs, the entry's own runs) are the same time: the share of the
+ * removed cost that makes them agree, over both revisions, is applied to
+ * every value of F's parts (probe_scale).
  */
 #include <errno.h>
 #include <math.h>
@@ -27,7 +37,8 @@
 struct table {
 	size_t nq, n[2];
 	const struct pp_quantity **q;
-	double *v[2]; /* nq columns of n[r] values, column-major */
+	double *v[2];	/* nq columns of n[r] values, column-major */
+	double *rm[2];	/* the probes' cost taken out of each, the same layout */
 };
 
 static double *col(const struct table *t, int r, size_t k)
@@ -35,9 +46,14 @@ static double *col(const struct table *t, int r, size_t k)
 	return t->v[r] + k * (t->n[0] > t->n[1] ? t->n[0] : t->n[1]);
 }
 
+static double *rmcol(const struct table *t, int r, size_t k)
+{
+	return t->rm[r] + k * (t->n[0] > t->n[1] ? t->n[0] : t->n[1]);
+}
+
 /* The value of each of @t's quantities in run @rec, or false when one was not measured. */
 static bool run_values(const struct pp_session *s, const struct pp_run_record *rec,
-		       const struct table *t, double *out)
+		       const struct table *t, double *out, double *rm)
 {
 	const struct pp_batch *b;
 
@@ -52,6 +68,7 @@ static bool run_values(const struct pp_session *s, const struct pp_run_record *r
 		if (j == b->nq || j >= rec->nvalues)
 			return false;
 		out[k] = rec->values[j];
+		rm[k] = rec->removed ? rec->removed[j] : 0;
 	}
 	return true;
 }
@@ -59,37 +76,125 @@ static bool run_values(const struct pp_session *s, const struct pp_run_record *r
 /* Fill @t from every run that measured all of its quantities.  0 or -ENOMEM. */
 static int fill(const struct pp_session *s, struct table *t)
 {
-	size_t cap = s->nruns ? s->nruns : 1;
-	double *row = calloc(t->nq, sizeof(*row));
+	size_t cap = s->nruns ? s->nruns : 1, len;
+	double *row = calloc(2 * t->nq, sizeof(*row));
 
-	t->v[0] = calloc(t->nq * cap, sizeof(double));
-	t->v[1] = calloc(t->nq * cap, sizeof(double));
-	if (!row || !t->v[0] || !t->v[1]) {
+	for (int r = 0; r < 2; r++) {
+		t->v[r] = calloc(t->nq * cap, sizeof(double));
+		t->rm[r] = calloc(t->nq * cap, sizeof(double));
+	}
+	if (!row || !t->v[0] || !t->v[1] || !t->rm[0] || !t->rm[1]) {
 		free(row);
 		return -ENOMEM;
 	}
-	/* columns are cap long: place values by run index within their revision */
+	/* columns are cap long while filling: place values by run within their revision */
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pp_run_record *rec = &s->runs[i];
 		int r = rec->rev;
 
-		if (!run_values(s, rec, t, row))
+		if (!run_values(s, rec, t, row, row + t->nq))
 			continue;
-		for (size_t k = 0; k < t->nq; k++)
+		for (size_t k = 0; k < t->nq; k++) {
 			t->v[r][k * cap + t->n[r]] = row[k];
+			t->rm[r][k * cap + t->n[r]] = row[t->nq + k];
+		}
 		t->n[r]++;
 	}
 	free(row);
-	/* compact to the longer revision's length, which col() assumes */
-	{
-		size_t len = t->n[0] > t->n[1] ? t->n[0] : t->n[1];
-
-		for (int r = 0; r < 2; r++)
-			for (size_t k = 1; k < t->nq; k++)
-				for (size_t i = 0; i < t->n[r]; i++)
-					t->v[r][k * len + i] = t->v[r][k * cap + i];
-	}
+	/* then as long as the longer revision's, which col() assumes */
+	len = t->n[0] > t->n[1] ? t->n[0] : t->n[1];
+	for (int r = 0; r < 2; r++)
+		for (size_t k = 1; k < t->nq; k++)
+			for (size_t i = 0; i < t->n[r]; i++) {
+				t->v[r][k * len + i] = t->v[r][k * cap + i];
+				t->rm[r][k * len + i] = t->rm[r][k * cap + i];
+			}
 	return 0;
+}
+
+/* Whether @q times something inside function @fn (of the current revision). */
+static bool inside(const struct pp_quantity *q, const struct pp_prog_fn *fn)
+{
+	return q->fn[PP_CUR] == fn && q->kind != PP_Q_ENTRY;
+}
+
+/*
+ * The mean of @clean per revision over the runs that armed nothing inside
+ * @fn, into @m (NaN where fewer than two).
+ */
+static void clean_means(const struct pp_session *s, const struct pp_quantity *clean,
+			const struct pp_prog_fn *fn, double m[2])
+{
+	double sum[2] = {0, 0};
+	size_t n[2] = {0, 0};
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *rec = &s->runs[i];
+		const struct pp_batch *b;
+		bool ok = true;
+		size_t at = 0;
+
+		if (rec->warmup || !rec->batch || rec->batch > s->nbatches || !rec->values)
+			continue;
+		b = &s->batches[rec->batch - 1];
+		at = b->nq;
+		for (size_t j = 0; j < b->nq && ok; j++) {
+			const struct pp_quantity *q = s->q[b->qids[j]];
+
+			if (q == clean)
+				at = j;
+			else if (inside(q, fn))
+				ok = false;
+		}
+		if (!ok || at == b->nq || at >= rec->nvalues)
+			continue;
+		sum[rec->rev] += rec->values[at];
+		n[rec->rev]++;
+	}
+	for (int r = 0; r < 2; r++)
+		m[r] = n[r] >= 2 ? sum[r] / (double)n[r] : NAN;
+}
+
+/*
+ * The share of the calibrated probe cost that makes @f's whole, measured
+ * with its parts (column 0 of @t), agree with @f measured clean, over both
+ * revisions; every value of @t then keeps (1 - scale) of what was taken
+ * out of it.  1 (nothing changes) without clean runs or without a cost to
+ * scale.
+ */
+static void scale_probes(const struct pp_session *s, struct pp_node *f, struct table *t)
+{
+	const struct pp_quantity *clean = f->q;
+	double over = 0, removed = 0, whole = 0, scale;
+
+	if (!clean)
+		return;
+	clean_means(s, clean, f->total->fn[PP_CUR], f->clean);
+	if (!isfinite(f->clean[0]) || !isfinite(f->clean[1]))
+		return;
+	for (int r = 0; r < 2; r++) {
+		double v = 0, rm = 0;
+
+		for (size_t i = 0; i < t->n[r]; i++) {
+			v += col(t, r, 0)[i];
+			rm += rmcol(t, r, 0)[i];
+		}
+		v /= (double)t->n[r];
+		rm /= (double)t->n[r];
+		over += v + rm - f->clean[r];
+		removed += rm;
+		whole += v + rm;
+	}
+	/* too little taken out for its share to be told from noise */
+	if (removed < 0.01 * whole)
+		return;
+	scale = over / removed;
+	scale = scale < 0 ? 0 : scale > 2 ? 2 : scale;
+	f->probe_scale = scale;
+	for (int r = 0; r < 2; r++)
+		for (size_t k = 0; k < t->nq; k++)
+			for (size_t i = 0; i < t->n[r]; i++)
+				col(t, r, k)[i] += (1 - scale) * rmcol(t, r, k)[i];
 }
 
 /* A part: the child node and the columns of @t it sums (a structural group sums several). */
@@ -122,6 +227,13 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 
 	if (!pp_compare(PP_TEST_WELCH, v->v[0], t->n[0], v->v[1], t->n[1], conf, &c))
 		n->diff = c.diff;
+	for (int r = 0; r < 2; r++) {
+		double m = 0;
+
+		for (size_t i = 0; i < t->n[r]; i++)
+			m += v->v[r][i];
+		n->mean[r] = m / (double)t->n[r];
+	}
 	if (!pp_ratio_interval(v->v[0], col(t, 0, 0), t->n[0], v->v[1], col(t, 1, 0), t->n[1], conf,
 			       &sh)) {
 		n->share = sh.centre;
@@ -262,6 +374,7 @@ int pp_tree_account(struct pp_session *s, int node)
 	}
 	f->runs[0] = t.n[0];
 	f->runs[1] = t.n[1];
+	scale_probes(s, f, &t);
 	{
 		struct pp_comparison c;
 
@@ -307,6 +420,7 @@ out:
 		free(v.v[r]);
 		free(sum.v[r]);
 		free(t.v[r]);
+		free(t.rm[r]);
 	}
 	free(t.q);
 	free(parts);

@@ -128,8 +128,7 @@ static int find_toolchain(struct toolchain *t)
 	return 0;
 }
 
-/* Where instrumented copies go: --build-root, $XDG_CACHE_HOME or ~/.cache. */
-static int build_root(const struct pp_options *opt, char *buf, size_t size)
+int pp_build_root(const struct pp_options *opt, char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char cwd[PATH_MAX];
@@ -386,7 +385,7 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 		pr_err("%s/CMakeCache.txt names no source directory (CMAKE_HOME_DIRECTORY)", dir);
 		return -EINVAL;
 	}
-	if (build_root(opt, root, PATH_MAX)) {
+	if (pp_build_root(opt, root, PATH_MAX)) {
 		pr_err("no place for pinpoint's builds: set HOME or give --build-root DIR");
 		return -EINVAL;
 	}

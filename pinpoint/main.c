@@ -398,8 +398,10 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	err = pp_options_parse(&opt, argc, argv);
-	if (err)
+	if (err) {
+		pp_options_free(&opt);
 		return err > 0 ? 0 : opt.bisect ? PP_BISECT_ABORT : PP_EXIT_USAGE;
+	}
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
 	if (opt.commits) {
 		code = pp_commits_run(&opt);

@@ -105,9 +105,10 @@ static const struct pp_option_desc options[] = {
     {"max-runs-per-comparison", 0, set_int, FIELD(max_runs_comparison), .arg = "N", .min = 3,
      .max = 1000000, .def = "3000",
      .help = "runs per revision after which a comparison is undecided"},
-    {"max-time", 0, set_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "1800",
+    {"max-time", 0, set_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
      .def_note = ", 0: no limit",
-     .help = "seconds the session may measure for; comparisons it cannot pay for are undecided"},
+     .help = "seconds the session may measure for (after the builds), planned layer by layer, "
+	     "the bottleneck chain first; what it cannot pay for is left open or undecided"},
     {"executions", 0, set_executions, .arg = "auto|all|N", .def = "auto",
      .help = "end each run after the entry's N-th execution; auto: as many as measure best for "
 	     "the time, from the first runs; all: never"},

@@ -6,7 +6,7 @@
  * At a slower function F, the two revisions' call lists are aligned
  * (align.c) and F's parts are measured in the same runs, with F's whole time
  * beside them: its own body and, for a list of up to PP_ATTRIB_SHORT
- * places, every call at once with the list's two halves riding along; a
+ * timed places, every call at once with the list's two halves riding along; a
  * longer list is halved, the halves' halves riding along, and a half is
  * followed only when it is found slower or faster (a regression or
  * improvement of at least the threshold: core/stats_seq.h), which is what
@@ -31,7 +31,9 @@
  * the optimiser) cannot be measured: its time is part of F's own body, whose
  * node lists it ("inlined here").  A call timed in one revision only is
  * measured there alone and named so; its other revision's time is in F's
- * own body.
+ * own body.  A call that came into F with inlined code is a call of F like
+ * any other; one that one revision has only because the other calls what
+ * it inlined is measured in that revision alone, as well.
  */
 #include <errno.h>
 #include <math.h>
@@ -124,15 +126,117 @@ static int push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_qua
 	return 0;
 }
 
+/* Places of @u0..@u1 with a timed call in either revision: what measuring them costs. */
+static int timed_places(const struct fnview *v, int u0, int u1)
+{
+	int t = 0;
+
+	for (int k = u0; k <= u1; k++)
+		t += timed_in(v, k, PP_PREV) || timed_in(v, k, PP_CUR);
+	return t;
+}
+
+/*
+ * Where places @u0..@u1 are halved: the first half ends at the place that
+ * holds half of their timed places (calls of inlined code make long lists of
+ * places of which few may be timed).
+ */
+static int split(const struct fnview *v, int u0, int u1)
+{
+	int t = timed_places(v, u0, u1), want = t / 2, seen = 0;
+
+	if (want < 1)
+		return u0 + (u1 - u0 + 1) / 2 - 1;
+	for (int k = u0; k <= u1; k++) {
+		seen += timed_in(v, k, PP_PREV) || timed_in(v, k, PP_CUR);
+		if (seen == want)
+			return k;
+	}
+	return u1;
+}
+
+/* @q, the range of places @u0..@u1, is their calls' ranges added up in the same run. */
+static int derive_from_units(struct pp_session *s, const struct fnview *v, struct pp_quantity *q,
+			     int u0, int u1)
+{
+	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms));
+	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
+	size_t n = 0;
+	int err = 0;
+
+	if (!terms || !signs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int k = u0; k <= u1; k++) {
+		bool oom = false;
+		struct pp_quantity *t = unit_q(s, v, k, &oom);
+
+		if (oom) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if (t) {
+			terms[n] = t;
+			signs[n++] = 1;
+		}
+	}
+	err = n ? pp_quantity_derive(q, terms, signs, n) : 0;
+out:
+	free(terms);
+	free(signs);
+	return err;
+}
+
+/*
+ * Whether @fn may call itself, in either revision: through direct calls
+ * that have tables, searched breadth first (calls through pointers are not
+ * followed: doc/semantics.md says what that misses).
+ */
+static bool may_recurse(const struct pp_session *s, const struct pp_prog_fn *const fn[2])
+{
+	for (int r = 0; r < 2; r++) {
+		const struct pp_program *prog = &s->rev[r].prog;
+		const struct pp_prog_fn *queue[256];
+		size_t head = 0, tail = 0;
+
+		queue[tail++] = fn[r];
+		while (head < tail) {
+			const struct pp_prog_fn *f = queue[head++];
+
+			for (uint32_t k = 0; k < f->ncalls; k++) {
+				const struct pp_prog_fn *c;
+				bool known = false;
+
+				if (!pp_call_timed(&f->calls[k]))
+					continue;
+				c = pp_program_resolve(prog, f, &f->calls[k]);
+				if (!c)
+					continue;
+				if (c == fn[r])
+					return true;
+				for (size_t i = 0; i < tail && !known; i++)
+					known = queue[i] == c;
+				if (known)
+					continue;
+				if (tail == 256)
+					return true; /* too many to follow: assume it may */
+				queue[tail++] = c;
+			}
+		}
+	}
+	return false;
+}
+
 /* The quantities that show places @u0..@u1: every call, or halves and quarters. */
 static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 		 struct pp_quantity **batch, size_t *n, size_t max)
 {
-	int len = u1 - u0 + 1, mid = u0 + len / 2 - 1;
+	int len = timed_places(v, u0, u1), mid = split(v, u0, u1);
 	bool oom = false;
 	int err = 0;
 
-	if (len <= 0)
+	if (u1 < u0)
 		return 0;
 	if (len <= PP_ATTRIB_SHORT) {
 		for (int k = u0; k <= u1 && !err; k++) {
@@ -141,22 +245,91 @@ static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 			if (q)
 				err = push(batch, n, max, q);
 		}
-		if (len >= 3 && !err)
-			err = push(batch, n, max, range_q(s, v, u0, mid));
-		if (len >= 3 && !err)
-			err = push(batch, n, max, range_q(s, v, mid + 1, u1));
+		/* the halves are their calls added up in the same runs */
+		for (int h = 0; h < 2 && len >= 3 && !err; h++) {
+			struct pp_quantity *half = range_q(s, v, h ? mid + 1 : u0, h ? u1 : mid);
+
+			err = half ? derive_from_units(s, v, half, h ? mid + 1 : u0, h ? u1 : mid) : -ENOMEM;
+			if (!err)
+				err = push(batch, n, max, half);
+		}
 		return oom ? -ENOMEM : err;
 	}
-	err = push(batch, n, max, range_q(s, v, u0, mid));
-	if (!err)
-		err = push(batch, n, max, range_q(s, v, mid + 1, u1));
+	/* the quarters are armed, the halves are their quarters added up */
 	for (int h = 0; h < 2 && !err; h++) {
-		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = a + (b - a + 1) / 2 - 1;
+		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = split(v, a, b);
+		struct pp_quantity *q[2] = {range_q(s, v, a, m), range_q(s, v, m + 1, b)};
+		struct pp_quantity *half = range_q(s, v, a, b);
+		const signed char plus[2] = {1, 1};
 
-		err = push(batch, n, max, range_q(s, v, a, m));
+		if (!q[0] || !q[1] || !half)
+			return -ENOMEM;
+		err = pp_quantity_derive(half, q, plus, 2);
 		if (!err)
-			err = push(batch, n, max, range_q(s, v, m + 1, b));
+			err = push(batch, n, max, half);
+		if (!err)
+			err = push(batch, n, max, q[0]);
+		if (!err)
+			err = push(batch, n, max, q[1]);
 	}
+	return err;
+}
+
+/*
+ * A function's own body is its whole less its calls, measured in the same
+ * runs: @self from @total and the quantities that show places 0..nu-1 (each
+ * call of a short list, the quarters of a long one), unless the function
+ * may call itself, where a call's range would hold its nested calls' ranges
+ * too and only the runtime's fn= item tells them apart.
+ */
+static int derive_self(struct pp_session *s, const struct fnview *v, struct pp_quantity *self,
+		       struct pp_quantity *total)
+{
+	struct pp_quantity **terms;
+	signed char *signs;
+	size_t n = 0;
+	int err = 0, len = timed_places(v, 0, v->nu - 1);
+
+	if (self->nterms || may_recurse(s, v->fn))
+		return 0;
+	terms = calloc((size_t)v->nu + 5, sizeof(*terms));
+	signs = calloc((size_t)v->nu + 5, sizeof(*signs));
+	if (!terms || !signs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	terms[n] = total;
+	signs[n++] = 1;
+	if (len <= PP_ATTRIB_SHORT) {
+		for (int k = 0; k < v->nu; k++) {
+			bool oom = false;
+			struct pp_quantity *q = unit_q(s, v, k, &oom);
+
+			if (oom) {
+				err = -ENOMEM;
+				goto out;
+			}
+			if (q) {
+				terms[n] = q;
+				signs[n++] = -1;
+			}
+		}
+	} else {
+		int mid = split(v, 0, v->nu - 1);
+
+		for (int h = 0; h < 2; h++) {
+			int a = h ? mid + 1 : 0, b = h ? v->nu - 1 : mid, m = split(v, a, b);
+
+			terms[n] = range_q(s, v, a, m);
+			signs[n++] = -1;
+			terms[n] = range_q(s, v, m + 1, b);
+			signs[n++] = -1;
+		}
+	}
+	err = pp_quantity_derive(self, terms, signs, n);
+out:
+	free(terms);
+	free(signs);
 	return err;
 }
 
@@ -174,28 +347,6 @@ static int view(struct fnview *v, const struct pp_prog_fn *const fn[2])
 	v->fn[1] = fn[1];
 	v->nu = pp_align(fn[PP_PREV], fn[PP_CUR], &v->u);
 	return v->nu < 0 ? v->nu : 0;
-}
-
-/* The entry's own body, calls and halves ride along with the entry's first comparison. */
-static int first(struct pp_session *s, struct pp_qlist *l)
-{
-	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
-	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS];
-	struct fnview v;
-	size_t n = 0;
-	int err = view(&v, entry);
-
-	if (err)
-		return err;
-	err = push(batch, &n, PP_BATCH_MAX_SLOTS - 1, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
-	if (!err)
-		err = parts(s, &v, 0, v.nu - 1, batch, &n, PP_BATCH_MAX_SLOTS - 1);
-	if (!err)
-		share_alpha(batch, 0, n, 1 - s->opt->confidence);
-	for (size_t i = 0; i < n && !err; i++)
-		err = pp_qlist_add(l, batch[i]);
-	free(v.u);
-	return err;
 }
 
 /* Significantly slower, or faster, and not shown within the threshold. */
@@ -255,17 +406,51 @@ struct fnstate {
 	struct pp_qlist parts;	   /* every part of F measured so far */
 };
 
-static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_call *c)
+/* Call @k of @fn, which has no probes, goes into the own body's note. */
+static void note_inlined(struct fnstate *st, const char *what, const struct pp_prog_fn *fn,
+			 unsigned k)
 {
-	char *n = NULL;
+	const struct pp_prog_call *c = &fn->calls[k];
+	char *n = NULL, *label = pp_prog_call_label(fn, k);
 
-	if (asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
-		     st->inlined ? ", " : "", pp_demangle(pp_prog_call_name(c)), c->file, c->line,
-		     what) < 0)
+	if (label && asprintf(&n, "%s%s%s (%s:%u)%s", st->inlined ? st->inlined : "",
+			      st->inlined ? ", " : "", label, c->file, c->line, what) < 0)
+		n = NULL;
+	free(label);
+	if (!n)
 		return;
 	free(st->inlined);
 	st->inlined = n;
 	st->ninlined++;
+}
+
+/* The place of call @at of revision @r, or -1. */
+static int place_of(const struct fnview *v, int r, int at)
+{
+	for (int k = 0; k < v->nu; k++)
+		if (v->u[k].at[r] == at)
+			return k;
+	return -1;
+}
+
+/*
+ * Whether place @k, a call of revision @r only, is so because the revisions
+ * inlined differently: it came into F by inlining, and the nearest call it
+ * came through that both revisions have is timed in the other one, where
+ * the call's time is part of that call's.
+ */
+static bool inlined_in_one(const struct fnview *v, int k, int r)
+{
+	const struct pp_prog_fn *fn = v->fn[r];
+	uint32_t via = fn->calls[v->u[k].at[r]].via;
+
+	for (; via; via = fn->calls[via - 1].via) {
+		int p = place_of(v, r, (int)via - 1), o = p >= 0 ? v->u[p].at[1 - r] : -1;
+
+		if (o >= 0)
+			return pp_call_timed(&v->fn[1 - r]->calls[o]);
+	}
+	return false;
 }
 
 /* Nodes for places @u0..@u1, all measured; returns how many slower ones, or -ENOMEM. */
@@ -282,11 +467,14 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 		if (oom)
 			return -ENOMEM;
 		if (!q) { /* no probes in either revision: part of the own body */
+			/* What came in with an inlined call is inside the one noted. */
+			if (v->fn[r]->calls[v->u[k].at[r]].via)
+				continue;
 			note_inlined(st,
 				     both	   ? ""
 				     : r == PP_CUR ? " only in the current revision"
 						   : " only in the previous revision",
-				     &v->fn[r]->calls[v->u[k].at[r]]);
+				     v->fn[r], (unsigned)v->u[k].at[r]);
 			continue;
 		}
 		if (both && !q->absent[0] && !q->absent[1]) {
@@ -310,7 +498,7 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 			note_inlined(st,
 				     t == PP_CUR ? " in the previous revision only"
 						 : " in the current revision only",
-				     &v->fn[1 - t]->calls[v->u[k].at[1 - t]]);
+				     v->fn[1 - t], (unsigned)v->u[k].at[1 - t]);
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
 				return -ENOMEM;
@@ -321,6 +509,21 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 					       : "timed in the previous revision only: inlined in "
 						 "the current one, where its time is part of the "
 						 "own body";
+			slower += s->nodes[i].sign > 0;
+			continue;
+		}
+		if (inlined_in_one(v, k, r)) {
+			st->one_sided = true;
+			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
+			if (i < 0)
+				return -ENOMEM;
+			s->nodes[i].stop =
+			    r == PP_CUR ? "timed in the current revision only: it came with "
+					  "inlined code, which the previous one calls, where its "
+					  "time is part of that call"
+					: "timed in the previous revision only: it came with "
+					  "inlined code, which the current one calls, where its "
+					  "time is part of that call";
 			slower += s->nodes[i].sign > 0;
 			continue;
 		}
@@ -396,11 +599,11 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 	const struct fnstate *st = nr->st;
 	const struct fnview *v = st->v;
 	const struct pp_prog_fn *callee[2];
-	struct pp_quantity *lead = NULL;
+	struct pp_quantity *lead = NULL, *self, *total;
 	struct fnview cv;
 	int best = -1, err;
 
-	if (nr->u1 - nr->u0 + 1 > PP_ATTRIB_SHORT || st->a->paths >= s->opt->max_paths)
+	if (timed_places(v, nr->u0, nr->u1) > PP_ATTRIB_SHORT || st->a->paths >= s->opt->max_paths)
 		return 0;
 	for (int k = nr->u0; k <= nr->u1; k++) {
 		bool oom = false;
@@ -434,9 +637,13 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 	if (err)
 		return err;
 	/* its whole time too, so that its parts' numbers have runs of their own */
-	err = push(out, n, max, pp_quantity_get(s, PP_Q_TOTAL, callee, 0, 0));
+	total = pp_quantity_get(s, PP_Q_TOTAL, callee, 0, 0);
+	self = pp_quantity_get(s, PP_Q_SELF, callee, 0, 0);
+	err = self && total ? derive_self(s, &cv, self, total) : -ENOMEM;
 	if (!err)
-		err = push(out, n, max, pp_quantity_get(s, PP_Q_SELF, callee, 0, 0));
+		err = push(out, n, max, total);
+	if (!err)
+		err = push(out, n, max, self);
 	if (!err)
 		err = parts(s, &cv, 0, cv.nu - 1, out, n, max);
 	free(cv.u);
@@ -520,7 +727,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 {
 	const struct fnview *v = st->v;
 	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
-	int len = u1 - u0 + 1, mid = u0 + len / 2 - 1, slower = 0, err;
+	int len = timed_places(v, u0, u1), mid = split(v, u0, u1), slower = 0, err;
 	size_t n = 0;
 
 	if (extra)
@@ -574,7 +781,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 	 * quarter can mask it), with its own alpha.
 	 */
 	for (int h = 0; h < 2; h++) {
-		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = a + (b - a + 1) / 2 - 1;
+		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = split(v, a, b);
 		struct pp_quantity *q = half[h];
 		int got;
 
@@ -778,10 +985,11 @@ static int part_node(const struct pp_session *s, int node, const struct pp_quant
 
 /*
  * After the chain below F: the parts of F left open because they could not
- * lead it are taken up again, in the time the plan gives them, so that the
- * further contributors are decided too, then dug into like the others.
- * Those still open keep what is known.  Only parts with a node (an interval
- * that reaches the threshold) are taken up.
+ * lead it, whose estimate points F's way and whose interval still reaches
+ * the threshold, are taken up again in the time the plan gives them, so
+ * that the further contributors are decided too, then dug into like the
+ * others.  Those still open keep what is known; the others could at most
+ * be shown "the same", which changes nothing in the answer.
  */
 static int resume_parts(struct attrib *a, struct fnstate *st)
 {
@@ -796,7 +1004,9 @@ static int resume_parts(struct attrib *a, struct fnstate *st)
 		struct pp_quantity *q = st->parts.q[i];
 		int k = part_node(s, st->node, q);
 
-		if (q->verdict == PP_V_BOUNDED && k >= 0) {
+		/* one whose estimate points F's way and whose interval reaches the threshold */
+		if (q->verdict == PP_V_BOUNDED && k >= 0 && st->dir * q->cmp.diff.centre > 0 &&
+		    (st->dir > 0 ? q->look.diff.high : -q->look.diff.low) >= q->threshold_ns) {
 			pp_decide_resume(s, q);
 			nodes[resumed++] = k;
 		}
@@ -849,10 +1059,14 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 	st.dir = s->nodes[node].sign < 0 ? -1 : 1;
 	st.group = -1;
 	self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
-	/* The entry's whole time is its own comparison's, measured with its first parts. */
-	st.total = s->nodes[node].kind == PP_NODE_ENTRY ? (struct pp_quantity *)s->nodes[node].q
-							: pp_quantity_get(s, PP_Q_TOTAL, fn, 0, 0);
-	err = self && st.total ? measure_parts(s, &st, self) : -ENOMEM;
+	/*
+	 * F's whole time in the runs of its parts; the entry's own comparison
+	 * keeps only runs that armed nothing inside it.
+	 */
+	st.total = pp_quantity_get(s, PP_Q_TOTAL, fn, 0, 0);
+	err = self && st.total ? derive_self(s, &v, self, st.total) : -ENOMEM;
+	if (!err)
+		err = measure_parts(s, &st, self);
 	if (!err)
 		err = close_fn(s, &st, self);
 	if (!err)
@@ -879,4 +1093,4 @@ static int dig(struct pp_session *s, int root)
 }
 
 const struct pp_search_ops pp_search_attrib = {
-    .name = "attrib", .first = first, .dig = dig, .mark_chain = pp_tree_mark_chain, .tree = true};
+    .name = "attrib", .dig = dig, .mark_chain = pp_tree_mark_chain, .tree = true};

@@ -242,28 +242,7 @@ static int dig(struct pp_session *s, int root)
 	return err;
 }
 
-/* DiggingFind's comparisons under the entry, measured with it; it gives them their alpha. */
-static int first(struct pp_session *s, struct pp_qlist *l)
-{
-	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
-	char *why = NULL;
-	bool same = pp_same_call_list(entry[0], entry[1], &why);
-	unsigned last;
-	int err = 0;
-
-	free(why);
-	if (!same || !entry[PP_CUR]->ncalls)
-		return 0;
-	last = entry[PP_CUR]->ncalls - 1;
-	err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, last));
-	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
-		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, (last + 1) / 2 - 1));
-	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
-		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, (last + 1) / 2, last));
-	return err ? err : pp_qlist_add(l, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
-}
-
 const struct pp_search_ops pp_search_seed = {
-    .name = "seed", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};
+    .name = "seed", .dig = dig, .mark_chain = NULL, .tree = false};
 const struct pp_search_ops pp_search_linear = {
-    .name = "linear", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};
+    .name = "linear", .dig = dig, .mark_chain = NULL, .tree = false};

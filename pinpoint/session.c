@@ -20,6 +20,8 @@ void pp_session_free(struct pp_session *s)
 		free(s->q[i]->series[0].v);
 		free(s->q[i]->series[1].v);
 		free(s->q[i]->left);
+		free(s->q[i]->terms);
+		free(s->q[i]->signs);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -29,8 +31,10 @@ void pp_session_free(struct pp_session *s)
 		free(s->batches[i].arming[1]);
 	}
 	free(s->batches);
-	for (size_t i = 0; i < s->nruns; i++)
+	for (size_t i = 0; i < s->nruns; i++) {
 		free(s->runs[i].values);
+		free(s->runs[i].removed);
+	}
 	free(s->runs);
 	for (size_t i = 0; i < s->nnodes; i++)
 		free(s->nodes[i].detail);
@@ -112,6 +116,42 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 	return new_quantity(s, kind, fn);
 }
 
+/* Whether @q is @of, or one of @of's terms, at any depth. */
+static bool depends_on(const struct pp_quantity *of, const struct pp_quantity *q)
+{
+	if (of == q)
+		return true;
+	for (size_t i = 0; i < of->nterms; i++)
+		if (depends_on(of->terms[i], q))
+			return true;
+	return false;
+}
+
+int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
+		       const signed char *signs, size_t n)
+{
+	if (q->nterms || !n || (n == 1 && terms[0] == q && signs[0] == 1))
+		return 0; /* nothing to derive: it is its one term */
+	for (size_t i = 0; i < n; i++)
+		if (!terms[i] || depends_on(terms[i], q))
+			return -EINVAL;
+	q->terms = calloc(n, sizeof(*q->terms));
+	q->signs = calloc(n, sizeof(*q->signs));
+	if (!q->terms || !q->signs) {
+		free(q->terms);
+		free(q->signs);
+		q->terms = NULL;
+		q->signs = NULL;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		q->terms[i] = terms[i];
+		q->signs[i] = signs[i];
+	}
+	q->nterms = n;
+	return 0;
+}
+
 int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q)
 {
 	if (!q)
@@ -155,6 +195,9 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->parent = parent;
 	n->child = n->next = -1;
 	n->lead = n->tie = -1;
+	n->probe_scale = 1;
+	n->clean[0] = n->clean[1] = NAN;
+	n->mean[0] = n->mean[1] = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0				   ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1

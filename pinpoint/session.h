@@ -80,6 +80,16 @@ struct pp_quantity {
 	unsigned prev_first, prev_last;
 	bool absent[2];
 	struct pp_series series[2]; /* per-run values, per revision */
+	/*
+	 * Derived (nterms > 0): not armed, its value in a run is the sum of its
+	 * terms' values in that run, each times its sign (an own body is its
+	 * function's whole less its calls; a range, its calls or quarters), so
+	 * that no call site feeds two counters (measure.c).  The terms are
+	 * measured whenever it is.
+	 */
+	struct pp_quantity **terms;
+	signed char *signs;
+	size_t nterms;
 	unsigned batch;		    /* measured in this batch (1-based), 0 = not yet */
 	/* The error rate this comparison may spend, set by the plan (0: not set,
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
@@ -126,6 +136,7 @@ struct pp_run_record {
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
 	double *values; /* per quantity of the batch, in batch order */
+	double *removed; /* the probes' cost the runtime took out of each value, same order */
 };
 
 struct pp_batch {
@@ -183,6 +194,15 @@ struct pp_node {
 	 */
 	const struct pp_quantity *total;
 	struct pp_interval whole, parts; /* the whole's difference and its parts' together */
+	/*
+	 * The probes' cost as the runtime calibrated it, scaled to what this
+	 * function's runs show (account.c): scale = (its whole with its parts
+	 * armed, probes left in) less (it with nothing armed inside, clean[]),
+	 * over what the runtime took out; 1 when that cannot be told.
+	 */
+	double probe_scale;
+	double clean[2]; /* its mean with nothing armed inside, per revision; NaN: none */
+	double mean[2];	 /* a part: its mean over those runs, per revision */
 	size_t runs[2];
 	int lead, tie;
 };
@@ -253,6 +273,15 @@ struct pp_qlist {
 /* Append @q unless it is there already; -ENOMEM when @q is NULL or out of memory. */
 int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q);
 void pp_qlist_free(struct pp_qlist *l);
+
+/*
+ * Make @q derived: its value is the sum of @terms[i]'s times @signs[i]
+ * (+1 or -1) in the same run.  A quantity already derived keeps its terms,
+ * and one that is its one term stays as it is.  Returns 0, -EINVAL (a term
+ * that is @q or is derived from @q), -ENOMEM.
+ */
+int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
+		       const signed char *signs, size_t n);
 
 /* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,

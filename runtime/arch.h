@@ -56,6 +56,17 @@ bool pp_arch_branch_unpatched(const uint8_t *code);
  * can run. */
 void pp_arch_vsave_init(void);
 
+/*
+ * The loops calib.c times: @n executions of an enter and an exit probe of
+ * site PP_CALIB_SITE of pp_calib_fn (rt.h), called as an armed call's
+ * probes call the runtime in an executable (x86-64: a sled's call of a
+ * thunk that jumps to the r11 entry points; elsewhere a check of the flag
+ * and a call of __pinpoint_enter or __pinpoint_exit); and the same loop
+ * with the probes unarmed.
+ */
+void pp_arch_calib_probes(unsigned n);
+void pp_arch_calib_plain(unsigned n);
+
 #pragma GCC visibility pop
 
 #endif /* PINPOINT_ARCH_H */

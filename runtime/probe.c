@@ -41,9 +41,19 @@
  * take a timed outermost execution of such a counter, and come here for
  * the rest.
  *
+ * Every probe execution that reaches a counter is counted in the thread's
+ * block, as one that read the clock or one that did not (pp_thread.plain
+ * and .clock), and a timed execution keeps the two counts once its enter
+ * probe has counted itself; its exit probe, before counting itself, adds
+ * the probes run in between to the counter (pp_tcounter.plain and .clock).
+ * calib.c knows what each kind costs: the time they took is taken out of
+ * the counter's at the end (sample.c).
+ *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
- * process (pp_stop()): the driver needs no more of the run.
+ * process (pp_stop()): the driver needs no more of the run.  With skip=K,
+ * the one that finishes the K-th keeps every counter's totals so far
+ * (pp_skip_take()), which the results leave out.
  */
 #include "rt.h"
 
@@ -51,8 +61,8 @@ uint64_t pp_samples[PP_MAX_SAMPLES];
 uint32_t pp_nsamples;
 uint32_t pp_samples_cap;
 int pp_sample_counter = -1;
-int pp_stop_counter = -1;
-static uint64_t pp_stop_seen; /* the entry's finished outermost executions, with stop=N */
+int pp_seen_counter = -1;
+static uint64_t pp_seen; /* the entry's finished outermost executions, with stop=N or skip=K */
 
 static inline const struct pp_site *site_of(const struct pp_fn *fn, uint32_t site)
 {
@@ -80,6 +90,15 @@ void pp_sample(struct pp_thread *t, uint64_t ticks)
 		pp_add(&pp_dropped, 1);
 }
 
+/* One more probe execution of @t, which read the clock or not. */
+static pp_inline void count_probe(struct pp_thread *t, bool clock)
+{
+	if (clock)
+		pp_st(&t->clock, t->clock + 1);
+	else
+		pp_st(&t->plain, t->plain + 1);
+}
+
 static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 {
 	if (t->state == PP_THREAD_LISTED)
@@ -88,36 +107,51 @@ static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 		pp_add(&pp_totals[i].lost, 1);
 }
 
-/* Returns true when this was the entry's execution that stop=N waits for.
- * @now is 0 when no counter the exit ends was timed. */
-static pp_inline bool finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t now)
+/* Returns which of the entry's executions this was, when stop=N or skip=K
+ * counts them, else 0.  @now is 0 when no counter the exit ends was timed;
+ * the exit probe has not counted itself yet. */
+static pp_inline uint64_t finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i,
+				 uint64_t now)
 {
-	uint64_t start = c->start, d = start ? now - start : 0;
+	uint64_t start = c->start, d = 0, plain = 0, clock = 0;
 
+	if (start) {
+		d = now - start;
+		plain = t->plain - c->plain0;
+		clock = t->clock - c->clock0;
+	}
 	if (pp_likely(t->state == PP_THREAD_LISTED)) {
 		if (pp_likely(!c->skip)) {
 			uint64_t count = c->count + 1;
 
 			pp_st(&c->sum, c->sum + d);
 			pp_st(&c->count, count);
+			pp_st(&c->plain, c->plain + plain);
+			pp_st(&c->clock, c->clock + clock);
 			if (pp_unlikely(count == PP_SAMPLE_AFTER))
 				pp_sample_consider(t, c, i);
 		} else {
 			if (start) {
 				pp_st(&c->ssum, c->ssum + d);
 				pp_st(&c->stimed, c->stimed + 1);
+				pp_st(&c->splain, c->splain + plain);
+				pp_st(&c->sclock, c->sclock + clock);
 			}
 			pp_st(&c->scount, c->scount + 1);
 		}
-	} else {
+	} else if (start) {
 		pp_add(&pp_totals[i].sum, d);
 		pp_add(&pp_totals[i].count, 1);
-		pp_add(&pp_totals[i].timed, start != 0);
+		pp_add(&pp_totals[i].plain, plain);
+		pp_add(&pp_totals[i].clock, clock);
+	} else {
+		pp_add(&pp_totals[i].scount, 1);
 	}
 	if (pp_unlikely((int)i == pp_sample_counter))
-		pp_sample(t, d);
-	return pp_unlikely((int)i == pp_stop_counter) &&
-	       pp_add(&pp_stop_seen, 1) + 1 == (uint64_t)pp_spec.stop;
+		pp_sample(t, pp_calib_net(d, plain, clock));
+	if (pp_unlikely((int)i == pp_seen_counter))
+		return pp_add(&pp_seen, 1) + 1;
+	return 0;
 }
 
 /* The thread's block, computed once per probe: without the barrier the
@@ -177,8 +211,12 @@ static pp_inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned b
 			pp_st(&c->frame, frame);
 			pp_st(&c->ret, ret);
 			c->vframe = 0;
-			if (starts_timed(t, c))
+			if (starts_timed(t, c)) {
+				/* the probe reads the clock, and counts itself */
+				pp_st(&c->plain0, t->plain);
+				pp_st(&c->clock0, t->clock + 1);
 				timed |= m & -m;
+			}
 		}
 		pp_st(&c->depth, depth + 1);
 	}
@@ -203,9 +241,9 @@ static pp_inline bool timed_word(const struct pp_thread *t, uint64_t m, unsigned
 	return false;
 }
 
-static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+static pp_inline uint64_t exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
 {
-	bool stop = false;
+	uint64_t seen = 0;
 
 	for (; m; m &= m - 1) {
 		unsigned i = base + (unsigned)__builtin_ctzll(m);
@@ -215,10 +253,14 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
 		if (!depth)
 			continue;
 		pp_st(&c->depth, depth - 1);
-		if (depth == 1)
-			stop |= finish(t, c, i, now);
+		if (depth == 1) {
+			uint64_t n = finish(t, c, i, now);
+
+			if (pp_unlikely(n))
+				seen = n; /* one counter is the entry's */
+		}
 	}
-	return stop;
+	return seen;
 }
 
 /*
@@ -226,14 +268,15 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
  * sites are one call or one body, and a sampled counter is always of one
  * site: its untimed executions, 7 in 8, take the paths below, without the
  * loops over masks, the clock or the register saves of the general path.
+ * The one counter may be a function's calls (mask[1]), never sampled.
  */
 static pp_inline struct pp_tcounter *one_counter(struct pp_thread *t, const struct pp_site *s)
 {
-	uint64_t m = s->mask[0];
+	uint64_t m0 = s->mask[0], m1 = s->mask[1], m = m0 ? m0 : m1;
 
-	if (s->mask[1] || !m || (m & (m - 1)))
+	if ((m0 && m1) || !m || (m & (m - 1)))
 		return NULL;
-	return &t->c[__builtin_ctzll(m)];
+	return &t->c[(unsigned)__builtin_ctzll(m) + (m0 ? 0 : PP_MAX_SLOTS)];
 }
 
 static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const struct pp_site *s,
@@ -245,6 +288,7 @@ static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const stru
 		pp_thread_attach(t);
 	s0 = enter_word(t, s->mask[0], 0, frame, ret);
 	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame, ret) : 0;
+	count_probe(t, s0 | s1);
 	if (!(s0 | s1))
 		return; /* nothing started, or only untimed (sampled) executions */
 	/* read the clock last, so that the probe's own work is not measured */
@@ -274,6 +318,7 @@ static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame,
 		pp_st(&c->skip, skip - 1);
 		pp_st(&c->start, 0);
 		pp_st(&c->depth, 1);
+		count_probe(t, false);
 		return;
 	}
 	enter_slow(t, s, frame, ret);
@@ -291,22 +336,32 @@ PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cf
 	enter_at(fn, site, cfa, ret);
 }
 
+/* The entry's @n-th execution ended, and every counter its exit probe ends
+ * with it. */
+static __attribute__((noinline)) void entry_seen(uint64_t n)
+{
+	if (n == pp_spec.skip)
+		pp_skip_take();
+	if (n == pp_spec.stop)
+		pp_stop();
+}
+
 static __attribute__((noinline)) void exit_slow(struct pp_thread *t, const struct pp_site *s)
 {
-	uint64_t now;
-	bool stop;
+	uint64_t now, seen;
 
 	/* the clock only when a timed execution ends, and before the updates */
 	now = timed_word(t, s->mask[0], 0) ||
 		      (pp_unlikely(s->mask[1]) && timed_word(t, s->mask[1], PP_MAX_SLOTS))
 		  ? pp_ticks()
 		  : 0;
-	stop = exit_word(t, s->mask[0], 0, now);
+	seen = exit_word(t, s->mask[0], 0, now);
 	if (pp_unlikely(s->mask[1]))
 		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);
+	count_probe(t, now != 0);
 	/* after the whole site: the other counters it ends are in the results too */
-	if (pp_unlikely(stop))
-		pp_stop();
+	if (pp_unlikely(seen))
+		entry_seen(seen);
 }
 
 PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
@@ -325,6 +380,7 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 	if (pp_likely(c && c->skip && c->depth == 1 && !c->start && t->state == PP_THREAD_LISTED)) {
 		pp_st(&c->depth, 0);
 		pp_st(&c->scount, c->scount + 1);
+		count_probe(t, false);
 		return;
 	}
 	exit_slow(t, s);

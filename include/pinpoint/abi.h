@@ -59,10 +59,13 @@
  *    place, a 5-byte no-op before the call and one after it; armed, calls
  *    of thunks that run the same three instructions with a jmp for the
  *    call.
- *    Call lists are those of the source (taken before any optimisation);
- *    probes are planted after all optimisation, so only the calls that
- *    survived in their function are probed (fate PP_FATE_TIMED; every copy
- *    of a duplicated call has the probes of its one site).  A call whose
+ *    Call lists are those of the source (taken before any optimisation),
+ *    each call followed by what came into the function by inlining at it:
+ *    the calls of the inlined function that survived in this one, and the
+ *    calls it inlined in turn, each with the call it came through (via).
+ *    Probes are planted after all optimisation, so only the calls that
+ *    survived are probed (fate PP_FATE_TIMED; every copy of a duplicated
+ *    call has the probes of its one site).  A call whose
  *    callee was inlined, or that was removed, has no probes: its flag is
  *    never read and an armed range of such calls never executes.  Probes
  *    exist only in functions with PP_FUNC_EMITTED.
@@ -118,8 +121,15 @@
 /* The thunks of the sleds around timed calls (4.). */
 #define PP_SLEDS_SECTION ".pinpoint_sleds"
 #define PP_TABLE_MAGIC "PINPOINT"
-/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
-#define PP_TABLE_VERSION 2
+/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero).
+ * 3: pp_table_call.via, and calls that came into a function by inlining
+ *    listed in its call list (a version 2 call record is the first 20
+ *    bytes of a version 3 one, via 0). */
+#define PP_TABLE_VERSION 3
+/* The oldest version the readers still take. */
+#define PP_TABLE_VERSION_MIN 2
+/* Size of a call record of version 2. */
+#define PP_TABLE_CALL_V2_SIZE 20
 #define PP_TABLE_ALIGN 8
 
 /* Runtime entry points called by instrumented code. */
@@ -221,6 +231,10 @@ struct pp_table_call {
 	uint8_t kind; /* enum pp_call_kind */
 	uint8_t fate; /* enum pp_call_fate; INLINED: inlined at file:line:col */
 	uint8_t reserved[2];
+	/* 0: a call of the function's own source; k + 1: a call of code
+	 * inlined at call k of the same list (k before it, an inlined call),
+	 * file:line:col then in the inlined function's source (version 3) */
+	uint32_t via;
 };
 
 /* One per instrumented function, in PP_FNS_SECTION. */

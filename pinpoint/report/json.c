@@ -437,6 +437,36 @@ static const char *node_kind(enum pp_node_kind k)
 	}
 }
 
+/*
+ * The inlined calls call @k of @fn came through, the outermost first, and
+ * the call as reports name it ("(inlined SHA512_Pad) → SHA512_Transform").
+ */
+static void inlined_through(struct pp_json *j, const struct pp_prog_fn *fn, unsigned k)
+{
+	uint32_t n = pp_prog_call_chain(fn, k, NULL, 0), *chain = calloc(n + 1, sizeof(*chain));
+	char *label = pp_prog_call_label(fn, k);
+
+	pp_json_str(j, "call_label", label);
+	free(label);
+	pp_json_array(j, "inlined_through");
+	if (chain)
+		pp_prog_call_chain(fn, k, chain, n);
+	for (uint32_t i = 0; chain && i < n; i++) {
+		const struct pp_prog_call *c = &fn->calls[chain[i]];
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "call", chain[i]);
+		pp_json_str(j, "callee", c->callee);
+		pp_json_str(j, "callee_demangled", pp_demangle(c->callee));
+		pp_json_str(j, "file", c->file);
+		pp_json_int(j, "line", c->line);
+		pp_json_int(j, "column", c->col);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+	free(chain);
+}
+
 /* The fields a chain step and a tree node share. */
 static void node_fields(struct pp_json *j, const struct pp_node *n)
 {
@@ -457,6 +487,7 @@ static void node_fields(struct pp_json *j, const struct pp_node *n)
 		pp_json_str(j, "call_file", c->file);
 		pp_json_int(j, "call_line", c->line);
 		pp_json_int(j, "call_column", c->col);
+		inlined_through(j, fn, n->first[r]);
 	}
 	if (n->q)
 		pp_json_int(j, "comparison", n->q->id);
@@ -524,6 +555,22 @@ static void write_accounting(struct pp_json *j, const struct pp_session *s, cons
 	pp_json_end_array(j);
 	interval(j, "whole_ns", n->whole);
 	interval(j, "parts_ns", n->parts);
+	pp_json_num(j, "probe_scale", n->probe_scale);
+	pp_json_array(j, "clean_ns");
+	pp_json_num(j, NULL, n->clean[PP_PREV]);
+	pp_json_num(j, NULL, n->clean[PP_CUR]);
+	pp_json_end_array(j);
+	pp_json_array(j, "parts");
+	for (int c = n->child; c >= 0; c = s->nodes[c].next) {
+		pp_json_object(j, NULL);
+		pp_json_int(j, "node", c);
+		pp_json_array(j, "mean_ns");
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_PREV]);
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_CUR]);
+		pp_json_end_array(j);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
 		if (s->nodes[c].kind == PP_NODE_REST)
 			interval(j, "remainder_ns", s->nodes[c].diff);

@@ -206,7 +206,7 @@ def node_name(n, by_id):
     if k == "entry":
         return fn
     if k == "call":
-        return n.get("callee", "?")
+        return n.get("call_label", n.get("callee", "?"))
     if k == "range":
         return "calls %d-%d of %s" % (n["first_call"], n["last_call"], fn)
     if k == "self":
@@ -214,7 +214,7 @@ def node_name(n, by_id):
     if k == "structural":
         return "changed code of " + fn
     if k in ("added", "removed"):
-        return "%s call %s" % (k, n.get("callee", "?"))
+        return "%s call %s" % (k, n.get("call_label", n.get("callee", "?")))
     return "unexplained remainder of " + fn
 
 
@@ -357,52 +357,61 @@ def scenario_budget():
 
 
 def scenario_riders():
-    """The entry's later rounds keep its first batch's arming.
+    """Nothing is armed inside the entry while it is compared; riders after.
 
     With --measurements 3 no comparison can decide at its first look (3 and
     3 values give Mann-Whitney no interval at 95 %), so the entry is measured
-    again; the parts measured with it in the first batch must ride along in
-    that round, and the search must still name the chain."""
+    in several rounds: each must arm the entry alone (its verdict decides the
+    session, and a probe's cost is never taken out exactly), and the search
+    must still name the chain.  Later, while a function's parts are settled,
+    the parts of the call to be dug into next ride along: some round arms the
+    parts of two functions."""
     p, report = attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
                                ["stage_b", "leaf2"], extra=("--measurements", "3"))
-    batches = report["batches"]
-    if len(batches) < 2:
-        fail("one batch only: the entry was not measured again", p)
-    first, second = set(batches[0]["comparisons"]), set(batches[1]["comparisons"])
-    if len(first) < 2 or not first <= second:
-        fail("the entry's second round measured %r, its first %r" % (sorted(second), sorted(first)),
-             p)
-    if batches[1]["arming_current"] != batches[0]["arming_current"]:
-        fail("the entry's second round is armed otherwise than its first", p)
+    entry = report["comparisons"][0]["id"]
+    rounds = [b for b in report["batches"] if entry in b["comparisons"]]
+    if len(rounds) < 2:
+        fail("the entry was measured in %d round(s), several expected" % len(rounds), p)
+    for b in rounds:
+        for key in ("arming_previous", "arming_current"):
+            items = [i.split("=")[0] for i in b[key].split(";")]
+            if set(items) - {"out", "entry", "samples", "skip", "stop", "timing"}:
+                fail("a round of the entry arms %r" % b[key], p)
+    def functions(b):
+        return {c["function"] for c in report["comparisons"]
+                if c["id"] in b["comparisons"] and c["kind"] != "entry"}
+    if not any(len(functions(b)) >= 2 for b in report["batches"]):
+        fail("no round carried the next layer's parts as riders", p)
 
 
 def scenario_hot_calls():
     """Numbers that add up where armed probes cost as much as the calls they time.
 
     scan() makes 100000 calls of step() an execution, each some 10 ns.  The
-    parts of scan() (the calls of step(), its own body), measured in scan's
-    own runs, must each be within scan's time as the entry's runs measured
-    it, and add up to it within 5 %, in both revisions: whatever is armed
-    inside a measured interval, its probes' cost is not the program's time.
+    parts of scan() (the calls of step(), its own body), measured together
+    in scan's own runs with every call armed, must each be within scan's
+    time as runs with nothing armed inside scan measured it, and add up to
+    it within 5 %, in both revisions: a probe's cost is not the program's.
     """
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session("hotcalls", "run", 3, "--json", path)
         report = load_report(path, ARGS.schema, p)
-    by_id = {c["id"]: c for c in report["comparisons"]}
     tree = report["tree"]
+    by_id = {n["id"]: n for n in tree}
     scan = [n for n in tree if n["kind"] == "call" and n.get("callee") == "scan"]
-    if not scan or not scan[0]["chain"]:
-        fail("scan() is not on the chain", p)
-    parts = [n for n in tree if n["parent"] == scan[0]["id"] and n.get("comparison") is not None
-             and n["kind"] in ("call", "self")]
-    if {n["kind"] for n in parts} != {"call", "self"}:
-        fail("the parts of scan() are %r" % [(n["kind"], n.get("callee")) for n in parts], p)
-    whole = by_id[scan[0]["comparison"]]
-    for rev in ("previous", "current"):
-        total = whole[rev]["mean"]
-        got = {n["kind"] + ":" + n.get("callee", ""): by_id[n["comparison"]][rev]["mean"]
-               for n in parts}
+    if not scan or not scan[0]["chain"] or not scan[0]["accounting"]:
+        fail("scan() is not on the chain with its parts accounted", p)
+    acc = scan[0]["accounting"]
+    parts = {by_id[x["node"]]["kind"] + ":" + by_id[x["node"]].get("callee", ""): x["mean_ns"]
+             for x in acc["parts"] if by_id[x["node"]]["kind"] != "remainder"}
+    if set(parts) != {"call:step", "self:"}:
+        fail("the parts of scan() are %r" % sorted(parts), p)
+    for r, rev in enumerate(("previous", "current")):
+        total = acc["clean_ns"][r]
+        got = {k: v[r] for k, v in parts.items()}
+        if total is None:
+            fail("no runs measured scan() with nothing armed inside it", p)
         for k, v in got.items():
             if v > 1.05 * total:
                 fail("%s revision: part %s of scan() is %.0f ns, scan() itself %.0f ns"
@@ -410,7 +419,8 @@ def scenario_hot_calls():
         if abs(sum(got.values()) - total) > 0.05 * total:
             fail("%s revision: the parts of scan() add up to %.0f ns, scan() is %.0f ns (%r)"
                  % (rev, sum(got.values()), total, got), p)
-        print("%s: scan() %.0f ns, parts %r" % (rev, total, {k: round(v) for k, v in got.items()}))
+        print("%s: scan() %.0f ns, parts %r, probe scale %.2f"
+              % (rev, total, {k: round(v) for k, v in got.items()}, acc["probe_scale"]))
 
 
 def scenario_inlined_one_side():
@@ -425,6 +435,26 @@ def scenario_inlined_one_side():
         fail("the own body of work does not say checksum was inlined there", p)
     if "inlined here: checksum" not in p.stdout:
         fail("the text report does not say checksum was inlined", p)
+
+
+def scenario_inlined_call():
+    """The slower function is reached only through an inlined helper: its
+    call is a call of the function the helper was inlined into, named with
+    the helper and its own file:line."""
+    p, report = attrib_session("inlinedcall", "finish", 1, ["finish", "(inlined pad) → transform"])
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "inlinedcall.c")
+    with open(src) as f:
+        line = [i for i, l in enumerate(f, 1) if l.strip() == "transform(n);"][0]
+    call = [n for n in report["tree"] if n["kind"] == "call" and n["chain"]]
+    if not call or [c["callee"] for c in call[0]["inlined_through"]] != ["pad"] \
+            or call[0]["call_line"] != line or not call[0]["call_file"].endswith("inlinedcall.c"):
+        fail("the chain's call is not transform, through pad, at inlinedcall.c:%d" % line, p)
+    if not re.search(r"→ \(inlined pad\) → transform  call \d+ of finish at \S*inlinedcall\.c:%d:"
+                     % line, p.stdout):
+        fail("the text chain does not name the call with the helper and its file:line", p)
+    body = [n for n in report["tree"] if n["kind"] == "self" and n["function"] == "finish"]
+    if not body or not re.match(r"inlined here: pad \(\S*inlinedcall\.c:\d+\)$", body[0]["detail"] or ""):
+        fail("the own body of finish does not say pad was inlined there", p)
 
 
 def scenario_seed_demo():
@@ -984,6 +1014,9 @@ def scenario_usage_errors():
                            r"--layouts: '%s' is not an integer in \[1, 64\]" % bad)
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
+    # what the options before it allocated is freed (an ASan build says so otherwise)
+    expect_usage_error(["--entry", "run", "--exclude", "a*", "--frobnicate", *base],
+                       r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
     for bad in ["main", "..main", "v1..", "a...b"]:
         expect_usage_error(["--entry", "run", "--commits", bad, "--", "./demo"],

@@ -22,7 +22,8 @@ def prog(ctx, name):
 
 
 def scenario_basic(ctx, name='rt_e2e_basic'):
-    items = 'entry=run;range=run:0-0;range=run:1-1;range=run:0-1;fn=leaf;fn=fib;range=fib:0-1'
+    items = ('entry=run;range=run:0-0;range=run:1-1;range=run:0-1;fn=leaf;fn=fib;range=fib:0-1;'
+             'fn=run')
     r = ctx.run(name, items, binary=prog(ctx, name), argv=[])
     if not clean(ctx, r, name):
         return
@@ -34,6 +35,7 @@ def scenario_basic(ctx, name='rt_e2e_basic'):
     leaf = slot(r, 4, 'fn', 'leaf', 1)
     fib = slot(r, 5, 'fn', 'fib', 1)
     fibcalls = slot(r, 6, 'range', 'fib:0-1', 1)
+    runfn = slot(r, 7, 'fn', 'run', 1)
     check(run.count == 1, 'run count %d' % run.count)
     check(leafs.count == 1000 and leaf.count == 1000, 'leaf counts %d %d' % (leafs.count, leaf.count))
     check(sleep.count == 1, 'sleep count %d' % sleep.count)
@@ -41,14 +43,18 @@ def scenario_basic(ctx, name='rt_e2e_basic'):
     between(sleep.total_ns, 18 * MS, run.total_ns, 'the 20 ms call')
     check(both.count == 1001, 'range 0-1 count %d' % both.count)
     check(abs(both.total_ns - leafs.total_ns - sleep.total_ns) <= 2, 'range 0-1 = 0-0 + 1-1')
-    check(run.calls_ns >= both.total_ns, 'run calls_ns includes its calls')
-    check(run.total_ns >= run.calls_ns, 'run total >= calls')
+    check('calls_ns' not in run.fields, 'the entry times its body alone: %r' % run)
+    check(runfn.count == 1 and abs(runfn.total_ns - run.total_ns) <= 2,
+          'fn=run times the entry\'s body: %r %r' % (runfn, run))
+    check(runfn.calls_ns >= both.total_ns, 'run calls_ns includes its calls')
+    check(runfn.total_ns >= runfn.calls_ns, 'run total >= calls')
     # fib(20) recurses: one outermost execution, two outermost calls
     check(fib.count == 1, 'fib counted once: %d' % fib.count)
     check(fibcalls.count == 2, 'fib calls counted once each: %d' % fibcalls.count)
     check(abs(fib.calls_ns - fibcalls.total_ns) <= 1, 'fib calls_ns = its calls')
 
-    r = ctx.run(name, 'entry=leaf;samples=100', binary=prog(ctx, name), argv=[])
+    # as measured (net, each duration is at least 0, the total not)
+    r = ctx.run(name, 'entry=leaf;samples=100;probes=keep', binary=prog(ctx, name), argv=[])
     if clean(ctx, r, name + ' samples'):
         leaf = slot(r, 0, 'entry', 'leaf', 1)
         check(leaf.count == 1000, 'samples: count %d' % leaf.count)
@@ -87,6 +93,19 @@ def scenario_threads(ctx):
         work = slot(r, 0, 'entry', 'work', 1)
         check(2 <= work.count <= 4, 'stop: count %d' % work.count)
         check('work_ns' not in r.said, 'stop: main went on after the stop')
+    # skip=2 too: what ended by the end of the second is left out, in every
+    # thread (those that ended with it may be in the copy or not)
+    r = ctx.run('threads-skip', 'entry=work;skip=2;range=work:0-0',
+                binary=prog(ctx, 'rt_e2e_threads'), argv=[])
+    if clean(ctx, r, 'threads skip'):
+        work, call = slot(r, 0, 'entry', 'work', 1), slot(r, 1, 'range', 'work:0-0', 1)
+        if r.res.skipped is None:
+            # the other two ended with the second, before the copy
+            check(work.count == call.count == 4, 'skip: not taken, but %r' % work)
+        else:
+            # a call is inside its body: it ended before it
+            check(r.res.skipped == 2 and 1 <= work.count <= 2 and call.count <= work.count,
+                  'skip: %r %r, skipped %r' % (work, call, r.res.skipped))
 
 
 def scenario_exceptions(ctx):

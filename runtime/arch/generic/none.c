@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "arch.h"
+#include "rt.h"
 
 bool pp_arch_ticks_usable(void)
 {
@@ -31,4 +31,32 @@ bool pp_arch_branch_unpatched(const uint8_t *code)
 
 void pp_arch_vsave_init(void)
 {
+}
+
+/* A flag check before each probe, as the pass plants it: the calibration's
+ * own flag (set while it runs) or one that is never set. */
+void pp_arch_calib_probes(unsigned n)
+{
+	const uint8_t *flag = &pp_calib_fn.flags[PP_CALIB_SITE];
+
+	for (unsigned i = 0; i < n; i++) {
+		if (pp_ld(flag))
+			__pinpoint_enter(&pp_calib_fn, PP_CALIB_SITE);
+		__asm__ volatile("" ::: "memory");
+		if (pp_ld(flag))
+			__pinpoint_exit(&pp_calib_fn, PP_CALIB_SITE);
+	}
+}
+
+void pp_arch_calib_plain(unsigned n)
+{
+	static uint8_t unarmed;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (pp_ld(&unarmed))
+			__pinpoint_enter(&pp_calib_fn, PP_CALIB_SITE);
+		__asm__ volatile("" ::: "memory");
+		if (pp_ld(&unarmed))
+			__pinpoint_exit(&pp_calib_fn, PP_CALIB_SITE);
+	}
 }
