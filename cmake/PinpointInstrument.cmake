@@ -11,8 +11,11 @@
 #     [OUTPUT_NAME <file>])      default: <name>
 #
 # Builds a program with the clang pinpoint's plugin was built for, the plugin,
-# -g and the runtime, the way a user's build would.  Target <name> is a custom
-# target; the program's path is in the target property PP_PROGRAM.
+# -g, -ffunction-sections and the runtime, the way a user's build with
+# pinpoint-cc would, and through pinpoint-cc --pinpoint-record-link, which
+# leaves the link record <output>.pinpoint-link beside it: the driver can
+# link it again in other code layouts.  Target <name> is a custom target; the
+# program's path is in the target property PP_PROGRAM.
 function(pp_add_instrumented_program name)
   cmake_parse_arguments(A "CXX;PLAIN;SHARED_RUNTIME;SHARED" "OPT;OUTPUT_DIR;OUTPUT_NAME" "SOURCES;FLAGS;LINK" ${ARGN})
   if(NOT A_OPT)
@@ -34,7 +37,7 @@ function(pp_add_instrumented_program name)
     set(A_OUTPUT_NAME ${name})
   endif()
   set(out ${A_OUTPUT_DIR}/${A_OUTPUT_NAME})
-  set(deps ${srcs})
+  set(deps ${srcs} pinpoint-cc)
   if(A_SHARED)
     set(A_SHARED_RUNTIME ON)
     list(PREPEND A_FLAGS -shared -fPIC)
@@ -51,7 +54,9 @@ function(pp_add_instrumented_program name)
   endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${A_OUTPUT_DIR}
-    COMMAND ${compiler} ${A_OPT} -g ${A_FLAGS} ${srcs} -o ${out} ${instr} ${A_LINK} -lpthread -lm
+    COMMAND $<TARGET_FILE:pinpoint-cc> --pinpoint-record-link
+      ${compiler} ${A_OPT} -g -ffunction-sections ${A_FLAGS} ${srcs} -o ${out} ${instr} ${A_LINK}
+      -lpthread -lm
     DEPENDS ${deps}
     COMMENT "Building instrumented ${name}"
     COMMAND_EXPAND_LISTS VERBATIM)

@@ -25,10 +25,11 @@ endforeach()
 
 # Installed package.
 set(PINPOINT_PLUGIN_PATH ${PINPOINT_INSTALL_PKGLIBDIR}/pinpoint-pass.so)
+set(PINPOINT_CC_PATH ${CMAKE_INSTALL_BINDIR}/pinpoint-cc)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PinpointConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake-install/PinpointConfig.cmake
   INSTALL_DESTINATION ${PINPOINT_INSTALL_CMAKEDIR}
-  PATH_VARS PINPOINT_PLUGIN_PATH)
+  PATH_VARS PINPOINT_PLUGIN_PATH PINPOINT_CC_PATH)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/PinpointConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(EXPORT PinpointTargets NAMESPACE Pinpoint:: DESTINATION ${PINPOINT_INSTALL_CMAKEDIR})
@@ -39,11 +40,12 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake-install/PinpointConfig.cmake
 # Build-tree package: -DPinpoint_DIR=<build>/cmake uses the plugin and
 # runtime where they are built.
 set(PINPOINT_PLUGIN_PATH pass/pinpoint-pass.so)
+set(PINPOINT_CC_PATH tools/pinpoint-cc)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PinpointConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/PinpointConfig.cmake
   INSTALL_DESTINATION ${PROJECT_BINARY_DIR}/cmake
   INSTALL_PREFIX ${PROJECT_BINARY_DIR}
-  PATH_VARS PINPOINT_PLUGIN_PATH)
+  PATH_VARS PINPOINT_PLUGIN_PATH PINPOINT_CC_PATH)
 export(EXPORT PinpointTargets NAMESPACE Pinpoint::
   FILE ${PROJECT_BINARY_DIR}/cmake/PinpointTargets.cmake)
 
@@ -92,7 +94,8 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# lld: the driver links each revision again in other code layouts with ld.lld.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "clang-${PINPOINT_LLVM_MAJOR}, libc6, libelf1, libgsl27, libstdc++6")
+  "clang-${PINPOINT_LLVM_MAJOR}, lld-${PINPOINT_LLVM_MAJOR}, libc6, libelf1, libgsl27, libstdc++6")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 include(CPack)

@@ -172,8 +172,10 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 		snprintf(cc, sizeof(cc), "CC=%s", t->cc);
 		snprintf(cxx, sizeof(cxx), "CXX=%s", t->cxx);
 	} else {
-		snprintf(cc, sizeof(cc), "CC=%s -g -fpass-plugin=%s", t->clang, t->plugin);
-		snprintf(cxx, sizeof(cxx), "CXX=%s -g -fpass-plugin=%s", t->clangxx, t->plugin);
+		snprintf(cc, sizeof(cc), "CC=%s -g -ffunction-sections -fpass-plugin=%s", t->clang,
+			 t->plugin);
+		snprintf(cxx, sizeof(cxx), "CXX=%s -g -ffunction-sections -fpass-plugin=%s",
+			 t->clangxx, t->plugin);
 		snprintf(libs, sizeof(libs), "LDLIBS=%s -lpthread", t->runtime);
 	}
 	err = pp_process_run(&p, &st);
@@ -261,11 +263,13 @@ static int configure_args(const struct pp_cmake_cache *c, const struct toolchain
 		err = err ?: pp_argv_add(a, "-DCMAKE_C_COMPILER=%s", or_empty(t->clang));
 		err = err ?: pp_argv_add(a, "-DCMAKE_CXX_COMPILER=%s", or_empty(t->clangxx));
 		err = err
-			  ?: pp_argv_add(a, "-DCMAKE_C_FLAGS=%s -g -fpass-plugin=%s",
-					 or_empty(c->cflags), t->plugin);
+			  ?: pp_argv_add(
+				 a, "-DCMAKE_C_FLAGS=%s -g -ffunction-sections -fpass-plugin=%s",
+				 or_empty(c->cflags), t->plugin);
 		err = err
-			  ?: pp_argv_add(a, "-DCMAKE_CXX_FLAGS=%s -g -fpass-plugin=%s",
-					 or_empty(c->cxxflags), t->plugin);
+			  ?: pp_argv_add(
+				 a, "-DCMAKE_CXX_FLAGS=%s -g -ffunction-sections -fpass-plugin=%s",
+				 or_empty(c->cxxflags), t->plugin);
 		err = err
 			  ?: pp_argv_add(a, "-DCMAKE_C_STANDARD_LIBRARIES=%s -lpthread",
 					 or_empty(t->runtime));

@@ -258,6 +258,7 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 	err = err ?: pp_argv_add(a, "--current=%s", cur);
 	err = err ?: pp_argv_add(a, "--measurements=%d", o->measurements);
 	err = err ?: pp_argv_add(a, "--warmups=%d", o->warmups);
+	err = err ?: pp_argv_add(a, "--layouts=%d", o->layouts);
 	err = err ?: pp_argv_add(a, "--confidence=%.17g", 100 * o->confidence);
 	err = err
 		  ?: pp_argv_add(a, "--precision-threshold=%.17g",

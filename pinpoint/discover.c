@@ -32,6 +32,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 #include "pinpoint/run.h"
+#include "pinpoint/schedule.h"
 
 /* Report an entry that is unknown or ambiguous in @rev; returns -ENOENT or -EINVAL. */
 static int entry_problem(struct pp_session *s, struct pp_revision *rev, size_t nmatch,
@@ -65,6 +66,7 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 			struct pp_results *res, double *slowest, double *wall)
 {
 	const struct pp_arm_how how = {.entry = spec, .samples = PP_STEADY_SAMPLES};
+	struct pp_run_setup setup;
 	struct pp_run_status st;
 	struct pp_run_record *rec;
 	char *arming;
@@ -72,15 +74,19 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 
 	pp_results_free(res);
 	memset(res, 0, sizeof(*res));
+	/* The build as it is: the layouts are made from the modules these runs name. */
+	if (pp_schedule_setup(s, -1, &setup))
+		return -ENOMEM;
 	arming = pp_arming(s, r, out, &how, NULL, 0, NULL);
 	if (!arming)
 		return -ENOMEM;
-	err = pp_run_revision(s, r, arming, 0, 0, res, &st);
+	err = pp_run_revision(s, r, arming, 0, 0, &setup, res, &st);
 	free(arming);
 	rec = pp_session_add_run(s);
 	if (rec) {
 		rec->rev = r;
 		rec->warmup = true;
+		rec->setup = setup;
 		rec->st = st;
 	}
 	if (!err && st.wall_s > *slowest)

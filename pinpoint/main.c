@@ -31,6 +31,7 @@
 #include "pinpoint/commits.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/history.h"
+#include "pinpoint/layouts.h"
 #include "pinpoint/log.h"
 #include "pinpoint/noise.h"
 #include "pinpoint/options.h"
@@ -38,6 +39,7 @@
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/json.h"
 #include "pinpoint/report/report.h"
+#include "pinpoint/schedule.h"
 #include "pinpoint/signals.h"
 #include "pinpoint/workdir.h"
 
@@ -295,7 +297,51 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 	return GO_ON;
 }
 
-/* The pipeline: discover -> plan (measure, decide); the session's exit status. */
+/*
+ * Each revision's layouts lock, taken before anything runs in it; what a
+ * killed session left in another layout is put back then, and by a second
+ * signal from now on.
+ */
+static int open_layouts(struct pp_session *s)
+{
+	pp_signals_undo(pp_layouts_restore_now);
+	for (int r = 0; r < 2; r++) {
+		struct pp_revision *rev = &s->rev[r];
+		int err = pp_layouts_open(&rev->lay, rev->dir, s->opt->layouts > 1, s->stop);
+
+		if (err == -EINTR || err == -ENOMEM)
+			return err;
+		if (err && s->opt->layouts > 1) {
+			pr_warn(
+			    "cannot use %s/.pinpoint/layouts (%s): the %s revision runs as built",
+			    rev->dir, strerror(-err), rev->label);
+			rev->lay.not_varied =
+			    "its build directory's .pinpoint/layouts could not be used";
+		}
+	}
+	return 0;
+}
+
+/* Each revision's --layouts, from the modules its discovery runs named. */
+static int make_layouts(struct pp_session *s)
+{
+	double t0 = pp_now();
+	int err = s->opt->layouts > 1 ? pp_session_rng(s) : 0;
+
+	for (int r = 0; r < 2 && !err; r++) {
+		struct pp_revision *rev = &s->rev[r];
+
+		err =
+		    pp_layouts_make(&rev->lay, rev->label, rev->dir, rev->prog.objects,
+				    rev->prog.nobjects, (unsigned)s->opt->layouts, s->rng, s->stop);
+	}
+	if (!err && s->opt->layouts > 1 && (s->rev[PP_PREV].lay.n || s->rev[PP_CUR].lay.n))
+		pr_info("%d code layouts of each revision, made in %.1f s", s->opt->layouts,
+			pp_now() - t0);
+	return err;
+}
+
+/* The pipeline: discover -> layouts -> plan (measure, decide); the session's exit status. */
 static int run_pipeline(struct pp_session *s)
 {
 	int err, code;
@@ -303,7 +349,11 @@ static int run_pipeline(struct pp_session *s)
 	s->started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", s->opt->entry, s->rev[PP_PREV].dir,
 	       s->rev[PP_CUR].dir);
-	err = pp_discover(s);
+	err = open_layouts(s);
+	if (!err)
+		err = pp_discover(s);
+	if (!err)
+		err = make_layouts(s);
 	if (!err) {
 		/* Once the session is known to be sound: warn of what will make its runs vary. */
 		pp_noise_check(s->opt, "/proc", "/sys");
@@ -373,6 +423,9 @@ int main(int argc, char **argv)
 		code = build_revisions(&s, &stage);
 	if (code == GO_ON)
 		code = report(&s, run_pipeline(&s));
+	/* The build directories' binaries as they were built. */
+	pp_layouts_close(&s.rev[PP_PREV].lay);
+	pp_layouts_close(&s.rev[PP_CUR].lay);
 	remove_workdir(s.workdir);
 	pp_session_free(&s);
 	free(loaded);

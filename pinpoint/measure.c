@@ -352,10 +352,14 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 	return err;
 }
 
-/* Run @i of revision @r in batch @b; its values go to the run record and the series. */
+/*
+ * Run @i of revision @r in batch @b, in layout @layout; its values go to the
+ * run record and the series.
+ */
 static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_id r, unsigned i,
-		   struct pp_quantity **qs, size_t n, const int *slot_of)
+		   int layout, struct pp_quantity **qs, size_t n, const int *slot_of)
 {
+	struct pp_run_setup setup;
 	struct pp_results res;
 	struct pp_run_record *rec;
 	struct pp_run_status st;
@@ -364,7 +368,9 @@ static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_i
 
 	memset(&res, 0, sizeof(res));
 	snprintf(what, sizeof(what), "batch %u, run %u", b->id, i + 1);
-	err = pp_run_revision(s, r, b->arming[r], b->id, i, &res, &st);
+	if (pp_schedule_setup(s, layout, &setup))
+		return -ENOMEM;
+	err = pp_run_revision(s, r, b->arming[r], b->id, i, &setup, &res, &st);
 	s->runs_used++;
 	rec = pp_session_add_run(s);
 	if (!rec) {
@@ -375,6 +381,7 @@ static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_i
 	rec->rev = r;
 	rec->index = i;
 	rec->warmup = i < (unsigned)s->opt->warmups;
+	rec->setup = setup;
 	rec->st = st;
 	if (err)
 		goto out;
@@ -409,7 +416,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 {
 	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven;
 	struct pp_quantity **qs = NULL;
-	int *slot_of[2] = {NULL, NULL};
+	int *slot_of[2] = {NULL, NULL}, *layout = NULL;
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
 	struct pp_batch *b;
@@ -439,13 +446,14 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 	slot_of[0] = calloc(nq, sizeof(int));
 	slot_of[1] = calloc(nq, sizeof(int));
 	order = calloc(total, sizeof(*order));
-	if (!slot_of[0] || !slot_of[1] || !order) {
+	layout = calloc(total, sizeof(*layout));
+	if (!slot_of[0] || !slot_of[1] || !order || !layout) {
 		err = -ENOMEM;
 		goto out;
 	}
 	b = new_batch(s, qs, nq, slot_of);
-	/* Warm-ups alternate, measured runs in a random order (schedule.h). */
-	if (!b || pp_schedule(s, s->opt->warmups, runs, order)) {
+	/* Warm-ups alternate, measured runs in a random order and layouts (schedule.h). */
+	if (!b || pp_schedule(s, s->opt->warmups, runs, order, layout)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -453,7 +461,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		enum pp_rev_id r = order[turn];
 
 		progress(s, b->id, turn, total);
-		err = one_run(s, b, r, next[r]++, qs, nq, slot_of[r]);
+		err = one_run(s, b, r, next[r]++, layout[turn], qs, nq, slot_of[r]);
 	}
 	progress(s, b->id, total, total);
 out:
@@ -464,6 +472,7 @@ out:
 	if (err == -ENOMEM)
 		pp_session_fail(s, "out of memory");
 	free(order);
+	free(layout);
 	free(qs);
 	free(slot_of[0]);
 	free(slot_of[1]);

@@ -30,6 +30,7 @@ struct pp_options {
 	cpu_set_t cpus;		 /* --cpu: the CPUs runs are pinned to */
 	int warmups;		 /* runs per revision discarded before each comparison */
 	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
+	int layouts;		 /* code layouts per revision (layouts.h); 1: the build's own */
 	bool have_seed;
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */

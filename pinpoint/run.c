@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
+#include "pinpoint/protocol.h"
 #include "pinpoint/log.h"
 #include "pinpoint/run.h"
 
@@ -31,12 +32,12 @@ static uint64_t hash_file(const char *path)
 	return h;
 }
 
-int pp_run(char *const argv[], const char *dir, const char *arming, const char *out_path,
-	   const char *err_path, double timeout_s, volatile int *stop, const cpu_set_t *cpus,
-	   struct pp_run_status *st)
+int pp_run(char *const argv[], const char *dir, const char *arming, unsigned env_pad,
+	   const char *out_path, const char *err_path, double timeout_s, volatile int *stop,
+	   const cpu_set_t *cpus, struct pp_run_status *st)
 {
-	char *setting = NULL;
-	const char *env[2] = {PP_ENV, NULL};
+	char *setting = NULL, pad[sizeof(PP_ENV_PAD) + PP_ENV_PAD_MAX + 1];
+	const char *env[3] = {PP_ENV, pad, NULL};
 	struct pp_process p = {
 	    .argv = argv,
 	    .dir = dir,
@@ -64,6 +65,12 @@ int pp_run(char *const argv[], const char *dir, const char *arming, const char *
 		}
 		env[0] = setting;
 	}
+	/* The environment's size moves the stack: a variable of @env_pad bytes. */
+	if (env_pad > PP_ENV_PAD_MAX)
+		env_pad = PP_ENV_PAD_MAX;
+	snprintf(pad, sizeof(pad), "%s=", PP_ENV_PAD);
+	memset(pad + sizeof(PP_ENV_PAD), 'x', env_pad);
+	pad[sizeof(PP_ENV_PAD) + env_pad] = 0;
 	err = pp_process_run(&p, st);
 	if (!err)
 		st->output_hash = hash_file(out_path);
@@ -123,21 +130,51 @@ static int results_write_error(const char *errp, const char *workdir, char *line
 	return err;
 }
 
+/* Put the run's layout in place; 0 or -EIO after recording why it could not be. */
+static int use_layout(struct pp_session *s, struct pp_revision *rev, int layout, unsigned batch,
+		      unsigned index)
+{
+	const char *module;
+	int err;
+
+	if (layout < 0 || !rev->lay.n)
+		return 0;
+	err = pp_layouts_use(&rev->lay, (unsigned)layout, &module);
+	if (!err)
+		return 0;
+	pp_session_fail(s, "%s revision, batch %u, run %u: cannot put layout %d in place: %s%s%s",
+			rev->label, batch, index + 1, layout + 1, module ? module : "",
+			module ? ": " : "",
+			err == -ESTALE ? "it was replaced during the session" : strerror(-err));
+	return -EIO;
+}
+
 int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, unsigned batch,
-		    unsigned index, struct pp_results *res, struct pp_run_status *st)
+		    unsigned index, const struct pp_run_setup *setup, struct pp_results *res,
+		    struct pp_run_status *st)
 {
 	struct pp_revision *rev = &s->rev[r];
-	char out[4096], outp[4096], errp[4096], how[128], tail[512];
+	char out[4096], outp[4096], errp[4096], how[128], tail[512], *armed = NULL;
 	int err, errline = 0;
 	long others[1];
+
+	memset(st, 0, sizeof(*st));
+	err = use_layout(s, rev, setup->layout, batch, index);
+	if (err)
+		return err;
+	if (asprintf(&armed, "%s;%s=%u", arming, PP_SPEC_KEY_HEAP, setup->heap) < 0) {
+		pp_session_fail(s, "out of memory");
+		return -EIO;
+	}
 
 	pp_session_results_path(s, out, sizeof(out));
 	snprintf(outp, sizeof(outp), "%s/%s.stdout", s->workdir, rev->label);
 	snprintf(errp, sizeof(errp), "%s/%s.stderr", s->workdir, rev->label);
 	unlink(out);
 	pp_results_others(out, NULL, 0, 1);
-	err = pp_run(s->opt->command, rev->dir, arming, outp, errp, s->timeout_s, s->stop,
-		     s->opt->cpu_list ? &s->opt->cpus : NULL, st);
+	err = pp_run(s->opt->command, rev->dir, armed, setup->env_pad, outp, errp, s->timeout_s,
+		     s->stop, s->opt->cpu_list ? &s->opt->cpus : NULL, st);
+	free(armed);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
 				strerror(-err));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * schedule.c - the order of a batch's runs: warm-ups alternating, the
- * measured runs in a random order with as many of each revision
- * (schedule.h has why).
+ * measured runs in a random order with as many of each revision, each run's
+ * code layout (every layout of a revision as often as the round allows) and
+ * the environment's and the heap's offsets (schedule.h has why).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <sys/random.h>
 #include <time.h>
@@ -13,6 +15,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "pinpoint/protocol.h"
 #include "pinpoint/schedule.h"
 
 /* 32 bits: all of a seed that MT19937 uses, and exact as a JSON number. */
@@ -28,7 +31,7 @@ static unsigned long fresh_seed(void)
 	       0xffffffffUL;
 }
 
-static int make_rng(struct pp_session *s)
+int pp_session_rng(struct pp_session *s)
 {
 	if (s->rng)
 		return 0;
@@ -43,7 +46,67 @@ static int make_rng(struct pp_session *s)
 	return 0;
 }
 
-int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order)
+/*
+ * The layouts of revision @r's @runs measured runs, in @out: each layout
+ * runs / n times, the rest of the round in those used least so far (ties
+ * drawn at random), in a random order.
+ */
+static void draw_layouts(struct pp_session *s, enum pp_rev_id r, int runs, int *out)
+{
+	struct pp_layouts *l = &s->rev[r].lay;
+	unsigned pick[PP_MAX_LAYOUTS];
+
+	for (unsigned k = 0; k < l->n; k++)
+		pick[k] = k;
+	gsl_ran_shuffle(s->rng, pick, l->n, sizeof(*pick));
+	/* least used first, a stable sort keeping the random order of ties */
+	for (unsigned i = 1; i < l->n; i++)
+		for (unsigned j = i; j && l->used[pick[j - 1]] > l->used[pick[j]]; j--) {
+			unsigned t = pick[j];
+
+			pick[j] = pick[j - 1];
+			pick[j - 1] = t;
+		}
+	for (int i = 0; i < runs; i++) {
+		out[i] = (int)pick[(unsigned)i % l->n];
+		l->used[out[i]]++;
+	}
+	gsl_ran_shuffle(s->rng, out, (size_t)runs, sizeof(*out));
+}
+
+/* Each run's layout in @layout, for the runs @order gives (@nwarm warm-ups first). */
+static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, size_t nwarm, int runs,
+			  int *layout)
+{
+	size_t total = nwarm + 2 * (size_t)runs;
+
+	for (size_t i = 0; i < total; i++)
+		layout[i] = -1;
+	for (int r = 0; r < 2; r++) {
+		unsigned n = s->rev[r].lay.n;
+		int *mine = NULL, next = 0;
+
+		if (!n)
+			continue;
+		/* warm-ups: any layout, drawn uniformly */
+		for (size_t i = 0; i < nwarm; i++)
+			if (order[i] == (enum pp_rev_id)r)
+				layout[i] = (int)gsl_rng_uniform_int(s->rng, n);
+		if (runs <= 0)
+			continue;
+		mine = calloc((size_t)runs, sizeof(*mine));
+		if (!mine)
+			return -ENOMEM;
+		draw_layouts(s, r, runs, mine);
+		for (size_t i = nwarm; i < total; i++)
+			if (order[i] == (enum pp_rev_id)r)
+				layout[i] = mine[next++];
+		free(mine);
+	}
+	return 0;
+}
+
+int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout)
 {
 	size_t n = 0;
 	int err;
@@ -52,14 +115,28 @@ int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *ord
 		order[n++] = i % 2 ? PP_CUR : PP_PREV;
 		order[n++] = i % 2 ? PP_PREV : PP_CUR;
 	}
-	if (runs <= 0)
-		return 0;
-	if ((err = make_rng(s)))
-		return err;
-	for (int i = 0; i < runs; i++) {
-		order[n + (size_t)i] = PP_PREV;
-		order[n + (size_t)runs + (size_t)i] = PP_CUR;
+	if (runs > 0 || (layout && (s->rev[PP_PREV].lay.n || s->rev[PP_CUR].lay.n))) {
+		if ((err = pp_session_rng(s)))
+			return err;
 	}
-	gsl_ran_shuffle(s->rng, order + n, 2 * (size_t)runs, sizeof(*order));
+	if (runs > 0) {
+		for (int i = 0; i < runs; i++) {
+			order[n + (size_t)i] = PP_PREV;
+			order[n + (size_t)runs + (size_t)i] = PP_CUR;
+		}
+		gsl_ran_shuffle(s->rng, order + n, 2 * (size_t)runs, sizeof(*order));
+	}
+	return layout ? assign_layouts(s, order, n, runs, layout) : 0;
+}
+
+int pp_schedule_setup(struct pp_session *s, int layout, struct pp_run_setup *setup)
+{
+	int err = pp_session_rng(s);
+
+	if (err)
+		return err;
+	setup->layout = layout;
+	setup->env_pad = (unsigned)gsl_rng_uniform_int(s->rng, PP_ENV_PAD_MAX + 1);
+	setup->heap = 16 * (unsigned)gsl_rng_uniform_int(s->rng, PP_HEAP_SHIFT_MAX / 16 + 1);
 	return 0;
 }

@@ -17,13 +17,35 @@
 #include "pinpoint/session.h"
 
 /*
+ * The layouts of a revision's runs (layouts.h) are assigned the same way:
+ * within a round every layout of the revision runs as often as the round
+ * allows (the rest of the round goes to those run least so far), in an order
+ * drawn at random, so that a revision's values are spread evenly over its
+ * layouts and the layout of a run is independent of anything else.
+ */
+
+/* The session's generator, made and seeded on first use (--seed, else the
+ * system's entropy; s->seed records the seed).  0 or -ENOMEM. */
+int pp_session_rng(struct pp_session *s);
+
+/*
  * Fill @order[0 .. 2 * (@warmups + @runs)) with the revision of each run in
  * turn: the warm-ups first, alternating (previous, current, current,
  * previous, ...), then @runs measured runs of each revision in an order
  * drawn uniformly from the C(2 @runs, @runs) possible ones, from the
- * session's generator (made and seeded on first use: --seed, else from the
- * system's entropy; s->seed records the seed).  Returns 0 or -ENOMEM.
+ * session's generator.  With @layout (NULL: not wanted), each run's layout
+ * there: -1 for a revision measured as built (lay.n == 0), a warm-up's
+ * drawn uniformly, and the measured runs' as above (s->rev[r].lay.used
+ * counts them).  Returns 0 or -ENOMEM.
  */
-int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order);
+int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout);
+
+/*
+ * How one run is made (struct pp_run_setup): in @layout, with an
+ * environment variable of 0 to PP_ENV_PAD_MAX bytes and the heap moved by 0
+ * to PP_HEAP_SHIFT_MAX bytes (a multiple of 16), both drawn from the
+ * session's generator.  0 or -ENOMEM.
+ */
+int pp_schedule_setup(struct pp_session *s, int layout, struct pp_run_setup *setup);
 
 #endif /* PINPOINT_SCHEDULE_H */

@@ -13,6 +13,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "pinpoint/layouts.h"
 #include "pinpoint/options.h"
 #include "core/process.h"
 #include "core/stats.h"
@@ -29,6 +30,7 @@ struct pp_revision {
 	char *entry_spec; /* how the entry is armed in this revision */
 	uint64_t output_hash;
 	bool output_differs_warned;
+	struct pp_layouts lay; /* the code layouts its runs are measured in */
 };
 
 /* Something measured in both revisions, in ns per execution of the entry. */
@@ -115,12 +117,20 @@ struct pp_quantity {
 	unsigned order; /* 1-based order of decision (pp_session_decided()), 0 = not decided */
 };
 
+/* How one run is made besides its arming (doc/semantics.md). */
+struct pp_run_setup {
+	int layout;	  /* index in the revision's layouts, -1: the build as it is */
+	unsigned env_pad; /* bytes of the PINPOINT_PAD variable */
+	unsigned heap;	  /* bytes the runtime moves the heap's start by (heap=) */
+};
+
 /* One run of the benchmark. */
 struct pp_run_record {
 	unsigned batch;
 	enum pp_rev_id rev;
 	unsigned index; /* within the batch and revision, warm-ups included */
 	bool warmup;
+	struct pp_run_setup setup;
 	struct pp_run_status st;
 	uint64_t entry_count;
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */

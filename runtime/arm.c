@@ -78,6 +78,9 @@ static void init(void)
 	}
 	if (!pp_spec.out)
 		return;
+	/* heap=: where the heap starts moves programs too (doc/formats.md) */
+	if (pp_spec.heap && sbrk((intptr_t)pp_spec.heap) == (void *)-1)
+		pp_err("cannot move the heap by %u bytes; measured where it is", pp_spec.heap);
 	ret = pp_thread_init();
 	if (ret) {
 		pp_err("cannot create a thread key: %s; nothing is measured", strerror(-ret));

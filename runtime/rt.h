@@ -70,6 +70,7 @@ struct pp_spec {
 	uint32_t stop;	  /* stop=N, 0 when not given */
 	uint32_t skip;	  /* skip=K, 0 when not given */
 	bool every;	  /* timing=all: no sampling (sample.c) */
+	uint32_t heap;	  /* heap=N: bytes the heap's start moves by, at initialisation */
 	bool has_timing;
 	bool keep_probes; /* probes=keep: totals with the probes' cost (calib.c) */
 	bool has_probes;

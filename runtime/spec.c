@@ -156,6 +156,13 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 				    UINT32_MAX);
 		return 0;
 	}
+
+	if (!strcmp(key, PP_SPEC_KEY_HEAP)) {
+		if (parse_u32(val, strlen(val), &sp->heap) || sp->heap > PP_MAX_HEAP_SHIFT)
+			return fail(err, errlen, "heap=%s: want a number from 0 to %u", val,
+				    PP_MAX_HEAP_SHIFT);
+		return 0;
+	}
 	if (!strcmp(key, PP_SPEC_KEY_PROBES))
 		return parse_choice(key, val, PP_SPEC_PROBES_KEEP, PP_SPEC_PROBES_REMOVE,
 				    &sp->keep_probes, &sp->has_probes, err, errlen);
@@ -214,6 +221,7 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->skip = 0;
 	sp->every = false;
 	sp->has_timing = false;
+	sp->heap = 0;
 	sp->keep_probes = false;
 	sp->has_probes = false;
 	if (len >= sizeof(sp->text))

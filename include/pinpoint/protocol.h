@@ -29,6 +29,7 @@
 #define PP_SPEC_KEY_STOP "stop"	      /* stop=N */
 #define PP_SPEC_KEY_SKIP "skip"	      /* skip=K */
 #define PP_SPEC_KEY_TIMING "timing"   /* timing=all|sampled */
+#define PP_SPEC_KEY_HEAP "heap"	      /* heap=N: move the heap's start by N bytes */
 #define PP_SPEC_TIMING_ALL "all"
 #define PP_SPEC_TIMING_SAMPLED "sampled"
 #define PP_SPEC_KEY_PROBES "probes" /* probes=remove|keep */
@@ -122,10 +123,17 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 
 /* ---- limits ---- */
 
-#define PP_MAX_SLOTS 64		  /* entry, fn, whole and range items of one variable */
-#define PP_MAX_SAMPLES (1u << 20) /* samples=N: entry durations kept */
-#define PP_SPEC_MAX 8192	  /* length of the PINPOINT variable */
-#define PP_MAX_MODULES 256	  /* instrumented executables and libraries of a run */
+#define PP_MAX_SLOTS 64		     /* entry, fn, whole and range items of one variable */
+#define PP_MAX_SAMPLES (1u << 20)    /* samples=N: entry durations kept */
+#define PP_SPEC_MAX 8192	     /* length of the PINPOINT variable */
+#define PP_MAX_MODULES 256	     /* instrumented executables and libraries of a run */
+#define PP_MAX_HEAP_SHIFT (1u << 20) /* heap=N: N at most this */
+
+/* ---- what the driver varies from run to run (doc/semantics.md) ---- */
+
+#define PP_ENV_PAD "PINPOINT_PAD" /* a variable of 0 to PP_ENV_PAD_MAX bytes */
+#define PP_ENV_PAD_MAX 4095
+#define PP_HEAP_SHIFT_MAX 4080 /* heap=N drawn from 0, 16, ..., this */
 
 /* ---- the [FILE:]NAME rule ---- */
 

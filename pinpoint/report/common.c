@@ -202,7 +202,9 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 		if ((unsigned)l + 1 > u->nlayers)
 			u->nlayers = (unsigned)l + 1;
 	}
-	u->other_s = u->total_s - u->builds_s - runs_s;
+	u->layouts_s =
+	    pp_layouts_relink_s(&s->rev[PP_PREV].lay) + pp_layouts_relink_s(&s->rev[PP_CUR].lay);
+	u->other_s = u->total_s - u->builds_s - runs_s - u->layouts_s;
 	if (u->other_s < 0)
 		u->other_s = 0;
 }
@@ -219,4 +221,48 @@ double pp_series_cov(const struct pp_series *v)
 	for (size_t i = 0; i < v->n; i++)
 		ss += (v->v[i] - mean) * (v->v[i] - mean);
 	return mean > 0 ? sqrt(ss / (double)(v->n - 1)) / mean : NAN;
+}
+
+/* Modules of @l linked again in its layouts. */
+static size_t relinked(const struct pp_layouts *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nmodules; i++)
+		n += !l->modules[i].why;
+	return n;
+}
+
+bool pp_layouts_varied(const struct pp_session *s)
+{
+	return s->rev[PP_PREV].lay.n > 1 && s->rev[PP_CUR].lay.n > 1;
+}
+
+void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
+{
+	const struct pp_layouts *p = &s->rev[PP_PREV].lay, *c = &s->rev[PP_CUR].lay;
+	double t = pp_layouts_relink_s(p) + pp_layouts_relink_s(c);
+	const struct pp_revision *flat = p->n > 1 ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
+
+	if (pp_layouts_varied(s)) {
+		snprintf(
+		    buf, len,
+		    "each revision ran in %u code layouts (its modules linked again with their "
+		    "functions in random orders: previous %zu of %zu, current %zu of %zu), "
+		    "the runs spread over them evenly; linking took %.1f s%s.",
+		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, t,
+		    t > 0 ? "" : " (all reused from an earlier session)");
+	} else if (s->opt->layouts <= 1) {
+		snprintf(
+		    buf, len,
+		    "not varied (--layouts 1): each revision ran as built, in one code layout, "
+		    "so the verdict can include the effect of where the linker put the code.");
+	} else {
+		snprintf(
+		    buf, len,
+		    "not varied: the %s revision ran as built (%s), so the verdict can include "
+		    "the effect of where the linker put the code.",
+		    flat->label,
+		    flat->lay.not_varied ? flat->lay.not_varied : "it was not measured");
+	}
 }

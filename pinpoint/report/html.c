@@ -109,6 +109,18 @@ static void trend(FILE *f, const struct pp_session *s)
 	free(h);
 }
 
+/* The code layouts, in one line; a warning when they were not varied. */
+static void layouts(FILE *f, const struct pp_session *s)
+{
+	char line[1024];
+
+	pp_layouts_sentence(s, line, sizeof(line));
+	fprintf(f, "<p class=\"%s\">Layouts: ",
+		pp_layouts_varied(s) ? "layouts" : "layouts not-varied");
+	pp_svg_escape(f, line);
+	fputs("</p>\n", f);
+}
+
 static void write_html(FILE *f, const void *arg)
 {
 	const struct pp_session *s = arg;
@@ -125,6 +137,7 @@ static void write_html(FILE *f, const void *arg)
 	      "h2{font-size:1.1em;margin-top:2em}\n"
 	      ".slower{color:#b3261e;font-weight:bold}.same,.not-slower{color:#555}\n"
 	      ".faster{color:#2e7d32}\n"
+	      ".not-varied{color:#b3261e}\n"
 	      "table{border-collapse:collapse}td{padding:2px 10px 2px 0}\n"
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
@@ -141,6 +154,7 @@ static void write_html(FILE *f, const void *arg)
 		s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
 					      : "Mann-Whitney U (Hodges-Lehmann shift)",
 		100 * s->opt->confidence, s->opt->precision);
+	layouts(f, s);
 	if (s->nnodes) {
 		fputs("<h2>The search</h2>\n", f);
 		pp_svg_overview(f, s);

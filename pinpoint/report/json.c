@@ -155,6 +155,7 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	pp_json_str(j, "current", s->rev[PP_CUR].dir);
 	pp_json_int(j, "measurements", o->measurements);
 	pp_json_int(j, "warmups", o->warmups);
+	pp_json_int(j, "layouts", o->layouts);
 	pp_json_num(j, "confidence", o->confidence);
 	pp_json_num(j, "precision_threshold", o->precision);
 	pp_json_int(j, "max_runs", o->max_runs);
@@ -197,6 +198,66 @@ static void write_measurement(struct pp_json *j, const struct pp_session *s)
 		pp_json_null(j, "seed");
 	pp_json_num(j, "cov_previous", e ? pp_series_cov(&e->series[PP_PREV]) : NAN);
 	pp_json_num(j, "cov_current", e ? pp_series_cov(&e->series[PP_CUR]) : NAN);
+	pp_json_end_object(j);
+}
+
+/* Measured runs (no discovery run, no warm-up) of revision @r in layout @k. */
+static long long runs_in(const struct pp_session *s, int r, unsigned k)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		n += s->runs[i].batch && !s->runs[i].warmup &&
+		     s->runs[i].rev == (enum pp_rev_id)r && s->runs[i].setup.layout == (int)k;
+	return n;
+}
+
+/* Each revision's code layouts: seeds, what was linked again and what it cost. */
+static void write_layouts(struct pp_json *j, const struct pp_session *s)
+{
+	char line[1024];
+
+	pp_layouts_sentence(s, line, sizeof(line));
+	pp_json_object(j, "layouts");
+	pp_json_int(j, "requested", s->opt->layouts);
+	pp_json_bool(j, "varied", pp_layouts_varied(s));
+	pp_json_str(j, "note", line);
+	pp_json_num(j, "relink_s",
+		    pp_layouts_relink_s(&s->rev[PP_PREV].lay) +
+			pp_layouts_relink_s(&s->rev[PP_CUR].lay));
+	pp_json_array(j, "revisions");
+	for (int r = 0; r < 2; r++) {
+		const struct pp_layouts *l = &s->rev[r].lay;
+
+		pp_json_object(j, NULL);
+		pp_json_str(j, "label", s->rev[r].label);
+		pp_json_str(j, "not_varied", l->n ? NULL : l->not_varied);
+		pp_json_array(j, "layouts");
+		for (unsigned k = 0; k < l->n; k++) {
+			pp_json_object(j, NULL);
+			pp_json_int(j, "index", k);
+			pp_json_int(j, "seed", (long long)l->seed[k]);
+			pp_json_num(j, "relink_s", l->relink_s[k]);
+			pp_json_bool(j, "reused", l->reused[k]);
+			pp_json_int(j, "runs", runs_in(s, r, k));
+			pp_json_end_object(j);
+		}
+		pp_json_end_array(j);
+		pp_json_array(j, "modules");
+		for (size_t i = 0; i < l->nmodules; i++) {
+			const struct pp_layout_module *m = &l->modules[i];
+
+			pp_json_object(j, NULL);
+			pp_json_str(j, "path", m->path);
+			pp_json_bool(j, "relinked", !m->why);
+			pp_json_str(j, "why", m->why);
+			pp_json_num(j, "relink_s", m->relink_s);
+			pp_json_end_object(j);
+		}
+		pp_json_end_array(j);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
 	pp_json_end_object(j);
 }
 
@@ -338,6 +399,12 @@ static void write_runs(struct pp_json *j, const struct pp_session *s)
 		pp_json_bool(j, "warmup", r->warmup);
 		pp_json_str(j, "status", pp_run_describe(&r->st, how, sizeof(how)));
 		pp_json_num(j, "wall_s", r->st.wall_s);
+		if (r->setup.layout >= 0)
+			pp_json_int(j, "layout", r->setup.layout);
+		else
+			pp_json_null(j, "layout");
+		pp_json_int(j, "env_pad", r->setup.env_pad);
+		pp_json_int(j, "heap_offset", r->setup.heap);
 		pp_json_int(j, "entry_count", (long long)r->entry_count);
 		pp_json_array(j, "values_ns");
 		for (size_t k = 0; k < r->nvalues; k++)
@@ -528,6 +595,7 @@ static void write_time(struct pp_json *j, const struct pp_session *s)
 	pp_json_num(j, "builds_s", u.builds_s);
 	pp_json_num(j, "discovery_s", u.discovery_s);
 	pp_json_int(j, "discovery_runs", (long long)u.discovery_runs);
+	pp_json_num(j, "layouts_s", u.layouts_s);
 	pp_json_num(j, "driver_s", u.other_s);
 	pp_json_array(j, "layers");
 	for (unsigned l = 0; l < u.nlayers; l++) {
@@ -609,6 +677,7 @@ static void write_json(FILE *f, const void *arg)
 	write_options(&j, s);
 	write_measurement(&j, s);
 	write_revisions(&j, s);
+	write_layouts(&j, s);
 	write_comparisons(&j, s);
 	write_chain(&j, s);
 	write_tree(&j, s);

@@ -40,6 +40,7 @@ void pp_print_loc(FILE *f, const char *file, unsigned line, unsigned col);
 #define PP_TIME_LAYERS 16 /* layers told apart; deeper ones count in the last */
 struct pp_time_use {
 	double total_s, builds_s, discovery_s, other_s; /* other: the driver's own work */
+	double layouts_s;				/* linking the code layouts */
 	size_t discovery_runs;
 	unsigned nlayers; /* layers that ran: 0 the entry, k the parts of layer k-1 functions */
 	double layer_s[PP_TIME_LAYERS];
@@ -49,5 +50,14 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u);
 
 /* Coefficient of variation of a series (sd / mean), NaN under 2 values or mean <= 0. */
 double pp_series_cov(const struct pp_series *v);
+
+/* Whether both revisions ran in several code layouts (layouts.h). */
+bool pp_layouts_varied(const struct pp_session *s);
+/*
+ * What the layouts were, in one sentence for every format: how many, what
+ * was linked again and what that cost; or that they were not varied and
+ * the verdict can then include layout effects.
+ */
+void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len);
 
 #endif /* PINPOINT_REPORT_H */

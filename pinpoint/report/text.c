@@ -347,6 +347,8 @@ static void print_time(FILE *f, const struct pp_session *s)
 	pp_time_use(s, &u);
 	fprintf(f, "Time: %.0f s in all: builds %.1f s, discovery %.1f s (%zu runs)", u.total_s,
 		u.builds_s, u.discovery_s, u.discovery_runs);
+	if (u.layouts_s > 0)
+		fprintf(f, ", linking the layouts %.1f s", u.layouts_s);
 	for (unsigned l = 0; l < u.nlayers; l++) {
 		if (!u.layer_runs[l])
 			continue;
@@ -392,6 +394,22 @@ static void print_noise(FILE *f, const struct pp_session *s)
 		fprintf(f, "; %u were left open", left);
 	fprintf(f, ".\n");
 	print_time(f, s);
+}
+
+/*
+ * The code layouts: after the noise, or with --quiet after the verdict, and
+ * there only when they were not varied (the verdict can include their effect).
+ */
+static void print_layouts(FILE *f, const struct pp_session *s, bool *printed)
+{
+	char line[1024];
+
+	if (!s->nruns || (s->opt->quiet && pp_layouts_varied(s)))
+		return;
+	if (s->opt->quiet)
+		gap(f, s, printed);
+	pp_layouts_sentence(s, line, sizeof(line));
+	fprintf(f, "Layouts: %s\n", line);
 }
 
 /* The entry spent its runs without deciding: say so, never "no regression". */
@@ -443,31 +461,27 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 		   "(--cpu, an idle machine) can decide it.\n");
 }
 
-void pp_report_verdict(const struct pp_session *s, FILE *f)
+static void print_verdict(const struct pp_session *s, FILE *f, bool *printed)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
-	bool printed = false;
 
-	print_lost(f, s, &printed);
-	if (!s->opt->quiet)
-		print_noise(f, s);
 	if (s->interrupted) {
-		gap(f, s, &printed);
+		gap(f, s, printed);
 		fprintf(f, "Interrupted: what was established so far:\n");
 	}
 	if (s->outcome == PP_EXIT_MEASUREMENT && s->failure) {
-		gap(f, s, &printed);
+		gap(f, s, printed);
 		fprintf(f, "Measurement failed: %s\n", s->failure);
 	}
 	if (entry && entry->decided && entry->verdict == PP_V_UNDECIDED) {
-		gap(f, s, &printed);
+		gap(f, s, printed);
 		print_undecided(f, entry);
 		return;
 	}
 	if (entry && entry->decided && entry->verdict != PP_V_SLOWER) {
 		char a[32], b[32], c[32], t[32];
 
-		gap(f, s, &printed);
+		gap(f, s, printed);
 		fprintf(
 		    f,
 		    "No regression: %s is %s in the current revision (difference %s%s "
@@ -483,9 +497,23 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 	}
 	if (!s->nnodes)
 		return;
-	gap(f, s, &printed);
+	gap(f, s, printed);
 	print_chain(f, s);
 	print_tree(f, s);
 	if (!s->opt->quiet)
 		print_open(f, s);
+}
+
+void pp_report_verdict(const struct pp_session *s, FILE *f)
+{
+	bool printed = false;
+
+	print_lost(f, s, &printed);
+	if (!s->opt->quiet) {
+		print_noise(f, s);
+		print_layouts(f, s, &printed);
+	}
+	print_verdict(s, f, &printed);
+	if (s->opt->quiet)
+		print_layouts(f, s, &printed);
 }

@@ -79,6 +79,8 @@ def scenario_nightly(a, tmp):
     if len(copies) != 2 or not all(os.path.basename(c).startswith(("build-old-", "build-new-"))
                                    for c in copies):
         fail("expected the two instrumented copies in --build-root, found %s" % copies)
+    # The copies are linked by pinpoint-cc: each run was in one of their code layouts.
+    check_layouts(p, [os.path.join(c, "bench") for c in copies])
     bins = {c: os.stat(os.path.join(c, "bench")).st_mtime_ns for c in copies}
 
     p = run(cmd, new)
@@ -170,6 +172,7 @@ def scenario_build_cmd(a, tmp):
         fail("exit %d, expected 1" % p.returncode)
     if not chain(p.stdout).endswith("changed_part"):
         fail("the chain does not end at changed_part: " + chain(p.stdout))
+    check_layouts(p, [os.path.join(tmp, d, "prog") for d in ("prev", "cur")])
     for d in ("prev", "cur"):
         log = os.path.join(tmp, d, ".pinpoint", "build.log")
         if not os.path.exists(log):
@@ -180,6 +183,18 @@ def scenario_build_cmd(a, tmp):
         if ("building the %s revision (log: %s)" % ("previous" if d == "prev" else "current", log)
                 not in p.stderr):
             fail("no progress line naming " + log)
+
+
+def check_layouts(p, binaries):
+    """@binaries have link records, and the session @p linked them again in its layouts."""
+    for b in binaries:
+        if not os.path.isfile(b + ".pinpoint-link"):
+            fail("no link record beside " + b)
+        if not any(re.match(re.escape(os.path.basename(b)) + r"\.[0-9a-f]{16}\.\d+$", n)
+                   for n in os.listdir(os.path.join(os.path.dirname(b), ".pinpoint", "layouts"))):
+            fail("no layout of %s was made" % b)
+    if not re.search(r"^Layouts: each revision ran in 8 code layouts", p.stdout, re.M):
+        fail("the report says no layouts were measured")
 
 
 def one_error(p, label, log):

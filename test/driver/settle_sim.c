@@ -108,7 +108,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	sim.last_nq = nq;
 	if (!order)
 		return -ENOMEM;
-	if ((err = pp_schedule(s, s->opt->warmups, runs, order)))
+	if ((err = pp_schedule(s, s->opt->warmups, runs, order, NULL)))
 		goto out;
 	for (size_t j = 0; sim.abba && j < total; j++)
 		order[j] = (j / 2) % 2 ? (enum pp_rev_id)(1 - j % 2) : (enum pp_rev_id)(j % 2);

@@ -110,6 +110,14 @@ def leftover_processes(directory):
 SUITE_BUDGET = ["--max-runs-per-comparison", "200"]
 
 
+# They measure each revision as built, in one code layout, unless a test asks
+# for layouts (--layouts): the suite's questions are about the search, and two
+# revisions built from the same source but linked in different orders differ
+# by where the linker put their code (test/driver/programs/placement.c, 30 %),
+# which the layout scenarios measure on their own.
+SUITE_LAYOUTS = ["--layouts", "1"]
+
+
 def pinpoint(exe, *args, status=None, env=None, timeout=800):
     """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
     args = list(args)
@@ -117,6 +125,9 @@ def pinpoint(exe, *args, status=None, env=None, timeout=800):
     if ("--entry" in opts or "--commits" in opts) and not any(
             a.startswith("--max-runs-per-comparison") for a in opts):
         args = SUITE_BUDGET + args
+    if ("--entry" in opts or "--commits" in opts) and not any(
+            a.startswith("--layouts") for a in opts):
+        args = SUITE_LAYOUTS + args
     return run([exe] + args, env=env, expect=status, timeout=timeout)
 
 

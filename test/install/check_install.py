@@ -15,6 +15,7 @@ import re
 import shutil
 import sys
 import tempfile
+from urllib.parse import unquote
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import pinpoint_test  # noqa: E402
@@ -54,6 +55,53 @@ def check_program(prog, layers, entry="work", callee="leaf"):
         fail("%s: zero time for %s:\n%s" % (prog, entry, text))
 
 
+def read_record(path):
+    """The link record @path (doc/formats.md, section 5): {cwd, env, argv, output}."""
+    if os.path.islink(path) or not os.path.isfile(path):
+        fail("no link record (a regular file) at " + path)
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if lines[0] != "pinpoint-link 1" or lines[-1] != "end":
+        fail("%s is not a complete link record:\n%s" % (path, "\n".join(lines)))
+    rec = {"env": {}, "argv": [], "output": None}
+    for line in lines[1:-1]:
+        key, value = line.split(" ", 1)
+        if key == "env":
+            name, value = value.split("=", 1)
+            rec["env"][name] = unquote(value)
+        elif key in ("arg", "output"):
+            if key == "output":
+                rec["output"] = len(rec["argv"])
+            rec["argv"].append(unquote(value))
+        else:
+            rec[key] = unquote(value)
+    return rec
+
+
+def check_record(out, cwd, want=(), shared=False):
+    """@out was linked by pinpoint's wrappers: its link record beside it names it, the
+    directory the link ran in, and the arguments @want (-shared for a @shared library)."""
+    rec = read_record(out + ".pinpoint-link")
+    if rec["cwd"] != os.path.realpath(cwd):
+        fail("%s: the record's directory is %s, not %s" % (out, rec["cwd"], cwd))
+    named = os.path.join(rec["cwd"], rec["argv"][rec["output"]])
+    if os.path.realpath(named) != os.path.realpath(out):
+        fail("%s: the record names the output %s" % (out, named))
+    for w in list(want) + (["-shared"] if shared else []):
+        if w not in rec["argv"]:
+            fail("%s: no %s in the recorded command %s" % (out, w, rec["argv"]))
+    if "PATH" not in rec["env"]:
+        fail("%s: the record keeps no PATH: %s" % (out, rec["env"]))
+    return rec
+
+
+def check_sections(obj, fn="work"):
+    """@obj was compiled with -ffunction-sections: @fn has a section of its own."""
+    out = run(["readelf", "-SW", obj]).stdout
+    if not re.search(r"\.text\.%s\b" % fn, out):
+        fail("%s has no section .text.%s (no -ffunction-sections):\n%s" % (obj, fn, out))
+
+
 def check_rpath(prog, rtdir):
     dyn = run(["readelf", "-d", prog]).stdout
     if "libpinpoint-rt.so" not in dyn or os.path.realpath(rtdir) not in dyn:
@@ -64,10 +112,21 @@ def scenario_wrapper_make(a, tmp):
     src = os.path.join(tmp, "proj")
     copy_project("make", src)
     cc = os.path.join(a.build, "tools", "pinpoint-cc")
+    # A link planted where the record goes is replaced, never followed.
+    victim = os.path.join(tmp, "victim")
+    with open(victim, "w") as f:
+        f.write("keep\n")
+    os.symlink(victim, os.path.join(src, "prog.pinpoint-link"))
     run(["make", "CC=" + cc], cwd=src)
     prog = os.path.join(src, "prog")
     check_rpath(prog, os.path.join(a.build, "runtime"))
     check_program(prog, a.layers)
+    check_sections(os.path.join(src, "prog.o"))
+    check_record(prog, src, want=["prog.o", "-ffunction-sections"])
+    check_record(os.path.join(src, "libprog.so"), src, want=["prog.c", "-ffunction-sections"],
+                 shared=True)
+    if open(victim).read() != "keep\n":
+        fail("the wrapper wrote through a link planted at prog.pinpoint-link")
 
 
 def scenario_wrapper_cmake(a, tmp):
@@ -79,6 +138,13 @@ def scenario_wrapper_cmake(a, tmp):
          "-DCMAKE_BUILD_TYPE=Release"])
     run(["cmake", "--build", bld])
     check_program(os.path.join(bld, "prog"), a.layers)
+    check_sections(os.path.join(bld, "CMakeFiles", "prog.dir", "prog.c.o"))
+    check_record(os.path.join(bld, "prog"), bld)
+    # The library's record is beside the file, not beside the links to it.
+    check_record(os.path.join(bld, "libshape.so.1.2"), bld, shared=True)
+    for link in ("libshape.so.1", "libshape.so"):
+        if os.path.lexists(os.path.join(bld, link + ".pinpoint-link")):
+            fail("a link record beside the link " + link)
 
 
 def scenario_wrapper_cxx(a, tmp):
@@ -120,13 +186,31 @@ def scenario_wrapper_args(a, tmp):
 
     plugin = "-fpass-plugin=" + os.path.realpath(os.path.join(a.build, "pass", "pinpoint-pass.so"))
     rt = os.path.realpath(os.path.join(a.build, "runtime", "libpinpoint-rt.so"))
-    expect(["-c", "prog.c"], [plugin, "-debug-info-kind="], [rt])
+    expect(["-c", "prog.c"], [plugin, "-debug-info-kind=", "-ffunction-sections"], [rt])
+    expect(["-fno-function-sections", "-c", "prog.c"], [plugin], ["-ffunction-sections"])
     expect(["-g0", "-c", "prog.c"], [plugin], ["-debug-info-kind="])
     expect(["-gz", "-c", "prog.c"], [plugin, "-debug-info-kind="], [])
     expect(["-o", "prog", "prog.c"], [plugin, rt, "-rpath", "-lpthread"], [])
     for stop in ["-S", "-E", "-M", "-MM", "-fsyntax-only"]:
         expect([stop, "prog.c"], [], [rt])
     expect(["-v"], [], [plugin, rt])
+
+    # -oFILE and no -o at all are recorded as -o FILE; a failed link leaves no record.
+    for args, out in ((["-oprog1", "prog.c"], "prog1"), (["prog.c"], "a.out")):
+        run([cc] + args, cwd=tmp)
+        rec = check_record(os.path.join(tmp, out), tmp, want=["-o", "-ffunction-sections"])
+        if rec["argv"][rec["output"] - 1] != "-o":
+            fail("%s: the output is not recorded after -o: %s" % (out, rec["argv"]))
+    with open(os.path.join(tmp, "bad.c"), "w") as f:
+        f.write("int main(void) { return undefined_name; }\n")
+    run([cc, "bad.c", "-o", "bad"], cwd=tmp, expect=1)
+    if os.path.lexists(os.path.join(tmp, "bad.pinpoint-link")):
+        fail("a failed link left a link record")
+    # --pinpoint-record-link runs the command as it is and records it.
+    run([cc, "--pinpoint-record-link", a.clang, "-O1", "prog.c", "-o", "plain"], cwd=tmp)
+    rec = check_record(os.path.join(tmp, "plain"), tmp)
+    if rec["argv"][0] != a.clang or any("pinpoint" in x for x in rec["argv"]):
+        fail("--pinpoint-record-link changed the command: %s" % rec["argv"])
 
     # alone, without a plugin beside it: one line naming what is missing
     lone = os.path.join(tmp, "bin")
@@ -211,6 +295,10 @@ def scenario_package(a, tmp):
     check_rpath(os.path.join(bld, "prog"), os.path.join(prefix, "lib", "pinpoint"))
     check_program(os.path.join(bld, "prog"), layers)
     check_program(os.path.join(bld, "prog_static"), layers)
+    for target in ("prog", "prog_static"):
+        check_sections(os.path.join(bld, "CMakeFiles", target + ".dir", "prog.c.o"))
+        check_record(os.path.join(bld, target), bld)
+    check_record(os.path.join(bld, "libshape.so"), bld, shared=True)
     check_package_measured_in_place(os.path.join(prefix, "bin", "pinpoint"), a, src, pdir, bld,
                                     tmp)
     # another compiler is refused with one clear line
@@ -255,6 +343,7 @@ def scenario_package_build_tree(a, tmp):
     run(["cmake", "--build", bld])
     check_rpath(os.path.join(bld, "prog"), os.path.join(a.build, "runtime"))
     check_program(os.path.join(bld, "prog"), a.layers)
+    check_record(os.path.join(bld, "prog"), bld)
 
 
 def build_package(a, tmp):
@@ -282,6 +371,7 @@ def scenario_deb(a, tmp):
     pkg = build_package(a, tmp)
     info = run(["dpkg-deb", "-f", pkg, "Package", "Depends"]).stdout
     if "Package: pinpoint" not in info or "clang-%s" % a.llvm_major not in info \
+            or "lld-%s" % a.llvm_major not in info \
             or "libelf1" not in info or "libgsl27" not in info:
         fail("package control fields:\n" + info)
     root = os.path.join(tmp, "root")

@@ -7,12 +7,21 @@
  *
  * Runs the clang the plugin was built for (PINPOINT_CLANG / PINPOINT_CLANGXX
  * override it) with every argument unchanged, plus -fpass-plugin=<plugin>,
- * -g unless a -g option was given, and, when the command links, the shared
+ * -g unless a -g option was given, -ffunction-sections unless
+ * -fno-function-sections was (so that the driver can link the program again
+ * in other orders of its functions), and, when the command links, the shared
  * runtime with an rpath to its directory: one runtime per process, even
  * when instrumented shared libraries are loaded.  A command without input
  * files (-v, --version, -print-*) is passed through untouched.  The mode
  * (C or C++) is chosen by the name the wrapper is run as: a name ending in
  * "++" is the C++ one.
+ *
+ * A link that succeeds leaves its link record beside its output,
+ * OUTPUT.pinpoint-link (core/linkrec.h): the command, its working directory
+ * and the environment a link reads.  `pinpoint-cc --pinpoint-record-link
+ * COMMAND...` runs COMMAND as it is and records it the same way: CMake's
+ * linker launcher for find_package(Pinpoint)'s targets, and pinpoint's own
+ * test programs.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +29,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/linkrec.h"
 #include "core/paths.h"
 
 #ifndef PP_CLANG
@@ -100,6 +112,10 @@ struct scan {
 	bool inputs; /* at least one input file (or a response file) */
 	bool links;
 	bool has_g;
+	bool no_sections; /* -fno-function-sections */
+	bool sections;	  /* -ffunction-sections */
+	bool response;	  /* an @response-file, which may hold -o */
+	int out;	  /* argv index of "-o" or "-oFILE", 0: none */
 };
 
 static struct scan scan_args(int argc, char **argv)
@@ -111,10 +127,21 @@ static struct scan scan_args(int argc, char **argv)
 
 		if (a[0] != '-' || !a[1]) {
 			s.inputs = true; /* a file, "-" (stdin) or @response-file */
+			s.response |= a[0] == '@';
+		} else if (!strcmp(a, "-o") || (!strncmp(a, "-o", 2) && !IN(a, separate_value))) {
+			/* -o FILE, -oFILE (no other clang option a link takes starts with -o) */
+			s.out = i;
+			i += !a[2];
 		} else if (IN(a, separate_value)) {
 			i++;
 		} else if (IN(a, no_link)) {
 			s.links = false;
+		} else if (!strcmp(a, "-fno-function-sections")) {
+			s.no_sections = true;
+			s.sections = false;
+		} else if (!strcmp(a, "-ffunction-sections")) {
+			s.sections = true;
+			s.no_sections = false;
 		} else if (!strncmp(a, "-g", 2) && strncmp(a, "-gz", 3)) {
 			/* -gz compresses debug info, it does not ask for it */
 			s.has_g = true;
@@ -147,6 +174,120 @@ static int find(enum pp_path_kind kind, char *buf, size_t size)
 	return err;
 }
 
+/*
+ * Write OUTPUT.pinpoint-link for the link @args[0..@n) just made, whose
+ * output is @args[@out].  Only for an output that is a regular file; a
+ * record that cannot be written is said in one line and fails nothing: the
+ * program is linked, only not relinkable.
+ */
+static void record_link(char **args, size_t n, size_t out)
+{
+	char cwd[PATH_MAX], path[PATH_MAX + 32];
+	char *env[PP_LINKREC_MAX_ENV] = {NULL};
+	struct pp_linkrec r = {.cwd = cwd, .env = env, .argv = args, .argc = n, .output = out};
+	struct stat st;
+	int err;
+
+	if (lstat(args[out], &st) || !S_ISREG(st.st_mode))
+		return; /* /dev/null, a pipe: nothing to link again */
+	if (!getcwd(cwd, sizeof(cwd)) || snprintf(path, sizeof(path), "%s%s", args[out],
+						  PP_LINKREC_SUFFIX) >= (int)sizeof(path)) {
+		fprintf(stderr, "%s: cannot record how %s was linked: %s\n", prog, args[out],
+			strerror(errno ? errno : ENAMETOOLONG));
+		return;
+	}
+	for (size_t i = 0; pp_linkrec_env_names[i] && r.nenv < PP_LINKREC_MAX_ENV; i++) {
+		const char *v = getenv(pp_linkrec_env_names[i]);
+
+		if (v && asprintf(&env[r.nenv], "%s=%s", pp_linkrec_env_names[i], v) >= 0)
+			r.nenv++;
+	}
+	err = pp_linkrec_write(path, &r);
+	if (err)
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(-err));
+	for (size_t i = 0; i < r.nenv; i++)
+		free(env[i]);
+}
+
+/* Run @args (NULL-terminated); the compiler's exit status, or 128 + its signal. */
+static int run(char **args)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog, args[0], strerror(errno));
+		return 127;
+	}
+	if (!pid) {
+		execvp(args[0], args);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog, args[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Append @argv[@from..@argc) to @args at *@n, -o FILE as two words (-oFILE
+ * split; none: -o a.out, what clang would write); *@out gets the index of
+ * FILE, 0 when the output is not known (in a response file).
+ */
+static void add_user_args(char **args, int *n, int argc, char **argv, int from,
+			  const struct scan *s, int *out)
+{
+	*out = 0;
+	for (int i = from; i < argc; i++) {
+		if (i == s->out && argv[i][2]) {
+			args[(*n)++] = "-o";
+			*out = *n;
+			args[(*n)++] = argv[i] + 2;
+			continue;
+		}
+		args[(*n)++] = argv[i];
+		if (i == s->out && i + 1 < argc) {
+			*out = *n;
+			args[(*n)++] = argv[++i];
+		}
+	}
+	if (!s->out && !s->response) {
+		args[(*n)++] = "-o";
+		*out = *n;
+		args[(*n)++] = "a.out";
+	}
+}
+
+/* --pinpoint-record-link COMMAND...: COMMAND as it is, and its link record. */
+static int record_only(int argc, char **argv)
+{
+	struct scan s = scan_args(argc - 2, argv + 2);
+	char **args = calloc((size_t)argc + 4, sizeof(*args));
+	int n = 0, out, status;
+
+	if (argc < 3) {
+		fprintf(stderr, "%s: --pinpoint-record-link needs a command\n", prog);
+		return 2;
+	}
+	if (!args) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	args[n++] = argv[2];
+	if (s.inputs && s.links)
+		add_user_args(args, &n, argc - 2, argv + 2, 1, &s, &out);
+	else
+		for (int i = 3; i < argc; i++)
+			args[n++] = argv[i];
+	args[n] = NULL;
+	status = run(args);
+	if (!status && s.inputs && s.links && out)
+		record_link(args, (size_t)n, (size_t)out);
+	free(args);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	char plugin[PATH_MAX], rt[PATH_MAX], plugin_opt[PATH_MAX + 16], rpath[PATH_MAX + 16];
@@ -157,44 +298,59 @@ int main(int argc, char **argv)
 	const char *clang = env && *env ? env : cxx ? PP_CLANGXX : PP_CLANG;
 	struct scan s = scan_args(argc, argv);
 	char **args;
-	int n = 0;
+	int n = 0, out = 0, status;
 
 	prog = cxx ? "pinpoint-c++" : "pinpoint-cc";
 	if (argc == 2 && !strcmp(argv[1], "--pinpoint-print-config"))
 		return print_config(clang);
+	if (argc >= 2 && !strcmp(argv[1], "--pinpoint-record-link"))
+		return record_only(argc, argv);
 
-	args = calloc((size_t)argc + 8, sizeof(*args));
+	args = calloc((size_t)argc + 12, sizeof(*args));
 	if (!args) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	args[n++] = (char *)clang;
-	if (s.inputs) {
-		if (find(PP_PATH_PLUGIN, plugin, sizeof(plugin)))
-			goto out_fail;
-		snprintf(plugin_opt, sizeof(plugin_opt), "-fpass-plugin=%s", plugin);
-		args[n++] = plugin_opt;
-		if (!s.has_g)
-			args[n++] = "-g";
+	if (!s.inputs) {
+		for (int i = 1; i < argc; i++)
+			args[n++] = argv[i];
+		args[n] = NULL;
+		execv(clang, args);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
+		free(args);
+		return 127;
 	}
-	for (int i = 1; i < argc; i++)
-		args[n++] = argv[i];
-	if (s.inputs && s.links) {
-		char *slash;
-
-		if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
-			goto out_fail;
-		slash = strrchr(rt, '/');
-		snprintf(rpath, sizeof(rpath), "-Wl,-rpath,%.*s", (int)(slash - rt), rt);
-		args[n++] = rt;
-		args[n++] = rpath;
-		args[n++] = "-lpthread";
+	if (find(PP_PATH_PLUGIN, plugin, sizeof(plugin)))
+		goto out_fail;
+	snprintf(plugin_opt, sizeof(plugin_opt), "-fpass-plugin=%s", plugin);
+	args[n++] = plugin_opt;
+	if (!s.has_g)
+		args[n++] = "-g";
+	if (!s.no_sections && !s.sections)
+		args[n++] = "-ffunction-sections";
+	if (!s.links) {
+		for (int i = 1; i < argc; i++)
+			args[n++] = argv[i];
+		args[n] = NULL;
+		execv(clang, args);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
+		free(args);
+		return 127;
 	}
+	add_user_args(args, &n, argc, argv, 1, &s, &out);
+	if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
+		goto out_fail;
+	snprintf(rpath, sizeof(rpath), "-Wl,-rpath,%.*s", (int)(strrchr(rt, '/') - rt), rt);
+	args[n++] = rt;
+	args[n++] = rpath;
+	args[n++] = "-lpthread";
 	args[n] = NULL;
-	execv(clang, args);
-	fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
+	status = run(args);
+	if (!status && out)
+		record_link(args, (size_t)n, (size_t)out);
 	free(args);
-	return 127;
+	return status;
 
 out_fail:
 	free(args);

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: MIT
+/*
+ * relink.c - make a revision's code layouts: link each instrumented module
+ * the discovery runs named again, from the link record pinpoint-cc left
+ * beside it, with ld.lld's --shuffle-sections and one seed per layout
+ * (layouts.h).  A module that cannot be linked again (no record, a record
+ * that names another file, no ld.lld, the link fails, or its functions keep
+ * their order: no sections of their own) runs as built in every layout, and
+ * one line says which and why.  The files are kept in the revision's
+ * .pinpoint/layouts and reused while the record, the objects it names and
+ * the module are unchanged.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/linkrec.h"
+#include "core/process.h"
+#include "core/util.h"
+#include "pinpoint/layouts.h"
+#include "pinpoint/log.h"
+
+#define FNV_INIT 14695981039346656037ULL
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s, strlen(s) + 1);
+}
+
+static uint64_t fnv_stat(uint64_t h, const struct stat *st)
+{
+	uint64_t v[4] = {(uint64_t)st->st_size, (uint64_t)st->st_mtim.tv_sec,
+			 (uint64_t)st->st_mtim.tv_nsec, (uint64_t)st->st_ino};
+
+	return fnv(h, v, sizeof(v));
+}
+
+/*
+ * The module's key, "NAME.HASH": its name, and a hash of its link record,
+ * the module's file and every input file the record names (the objects,
+ * archives and response files, as they are now), so that a rebuild makes
+ * new layouts.
+ */
+static char *module_key(const char *path, const struct stat *st, const struct pp_linkrec *r)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	uint64_t h = fnv_stat(fnv_str(FNV_INIT, r->cwd), st);
+	char *key;
+
+	for (size_t i = 0; i < r->nenv; i++)
+		h = fnv_str(h, r->env[i]);
+	for (size_t i = 0; i < r->argc; i++) {
+		const char *a = r->argv[i];
+		char in[PATH_MAX];
+		struct stat is;
+
+		h = fnv_str(h, a);
+		if (i == 0 || i == r->output || (*a == '-' && a[1]))
+			continue;
+		a += *a == '@';
+		if (snprintf(in, sizeof(in), "%s%s%s", *a == '/' ? "" : r->cwd,
+			     *a == '/' ? "" : "/", a) < (int)sizeof(in) &&
+		    !stat(in, &is) && S_ISREG(is.st_mode))
+			h = fnv_stat(h, &is);
+	}
+	if (asprintf(&key, "%s.%016llx", base, (unsigned long long)h) < 0)
+		return NULL;
+	return key;
+}
+
+/* Whether @path is an executable file. */
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/* @name looked up in the colon-separated @path, into @buf. */
+static bool in_path(const char *name, const char *path, char *buf, size_t len)
+{
+	for (const char *p = path; p && *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && snprintf(buf, len, "%.*s/%s", (int)n, p, name) < (int)len &&
+		    executable(buf))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* The record's PATH, or pinpoint's own. */
+static const char *record_path(const struct pp_linkrec *r)
+{
+	for (size_t i = 0; i < r->nenv; i++)
+		if (!strncmp(r->env[i], "PATH=", 5))
+			return r->env[i] + 5;
+	return getenv("PATH");
+}
+
+/*
+ * Whether the compiler the record links with finds ld.lld for -fuse-ld=lld:
+ * beside it (Debian's lld-N puts it in /usr/lib/llvm-N/bin, clang's own
+ * directory), or on PATH.  @cc gets the compiler, for the message.
+ */
+static bool have_lld(const struct pp_linkrec *r, char *cc, size_t len)
+{
+	char found[PATH_MAX], real[PATH_MAX];
+	const char *c = r->argv[0];
+	char *slash;
+
+	snprintf(cc, len, "%s", c);
+	if (strchr(c, '/'))
+		snprintf(found, sizeof(found), "%s%s%s", *c == '/' ? "" : r->cwd,
+			 *c == '/' ? "" : "/", c);
+	else if (!in_path(c, record_path(r), found, sizeof(found)))
+		return false;
+	if (realpath(found, real) && (slash = strrchr(real, '/'))) {
+		snprintf(cc, len, "%s", real);
+		snprintf(slash + 1, sizeof(real) - (size_t)(slash + 1 - real), "ld.lld");
+		if (executable(real))
+			return true;
+	}
+	return in_path("ld.lld", record_path(r), found, sizeof(found));
+}
+
+/*
+ * A hash of the order of @path's functions (its defined function symbols
+ * in address order); 0 when it cannot be read.
+ */
+static uint64_t function_order(const char *path)
+{
+	struct sym {
+		uint64_t addr;
+		const char *name;
+	} *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t h = 0;
+	Elf_Scn *scn = NULL;
+	Elf *e = NULL;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    s.st_shndx == SHN_UNDEF || !s.st_value)
+				continue;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!name)
+				continue;
+			if (n == cap) {
+				struct sym *nv =
+				    realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
+
+				if (!nv)
+					goto out;
+				v = nv;
+			}
+			v[n++] = (struct sym){s.st_value, name};
+		}
+	}
+	/* insertion by address: the symbols come nearly sorted by section */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j && v[j - 1].addr > v[j].addr; j--) {
+			struct sym t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	h = n ? FNV_INIT : 0;
+	for (size_t i = 0; i < n; i++)
+		h = fnv_str(h, v[i].name);
+out:
+	free(v);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return h;
+}
+
+struct seeds {
+	const unsigned long *v;
+	unsigned n;
+};
+
+static void write_seeds(FILE *f, const void *arg)
+{
+	const struct seeds *s = arg;
+
+	for (unsigned i = 0; i < s->n; i++)
+		fprintf(f, "%lu\n", s->v[i]);
+}
+
+/*
+ * The revision's layout seeds: those kept in DIR/seeds, then new ones drawn
+ * from @rng and kept there for later sessions.
+ */
+static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
+{
+	char path[PATH_MAX];
+	unsigned have = 0;
+	FILE *f;
+	int fd;
+
+	fd = openat(l->dirfd, "seeds", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	while (f && have < want && fscanf(f, "%lu", &l->seed[have]) == 1)
+		if (l->seed[have] >= 1 && l->seed[have] <= 0x7fffffffUL)
+			have++;
+	if (f)
+		fclose(f);
+	if (have == want)
+		return 0;
+	for (; have < want; have++) {
+		bool dup;
+
+		/* 0 and -1 mean something else to --shuffle-sections */
+		do {
+			l->seed[have] = 1 + gsl_rng_uniform_int(rng, 0x7ffffffeUL);
+			dup = false;
+			for (unsigned i = 0; i < have; i++)
+				dup |= l->seed[i] == l->seed[have];
+		} while (dup);
+	}
+	snprintf(path, sizeof(path), "%s/seeds", l->dir);
+	return pp_write_atomic(path, write_seeds, &(struct seeds){l->seed, want});
+}
+
+/*
+ * Link @r again into the layouts directory as @file, its sections shuffled
+ * with @seed: into FILE.tmp.PID first, renamed once complete.  The output
+ * goes to @logfd.  0, or the link's exit status (-errno when it could not
+ * run, -EINTR when stopped).
+ */
+static int relink(struct pp_layouts *l, const struct pp_linkrec *r, const char *file,
+		  unsigned long seed, int logfd, volatile int *stop)
+{
+	char tmp[NAME_MAX + 1], out[PATH_MAX], shuffle[64];
+	const char *env[PP_LINKREC_MAX_ENV + 1];
+	const char **argv = calloc(r->argc + 4, sizeof(*argv));
+	struct pp_process p = {
+	    .dir = r->cwd, .env = env, .out = logfd, .err = logfd, .group = true, .stop = stop};
+	struct pp_run_status st;
+	size_t ne = 0, na = 0;
+	int err;
+
+	if (!argv)
+		return -ENOMEM;
+	snprintf(tmp, sizeof(tmp), "%.200s.tmp.%ld", file, (long)getpid());
+	snprintf(out, sizeof(out), "%s/%s", l->dir, tmp);
+	snprintf(shuffle, sizeof(shuffle), "-Wl,--shuffle-sections=.text*=%lu", seed);
+	/* The environment of the link: what was set then, unset what was not. */
+	for (size_t i = 0; pp_linkrec_env_names[i] && ne < PP_LINKREC_MAX_ENV; i++) {
+		const char *name = pp_linkrec_env_names[i], *set = name;
+
+		for (size_t k = 0; k < r->nenv; k++)
+			if (!strncmp(r->env[k], name, strlen(name)) &&
+			    r->env[k][strlen(name)] == '=')
+				set = r->env[k];
+		env[ne++] = set;
+	}
+	env[ne] = NULL;
+	for (size_t i = 0; i < r->argc; i++)
+		argv[na++] = i == r->output ? out : r->argv[i];
+	/* Last: clang takes the last -fuse-ld; no debug info, which no run reads. */
+	argv[na++] = "-fuse-ld=lld";
+	argv[na++] = shuffle;
+	argv[na++] = "-Wl,--strip-debug";
+	argv[na] = NULL;
+	p.argv = (char *const *)argv;
+	dprintf(logfd, "pinpoint: layout %lu, in %s:", seed, r->cwd);
+	for (size_t i = 0; i < na; i++)
+		dprintf(logfd, " %s", argv[i]);
+	dprintf(logfd, "\n");
+	unlinkat(l->dirfd, tmp, 0);
+	err = pp_process_run(&p, &st);
+	if (!err && st.interrupted)
+		err = -EINTR;
+	else if (!err && !(st.exited && !st.exit_code))
+		err = st.exited ? st.exit_code : 128 + st.signal;
+	if (!err && renameat(l->dirfd, tmp, l->dirfd, file))
+		err = -errno;
+	if (err)
+		unlinkat(l->dirfd, tmp, 0);
+	free(argv);
+	return err;
+}
+
+/* One line: module @m of revision @label runs as built in every layout, and why. */
+static int as_built(struct pp_layout_module *m, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int as_built(struct pp_layout_module *m, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	free(m->why);
+	va_start(ap, fmt);
+	n = vasprintf(&m->why, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		m->why = NULL;
+		return -ENOMEM;
+	}
+	pr_warn("the %s revision's %s runs as built in every layout: %s", label, m->path, m->why);
+	return 0;
+}
+
+/* Whether @path is inside the directory @dir (both resolved). */
+static bool inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+/*
+ * Make module @m's layouts: check its record, then link it in each layout
+ * whose file is not there yet.  0 (m->why says when it runs as built), or
+ * -ENOMEM / -EINTR.
+ */
+static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const char *label,
+		       const char *revision, int logfd, const char *log, volatile int *stop)
+{
+	char rec[PATH_MAX + 32], out[PATH_MAX], real[PATH_MAX], cc[PATH_MAX], file[NAME_MAX + 1];
+	struct pp_linkrec r;
+	struct stat st, ls;
+	uint64_t order;
+	bool moved = false;
+	int err;
+
+	if (!inside(m->path, revision))
+		return as_built(m, label, "it is outside the revision's directory %s", revision);
+	if (lstat(m->path, &st) || !S_ISREG(st.st_mode))
+		return as_built(m, label, "it is not a regular file");
+	if (fstat(l->dirfd, &ls) || ls.st_dev != st.st_dev)
+		return as_built(m, label, "it is on another file system than %s", l->dir);
+	m->dev = st.st_dev;
+	m->ino = st.st_ino;
+	snprintf(rec, sizeof(rec), "%s%s", m->path, PP_LINKREC_SUFFIX);
+	err = pp_linkrec_read(rec, &r);
+	if (err == -ENOMEM)
+		return err;
+	if (err == -ENOENT)
+		return as_built(m, label,
+				"no link record %s (it was not linked by pinpoint-cc, pinpoint-c++ "
+				"or find_package(Pinpoint))",
+				rec);
+	if (err)
+		return as_built(m, label, "cannot read its link record %s: %s", rec,
+				err == -EBADMSG	 ? "not a complete record"
+				: err == -EPROTO ? "written by another version of pinpoint-cc"
+						 : strerror(-err));
+	snprintf(out, sizeof(out), "%s%s%s", *r.argv[r.output] == '/' ? "" : r.cwd,
+		 *r.argv[r.output] == '/' ? "" : "/", r.argv[r.output]);
+	if (!realpath(out, real) || strcmp(real, m->path)) {
+		err = as_built(m, label, "its link record %s names another output, %s", rec, out);
+		goto out;
+	}
+	if (!have_lld(&r, cc, sizeof(cc))) {
+		err = as_built(m, label,
+			       "no ld.lld beside %s or on PATH (Debian: lld-N for clang-N)", cc);
+		goto out;
+	}
+	m->key = module_key(m->path, &st, &r);
+	if (!m->key) {
+		err = -ENOMEM;
+		goto out;
+	}
+	order = function_order(m->path);
+	for (unsigned k = 0; k < l->n && !err; k++) {
+		struct stat fs;
+		double t0 = pp_now();
+
+		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
+		if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW) || !S_ISREG(fs.st_mode)) {
+			unlinkat(l->dirfd, file, 0);
+			err = relink(l, &r, file, l->seed[k], logfd, stop);
+			if (err == -EINTR || err == -ENOMEM)
+				break;
+			if (err) {
+				err =
+				    as_built(m, label, "linking it again failed (%s %d; see %s)",
+					     err < 0 ? "error" : "exit", err < 0 ? -err : err, log);
+				break;
+			}
+			l->relink_s[k] += pp_now() - t0;
+			m->relink_s += pp_now() - t0;
+			l->reused[k] = false;
+			if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW)) {
+				err = -errno;
+				break;
+			}
+		}
+		m->layout_ino[k] = fs.st_ino;
+		snprintf(out, sizeof(out), "%s/%s", l->dir, file);
+		moved |= function_order(out) != order;
+	}
+	if (!err && !m->why && !moved)
+		err = as_built(m, label,
+			       "its functions keep their order in every layout (they have no "
+			       "sections of their own: -fno-function-sections, or LTO)");
+out:
+	pp_linkrec_free(&r);
+	return err;
+}
+
+/* Remove files of modules that are not the ones this session made layouts of. */
+static void remove_stale(struct pp_layouts *l)
+{
+	int fd = openat(l->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		const char *dot = strrchr(e->d_name, '.');
+		bool current = false, tmp = strstr(e->d_name, ".tmp.") != NULL;
+		struct stat st;
+
+		if (!dot || (!tmp && (dot - e->d_name < 18 || dot[-17] != '.' ||
+				      strspn(dot + 1, "0123456789") != strlen(dot + 1) || !dot[1])))
+			continue;
+		for (size_t i = 0; i < l->nmodules && !tmp; i++)
+			current |=
+			    l->modules[i].key &&
+			    strlen(l->modules[i].key) == (size_t)(dot - e->d_name) &&
+			    !strncmp(l->modules[i].key, e->d_name, (size_t)(dot - e->d_name));
+		if (!current && !fstatat(l->dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode))
+			unlinkat(l->dirfd, e->d_name, 0);
+	}
+	closedir(d);
+}
+
+int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revision,
+		    char *const *modules, size_t n, unsigned want, gsl_rng *rng, volatile int *stop)
+{
+	char log[PATH_MAX], msg[PATH_MAX + 64], *dir;
+	size_t relinked = 0;
+	int logfd = -1, err = 0;
+
+	l->n = 0;
+	if (want < 2)
+		return 0;
+	err = pp_layouts_lock(l, revision, stop);
+	if (err == -EINTR || err == -ENOMEM)
+		return err;
+	if (err) {
+		pr_warn("cannot use %s (%s): the %s revision runs as built", l->dir, strerror(-err),
+			label);
+		l->not_varied = "its build directory's .pinpoint/layouts could not be used";
+		return 0;
+	}
+	if (want > PP_MAX_LAYOUTS)
+		want = PP_MAX_LAYOUTS;
+	l->modules = calloc(n ? n : 1, sizeof(*l->modules));
+	if (!l->modules)
+		return -ENOMEM;
+	err = load_seeds(l, want, rng);
+	if (err) {
+		pr_warn("the %s revision runs as built: %s", label,
+			pp_write_failure(err, l->dir, msg, sizeof(msg)));
+		l->not_varied = "its layouts directory could not be written";
+		return 0;
+	}
+	l->n = want;
+	for (unsigned k = 0; k < want; k++)
+		l->reused[k] = true;
+	snprintf(log, sizeof(log), "%s/relink.log", l->dir);
+	logfd = pp_create_replace(log, 0644);
+	if (logfd < 0) {
+		pr_warn("the %s revision runs as built: %s", label,
+			pp_write_failure(logfd, log, msg, sizeof(msg)));
+		l->n = 0;
+		l->not_varied = "its layouts directory could not be written";
+		return 0;
+	}
+	dir = realpath(revision, NULL);
+	for (size_t i = 0; i < n && !err; i++) {
+		struct pp_layout_module *m = &l->modules[l->nmodules];
+
+		m->path = realpath(modules[i], NULL);
+		if (!m->path) {
+			m->path = strdup(modules[i]);
+			if (!m->path) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		l->nmodules++;
+		err = make_module(l, m, label, dir ? dir : revision, logfd, log, stop);
+		relinked += !err && !m->why;
+	}
+	free(dir);
+	close(logfd);
+	if (!err)
+		remove_stale(l);
+	if (!err && !relinked) {
+		l->n = 0;
+		l->not_varied = "none of its modules could be linked again";
+	}
+	return err;
+}
+
+double pp_layouts_relink_s(const struct pp_layouts *l)
+{
+	double t = 0;
+
+	for (unsigned k = 0; k < l->n; k++)
+		t += l->relink_s[k];
+	return t;
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Code layouts: each revision measured with its modules linked again in
+other orders of their functions (pinpoint/layouts.h).
+
+  check_layouts.py --pinpoint P --cc PINPOINT_CC --clang CLANG --builds DIR
+                   --schema FILE SCENARIO
+
+relink     the layouts of programs/placement.c, built with pinpoint-cc:
+           their functions in other orders (nm -n), each printing what the
+           build prints; runs spread over them; seeds, modules and runs in
+           the JSON report; reused by the next session, made anew after a
+           rebuild; the build directory's binary the original after it
+swap       during a session the build directory's binary is the run's
+           layout (the benchmark hashes it), after it the original again
+interrupt  SIGINT, then SIGINT and SIGTERM, while a layout is in place: the
+           original is back, byte for byte, and nothing of the layouts'
+           bookkeeping is left
+killed     SIGKILL while a layout is in place leaves it there; the next
+           session puts the original back before it measures
+runvary    each run's environment variable and heap offset, as the JSON
+           report records them, are what the benchmark saw: the length of
+           PINPOINT_PAD, and where its first allocation landed
+warning    --layouts 1, and a build without link records (clang
+           -fpass-plugin by hand): the reports say the layouts were not
+           varied and that the verdict can include their effect; with
+           several layouts the runs of each revision use them all
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+ARGS = None
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import check, fail, load_report, run, scenario_main, wait_for  # noqa: E402
+from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "placement.c")
+# Small budgets: these scenarios are about where the runs ran, not their verdict.
+SHORT = ["--entry", "run", "--depth", "0", "--measurements", "6"]
+
+
+def pinpoint(*args, status=None, env=None):
+    return harness_pinpoint(ARGS.pinpoint, *args, status=status, env=env)
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def build(tmp, name, flags=("-O2",)):
+    """programs/placement.c built with pinpoint-cc in @tmp/@name, compiled and linked apart."""
+    d = os.path.join(tmp, name)
+    os.makedirs(d, exist_ok=True)
+    run([ARGS.cc, *flags, "-fno-inline-functions", "-c", SOURCE, "-o", "placement.o"], cwd=d,
+        expect=0)
+    run([ARGS.cc, "placement.o", "-o", "placement"], cwd=d, expect=0)
+    return d
+
+
+def layout_files(d):
+    """The layout files of @d's placement: {seed: path}."""
+    lay = os.path.join(d, ".pinpoint", "layouts")
+    files = {}
+    for n in os.listdir(lay) if os.path.isdir(lay) else []:
+        m = re.match(r"placement\.[0-9a-f]{16}\.(\d+)$", n)
+        if m:
+            files[int(m.group(1))] = os.path.join(lay, n)
+    return files
+
+
+def function_order(path):
+    """The program's functions as nm -n lists them (address order)."""
+    out = run(["nm", "-n", path], expect=0).stdout
+    return tuple(l.split()[2] for l in out.splitlines() if re.match(r"\S+ [Tt] ", l))
+
+
+def as_built(d, name="placement"):
+    """Nothing of the layouts' bookkeeping is left in @d: no kept original, no journal."""
+    lay = os.path.join(d, ".pinpoint", "layouts")
+    left = [n for n in os.listdir(lay) if n.endswith(".build") or n == "in-place"
+            or ".tmp." in n] if os.path.isdir(lay) else []
+    check(not left, "%s: left after the session: %s" % (d, left))
+
+
+def measured_layouts(report, label):
+    return [r["layout"] for r in report["runs"]
+            if r["revision"] == label and r["batch"] and not r["warmup"]]
+
+
+def scenario_relink():
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        orig = {d: sha(os.path.join(d, "placement")) for d in (prev, cur)}
+        order = function_order(os.path.join(cur, "placement"))
+        printed = run([os.path.join(cur, "placement")], cwd=cur, expect=0).stdout
+        js = os.path.join(tmp, "r.json")
+        p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "48", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        check(p.returncode in (0, 1, 4), "first session: exit %d" % p.returncode)
+        rep = load_report(js, ARGS.schema, p)
+        lay = rep["layouts"]
+        check(lay["varied"] and lay["requested"] == 3, "layouts: %r" % lay)
+        for rev, d in zip(lay["revisions"], (prev, cur)):
+            seeds = [x["seed"] for x in rev["layouts"]]
+            files = layout_files(d)
+            check(len(seeds) == 3 and sorted(files) == sorted(seeds),
+                  "%s: seeds %s, files %s" % (rev["label"], seeds, sorted(files)))
+            check([m["path"] for m in rev["modules"] if m["relinked"]]
+                  == [os.path.realpath(os.path.join(d, "placement"))],
+                  "%s: modules %r" % (rev["label"], rev["modules"]))
+            check(not any(x["reused"] for x in rev["layouts"]), "%s: reused on the first "
+                  "session" % rev["label"])
+            check(set(measured_layouts(rep, rev["label"])) == {0, 1, 2},
+                  "%s: runs in layouts %s" % (rev["label"],
+                                              sorted(set(measured_layouts(rep, rev["label"])))))
+        orders = {function_order(f) for f in layout_files(cur).values()}
+        check(len(orders) == 3 and order not in orders,
+              "the layouts' function orders are not three new ones: %s" % orders)
+        for f in layout_files(cur).values():
+            out = run([f], cwd=cur, expect=0).stdout
+            check(out == printed, "%s printed %r, the build %r" % (f, out, printed))
+        pads = {r["env_pad"] for r in rep["runs"]}
+        heaps = {r["heap_offset"] for r in rep["runs"]}
+        check(len(pads) > 1 and len(heaps) > 1 and all(h % 16 == 0 for h in heaps),
+              "env_pad %s, heap_offset %s" % (sorted(pads), sorted(heaps)))
+        for d in (prev, cur):
+            check(sha(os.path.join(d, "placement")) == orig[d], "%s is not the build's" % d)
+            as_built(d)
+
+        # Nothing changed: the next session links nothing.
+        p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "24", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        rep = load_report(js, ARGS.schema, p)
+        check(all(x["reused"] and x["relink_s"] == 0 for r in rep["layouts"]["revisions"]
+                  for x in r["layouts"]), "second session: %r" % rep["layouts"])
+
+        # A rebuild of the current revision: its layouts are made anew, the old ones go.
+        old = set(layout_files(cur).values())
+        build(tmp, "current", flags=("-O1",))
+        p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "24", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        rep = load_report(js, ARGS.schema, p)
+        revs = rep["layouts"]["revisions"]
+        check(not any(x["reused"] for x in revs[1]["layouts"])
+              and all(x["reused"] for x in revs[0]["layouts"]),
+              "after rebuilding the current revision: %r" % revs)
+        new = set(layout_files(cur).values())
+        check(len(new) == 3 and not (new & old), "layout files after the rebuild: %s" % new)
+
+
+def hashing_command(log):
+    """A benchmark that appends its directory and the hash of its binary to @log, then runs it."""
+    return ["sh", "-c", 'echo "$(pwd) $(sha256sum < ./placement)" >> %s; exec ./placement' % log]
+
+
+def scenario_swap():
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        orig = {d: sha(os.path.join(d, "placement")) for d in (prev, cur)}
+        ino = {d: os.stat(os.path.join(d, "placement")).st_ino for d in (prev, cur)}
+        log, js = os.path.join(tmp, "hashes"), os.path.join(tmp, "r.json")
+        p = pinpoint(*SHORT, "--layouts", "2", "--max-runs", "24", "--previous", prev,
+                     "--current", cur, "--json", js, "--", *hashing_command(log))
+        check(p.returncode in (0, 1, 4), "exit %d" % p.returncode)
+        rep = load_report(js, ARGS.schema, p)
+        seen = {prev: [], cur: []}
+        for line in open(log).read().splitlines():
+            d, h = line.split()[:2]
+            seen[d].append(h)
+        for i, (d, label) in enumerate(((prev, "previous"), (cur, "current"))):
+            layouts = {sha(f): seed for seed, f in layout_files(d).items()}
+            seeds = [x["seed"] for x in rep["layouts"]["revisions"][i]["layouts"]]
+            runs = [r for r in rep["runs"] if r["revision"] == label]
+            check(len(seen[d]) == len(runs), "%s: %d runs, %d hashed" % (d, len(runs),
+                                                                         len(seen[d])))
+            for r, h in zip(runs, seen[d]):
+                if r["layout"] is None:
+                    check(h == orig[d], "%s: a discovery run ran no build's binary" % label)
+                else:
+                    seed = seeds[r["layout"]]
+                    check(layouts.get(h) == seed, "%s: a run in layout %d (seed %d) ran %s"
+                          % (label, r["layout"], seed, layouts.get(h, "no layout")))
+            check(len(set(h for h in seen[d] if h != orig[d])) == 2,
+                  "%s: the runs used %d layouts" % (label, len(set(seen[d]) - {orig[d]})))
+            check(sha(os.path.join(d, "placement")) == orig[d]
+                  and os.stat(os.path.join(d, "placement")).st_ino == ino[d],
+                  "%s: the build's binary is not back" % d)
+            as_built(d)
+
+
+def start(prev, cur, js):
+    """A long session, returned once a layout is in the current build directory."""
+    binary = os.path.join(cur, "placement")
+    ino = os.stat(binary).st_ino
+    cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000", "--previous", prev,
+           "--current", cur, "--json", js, "--", "./placement"]
+    print("$ " + " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not wait_for(lambda: os.stat(binary).st_ino != ino or proc.poll() is not None, 120):
+        proc.kill()
+        fail("no layout was put in place within 120 s")
+    if proc.poll() is not None:
+        fail("the session ended before a layout was in place:\n" + proc.stderr.read())
+    return proc
+
+
+def scenario_interrupt():
+    # Two different signals, so that the second is not merged into the first while pending.
+    for signals in ((signal.SIGINT,), (signal.SIGINT, signal.SIGTERM)):
+        with tempfile.TemporaryDirectory() as tmp:
+            prev, cur = build(tmp, "previous"), build(tmp, "current")
+            binary = os.path.join(cur, "placement")
+            orig, ino = sha(binary), os.stat(binary).st_ino
+            proc = start(prev, cur, os.path.join(tmp, "r.json"))
+            for sig in signals:
+                proc.send_signal(sig)
+            out, err = proc.communicate(timeout=120)
+            print(err, flush=True)
+            what = "%d signal%s" % (len(signals), "s" * (len(signals) > 1))
+            check(proc.returncode == 130, "%s: exit %d" % (what, proc.returncode))
+            check(("pinpoint: stopped" in err) == (len(signals) > 1),
+                  "%s: %s" % (what, "stopped at once" if len(signals) == 1 else
+                              "not stopped at once by the second"))
+            check(sha(binary) == orig and os.stat(binary).st_ino == ino,
+                  "%s: the build's binary is not back" % what)
+            for d in (prev, cur):
+                as_built(d)
+
+
+def scenario_killed():
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        binary = os.path.join(cur, "placement")
+        orig, ino = sha(binary), os.stat(binary).st_ino
+        proc = start(prev, cur, os.path.join(tmp, "r.json"))
+        proc.kill()
+        proc.communicate(timeout=60)
+        layouts = {sha(f) for f in layout_files(cur).values()}
+        check(sha(binary) in layouts, "after SIGKILL the binary is no layout")
+        check(os.path.exists(os.path.join(cur, ".pinpoint", "layouts", "in-place")),
+              "after SIGKILL no journal names what is in place")
+        p = pinpoint(*SHORT, "--layouts", "1", "--max-runs", "12", "--previous", prev,
+                     "--current", cur, "--", "./placement")
+        check(p.returncode in (0, 1, 4), "the next session: exit %d" % p.returncode)
+        check(re.search(r"put %s back as it was built" % re.escape(os.path.realpath(binary)),
+                        p.stderr), "the next session did not say it put %s back" % binary)
+        check(sha(binary) == orig and os.stat(binary).st_ino == ino,
+              "the next session did not put the build's binary back")
+        as_built(cur)
+
+
+# A benchmark that appends what it saw: the size of PINPOINT_PAD and where its first
+# allocation is, within its page.
+SEES = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+__attribute__((noinline)) void work(const char *log)
+{
+	const char *pad = getenv("PINPOINT_PAD");
+	void *p = malloc(24);
+	FILE *f = fopen(log, "a");
+
+	fprintf(f, "%zu %lu\n", pad ? strlen(pad) : (size_t)-1, (unsigned long)((uintptr_t)p % 4096));
+	fclose(f);
+	free(p);
+}
+int main(int argc, char **argv)
+{
+	work(argv[1]);
+	return 0;
+}
+"""
+
+
+def scenario_runvary():
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in ("previous", "current"):
+            d = os.path.join(tmp, r)
+            os.makedirs(d)
+            with open(os.path.join(d, "sees.c"), "w") as f:
+                f.write(SEES)
+            run([ARGS.cc, "-O1", "sees.c", "-o", "sees"], cwd=d, expect=0)
+        log, js = os.path.join(tmp, "seen"), os.path.join(tmp, "r.json")
+        p = pinpoint("--entry", "work", "--depth", "0", "--measurements", "6", "--layouts", "2",
+                     "--max-runs", "24", "--previous", os.path.join(tmp, "previous"), "--current",
+                     os.path.join(tmp, "current"), "--json", js, "--", "./sees", log)
+        rep = load_report(js, ARGS.schema, p)
+        seen = [tuple(int(x) for x in l.split()) for l in open(log).read().splitlines()]
+        runs = rep["runs"]
+        check(len(seen) == len(runs), "%d runs, %d seen" % (len(runs), len(seen)))
+        check([s[0] for s in seen] == [r["env_pad"] for r in runs],
+              "PINPOINT_PAD's lengths %s, the report's %s" % ([s[0] for s in seen],
+                                                             [r["env_pad"] for r in runs]))
+        # The first allocation moves with the heap: at the same place less the offset.
+        base = {(s[1] - r["heap_offset"]) % 4096 for s, r in zip(seen, runs)}
+        check(len(base) == 1 and len({r["heap_offset"] for r in runs}) > 1,
+              "first allocations %s for heap offsets %s" % ([s[1] for s in seen],
+                                                          [r["heap_offset"] for r in runs]))
+
+
+def scenario_warning():
+    prev, cur = (os.path.join(ARGS.builds, "placement", r) for r in ("previous", "current"))
+    with tempfile.TemporaryDirectory() as tmp:
+        js, html = os.path.join(tmp, "r.json"), os.path.join(tmp, "r.html")
+        for quiet in ([], ["--quiet"]):
+            p = pinpoint(*SHORT, *quiet, "--layouts", "1", "--max-runs", "24", "--previous",
+                         prev, "--current", cur, "--json", js, "--html", html, "--",
+                         "./placement")
+            check(p.returncode in (0, 1, 4), "--layouts 1: exit %d" % p.returncode)
+            check(re.search(r"^Layouts: not varied \(--layouts 1\):.*the verdict can include "
+                            r"the effect of where the linker put the code", p.stdout, re.M),
+                  "--layouts 1%s: no warning in the text report" % " ".join([""] + quiet))
+        rep = load_report(js, ARGS.schema, p)
+        check(not rep["layouts"]["varied"] and "verdict can include" in rep["layouts"]["note"]
+              and all(r["layout"] is None for r in rep["runs"]),
+              "--layouts 1: the JSON report's layouts %r" % rep["layouts"])
+        check("not varied (--layouts 1)" in open(html).read(), "--layouts 1: no warning in HTML")
+
+        p = pinpoint(*SHORT, "--layouts", "4", "--max-runs", "64", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        check(re.search(r"^Layouts: each revision ran in 4 code layouts", p.stdout, re.M),
+              "--layouts 4: no layouts line")
+        rep = load_report(js, ARGS.schema, p)
+        for label in ("previous", "current"):
+            used = measured_layouts(rep, label)
+            check(sorted(set(used)) == [0, 1, 2, 3]
+                  and max(used.count(k) for k in range(4)) - min(used.count(k) for k in range(4))
+                  <= 1, "--layouts 4, %s: runs in layouts %s" % (label, used))
+
+        # Built with the plugin by hand: no link record, measured as built, and said so.
+        plugin = run([ARGS.pinpoint, "--print-plugin-path"], expect=0).stdout.strip()
+        rt = run([ARGS.pinpoint, "--print-runtime-path"], expect=0).stdout.strip()
+        for r in ("previous", "current"):
+            d = os.path.join(tmp, r)
+            os.makedirs(d)
+            run([ARGS.clang, "-O2", "-g", "-fno-inline-functions", "-fpass-plugin=" + plugin,
+                 SOURCE, rt, "-Wl,-rpath," + os.path.dirname(rt), "-o", "placement"], cwd=d,
+                expect=0)
+        p = pinpoint(*SHORT, "--layouts", "8", "--max-runs", "24", "--previous",
+                     os.path.join(tmp, "previous"), "--current", os.path.join(tmp, "current"),
+                     "--json", js, "--", "./placement")
+        check(re.search(r"previous revision's \S+/placement runs as built in every layout: no "
+                        r"link record", p.stderr), "no line says why the build runs as built")
+        check(re.search(r"^Layouts: not varied: the previous revision ran as built \(none of its "
+                        r"modules could be linked again\)", p.stdout, re.M),
+              "no warning in the report of a build without link records")
+        rep = load_report(js, ARGS.schema, p)
+        check(not rep["layouts"]["varied"], "layouts varied without link records")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("--cc", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--builds", required=True)
+    ap.add_argument("--schema", required=True)
+    scenario_main(ap, globals())
+
+
+if __name__ == "__main__":
+    main()
