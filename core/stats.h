@@ -114,6 +114,18 @@ int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 			 struct pp_layout_var *out);
 
 /*
+ * The difference of two revisions measured in layouts, the layout the unit:
+ * Welch's interval at @confidence for the mean of @y's layout means less the
+ * mean of @x's (each layout's runs averaged first, @lx[i] the layout of
+ * @x[i]), Welch-Satterthwaite degrees of freedom.  It covers the difference
+ * of the revisions' expected times over the layouts they can be linked in,
+ * whatever the share of layout in the spread.  Returns 0, -EINVAL,
+ * -ENODATA (fewer than two layouts on a side), -ENOMEM, -EDOM.
+ */
+int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
+		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out);
+
+/*
  * Warm-up truncation by MSER (White, "An effective truncation heuristic for
  * bias reduction in simulation output", Simulation 69(6), 1997) over batch
  * medians of @batch values: with z[0..m-1] the medians of the m = n / @batch

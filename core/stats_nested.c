@@ -21,6 +21,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "core/stats.h"
 #include "core/stats_internal.h"
 
@@ -121,5 +123,73 @@ int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 out:
 	free(sum);
 	free(cnt);
+	return ret;
+}
+
+/*
+ * The layouts' means of one revision into a fresh array (*@out, *@k of them).
+ * 0, -EINVAL, -ENOMEM.
+ */
+static int means_of(const double *x, const unsigned *layout, size_t n, double **out, size_t *k)
+{
+	int err;
+
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	err = pp_layout_means(x, layout, n, *out, k);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
+		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out)
+{
+	double *mx = NULL, *my = NULL, ax = 0, ay = 0, vx = 0, vy = 0, se2, df, q;
+	size_t kx = 0, ky = 0;
+	int ret;
+
+	if (!out || !(confidence > 0 && confidence < 1))
+		return -EINVAL;
+	ret = means_of(x, lx, nx, &mx, &kx);
+	if (!ret)
+		ret = means_of(y, ly, ny, &my, &ky);
+	if (ret)
+		goto out;
+	if (kx < 2 || ky < 2) {
+		ret = -ENODATA;
+		goto out;
+	}
+	for (size_t i = 0; i < kx; i++)
+		ax += mx[i] / (double)kx;
+	for (size_t i = 0; i < ky; i++)
+		ay += my[i] / (double)ky;
+	for (size_t i = 0; i < kx; i++)
+		vx += (mx[i] - ax) * (mx[i] - ax) / (double)(kx - 1);
+	for (size_t i = 0; i < ky; i++)
+		vy += (my[i] - ay) * (my[i] - ay) / (double)(ky - 1);
+	vx /= (double)kx;
+	vy /= (double)ky;
+	se2 = vx + vy;
+	out->centre = ay - ax;
+	if (!(se2 > 0)) {
+		out->low = out->high = out->centre;
+		goto out;
+	}
+	/* Welch-Satterthwaite */
+	df = se2 * se2 / (vx * vx / (double)(kx - 1) + vy * vy / (double)(ky - 1));
+	q = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, df);
+	if (!isfinite(q)) {
+		ret = -EDOM;
+		goto out;
+	}
+	out->low = out->centre - q * sqrt(se2);
+	out->high = out->centre + q * sqrt(se2);
+out:
+	free(mx);
+	free(my);
 	return ret;
 }
