@@ -119,6 +119,7 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 		q->cmp.diff.centre = pp_summary_centre(&q->sum[PP_CUR], opt->test) -
 				     pp_summary_centre(&q->sum[PP_PREV], opt->test);
 	q->cmp.significant = l->verdict == PP_SEQ_SLOWER || l->verdict == PP_SEQ_FASTER;
+	pp_decide_layout(q, n);
 	switch (l->verdict) {
 	case PP_SEQ_SLOWER:
 		q->verdict = PP_V_SLOWER;

@@ -50,4 +50,12 @@ void pp_decide_resume(struct pp_session *s, struct pp_quantity *q);
 /* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
 
+/*
+ * What the code layouts did to @q over its first @n runs a revision
+ * (decide_layout.c): each revision's variance components, and whether its
+ * difference is within what layouts alone move it.  Nothing when its runs
+ * were not spread over two layouts or more.
+ */
+void pp_decide_layout(struct pp_quantity *q, size_t n);
+
 #endif /* PINPOINT_DECIDE_H */

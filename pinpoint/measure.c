@@ -405,7 +405,8 @@ static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_i
 	}
 	err = run_values(s, r, what, &res, qs, n, slot_of, rec->values, rec->removed);
 	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
-		if (pp_series_push(&qs[j]->series[r], rec->values[j]))
+		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
+				      setup.layout < 0 ? 0 : (unsigned)setup.layout))
 			err = -ENOMEM;
 out:
 	pp_results_free(&res);

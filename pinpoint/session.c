@@ -17,8 +17,10 @@
 void pp_session_free(struct pp_session *s)
 {
 	for (size_t i = 0; i < s->nq; i++) {
-		free(s->q[i]->series[0].v);
-		free(s->q[i]->series[1].v);
+		for (int r = 0; r < 2; r++) {
+			free(s->q[i]->series[r].v);
+			free(s->q[i]->series[r].layout);
+		}
 		free(s->q[i]->left);
 		free(s->q[i]->terms);
 		free(s->q[i]->signs);
@@ -277,19 +279,30 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q)
 		s->on_decided(s, q);
 }
 
-int pp_series_push(struct pp_series *s, double v)
+int pp_series_push_in(struct pp_series *s, double v, unsigned layout)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 32;
 		double *n = realloc(s->v, cap * sizeof(*n));
+		unsigned *l;
 
 		if (!n)
 			return -ENOMEM;
 		s->v = n;
+		l = realloc(s->layout, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		s->layout = l;
 		s->cap = cap;
 	}
+	s->layout[s->n] = layout;
 	s->v[s->n++] = v;
 	return 0;
+}
+
+int pp_series_push(struct pp_series *s, double v)
+{
+	return pp_series_push_in(s, v, 0);
 }
 
 void pp_session_results_path(const struct pp_session *s, char *buf, size_t len)

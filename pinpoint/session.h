@@ -43,10 +43,14 @@ enum pp_qkind {
 
 struct pp_series {
 	double *v;
+	unsigned *layout; /* the code layout of each value's run (0: the only one) */
 	size_t n, cap;
 };
 
-/* Append one value; 0 or -ENOMEM. */
+/* Append one value measured in @layout; 0 or -ENOMEM. */
+int pp_series_push_in(struct pp_series *s, double v, unsigned layout);
+
+/* Append one value of the only layout; 0 or -ENOMEM. */
 int pp_series_push(struct pp_series *s, double v);
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */
@@ -111,6 +115,15 @@ struct pp_quantity {
 	/* each revision's centre and interval as the test sees them (median and
 	 * its order-statistic interval, or the mean's with welch) */
 	struct pp_interval ci[2];
+	/*
+	 * Runs in several code layouts (decide_layout.c): how much of each
+	 * revision's spread comes from layout, and whether the difference is
+	 * within what layouts alone move the quantity.
+	 */
+	bool has_layout;
+	struct pp_layout_var layout[2];
+	double layout_sd; /* sd of the difference two single layouts make */
+	bool layout_sensitive;
 	struct pp_comparison cmp;
 	double threshold_ns;
 	enum pp_verdict verdict;

@@ -266,3 +266,18 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 		    flat->lay.not_varied ? flat->lay.not_varied : "it was not measured");
 	}
 }
+bool pp_layouts_spread(const struct pp_session *s, char *buf, size_t len)
+{
+	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
+	char a[32];
+
+	if (!e || !e->has_layout)
+		return false;
+	snprintf(buf, len,
+		 "layout made %.0f%% of the entry's run-to-run variance in the previous revision "
+		 "and %.0f%% in the current; two single layouts can differ by %s (2 sd) with "
+		 "nothing changed.",
+		 100 * e->layout[PP_PREV].share, 100 * e->layout[PP_CUR].share,
+		 pp_fmt_ns(2 * e->layout_sd, a, sizeof(a)));
+	return true;
+}

@@ -118,6 +118,10 @@ static void layouts(FILE *f, const struct pp_session *s)
 	fprintf(f, "<p class=\"%s\">Layouts: ",
 		pp_layouts_varied(s) ? "layouts" : "layouts not-varied");
 	pp_svg_escape(f, line);
+	if (pp_layouts_spread(s, line, sizeof(line))) {
+		fputs(" Layout spread: ", f);
+		pp_svg_escape(f, line);
+	}
 	fputs("</p>\n", f);
 }
 

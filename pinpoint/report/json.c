@@ -295,6 +295,35 @@ static const char *qkind(enum pp_qkind k)
 				 : "self";
 }
 
+/* What the code layouts did to @q (null when its runs were in one layout). */
+static void write_layout_var(struct pp_json *j, const struct pp_quantity *q)
+{
+	if (!q->has_layout) {
+		pp_json_null(j, "layout");
+		return;
+	}
+	pp_json_object(j, "layout");
+	pp_json_array(j, "share");
+	for (int r = 0; r < 2; r++)
+		pp_json_num(j, NULL, q->layout[r].share);
+	pp_json_end_array(j);
+	pp_json_array(j, "between_sd_ns");
+	for (int r = 0; r < 2; r++)
+		pp_json_num(j, NULL, sqrt(q->layout[r].between));
+	pp_json_end_array(j);
+	pp_json_array(j, "within_sd_ns");
+	for (int r = 0; r < 2; r++)
+		pp_json_num(j, NULL, sqrt(q->layout[r].within));
+	pp_json_end_array(j);
+	pp_json_array(j, "layouts");
+	for (int r = 0; r < 2; r++)
+		pp_json_int(j, NULL, (long long)q->layout[r].layouts);
+	pp_json_end_array(j);
+	pp_json_num(j, "pair_sd_ns", q->layout_sd);
+	pp_json_bool(j, "sensitive", q->layout_sensitive);
+	pp_json_end_object(j);
+}
+
 static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 {
 	pp_json_array(j, "comparisons");
@@ -363,6 +392,7 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_end_object(j);
 			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
 			pp_json_str(j, "left", q->left);
+			write_layout_var(j, q);
 		}
 		pp_json_end_object(j);
 	}

@@ -60,4 +60,10 @@ bool pp_layouts_varied(const struct pp_session *s);
  */
 void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len);
 
+/*
+ * How much of the entry's spread came from layout, in one sentence; false
+ * when its runs were not spread over layouts.
+ */
+bool pp_layouts_spread(const struct pp_session *s, char *buf, size_t len);
+
 #endif /* PINPOINT_REPORT_H */

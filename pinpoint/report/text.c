@@ -208,6 +208,9 @@ static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent
 		fprintf(f, "  (contributor %u)", n->rank + 1);
 	if (n->stop && n->kind != PP_NODE_REST)
 		fprintf(f, "  [%s]", n->stop);
+	if (n->q && n->q->has_layout && n->q->layout_sensitive)
+		fprintf(f, "  [layout-sensitive: two layouts alone differ by up to %s]",
+			pp_fmt_ns(2 * n->q->layout_sd, a, sizeof(a)));
 	if (n->detail && n->kind != PP_NODE_STRUCTURAL)
 		fprintf(f, "  %s", n->detail);
 	else if (n->detail && !n->chain)
@@ -410,6 +413,8 @@ static void print_layouts(FILE *f, const struct pp_session *s, bool *printed)
 		gap(f, s, printed);
 	pp_layouts_sentence(s, line, sizeof(line));
 	fprintf(f, "Layouts: %s\n", line);
+	if (!s->opt->quiet && pp_layouts_spread(s, line, sizeof(line)))
+		fprintf(f, "Layout spread: %s\n", line);
 }
 
 /* The entry spent its runs without deciding: say so, never "no regression". */
