@@ -20,6 +20,9 @@ killed     SIGKILL while a layout is in place leaves it there; the next
 runvary    each run's environment variable and heap offset, as the JSON
            report records them, are what the benchmark saw: the length of
            PINPOINT_PAD, and where its first allocation landed
+layoutonly one source linked in two orders 10 % apart: as built (--layouts
+           1) the report warns; in layouts no regression is claimed, no
+           call named, and the entry's layout spread is reported
 warning    --layouts 1, and a build without link records (clang
            -fpass-plugin by hand): the reports say the layouts were not
            varied and that the verdict can include their effect; with
@@ -34,6 +37,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 ARGS = None
 
@@ -357,6 +361,59 @@ def scenario_warning():
         rep = load_report(js, ARGS.schema, p)
         check(not rep["layouts"]["varied"], "layouts varied without link records")
 
+
+
+def plain_time(binary, runs=3):
+    """The fastest of @runs runs of @binary, in seconds."""
+    best = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        run([binary], cwd=os.path.dirname(binary), expect=0)
+        t = time.perf_counter() - t0
+        best = t if best is None else min(best, t)
+    return best
+
+
+def scenario_layoutonly():
+    """One source, two link orders of its functions 10 % or more apart.
+
+    Measured as built (--layouts 1), the difference is all layout, and the
+    report says the verdict can include it; measured in layouts, the
+    session must not call it a regression nor name a call.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        times = {}
+        for seed in range(1, 13):
+            d = build(tmp, "s%d" % seed)
+            run([ARGS.cc, "placement.o", "-fuse-ld=lld", "-Wl,--shuffle-sections=.text*=%d" % seed,
+                 "-o", "placement"], cwd=d, expect=0)
+            times[seed] = plain_time(os.path.join(d, "placement"))
+        fast = min(times, key=times.get)
+        slow = max(times, key=times.get)
+        print("plain, fastest of 3 runs per link order: %s" %
+              " ".join("%d:%.3fs" % (k, v) for k, v in sorted(times.items())), flush=True)
+        if times[slow] < 1.10 * times[fast]:
+            print("SKIP: no two of 12 link orders 10 %% apart on this host (%.3f s, %.3f s)"
+                  % (times[fast], times[slow]))
+            sys.exit(77)
+        prev, cur = os.path.join(tmp, "s%d" % fast), os.path.join(tmp, "s%d" % slow)
+        js = os.path.join(tmp, "r.json")
+        common = ("--entry", "run", "--depth", "1", "--confidence", "99",
+                  "--max-runs-per-comparison", "160", "--previous", prev, "--current", cur)
+        p = pinpoint(*common, "--layouts", "1", "--json", js, "--", "./placement")
+        check(re.search(r"^Layouts: not varied \(--layouts 1\):.*the verdict can include "
+                        r"the effect of where the linker put the code", p.stdout, re.M),
+              "--layouts 1: no warning")
+        p = pinpoint(*common, "--layouts", "8", "--json", js, "--", "./placement")
+        rep = load_report(js, ARGS.schema, p)
+        entry = rep["comparisons"][0]
+        check(p.returncode in (0, 4) and entry["verdict"] != "slower" and not rep["bottleneck_chain"],
+              "layouts varied: exit %d, entry %s, chain %r: a relink passed for a regression"
+              % (p.returncode, entry["verdict"], rep["bottleneck_chain"]))
+        check(entry.get("layout") and max(entry["layout"]["share"]) > 0,
+              "layouts varied: the entry's layout spread is not reported: %r" % entry.get("layout"))
+        check(re.search(r"^Layout spread: layout made \d+% of the entry's", p.stdout, re.M),
+              "layouts varied: no Layout spread line")
 
 def main():
     ap = argparse.ArgumentParser()
