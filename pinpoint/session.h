@@ -47,8 +47,21 @@ struct pp_series {
 int pp_series_push(struct pp_series *s, double v);
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */
-/* PP_V_NOT_SLOWER: the entry only (its question is one-sided): faster or the same. */
-enum pp_verdict { PP_V_SAME, PP_V_SLOWER, PP_V_FASTER, PP_V_UNDECIDED, PP_V_NOT_SLOWER };
+/*
+ * PP_V_SLOWER: slower by the threshold or more (a regression);
+ * PP_V_SLOWER_BELOW, PP_V_FASTER_BELOW: shown different, and shown within the
+ * threshold; PP_V_NOT_SLOWER: the entry only (its question is one-sided):
+ * faster or the same.
+ */
+enum pp_verdict {
+	PP_V_SAME,
+	PP_V_SLOWER,
+	PP_V_FASTER,
+	PP_V_UNDECIDED,
+	PP_V_NOT_SLOWER,
+	PP_V_SLOWER_BELOW,
+	PP_V_FASTER_BELOW,
+};
 
 /* Which of the session's budgets stopped a comparison. */
 enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME };
@@ -248,7 +261,11 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
 /* Where the runtime writes its results during the session. */
 void pp_session_results_path(const struct pp_session *s, char *buf, size_t len);
 
-/* "slower", "faster", "same" or "undecided", as the JSON report spells verdicts. */
+/*
+ * "slower", "faster", "same", "undecided", "not-slower",
+ * "slower-below-threshold" or "faster-below-threshold", as the JSON report
+ * spells verdicts.
+ */
 const char *pp_verdict_name(enum pp_verdict v);
 
 void pp_session_free(struct pp_session *s);
