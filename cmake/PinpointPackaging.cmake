@@ -7,7 +7,7 @@
 #   bin/pinpoint, bin/pinpoint-layers, bin/pinpoint-cc, bin/pinpoint-c++
 #   lib/pinpoint/pinpoint-pass.so, libpinpoint-rt.so, libpinpoint-rt.a
 #   lib/cmake/Pinpoint/PinpointConfig.cmake (+ Version, Targets)
-#   include/pinpoint/abi.h
+#   include/pinpoint/abi.h, abi_x86_64.h (which abi.h includes)
 #   share/man/man1/pinpoint.1.gz, pinpoint-cc.1.gz, pinpoint-layers.1.gz (gzip -9n)
 #   share/doc/pinpoint/copyright (machine-readable, the MIT license of LICENSE)
 include(CMakePackageConfigHelpers)
@@ -47,7 +47,7 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PinpointConfig.cmake.in
 export(EXPORT PinpointTargets NAMESPACE Pinpoint::
   FILE ${PROJECT_BINARY_DIR}/cmake/PinpointTargets.cmake)
 
-install(FILES ${PINPOINT_INCLUDE_DIR}/pinpoint/abi.h
+install(FILES ${PINPOINT_INCLUDE_DIR}/pinpoint/abi.h ${PINPOINT_INCLUDE_DIR}/pinpoint/abi_x86_64.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pinpoint)
 # Man pages compressed as Debian installs them: gzip -9n (no name, no time
 # stamp, so the package is reproducible).

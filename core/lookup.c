@@ -22,6 +22,47 @@ const char *pp_prog_call_name(const struct pp_prog_call *call)
 	return call->callee[0] ? call->callee : "<indirect>";
 }
 
+uint32_t pp_prog_call_chain(const struct pp_prog_fn *fn, uint32_t k, uint32_t *out, uint32_t max)
+{
+	uint32_t n = 0, via;
+
+	/* Count first: the outermost goes first. */
+	for (via = k < fn->ncalls ? fn->calls[k].via : 0; via; via = fn->calls[via - 1].via)
+		n++;
+	via = k < fn->ncalls ? fn->calls[k].via : 0;
+	for (uint32_t i = n; via; via = fn->calls[via - 1].via)
+		if (--i < max)
+			out[i] = via - 1;
+	return n;
+}
+
+char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k)
+{
+	uint32_t n = k < fn->ncalls ? pp_prog_call_chain(fn, k, NULL, 0) : 0, *chain;
+	size_t len = 1, used = 0;
+	char *s;
+
+	if (k >= fn->ncalls)
+		return strdup("?");
+	chain = calloc(n + 1, sizeof(*chain));
+	if (!chain)
+		return NULL;
+	pp_prog_call_chain(fn, k, chain, n);
+	for (uint32_t i = 0; i < n; i++)
+		len += strlen(pp_demangle(pp_prog_call_name(&fn->calls[chain[i]]))) + 16;
+	len += strlen(pp_demangle(pp_prog_call_name(&fn->calls[k])));
+	s = malloc(len);
+	if (s) {
+		for (uint32_t i = 0; i < n; i++)
+			used +=
+			    (size_t)snprintf(s + used, len - used, "(inlined %s) → ",
+					     pp_demangle(pp_prog_call_name(&fn->calls[chain[i]])));
+		snprintf(s + used, len - used, "%s", pp_demangle(pp_prog_call_name(&fn->calls[k])));
+	}
+	free(chain);
+	return s;
+}
+
 /* First function named @name (or where it would be) in the sorted array. */
 static size_t lower_bound(const struct pp_program *prog, const char *name)
 {

@@ -100,9 +100,9 @@ static size_t digits(const char *s, size_t i, size_t len)
 	return i;
 }
 
-/* A positive finite decimal, "2.994301" or "3e+09", read in the C locale
+/* A finite decimal at least 0, "2.994301" or "3e+09", read in the C locale
  * whatever the caller's locale is. */
-static int parse_positive(const struct field *f, double *out)
+static int parse_decimal(const struct field *f, double *out)
 {
 	size_t i = 0, j;
 	char buf[64];
@@ -139,7 +139,18 @@ static int parse_positive(const struct field *f, double *out)
 		return -1;
 	v = strtod_l(buf, NULL, c);
 	freelocale(c);
-	if (!isfinite(v) || v <= 0)
+	if (!isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A positive finite decimal. */
+static int parse_positive(const struct field *f, double *out)
+{
+	double v;
+
+	if (parse_decimal(f, &v) || v <= 0)
 		return -1;
 	*out = v;
 	return 0;
@@ -156,6 +167,21 @@ static int is_word(const char *s, size_t len)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
 			return 0;
 	return 1;
+}
+
+/* KEY=VALUE: the key in @key, the value in @val; 0, or -1 when @f is not
+ * such a pair. */
+static int split_pair(const struct field *f, struct field *key, struct field *val)
+{
+	const char *eq = memchr(f->s, '=', f->len), *s = f->s, *end = f->s + f->len;
+
+	if (!eq || !is_word(s, (size_t)(eq - s)))
+		return -1;
+	key->s = s; /* @key may be @f */
+	key->len = (size_t)(eq - s);
+	val->s = eq + 1;
+	val->len = (size_t)(end - val->s);
+	return 0;
 }
 
 static char *dup_field(const char *s, size_t len)
@@ -220,6 +246,49 @@ static int parse_clock(struct pp_results *res, struct line *l)
 	return res->clock ? 0 : -ENOMEM;
 }
 
+/* overhead plain_ns=X clock_ns=Y bias_ns=Z (and keys of newer writers) */
+static int parse_overhead(struct pp_results *res, struct line *l)
+{
+	static const char *const keys[] = {PP_RES_PLAIN_NS, PP_RES_CLOCK_NS, PP_RES_BIAS_NS};
+	double *vals[] = {&res->plain_ns, &res->clock_ns, &res->bias_ns};
+	struct field f, key, val;
+	unsigned seen = 0;
+	int r;
+
+	if (res->has_overhead)
+		return -EBADMSG;
+	while ((r = next_field(l, &f)) == 1) {
+		unsigned i;
+
+		if (split_pair(&f, &key, &val))
+			return -EBADMSG;
+		for (i = 0; i < 3 && !is(&key, keys[i]); i++)
+			;
+		if (i == 3)
+			continue;
+		if ((seen & 1u << i) || parse_decimal(&val, vals[i]))
+			return -EBADMSG;
+		seen |= 1u << i;
+	}
+	if (r < 0)
+		return -EBADMSG;
+	res->has_overhead = 1;
+	return 0;
+}
+
+/* skipped K */
+static int parse_skipped(struct pp_results *res, struct line *l)
+{
+	struct field f, extra;
+	uint64_t v;
+
+	if (res->skipped || next_field(l, &f) != 1 || parse_u64(&f, UINT64_MAX, &v) || !v ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	res->skipped = v;
+	return 0;
+}
+
 static int parse_module(struct pp_results *res, struct line *l)
 {
 	char *path;
@@ -255,20 +324,18 @@ static int parse_slot(struct pp_results *res, struct line *l)
 		s.kind = PP_SLOT_FN;
 	else if (is(&f, PP_SPEC_KEY_RANGE))
 		s.kind = PP_SLOT_RANGE;
+	else if (is(&f, PP_SPEC_KEY_WHOLE))
+		s.kind = PP_SLOT_WHOLE;
 	else
 		return -EBADMSG;
 	if (next_field(l, &spec) != 1)
 		return -EBADMSG;
 	while ((r = next_field(l, &f)) == 1) {
-		const char *eq = memchr(f.s, '=', f.len);
 		struct field val;
 		unsigned bit;
 
-		if (!eq || !is_word(f.s, (size_t)(eq - f.s)))
+		if (split_pair(&f, &f, &val))
 			return -EBADMSG;
-		val.s = eq + 1;
-		val.len = f.len - (size_t)(val.s - f.s);
-		f.len = (size_t)(eq - f.s);
 		if (is(&f, PP_RES_FOUND))
 			bit = 1;
 		else if (is(&f, PP_RES_TOTAL_NS))
@@ -281,6 +348,10 @@ static int parse_slot(struct pp_results *res, struct line *l)
 			bit = 16;
 		else if (is(&f, PP_RES_TIMED))
 			bit = 32;
+		else if (is(&f, PP_RES_PROBES_NS))
+			bit = 64;
+		else if (is(&f, PP_RES_CALLS_PROBES_NS))
+			bit = 128;
 		else
 			continue; /* unknown keys are for newer readers */
 		if ((seen & bit) || parse_u64(&val, bit == 1 ? UINT_MAX : UINT64_MAX, &v))
@@ -296,9 +367,14 @@ static int parse_slot(struct pp_results *res, struct line *l)
 			s.calls_ns = v;
 		else if (bit == 16)
 			s.lost = v;
-		else
+		else if (bit == 32)
 			s.timed = v;
+		else if (bit == 64)
+			s.probes_ns = v;
+		else
+			s.calls_probes_ns = v;
 	}
+	s.has_calls = (seen & 8) != 0;
 	if (r < 0)
 		return -EBADMSG;
 	if (!(seen & 32))
@@ -389,6 +465,10 @@ int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *
 			ret = parse_clock(res, &rest);
 		else if (is(&rec, PP_RES_MODULE))
 			ret = parse_module(res, &rest);
+		else if (is(&rec, PP_RES_OVERHEAD))
+			ret = parse_overhead(res, &rest);
+		else if (is(&rec, PP_RES_SKIPPED))
+			ret = parse_skipped(res, &rest);
 		else if (is(&rec, PP_RES_SLOT))
 			ret = parse_slot(res, &rest);
 		else if (is(&rec, PP_RES_SAMPLES))

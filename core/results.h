@@ -8,19 +8,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum pp_slot_kind { PP_SLOT_ENTRY, PP_SLOT_FN, PP_SLOT_RANGE };
+enum pp_slot_kind { PP_SLOT_ENTRY, PP_SLOT_FN, PP_SLOT_RANGE, PP_SLOT_WHOLE };
 
 struct pp_slot_result {
 	unsigned index;
 	enum pp_slot_kind kind;
-	char *spec;	/* as given in the PINPOINT variable */
-	unsigned found; /* functions that matched the spec */
-	uint64_t total_ns;
+	char *spec;	   /* as given in the PINPOINT variable */
+	unsigned found;	   /* functions that matched the spec */
+	uint64_t total_ns; /* without the armed probes' cost, unless probes=keep */
 	uint64_t count;
-	uint64_t calls_ns; /* functions only: time of all its calls */
-	uint64_t lost;	   /* executions abandoned without their exit probe */
-	uint64_t timed;	   /* executions timed: count, or fewer when sampled and
-			    * total_ns (and calls_ns) are estimates */
+	uint64_t calls_ns;	  /* fn slots only: time of all its calls */
+	int has_calls;		  /* calls_ns was given (fn slots) */
+	uint64_t probes_ns;	  /* the probes' cost, taken out of total_ns */
+	uint64_t calls_probes_ns; /* ... and out of calls_ns */
+	uint64_t lost;		  /* executions abandoned without their exit probe */
+	uint64_t timed;		  /* executions timed: count, or fewer when sampled and
+				   * total_ns (and calls_ns) are estimates */
 };
 
 struct pp_results {
@@ -28,6 +31,12 @@ struct pp_results {
 	long pid;
 	char *clock; /* "tsc" or "monotonic" */
 	double ticks_per_ns;
+	/* "overhead": what an armed probe execution costs, without and with a
+	 * clock read, and what a timed execution's own probes add to it, in
+	 * ns; has_overhead 0 when the record is absent */
+	int has_overhead;
+	double plain_ns, clock_ns, bias_ns;
+	uint64_t skipped; /* "skipped K": the slots leave out the entry's first K */
 	size_t nmodules;
 	char **modules;
 	size_t nslots;
@@ -47,8 +56,8 @@ struct pp_results {
  * in range, records that may appear once (pid, clock, samples) do, slots are
  * numbered 0, 1, ... in order, nothing follows "end".  Lenient where newer
  * writers may add things: unknown key=value pairs of a slot and unknown
- * records (a line starting with a lower-case word) are ignored; pid, clock
- * and a slot's keys are optional (0 or NULL when absent).
+ * records (a line starting with a lower-case word) are ignored; pid, clock,
+ * overhead, skipped and a slot's keys are optional (0 or NULL when absent).
  *
  * A text without the final "end" line (a run killed while writing, or a
  * truncated file) is -EBADMSG with *errline one past its last line: treat it

@@ -76,6 +76,44 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	       double confidence, struct pp_comparison *out);
 
 /*
+ * The share a part a is of a whole b, both measured in each run of both
+ * revisions (@xa[i] and @xb[i] in previous run i, @ya[j] and @yb[j] in
+ * current run j): centre (mean ya - mean xa) / (mean yb - mean xb) (NaN
+ * when the denominator is 0) and Fieller's interval at @confidence, with z
+ * from 30 runs per revision and Student's t with min(nx, ny) - 1 degrees
+ * of freedom below (stats_ratio.c); infinite ends when the whole's
+ * difference is not significantly away from 0.  Returns 0, -EINVAL (fewer
+ * than 2 runs, a non-finite value, bad confidence), -EDOM.
+ */
+int pp_ratio_interval(const double *xa, const double *xb, size_t nx, const double *ya,
+		      const double *yb, size_t ny, double confidence, struct pp_interval *out);
+
+/*
+ * Runs nested in code layouts (stats_nested.c): the mean of each layout's
+ * runs, @x[i] the value of run i and @layout[i] its layout, in the order the
+ * layouts first appear, into @means (room for @n) and their number into
+ * *@nmeans.  Returns 0, -EINVAL (a non-finite value), -ENOMEM.
+ */
+int pp_layout_means(const double *x, const unsigned *layout, size_t n, double *means,
+		    size_t *nmeans);
+
+/* How much of a revision's spread comes from its layouts. */
+struct pp_layout_var {
+	size_t layouts, runs;
+	double between; /* variance of the layouts' true means (method of moments, >= 0) */
+	double within;	/* variance of runs about their layout's mean */
+	double share;	/* between / (between + within) */
+};
+
+/*
+ * The variance components of runs @x[0..@n) in layouts @layout (one-way
+ * random effects, unequal runs per layout).  Returns 0, -EINVAL, -ENOMEM,
+ * -ENODATA (fewer than two layouts, or no layout with two runs).
+ */
+int pp_layout_components(const double *x, const unsigned *layout, size_t n,
+			 struct pp_layout_var *out);
+
+/*
  * Warm-up truncation by MSER (White, "An effective truncation heuristic for
  * bias reduction in simulation output", Simulation 69(6), 1997) over batch
  * medians of @batch values: with z[0..m-1] the medians of the m = n / @batch

@@ -19,7 +19,9 @@
 
 _Static_assert(sizeof(struct pp_table_header) == 48, "table header layout");
 _Static_assert(sizeof(struct pp_table_func) == 24, "table function layout");
-_Static_assert(sizeof(struct pp_table_call) == 20, "table call layout");
+_Static_assert(sizeof(struct pp_table_call) == 24, "table call layout");
+_Static_assert(offsetof(struct pp_table_call, via) == PP_TABLE_CALL_V2_SIZE,
+	       "a version 2 call record is the head of a version 3 one");
 
 #define MAGIC_LEN 8
 
@@ -28,6 +30,7 @@ struct blob {
 	const unsigned char *p;
 	size_t at; /* offset in the section, for messages */
 	const char *object;
+	uint32_t version, call_size; /* a call record's size in this version */
 	uint32_t size, nfuncs, ncalls, funcs_off, calls_off, strtab_off, strtab_size;
 	const char *module;
 };
@@ -178,13 +181,17 @@ static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 	const char *producer;
 	int ret;
 
-	if (version != PP_TABLE_VERSION) {
+	if (version < PP_TABLE_VERSION_MIN || version > PP_TABLE_VERSION) {
 		pp_program_set_error(prog,
 				     "%s: pinpoint table version %u at offset %zu, this "
-				     "pinpoint reads version %u: rebuild with the matching plugin",
-				     b->object, version, b->at, PP_TABLE_VERSION);
+				     "pinpoint reads versions %u to %u: rebuild with the matching "
+				     "plugin",
+				     b->object, version, b->at, PP_TABLE_VERSION_MIN,
+				     PP_TABLE_VERSION);
 		return -EPROTO;
 	}
+	b->version = version;
+	b->call_size = version < 3 ? PP_TABLE_CALL_V2_SIZE : sizeof(struct pp_table_call);
 	b->size = rd32(b->p + HDR(size));
 	b->nfuncs = rd32(b->p + HDR(nfuncs));
 	b->ncalls = rd32(b->p + HDR(ncalls));
@@ -202,8 +209,8 @@ static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 	ret = region(prog, b, "function records", sizeof(struct pp_table_header), b->funcs_off,
 		     b->nfuncs, sizeof(struct pp_table_func), &end);
 	if (!ret)
-		ret = region(prog, b, "call records", end, b->calls_off, b->ncalls,
-			     sizeof(struct pp_table_call), &end);
+		ret = region(prog, b, "call records", end, b->calls_off, b->ncalls, b->call_size,
+			     &end);
 	if (!ret)
 		ret = region(prog, b, "string table", end, b->strtab_off, b->strtab_size, 1, &end);
 	if (ret)
@@ -241,15 +248,26 @@ static int add_rec(struct pp_program *prog, const struct pp_prog_fn *f)
 	return 0;
 }
 
-static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, struct pp_prog_call *c)
+/* Call @i of the blob, call @k of its function, whose calls @calls are read up to @k. */
+static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, uint32_t k,
+		     struct pp_prog_call *calls)
 {
-	const unsigned char *r = b->p + b->calls_off + (size_t)i * sizeof(struct pp_table_call);
+	const unsigned char *r = b->p + b->calls_off + (size_t)i * b->call_size;
+	struct pp_prog_call *c = &calls[k];
 	int ret;
 
 	c->kind = r[CALL(kind)];
 	c->fate = r[CALL(fate)];
 	c->line = rd32(r + CALL(line));
 	c->col = rd32(r + CALL(col));
+	c->via = b->version < 3 ? 0 : rd32(r + CALL(via));
+	/* What a call came through is an inlined call before it. */
+	if (c->via && (c->via > k || calls[c->via - 1].kind == PP_CALL_INDIRECT ||
+		       calls[c->via - 1].kind == PP_CALL_INVOKE_INDIRECT))
+		return corrupt(prog, b,
+			       "call %u came through call %u, which is not a direct call "
+			       "before it",
+			       i, c->via - 1);
 	if (c->kind > PP_CALL_INVOKE_INDIRECT)
 		return corrupt(prog, b, "call %u has unknown kind %u", i, c->kind);
 	if (c->fate > PP_FATE_UNKNOWN)
@@ -308,7 +326,7 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 			return -ENOMEM;
 	}
 	for (k = 0; k < f.ncalls; k++) {
-		ret = read_call(prog, b, first + k, &f.calls[k]);
+		ret = read_call(prog, b, first + k, k, f.calls);
 		if (ret)
 			return ret;
 		if (f.calls[k].fate == PP_FATE_TIMED && !(f.flags & PP_FUNC_EMITTED))

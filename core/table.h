@@ -7,8 +7,9 @@
  * rebuild needed.  Functions are deduplicated: a linkonce function present in
  * several objects appears once; two static functions of the same name in
  * different files both appear (see pp_program_lookup()); of several copies,
- * one with a body (PP_FUNC_EMITTED) is kept.  Tables of PP_TABLE_VERSION
- * only are read (version 1 had no fates: rebuild).
+ * one with a body (PP_FUNC_EMITTED) is kept.  Tables of PP_TABLE_VERSION_MIN
+ * to PP_TABLE_VERSION are read (version 1 had no fates: rebuild; version 2
+ * has no calls of inlined code).
  */
 #ifndef PINPOINT_TABLE_H
 #define PINPOINT_TABLE_H
@@ -26,6 +27,10 @@ struct pp_prog_call {
 	/* enum pp_call_fate: only a PP_FATE_TIMED call has probes and can be
 	 * measured; PP_FATE_INLINED: inlined at file:line:col. */
 	uint8_t fate;
+	/* 0: a call of the function's own source; k + 1: a call of code that
+	 * the optimiser inlined at the function's call k (before it), and
+	 * file:line:col is in the inlined function's source (abi.h) */
+	uint32_t via;
 };
 
 struct pp_prog_fn {
@@ -134,6 +139,19 @@ const struct pp_prog_fn *pp_program_resolve(const struct pp_program *prog,
 
 /* Human name of a call's callee: the linkage name, or "<indirect>". */
 const char *pp_prog_call_name(const struct pp_prog_call *call);
+
+/*
+ * Call @k of @fn as reports name it: its callee demangled, after the calls
+ * it was inlined through, "(inlined SHA512_Pad) → SHA512_Transform" (the
+ * outermost first).  malloc'ed; NULL without memory.
+ */
+char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k);
+
+/*
+ * The calls that call @k of @fn came through, the outermost first, into
+ * @out (up to @max); returns how many there are.
+ */
+uint32_t pp_prog_call_chain(const struct pp_prog_fn *fn, uint32_t k, uint32_t *out, uint32_t max);
 
 /*
  * Demangled C++ name or @name itself.  Demangled names are kept for the life

@@ -223,13 +223,11 @@ static bool in_cycle(struct cfg *g, uint32_t from)
 /*
  * Whether one of f's timed calls sits in a loop, where its check runs on
  * every iteration: those are the checks the plain body is worth a clone
- * for.  Each block that holds one of f's tagged calls is searched for a
+ * for.  Each block that holds one of f's calls to be timed is searched for a
  * path back to itself, until one has one.
  */
 static int calls_in_loop(struct pp_module *m, struct pp_func *f, bool *found)
 {
-	const char *name = m->strtab.buf + f->name;
-	size_t len = strlen(name);
 	struct cfg g;
 	int err;
 
@@ -243,7 +241,7 @@ static int calls_in_loop(struct pp_module *m, struct pp_func *f, bool *found)
 		for (LLVMValueRef i = LLVMGetFirstInstruction(g.bbs[b]); i;
 		     i = LLVMGetNextInstruction(i)) {
 			if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) &&
-			    pp_site_of(m, i, name, len) >= 0) {
+			    pp_call_site(m, f, i, false) >= 0) {
 				*found = in_cycle(&g, b);
 				break;
 			}

@@ -61,17 +61,14 @@ static bool use_entry(struct pp_module *m, LLVMValueRef fn)
 	return pp_can_clone(fn) && pp_entry_eligible(fn) && pp_jump_group_ok(fn);
 }
 
-/* Whether one of f's calls survives as f's own, to be probed. */
+/* Whether one of the calls of f's list survives in f, to be probed. */
 static bool has_timed_calls(struct pp_module *m, struct pp_func *f)
 {
-	const char *name = m->strtab.buf + f->name;
-	size_t len = strlen(name);
-
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->fn); bb;
 	     bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
 			if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) &&
-			    pp_site_of(m, i, name, len) >= 0)
+			    pp_call_site(m, f, i, false) >= 0)
 				return true;
 	return false;
 }

@@ -10,6 +10,8 @@
  * the call is left, it was removed (deleted as dead, folded, or merged
  * with another call); without debug info the two cannot be told apart.
  * Every call of a function that is no longer emitted is of unknown fate.
+ * A call of inlined code (inlined.c) is timed when probed, else inlined
+ * when code of its inlining is left, else removed.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -95,6 +97,8 @@ int pp_call_fates(struct pp_module *m, struct pp_func *f)
 
 		if (c->probed)
 			c->fate = PP_FATE_TIMED;
+		else if (c->via) /* a place of inlined code: inlinings or calls (inlined.c) */
+			c->fate = c->inlined ? PP_FATE_INLINED : PP_FATE_REMOVED;
 		else if (!debug || !c->line)
 			c->fate = PP_FATE_UNKNOWN;
 		else if (s.n && bsearch(&key, s.v, s.n, sizeof(*s.v), cmp_key))

@@ -10,7 +10,8 @@
  * collecting leaves the module untouched.
  *
  * pp_probe_module(), the late phase (end of the optimisation pipeline):
- * reads each blob back, finds which functions are still emitted, emits the
+ * reads each blob back, finds which functions are still emitted, lists in
+ * each the calls that came into it by inlining (inlined.c), emits the
  * table, flags and records, probes the bodies and the surviving calls,
  * records the fates, removes the tags and the named metadata and adds the
  * module constructor.
@@ -131,6 +132,7 @@ static void init_module(struct pp_module *m, LLVMModuleRef mod)
 
 static void free_module(struct pp_module *m)
 {
+	pp_free_expansion(m);
 	free(m->funcs);
 	free(m->calls);
 	pp_strtab_free(&m->strtab);
@@ -213,6 +215,9 @@ static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
 		f->fn = fn && pp_want_function(fn) ? fn : NULL;
 		f->fflags = f->fn ? PP_FUNC_EMITTED : 0;
 	}
+	err = pp_expand_calls(m);
+	if (err)
+		goto out;
 
 	pp_declare_runtime(m);
 	err = pp_emit_table(m);

@@ -45,6 +45,10 @@ int pp_strtab_init(struct pp_strtab *st);
 void pp_strtab_free(struct pp_strtab *st);
 /* Adds s[0..len) (or finds it); 0 or -ENOMEM, offset in *off. */
 int pp_strtab_add(struct pp_strtab *st, const char *s, size_t len, uint32_t *off);
+/* Indexes the strings of a buffer loaded into st->buf (st->len bytes). */
+int pp_strtab_index(struct pp_strtab *st);
+/* The offset of s[0..len) in *off: 0, or -ENOENT when it is not there. */
+int pp_strtab_find(const struct pp_strtab *st, const char *s, size_t len, uint32_t *off);
 
 /* One call site of a function's call list. */
 struct pp_call {
@@ -53,6 +57,8 @@ struct pp_call {
 	uint8_t kind;			  /* enum pp_call_kind */
 	uint8_t fate;			  /* enum pp_call_fate, late phase */
 	bool tagged;			  /* late phase: a tagged copy survives */
+	bool inlined;			  /* late phase: code of an inlining at it */
+	uint32_t via;			  /* abi.h: 0, or the call it came through + 1 */
 	uint32_t probed;		  /* late phase: probed copies of the call */
 };
 
@@ -63,9 +69,17 @@ struct pp_func {
 	uint8_t linkage;	     /* enum pp_linkage */
 	uint8_t fflags;		     /* PP_FUNC_*, late phase */
 	uint32_t first_call, ncalls; /* slice of pp_module.calls */
+	/* Late phase (inlined.c): source call k is call own[first_own + k]
+	 * of the list; its places in the tree of inlined calls. */
+	uint32_t first_own, nown;
+	uint32_t first_node, nnodes; /* slice of pp_module.node_pos */
 	LLVMValueRef flags, record;  /* created by records.c */
 	bool stub;		     /* late phase: body probes in a stub (stub.c) */
 };
+
+/* inlined.c: which call of its function's list a place of the tree of
+ * inlined calls is. */
+struct pp_inl_map;
 
 struct pp_module {
 	LLVMModuleRef mod;
@@ -89,6 +103,11 @@ struct pp_module {
 	unsigned prof_kind;		/* !prof */
 	LLVMValueRef never_taken;	/* !{!"branch_weights", 1, 1048575} */
 	unsigned site_kind;		/* !pinpoint.site */
+	/* Late phase (inlined.c): each source call's place in its list, each
+	 * node's, and the nodes by what they are. */
+	uint32_t *own, *node_pos;
+	uint32_t nnodes;
+	struct pp_inl_map *inl;
 };
 
 /* srcloc.c: file names and lines from debug info. */
@@ -105,6 +124,18 @@ int pp_collect_calls(struct pp_module *m, struct pp_func *f);
 LLVMValueRef pp_direct_callee(LLVMValueRef call);
 /* Whether a call instruction would be in a call list. */
 bool pp_is_listed_call(LLVMValueRef inst);
+
+/* inlined.c: each emitted function's call list expanded, after each call
+ * of its source, with what came into the function by inlining at it (the
+ * calls that survive of the inlined code, and the calls it inlined, each
+ * with the call it came through); m->calls is rebuilt.  Before any probe. */
+int pp_expand_calls(struct pp_module *m);
+/* The call of f's (expanded) list that @call is, -1 when none: a call of
+ * inlined code by its place in the tree of inlined calls, a call of f's
+ * source by its tag, or (@fallback) by its line:col among f's untagged
+ * source calls. */
+int64_t pp_call_site(struct pp_module *m, struct pp_func *f, LLVMValueRef call, bool fallback);
+void pp_free_expansion(struct pp_module *m);
 
 /* sites.c: the !pinpoint.site tags. */
 void pp_tag_site(struct pp_module *m, LLVMValueRef call, LLVMValueRef fn, uint32_t k);
@@ -236,6 +267,9 @@ void pp_append_used(LLVMModuleRef mod, LLVMValueRef *gvs, unsigned n);
 void pp_append_compiler_used(LLVMModuleRef mod, LLVMValueRef *gvs, unsigned n);
 void pp_append_global_ctor(LLVMModuleRef mod, LLVMValueRef fn, int priority, LLVMValueRef key);
 bool pp_is_musttail_call(LLVMValueRef call);
+/* Linkage name (else name) of the function a debug-info scope is in; NULL
+ * when it has none. */
+const char *pp_scope_function_name(LLVMMetadataRef scope, size_t *len);
 void pp_copy_fast_math_flags(LLVMValueRef from, LLVMValueRef to);
 bool pp_instrument_module(LLVMModuleRef mod);
 bool pp_record_module(LLVMModuleRef mod);

@@ -14,6 +14,7 @@
 // the end of the ThinLTO and full LTO pre-link pipelines), so the probes
 // never hinder inlining, unrolling or vectorisation.
 
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -166,6 +167,24 @@ extern "C" bool pp_is_musttail_call(LLVMValueRef Call)
 {
 	auto *CI = dyn_cast<CallInst>(unwrap(Call));
 	return CI && CI->isMustTailCall();
+}
+
+// The function a debug-info scope (of a location) is in, by its linkage
+// name, or its name for C (inlined.c): LLVM-C reads neither a scope's
+// parent nor a subprogram's name.
+extern "C" const char *pp_scope_function_name(LLVMMetadataRef Scope, size_t *Len)
+{
+	auto *S = dyn_cast_or_null<DILocalScope>(unwrap(Scope));
+	DISubprogram *SP = S ? S->getSubprogram() : nullptr;
+	StringRef N;
+
+	if (!SP)
+		return nullptr;
+	N = SP->getLinkageName();
+	if (N.empty())
+		N = SP->getName();
+	*Len = N.size();
+	return N.data();
 }
 
 extern "C" void pp_copy_fast_math_flags(LLVMValueRef From, LLVMValueRef To)

@@ -6,9 +6,9 @@
  * at the entry (after the static allocas), exit(0) before every ret; paths
  * ending in unreachable or resume get no exit probe.  Call k of the call
  * list is site k+1: enter before every surviving call tagged as f's call k
- * (sites.c), exit after it (for an invoke, on its normal edge).  Calls
- * tagged with another owner came from an inlined body and are timed with
- * the body that holds them.  A call that lost its tag (merged by CSE,
+ * (sites.c), exit after it (for an invoke, on its normal edge).  A call of
+ * code inlined into f is the call of f's list at its place in the tree of
+ * inlined calls (inlined.c).  A call that lost its tag (merged by CSE,
  * rewritten by instcombine) is taken for the untimed call of the list at
  * the same line:col, if there is one.  A body probe is
  *
@@ -135,30 +135,6 @@ static bool is_call(LLVMValueRef inst)
 	return LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
 }
 
-/* The site of a call of f's body; -1 when it is not f's. */
-static int64_t site_of(struct pp_module *m, struct pp_func *f, LLVMValueRef inst, bool fallback)
-{
-	struct pp_call *calls = m->calls + f->first_call;
-	const char *name = m->strtab.buf + f->name;
-	int64_t k = pp_site_of(m, inst, name, strlen(name));
-	LLVMMetadataRef loc;
-	unsigned line, col;
-
-	if (k >= f->ncalls)
-		return -1;
-	if (k >= 0 || !fallback || LLVMGetMetadata(inst, m->site_kind) || !pp_is_listed_call(inst))
-		return k;
-	loc = LLVMInstructionGetDebugLoc(inst);
-	if (!loc || LLVMDILocationGetInlinedAt(loc))
-		return -1;
-	line = LLVMDILocationGetLine(loc);
-	col = LLVMDILocationGetColumn(loc);
-	for (uint32_t i = 0; line && i < f->ncalls; i++)
-		if (!calls[i].tagged && calls[i].line == line && calls[i].col == col)
-			return i;
-	return -1;
-}
-
 static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef entry,
 			  struct points *p)
 {
@@ -173,7 +149,7 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 	 * taken for a call of the list of which no tagged copy survives. */
 	for (bb = LLVMGetFirstBasicBlock(f->fn); bb; bb = LLVMGetNextBasicBlock(bb))
 		for (inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
-			if (is_call(inst) && (k = site_of(m, f, inst, false)) >= 0)
+			if (is_call(inst) && (k = pp_call_site(m, f, inst, false)) >= 0)
 				calls[k].tagged = true;
 
 	/* With a stub (stub.c), the body's probes are the stub's. */
@@ -181,7 +157,7 @@ static int collect_points(struct pp_module *m, struct pp_func *f, LLVMValueRef e
 	for (bb = LLVMGetFirstBasicBlock(f->fn); bb && !err; bb = LLVMGetNextBasicBlock(bb)) {
 		for (inst = LLVMGetFirstInstruction(bb); inst && !err;
 		     inst = LLVMGetNextInstruction(inst)) {
-			if (is_call(inst) && (k = site_of(m, f, inst, true)) >= 0) {
+			if (is_call(inst) && (k = pp_call_site(m, f, inst, true)) >= 0) {
 				err = call_points(p, inst, &calls[k], (uint32_t)k);
 			} else if (!f->stub && LLVMIsAReturnInst(inst)) {
 				LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);

@@ -53,7 +53,7 @@ static LLVMValueRef runtime_fn(struct pp_module *m, const char *name, LLVMTypeRe
 
 /*
  * An armed probe calls the runtime with calling convention preserve_most
- * (x86-64): the runtime's entry points (runtime/probe_x86_64.S) save the
+ * (x86-64): the runtime's entry points (runtime/arch/x86_64/probe_x86_64.S) save the
  * registers they use, so the cold call does not make the probed function
  * save callee-saved registers in its prologue.  Without it, a small leaf
  * function in a hot loop pays pushes and pops on every call although its

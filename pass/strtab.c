@@ -122,3 +122,45 @@ int pp_strtab_add(struct pp_strtab *st, const char *s, size_t len, uint32_t *off
 		return grow_slots(st);
 	return 0;
 }
+
+int pp_strtab_index(struct pp_strtab *st)
+{
+	uint32_t off = 1, *slot;
+
+	free(st->slots);
+	st->nstrings = 0;
+	st->nslots = 1024;
+	while (st->nslots < st->len / 4)
+		st->nslots *= 2;
+	st->slots = calloc(st->nslots, sizeof(*st->slots));
+	if (!st->slots)
+		return -ENOMEM;
+	while (off < st->len) {
+		size_t len = strnlen(st->buf + off, st->len - off);
+
+		slot = find_slot(st->slots, st->nslots, st->buf, st->buf + off, len);
+		/* A string stored twice is found at its first offset. */
+		if (!*slot && len) {
+			*slot = off + 1;
+			if (++st->nstrings * 2 > st->nslots && grow_slots(st))
+				return -ENOMEM;
+		}
+		off += (uint32_t)len + 1;
+	}
+	return 0;
+}
+
+int pp_strtab_find(const struct pp_strtab *st, const char *s, size_t len, uint32_t *off)
+{
+	uint32_t *slot;
+
+	len = strnlen(s, len);
+	*off = 0;
+	if (!len)
+		return 0;
+	slot = find_slot(st->slots, st->nslots, st->buf, s, len);
+	if (!*slot)
+		return -ENOENT;
+	*off = *slot - 1;
+	return 0;
+}

@@ -8,7 +8,9 @@
  * metadata; the late phase decodes it, fills in the fates and emits it as a
  * private constant [N x i8] aligned to 8 and kept by llvm.used, so it gets
  * SHF_GNU_RETAIN and survives -O2 and --gc-sections; the linker then
- * concatenates the blobs of all objects.
+ * concatenates the blobs of all objects.  The late phase also adds the calls
+ * that came into a function by inlining (inlined.c), so its blob is laid out
+ * anew before it is emitted.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or
  * opt -load-pass-plugin=pinpoint-pass.so -passes=pinpoint).
  */
@@ -72,6 +74,7 @@ static void put_call(uint8_t *b, const struct pp_call *c)
 	PUT(b, struct pp_table_call, col, c->col);
 	b[offsetof(struct pp_table_call, kind)] = c->kind;
 	b[offsetof(struct pp_table_call, fate)] = c->fate;
+	PUT(b, struct pp_table_call, via, c->via);
 }
 
 int pp_encode_table(struct pp_module *m, uint8_t **out, uint32_t *out_size)
@@ -164,12 +167,14 @@ int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
 		c->line = GET(r, struct pp_table_call, line);
 		c->col = GET(r, struct pp_table_call, col);
 		c->kind = r[offsetof(struct pp_table_call, kind)];
+		c->via = GET(r, struct pp_table_call, via);
 		if (c->callee >= m->strtab.len || c->file >= m->strtab.len)
 			return -EPROTO;
 	}
 	if (m->module_name >= m->strtab.len || m->producer >= m->strtab.len)
 		return -EPROTO;
-	return 0;
+	/* The late phase adds the strings of the calls of inlined code. */
+	return pp_strtab_index(&m->strtab);
 }
 
 int pp_emit_table(struct pp_module *m)

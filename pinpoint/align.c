@@ -7,7 +7,9 @@
  * the most calls are matched first; among alignments that match as many,
  * the one whose matched calls keep their column and their line relative to
  * the function's first line wins (a call added above does not move its
- * neighbours' columns, and an unchanged neighbour keeps its offset).
+ * neighbours' columns, and an unchanged neighbour keeps its offset).  A call
+ * that came into the function with inlined code matches only a call reached
+ * through inlined calls of the same callees.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +23,23 @@ bool pp_same_callee(const struct pp_prog_call *a, const struct pp_prog_call *b)
 	bool ib = b->kind == PP_CALL_INDIRECT || b->kind == PP_CALL_INVOKE_INDIRECT;
 
 	return ia == ib && !strcmp(a->callee, b->callee);
+}
+
+/*
+ * Whether call @i of @fa and call @j of @fb can be matched: the same callee,
+ * reached through inlined calls of the same callees (none for F's own).
+ */
+static bool same_place(const struct pp_prog_fn *fa, size_t i, const struct pp_prog_fn *fb, size_t j)
+{
+	uint32_t va, vb;
+
+	if (!pp_same_callee(&fa->calls[i], &fb->calls[j]))
+		return false;
+	for (va = fa->calls[i].via, vb = fb->calls[j].via; va && vb;
+	     va = fa->calls[va - 1].via, vb = fb->calls[vb - 1].via)
+		if (!pp_same_callee(&fa->calls[va - 1], &fb->calls[vb - 1]))
+			return false;
+	return !va && !vb;
 }
 
 /* 0, 1 or 2: how well two calls to the same callee keep their place. */
@@ -57,7 +76,7 @@ int pp_align(const struct pp_prog_fn *prev, const struct pp_prog_fn *cur, struct
 
 			if (i < na && j < nb) {
 				best = i + 1 <= na && j + 1 <= nb ? score[(i + 1) * w + j + 1] : 0;
-				if (pp_same_callee(&prev->calls[i], &cur->calls[j]))
+				if (same_place(prev, i, cur, j))
 					best += match + position_bonus(prev, &prev->calls[i], cur,
 								       &cur->calls[j]);
 				else
@@ -73,7 +92,7 @@ int pp_align(const struct pp_prog_fn *prev, const struct pp_prog_fn *cur, struct
 	i = 0;
 	j = 0;
 	while (i < na || j < nb) {
-		if (i < na && j < nb && pp_same_callee(&prev->calls[i], &cur->calls[j]) &&
+		if (i < na && j < nb && same_place(prev, i, cur, j) &&
 		    score[i * w + j] ==
 			score[(i + 1) * w + j + 1] + match +
 			    position_bonus(prev, &prev->calls[i], cur, &cur->calls[j])) {

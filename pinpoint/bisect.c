@@ -12,8 +12,6 @@
 #include "pinpoint/bisect.h"
 #include "pinpoint/log.h"
 
-#define PP_EXIT_INTERRUPTED 130
-
 int pp_bisect_status(enum pp_bisect_stage stage, int code)
 {
 	if (code == PP_EXIT_INTERRUPTED)

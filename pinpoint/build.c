@@ -36,6 +36,7 @@
 #include "core/process.h"
 #include "core/util.h"
 #include "pinpoint/build.h"
+#include "pinpoint/cmakecache.h"
 #include "pinpoint/log.h"
 
 #ifndef PP_LLVM_VERSION
@@ -50,39 +51,11 @@ void pp_build_stop_on(volatile int *stop)
 	build_stop = stop;
 }
 
-/* What pinpoint needs from a CMakeCache.txt. */
-struct cmake_cache {
-	char *home; /* CMAKE_HOME_DIRECTORY: the sources */
-	char *generator;
-	char *build_type;
-	char *cmake;		 /* CMAKE_COMMAND: the cmake that configured it */
-	char *cc, *cxx;		 /* CMAKE_C_COMPILER, CMAKE_CXX_COMPILER */
-	char *cflags, *cxxflags; /* CMAKE_C_FLAGS, CMAKE_CXX_FLAGS */
-	char **defs;		 /* the user's options, as NAME:TYPE=VALUE */
-	size_t ndefs;
-	bool package; /* found find_package(Pinpoint): its targets use pinpoint_instrument() */
-};
-
 /* How instrumented code is compiled: the wrappers, or clang with the plugin. */
 struct toolchain {
 	char *cc, *cxx;				  /* pinpoint-cc, pinpoint-c++ */
 	char *clang, *clangxx, *plugin, *runtime; /* when the wrappers are missing */
 };
-
-static void cache_free(struct cmake_cache *c)
-{
-	free(c->home);
-	free(c->generator);
-	free(c->build_type);
-	free(c->cmake);
-	free(c->cc);
-	free(c->cxx);
-	free(c->cflags);
-	free(c->cxxflags);
-	for (size_t i = 0; i < c->ndefs; i++)
-		free(c->defs[i]);
-	free(c->defs);
-}
 
 static void toolchain_free(struct toolchain *t)
 {
@@ -92,93 +65,6 @@ static void toolchain_free(struct toolchain *t)
 	free(t->clangxx);
 	free(t->plugin);
 	free(t->runtime);
-}
-
-static int set_str(char **dst, const char *v)
-{
-	free(*dst);
-	*dst = strdup(v);
-	return *dst ? 0 : -ENOMEM;
-}
-
-/* Whether a cache entry is the user's own option, to carry over to the copy. */
-static bool user_option(const char *name, const char *type)
-{
-	if (!strcmp(type, "INTERNAL") || !strcmp(type, "STATIC"))
-		return false;
-	/* Compilers, flags, tool paths and install dirs are CMake's or pinpoint's. */
-	return strncmp(name, "CMAKE_", 6) != 0;
-}
-
-static int read_cache(const char *path, struct cmake_cache *c)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int err = 0;
-	FILE *f;
-
-	memset(c, 0, sizeof(*c));
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *colon, *eq, *name = line, *type, *value;
-
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		if (!*line || *line == '#' || !strncmp(line, "//", 2))
-			continue;
-		eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = 0;
-		value = eq + 1;
-		colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = 0;
-		type = colon + 1;
-		if (!strcmp(name, "CMAKE_HOME_DIRECTORY"))
-			err = set_str(&c->home, value);
-		else if (!strcmp(name, "CMAKE_GENERATOR"))
-			err = set_str(&c->generator, value);
-		else if (!strcmp(name, "CMAKE_BUILD_TYPE"))
-			err = set_str(&c->build_type, value);
-		else if (!strcmp(name, "CMAKE_COMMAND"))
-			err = set_str(&c->cmake, value);
-		else if (!strcmp(name, "CMAKE_C_COMPILER"))
-			err = set_str(&c->cc, value);
-		else if (!strcmp(name, "CMAKE_CXX_COMPILER"))
-			err = set_str(&c->cxx, value);
-		else if (!strcmp(name, "CMAKE_C_FLAGS"))
-			err = set_str(&c->cflags, value);
-		else if (!strcmp(name, "CMAKE_CXX_FLAGS"))
-			err = set_str(&c->cxxflags, value);
-		else if (!strcmp(name, "Pinpoint_DIR") && *value && !strstr(value, "NOTFOUND"))
-			c->package = true;
-		if (err)
-			break;
-		if (user_option(name, type)) {
-			char **n = realloc(c->defs, (c->ndefs + 1) * sizeof(*n));
-
-			if (!n) {
-				err = -ENOMEM;
-				break;
-			}
-			c->defs = n;
-			if (asprintf(&c->defs[c->ndefs], "%s:%s=%s", name, type, value) < 0) {
-				err = -ENOMEM;
-				break;
-			}
-			c->ndefs++;
-		}
-		if (err)
-			break;
-	}
-	free(line);
-	fclose(f);
-	return err;
 }
 
 static bool is_wrapper(const char *compiler)
@@ -197,7 +83,7 @@ static bool is_wrapper(const char *compiler)
  * that found pinpoint's CMake package (find_package(Pinpoint) +
  * pinpoint_instrument() on its targets).
  */
-static bool is_instrumented(const struct cmake_cache *c)
+static bool is_instrumented(const struct pp_cmake_cache *c)
 {
 	return c->package || is_wrapper(c->cc) || is_wrapper(c->cxx) ||
 	       (c->cflags && strstr(c->cflags, "-fpass-plugin")) ||
@@ -242,8 +128,7 @@ static int find_toolchain(struct toolchain *t)
 	return 0;
 }
 
-/* Where instrumented copies go: --build-root, $XDG_CACHE_HOME or ~/.cache. */
-static int build_root(const struct pp_options *opt, char *buf, size_t size)
+int pp_build_root(const struct pp_options *opt, char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char cwd[PATH_MAX];
@@ -356,8 +241,8 @@ static const char *or_empty(const char *s)
 }
 
 /* The cmake command line that configures the instrumented copy. */
-static int configure_args(const struct cmake_cache *c, const struct toolchain *t, const char *bdir,
-			  struct pp_argv *a)
+static int configure_args(const struct pp_cmake_cache *c, const struct toolchain *t,
+			  const char *bdir, struct pp_argv *a)
 {
 	int err;
 
@@ -483,7 +368,7 @@ static int lock_copy(const char *bdir)
 
 /* A plain CMake build directory: configure (once) and build the copy. */
 static int build_cmake_copy(const struct pp_options *opt, const char *label, const char *dir,
-			    struct cmake_cache *c, const struct toolchain *t, char **run_dir)
+			    struct pp_cmake_cache *c, const struct toolchain *t, char **run_dir)
 {
 	struct pp_argv a = {0};
 	char root[PATH_MAX + 32], bdir[PATH_MAX], log[PATH_MAX + 32], jobs[24];
@@ -496,7 +381,7 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 		pr_err("%s/CMakeCache.txt names no source directory (CMAKE_HOME_DIRECTORY)", dir);
 		return -EINVAL;
 	}
-	if (build_root(opt, root, PATH_MAX)) {
+	if (pp_build_root(opt, root, PATH_MAX)) {
 		pr_err("no place for pinpoint's builds: set HOME or give --build-root DIR");
 		return -EINVAL;
 	}
@@ -568,7 +453,7 @@ out:
 int pp_build_revision(const struct pp_options *opt, const char *label, const char *dir,
 		      char **run_dir)
 {
-	struct cmake_cache c;
+	struct pp_cmake_cache c;
 	struct toolchain t;
 	char path[PATH_MAX];
 	int err;
@@ -581,13 +466,13 @@ int pp_build_revision(const struct pp_options *opt, const char *label, const cha
 	if (!opt->build_cmd) {
 		if (access(path, F_OK))
 			return 0; /* not CMake's: assumed built; discovery checks the tables */
-		err = read_cache(path, &c);
+		err = pp_cmake_cache_read(path, &c);
 		if (err) {
 			pr_err("cannot read %s: %s", path, strerror(-err));
 			return -EINVAL;
 		}
 		if (is_instrumented(&c)) {
-			cache_free(&c);
+			pp_cmake_cache_free(&c);
 			return 0;
 		}
 	}
@@ -599,6 +484,6 @@ int pp_build_revision(const struct pp_options *opt, const char *label, const cha
 			err = build_cmake_copy(opt, label, dir, &c, &t, run_dir);
 	}
 	toolchain_free(&t);
-	cache_free(&c);
+	pp_cmake_cache_free(&c);
 	return err;
 }

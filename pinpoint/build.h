@@ -21,6 +21,13 @@
 int pp_build_revision(const struct pp_options *opt, const char *label, const char *dir,
 		      char **run_dir);
 
+/*
+ * The build root in @buf: --build-root (made absolute), else
+ * $XDG_CACHE_HOME/pinpoint/builds, else ~/.cache/pinpoint/builds.  0,
+ * -ENOENT (no HOME) or -ENAMETOOLONG.
+ */
+int pp_build_root(const struct pp_options *opt, char *buf, size_t size);
+
 /* Builds are killed, and pp_build_revision() returns -EINTR, once *@stop is true. */
 void pp_build_stop_on(volatile int *stop);
 

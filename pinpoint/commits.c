@@ -15,19 +15,20 @@
  * instead; a BAD that stays undecided ends the run with exit status 4.
  * Without --precision-threshold, the commits between are compared at half
  * the slowdown BAD was found to have at least (the lower end of its
- * interval, read back from the --history line of BAD's session in a
- * private work directory), when that is above the default: the question is which
- * commit brought the slowdown BAD shows, and an unchanged commit is told
- * from GOOD within a threshold that size in a few rounds, where the default
- * 1 % can take hundreds of runs on a noisy entry.
- * Then one full session between the last fast and the first slow commit
- * names the call.  Without --build-cmd, --current is a CMake build
- * directory of a source tree in the repository: each commit is configured
- * (generator and build type of that directory) and built in
- * <worktree>/.pinpoint-cmake with the compiler wrappers, and COMMAND runs
- * there.  The sessions are pinpoint itself, run again with the
- * options of this one; their output goes to stderr as progress, the last
- * one's to stdout.
+ * interval, read back from the --history line of BAD's session), when that
+ * is above the default: the question is which commit brought the slowdown
+ * BAD shows, and an unchanged commit is told from GOOD within a threshold
+ * that size in a few rounds, where the default 1 % can take hundreds of
+ * runs on a noisy entry.  Then one full session between the last fast and
+ * the first slow commit names the call.  Without --build-cmd, --current is
+ * a CMake build directory of a source tree in the repository: each commit
+ * is configured (generator, build type and the user's options of that
+ * directory, cmakecache.h) and built in <worktree>/.pinpoint-cmake with the
+ * compiler wrappers, and COMMAND runs there.  The sessions are pinpoint
+ * itself, run again with the options of this one; their output goes to
+ * stderr as progress, the last one's to stdout.  What git prints and the
+ * sessions' --history lines go to a private work directory in $TMPDIR,
+ * made and removed as a session's is (workdir.h, signals.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,27 +46,33 @@
 
 #include "core/process.h"
 #include "core/util.h"
-#include "pinpoint/bisect.h"
+#include "pinpoint/build.h"
+#include "pinpoint/cmakecache.h"
 #include "pinpoint/commits.h"
 #include "pinpoint/history.h"
 #include "pinpoint/log.h"
+#include "pinpoint/signals.h"
 #include "pinpoint/workdir.h"
 
-#define PP_EXIT_INTERRUPTED 130
+/* What a stage returns when the run goes on to the next one; otherwise an exit status. */
+#define GO_ON (-1)
 
 static volatile int commits_stop;
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	commits_stop = 1;
-}
+/* What a commit was found to be, compared with GOOD. */
+enum commit_state {
+	UNTRIED,
+	FAST,
+	SLOWER,
+	SKIPPED,   /* it does not build or cannot be measured */
+	UNDECIDED, /* its runs could not tell it from GOOD */
+};
 
 struct commit {
 	char hash[41];
 	char *subject;
 	char *dir; /* the revision directory in its worktree, once checked out */
-	int state; /* 0 untried, 1 fast, 2 slow, 3 skipped, 4 undecided */
+	enum commit_state state;
 };
 
 struct range {
@@ -78,22 +85,28 @@ struct range {
 	struct commit good;
 	struct commit *c; /* GOOD..BAD, oldest first; BAD last */
 	size_t n;
+	long lo, hi;		     /* the first slower commit is one of c[lo + 1 .. hi] */
 	double probe_precision;	     /* --precision-threshold of the sessions that bisect */
-	char work[PATH_MAX];	     /* private work directory, "" with --precision-threshold */
+	char work[PATH_MAX];	     /* private work directory, in $TMPDIR; "" before it is made */
 	char history[PATH_MAX + 32]; /* the probes' --history lines, in it */
 };
 
-/* Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines cut) in *@out when @out.
+static const char *const work_files[] = {"probes.jsonl", NULL};
+
+/*
+ * Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines
+ * cut) in *@out when @out, by way of a file in the work directory.
  */
-static int run_capture(char *const argv[], const char *dir, char **out)
+static int run_capture(const struct range *g, char *const argv[], const char *dir, char **out)
 {
-	char tmpl[] = "/tmp/pinpoint-git.XXXXXX";
+	char tmpl[PATH_MAX + 16];
 	struct pp_process p = {.argv = argv, .dir = dir, .out = -1, .err = -1};
 	struct pp_run_status st;
 	int fd = -1, err;
 
 	if (out) {
 		*out = NULL;
+		snprintf(tmpl, sizeof(tmpl), "%s/git.XXXXXX", g->work);
 		fd = mkstemp(tmpl);
 		if (fd < 0)
 			return -errno;
@@ -131,7 +144,7 @@ static int resolve(const struct range *g, const char *rev, char hash[41])
 
 	if (snprintf(spec, sizeof(spec), "%s^{commit}", rev) >= (int)sizeof(spec))
 		return -EINVAL;
-	err = run_capture(argv, g->top, &out);
+	err = run_capture(g, argv, g->top, &out);
 	if (!err && (!out || strlen(out) != 40))
 		err = -EINVAL;
 	if (!err)
@@ -145,7 +158,7 @@ static char *subject_of(const struct range *g, const char *hash)
 	char *argv[] = {"git", "log", "-1", "--format=%s", (char *)hash, NULL};
 	char *out = NULL;
 
-	if (run_capture(argv, g->top, &out))
+	if (run_capture(g, argv, g->top, &out))
 		return strdup("");
 	return out;
 }
@@ -158,7 +171,7 @@ static int list_range(struct range *g, const char *good, const char *bad)
 	int err;
 
 	snprintf(spec, sizeof(spec), "%s..%s", good, bad);
-	err = run_capture(argv, g->top, &out);
+	err = run_capture(g, argv, g->top, &out);
 	if (err)
 		return err;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
@@ -182,28 +195,16 @@ static int list_range(struct range *g, const char *good, const char *bad)
 	return 0;
 }
 
+/* Where the worktrees go: a directory of the build root (build.h) for this repository. */
 static int worktree_root(struct range *g)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	const struct pp_options *opt = g->opt;
-	char base[PATH_MAX], cwd[PATH_MAX];
-	int n;
+	char base[PATH_MAX];
+	int err = pp_build_root(g->opt, base, sizeof(base));
 
-	if (opt->build_root && *opt->build_root != '/' && getcwd(cwd, sizeof(cwd)))
-		n = snprintf(base, sizeof(base), "%s/%s", cwd, opt->build_root);
-	else if (opt->build_root)
-		n = snprintf(base, sizeof(base), "%s", opt->build_root);
-	else if (xdg && *xdg == '/')
-		n = snprintf(base, sizeof(base), "%s/pinpoint/builds", xdg);
-	else if (home && *home)
-		n = snprintf(base, sizeof(base), "%s/.cache/pinpoint/builds", home);
-	else
-		return -ENOENT;
-	if (n < 0 || (size_t)n >= sizeof(base))
-		return -ENAMETOOLONG;
-	n = snprintf(g->root, sizeof(g->root), "%s/commits-%016llx", base,
-		     (unsigned long long)pp_str_hash(g->top));
-	if (n < 0 || (size_t)n >= sizeof(g->root))
+	if (err)
+		return err;
+	if (snprintf(g->root, sizeof(g->root), "%s/commits-%016llx", base,
+		     (unsigned long long)pp_str_hash(g->top)) >= (int)sizeof(g->root))
 		return -ENAMETOOLONG;
 	return pp_mkdir_p(g->root);
 }
@@ -222,8 +223,8 @@ static int checkout(struct range *g, struct commit *c)
 	snprintf(gitfile, sizeof(gitfile), "%s/.git", wt);
 	if (access(gitfile, F_OK)) {
 		pr_info("checking out %.12s in %s", c->hash, wt);
-		run_capture(prune, g->top, NULL);
-		err = run_capture(add, g->top, NULL);
+		run_capture(g, prune, g->top, NULL);
+		err = run_capture(g, add, g->top, NULL);
 		if (err && commits_stop)
 			return -EINTR; /* Ctrl-C reached git too: not a failed checkout */
 		if (err) {
@@ -287,7 +288,7 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: pp_argv_add(a, "--quiet");
 	if (o->verbose)
 		err = err ?: pp_argv_add(a, "--verbose");
-	if (probe && g->work[0])
+	if (probe && !o->precision_given)
 		err = err ?: pp_argv_add(a, "--history=%s", g->history);
 	if (!probe) {
 		if (o->json)
@@ -327,17 +328,37 @@ out:
 	return err;
 }
 
-static const char *state_name(int state)
-{
-	static const char *const names[] = {"untried", "fast", "slower", "skipped", "undecided"};
+static const char *const state_names[] = {
+    [UNTRIED] = "untried", [FAST] = "fast",	      [SLOWER] = "slower",
+    [SKIPPED] = "skipped", [UNDECIDED] = "undecided",
+};
 
-	return names[state];
+/* A session's exit status as what it found commit @c to be. */
+static int judge(struct commit *c, int status)
+{
+	switch (status) {
+	case PP_EXIT_NO_REGRESSION:
+		c->state = FAST;
+		return 0;
+	case PP_EXIT_REGRESSION:
+		c->state = SLOWER;
+		return 0;
+	case PP_EXIT_USAGE:
+	case PP_EXIT_MEASUREMENT:
+		c->state = SKIPPED;
+		return 0;
+	case PP_EXIT_UNDECIDED:
+		c->state = UNDECIDED;
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 /*
- * Compare commit @i with GOOD: 1 fast, 2 slow, 3 skipped (it does not build
- * or cannot be measured), 4 undecided (its runs could not tell it from GOOD);
- * 130 interrupted, 128 abort.  The bisection steps over 3 and 4 alike.
+ * Compare commit @i with GOOD: its state set, or -EINTR (interrupted),
+ * -EINVAL (it could not be checked out, or its session ended some other
+ * way), -ENOMEM.  The bisection steps over SKIPPED and UNDECIDED alike.
  */
 static int probe(struct range *g, size_t i, size_t step)
 {
@@ -347,37 +368,21 @@ static int probe(struct range *g, size_t i, size_t step)
 	fprintf(stderr, "pinpoint: [%zu] commit %zu of %zu, %.12s %s: comparing with GOOD %.12s\n",
 		step, i + 1, g->n, c->hash, c->subject, g->good.hash);
 	st = checkout(g, c);
-	if (st == -EINTR)
-		return PP_EXIT_INTERRUPTED;
 	if (st)
-		return st == -ENOMEM ? st : PP_BISECT_ABORT;
+		return st;
 	st = run_session(g, g->good.dir, c->dir, true);
 	if (st < 0)
 		return st;
 	if (commits_stop || st == PP_EXIT_INTERRUPTED)
-		return PP_EXIT_INTERRUPTED;
-	switch (st) {
-	case PP_EXIT_NO_REGRESSION:
-		c->state = 1;
-		break;
-	case PP_EXIT_REGRESSION:
-		c->state = 2;
-		break;
-	case PP_EXIT_USAGE:
-	case PP_EXIT_MEASUREMENT:
-		c->state = 3;
-		break;
-	case PP_EXIT_UNDECIDED:
-		c->state = 4;
-		break;
-	default:
-		return PP_BISECT_ABORT;
-	}
-	fprintf(stderr, "pinpoint: [%zu] %.12s is %s%s\n", step, c->hash, state_name(c->state),
-		c->state == 3	? " (it does not build or cannot be measured)"
-		: c->state == 4 ? " (its runs could not tell it from GOOD within the budget)"
-				: "");
-	return c->state;
+		return -EINTR;
+	if (judge(c, st))
+		return -EINVAL;
+	fprintf(stderr, "pinpoint: [%zu] %.12s is %s%s\n", step, c->hash, state_names[c->state],
+		c->state == SKIPPED ? " (it does not build or cannot be measured)"
+		: c->state == UNDECIDED
+		    ? " (its runs could not tell it from GOOD within the budget)"
+		    : "");
+	return 0;
 }
 
 /* The untried commit of lo+1..hi-1 nearest the middle, or -1. */
@@ -386,9 +391,9 @@ static long next_candidate(const struct range *g, long lo, long hi)
 	long mid = lo + (hi - lo) / 2;
 
 	for (long d = 0; d < hi - lo; d++) {
-		if (mid - d > lo && mid - d < hi && !g->c[mid - d].state)
+		if (mid - d > lo && mid - d < hi && g->c[mid - d].state == UNTRIED)
 			return mid - d;
-		if (mid + d > lo && mid + d < hi && !g->c[mid + d].state)
+		if (mid + d > lo && mid + d < hi && g->c[mid + d].state == UNTRIED)
 			return mid + d;
 	}
 	return -1;
@@ -405,8 +410,10 @@ static void print_commit(const char *what, const struct commit *c)
 }
 
 /* What is established: the first slow commit is in lo+1..hi. */
-static void print_range(const struct range *g, long lo, long hi, bool interrupted)
+static void print_range(const struct range *g, bool interrupted)
 {
+	long lo = g->lo, hi = g->hi;
+
 	if (interrupted)
 		printf("Interrupted: what was established so far:\n");
 	if (hi - lo == 1) {
@@ -418,10 +425,10 @@ static void print_range(const struct range *g, long lo, long hi, bool interrupte
 	       hi - lo, at(g, lo)->hash);
 	for (long i = lo + 1; i <= hi; i++)
 		printf("  %.12s %s%s\n", g->c[i].hash, g->c[i].subject,
-		       g->c[i].state == 3   ? "  [skipped: no build or no measurement]"
-		       : g->c[i].state == 4 ? "  [undecided]"
-		       : g->c[i].state == 2 ? "  [slower]"
-					    : "");
+		       g->c[i].state == SKIPPED	    ? "  [skipped: no build or no measurement]"
+		       : g->c[i].state == UNDECIDED ? "  [undecided]"
+		       : g->c[i].state == SLOWER    ? "  [slower]"
+						    : "");
 }
 
 static int split_range(const char *spec, char **good, char **bad)
@@ -445,72 +452,14 @@ static void sh_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* The CMakeCache.txt value of @name (malloc'ed), or NULL. */
-static char *cache_value(const char *cache, const char *name)
-{
-	size_t n = strlen(name), cap = 0;
-	char *line = NULL, *v = NULL;
-	ssize_t len;
-	FILE *f = fopen(cache, "re");
-
-	if (!f)
-		return NULL;
-	while (!v && (len = getline(&line, &cap, f)) > 0) {
-		char *eq;
-
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		eq = strchr(line, '=');
-		if (eq && !strncmp(line, name, n) && line[n] == ':' && eq > line + n)
-			v = strdup(eq + 1);
-	}
-	free(line);
-	fclose(f);
-	return v;
-}
-
-/*
- * The user's options of a CMakeCache.txt (what build.c carries to its
- * copies too: not CMake's, not internal), as -DNAME:TYPE=VALUE arguments.
- */
-static void put_user_options(FILE *m, const char *cache)
-{
-	char *line = NULL, *arg = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f = fopen(cache, "re");
-
-	if (!f)
-		return;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *colon = strchr(line, ':'), *eq = strchr(line, '=');
-
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		if (!*line || *line == '#' || !strncmp(line, "//", 2) || !colon || !eq ||
-		    eq < colon || !strncmp(line, "CMAKE_", 6) ||
-		    !strncmp(colon, ":INTERNAL=", 10) || !strncmp(colon, ":STATIC=", 8))
-			continue;
-		if (asprintf(&arg, "-D%s", line) < 0)
-			break;
-		fputc(' ', m);
-		sh_quote(m, arg);
-		free(arg);
-	}
-	free(line);
-	fclose(f);
-}
-
 /*
  * --current is a CMake build directory of sources at @srcrel of the work
  * tree: each commit is configured (with the directory's generator and build
  * type) and built in <worktree>/.pinpoint-cmake, from ../@srcrel.
  */
-static int cmake_build_cmd(struct range *g, const char *cache, const char *srcrel)
+static int cmake_build_cmd(struct range *g, const struct pp_cmake_cache *c, const char *srcrel)
 {
-	char *gen = cache_value(cache, "CMAKE_GENERATOR");
-	char *type = cache_value(cache, "CMAKE_BUILD_TYPE");
-	char *buf = NULL, *src = NULL;
+	char *buf = NULL, *src = NULL, *arg = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
@@ -521,34 +470,60 @@ static int cmake_build_cmd(struct range *g, const char *cache, const char *srcre
 			free(src);
 		}
 		fputs(" -B .", m);
-		if (gen && *gen) {
+		if (c->generator && *c->generator) {
 			fputs(" -G ", m);
-			sh_quote(m, gen);
+			sh_quote(m, c->generator);
 		}
-		if (type && *type) {
+		if (c->build_type && *c->build_type) {
 			fputs(" -DCMAKE_BUILD_TYPE=", m);
-			sh_quote(m, type);
+			sh_quote(m, c->build_type);
 		}
-		put_user_options(m, cache);
+		for (size_t i = 0; i < c->ndefs && asprintf(&arg, "-D%s", c->defs[i]) >= 0; i++) {
+			fputc(' ', m);
+			sh_quote(m, arg);
+			free(arg);
+		}
 		fputs(" -DCMAKE_C_COMPILER=\"$CC\" -DCMAKE_CXX_COMPILER=\"$CXX\" >/dev/null"
 		      " && cmake --build . --parallel",
 		      m);
 		fclose(m);
 	}
-	free(gen);
-	free(type);
 	g->build_cmd = buf;
 	return buf ? 0 : -ENOMEM;
 }
 
-static int setup(struct range *g, const struct pp_options *opt)
+/* The git work tree @in is in, into g->top; -EINVAL after one error line. */
+static int find_work_tree(struct range *g, const char *in)
 {
 	char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
-	char cur[PATH_MAX], cache[PATH_MAX + 16], *top = NULL, *src = NULL;
-	const char *in;
-	ssize_t len;
 	size_t tl;
-	int err = -EINVAL;
+
+	if (run_capture(g, argv, in, &g->top) || !g->top || !*g->top) {
+		pr_err("%s is not in a git work tree", in);
+		return -EINVAL;
+	}
+	tl = strlen(g->top);
+	if (strncmp(in, g->top, tl) || (in[tl] && in[tl] != '/')) {
+		pr_err("%s is not inside its work tree %s", in, g->top);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @path inside the work tree, relative to it: "" for the top. */
+static const char *in_work_tree(const struct range *g, const char *path)
+{
+	size_t tl = strlen(g->top);
+
+	return path[tl] ? path + tl + 1 : "";
+}
+
+static int setup(struct range *g, const struct pp_options *opt)
+{
+	struct pp_cmake_cache c = {0};
+	char cur[PATH_MAX], cache[PATH_MAX + 16];
+	ssize_t len;
+	int err;
 
 	g->opt = opt;
 	if (!opt->command) {
@@ -560,40 +535,28 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", cur);
-	if (!opt->build_cmd) {
-		src = cache_value(cache, "CMAKE_HOME_DIRECTORY");
-		if (!src) {
-			pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
-			       "checkout), or --current a CMake build directory");
-			return -EINVAL;
-		}
+	if (!opt->build_cmd && (pp_cmake_cache_read(cache, &c) || !c.home)) {
+		pp_cmake_cache_free(&c);
+		pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
+		       "checkout), or --current a CMake build directory");
+		return -EINVAL;
 	}
-	in = src ? src : cur;
-	if (run_capture(argv, in, &top) || !top || !*top) {
-		free(top);
-		pr_err("%s is not in a git work tree", in);
-		goto out;
-	}
-	g->top = top;
-	tl = strlen(top);
-	if (strncmp(in, top, tl) || (in[tl] && in[tl] != '/')) {
-		pr_err("%s is not inside its work tree %s", in, top);
-		goto out;
-	}
-	if (src) {
-		err = cmake_build_cmd(g, cache, in[tl] ? in + tl + 1 : ".");
-		if (!err && asprintf(&g->rel, ".pinpoint-cmake") < 0)
+	err = find_work_tree(g, c.home ? c.home : cur);
+	if (!err && c.home) {
+		const char *src = in_work_tree(g, c.home);
+
+		err = cmake_build_cmd(g, &c, *src ? src : ".");
+		if (!err && !(g->rel = strdup(".pinpoint-cmake")))
 			err = -ENOMEM;
 		if (!err)
 			fprintf(stderr, "pinpoint: each commit is built with: %s\n", g->build_cmd);
-	} else {
-		err = 0;
+	} else if (!err) {
 		g->build_cmd = strdup(opt->build_cmd);
-		if (!g->build_cmd || asprintf(&g->rel, "%s", cur[tl] ? cur + tl + 1 : "") < 0)
+		g->rel = strdup(in_work_tree(g, cur));
+		if (!g->build_cmd || !g->rel)
 			err = -ENOMEM;
 	}
-	free(src);
-	src = NULL;
+	pp_cmake_cache_free(&c);
 	if (err)
 		return err;
 	len = readlink("/proc/self/exe", g->self, sizeof(g->self) - 1);
@@ -607,9 +570,6 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	return 0;
-out:
-	free(src);
-	return err;
 }
 
 /*
@@ -624,7 +584,7 @@ static void bisection_threshold(struct range *g)
 	size_t bad;
 	long n;
 
-	if (!g->work[0])
+	if (g->opt->precision_given)
 		return;
 	n = pp_history_load(g->history, g->opt->entry, &e, &bad);
 	if (n > 0) {
@@ -645,132 +605,178 @@ static void bisection_threshold(struct range *g)
 	free(e);
 }
 
-int pp_commits_run(const struct pp_options *opt)
+/*
+ * The private work directory, in $TMPDIR like a session's: the output of
+ * git and the probes' history lines go there.
+ */
+static int open_workdir(struct range *g)
 {
-	struct range g = {0};
-	struct sigaction sa;
-	char *good = NULL, *bad = NULL, bad_hash[41];
-	const char *tmpdir;
-	long lo, hi, next;
-	size_t step = 0;
-	int code = PP_EXIT_USAGE, st;
+	const char *tmpdir = pp_workdir_tmpdir();
+	int err = pp_workdir_create(tmpdir, g->work, sizeof(g->work));
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	if (err) {
+		g->work[0] = 0;
+		pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-err));
+		return PP_EXIT_MEASUREMENT;
+	}
+	snprintf(g->history, sizeof(g->history), "%s/%s", g->work, work_files[0]);
+	if (pp_signals_workdir(g->work, work_files))
+		pr_dbg("a second signal would leave %s behind", g->work);
+	return GO_ON;
+}
+
+/* GOOD and the commits of GOOD..BAD, GOOD checked out. */
+static int open_range(struct range *g, const struct pp_options *opt)
+{
+	char *good = NULL, *bad = NULL, bad_hash[41];
+	int code = PP_EXIT_USAGE, err;
 
 	if (split_range(opt->commits, &good, &bad)) {
 		code = PP_EXIT_MEASUREMENT;
 		goto out;
 	}
-	if (setup(&g, opt))
+	if (setup(g, opt))
 		goto out;
-	if (resolve(&g, good, g.good.hash)) {
-		pr_err("--commits: '%s' is not a commit of %s", good, g.top);
-		goto out;
-	}
-	if (resolve(&g, bad, bad_hash)) {
-		pr_err("--commits: '%s' is not a commit of %s", bad, g.top);
+	if (resolve(g, good, g->good.hash)) {
+		pr_err("--commits: '%s' is not a commit of %s", good, g->top);
 		goto out;
 	}
-	if (list_range(&g, g.good.hash, bad_hash) || !g.n) {
+	if (resolve(g, bad, bad_hash)) {
+		pr_err("--commits: '%s' is not a commit of %s", bad, g->top);
+		goto out;
+	}
+	if (list_range(g, g->good.hash, bad_hash) || !g->n) {
 		pr_err("--commits %s: no commits from %s to %s (is %s a descendant of %s?)",
 		       opt->commits, good, bad, bad, good);
 		goto out;
 	}
-	g.good.subject = subject_of(&g, g.good.hash);
-	if ((st = checkout(&g, &g.good))) {
-		if (st == -EINTR)
+	g->good.subject = subject_of(g, g->good.hash);
+	err = checkout(g, &g->good);
+	if (err) {
+		if (err == -EINTR)
 			code = PP_EXIT_INTERRUPTED;
 		goto out;
 	}
-	fprintf(stderr, "pinpoint: %zu commits in %s; GOOD is %.12s %s\n", g.n, opt->commits,
-		g.good.hash, g.good.subject);
+	fprintf(stderr, "pinpoint: %zu commits in %s; GOOD is %.12s %s\n", g->n, opt->commits,
+		g->good.hash, g->good.subject);
+	code = GO_ON;
+out:
+	free(good);
+	free(bad);
+	return code;
+}
 
-	/* BAD first: nothing to bisect unless it is slower than GOOD. */
-	lo = -1;
-	hi = (long)g.n - 1;
-	g.probe_precision = opt->precision;
-	tmpdir = getenv("TMPDIR");
-	tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
-	if (!opt->precision_given && (st = pp_workdir_create(tmpdir, g.work, sizeof(g.work)))) {
-		g.work[0] = 0;
-		pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-st));
-		code = PP_EXIT_MEASUREMENT;
-		goto out;
-	}
-	snprintf(g.history, sizeof(g.history), "%s/probes.jsonl", g.work);
-	st = probe(&g, (size_t)hi, ++step);
-	if (st == PP_EXIT_INTERRUPTED) {
+/* BAD first: nothing to bisect unless it is slower than GOOD. */
+static int compare_bad(struct range *g)
+{
+	const struct commit *bad;
+	int err;
+
+	g->lo = -1;
+	g->hi = (long)g->n - 1;
+	g->probe_precision = g->opt->precision;
+	bad = &g->c[g->hi];
+	err = probe(g, (size_t)g->hi, 1);
+	if (err == -EINTR) {
 		printf("Interrupted before BAD was measured.\n");
-		code = PP_EXIT_INTERRUPTED;
-		goto out;
+		return PP_EXIT_INTERRUPTED;
 	}
-	if (st == 1) {
+	if (!err && bad->state == FAST) {
 		printf("No regression: %.12s %s is not significantly slower than GOOD %.12s.\n",
-		       g.c[hi].hash, g.c[hi].subject, g.good.hash);
-		code = PP_EXIT_NO_REGRESSION;
-		goto out;
+		       bad->hash, bad->subject, g->good.hash);
+		return PP_EXIT_NO_REGRESSION;
 	}
-	if (st == 4) {
+	if (!err && bad->state == UNDECIDED) {
 		printf("Undecided: the runs allowed could not tell %.12s %s from GOOD %.12s "
 		       "(--max-runs-per-comparison); nothing to bisect.\n",
-		       g.c[hi].hash, g.c[hi].subject, g.good.hash);
-		code = PP_EXIT_UNDECIDED;
-		goto out;
+		       bad->hash, bad->subject, g->good.hash);
+		return PP_EXIT_UNDECIDED;
 	}
-	if (st != 2) {
+	if (err || bad->state != SLOWER) {
 		pr_err("%s: BAD could not be compared with GOOD (it does not build or cannot be "
 		       "measured: see the message above)",
-		       opt->commits);
-		code = st == 3 ? PP_EXIT_MEASUREMENT : PP_EXIT_USAGE;
-		goto out;
+		       g->opt->commits);
+		return !err && bad->state == SKIPPED ? PP_EXIT_MEASUREMENT : PP_EXIT_USAGE;
 	}
-	bisection_threshold(&g);
-	while ((next = next_candidate(&g, lo, hi)) >= 0) {
-		st = probe(&g, (size_t)next, ++step);
-		if (st == PP_EXIT_INTERRUPTED) {
-			print_range(&g, lo, hi, true);
-			code = PP_EXIT_INTERRUPTED;
-			goto out;
+	bisection_threshold(g);
+	return GO_ON;
+}
+
+/* Narrow lo..hi down to the last fast and the first slower commit, stepping over the others. */
+static int bisect(struct range *g)
+{
+	size_t step = 1;
+	long next;
+
+	while ((next = next_candidate(g, g->lo, g->hi)) >= 0) {
+		int err = probe(g, (size_t)next, ++step);
+
+		if (err == -EINTR) {
+			print_range(g, true);
+			return PP_EXIT_INTERRUPTED;
 		}
-		if (st == 1) {
-			lo = next;
-		} else if (st == 2) {
-			hi = next;
-		} else if (st != 3 && st != 4) {
-			pr_err("the session on %.12s failed", g.c[next].hash);
-			code = PP_EXIT_MEASUREMENT;
-			goto out;
+		if (err) {
+			pr_err("the session on %.12s failed", g->c[next].hash);
+			return PP_EXIT_MEASUREMENT;
 		}
+		if (g->c[next].state == FAST)
+			g->lo = next;
+		else if (g->c[next].state == SLOWER)
+			g->hi = next;
 	}
-	print_range(&g, lo, hi, false);
+	print_range(g, false);
+	return GO_ON;
+}
+
+/* The full session between the last fast and the first slower commit names the call. */
+static int pinpoint_call(const struct range *g)
+{
+	const struct commit *fast = at(g, g->lo), *slow = &g->c[g->hi];
+	int code;
+
 	/* With skipped commits left between them, the session spans them all. */
-	printf("\nPinpointing the call between %.12s and %.12s:\n", at(&g, lo)->hash, g.c[hi].hash);
-	code = run_session(&g, at(&g, lo)->dir, g.c[hi].dir, false);
+	printf("\nPinpointing the call between %.12s and %.12s:\n", fast->hash, slow->hash);
+	code = run_session(g, fast->dir, slow->dir, false);
 	if (code < 0) {
 		pr_err("cannot run the session: %s", strerror(-code));
 		code = PP_EXIT_MEASUREMENT;
 	}
-out:
-	if (g.work[0]) {
-		unlink(g.history);
-		rmdir(g.work);
+	return code;
+}
+
+static void range_free(struct range *g)
+{
+	if (g->work[0]) {
+		unlink(g->history);
+		rmdir(g->work);
 	}
-	for (size_t i = 0; i < g.n; i++) {
-		free(g.c[i].subject);
-		free(g.c[i].dir);
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->c[i].subject);
+		free(g->c[i].dir);
 	}
-	free(g.c);
-	free(g.good.subject);
-	free(g.good.dir);
-	free(g.top);
-	free(g.rel);
-	free(g.build_cmd);
-	free(good);
-	free(bad);
+	free(g->c);
+	free(g->good.subject);
+	free(g->good.dir);
+	free(g->top);
+	free(g->rel);
+	free(g->build_cmd);
+}
+
+int pp_commits_run(const struct pp_options *opt)
+{
+	struct range g = {.opt = opt};
+	int code;
+
+	pp_signals_catch(&commits_stop);
+	code = open_workdir(&g);
+	if (code == GO_ON)
+		code = open_range(&g, opt);
+	if (code == GO_ON)
+		code = compare_bad(&g);
+	if (code == GO_ON)
+		code = bisect(&g);
+	if (code == GO_ON)
+		code = pinpoint_call(&g);
+	range_free(&g);
 	return code;
 }

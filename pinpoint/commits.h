@@ -12,8 +12,9 @@
  * Run the whole of --commits and return pinpoint's exit status: that of the
  * session between the last fast and the first slow commit (1 when the call
  * is pinpointed), 0 when BAD is not slower than GOOD, 2 on a usage error or
- * when GOOD does not build, 3 when BAD cannot be built or measured, 130
- * when interrupted (what was established is printed first).
+ * when GOOD does not build, 3 when BAD cannot be built or measured (or no
+ * work directory can be made), 4 when BAD stays undecided, 130 when
+ * interrupted (what was established is printed first).
  */
 int pp_commits_run(const struct pp_options *opt);
 

@@ -16,6 +16,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "pinpoint/decide.h"
 
@@ -145,6 +147,26 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 		break;
 	}
 	q->decided = true;
+}
+
+void pp_decide_resume(struct pp_session *s, struct pp_quantity *q)
+{
+	(void)s;
+	if (!q->decided || q->verdict != PP_V_BOUNDED)
+		return;
+	free(q->left);
+	q->left = NULL;
+	q->decided = false;
+	q->order = 0;
+}
+
+void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *why)
+{
+	if (q->decided || !q->seq.looks)
+		return;
+	conclude(s, q, q->look.runs / 2);
+	q->verdict = PP_V_BOUNDED;
+	q->left = strdup(why);
 }
 
 int pp_decide(struct pp_session *s, struct pp_quantity *q)

@@ -34,6 +34,19 @@ size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)
  */
 void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why);
 
+/*
+ * Leave @q open at its last look because no answer could change the
+ * search's (@why says why): PP_V_BOUNDED, with that look's interval, runs
+ * and minimum detectable effect.  @q must have had a look.
+ */
+void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *why);
+
+/*
+ * Take @q, left open (PP_V_BOUNDED), up again: it is open once more and its
+ * next look is the one its fixed schedule had next.
+ */
+void pp_decide_resume(struct pp_session *s, struct pp_quantity *q);
+
 /* The centre the chosen test sees in a sample: its mean (Welch) or median (rank test). */
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
 

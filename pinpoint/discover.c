@@ -27,6 +27,7 @@
 #include "core/arming.h"
 #include "core/results.h"
 #include "core/stats.h"
+#include "core/util.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
@@ -366,6 +367,7 @@ int pp_discover(struct pp_session *s)
 	char out[4096], *user_entry;
 	int err = 0;
 
+	s->measuring = pp_now();
 	pp_session_results_path(s, out, sizeof(out));
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)

@@ -30,7 +30,8 @@ enum pp_exit {
 	PP_EXIT_REGRESSION = 1,
 	PP_EXIT_USAGE = 2,
 	PP_EXIT_MEASUREMENT = 3,
-	PP_EXIT_UNDECIDED = 4, /* the entry's comparison spent its runs undecided */
+	PP_EXIT_UNDECIDED = 4,	   /* the entry's comparison spent its runs undecided */
+	PP_EXIT_INTERRUPTED = 130, /* a signal stopped it (signals.h) */
 };
 
 #endif /* PINPOINT_LOG_H */

@@ -8,15 +8,16 @@
  * (build.c), discover the tables and the entry (discover.c), plan the
  * search through the layers of calls (plan.c), which has quantities
  * measured (measure.c) and decided (decide.c), then report from the session
- * (report/: text as comparisons are decided and at the end, JSON, HTML).  Exit status: 0 no regression,
- * 1 regression pinpointed, 2 usage or input error, 3 measurement failed,
- * 130 interrupted; with --bisect, those of git bisect run (bisect.c).
- * --commits runs commits.c instead, which runs sessions of its own.
+ * (report/: text as comparisons are decided and at the end, JSON, HTML).
+ * Exit status: 0 no regression, 1 regression pinpointed, 2 usage or input
+ * error, 3 measurement failed, 4 undecided (the entry's comparison could not
+ * be decided within its runs), 130 interrupted; with --bisect, those of git
+ * bisect run (bisect.c).  --commits runs commits.c instead, which runs
+ * sessions of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,45 +38,17 @@
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/json.h"
 #include "pinpoint/report/report.h"
+#include "pinpoint/signals.h"
 #include "pinpoint/workdir.h"
 
-#define PP_EXIT_INTERRUPTED 130
+/* What a stage returns when the session goes on to the next one; otherwise an exit status. */
+#define GO_ON (-1)
 
 int pp_verbose;
 static volatile int stop_requested;
 
-static const char *const work_files[] = {"results", "previous.stdout", "previous.stderr",
-					 "current.stdout", "current.stderr"};
-#define NWORK_FILES (sizeof(work_files) / sizeof(work_files[0]))
-/* The work directory's paths, made before the handler can need them. */
-static char work_paths[NWORK_FILES + 1][PATH_MAX];
-
-/*
- * The first signal asks the search to stop after the running benchmark is
- * killed, and the session is reported; a second one stops at once: it
- * kills the benchmark and removes the work directory with async-signal-safe
- * calls only.
- */
-static void on_signal(int sig)
-{
-	int saved_errno = errno;
-
-	(void)sig;
-	if (stop_requested++) {
-		static const char msg[] = "\npinpoint: stopped\n";
-
-		pp_process_kill();
-		for (size_t i = 0; i < NWORK_FILES; i++)
-			if (work_paths[i][0])
-				unlink(work_paths[i]);
-		if (work_paths[NWORK_FILES][0])
-			rmdir(work_paths[NWORK_FILES]);
-		if (write(2, msg, sizeof(msg) - 1) < 0)
-			_exit(PP_EXIT_INTERRUPTED);
-		_exit(PP_EXIT_INTERRUPTED);
-	}
-	errno = saved_errno;
-}
+static const char *const work_files[] = {"results",	   "previous.stdout", "previous.stderr",
+					 "current.stdout", "current.stderr",  NULL};
 
 static int check_dir(const char *what, const char *dir, char **abs)
 {
@@ -165,7 +138,7 @@ static void remove_workdir(const char *dir)
 
 	if (!dir)
 		return;
-	for (size_t i = 0; i < NWORK_FILES; i++) {
+	for (size_t i = 0; work_files[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, work_files[i]);
 		unlink(path);
 	}
@@ -205,7 +178,7 @@ static int outcome_of(int err)
 {
 	switch (err) {
 	case 0:
-		return -1;
+		return GO_ON;
 	case -EINTR:
 		return PP_EXIT_INTERRUPTED;
 	case -EINVAL:
@@ -216,20 +189,169 @@ static int outcome_of(int err)
 	}
 }
 
+static void session_init(struct pp_session *s, struct pp_options *opt)
+{
+	memset(s, 0, sizeof(*s));
+	s->opt = opt;
+	s->stop = &stop_requested;
+	s->rev[PP_PREV].label = "previous";
+	s->rev[PP_CUR].label = "current";
+	s->on_decided = pp_report_comparison;
+	pp_program_init(&s->rev[PP_PREV].prog);
+	pp_program_init(&s->rev[PP_CUR].prog);
+}
+
+/* --previous and --current: two directories, made absolute in the session. */
+static int open_revisions(struct pp_session *s)
+{
+	const struct pp_options *opt = s->opt;
+
+	if (check_dir("previous", opt->previous, &s->rev[PP_PREV].dir) ||
+	    check_dir("current", opt->current, &s->rev[PP_CUR].dir))
+		return PP_EXIT_USAGE;
+	if (!strcmp(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
+		pr_err("--previous and --current are the same directory (%s)", s->rev[PP_CUR].dir);
+		return PP_EXIT_USAGE;
+	}
+	return GO_ON;
+}
+
+/*
+ * COMMAND, remembered for the next session; or, when not given, the last
+ * session's (in *@loaded, its strings in *@storage).
+ */
+static int find_command(struct pp_session *s, char ***loaded, char **storage)
+{
+	struct pp_options *opt = s->opt;
+	const char *cur = s->rev[PP_CUR].dir;
+	char path[PATH_MAX], msg[PATH_MAX + 64];
+	int err;
+
+	if (opt->command) {
+		if (!opt->no_save_command &&
+		    (err = save_command(cur, opt->command, path, sizeof(path))))
+			pr_warn("cannot remember the command: %s",
+				pp_write_failure(err, path, msg, sizeof(msg)));
+		return GO_ON;
+	}
+	*loaded = load_command(cur, storage);
+	if (!*loaded) {
+		pr_err("no command: give the benchmark after '--' (it is remembered in "
+		       "%s/.pinpoint/command for later sessions)",
+		       cur);
+		return PP_EXIT_USAGE;
+	}
+	opt->command = *loaded;
+	return GO_ON;
+}
+
+/* The session's work directory, in @buf, removed by a second signal too. */
+static int open_workdir(struct pp_session *s, char *buf, size_t len)
+{
+	const char *tmpdir = pp_workdir_tmpdir();
+	int err;
+
+	pp_workdir_clean_stale(tmpdir);
+	err = pp_workdir_create(tmpdir, buf, len);
+	if (err) {
+		if (err == -ENOSPC || err == -EDQUOT)
+			pr_err("no space left on device creating a work directory in %s", tmpdir);
+		else
+			pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-err));
+		return io_exit(err);
+	}
+	s->workdir = buf;
+	if (pp_signals_workdir(buf, work_files))
+		pr_dbg("a second signal would leave %s behind", buf);
+	pp_signals_catch(&stop_requested);
+	return GO_ON;
+}
+
+/* Build the revisions; a plain CMake build is measured in its instrumented copy. */
+static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
+{
+	pp_build_stop_on(&stop_requested);
+	for (int r = 0; r < 2; r++) {
+		char *run_dir;
+		int err;
+
+		*stage = r ? PP_BISECT_BUILD_CURRENT : PP_BISECT_BUILD_PREVIOUS;
+		err = pp_build_revision(s->opt, s->rev[r].label, s->rev[r].dir, &run_dir);
+		if (!err && stop_requested)
+			err = -EINTR;
+		if (err == -EINTR) {
+			free(run_dir);
+			pr_err("interrupted while building the %s revision", s->rev[r].label);
+			return PP_EXIT_INTERRUPTED;
+		}
+		if (err)
+			return io_exit(err);
+		if (run_dir) {
+			free(s->rev[r].dir);
+			s->rev[r].dir = run_dir;
+		}
+	}
+	*stage = PP_BISECT_SESSION;
+	return GO_ON;
+}
+
+/* The pipeline: discover -> plan (measure, decide); the session's exit status. */
+static int run_pipeline(struct pp_session *s)
+{
+	int err, code;
+
+	s->started_wall = pp_wall();
+	pr_dbg("measuring %s: previous %s, current %s", s->opt->entry, s->rev[PP_PREV].dir,
+	       s->rev[PP_CUR].dir);
+	err = pp_discover(s);
+	if (!err) {
+		/* Once the session is known to be sound: warn of what will make its runs vary. */
+		pp_noise_check(s->opt, "/proc", "/sys");
+		err = pp_plan(s);
+	}
+	/* An entry that could not be decided is no clean result. */
+	if (!err && s->nq && s->q[0]->decided && s->q[0]->verdict == PP_V_UNDECIDED)
+		s->outcome = PP_EXIT_UNDECIDED;
+	s->finished = pp_now();
+	code = outcome_of(err);
+	if (code == GO_ON)
+		code = s->outcome;
+	else if (code == PP_EXIT_INTERRUPTED)
+		s->interrupted = true;
+	if (code == PP_EXIT_MEASUREMENT)
+		pr_err("measurement failed: %s", s->failure ? s->failure : strerror(-err));
+	s->outcome = code;
+	return code;
+}
+
+/* The verdict on stdout, the history line, --json and --html; the exit status. */
+static int report(const struct pp_session *s, int code)
+{
+	const struct pp_options *opt = s->opt;
+	int err;
+
+	if (code != PP_EXIT_USAGE)
+		pp_report_verdict(s, stdout);
+	if (opt->history && code != PP_EXIT_USAGE && (err = pp_history_append(s, opt->history)))
+		pr_warn("cannot append to the history %s: %s", opt->history, strerror(-err));
+	code = write_report(s, opt->json, pp_json_write_session, code);
+	return write_report(s, opt->html, pp_html_write_session, code);
+}
+
 int main(int argc, char **argv)
 {
 	struct pp_session s;
 	struct pp_options opt;
-	struct sigaction sa, old_sa;
-	char tmpl[PATH_MAX], msg[PATH_MAX + 64], *saved = NULL, **loaded = NULL;
-	const char *tmpdir;
+	char workdir[PATH_MAX], *saved = NULL, **loaded = NULL;
 	enum pp_bisect_stage stage = PP_BISECT_OPTIONS;
 	int err, code;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	err = pp_options_parse(&opt, argc, argv);
-	if (err)
+	if (err) {
+		pp_options_free(&opt);
 		return err > 0 ? 0 : opt.bisect ? PP_BISECT_ABORT : PP_EXIT_USAGE;
+	}
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
 	if (opt.commits) {
 		code = pp_commits_run(&opt);
@@ -240,125 +362,17 @@ int main(int argc, char **argv)
 	if (pp_process_adopt_orphans())
 		pr_dbg("not a subreaper (%s): daemons of the benchmark may outlive it",
 		       strerror(errno));
-
-	memset(&s, 0, sizeof(s));
-	s.opt = &opt;
-	s.stop = &stop_requested;
-	s.rev[PP_PREV].label = "previous";
-	s.rev[PP_CUR].label = "current";
-	s.on_decided = pp_report_comparison;
-	pp_program_init(&s.rev[PP_PREV].prog);
-	pp_program_init(&s.rev[PP_CUR].prog);
-	code = PP_EXIT_USAGE;
-	if (check_dir("previous", opt.previous, &s.rev[PP_PREV].dir) ||
-	    check_dir("current", opt.current, &s.rev[PP_CUR].dir))
-		goto out;
-	if (!strcmp(s.rev[PP_PREV].dir, s.rev[PP_CUR].dir)) {
-		pr_err("--previous and --current are the same directory (%s)", s.rev[PP_CUR].dir);
-		goto out;
-	}
-	if (opt.command) {
-		if (!opt.no_save_command &&
-		    (err = save_command(s.rev[PP_CUR].dir, opt.command, tmpl, sizeof(tmpl))))
-			pr_warn("cannot remember the command: %s",
-				pp_write_failure(err, tmpl, msg, sizeof(msg)));
-	} else {
-		loaded = load_command(s.rev[PP_CUR].dir, &saved);
-		if (!loaded) {
-			pr_err("no command: give the benchmark after '--' (it is remembered in "
-			       "%s/.pinpoint/command for later sessions)",
-			       s.rev[PP_CUR].dir);
-			goto out;
-		}
-		opt.command = loaded;
-	}
-
-	tmpdir = getenv("TMPDIR");
-	tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
-	pp_workdir_clean_stale(tmpdir);
-	err = pp_workdir_create(tmpdir, tmpl, sizeof(tmpl));
-	if (err) {
-		if (err == -ENOSPC || err == -EDQUOT)
-			pr_err("no space left on device creating a work directory in %s", tmpdir);
-		else
-			pr_err("cannot create a work directory in %s: %s", tmpdir, strerror(-err));
-		code = io_exit(err);
-		goto out;
-	}
-	s.workdir = tmpl;
-	for (size_t i = 0; i < NWORK_FILES; i++)
-		snprintf(work_paths[i], sizeof(work_paths[i]), "%s/%s", s.workdir, work_files[i]);
-	snprintf(work_paths[NWORK_FILES], sizeof(work_paths[0]), "%s", s.workdir);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (sigaction(SIGHUP, NULL, &old_sa) || old_sa.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL); /* nohup: ignored it stays */
-	sigaction(SIGQUIT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	pp_build_stop_on(&stop_requested);
+	session_init(&s, &opt);
+	code = open_revisions(&s);
+	if (code == GO_ON)
+		code = find_command(&s, &loaded, &saved);
+	if (code == GO_ON)
+		code = open_workdir(&s, workdir, sizeof(workdir));
 	s.started = pp_now();
-	/* Build the revisions; a plain CMake build is measured in its instrumented copy. */
-	for (int r = 0; r < 2; r++) {
-		char *run_dir;
-
-		stage = r ? PP_BISECT_BUILD_CURRENT : PP_BISECT_BUILD_PREVIOUS;
-		err = pp_build_revision(&opt, s.rev[r].label, s.rev[r].dir, &run_dir);
-		if (!err && stop_requested)
-			err = -EINTR;
-		if (err == -EINTR) {
-			free(run_dir);
-			pr_err("interrupted while building the %s revision", s.rev[r].label);
-			code = PP_EXIT_INTERRUPTED;
-			goto out;
-		}
-		if (err) {
-			code = io_exit(err);
-			goto out;
-		}
-		if (run_dir) {
-			free(s.rev[r].dir);
-			s.rev[r].dir = run_dir;
-		}
-	}
-	stage = PP_BISECT_SESSION;
-	s.started_wall = pp_wall();
-	pr_dbg("measuring %s: previous %s, current %s", opt.entry, s.rev[PP_PREV].dir,
-	       s.rev[PP_CUR].dir);
-	/* The pipeline: discover -> plan (measure, decide) -> report. */
-	err = pp_discover(&s);
-	if (!err) {
-		/* Once the session is known to be sound: warn of what will make its runs vary. */
-		pp_noise_check(&opt, "/proc", "/sys");
-		err = pp_plan(&s);
-	}
-	/* An entry that could not be decided is no clean result. */
-	if (!err && s.nq && s.q[0]->decided && s.q[0]->verdict == PP_V_UNDECIDED)
-		s.outcome = PP_EXIT_UNDECIDED;
-	s.finished = pp_now();
-	code = outcome_of(err);
-	if (code < 0)
-		code = s.outcome;
-	else if (code == PP_EXIT_INTERRUPTED)
-		s.interrupted = true;
-	if (code == PP_EXIT_MEASUREMENT) {
-		if (s.failure)
-			pr_err("measurement failed: %s", s.failure);
-		else
-			pr_err("measurement failed: %s", strerror(-err));
-	}
-	s.outcome = code;
-	if (code != PP_EXIT_USAGE)
-		pp_report_verdict(&s, stdout);
-	if (opt.history && code != PP_EXIT_USAGE && (err = pp_history_append(&s, opt.history)))
-		pr_warn("cannot append to the history %s: %s", opt.history, strerror(-err));
-	code = write_report(&s, opt.json, pp_json_write_session, code);
-	code = write_report(&s, opt.html, pp_html_write_session, code);
-out:
+	if (code == GO_ON)
+		code = build_revisions(&s, &stage);
+	if (code == GO_ON)
+		code = report(&s, run_pipeline(&s));
 	remove_workdir(s.workdir);
 	pp_session_free(&s);
 	free(loaded);

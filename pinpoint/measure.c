@@ -5,12 +5,20 @@
  * results into one value per run, appended to each quantity's series.
  *
  * Every value is in ns per execution of the entry, by one rule for the whole
- * session (doc/semantics.md): the entry's own time is its total over its
- * count, without the first s->entry_skip executions of each run when the
- * discover stage found the entry's steady state to begin there (section
- * 2.3.3 of the method); a range's or a body's time is its total over the
- * entry's count.  No run picks its own rule; the discover stage's runs are
- * armed by the same code.
+ * session (doc/semantics.md): every slot leaves out what ran before the end
+ * of the entry's first s->entry_skip executions (the runtime's skip=, set
+ * where the discover stage found the entry's steady state to begin: section
+ * 2.3.3 of the method); the entry's own time is its total over its count, a
+ * range's or a body's its total over the entry's count, all of them without
+ * the cost of the probes armed inside (the runtime takes it out).  No run
+ * picks its own rule; the discover stage's runs are armed by the same code.
+ *
+ * A call site that feeds two counters takes the probes' slow path, some
+ * hundreds of ns a call: so no site is armed twice.  A function's whole time
+ * is its body alone (whole=), its calls are ranges, and its own body and any
+ * range that holds other measured ranges are derived from them in the same
+ * run (the quantity's terms); only a function that may call itself has its
+ * own body measured by the runtime (fn=, which arms its calls once more).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -61,7 +69,29 @@ static void __attribute__((format(printf, 2, 3))) put(struct buf *b, const char 
 /* Whether @q of revision @r is measured in the entry's slot. */
 static bool in_entry_slot(const struct pp_session *s, const struct pp_quantity *q, enum pp_rev_id r)
 {
-	return q->kind == PP_Q_ENTRY || (q->kind == PP_Q_SELF && q->fn[r] == s->rev[r].entry);
+	return q->kind == PP_Q_ENTRY || (q->kind == PP_Q_TOTAL && q->fn[r] == s->rev[r].entry);
+}
+
+/* The slot of an earlier item of @qs[0..@i) that times @qs[i] too (fn and whole), or -1. */
+static int shared_slot(struct pp_quantity *const *qs, size_t i, const int *slot_of,
+		       enum pp_rev_id r)
+{
+	for (size_t j = 0; j < i; j++)
+		if ((qs[j]->kind == PP_Q_SELF || qs[j]->kind == PP_Q_TOTAL) && !qs[j]->nterms &&
+		    (qs[i]->kind == PP_Q_SELF || qs[i]->kind == PP_Q_TOTAL) &&
+		    qs[j]->fn[r] == qs[i]->fn[r] && slot_of[j] > 0)
+			return slot_of[j];
+	return -1;
+}
+
+/* Whether the function of @q (of revision @r) has an own body measured by fn= in @qs. */
+static bool fn_item(struct pp_quantity *const *qs, size_t nq, const struct pp_quantity *q,
+		    enum pp_rev_id r)
+{
+	for (size_t j = 0; j < nq; j++)
+		if (qs[j]->kind == PP_Q_SELF && !qs[j]->nterms && qs[j]->fn[r] == q->fn[r])
+			return true;
+	return false;
 }
 
 char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
@@ -78,14 +108,21 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 	put(&b, PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%u", out_arg,
 	    how->entry ? how->entry : s->rev[r].entry_spec, how->samples);
 	free(out_arg);
+	if (how->session_rule && s->entry_skip)
+		put(&b, ";" PP_SPEC_KEY_SKIP "=%llu", s->entry_skip);
 	if (how->session_rule && s->entry_stop)
 		put(&b, ";" PP_SPEC_KEY_STOP "=%llu", s->entry_stop);
 	if (how->session_rule && s->opt->timing_all)
 		put(&b, ";" PP_SPEC_KEY_TIMING "=" PP_SPEC_TIMING_ALL);
 	for (size_t i = 0; i < nq; i++) {
 		const struct pp_quantity *q = qs[i];
+		const char *key;
 		char *spec;
 
+		if (q->nterms) { /* derived from its terms, measured in the same run */
+			slot_of[i] = PP_SLOT_DERIVED;
+			continue;
+		}
 		if (in_entry_slot(s, q, r)) {
 			slot_of[i] = 0;
 			continue;
@@ -94,17 +131,25 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 			slot_of[i] = -1;
 			continue;
 		}
+		/* a function's own body and its whole time share one fn item */
+		slot_of[i] = shared_slot(qs, i, slot_of, r);
+		if (slot_of[i] >= 0)
+			continue;
 		spec = pp_arming_fn(prog, q->fn[r]);
 		if (!spec) {
 			b.oom = true;
 			break;
 		}
-		if (q->kind == PP_Q_RANGE)
+		if (q->kind == PP_Q_RANGE) {
 			put(&b, ";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec,
 			    r == PP_PREV ? q->prev_first : q->first,
 			    r == PP_PREV ? q->prev_last : q->last);
-		else
-			put(&b, ";" PP_SPEC_KEY_FN "=%s", spec);
+		} else {
+			/* a whole alone is its body only; with an own body measured, fn= */
+			key = q->kind == PP_Q_TOTAL && !fn_item(qs, nq, q, r) ? PP_SPEC_KEY_WHOLE
+									      : PP_SPEC_KEY_FN;
+			put(&b, ";%s=%s", key, spec);
+		}
 		free(spec);
 		slot_of[i] = nslots++;
 	}
@@ -115,36 +160,34 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 	return b.p;
 }
 
-/*
- * The entry's value: total over count without the first s->entry_skip
- * executions (their durations are the runtime's first samples).
- */
+/* The entry's value: its total over its count, both after the session's skip. */
 static int entry_value(struct pp_session *s, enum pp_rev_id r, const char *what,
-		       const struct pp_results *res, const struct pp_slot_result *e, double *v)
+		       const struct pp_results *res, const struct pp_slot_result *e, double *v,
+		       double *removed)
 {
 	unsigned long long k = s->entry_skip;
-	double skipped = 0;
 
-	if (e->count <= k || res->nsamples < k) {
+	if (k && (res->skipped != k || !e->count)) {
 		pp_session_fail(s,
-				"%s revision, %s: the entry ran %llu times (%zu kept), not more "
-				"than the %llu executions every run skips to its steady state",
-				s->rev[r].label, what, (unsigned long long)e->count, res->nsamples,
-				k);
+				"%s revision, %s: the entry ran %llu times, not more than the %llu "
+				"executions every run skips to its steady state",
+				s->rev[r].label, what,
+				(unsigned long long)(e->count + (res->skipped ? res->skipped : 0)), k);
 		return -EIO;
 	}
-	for (unsigned long long i = 0; i < k; i++)
-		skipped += (double)res->samples[i];
-	*v = ((double)e->total_ns - skipped) / (double)(e->count - k);
+	*v = (double)e->total_ns / (double)e->count;
+	*removed = (double)e->probes_ns / (double)e->count;
 	return 0;
 }
 
 int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
-		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v)
+		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v,
+		 double *removed)
 {
 	const struct pp_slot_result *e = &res->slots[0], *sl;
 
 	*v = 0;
+	*removed = 0;
 	if (slot < 0)
 		return 0;
 	if ((size_t)slot >= res->nslots) {
@@ -153,13 +196,68 @@ int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 		return -EIO;
 	}
 	sl = &res->slots[slot];
-	if (q->kind == PP_Q_ENTRY)
-		return entry_value(s, r, what, res, e, v);
-	if (q->kind == PP_Q_RANGE)
+	if (slot == 0 && (q->kind == PP_Q_ENTRY || q->kind == PP_Q_TOTAL))
+		return entry_value(s, r, what, res, e, v, removed);
+	if (!e->count) {
+		pp_session_fail(s, "%s revision, %s: the entry's executions were all skipped",
+				s->rev[r].label, what);
+		return -EIO;
+	}
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TOTAL) {
 		*v = (double)sl->total_ns / (double)e->count;
-	else
+		*removed = (double)sl->probes_ns / (double)e->count;
+	} else {
 		*v = ((double)sl->total_ns - (double)sl->calls_ns) / (double)e->count;
+		*removed = ((double)sl->probes_ns - (double)sl->calls_probes_ns) / (double)e->count;
+	}
 	return 0;
+}
+
+/* @qs[0..*@n) and, after them, every term a derived one needs that is not there. */
+static int with_terms(struct pp_quantity ***list, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		const struct pp_quantity *q = (*list)[i];
+
+		for (size_t t = 0; t < q->nterms; t++) {
+			struct pp_quantity **nl;
+			size_t j;
+
+			for (j = 0; j < *n && (*list)[j] != q->terms[t]; j++)
+				;
+			if (j < *n)
+				continue;
+			nl = realloc(*list, (*n + 1) * sizeof(*nl));
+			if (!nl)
+				return -ENOMEM;
+			*list = nl;
+			(*list)[(*n)++] = q->terms[t];
+		}
+	}
+	return 0;
+}
+
+/* The value of derived @q from its terms' values in @values (of @qs[0..n)). */
+static double derived_value(const struct pp_quantity *q, struct pp_quantity *const *qs,
+			    const double *values, const bool *done, size_t n, bool *ready)
+{
+	double v = 0;
+
+	*ready = true;
+	if (!values)
+		return 0;
+	for (size_t t = 0; t < q->nterms; t++) {
+		size_t j;
+
+		for (j = 0; j < n && qs[j] != q->terms[t]; j++)
+			;
+		if (j == n || !done[j]) {
+			*ready = false;
+			return 0;
+		}
+		v += q->signs[t] * values[j];
+	}
+	return v;
 }
 
 static void progress(struct pp_session *s, unsigned batch, size_t done, size_t total)
@@ -189,11 +287,12 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	b = &s->batches[s->nbatches++];
 	memset(b, 0, sizeof(*b));
 	b->id = (unsigned)s->nbatches;
+	b->layer = s->layer;
 	b->nq = n;
 	b->qids = calloc(n, sizeof(*b->qids));
 	if (!b->qids)
 		return NULL;
-	h.samples = (unsigned)s->entry_skip;
+	h.samples = 0; /* the runtime's skip= leaves the warm-up out of every slot */
 	pp_session_results_path(s, out, sizeof(out));
 	for (int r = 0; r < 2; r++) {
 		b->arming[r] = pp_arming(s, r, out, &h, qs, n, slot_of[r]);
@@ -206,6 +305,51 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 		qs[i]->batch = b->id;
 	}
 	return b;
+}
+
+/* The values of @qs[0..@n) in run @res: the armed ones, then those derived from them. */
+static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
+		      const struct pp_results *res, struct pp_quantity **qs, size_t n,
+		      const int *slot_of, double *values, double *removed)
+{
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	size_t left = 0;
+	int err = 0;
+
+	if (!done)
+		return -ENOMEM;
+	for (size_t j = 0; j < n && !err; j++) {
+		if (slot_of[j] == PP_SLOT_DERIVED) {
+			left++;
+			continue;
+		}
+		err = pp_run_value(s, r, what, res, qs[j], slot_of[j], &values[j], &removed[j]);
+		done[j] = true;
+	}
+	/* terms first: a derived range can be a term of a derived own body */
+	while (!err && left) {
+		size_t before = left;
+
+		for (size_t j = 0; j < n; j++) {
+			bool ready;
+
+			if (done[j])
+				continue;
+			values[j] = derived_value(qs[j], qs, values, done, n, &ready);
+			removed[j] = derived_value(qs[j], qs, removed, done, n, &ready);
+			if (ready) {
+				done[j] = true;
+				left--;
+			}
+		}
+		if (left == before) {
+			pp_session_fail(s, "%s revision, %s: a derived quantity's terms were not "
+					   "measured", s->rev[r].label, what);
+			err = -EIO;
+		}
+	}
+	free(done);
+	return err;
 }
 
 /* Run @i of revision @r in batch @b; its values go to the run record and the series. */
@@ -240,30 +384,31 @@ static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_i
 		err = -EIO;
 		goto out;
 	}
-	rec->entry_count = res.slots[0].count;
+	rec->entry_count = res.slots[0].count + res.skipped; /* all of the run's executions */
 	for (size_t k = 0; k < res.nslots; k++)
 		rec->lost += res.slots[k].lost;
 	pr_dbg("%s, %s%s: %.3f s, entry executed %llu times", what, s->rev[r].label,
 	       rec->warmup ? " (warm-up)" : "", st.wall_s, (unsigned long long)res.slots[0].count);
 	rec->nvalues = n;
 	rec->values = calloc(n ? n : 1, sizeof(double));
-	if (!rec->values) {
+	rec->removed = calloc(n ? n : 1, sizeof(double));
+	if (!rec->values || !rec->removed) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t j = 0; j < n && !err; j++) {
-		err = pp_run_value(s, r, what, &res, qs[j], slot_of[j], &rec->values[j]);
-		if (!err && !rec->warmup && pp_series_push(&qs[j]->series[r], rec->values[j]))
+	err = run_values(s, r, what, &res, qs, n, slot_of, rec->values, rec->removed);
+	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
+		if (pp_series_push(&qs[j]->series[r], rec->values[j]))
 			err = -ENOMEM;
-	}
 out:
 	pp_results_free(&res);
 	return err;
 }
 
-int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs)
+int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs)
 {
-	size_t total = 2 * (size_t)(s->opt->warmups + runs);
+	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven;
+	struct pp_quantity **qs = NULL;
 	int *slot_of[2] = {NULL, NULL};
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
@@ -280,6 +425,16 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		pr_dbg("%s spent (%zu runs used): %zu quantities not measured",
 		       pp_spent_option(why), s->runs_used, nq);
 		return 0;
+	}
+	qs = calloc(nq, sizeof(*qs));
+	if (!qs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(qs, given, nq * sizeof(*qs));
+	if (with_terms(&qs, &nq)) {
+		err = -ENOMEM;
+		goto out;
 	}
 	slot_of[0] = calloc(nq, sizeof(int));
 	slot_of[1] = calloc(nq, sizeof(int));
@@ -309,6 +464,7 @@ out:
 	if (err == -ENOMEM)
 		pp_session_fail(s, "out of memory");
 	free(order);
+	free(qs);
 	free(slot_of[0]);
 	free(slot_of[1]);
 	return err;

@@ -14,6 +14,9 @@
 /* Slots measured in one run (the runtime's limit is larger). */
 #define PP_BATCH_MAX_SLOTS (PP_MAX_SLOTS * 3 / 4)
 
+/* slot_of[] of a quantity derived from others in the same run (session.h, terms). */
+#define PP_SLOT_DERIVED (-2)
+
 /* How a run arms the entry (slot 0) besides the quantities. */
 struct pp_arm_how {
 	const char *entry; /* the entry's [FILE:]NAME, encoded; NULL: the revision's entry_spec */
@@ -24,9 +27,10 @@ struct pp_arm_how {
 /*
  * The PINPOINT variable of revision @r for a run measuring @qs[0..@nq) with
  * results written to @out: slot 0 is the entry, then one slot a quantity
- * (an entry quantity and the entry's own body share slot 0; a call the
- * revision does not make has none); @slot_of[i] gets @qs[i]'s slot, -1 for
- * none.  NULL when out of memory.
+ * (the entry's quantity and its whole time share slot 0; a function's whole
+ * and its own body share one; a call the revision does not make has none,
+ * a derived quantity none); @slot_of[i] gets @qs[i]'s slot, -1 for none,
+ * PP_SLOT_DERIVED for a derived one.  NULL when out of memory.
  */
 char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 		const struct pp_arm_how *how, struct pp_quantity *const *qs, size_t nq,
@@ -34,14 +38,17 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 
 /*
  * The value of @q in run @res of revision @r, measured in slot @slot (-1:
- * none, the value is 0), in ns per execution of the entry.  Returns 0, or
+ * none, the value is 0), in ns per execution of the entry, and in *@removed
+ * the cost of the probes the runtime took out of it (the same unit).  Returns 0, or
  * -EIO after recording why the run cannot give it (@what names the run).
  */
 int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
-		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v);
+		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v,
+		 double *removed);
 
 /*
- * One round: measure @qs[0..@nq) in a new batch of runs, --warmups discarded
+ * One round: measure @qs[0..@nq) (and the terms of the derived ones) in a
+ * new batch of runs, --warmups discarded
  * then @runs kept per revision, in the order pp_schedule() draws; each run's
  * values are appended to q->series and recorded in s->runs.  Nothing is
  * measured when the round would take the session beyond --max-runs or

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * options.c - one option table drives getopt_long, --help and validation.
+ * options.c - the driver's command line, from one table of options: each
+ * row names the field it fills and how (a setter), the range or the choices
+ * of its value and its default.  getopt_long's tables, the defaults (set
+ * through the same setters, as if given), validation and --help all come
+ * from it.
  *
  *   pinpoint --entry FUNC --depth N --previous DIR [--current DIR] [options]
  *            [-- COMMAND [ARGS]]
@@ -8,6 +12,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +25,7 @@
 #define PP_VERSION "0"
 #endif
 
+/* The short options are their letters; the others get values above any char. */
 enum {
 	OPT_ENTRY = 'e',
 	OPT_DEPTH = 'd',
@@ -30,200 +36,315 @@ enum {
 	OPT_HELP = 'h',
 	OPT_QUIET = 'q',
 	OPT_VERBOSE = 'v',
-	OPT_CONFIDENCE = 256,
-	OPT_PRECISION,
-	OPT_REMEASURE,
-	OPT_MAX_RUNS,
-	OPT_MAX_RUNS_CMP,
-	OPT_EXECUTIONS,
-	OPT_MAX_TIME,
-	OPT_CPU,
-	OPT_SEED,
-	OPT_TIMEOUT,
-	OPT_EXCLUDE,
-	OPT_SEARCH,
-	OPT_MAX_PATHS,
-	OPT_TEST,
-	OPT_TIMING,
-	OPT_JSON,
-	OPT_HTML,
-	OPT_VERSION,
-	OPT_NO_SAVE,
-	OPT_BUILD_CMD,
-	OPT_BUILD_ROOT,
-	OPT_NO_BUILD,
-	OPT_PRINT_PLUGIN,
-	OPT_PRINT_RUNTIME,
-	OPT_BISECT,
-	OPT_COMMITS,
-	OPT_HISTORY,
+	OPT_LONG_ONLY = 256,
+};
+
+struct pp_option_desc;
+
+/* Store @arg (from the command line, or the default) for @d: 0, 1 (done: exit 0), or -errno. */
+typedef int pp_option_set(struct pp_options *opt, const struct pp_option_desc *d, const char *arg);
+
+/* One value of an option that takes one of a few words. */
+struct pp_choice {
+	const char *name;
+	int value;
+	bool hidden; /* accepted, not offered */
 };
 
 struct pp_option_desc {
 	const char *name;
-	int has_arg;
-	int val;
-	const char *arg;
+	int val;	    /* the short option's letter, or 0: a long option only */
+	pp_option_set *set; /* stores the value */
+	size_t off, size;   /* the field of struct pp_options it fills (FIELD()) */
+	const char *arg;    /* the value's name in --help; NULL: no value, or one of @choices */
+	double min, max;    /* the range of a number */
+	const struct pp_choice *choices; /* NULL-terminated */
+	const char *what;		 /* what an empty value lacks: refused when set */
+	const char *def;		 /* the default, as it would be given */
+	const char *def_note;		 /* what --help adds to the default, or says instead */
+	size_t given; /* the bool that records the option was given (GIVEN()), 0: none */
 	const char *help;
 };
 
+#define FIELD(f) .off = offsetof(struct pp_options, f), .size = sizeof(((struct pp_options *)0)->f)
+#define GIVEN(f) .given = offsetof(struct pp_options, f)
+
+_Static_assert(sizeof(enum pp_search) == sizeof(int) && sizeof(enum pp_test) == sizeof(int),
+	       "a choice is stored as an int");
+
+static pp_option_set set_flag, set_int, set_real, set_percent, set_string, set_choice,
+    set_executions, set_cpu, set_seed, set_exclude, set_commits, set_deprecated, show_help,
+    show_version, show_plugin_path, show_runtime_path;
+
+static const struct pp_choice search_choices[] = {{"attrib", PP_SEARCH_ATTRIB, false},
+						  {"seed", PP_SEARCH_SEED, false},
+						  {"binary", PP_SEARCH_SEED, true},
+						  {"linear", PP_SEARCH_LINEAR, false},
+						  {NULL, 0, false}};
+static const struct pp_choice test_choices[] = {{"mann-whitney", PP_TEST_MANN_WHITNEY, false},
+						{"welch", PP_TEST_WELCH, false},
+						{NULL, 0, false}};
+static const struct pp_choice timing_choices[] = {
+    {"sampled", false, false}, {"all", true, false}, {NULL, 0, false}};
+
 static const struct pp_option_desc options[] = {
-    {"entry", required_argument, OPT_ENTRY, "FUNC",
-     "function to inspect (layer 0); FILE:FUNC picks one of several static functions"},
-    {"depth", required_argument, OPT_DEPTH, "N", "deepest layer to dig into (default 3)"},
-    {"previous", required_argument, OPT_PREVIOUS, "DIR",
-     "build directory of the previous (accepted) revision"},
-    {"current", required_argument, OPT_CURRENT, "DIR",
-     "build directory of the current revision (default: .)"},
-    {"measurements", required_argument, OPT_MEASUREMENTS, "N",
-     "runs per revision in each round of a comparison (default 10)"},
-    {"max-runs", required_argument, OPT_MAX_RUNS, "N",
-     "runs the whole session may use, both revisions and warm-ups (default 30000, 0: no limit)"},
-    {"max-runs-per-comparison", required_argument, OPT_MAX_RUNS_CMP, "N",
-     "runs per revision after which a comparison is undecided (default 3000)"},
-    {"max-time", required_argument, OPT_MAX_TIME, "S",
-     "seconds the session may measure for; comparisons it cannot pay for are undecided "
-     "(default 1800, 0: no limit)"},
-    {"executions", required_argument, OPT_EXECUTIONS, "auto|all|N",
-     "end each run after the entry's N-th execution (auto: as many as measure best for "
-     "the time, from the first runs; all: never)"},
-    {"warmups", required_argument, OPT_WARMUPS, "N",
-     "runs per revision discarded before each round of runs (default 0: the discovery runs "
-     "warm up)"},
-    {"confidence", required_argument, OPT_CONFIDENCE, "P",
-     "confidence level in percent (default 95)"},
-    {"precision-threshold", required_argument, OPT_PRECISION, "P",
-     "smallest slowdown reported, in percent of the entry's time (default 1)"},
-    {"re-measurement", required_argument, OPT_REMEASURE, "N",
-     "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
-    {"timeout", required_argument, OPT_TIMEOUT, "S",
-     "seconds one run may take (default: 20x the first run, at least 60)"},
-    {"cpu", required_argument, OPT_CPU, "LIST", "pin every run to these CPUs, e.g. 2 or 0,2-3"},
-    {"seed", required_argument, OPT_SEED, "N",
-     "seed of the runs' random order (default: drawn anew; the report records it)"},
-    {"exclude", required_argument, OPT_EXCLUDE, "PATTERN",
-     "never dig into functions matching this glob (repeatable)"},
-    {"search", required_argument, OPT_SEARCH, "attrib|seed|linear",
-     "attribution search (default), the method's BinaryFind (seed) or LinearFind"},
-    {"max-paths", required_argument, OPT_MAX_PATHS, "N",
-     "calls the attribution search digs into, at most (default 8)"},
-    {"test", required_argument, OPT_TEST, "mann-whitney|welch",
-     "statistical test (default mann-whitney)"},
-    {"timing", required_argument, OPT_TIMING, "sampled|all",
-     "how armed calls are timed: sampled (default) times a random one in 8 executions of a "
-     "short call site made thousands of times, counting every one; all times every execution"},
-    {"json", required_argument, OPT_JSON, "FILE", "write the whole session as JSON"},
-    {"html", required_argument, OPT_HTML, "FILE",
-     "write a self-contained HTML report with every comparison plotted"},
-    {"no-save-command", no_argument, OPT_NO_SAVE, NULL,
-     "do not remember COMMAND in DIR/.pinpoint/command"},
-    {"build-cmd", required_argument, OPT_BUILD_CMD, "CMD",
-     "build each revision with `sh -c CMD` in its directory, CC/CXX set to pinpoint-cc/-c++"},
-    {"build-root", required_argument, OPT_BUILD_ROOT, "DIR",
-     "where instrumented copies of CMake builds go (default ~/.cache/pinpoint/builds)"},
-    {"no-build", no_argument, OPT_NO_BUILD, NULL,
-     "use the build directories as they are, build nothing"},
-    {"bisect", no_argument, OPT_BISECT, NULL,
-     "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
-     "no decision), 128 abort"},
-    {"commits", required_argument, OPT_COMMITS, "GOOD..BAD",
-     "find the first commit of a git range that made FUNC slower, then the call"},
-    {"history", required_argument, OPT_HISTORY, "FILE",
-     "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
-    {"quiet", no_argument, OPT_QUIET, NULL, "print only the verdict"},
-    {"verbose", no_argument, OPT_VERBOSE, NULL, "print every run"},
-    {"help", no_argument, OPT_HELP, NULL, "print this help"},
-    {"version", no_argument, OPT_VERSION, NULL, "print the version"},
-    {"print-plugin-path", no_argument, OPT_PRINT_PLUGIN, NULL,
-     "print the path of the pass plugin (for clang -fpass-plugin=)"},
-    {"print-runtime-path", no_argument, OPT_PRINT_RUNTIME, NULL,
-     "print the path of the shared runtime instrumented programs link"},
+    {"entry", OPT_ENTRY, set_string, FIELD(entry), .arg = "FUNC", .what = "function name",
+     .help = "function to inspect (layer 0); FILE:FUNC picks one of several static functions"},
+    {"depth", OPT_DEPTH, set_int, FIELD(depth), .arg = "N", .min = 0, .max = 1000, .def = "3",
+     .help = "deepest layer to dig into"},
+    {"previous", OPT_PREVIOUS, set_string, FIELD(previous), .arg = "DIR",
+     .help = "build directory of the previous (accepted) revision"},
+    {"current", OPT_CURRENT, set_string, FIELD(current), .arg = "DIR", .def = ".",
+     .help = "build directory of the current revision"},
+    {"measurements", OPT_MEASUREMENTS, set_int, FIELD(measurements), .arg = "N", .min = 3,
+     .max = 100000, .def = "10", .help = "runs per revision in each round of a comparison"},
+    {"max-runs", 0, set_int, FIELD(max_runs), .arg = "N", .min = 0, .max = 100000000,
+     .def = "30000", .def_note = ", 0: no limit",
+     .help = "runs the whole session may use, both revisions and warm-ups"},
+    {"max-runs-per-comparison", 0, set_int, FIELD(max_runs_comparison), .arg = "N", .min = 3,
+     .max = 1000000, .def = "3000",
+     .help = "runs per revision after which a comparison is undecided"},
+    {"max-time", 0, set_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
+     .def_note = ", 0: no limit",
+     .help = "seconds the session may measure for (after the builds), planned layer by layer, "
+	     "the bottleneck chain first; what it cannot pay for is left open or undecided"},
+    {"executions", 0, set_executions, .arg = "auto|all|N", .def = "auto",
+     .help = "end each run after the entry's N-th execution; auto: as many as measure best for "
+	     "the time, from the first runs; all: never"},
+    /* 0: the discovery runs are each revision's first; a warm-up run after them
+     * measured like any other (bench/README.md, "Warm-up runs"). */
+    {"warmups", OPT_WARMUPS, set_int, FIELD(warmups), .arg = "N", .min = 0, .max = 100000,
+     .def = "0", .def_note = ": the discovery runs warm up",
+     .help = "runs per revision discarded before each round of runs"},
+    {"confidence", 0, set_percent, FIELD(confidence), .arg = "P", .min = 50, .max = 99.999,
+     .def = "95", .help = "confidence level in percent"},
+    {"precision-threshold", 0, set_real, FIELD(precision), .arg = "P", .min = 0, .max = 1000,
+     .def = "1", GIVEN(precision_given),
+     .help = "smallest slowdown reported, in percent of the entry's time"},
+    {"re-measurement", 0, set_deprecated, .arg = "N", .min = 0, .max = 100,
+     .help = "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
+    {"timeout", 0, set_real, FIELD(timeout), .arg = "S", .min = 0.001, .max = 1e7,
+     .def_note = "20x the first run, at least 60", .help = "seconds one run may take"},
+    {"cpu", 0, set_cpu, .arg = "LIST", .help = "pin every run to these CPUs, e.g. 2 or 0,2-3"},
+    {"seed", 0, set_seed, .arg = "N", .min = 0, .max = 4294967295.0,
+     .def_note = "drawn anew; the report records it", .help = "seed of the runs' random order"},
+    {"exclude", 0, set_exclude, .arg = "PATTERN",
+     .help = "never dig into functions matching this glob (repeatable)"},
+    {"search", 0, set_choice, FIELD(search), .choices = search_choices, .def = "attrib",
+     .help = "attrib: the attribution search; seed, linear: the method's DiggingFind with "
+	     "BinaryFind or LinearFind"},
+    {"max-paths", 0, set_int, FIELD(max_paths), .arg = "N", .min = 0, .max = 100000, .def = "8",
+     .help = "calls the attribution search digs into, at most"},
+    {"test", 0, set_choice, FIELD(test), .choices = test_choices, .def = "mann-whitney",
+     .help = "statistical test"},
+    {"timing", 0, set_choice, FIELD(timing_all), .choices = timing_choices, .def = "sampled",
+     .help = "how armed calls are timed: sampled times a random one in 8 executions of a short "
+	     "call site made thousands of times, counting every one; all times every execution"},
+    {"json", 0, set_string, FIELD(json), .arg = "FILE", .help = "write the whole session as JSON"},
+    {"html", 0, set_string, FIELD(html), .arg = "FILE",
+     .help = "write a self-contained HTML report with every comparison plotted"},
+    {"no-save-command", 0, set_flag, FIELD(no_save_command),
+     .help = "do not remember COMMAND in DIR/.pinpoint/command"},
+    {"build-cmd", 0, set_string, FIELD(build_cmd), .arg = "CMD", .what = "command",
+     .help = "build each revision with `sh -c CMD` in its directory, CC/CXX set to "
+	     "pinpoint-cc/-c++"},
+    {"build-root", 0, set_string, FIELD(build_root), .arg = "DIR",
+     .def_note = "$XDG_CACHE_HOME/pinpoint/builds, else ~/.cache/pinpoint/builds",
+     .help = "where instrumented copies of CMake builds go"},
+    {"no-build", 0, set_flag, FIELD(no_build),
+     .help = "use the build directories as they are, build nothing"},
+    {"bisect", 0, set_flag, FIELD(bisect),
+     .help = "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
+	     "no decision), 128 abort"},
+    {"commits", 0, set_commits, FIELD(commits), .arg = "GOOD..BAD",
+     .help = "find the first commit of a git range that made FUNC slower, then the call"},
+    {"history", 0, set_string, FIELD(history), .arg = "FILE", .what = "file name",
+     .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
+    {"quiet", OPT_QUIET, set_flag, FIELD(quiet),
+     .help = "print only the report at the end: the verdict, with the bottleneck chain and the "
+	     "attribution tree of a regression (no comparison lines, progress, noise summary or "
+	     "build messages)"},
+    {"verbose", OPT_VERBOSE, set_flag, FIELD(verbose), .help = "print every run"},
+    {"help", OPT_HELP, show_help, .help = "print this help"},
+    {"version", 0, show_version, .help = "print the version"},
+    {"print-plugin-path", 0, show_plugin_path,
+     .help = "print the path of the pass plugin (for clang -fpass-plugin=)"},
+    {"print-runtime-path", 0, show_runtime_path,
+     .help = "print the path of the shared runtime instrumented programs link"},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
-static void print_help(void)
+/* What getopt_long returns for @d. */
+static int option_val(const struct pp_option_desc *d)
 {
-	printf("usage: pinpoint --entry FUNC --previous DIR [--current DIR] [options] "
-	       "[-- COMMAND [ARGS...]]\n\n"
-	       "Measures FUNC in the previous and current builds and, if it got slower,\n"
-	       "narrows the slowdown down through its calls, layer by layer, to the call\n"
-	       "that costs it.  COMMAND runs in each build directory; when omitted, the\n"
-	       "command of the last session on the current directory is reused.\n\n"
-	       "options:\n");
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		char left[64];
-		const struct pp_option_desc *o = &options[i];
-		int shortopt = o->val < 256 ? o->val : 0;
-
-		if (shortopt)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", shortopt, o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "",
-				 o->arg ? o->arg : "");
-		printf("  %-36s %s\n", left, o->help);
-	}
-	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
-	       "3 measurement failed, 4 undecided (the entry's comparison could not be decided\n"
-	       "within its runs), 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
-	       "128 abort.\n");
+	return d->val ? d->val : OPT_LONG_ONLY + (int)(d - options);
 }
 
-/* --print-*-path: 1 when printed, like --help; -ENOENT after one error line. */
-static int print_path(enum pp_path_kind kind)
+static bool takes_value(const struct pp_option_desc *d)
 {
-	char path[PATH_MAX];
-	int err = pp_path_find(kind, path, sizeof(path));
-
-	if (err) {
-		pr_err("%s: %s", path, strerror(-err));
-		return err;
-	}
-	printf("%s\n", path);
-	return 1;
+	return d->arg || d->choices;
 }
 
-static int parse_int(const char *opt, const char *s, int min, int max, int *out)
+/* An integer value or choice into its field: an int (or enum), a long or a bool. */
+static void store(struct pp_options *opt, const struct pp_option_desc *d, long v)
+{
+	char *field = (char *)opt + d->off;
+
+	if (d->size == sizeof(long))
+		*(long *)field = v;
+	else if (d->size == sizeof(int))
+		*(int *)field = (int)v;
+	else
+		*(bool *)field = v != 0;
+}
+
+static int parse_long(const struct pp_option_desc *d, const char *s, long *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		pr_err("--%s: '%s' is not an integer in [%d, %d]", opt, s, min, max);
-		return -EINVAL;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-static int parse_double(const char *opt, const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= min && v <= max)) {
-		pr_err("--%s: '%s' is not a number in [%g, %g]", opt, s, min, max);
+	if (errno || end == s || *end || v < (long)d->min || v > (long)d->max) {
+		pr_err("--%s: '%s' is not an integer in [%ld, %ld]", d->name, s, (long)d->min,
+		       (long)d->max);
 		return -EINVAL;
 	}
 	*out = v;
 	return 0;
 }
 
+static int parse_double(const struct pp_option_desc *d, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= d->min && v <= d->max)) {
+		pr_err("--%s: '%s' is not a number in [%g, %g]", d->name, s, d->min, d->max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int set_flag(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	(void)arg;
+	store(opt, d, true);
+	return 0;
+}
+
+static int set_int(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	long v;
+	int err = parse_long(d, arg, &v);
+
+	if (!err)
+		store(opt, d, v);
+	return err;
+}
+
+static int set_real(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	return parse_double(d, arg, (double *)((char *)opt + d->off));
+}
+
+/* A percentage, kept as a fraction. */
+static int set_percent(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	double pct;
+	int err = parse_double(d, arg, &pct);
+
+	if (!err)
+		*(double *)((char *)opt + d->off) = pct / 100.0;
+	return err;
+}
+
+static int set_string(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	if (d->what && !*arg) {
+		pr_err("--%s: empty %s", d->name, d->what);
+		return -EINVAL;
+	}
+	*(const char **)((char *)opt + d->off) = arg;
+	return 0;
+}
+
+/* "'a', 'b' or 'c'", or "a|b|c" with @sep "|": the choices offered. */
+static void choice_list(const struct pp_choice *c, const char *sep, char *buf, size_t len)
+{
+	size_t n = 0, shown = 0, at = 0;
+
+	for (const struct pp_choice *k = c; k->name; k++)
+		n += !k->hidden;
+	buf[0] = 0;
+	for (; c->name && at < len; c++) {
+		if (c->hidden)
+			continue;
+		shown++;
+		at += (size_t)snprintf(buf + at, len - at,
+				       sep	    ? "%s%s"
+				       : shown == 1 ? "%s'%s'"
+				       : shown == n ? "%s or '%s'"
+						    : "%s, '%s'",
+				       sep && shown > 1 ? sep : "", c->name);
+	}
+}
+
+static int set_choice(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	char list[128];
+
+	for (const struct pp_choice *c = d->choices; c->name; c++)
+		if (!strcmp(arg, c->name)) {
+			store(opt, d, c->value);
+			return 0;
+		}
+	choice_list(d->choices, NULL, list, sizeof(list));
+	pr_err("--%s: '%s' is not %s", d->name, arg, list);
+	return -EINVAL;
+}
+
+/* --executions auto|all|N */
+static int set_executions(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	char *end;
+	long v;
+
+	(void)d;
+	if (!strcmp(arg, "auto")) {
+		opt->executions = PP_EXECUTIONS_AUTO;
+		return 0;
+	}
+	if (!strcmp(arg, "all")) {
+		opt->executions = PP_EXECUTIONS_ALL;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1) {
+		pr_err("--executions: '%s' is not auto, all or a number of executions from 1", arg);
+		return -EINVAL;
+	}
+	opt->executions = v;
+	return 0;
+}
+
 /*
  * --cpu LIST: comma-separated CPU numbers and ranges (0,2-3), each CPU one
- * this process may run on.  -EINVAL after one error line.
+ * this process may run on.
  */
-static int parse_cpus(const char *list, cpu_set_t *set)
+static int set_cpu(struct pp_options *opt, const struct pp_option_desc *d, const char *list)
 {
 	cpu_set_t allowed;
 	const char *p = list;
 
-	CPU_ZERO(set);
+	(void)d;
+	opt->cpu_list = list;
+	CPU_ZERO(&opt->cpus);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
 	do {
@@ -250,7 +371,7 @@ static int parse_cpus(const char *list, cpu_set_t *set)
 				       c);
 				return -EINVAL;
 			}
-			CPU_SET(c, set);
+			CPU_SET(c, &opt->cpus);
 		}
 		p = *end ? end + 1 : end;
 	} while (*p || p[-1] == ',');
@@ -260,259 +381,180 @@ bad:
 	return -EINVAL;
 }
 
-int pp_options_parse(struct pp_options *opt, int argc, char **argv)
+static int set_seed(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
 {
-	struct option longopts[NOPTIONS + 1];
-	char shortopts[2 * NOPTIONS + 2];
-	size_t ns = 0;
-	double pct = 0;
-	int c, err;
+	char *end;
+
+	errno = 0;
+	opt->seed = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || opt->seed > (unsigned long)d->max) {
+		pr_err("--seed: '%s' is not a number from %.0f to %.0f", arg, d->min, d->max);
+		return -EINVAL;
+	}
+	opt->have_seed = true;
+	return 0;
+}
+
+static int set_exclude(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	const char **n = realloc(opt->exclude, (opt->nexclude + 1) * sizeof(*n));
+
+	(void)d;
+	if (!n)
+		return -ENOMEM;
+	opt->exclude = n;
+	opt->exclude[opt->nexclude++] = arg;
+	return 0;
+}
+
+/* --commits GOOD..BAD: two names around two dots. */
+static int set_commits(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	const char *dots = strstr(arg, "..");
+
+	if (!dots || dots == arg || !dots[2] || strstr(arg, "...")) {
+		pr_err("--%s: '%s' is not GOOD..BAD", d->name, arg);
+		return -EINVAL;
+	}
+	return set_string(opt, d, arg);
+}
+
+/* An option that is still accepted, checked, and ignored with a warning. */
+static int set_deprecated(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	long ignored;
+	int err = parse_long(d, arg, &ignored);
+
+	(void)opt;
+	if (!err)
+		pr_warn("--re-measurement is deprecated and ignored: each comparison is measured "
+			"in rounds until it is decided (--max-runs, --max-runs-per-comparison)");
+	return err;
+}
+
+/* "-e, --entry FUNC" */
+static void option_left(const struct pp_option_desc *d, char *buf, size_t len)
+{
+	char arg[64] = "";
+
+	if (d->choices)
+		choice_list(d->choices, "|", arg, sizeof(arg));
+	else if (d->arg)
+		snprintf(arg, sizeof(arg), "%s", d->arg);
+	if (d->val)
+		snprintf(buf, len, "-%c, --%s%s%s", d->val, d->name, *arg ? " " : "", arg);
+	else
+		snprintf(buf, len, "    --%s%s%s", d->name, *arg ? " " : "", arg);
+}
+
+static int show_help(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	(void)opt, (void)d, (void)arg;
+	printf("usage: pinpoint --entry FUNC --previous DIR [--current DIR] [options] "
+	       "[-- COMMAND [ARGS...]]\n\n"
+	       "Measures FUNC in the previous and current builds and, if it got slower,\n"
+	       "narrows the slowdown down through its calls, layer by layer, to the call\n"
+	       "that costs it.  COMMAND runs in each build directory; when omitted, the\n"
+	       "command of the last session on the current directory is reused.\n\n"
+	       "options:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct pp_option_desc *o = &options[i];
+		char left[80];
+
+		option_left(o, left, sizeof(left));
+		printf("  %-36s %s", left, o->help);
+		if (o->def)
+			printf(" (default %s%s)", o->def, o->def_note ? o->def_note : "");
+		else if (o->def_note)
+			printf(" (default: %s)", o->def_note);
+		putchar('\n');
+	}
+	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
+	       "3 measurement failed, 4 undecided (the entry's comparison could not be decided\n"
+	       "within its runs), 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
+	       "128 abort.\n");
+	return 1;
+}
+
+static int show_version(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	(void)opt, (void)d, (void)arg;
+	printf("pinpoint %s\n", PP_VERSION);
+	return 1;
+}
+
+/* --print-*-path: 1 when printed, like --help; -ENOENT after one error line. */
+static int print_path(enum pp_path_kind kind)
+{
+	char path[PATH_MAX];
+	int err = pp_path_find(kind, path, sizeof(path));
+
+	if (err) {
+		pr_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	printf("%s\n", path);
+	return 1;
+}
+
+static int show_plugin_path(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	(void)opt, (void)d, (void)arg;
+	return print_path(PP_PATH_PLUGIN);
+}
+
+static int show_runtime_path(struct pp_options *opt, const struct pp_option_desc *d,
+			     const char *arg)
+{
+	(void)opt, (void)d, (void)arg;
+	return print_path(PP_PATH_RUNTIME_SHARED);
+}
+
+/* Every option's default, set as if given. */
+static int set_defaults(struct pp_options *opt)
+{
+	int err = 0;
 
 	memset(opt, 0, sizeof(*opt));
-	opt->depth = 3;
-	opt->current = ".";
-	opt->measurements = 10;
-	/* 0: the discovery runs are each revision's first; a warm-up run after them
-	 * measured like any other (bench/README.md, "Warm-up runs"). */
-	opt->warmups = 0;
-	opt->confidence = 0.95;
-	opt->precision = 1.0;
-	opt->max_runs_comparison = 3000;
-	opt->max_runs = 30000;
-	opt->max_time = 1800;
-	opt->executions = PP_EXECUTIONS_AUTO;
-	opt->search = PP_SEARCH_ATTRIB;
-	opt->max_paths = 8;
-	opt->test = PP_TEST_MANN_WHITNEY;
+	for (size_t i = 0; i < NOPTIONS && !err; i++)
+		if (options[i].def)
+			err = options[i].set(opt, &options[i], options[i].def);
+	return err;
+}
+
+static const struct pp_option_desc *find_option(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (option_val(&options[i]) == val)
+			return &options[i];
+	return NULL;
+}
+
+/* getopt_long's tables: @shortopts holds at least 2 * NOPTIONS + 3 chars. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+	size_t ns = 0;
 
 	shortopts[ns++] = '+'; /* stop at the first non-option: COMMAND */
 	shortopts[ns++] = ':'; /* report a missing value as ':' */
 	for (size_t i = 0; i < NOPTIONS; i++) {
-		longopts[i] =
-		    (struct option){options[i].name, options[i].has_arg, NULL, options[i].val};
-		if (options[i].val < 256) {
-			shortopts[ns++] = (char)options[i].val;
-			if (options[i].has_arg)
+		const struct pp_option_desc *d = &options[i];
+
+		longopts[i] = (struct option){
+		    d->name, takes_value(d) ? required_argument : no_argument, NULL, option_val(d)};
+		if (d->val) {
+			shortopts[ns++] = (char)d->val;
+			if (takes_value(d))
 				shortopts[ns++] = ':';
 		}
 	}
 	shortopts[ns] = 0;
 	memset(&longopts[NOPTIONS], 0, sizeof(longopts[0]));
+}
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		err = 0;
-		switch (c) {
-		case OPT_ENTRY:
-			if (!*optarg) {
-				pr_err("--entry: empty function name");
-				return -EINVAL;
-			}
-			opt->entry = optarg;
-			break;
-		case OPT_DEPTH:
-			err = parse_int("depth", optarg, 0, 1000, &opt->depth);
-			break;
-		case OPT_PREVIOUS:
-			opt->previous = optarg;
-			break;
-		case OPT_CURRENT:
-			opt->current = optarg;
-			break;
-		case OPT_MEASUREMENTS:
-			err = parse_int("measurements", optarg, 3, 100000, &opt->measurements);
-			break;
-		case OPT_WARMUPS:
-			err = parse_int("warmups", optarg, 0, 100000, &opt->warmups);
-			break;
-		case OPT_CONFIDENCE:
-			err = parse_double("confidence", optarg, 50, 99.999, &pct);
-			opt->confidence = pct / 100.0;
-			break;
-		case OPT_PRECISION:
-			err = parse_double("precision-threshold", optarg, 0, 1000, &opt->precision);
-			opt->precision_given = true;
-			break;
-		case OPT_REMEASURE: {
-			int ignored;
-
-			err = parse_int("re-measurement", optarg, 0, 100, &ignored);
-			if (!err)
-				pr_warn(
-				    "--re-measurement is deprecated and ignored: each comparison "
-				    "is measured in rounds until it is decided (--max-runs, "
-				    "--max-runs-per-comparison)");
-			break;
-		}
-		case OPT_MAX_RUNS: {
-			int v;
-
-			err = parse_int("max-runs", optarg, 0, 100000000, &v);
-			opt->max_runs = v;
-			break;
-		}
-		case OPT_MAX_RUNS_CMP:
-			err = parse_int("max-runs-per-comparison", optarg, 3, 1000000,
-					&opt->max_runs_comparison);
-			break;
-		case OPT_MAX_TIME:
-			err = parse_double("max-time", optarg, 0, 1e9, &opt->max_time);
-			break;
-		case OPT_EXECUTIONS:
-			if (!strcmp(optarg, "auto")) {
-				opt->executions = PP_EXECUTIONS_AUTO;
-			} else if (!strcmp(optarg, "all")) {
-				opt->executions = PP_EXECUTIONS_ALL;
-			} else {
-				char *end;
-				long v;
-
-				errno = 0;
-				v = strtol(optarg, &end, 10);
-				if (errno || end == optarg || *end || v < 1) {
-					pr_err("--executions: '%s' is not auto, all or a number of "
-					       "executions from 1",
-					       optarg);
-					err = -EINVAL;
-				}
-				opt->executions = v;
-			}
-			break;
-		case OPT_CPU:
-			err = parse_cpus(optarg, &opt->cpus);
-			opt->cpu_list = optarg;
-			break;
-		case OPT_SEED: {
-			char *end;
-
-			errno = 0;
-			opt->seed = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-' ||
-			    opt->seed > 0xffffffffUL) {
-				pr_err("--seed: '%s' is not a number from 0 to 4294967295", optarg);
-				err = -EINVAL;
-			}
-			opt->have_seed = true;
-			break;
-		}
-		case OPT_TIMEOUT:
-			err = parse_double("timeout", optarg, 0.001, 1e7, &opt->timeout);
-			break;
-		case OPT_EXCLUDE: {
-			const char **n = realloc(opt->exclude, (opt->nexclude + 1) * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			opt->exclude = n;
-			opt->exclude[opt->nexclude++] = optarg;
-			break;
-		}
-		case OPT_SEARCH:
-			if (!strcmp(optarg, "attrib")) {
-				opt->search = PP_SEARCH_ATTRIB;
-			} else if (!strcmp(optarg, "seed") || !strcmp(optarg, "binary")) {
-				opt->search = PP_SEARCH_SEED;
-			} else if (!strcmp(optarg, "linear")) {
-				opt->search = PP_SEARCH_LINEAR;
-			} else {
-				pr_err("--search: '%s' is not 'attrib', 'seed' or 'linear'",
-				       optarg);
-				err = -EINVAL;
-			}
-			break;
-		case OPT_MAX_PATHS:
-			err = parse_int("max-paths", optarg, 0, 100000, &opt->max_paths);
-			break;
-		case OPT_TIMING:
-			if (!strcmp(optarg, "sampled") || !strcmp(optarg, "all")) {
-				opt->timing_all = !strcmp(optarg, "all");
-			} else {
-				pr_err("--timing: '%s' is not 'sampled' or 'all'", optarg);
-				err = -EINVAL;
-			}
-			break;
-		case OPT_TEST:
-			if (!strcmp(optarg, "mann-whitney")) {
-				opt->test = PP_TEST_MANN_WHITNEY;
-			} else if (!strcmp(optarg, "welch")) {
-				opt->test = PP_TEST_WELCH;
-			} else {
-				pr_err("--test: '%s' is not 'mann-whitney' or 'welch'", optarg);
-				err = -EINVAL;
-			}
-			break;
-		case OPT_JSON:
-			opt->json = optarg;
-			break;
-		case OPT_HTML:
-			opt->html = optarg;
-			break;
-		case OPT_NO_SAVE:
-			opt->no_save_command = true;
-			break;
-		case OPT_BUILD_CMD:
-			if (!*optarg) {
-				pr_err("--build-cmd: empty command");
-				return -EINVAL;
-			}
-			opt->build_cmd = optarg;
-			break;
-		case OPT_BUILD_ROOT:
-			opt->build_root = optarg;
-			break;
-		case OPT_NO_BUILD:
-			opt->no_build = true;
-			break;
-		case OPT_BISECT:
-			opt->bisect = true;
-			break;
-		case OPT_COMMITS:
-			if (!strstr(optarg, "..") || !strncmp(optarg, "..", 2) ||
-			    !strstr(optarg, "..")[2] || strstr(optarg, "...")) {
-				pr_err("--commits: '%s' is not GOOD..BAD", optarg);
-				return -EINVAL;
-			}
-			opt->commits = optarg;
-			break;
-		case OPT_HISTORY:
-			if (!*optarg) {
-				pr_err("--history: empty file name");
-				return -EINVAL;
-			}
-			opt->history = optarg;
-			break;
-		case OPT_QUIET:
-			opt->quiet = true;
-			break;
-		case OPT_VERBOSE:
-			opt->verbose = true;
-			break;
-		case OPT_HELP:
-			print_help();
-			return 1;
-		case OPT_VERSION:
-			printf("pinpoint %s\n", PP_VERSION);
-			return 1;
-		case OPT_PRINT_PLUGIN:
-			return print_path(PP_PATH_PLUGIN);
-		case OPT_PRINT_RUNTIME:
-			return print_path(PP_PATH_RUNTIME_SHARED);
-		case ':':
-			pr_err("option %s needs a value (see --help)", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			if (optopt && optopt < 256)
-				pr_err("unknown option '-%c' (see --help)", optopt);
-			else
-				pr_err("unknown option '%s' (see --help)", argv[optind - 1]);
-			return -EINVAL;
-		}
-		if (err)
-			return err;
-	}
-	if (optind < argc)
-		opt->command = &argv[optind];
+/* What the options given say together. */
+static int check_together(const struct pp_options *opt)
+{
 	if (!opt->entry) {
 		pr_err("--entry FUNC is required (see --help)");
 		return -EINVAL;
@@ -542,6 +584,43 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	return 0;
 }
 
+int pp_options_parse(struct pp_options *opt, int argc, char **argv)
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 3];
+	int c, err;
+
+	err = set_defaults(opt);
+	if (err)
+		return err;
+	getopt_tables(longopts, shortopts);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct pp_option_desc *d = find_option(c);
+
+		if (c == ':') {
+			pr_err("option %s needs a value (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (!d) {
+			if (optopt && optopt < OPT_LONG_ONLY)
+				pr_err("unknown option '-%c' (see --help)", optopt);
+			else
+				pr_err("unknown option '%s' (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+		err = d->set(opt, d, optarg);
+		if (err)
+			return err;
+		if (d->given)
+			*(bool *)((char *)opt + d->given) = true;
+	}
+	if (optind < argc)
+		opt->command = &argv[optind];
+	return check_together(opt);
+}
+
 void pp_options_free(struct pp_options *opt)
 {
 	free(opt->exclude);
@@ -551,5 +630,8 @@ void pp_options_free(struct pp_options *opt)
 
 const char *pp_search_name(enum pp_search search)
 {
-	return search == PP_SEARCH_LINEAR ? "linear" : search == PP_SEARCH_SEED ? "seed" : "attrib";
+	for (const struct pp_choice *c = search_choices; c->name; c++)
+		if (c->value == (int)search && !c->hidden)
+			return c->name;
+	return search_choices[0].name;
 }

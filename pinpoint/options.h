@@ -21,15 +21,15 @@ struct pp_options {
 	const char *current;
 	int measurements;	 /* runs per revision in each round of a comparison */
 	int max_runs_comparison; /* runs per revision one comparison may use */
-	long max_runs; /* comparison runs of the whole session, both revisions, 0 = no limit */
-	double max_time;	 /* seconds the session may measure for, 0 = no limit */
-	long executions;	 /* each run ends after the entry's N-th execution, or: */
+	long max_runs;	 /* comparison runs of the whole session, both revisions, 0 = no limit */
+	double max_time; /* seconds the session may measure for, 0 = no limit */
+	long executions; /* each run ends after the entry's N-th execution, or: */
 #define PP_EXECUTIONS_AUTO (-1L) /* as many as the discover stage finds best */
 #define PP_EXECUTIONS_ALL 0L	 /* never: runs go to their end */
-	const char *cpu_list; /* --cpu as given, NULL = runs go anywhere */
-	cpu_set_t cpus;	      /* --cpu: the CPUs runs are pinned to */
-	int warmups;	      /* runs per revision discarded before each comparison */
-	unsigned long seed;   /* --seed: of the runs' random order (schedule.h) */
+	const char *cpu_list;	 /* --cpu as given, NULL = runs go anywhere */
+	cpu_set_t cpus;		 /* --cpu: the CPUs runs are pinned to */
+	int warmups;		 /* runs per revision discarded before each comparison */
+	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
 	bool have_seed;
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */
@@ -45,7 +45,7 @@ struct pp_options {
 	bool quiet;
 	bool verbose;
 	bool no_save_command;
-	bool timing_all; /* --timing all: no sampling of armed calls */
+	bool timing_all;	/* --timing all: no sampling of armed calls */
 	const char *build_cmd;	/* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
 	bool no_build;		/* use the directories as they are */
@@ -56,8 +56,8 @@ struct pp_options {
 };
 
 /*
- * Parse argv.  Returns 0 to go on, 1 when --help or --version was handled,
- * -EINVAL after printing one error line.
+ * Parse argv.  Returns 0 to go on, 1 when --help, --version or a
+ * --print-*-path was handled, -EINVAL after printing one error line.
  */
 int pp_options_parse(struct pp_options *opt, int argc, char **argv);
 void pp_options_free(struct pp_options *opt);

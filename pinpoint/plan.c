@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * plan.c - the plan stage: compare the entry, run the search --search names
- * below it (one row of the table below a search: search.h), then finish the
- * attribution tree the search built (tree.c).
+ * plan.c - the plan stage: compare the entry, with nothing armed inside it,
+ * run the search --search names below it (one row of the table below: a
+ * search is search.h's operations), then finish the attribution tree the
+ * search built (tree.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,22 +24,20 @@ int pp_plan(struct pp_session *s)
 {
 	const struct pp_search_ops *ops = searches[s->opt->search];
 	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
-	struct pp_qlist first = {0};
 	struct pp_quantity *e;
 	int err, root;
 
-	/* The entry first; what the search will look at first rides along in its runs. */
+	/*
+	 * The entry first, with nothing armed inside it: its verdict decides
+	 * whether the session claims a regression, and a probe's cost is never
+	 * taken out exactly (account.c), so none is in its values.
+	 */
 	e = pp_quantity_get(s, PP_Q_ENTRY, entry, 0, 0);
 	if (!e)
 		return -ENOMEM;
 	e->alpha = 1 - s->opt->confidence;
-	err = s->opt->depth > 0 && ops->first ? ops->first(s, &first) : 0;
-	if (!err) {
-		const struct pp_ride ride = {first.q, first.n, NULL, NULL};
-
-		err = pp_settle(s, &e, 1, &ride);
-	}
-	pp_qlist_free(&first);
+	s->layer = 0;
+	err = pp_settle(s, &e, 1, NULL);
 	if (err)
 		return err;
 	if (e->verdict != PP_V_SLOWER) {

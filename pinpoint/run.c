@@ -140,16 +140,17 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 		     s->opt->cpu_list ? &s->opt->cpus : NULL, st);
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
-			    strerror(-err));
+				strerror(-err));
 		return -EIO;
 	}
 	if (st->interrupted)
 		return -EINTR;
 	if (st->timed_out || st->signal || st->exit_code) {
 		last_line(errp, tail, sizeof(tail));
-		pp_session_fail(s, "%s revision, comparison %u, run %u: '%s' %s%s%s", rev->label, batch,
-			    index + 1, s->opt->command[0], pp_run_describe(st, how, sizeof(how)),
-			    tail[0] ? "; its last words: " : "", tail);
+		pp_session_fail(s, "%s revision, batch %u, run %u: '%s' %s%s%s", rev->label, batch,
+				index + 1, s->opt->command[0],
+				pp_run_describe(st, how, sizeof(how)),
+				tail[0] ? "; its last words: " : "", tail);
 		return -EIO;
 	}
 	/* A run the runtime stopped (stop=, later batches) printed only part of its output. */
@@ -176,13 +177,13 @@ read:
 		if (werr == -ENOSPC) {
 			pp_session_fail(s,
 					"no space left on device writing %s (the %s revision's "
-					"results, comparison %u, run %u)",
+					"results, batch %u, run %u)",
 					out, rev->label, batch, index + 1);
 			return -ENOSPC;
 		}
 		if (werr) {
 			pp_session_fail(s,
-					"%s revision, comparison %u, run %u: the results could "
+					"%s revision, batch %u, run %u: the results could "
 					"not be written: %s",
 					rev->label, batch, index + 1, tail);
 			return -EIO;
@@ -198,27 +199,29 @@ read:
 	}
 	if (err == -ENOENT) {
 		pp_session_fail(s,
-			    "%s revision, comparison %u, run %u: the benchmark wrote no "
-			    "measurements (is it built with the pinpoint runtime, and does it "
-			    "end with exit() or a return from main?)",
-			    rev->label, batch, index + 1);
+				"%s revision, batch %u, run %u: the benchmark wrote no "
+				"measurements (is it built with the pinpoint runtime, and does it "
+				"end with exit() or a return from main?)",
+				rev->label, batch, index + 1);
 		return -EIO;
 	}
 	if (!err && pp_results_others(out, others, 1, 1) > 0) {
 		/* <out> and <out>.<pid>: two processes measured; which one ran what? */
 		pp_session_fail(s,
-				"%s revision, comparison %u, run %u: '%s' ran more than one program "
+				"%s revision, batch %u, run %u: '%s' ran more than one program "
 				"with the pinpoint runtime armed (processes %ld and %ld wrote "
 				"results): pinpoint measures one process per run",
-				rev->label, batch, index + 1, s->opt->command[0], res->pid, others[0]);
+				rev->label, batch, index + 1, s->opt->command[0], res->pid,
+				others[0]);
 		pp_results_free(res);
 		return -EIO;
 	}
 	if (err) {
-		pp_session_fail(s, "%s revision, comparison %u, run %u: unreadable results %s: %s",
-			    rev->label, batch, index + 1, out,
-			    err == -EPROTO ? "written by another version of the pinpoint runtime"
-					   : strerror(-err));
+		pp_session_fail(s, "%s revision, batch %u, run %u: unreadable results %s: %s",
+				rev->label, batch, index + 1, out,
+				err == -EPROTO
+				    ? "written by another version of the pinpoint runtime"
+				    : strerror(-err));
 		return -EIO;
 	}
 	return 0;

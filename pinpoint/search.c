@@ -16,32 +16,41 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 {
 	unsigned k, n = a->ncalls < b->ncalls ? a->ncalls : b->ncalls;
 	const struct pp_prog_call *ca, *cb;
+	char *la = NULL, *lb = NULL;
 	int r;
 
 	*why = NULL;
+	/* The same callees, through the same inlined calls. */
 	for (k = 0; k < n; k++)
-		if (!pp_same_callee(&a->calls[k], &b->calls[k]))
+		if (!pp_same_callee(&a->calls[k], &b->calls[k]) ||
+		    a->calls[k].via != b->calls[k].via)
 			break;
 	if (k == n && a->ncalls == b->ncalls)
 		return true;
 	if (k < n) {
 		ca = &a->calls[k];
 		cb = &b->calls[k];
+		la = pp_prog_call_label(a, k);
+		lb = pp_prog_call_label(b, k);
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u was %s "
 			     "(%s:%u), is %s (%s:%u)",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(ca)), ca->file,
-			     ca->line, pp_demangle(pp_prog_call_name(cb)), cb->file, cb->line);
+			     a->ncalls, b->ncalls, k, la ? la : "?", ca->file, ca->line,
+			     lb ? lb : "?", cb->file, cb->line);
 	} else {
 		bool gone = a->ncalls > b->ncalls; /* the longer list has the extra calls */
-		const struct pp_prog_call *c = gone ? &a->calls[k] : &b->calls[k];
+		const struct pp_prog_fn *f = gone ? a : b;
+		const struct pp_prog_call *c = &f->calls[k];
 
+		la = pp_prog_call_label(f, k);
 		r = asprintf(why,
 			     "its call list changed: %u calls before, %u now; call %u to %s "
 			     "(%s:%u) and after are %s",
-			     a->ncalls, b->ncalls, k, pp_demangle(pp_prog_call_name(c)), c->file,
-			     c->line, gone ? "gone" : "new");
+			     a->ncalls, b->ncalls, k, la ? la : "?", c->file, c->line,
+			     gone ? "gone" : "new");
 	}
+	free(la);
+	free(lb);
 	if (r < 0)
 		*why = NULL;
 	return false;

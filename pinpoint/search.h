@@ -15,12 +15,6 @@
 
 struct pp_search_ops {
 	const char *name; /* as --search spells it */
-	/*
-	 * Add to @l what the search will look at first: it rides along in the
-	 * entry's rounds, so the entry is measured under the same arming
-	 * throughout and the first parts' looks are paid for.  May be NULL.
-	 */
-	int (*first)(struct pp_session *s, struct pp_qlist *l);
 	/* Search below the entry's node @root, found slower, adding nodes under it. */
 	int (*dig)(struct pp_session *s, int root);
 	/*

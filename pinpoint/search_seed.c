@@ -64,7 +64,7 @@ static unsigned split_point(unsigned first, unsigned last)
 static int compare(struct pp_session *s, struct pp_quantity *q)
 {
 	struct pp_quantity *half[2];
-	struct pp_ride ride = {half, 0, NULL, NULL};
+	struct pp_settle_how how = {.ride = half};
 
 	if (q->kind == PP_Q_RANGE && q->last > q->first && s->opt->search == PP_SEARCH_SEED) {
 		unsigned mid = split_point(q->first, q->last);
@@ -76,9 +76,9 @@ static int compare(struct pp_session *s, struct pp_quantity *q)
 		for (int h = 0; h < 2; h++) /* the two halves share their range's alpha */
 			if (!half[h]->alpha && q->alpha > 0)
 				half[h]->alpha = pp_seq_child_alpha(q->alpha, 2);
-		ride.n = 2;
+		how.nride = 2;
 	}
-	return pp_settle(s, &q, 1, &ride);
+	return pp_settle(s, &q, 1, &how);
 }
 
 /* The share @alpha gives @q, unless it has one; false when out of memory. */
@@ -140,9 +140,9 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 	}
 	for (unsigned k = 0; k < ncalls; k++) {
 		/* the calls after it ride along: their first values come with its runs */
-		const struct pp_ride ride = {qs + k + 1, ncalls - k - 1, NULL, NULL};
+		const struct pp_settle_how how = {.ride = qs + k + 1, .nride = ncalls - k - 1};
 
-		err = pp_settle(s, &qs[k], 1, &ride);
+		err = pp_settle(s, &qs[k], 1, &how);
 		if (err)
 			goto out;
 		if (qs[k]->verdict == PP_V_SLOWER) {
@@ -242,28 +242,7 @@ static int dig(struct pp_session *s, int root)
 	return err;
 }
 
-/* DiggingFind's comparisons under the entry, measured with it; it gives them their alpha. */
-static int first(struct pp_session *s, struct pp_qlist *l)
-{
-	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
-	char *why = NULL;
-	bool same = pp_same_call_list(entry[0], entry[1], &why);
-	unsigned last;
-	int err = 0;
-
-	free(why);
-	if (!same || !entry[PP_CUR]->ncalls)
-		return 0;
-	last = entry[PP_CUR]->ncalls - 1;
-	err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, last));
-	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
-		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, 0, (last + 1) / 2 - 1));
-	if (!err && last > 0 && s->opt->search == PP_SEARCH_SEED)
-		err = pp_qlist_add(l, pp_quantity_get(s, PP_Q_RANGE, entry, (last + 1) / 2, last));
-	return err ? err : pp_qlist_add(l, pp_quantity_get(s, PP_Q_SELF, entry, 0, 0));
-}
-
 const struct pp_search_ops pp_search_seed = {
-    .name = "seed", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};
+    .name = "seed", .dig = dig, .mark_chain = NULL, .tree = false};
 const struct pp_search_ops pp_search_linear = {
-    .name = "linear", .first = first, .dig = dig, .mark_chain = NULL, .tree = false};
+    .name = "linear", .dig = dig, .mark_chain = NULL, .tree = false};

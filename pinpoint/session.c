@@ -5,6 +5,7 @@
  * are decided, and releasing it all.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nq; i++) {
 		free(s->q[i]->series[0].v);
 		free(s->q[i]->series[1].v);
+		free(s->q[i]->left);
+		free(s->q[i]->terms);
+		free(s->q[i]->signs);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -27,8 +31,10 @@ void pp_session_free(struct pp_session *s)
 		free(s->batches[i].arming[1]);
 	}
 	free(s->batches);
-	for (size_t i = 0; i < s->nruns; i++)
+	for (size_t i = 0; i < s->nruns; i++) {
 		free(s->runs[i].values);
+		free(s->runs[i].removed);
+	}
 	free(s->runs);
 	for (size_t i = 0; i < s->nnodes; i++)
 		free(s->nodes[i].detail);
@@ -110,6 +116,42 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 	return new_quantity(s, kind, fn);
 }
 
+/* Whether @q is @of, or one of @of's terms, at any depth. */
+static bool depends_on(const struct pp_quantity *of, const struct pp_quantity *q)
+{
+	if (of == q)
+		return true;
+	for (size_t i = 0; i < of->nterms; i++)
+		if (depends_on(of->terms[i], q))
+			return true;
+	return false;
+}
+
+int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
+		       const signed char *signs, size_t n)
+{
+	if (q->nterms || !n || (n == 1 && terms[0] == q && signs[0] == 1))
+		return 0; /* nothing to derive: it is its one term */
+	for (size_t i = 0; i < n; i++)
+		if (!terms[i] || depends_on(terms[i], q))
+			return -EINVAL;
+	q->terms = calloc(n, sizeof(*q->terms));
+	q->signs = calloc(n, sizeof(*q->signs));
+	if (!q->terms || !q->signs) {
+		free(q->terms);
+		free(q->signs);
+		q->terms = NULL;
+		q->signs = NULL;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		q->terms[i] = terms[i];
+		q->signs[i] = signs[i];
+	}
+	q->nterms = n;
+	return 0;
+}
+
 int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q)
 {
 	if (!q)
@@ -152,6 +194,10 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->q = q;
 	n->parent = parent;
 	n->child = n->next = -1;
+	n->lead = n->tie = -1;
+	n->probe_scale = 1;
+	n->clean[0] = n->clean[1] = NAN;
+	n->mean[0] = n->mean[1] = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0				   ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1
@@ -161,26 +207,44 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	return (int)s->nnodes++;
 }
 
-enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+/* The mean wall time of the session's runs so far, s. */
+static double mean_wall(const struct pp_session *s)
 {
 	double wall = 0;
 
-	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
-		return PP_SPENT_RUNS;
-	if (!(s->opt->max_time > 0))
-		return PP_SPENT_NONE;
 	for (size_t i = 0; i < s->nruns; i++)
 		wall += s->runs[i].st.wall_s;
-	if (s->nruns)
-		wall /= (double)s->nruns;
-	if (pp_now() - s->started + (double)runs * wall > s->opt->max_time)
+	return s->nruns ? wall / (double)s->nruns : 0.0;
+}
+
+double pp_session_time_left(const struct pp_session *s)
+{
+	double from = s->measuring > 0 ? s->measuring : s->started;
+
+	if (!(s->opt->max_time > 0))
+		return INFINITY;
+	return s->opt->max_time - (pp_now() - from);
+}
+
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+{
+	double need;
+
+	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
+		return PP_SPENT_RUNS;
+	need = (double)runs * mean_wall(s);
+	if (need > pp_session_time_left(s))
 		return PP_SPENT_TIME;
+	if (s->deadline > 0 && pp_now() + need > s->deadline)
+		return PP_SPENT_PLAN;
 	return PP_SPENT_NONE;
 }
 
 const char *pp_spent_option(enum pp_spent why)
 {
-	return why == PP_SPENT_TIME ? "--max-time" : "--max-runs";
+	return why == PP_SPENT_TIME   ? "--max-time"
+	       : why == PP_SPENT_PLAN ? "the time plan's share of --max-time"
+				      : "--max-runs";
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)
@@ -248,6 +312,8 @@ const char *pp_verdict_name(enum pp_verdict v)
 		return "slower-below-threshold";
 	case PP_V_FASTER_BELOW:
 		return "faster-below-threshold";
+	case PP_V_BOUNDED:
+		return "bounded";
 	default:
 		return "same";
 	}

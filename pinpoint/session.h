@@ -36,6 +36,7 @@ enum pp_qkind {
 	PP_Q_ENTRY, /* the entry function as a whole */
 	PP_Q_RANGE, /* calls first..last of a function */
 	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
+	PP_Q_TOTAL, /* a function's whole time, measured with its parts (the entry's: its slot) */
 };
 
 struct pp_series {
@@ -51,7 +52,9 @@ int pp_series_push(struct pp_series *s, double v);
  * PP_V_SLOWER: slower by the threshold or more (a regression);
  * PP_V_SLOWER_BELOW, PP_V_FASTER_BELOW: shown different, and shown within the
  * threshold; PP_V_NOT_SLOWER: the entry only (its question is one-sided):
- * faster or the same.
+ * faster or the same.  PP_V_BOUNDED: left open because no answer could change
+ * the search's (q->left says why): its last look's interval is all that is
+ * known ("at most" its upper end).
  */
 enum pp_verdict {
 	PP_V_SAME,
@@ -61,10 +64,15 @@ enum pp_verdict {
 	PP_V_NOT_SLOWER,
 	PP_V_SLOWER_BELOW,
 	PP_V_FASTER_BELOW,
+	PP_V_BOUNDED,
 };
 
-/* Which of the session's budgets stopped a comparison. */
-enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME };
+/*
+ * Which of the session's budgets stopped a comparison: --max-runs,
+ * --max-time, or the time plan's share of --max-time for the part of the
+ * search it belongs to (s->deadline).
+ */
+enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN };
 
 struct pp_quantity {
 	unsigned id;
@@ -77,6 +85,16 @@ struct pp_quantity {
 	unsigned prev_first, prev_last;
 	bool absent[2];
 	struct pp_series series[2]; /* per-run values, per revision */
+	/*
+	 * Derived (nterms > 0): not armed, its value in a run is the sum of its
+	 * terms' values in that run, each times its sign (an own body is its
+	 * function's whole less its calls; a range, its calls or quarters), so
+	 * that no call site feeds two counters (measure.c).  The terms are
+	 * measured whenever it is.
+	 */
+	struct pp_quantity **terms;
+	signed char *signs;
+	size_t nterms;
 	unsigned batch;		    /* measured in this batch (1-based), 0 = not yet */
 	/* The error rate this comparison may spend, set by the plan (0: not set,
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
@@ -90,6 +108,7 @@ struct pp_quantity {
 	size_t next_look;	   /* values per revision the next look takes */
 	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
 	enum pp_spent truncated;
+	char *left; /* PP_V_BOUNDED: why no more runs were spent on it (malloc'ed) */
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* rounds after its first, shared with the others of its batch still open */
@@ -114,10 +133,13 @@ struct pp_run_record {
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
 	double *values; /* per quantity of the batch, in batch order */
+	double *removed; /* the probes' cost the runtime took out of each value, same order */
 };
 
 struct pp_batch {
 	unsigned id;
+	int layer; /* of the quantities it measures: 0 the entry, k the parts of a layer k-1
+		      function */
 	size_t nq;
 	unsigned *qids;
 	char *arming[2];
@@ -160,6 +182,26 @@ struct pp_node {
 	unsigned rank;	  /* 1-based rank among the further contributors, 0 = none */
 	const char *stop; /* why the search stopped here, or NULL */
 	char *detail;	  /* what changed, or which calls are inlined here; or NULL */
+	/*
+	 * A function searched (account.c): its whole time measured with its
+	 * parts, the difference of that in the runs of its parts, how many runs
+	 * per revision measured them all (0: none, the children's numbers are
+	 * their comparisons' own), and the child that leads in its direction
+	 * and the runner-up the same runs do not tell it from (-1: none).
+	 */
+	const struct pp_quantity *total;
+	struct pp_interval whole, parts; /* the whole's difference and its parts' together */
+	/*
+	 * The probes' cost as the runtime calibrated it, scaled to what this
+	 * function's runs show (account.c): scale = (its whole with its parts
+	 * armed, probes left in) less (it with nothing armed inside, clean[]),
+	 * over what the runtime took out; 1 when that cannot be told.
+	 */
+	double probe_scale;
+	double clean[2]; /* its mean with nothing armed inside, per revision; NaN: none */
+	double mean[2];	 /* a part: its mean over those runs, per revision */
+	size_t runs[2];
+	int lead, tie;
 };
 
 struct pp_session {
@@ -181,7 +223,14 @@ struct pp_session {
 	bool interrupted;
 	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished;   /* monotonic clock, s */
-	double started_wall;	    /* seconds since the epoch */
+	double measuring;	    /* when measuring began (after the builds); 0 until then */
+	/*
+	 * The time plan (search_attrib.c): a settle round that would end after
+	 * this (monotonic clock, s) is not started; 0: no limit but --max-time.
+	 */
+	double deadline;
+	int layer; /* what is measured now: 0 the entry, k the parts of a layer k-1 function */
+	double started_wall; /* seconds since the epoch */
 	volatile int *stop;
 	unsigned ndecided; /* comparisons decided so far */
 	/*
@@ -222,6 +271,15 @@ struct pp_qlist {
 int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q);
 void pp_qlist_free(struct pp_qlist *l);
 
+/*
+ * Make @q derived: its value is the sum of @terms[i]'s times @signs[i]
+ * (+1 or -1) in the same run.  A quantity already derived keeps its terms,
+ * and one that is its one term stays as it is.  Returns 0, -EINVAL (a term
+ * that is @q or is derived from @q), -ENOMEM.
+ */
+int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
+		       const signed char *signs, size_t n);
+
 /* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 				    const struct pp_prog_fn *const fn[2], unsigned first,
@@ -245,6 +303,8 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
  * of the runs so far.  Returns PP_SPENT_NONE, or the budget that cannot.
  */
 enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs);
+/* Seconds of --max-time left (INFINITY without a limit). */
+double pp_session_time_left(const struct pp_session *s);
 /* The option that @why names: "--max-runs" or "--max-time". */
 const char *pp_spent_option(enum pp_spent why);
 

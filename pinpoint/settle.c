@@ -3,9 +3,10 @@
  * settle.c - the one way into measurement: ask the decide stage, and while
  * some comparisons want more runs, have the measure stage add a round of the
  * runs their next looks need, all of them in the same runs, as long as the
- * session's --max-runs and --max-time can pay for them; when they cannot,
- * the comparisons still open are undecided.  Riders (pp_ride) are measured
- * in those rounds, not decided.
+ * session's --max-runs, --max-time and time plan can pay for them; when
+ * they cannot, the comparisons still open are undecided.  Riders are
+ * measured in those rounds, not decided; comparisons that can no longer
+ * change the search's answer are left open (settle.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,60 +18,74 @@
 #include "pinpoint/log.h"
 #include "pinpoint/measure.h"
 
-/* Add @q to @open[0..*n) unless it is decided, there already, or there is no room. */
-static void add_open(struct pp_quantity **open, size_t *n, struct pp_quantity *q)
+/* Add @q to @list[0..*n) unless it is there already or there is no room. */
+static void add_to(struct pp_quantity **list, size_t *n, struct pp_quantity *q)
 {
-	if (q->decided || *n >= PP_BATCH_MAX_SLOTS)
+	if (*n >= PP_BATCH_MAX_SLOTS)
 		return;
 	for (size_t j = 0; j < *n; j++)
-		if (open[j] == q)
+		if (list[j] == q)
 			return;
-	open[(*n)++] = q;
+	list[(*n)++] = q;
 }
 
-/* Add what rides along in this round to @open[*nopen..). */
-static int add_riders(struct pp_session *s, const struct pp_ride *ride, struct pp_quantity **open,
-		      size_t *nopen)
+/* Add what rides along in this round to @list[*n..). */
+static int add_riders(struct pp_session *s, const struct pp_settle_how *how,
+		      struct pp_quantity **list, size_t *n)
 {
 	struct pp_quantity *r[PP_BATCH_MAX_SLOTS];
 	size_t nr = 0;
 	int err;
 
-	if (!ride)
+	if (!how)
 		return 0;
-	for (size_t i = 0; i < ride->n; i++)
-		add_open(open, nopen, ride->q[i]);
-	if (!ride->fill || *nopen >= PP_BATCH_MAX_SLOTS)
+	for (size_t i = 0; i < how->nride; i++)
+		add_to(list, n, how->ride[i]);
+	if (!how->fill || *n >= PP_BATCH_MAX_SLOTS)
 		return 0;
-	err = ride->fill(s, ride->arg, r, &nr, PP_BATCH_MAX_SLOTS - *nopen);
+	err = how->fill(s, how->arg, r, &nr, PP_BATCH_MAX_SLOTS - *n);
 	if (err)
 		return err;
 	for (size_t i = 0; i < nr; i++)
-		add_open(open, nopen, r[i]);
+		if (!r[i]->decided)
+			add_to(list, n, r[i]);
 	return 0;
 }
 
-/* Decide what can be decided; the open ones go to @open, the most runs any wants to *@want. */
+/*
+ * Decide what can be decided, and leave open what cannot change the answer;
+ * the open ones go to @open, the most runs any wants to *@want.
+ */
 static int look_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
-		    struct pp_quantity **open, size_t *nopen, size_t *want)
+		    const struct pp_settle_how *how, struct pp_quantity **open, size_t *nopen,
+		    size_t *want)
 {
 	*nopen = 0;
 	*want = 0;
 	for (size_t i = 0; i < n; i++) {
+		struct pp_quantity *q = qs[i];
+		const char *why;
 		int ret;
 
-		if (qs[i]->decided)
+		if (q->decided)
 			continue;
-		ret = pp_decide(s, qs[i]);
-		if (ret == PP_DECIDED) {
-			pp_session_decided(s, qs[i]);
-		} else if (ret == PP_NEEDS_RUNS) {
-			size_t w = pp_decide_wanted(s, qs[i]);
-
-			open[(*nopen)++] = qs[i];
-			*want = w > *want ? w : *want;
-		} else {
+		ret = pp_decide(s, q);
+		if (ret != PP_DECIDED && ret != PP_NEEDS_RUNS)
 			return ret;
+		if (ret == PP_NEEDS_RUNS && q->seq.looks && how && how->matters &&
+		    (why = how->matters(s, how->arg, q))) {
+			pr_dbg("comparison of quantity %u left open after look %u: %s", q->id,
+			       q->seq.looks, why);
+			pp_decide_bound(s, q, why);
+			ret = PP_DECIDED;
+		}
+		if (ret == PP_DECIDED) {
+			pp_session_decided(s, q);
+		} else {
+			size_t w = pp_decide_wanted(s, q);
+
+			open[(*nopen)++] = q;
+			*want = w > *want ? w : *want;
 		}
 	}
 	return 0;
@@ -78,16 +93,16 @@ static int look_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
 
 /* pp_settle for at most PP_BATCH_MAX_SLOTS comparisons. */
 static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
-			const struct pp_ride *ride)
+			const struct pp_settle_how *how)
 {
-	struct pp_quantity *open[PP_BATCH_MAX_SLOTS];
+	struct pp_quantity *open[PP_BATCH_MAX_SLOTS], *round[PP_BATCH_MAX_SLOTS];
 	int ret;
 
 	for (;;) {
-		size_t nopen, nall, want;
+		size_t nopen, nround = 0, want;
 		enum pp_spent why;
 
-		ret = look_all(s, qs, n, open, &nopen, &want);
+		ret = look_all(s, qs, n, how, open, &nopen, &want);
 		if (ret || !nopen)
 			return ret;
 		/* One round for all: each looks at its own fixed sizes, whatever it was given. */
@@ -111,21 +126,26 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 			       "runs (round %d, with %zu others)",
 			       open[i]->id, open[i]->seq.looks, want, open[i]->rounds, nopen - 1);
 		}
-		nall = nopen;
-		ret = add_riders(s, ride, open, &nall);
+		/* The open ones, then the decided ones of the group, then the riders. */
+		for (size_t i = 0; i < nopen; i++)
+			add_to(round, &nround, open[i]);
+		for (size_t i = 0; i < n; i++)
+			add_to(round, &nround, qs[i]);
+		ret = add_riders(s, how, round, &nround);
 		if (!ret)
-			ret = pp_measure(s, open, nall, (int)want);
+			ret = pp_measure(s, round, nround, (int)want);
 		if (ret)
 			return ret;
 	}
 }
 
-int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n, const struct pp_ride *ride)
+int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n,
+	      const struct pp_settle_how *how)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < n && !ret; i += PP_BATCH_MAX_SLOTS)
 		ret = settle_batch(s, qs + i,
-				   n - i < PP_BATCH_MAX_SLOTS ? n - i : PP_BATCH_MAX_SLOTS, ride);
+				   n - i < PP_BATCH_MAX_SLOTS ? n - i : PP_BATCH_MAX_SLOTS, how);
 	return ret;
 }

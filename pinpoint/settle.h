@@ -10,34 +10,42 @@
 #include "pinpoint/session.h"
 
 /*
- * What rides along in a settle round: quantities measured in the round's
- * runs but not decided there (the search decides them later, at their own
- * fixed look sizes, with the values already gathered).  @q[0..@n) ride in
- * every round; @fill, when not NULL, puts up to @max more in @out and their
- * number in *@nout before each round, so it can choose by what the runs so
- * far showed.  Decided quantities are skipped, and riders are left out of a
- * round that has no room for them.
+ * How a settle call measures besides what it decides.  Riders are
+ * quantities measured in the rounds' runs but not decided there (the search
+ * decides them later, at their own fixed look sizes, with the values already
+ * gathered): @ride[0..@nride) ride in every round; @fill, when not NULL,
+ * puts up to @max more in @out and their number in *@nout before each
+ * round, so it can choose by what the runs so far showed (decided ones are
+ * skipped); riders are left out of a round that has no room.
+ * @matters, when not NULL, is asked after every round about each open
+ * comparison that has had a look: one it says cannot change the search's
+ * answer is left open (pp_decide_bound, why: @matters' return), and no more
+ * runs are spent on it.
  */
-struct pp_ride {
-	struct pp_quantity *const *q;
-	size_t n;
+struct pp_settle_how {
+	struct pp_quantity *const *ride;
+	size_t nride;
 	int (*fill)(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *nout,
 		    size_t max);
+	const char *(*matters)(struct pp_session *s, void *arg, const struct pp_quantity *q);
 	void *arg;
 };
 
 /*
  * Decide @qs[0..@n): each is decided as soon as its values allow (decide.h);
  * while some are open, a round of the runs the furthest behind needs is
- * measured for all of them together, with @ride's quantities (@ride may be
- * NULL): whatever has no values yet gets its first ones in the first round,
- * and each looks only at its own fixed sizes, so extra values wait for its
- * later looks.  When the session's --max-runs or --max-time cannot pay for
- * the next round, those still open are undecided (pp_decide_give_up).  The
- * session numbers each when decided (pp_session_decided).  More quantities
- * than one run can arm (PP_BATCH_MAX_SLOTS) are settled a batch's worth at a
- * time.  Returns 0, -ENOMEM, or the error of pp_measure() / pp_decide().
+ * measured for all of @qs together - the decided ones too, so that the
+ * parts of a function are measured in the same runs to the end - with
+ * @how's riders (@how may be NULL): whatever has no values yet gets its
+ * first ones in the first round, and each looks only at its own fixed sizes,
+ * so extra values wait for its later looks.  When the session's --max-runs,
+ * --max-time or time plan (s->deadline) cannot pay for the next round, those
+ * still open are undecided (pp_decide_give_up).  The session numbers each
+ * when decided (pp_session_decided).  More quantities than one run can arm
+ * (PP_BATCH_MAX_SLOTS) are settled a batch's worth at a time.  Returns 0,
+ * -ENOMEM, or the error of pp_measure() / pp_decide().
  */
-int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n, const struct pp_ride *ride);
+int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n,
+	      const struct pp_settle_how *how);
 
 #endif /* PINPOINT_SETTLE_H */

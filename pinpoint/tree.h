@@ -16,6 +16,15 @@
  */
 void pp_tree_mark_chain(struct pp_session *s);
 
+/*
+ * The numbers of the parts of function node @node (its children: their
+ * differences, shares and the remainder's), its whole time's difference and
+ * the part that leads it, from the runs that measured node->total and all
+ * its parts (account.c).  Nothing changes when fewer than 2 runs per
+ * revision measured them all.  Returns 0 or -ENOMEM.
+ */
+int pp_tree_account(struct pp_session *s, int node);
+
 /* Order, shares, the chain (@ops->mark_chain) and the ranks of @s's tree. */
 void pp_tree_finish(struct pp_session *s, const struct pp_search_ops *ops);
 

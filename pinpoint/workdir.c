@@ -106,6 +106,13 @@ int pp_workdir_clean_stale(const char *tmpdir)
 	return removed;
 }
 
+const char *pp_workdir_tmpdir(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	return tmpdir && *tmpdir ? tmpdir : "/tmp";
+}
+
 int pp_workdir_create(const char *tmpdir, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s/" PREFIX "%ld.XXXXXX", tmpdir, (long)getpid());

@@ -18,6 +18,9 @@
  */
 int pp_workdir_clean_stale(const char *tmpdir);
 
+/* Where the driver's temporary files go: $TMPDIR when set and not empty, else /tmp. */
+const char *pp_workdir_tmpdir(void);
+
 /* Make the work directory in @tmpdir; its path in @buf.  0 or -errno. */
 int pp_workdir_create(const char *tmpdir, char *buf, size_t len);
 

@@ -84,11 +84,13 @@ static void init(void)
 		return;
 	}
 	pp_clock_init();
-	pp_vsave_init();
+	pp_arch_vsave_init();
+	/* before any site is armed: it probes a private one (counter 0) */
+	pp_calibrate();
 	pp_init_pid = (int)getpid();
 	pp_samples_cap = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.samples : 0;
 	pp_sample_counter = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.entry : -1;
-	pp_stop_counter = pp_spec.entry >= 0 && pp_spec.stop ? pp_spec.entry : -1;
+	pp_seen_counter = pp_spec.entry >= 0 && (pp_spec.stop || pp_spec.skip) ? pp_spec.entry : -1;
 	if (pthread_atfork(NULL, NULL, pp_atfork_child) || atexit(pp_atexit)) {
 		pp_err("cannot register the exit handler; nothing is measured");
 		return;
@@ -199,6 +201,8 @@ static void arm_fn(struct pp_fn *fn)
 			continue;
 		}
 		pp_sites[base + PP_SITE_BODY].mask[0] |= 1ull << i;
+		if (slot->kind != PP_KIND_FN)
+			continue; /* entry=, whole=: the body alone */
 		for (uint32_t k = 0; k < fn->ncalls; k++)
 			pp_sites[base + PP_SITE_CALL(k)].mask[1] |= 1ull << i;
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * clock.c - the probes' clock: the invariant TSC when the CPU has one (one
- * rdtsc per probe), else CLOCK_MONOTONIC.  The TSC is calibrated against
- * CLOCK_MONOTONIC from two (tsc, ns) pairs, one taken at initialisation and
+ * clock.c - the probes' clock: the architecture's tick clock when the CPU
+ * has a usable one (arch.h: the invariant TSC on x86-64, one rdtsc per
+ * probe), else CLOCK_MONOTONIC.  Ticks are calibrated against
+ * CLOCK_MONOTONIC from two (ticks, ns) pairs, one taken at initialisation and
  * one at exit, so calibration costs nothing at startup; a process that lived
  * less than PP_CALIB_NS sleeps for the rest of it at exit.  What two reads
  * cost is measured once, at initialisation: sampling (sample.c) follows it.
@@ -11,33 +12,15 @@
 #include <time.h>
 
 #include "rt.h"
-#ifdef PP_HAVE_TSC
-#include <cpuid.h>
-#endif
 
 #define PP_CALIB_NS 10000000u /* 10 ms: error of a pair / 10 ms < 1e-5 */
 
-bool pp_use_tsc;
+bool pp_use_ticks;
 uint64_t pp_clock_pair;
 static uint64_t pp_t0_ticks, pp_t0_ns;
 
-static bool has_invariant_tsc(void)
-{
-#ifdef PP_HAVE_TSC
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
-		return false;
-	if (!__get_cpuid(0x80000007u, &a, &b, &c, &d))
-		return false;
-	return d & (1u << 8);
-#else
-	return false;
-#endif
-}
-
 /* The tightest of a few (ticks, ns) readings: ticks is the middle of the
- * two TSC reads around clock_gettime. */
+ * two tick reads around clock_gettime. */
 static void read_pair(uint64_t *ticks, uint64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
@@ -74,8 +57,8 @@ static uint64_t read_cost(void)
 
 void pp_clock_init(void)
 {
-	pp_use_tsc = has_invariant_tsc();
-	if (pp_use_tsc)
+	pp_use_ticks = PP_ARCH_TICKS && pp_arch_ticks_usable();
+	if (pp_use_ticks)
 		read_pair(&pp_t0_ticks, &pp_t0_ns);
 	pp_clock_pair = read_cost();
 }
@@ -84,7 +67,7 @@ double pp_clock_ticks_per_ns(void)
 {
 	uint64_t t1 = 0, n1 = 0;
 
-	if (!pp_use_tsc)
+	if (!pp_use_ticks)
 		return 1.0;
 	for (;;) {
 		struct timespec ts;
@@ -99,6 +82,6 @@ double pp_clock_ticks_per_ns(void)
 		nanosleep(&ts, NULL); /* EINTR: the loop measures again */
 	}
 	if (t1 <= pp_t0_ticks)
-		return 1.0; /* a TSC that went backwards; cannot happen when invariant */
+		return 1.0; /* a clock that went backwards; cannot happen when invariant */
 	return (double)(t1 - pp_t0_ticks) / (double)(n1 - pp_t0_ns);
 }

@@ -6,10 +6,11 @@
  * A static branch is a 5-byte no-op in the instrumented code, described by a
  * struct pp_jump.  After __pinpoint_register armed a link unit's records
  * (flags and pp_fn.armed set), its constructor hands the link unit's
- * branches here, and every branch whose key is set becomes "jmp rel32" to
- * its armed path, or for a sled around a call (PP_JUMP_CALL) "call rel32"
- * to its thunk.  Nothing is patched when nothing is armed: an unarmed
- * process never makes its code writable.
+ * branches here, and every branch whose key is set becomes a jump to its
+ * armed path, or for a sled around a call (PP_JUMP_CALL) a call of its
+ * thunk: on x86-64 "jmp rel32" and "call rel32" (arch.h, pp_arch_branch();
+ * other architectures have no static branches).  Nothing is patched when
+ * nothing is armed: an unarmed process never makes its code writable.
  *
  * Patching makes the pages of the no-ops writable for the time of the
  * writes (read-write-execute) and then read-execute again; where the system
@@ -107,22 +108,19 @@ static int write_mem(struct patcher *w, uint8_t *p, const uint8_t *src, size_t n
 	return 0;
 }
 
-/* The no-op at @code becomes a jump to @target (a call, with @call); 0, or
- * -errno. */
+/* The no-op at @code becomes a jump to @target (a call, with @call; the
+ * architecture's instruction, arch.h); 0, or -errno. */
 static int patch(struct patcher *w, uint8_t *code, const uint8_t *target, bool call)
 {
-	intptr_t rel = (intptr_t)target - (intptr_t)(code + PP_JUMP_LEN);
 	uint8_t jmp[PP_JUMP_LEN];
-	int32_t rel32 = (int32_t)rel;
 	int err;
 
-	if ((intptr_t)rel32 != rel)
-		return -ERANGE;
-	jmp[0] = call ? PP_JUMP_CALL_OP : PP_JUMP_JMP;
-	memcpy(jmp + 1, &rel32, sizeof(rel32));
+	err = pp_arch_branch(jmp, code, target, call);
+	if (err)
+		return err;
 	if (!memcmp(code, jmp, PP_JUMP_LEN))
 		return 0;
-	if (memcmp(code, PP_JUMP_NOP, PP_JUMP_LEN) && memcmp(code, PP_JUMP_ENTRY_NOP, PP_JUMP_LEN))
+	if (!pp_arch_branch_unpatched(code))
 		return -EILSEQ;
 	err = writable(w, code, PP_JUMP_LEN);
 	if (!err) {

@@ -97,15 +97,79 @@ static uint64_t to_ns(uint64_t ticks, double ticks_per_ns)
 	return (uint64_t)((double)ticks / ticks_per_ns + 0.5);
 }
 
+/* A duration in ticks, maybe below 0, as ns: 0 at least. */
+static uint64_t to_ns_d(double ticks, double ticks_per_ns)
+{
+	double ns = ticks / ticks_per_ns;
+
+	return ns > 0 ? (uint64_t)(ns + 0.5) : 0;
+}
+
+/* A cost in ns with two decimals ("12.34"), snprintf-free. */
+static void put_cost(struct pp_writer *w, double ticks, double ticks_per_ns)
+{
+	uint64_t hundredths = to_ns_d(100 * ticks, ticks_per_ns);
+	char d[3] = {'.', (char)('0' + hundredths / 10 % 10), (char)('0' + hundredths % 10)};
+
+	put_u64(w, hundredths / 100);
+	put(w, d, sizeof(d));
+}
+
 static const char *const kind_names[] = {
     [PP_KIND_ENTRY] = PP_SPEC_KEY_ENTRY,
     [PP_KIND_FN] = PP_SPEC_KEY_FN,
+    [PP_KIND_WHOLE] = PP_SPEC_KEY_WHOLE,
     [PP_KIND_RANGE] = PP_SPEC_KEY_RANGE,
 };
+
+/* skip=K was taken, and the entry ran past it (an execution ended since,
+ * or was still running at exit): the results leave out what came before.
+ * A run that went no further is reported whole. */
+static bool skipped(void)
+{
+	int e = pp_spec.entry;
+
+	return e >= 0 && __atomic_load_n(&pp_skip_taken, __ATOMIC_ACQUIRE) &&
+	       pp_ld(&pp_totals[e].count) > pp_skipped[e].count;
+}
+
+/* What the results say of counter @i: its totals, less the skip=K copy
+ * when @skip. */
+static void counter_total(unsigned i, bool skip, struct pp_total *v)
+{
+	const struct pp_total *copy = &pp_skipped[i];
+
+	pp_total_read(&pp_totals[i], v);
+	if (!skip)
+		return;
+#define PP_LESS(f) v->f -= copy->f <= v->f ? copy->f : v->f;
+	PP_TOTAL_FIELDS(PP_LESS)
+#undef PP_LESS
+}
+
+/* Counter @v's time, without the probes unless probes=keep, and what they
+ * took, in ns. */
+static void times(const struct pp_total *v, double tpn, uint64_t *ns, uint64_t *probes_ns)
+{
+	double raw, removed;
+
+	pp_sample_estimate(v, &raw, &removed);
+	*ns = to_ns_d(pp_spec.keep_probes ? raw : raw - removed, tpn);
+	*probes_ns = to_ns_d(removed, tpn);
+}
+
+static void put_key(struct pp_writer *w, const char *key, uint64_t v)
+{
+	puts_(w, " ");
+	puts_(w, key);
+	puts_(w, "=");
+	put_u64(w, v);
+}
 
 static void write_results(struct pp_writer *w, double tpn)
 {
 	uint32_t nsamples = pp_ld(&pp_nsamples);
+	bool skip = skipped();
 	char line[64];
 
 	puts_(w, PP_RESULTS_MAGIC " ");
@@ -113,25 +177,41 @@ static void write_results(struct pp_writer *w, double tpn)
 	puts_(w, "\n" PP_RES_PID " ");
 	put_u64(w, (uint64_t)getpid());
 	snprintf(line, sizeof(line), "\n" PP_RES_CLOCK " %s %.6f\n",
-		 pp_use_tsc ? "tsc" : "monotonic", tpn);
+		 pp_use_ticks ? PP_ARCH_TICKS_NAME : "monotonic", tpn);
 	puts_(w, line);
 	puts_(w, PP_RES_SAMPLING " " PP_RES_BELOW_NS "=");
 	put_u64(w, to_ns(pp_sample_below(), tpn));
 	puts_(w, " " PP_RES_READS_NS "=");
 	put_u64(w, to_ns(pp_clock_pair, tpn));
+	puts_(w, "\n" PP_RES_OVERHEAD " " PP_RES_PLAIN_NS "=");
+	put_cost(w, pp_cost_plain, tpn);
+	puts_(w, " " PP_RES_CLOCK_NS "=");
+	put_cost(w, pp_cost_clock, tpn);
+	puts_(w, " " PP_RES_BIAS_NS "=");
+	put_cost(w, pp_cost_bias, tpn);
+	puts_(w, " " PP_RES_CALIB_NS "=");
+	put_u64(w, to_ns(pp_calib_ticks, tpn));
 	puts_(w, "\n");
 	for (unsigned i = 0; i < pp_nmodules; i++) {
 		puts_(w, PP_RES_MODULE " ");
 		put_path(w, pp_modules[i]);
 		puts_(w, "\n");
 	}
+	if (skip) {
+		puts_(w, PP_RES_SKIPPED " ");
+		put_u64(w, pp_spec.skip);
+		puts_(w, "\n");
+	}
 	for (unsigned i = 0; i < pp_spec.nslots; i++) {
 		const struct pp_slot *slot = &pp_spec.slots[i];
-		const struct pp_total *tot = &pp_totals[i];
-		const struct pp_total *calls = &pp_totals[PP_MAX_SLOTS + i];
-		uint64_t lost = pp_ld(&tot->lost) + pp_ld(&calls->lost);
-		uint64_t count = pp_ld(&tot->count), timed = pp_ld(&tot->timed);
+		uint64_t lost, count, timed, ns, probes_ns, calls_ns = 0, calls_probes_ns = 0;
+		struct pp_total tot, calls;
 
+		counter_total(i, skip, &tot);
+		counter_total(PP_MAX_SLOTS + i, skip, &calls);
+		lost = tot.lost + calls.lost;
+		count = tot.count + tot.scount;
+		timed = tot.count + tot.stimed;
 		puts_(w, PP_RES_SLOT " ");
 		put_u64(w, i);
 		puts_(w, " ");
@@ -140,14 +220,16 @@ static void write_results(struct pp_writer *w, double tpn)
 		puts_(w, slot->spec);
 		puts_(w, " " PP_RES_FOUND "=");
 		put_u64(w, slot->found);
-		puts_(w, " " PP_RES_TOTAL_NS "=");
-		put_u64(w, to_ns(pp_ld(&tot->sum), tpn));
-		puts_(w, " " PP_RES_COUNT "=");
-		put_u64(w, count);
-		if (slot->kind != PP_KIND_RANGE) {
-			puts_(w, " " PP_RES_CALLS_NS "=");
-			put_u64(w, to_ns(pp_ld(&calls->sum), tpn));
+		times(&tot, tpn, &ns, &probes_ns);
+		put_key(w, PP_RES_TOTAL_NS, ns);
+		put_key(w, PP_RES_COUNT, count);
+		if (slot->kind == PP_KIND_FN) {
+			times(&calls, tpn, &calls_ns, &calls_probes_ns);
+			put_key(w, PP_RES_CALLS_NS, calls_ns);
 		}
+		put_key(w, PP_RES_PROBES_NS, probes_ns);
+		if (slot->kind == PP_KIND_FN)
+			put_key(w, PP_RES_CALLS_PROBES_NS, calls_probes_ns);
 		if (lost) {
 			puts_(w, " " PP_RES_LOST "=");
 			put_u64(w, lost);

@@ -2,11 +2,11 @@
 /*
  * probe.c - the hot path: __pinpoint_enter and __pinpoint_exit.
  *
- * No locks, no allocation, no system call (with the TSC): each probe finds
- * its site's counters in the armed-site table, then updates the calling
- * thread's own block.  A counter counts outermost executions only: enter
- * increments its depth and stamps the start at depth 0, exit decrements it
- * and adds the duration when it reaches 0.
+ * No locks, no allocation, no system call (with a tick clock, arch.h): each
+ * probe finds its site's counters in the armed-site table, then updates the
+ * calling thread's own block.  A counter counts outermost executions only:
+ * enter increments its depth and stamps the start at depth 0, exit
+ * decrements it and adds the duration when it reaches 0.
  *
  * Unbalanced probes: an exception or longjmp skips exit probes and would
  * leave a depth up forever.  The outermost enter therefore records its stack
@@ -35,53 +35,34 @@
  * those few loads.  An untimed execution of a sampled counter that its
  * site alone enters (the usual armed call or body) takes a short path:
  * a few loads and stores, no loop and no register saved.  On x86-64 the
- * armed path calls the same short paths written in assembly
- * (probe_x86_64.S), which save three registers instead of the nine a C
- * function called with preserve_most would need; they also take a timed
- * outermost execution of such a counter, and come here for the rest.
+ * armed path calls the same short paths written in assembly (arch.h's fast
+ * paths, arch/x86_64/probe_x86_64.S), which save three registers instead
+ * of the nine a C function called with preserve_most would need; they also
+ * take a timed outermost execution of such a counter, and come here for
+ * the rest.
+ *
+ * Every probe execution that reaches a counter is counted in the thread's
+ * block, as one that read the clock or one that did not (pp_thread.plain
+ * and .clock), and a timed execution keeps the two counts once its enter
+ * probe has counted itself; its exit probe, before counting itself, adds
+ * the probes run in between to the counter (pp_tcounter.plain and .clock).
+ * calib.c knows what each kind costs: the time they took is taken out of
+ * the counter's at the end (sample.c).
  *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
- * process (pp_stop()): the driver needs no more of the run.
+ * process (pp_stop()): the driver needs no more of the run.  With skip=K,
+ * the one that finishes the K-th keeps every counter's totals so far
+ * (pp_skip_take()), which the results leave out.
  */
 #include "rt.h"
-
-#include "layout.h"
-
-/* What probe_x86_64.S reads and writes, where it reads and writes it. */
-_Static_assert(PP_ARMED_BASE == PP_ARMED_BASE_VALUE, "layout.h");
-_Static_assert(offsetof(struct pp_fn, ncalls) == PP_OFF_FN_NCALLS, "layout.h");
-_Static_assert(offsetof(struct pp_fn, armed) == PP_OFF_FN_ARMED, "layout.h");
-_Static_assert(sizeof(struct pp_site) == 1u << PP_SIZEOF_SITE_SHIFT, "layout.h");
-_Static_assert(offsetof(struct pp_site, mask[1]) == PP_OFF_SITE_MASK1, "layout.h");
-_Static_assert(offsetof(struct pp_thread, state) == PP_OFF_THREAD_STATE, "layout.h");
-_Static_assert(sizeof(((struct pp_thread *)0)->state) == 4, "layout.h");
-_Static_assert(offsetof(struct pp_thread, rng) == PP_OFF_THREAD_RNG, "layout.h");
-_Static_assert(offsetof(struct pp_thread, c) == PP_OFF_THREAD_C, "layout.h");
-_Static_assert(PP_THREAD_LISTED == PP_THREAD_LISTED_VALUE, "layout.h");
-_Static_assert(sizeof(struct pp_tcounter) == PP_SIZEOF_TCOUNTER, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, depth) == PP_OFF_TC_DEPTH, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, skip) == PP_OFF_TC_SKIP, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, start) == PP_OFF_TC_START, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, frame) == PP_OFF_TC_FRAME, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, ret) == PP_OFF_TC_RET, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, vframe) == PP_OFF_TC_VFRAME, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, sum) == PP_OFF_TC_SUM, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, count) == PP_OFF_TC_COUNT, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, ssum) == PP_OFF_TC_SSUM, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, stimed) == PP_OFF_TC_STIMED, "layout.h");
-_Static_assert(offsetof(struct pp_tcounter, scount) == PP_OFF_TC_SCOUNT, "layout.h");
-_Static_assert(PP_SAMPLE_AFTER == PP_SAMPLE_AFTER_VALUE, "layout.h");
-_Static_assert(sizeof(pp_use_tsc) == 1, "layout.h");
-_Static_assert(sizeof(pp_sample_counter) == 4 && sizeof(pp_stop_counter) == 4, "layout.h");
-_Static_assert(PP_EXIT_BIAS == PP_EXIT_BIAS_VALUE, "layout.h");
 
 uint64_t pp_samples[PP_MAX_SAMPLES];
 uint32_t pp_nsamples;
 uint32_t pp_samples_cap;
 int pp_sample_counter = -1;
-int pp_stop_counter = -1;
-static uint64_t pp_stop_seen; /* the entry's finished outermost executions, with stop=N */
+int pp_seen_counter = -1;
+static uint64_t pp_seen; /* the entry's finished outermost executions, with stop=N or skip=K */
 
 static inline const struct pp_site *site_of(const struct pp_fn *fn, uint32_t site)
 {
@@ -109,6 +90,15 @@ void pp_sample(struct pp_thread *t, uint64_t ticks)
 		pp_add(&pp_dropped, 1);
 }
 
+/* One more probe execution of @t, which read the clock or not. */
+static pp_inline void count_probe(struct pp_thread *t, bool clock)
+{
+	if (clock)
+		pp_st(&t->clock, t->clock + 1);
+	else
+		pp_st(&t->plain, t->plain + 1);
+}
+
 static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 {
 	if (t->state == PP_THREAD_LISTED)
@@ -117,36 +107,51 @@ static void lose(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 		pp_add(&pp_totals[i].lost, 1);
 }
 
-/* Returns true when this was the entry's execution that stop=N waits for.
- * @now is 0 when no counter the exit ends was timed. */
-static pp_inline bool finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i, uint64_t now)
+/* Returns which of the entry's executions this was, when stop=N or skip=K
+ * counts them, else 0.  @now is 0 when no counter the exit ends was timed;
+ * the exit probe has not counted itself yet. */
+static pp_inline uint64_t finish(struct pp_thread *t, struct pp_tcounter *c, unsigned i,
+				 uint64_t now)
 {
-	uint64_t start = c->start, d = start ? now - start : 0;
+	uint64_t start = c->start, d = 0, plain = 0, clock = 0;
 
+	if (start) {
+		d = now - start;
+		plain = t->plain - c->plain0;
+		clock = t->clock - c->clock0;
+	}
 	if (pp_likely(t->state == PP_THREAD_LISTED)) {
 		if (pp_likely(!c->skip)) {
 			uint64_t count = c->count + 1;
 
 			pp_st(&c->sum, c->sum + d);
 			pp_st(&c->count, count);
+			pp_st(&c->plain, c->plain + plain);
+			pp_st(&c->clock, c->clock + clock);
 			if (pp_unlikely(count == PP_SAMPLE_AFTER))
 				pp_sample_consider(t, c, i);
 		} else {
 			if (start) {
 				pp_st(&c->ssum, c->ssum + d);
 				pp_st(&c->stimed, c->stimed + 1);
+				pp_st(&c->splain, c->splain + plain);
+				pp_st(&c->sclock, c->sclock + clock);
 			}
 			pp_st(&c->scount, c->scount + 1);
 		}
-	} else {
+	} else if (start) {
 		pp_add(&pp_totals[i].sum, d);
 		pp_add(&pp_totals[i].count, 1);
-		pp_add(&pp_totals[i].timed, start != 0);
+		pp_add(&pp_totals[i].plain, plain);
+		pp_add(&pp_totals[i].clock, clock);
+	} else {
+		pp_add(&pp_totals[i].scount, 1);
 	}
 	if (pp_unlikely((int)i == pp_sample_counter))
-		pp_sample(t, d);
-	return pp_unlikely((int)i == pp_stop_counter) &&
-	       pp_add(&pp_stop_seen, 1) + 1 == (uint64_t)pp_spec.stop;
+		pp_sample(t, pp_calib_net(d, plain, clock));
+	if (pp_unlikely((int)i == pp_seen_counter))
+		return pp_add(&pp_seen, 1) + 1;
+	return 0;
 }
 
 /* The thread's block, computed once per probe: without the barrier the
@@ -206,8 +211,12 @@ static pp_inline uint64_t enter_word(struct pp_thread *t, uint64_t m, unsigned b
 			pp_st(&c->frame, frame);
 			pp_st(&c->ret, ret);
 			c->vframe = 0;
-			if (starts_timed(t, c))
+			if (starts_timed(t, c)) {
+				/* the probe reads the clock, and counts itself */
+				pp_st(&c->plain0, t->plain);
+				pp_st(&c->clock0, t->clock + 1);
 				timed |= m & -m;
+			}
 		}
 		pp_st(&c->depth, depth + 1);
 	}
@@ -232,9 +241,9 @@ static pp_inline bool timed_word(const struct pp_thread *t, uint64_t m, unsigned
 	return false;
 }
 
-static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
+static pp_inline uint64_t exit_word(struct pp_thread *t, uint64_t m, unsigned base, uint64_t now)
 {
-	bool stop = false;
+	uint64_t seen = 0;
 
 	for (; m; m &= m - 1) {
 		unsigned i = base + (unsigned)__builtin_ctzll(m);
@@ -244,10 +253,14 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
 		if (!depth)
 			continue;
 		pp_st(&c->depth, depth - 1);
-		if (depth == 1)
-			stop |= finish(t, c, i, now);
+		if (depth == 1) {
+			uint64_t n = finish(t, c, i, now);
+
+			if (pp_unlikely(n))
+				seen = n; /* one counter is the entry's */
+		}
 	}
-	return stop;
+	return seen;
 }
 
 /*
@@ -255,14 +268,15 @@ static pp_inline bool exit_word(struct pp_thread *t, uint64_t m, unsigned base, 
  * sites are one call or one body, and a sampled counter is always of one
  * site: its untimed executions, 7 in 8, take the paths below, without the
  * loops over masks, the clock or the register saves of the general path.
+ * The one counter may be a function's calls (mask[1]), never sampled.
  */
 static pp_inline struct pp_tcounter *one_counter(struct pp_thread *t, const struct pp_site *s)
 {
-	uint64_t m = s->mask[0];
+	uint64_t m0 = s->mask[0], m1 = s->mask[1], m = m0 ? m0 : m1;
 
-	if (s->mask[1] || !m || (m & (m - 1)))
+	if ((m0 && m1) || !m || (m & (m - 1)))
 		return NULL;
-	return &t->c[__builtin_ctzll(m)];
+	return &t->c[(unsigned)__builtin_ctzll(m) + (m0 ? 0 : PP_MAX_SLOTS)];
 }
 
 static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const struct pp_site *s,
@@ -274,6 +288,7 @@ static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const stru
 		pp_thread_attach(t);
 	s0 = enter_word(t, s->mask[0], 0, frame, ret);
 	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame, ret) : 0;
+	count_probe(t, s0 | s1);
 	if (!(s0 | s1))
 		return; /* nothing started, or only untimed (sampled) executions */
 	/* read the clock last, so that the probe's own work is not measured */
@@ -303,6 +318,7 @@ static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame,
 		pp_st(&c->skip, skip - 1);
 		pp_st(&c->start, 0);
 		pp_st(&c->depth, 1);
+		count_probe(t, false);
 		return;
 	}
 	enter_slow(t, s, frame, ret);
@@ -320,22 +336,32 @@ PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cf
 	enter_at(fn, site, cfa, ret);
 }
 
+/* The entry's @n-th execution ended, and every counter its exit probe ends
+ * with it. */
+static __attribute__((noinline)) void entry_seen(uint64_t n)
+{
+	if (n == pp_spec.skip)
+		pp_skip_take();
+	if (n == pp_spec.stop)
+		pp_stop();
+}
+
 static __attribute__((noinline)) void exit_slow(struct pp_thread *t, const struct pp_site *s)
 {
-	uint64_t now;
-	bool stop;
+	uint64_t now, seen;
 
 	/* the clock only when a timed execution ends, and before the updates */
 	now = timed_word(t, s->mask[0], 0) ||
 		      (pp_unlikely(s->mask[1]) && timed_word(t, s->mask[1], PP_MAX_SLOTS))
 		  ? pp_ticks()
 		  : 0;
-	stop = exit_word(t, s->mask[0], 0, now);
+	seen = exit_word(t, s->mask[0], 0, now);
 	if (pp_unlikely(s->mask[1]))
 		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);
+	count_probe(t, now != 0);
 	/* after the whole site: the other counters it ends are in the results too */
-	if (pp_unlikely(stop))
-		pp_stop();
+	if (pp_unlikely(seen))
+		entry_seen(seen);
 }
 
 PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
@@ -354,6 +380,7 @@ PP_EXPORT void __pinpoint_exit(struct pp_fn *fn, uint32_t site)
 	if (pp_likely(c && c->skip && c->depth == 1 && !c->start && t->state == PP_THREAD_LISTED)) {
 		pp_st(&c->depth, 0);
 		pp_st(&c->scount, c->scount + 1);
+		count_probe(t, false);
 		return;
 	}
 	exit_slow(t, s);

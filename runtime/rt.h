@@ -16,13 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* The TSC is read on x86-64; PP_NO_TSC builds the CLOCK_MONOTONIC path
- * there too (a test covers the other targets' path that way). */
-#if defined(__x86_64__) && !defined(PP_NO_TSC)
-#define PP_HAVE_TSC 1
-#include <x86intrin.h>
-#endif
-
+#include "arch.h"
 #include "pinpoint/abi.h"
 #include "pinpoint/protocol.h"
 
@@ -31,7 +25,7 @@
 /* Fixed maxima; raising them only costs zero-filled (untouched) memory. */
 /* PP_MAX_SLOTS, PP_MAX_SAMPLES (8 MiB of BSS), PP_MAX_MODULES and PP_SPEC_MAX
  * are the protocol's (pinpoint/protocol.h). */
-#define PP_MAX_COUNTERS (2 * PP_MAX_SLOTS) /* one per slot + calls of entry/fn */
+#define PP_MAX_COUNTERS (2 * PP_MAX_SLOTS) /* one per slot + calls of fn */
 #define PP_MAX_SITES 65536		   /* armed probe sites, all functions */
 #define PP_MAX_THREADS 1024		   /* live threads whose blocks are merged at exit */
 #define PP_MODPOOL_SIZE 65536		   /* module paths */
@@ -54,7 +48,9 @@
 
 /* ---- spec.c: the PINPOINT variable (doc/formats.md, section 2) ---- */
 
-enum pp_kind { PP_KIND_ENTRY, PP_KIND_FN, PP_KIND_RANGE };
+/* entry and whole: a function's body; fn: its body and its calls; range:
+ * calls of a function */
+enum pp_kind { PP_KIND_ENTRY, PP_KIND_FN, PP_KIND_WHOLE, PP_KIND_RANGE };
 
 struct pp_slot {
 	enum pp_kind kind;
@@ -72,8 +68,11 @@ struct pp_spec {
 	bool has_samples;
 	uint32_t samples; /* samples=N */
 	uint32_t stop;	  /* stop=N, 0 when not given */
+	uint32_t skip;	  /* skip=K, 0 when not given */
 	bool every;	  /* timing=all: no sampling (sample.c) */
 	bool has_timing;
+	bool keep_probes; /* probes=keep: totals with the probes' cost (calib.c) */
+	bool has_probes;
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
 	char parts[PP_SPEC_MAX]; /* decoded PATH, FILE and NAME copies */
@@ -93,7 +92,9 @@ void pp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- clock.c ---- */
 
-extern bool pp_use_tsc;
+/* The architecture's tick clock times the probes (arch.h); else
+ * CLOCK_MONOTONIC. */
+extern bool pp_use_ticks;
 /* Ticks two back-to-back clock reads take, measured by pp_clock_init(). */
 extern uint64_t pp_clock_pair;
 
@@ -111,27 +112,16 @@ static inline uint64_t pp_monotonic_ns(void)
 
 static inline uint64_t pp_ticks(void)
 {
-#ifdef PP_HAVE_TSC
-	if (pp_likely(pp_use_tsc))
-		return __rdtsc();
-#endif
+	if (PP_ARCH_TICKS && pp_likely(pp_use_ticks))
+		return pp_arch_ticks();
 	return pp_monotonic_ns();
 }
 
-/* ---- vsave.c ---- */
-
-/* The r11 entry points' vector state save (probe_x86_64.S): its size and
- * kind for this CPU.  Before any probe can run (it is 512 bytes of FXSAVE
- * until then). */
-extern uint64_t pp_vsave_size;
-extern bool pp_vsave_xsave;
-void pp_vsave_init(void);
-
 /* ---- arm.c: registration, matching, armed sites ---- */
 
-/* Counters: slot i measures with counter i; an entry or fn slot i also times
- * its calls with counter PP_MAX_SLOTS + i.  A site enters/exits the counters
- * of its mask (word 0: slots, word 1: calls). */
+/* Counters: slot i measures with counter i; a fn slot i also times its
+ * calls with counter PP_MAX_SLOTS + i.  A site enters/exits the counters of
+ * its mask (word 0: slots, word 1: calls). */
 struct pp_site {
 	uint64_t mask[2];
 };
@@ -164,6 +154,12 @@ struct pp_tcounter {
 	uint64_t ssum;	  /* once sampled: ticks of the timed executions */
 	uint64_t stimed;  /* ... their number */
 	uint64_t scount;  /* ... and the number of all finished executions */
+	uint64_t plain0;  /* the thread's probe counts (pp_thread) once a timed */
+	uint64_t clock0;  /* execution's enter probe has counted itself */
+	uint64_t plain;	  /* probes inside the executions of sum: without a clock read */
+	uint64_t clock;	  /* ... and with one */
+	uint64_t splain;  /* the same inside the timed executions of ssum */
+	uint64_t sclock;
 };
 
 enum pp_thread_state {
@@ -177,23 +173,45 @@ struct pp_thread {
 	unsigned reg;	  /* registry index when listed */
 	uint64_t rng;	  /* the sampling gaps' generator (sample.c) */
 	uint64_t dropped; /* entry executions past the sample buffer */
+	/* armed probe executions of this thread that reached a counter: those
+	 * that read no clock and those that did (calib.c) */
+	uint64_t plain, clock;
 	struct pp_tcounter c[PP_MAX_COUNTERS];
 };
 
-/* sum: ticks, estimated where sampled; timed: executions timed (of count). */
+/* A counter's finished executions, summed over threads: what struct
+ * pp_tcounter keeps of them (sum, count, ssum, stimed, scount and the
+ * probes inside), and those lost.  Kept as sums so that the estimates
+ * (sample.c) and the skip=K snapshot's difference are taken at the end. */
 struct pp_total {
-	uint64_t sum, count, lost, timed;
+	uint64_t sum, count, ssum, stimed, scount;
+	uint64_t plain, clock, splain, sclock;
+	uint64_t lost;
 };
+
+/* X(field) for each field of struct pp_total, which struct pp_tcounter
+ * has too. */
+#define PP_TOTAL_FIELDS(X)                                                                         \
+	X(sum) X(count) X(ssum) X(stimed) X(scount) X(plain) X(clock) X(splain) X(sclock) X(lost)
 
 extern __thread struct pp_thread pp_self;
 extern struct pp_total pp_totals[PP_MAX_COUNTERS];
 extern uint64_t pp_dropped;
+/* skip=K: the totals when the entry's K-th execution ended, if taken */
+extern struct pp_total pp_skipped[PP_MAX_COUNTERS];
+extern int pp_skip_taken;
 
 int pp_thread_init(void);
 void pp_thread_attach(struct pp_thread *t);
 /* At exit: merge every listed thread into the totals, counting executions
  * still running up to @now. */
 void pp_thread_collect(uint64_t now);
+/* @v = @tot, read with relaxed loads. */
+void pp_total_read(const struct pp_total *tot, struct pp_total *v);
+/* skip=K reached: keep every counter's totals so far, merged over the
+ * listed threads as at exit, in pp_skipped (other threads' blocks are read
+ * as they are, without stopping them). */
+void pp_skip_take(void);
 
 /* ---- sample.c: timing a random sample of a hot counter's executions ---- */
 
@@ -223,10 +241,31 @@ uint64_t pp_sample_below(void);
 /* After the PP_SAMPLE_AFTER-th all-timed execution of counter @i on a listed
  * thread: start sampling it when it is short and of one site. */
 void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i);
-/* The ticks of a counter's executions: @sum of the @count all timed, plus
- * the estimate of the @scount sampled ones, @stimed of them timed (@ssum). */
-uint64_t pp_sample_estimate(uint64_t sum, uint64_t count, uint64_t ssum, uint64_t stimed,
-			    uint64_t scount);
+/* The ticks of a counter's executions @v: @raw, as measured (the sampled
+ * part estimated by the ratio estimator), and @removed, the estimate of
+ * what the probes add to it (calib.c), taken out before the sampled part
+ * is scaled up. */
+void pp_sample_estimate(const struct pp_total *v, double *raw, double *removed);
+
+/* ---- calib.c: what the probes cost ---- */
+
+/* The calibration's record and site: pp_arch_calib_probes() probes them. */
+#define PP_CALIB_SITE PP_SITE_CALL(0)
+extern struct pp_fn pp_calib_fn;
+/* Ticks, per probe execution seen from outside its caller: one that reads
+ * no clock and one that does; and per timed execution, what its own two
+ * probes add between their clock reads. */
+extern double pp_cost_plain, pp_cost_clock, pp_cost_bias;
+/* Ticks the calibration took. */
+extern uint64_t pp_calib_ticks;
+
+/* Measure the costs, on the calling thread; at initialisation, before any
+ * site is armed. */
+void pp_calibrate(void);
+/* What the probes add to a timed execution of @d ticks with @plain and
+ * @clock probe executions inside: d less their cost, at least 0 (kept
+ * durations of the entry); @d itself with probes=keep. */
+uint64_t pp_calib_net(uint64_t d, uint64_t plain, uint64_t clock);
 
 /* ---- stack.c ---- */
 
@@ -250,7 +289,7 @@ extern uint64_t pp_samples[PP_MAX_SAMPLES];
 extern uint32_t pp_nsamples; /* claimed indexes, may exceed the buffer */
 extern uint32_t pp_samples_cap;
 extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
-extern int pp_stop_counter;   /* the entry's counter with stop=N, else -1 */
+extern int pp_seen_counter;   /* the entry's counter with stop=N or skip=K, else -1 */
 
 /* ---- output.c ---- */
 

@@ -13,9 +13,10 @@
  * calls repeat with a period cannot line up with them, and the sampling
  * error of one run is independent of another's.  The sampled part's ticks
  * are estimated by the ratio estimator: the timed executions' ticks times
- * executions / timed executions.  Only a counter of one site is sampled
- * (below); the entry and the stop=N counter never are, nor anything with
- * timing=all.
+ * executions / timed executions.  What the probes add to the timed
+ * executions (calib.c) is taken out before they are scaled up: only they
+ * read the clock.  Only a counter of one site is sampled (below); the
+ * entry and the stop=N counter never are, nor anything with timing=all.
  */
 #include <unistd.h>
 
@@ -38,7 +39,7 @@ void pp_sample_seed(struct pp_thread *t)
 
 /*
  * Only a counter that one site enters is sampled: a range of one call, or
- * the body of one function.  A range of several calls mixes their
+ * the body of one function (fn= or whole=).  A range of several calls mixes their
  * durations, and a rare long call among many short ones (a tree freed once
  * a parse among thousands of node visits) would be timed one time in 8 and
  * counted 8 times: a run's estimate would swing by several times that
@@ -53,7 +54,7 @@ static bool one_site(unsigned i)
 	slot = &pp_spec.slots[i];
 	if (pp_ld(&slot->found) != 1)
 		return false;
-	return slot->kind == PP_KIND_FN ||
+	return slot->kind == PP_KIND_FN || slot->kind == PP_KIND_WHOLE ||
 	       (slot->kind == PP_KIND_RANGE && slot->first == slot->last);
 }
 
@@ -84,18 +85,29 @@ void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i)
 	pp_st(&c->skip, pp_sample_gap(t));
 }
 
-uint64_t pp_sample_estimate(uint64_t sum, uint64_t count, uint64_t ssum, uint64_t stimed,
-			    uint64_t scount)
+/* What the probes add to the timed executions of @timed with @plain and
+ * @clock probe executions inside them, in ticks. */
+static double probes(uint64_t timed, uint64_t plain, uint64_t clock)
 {
-	double part;
+	return pp_cost_bias * (double)timed + pp_cost_plain * (double)plain +
+	       pp_cost_clock * (double)clock;
+}
 
-	if (!scount)
-		return sum;
-	if (stimed)
-		part = (double)ssum * (double)scount / (double)stimed;
-	else if (count) /* fewer executions than a gap since sampling began */
-		part = (double)sum * (double)scount / (double)count;
-	else
-		part = 0;
-	return sum + (uint64_t)(part + 0.5);
+void pp_sample_estimate(const struct pp_total *v, double *raw, double *removed)
+{
+	double rm = probes(v->count, v->plain, v->clock), scale;
+
+	*raw = (double)v->sum;
+	*removed = rm;
+	if (!v->scount)
+		return;
+	if (v->stimed) {
+		scale = (double)v->scount / (double)v->stimed;
+		*raw += (double)v->ssum * scale;
+		*removed += probes(v->stimed, v->splain, v->sclock) * scale;
+	} else if (v->count) { /* fewer executions than a gap since sampling began */
+		scale = (double)v->scount / (double)v->count;
+		*raw += (double)v->sum * scale;
+		*removed += rm * scale;
+	}
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * spec.c - parse the PINPOINT variable (doc/formats.md, section 2) into
- * static storage: the output path, the slots to measure, the sample count.
+ * static storage: the output path, the slots to measure, the sample count,
+ * when to stop and what to skip, how to time.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -42,6 +43,19 @@ static int parse_u32(const char *s, size_t len, uint32_t *v)
 			return -EINVAL;
 	}
 	*v = (uint32_t)x;
+	return 0;
+}
+
+/* KEY=@a or KEY=@b, given once (@given): *@is_a says which. */
+static int parse_choice(const char *key, const char *val, const char *a, const char *b, bool *is_a,
+			bool *given, char *err, size_t errlen)
+{
+	if (*given)
+		return fail(err, errlen, "%s= given twice", key);
+	if (strcmp(val, a) && strcmp(val, b))
+		return fail(err, errlen, "%s=%s: want %s or %s", key, val, a, b);
+	*is_a = !strcmp(val, a);
+	*given = true;
 	return 0;
 }
 
@@ -132,35 +146,31 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		sp->has_samples = true;
 		return 0;
 	}
-	if (!strcmp(key, PP_SPEC_KEY_STOP)) {
-		if (sp->stop)
-			return fail(err, errlen, "stop= given twice");
-		if (parse_u32(val, strlen(val), &sp->stop) || !sp->stop)
-			return fail(err, errlen, "stop=%s: want a number from 1 to %u", val,
+	if (!strcmp(key, PP_SPEC_KEY_STOP) || !strcmp(key, PP_SPEC_KEY_SKIP)) {
+		uint32_t *n = !strcmp(key, PP_SPEC_KEY_STOP) ? &sp->stop : &sp->skip;
+
+		if (*n)
+			return fail(err, errlen, "%s= given twice", key);
+		if (parse_u32(val, strlen(val), n) || !*n)
+			return fail(err, errlen, "%s=%s: want a number from 1 to %u", key, val,
 				    UINT32_MAX);
 		return 0;
 	}
-
-	if (!strcmp(key, PP_SPEC_KEY_TIMING)) {
-		if (sp->has_timing)
-			return fail(err, errlen, "timing= given twice");
-		if (strcmp(val, PP_SPEC_TIMING_ALL) && strcmp(val, PP_SPEC_TIMING_SAMPLED))
-			return fail(err, errlen,
-				    "timing=%s: want " PP_SPEC_TIMING_ALL
-				    " or " PP_SPEC_TIMING_SAMPLED,
-				    val);
-		sp->every = !strcmp(val, PP_SPEC_TIMING_ALL);
-		sp->has_timing = true;
-		return 0;
-	}
+	if (!strcmp(key, PP_SPEC_KEY_PROBES))
+		return parse_choice(key, val, PP_SPEC_PROBES_KEEP, PP_SPEC_PROBES_REMOVE,
+				    &sp->keep_probes, &sp->has_probes, err, errlen);
+	if (!strcmp(key, PP_SPEC_KEY_TIMING))
+		return parse_choice(key, val, PP_SPEC_TIMING_ALL, PP_SPEC_TIMING_SAMPLED,
+				    &sp->every, &sp->has_timing, err, errlen);
 
 	if (strcmp(key, PP_SPEC_KEY_ENTRY) && strcmp(key, PP_SPEC_KEY_FN) &&
-	    strcmp(key, PP_SPEC_KEY_RANGE))
+	    strcmp(key, PP_SPEC_KEY_WHOLE) && strcmp(key, PP_SPEC_KEY_RANGE))
 		return fail(err, errlen, "unknown item '%s'", key);
 	if (has_space(val))
 		return fail(err, errlen, "%s=%s: white space in a name", key, val);
 	if (sp->nslots == PP_MAX_SLOTS)
-		return fail(err, errlen, "more than %d entry, fn and range items", PP_MAX_SLOTS);
+		return fail(err, errlen, "more than %d entry, fn, whole and range items",
+			    PP_MAX_SLOTS);
 	slot = &sp->slots[sp->nslots];
 	memset(slot, 0, sizeof(*slot));
 	slot->spec = val;
@@ -176,6 +186,8 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 				return fail(err, errlen, "entry= given twice");
 			sp->entry = (int)sp->nslots;
 			slot->kind = PP_KIND_ENTRY;
+		} else if (!strcmp(key, PP_SPEC_KEY_WHOLE)) {
+			slot->kind = PP_KIND_WHOLE;
 		} else {
 			slot->kind = PP_KIND_FN;
 		}
@@ -199,8 +211,11 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->has_samples = false;
 	sp->samples = 0;
 	sp->stop = 0;
+	sp->skip = 0;
 	sp->every = false;
 	sp->has_timing = false;
+	sp->keep_probes = false;
+	sp->has_probes = false;
 	if (len >= sizeof(sp->text))
 		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
 	memcpy(sp->text, text, len + 1);
@@ -215,8 +230,13 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 		if (ret)
 			goto out_bad;
 	}
-	if (sp->stop && sp->entry < 0) {
-		ret = fail(err, errlen, "stop= counts the entry's executions: it needs entry=");
+	if ((sp->stop || sp->skip) && sp->entry < 0) {
+		ret = fail(err, errlen, "%s= counts the entry's executions: it needs entry=",
+			   sp->stop ? PP_SPEC_KEY_STOP : PP_SPEC_KEY_SKIP);
+		goto out_bad;
+	}
+	if (sp->stop && sp->skip >= sp->stop) {
+		ret = fail(err, errlen, "skip=%u leaves nothing of stop=%u", sp->skip, sp->stop);
 		goto out_bad;
 	}
 	return 0;

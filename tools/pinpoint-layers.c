@@ -119,7 +119,16 @@ static void usage(void)
 	wrap("A call is marked \"external\" when its callee has no call list (a library or "
 	     "uninstrumented function), \"indirect\" when it goes through a pointer, and "
 	     "\"(seen)\" when its callee is already in this layer or an earlier one, so its "
-	     "list is not printed again below.",
+	     "list is not printed again below.  A call that cannot be timed says why: "
+	     "\"inlined\" (its callee's code is in the function), \"removed\" (nothing of it "
+	     "is left) or \"not timed\" (either, without debug info).",
+	     7);
+	puts("");
+	wrap("Below a call whose callee the optimiser inlined, indented under it, come the "
+	     "calls that the inlined code still makes in the function (their file:line:col in "
+	     "the inlined function's source), and the calls it inlined in turn: each is timed "
+	     "as a call of the function, with its own index.  In JSON, \"via\" is the index of "
+	     "the call it came through (null for the function's own calls).",
 	     7);
 	puts("\nOPTIONS");
 	for (i = 0; i < NOPTS; i++) {
@@ -314,15 +323,20 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 			printf(", \"file\": ");
 			json_str(c->file);
 			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\", "
-			       "\"fate\": \"%s\"",
+			       "\"fate\": \"%s\", \"via\": ",
 			       c->line, c->col, kind_str(c->kind), tstr[t], fate_str(c->fate));
+			if (c->via)
+				printf("%u", c->via - 1);
+			else
+				printf("null");
 			if (seen)
 				printf(", \"seen\": %s", was_seen ? "true" : "false");
 			printf("}");
 			continue;
 		}
-		printf("%s    %u  %s  ", indent, k,
-		       c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
+		/* A call of inlined code goes under the call it came through. */
+		printf("%s    %u  %*s%s  ", indent, k, 2 * (int)pp_prog_call_chain(f, k, NULL, 0),
+		       "", c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
 		print_loc(c->file, c->line, c->col);
 		if (t == T_EXTERNAL)
 			printf("  external");

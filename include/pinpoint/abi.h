@@ -59,10 +59,13 @@
  *    place, a 5-byte no-op before the call and one after it; armed, calls
  *    of thunks that run the same three instructions with a jmp for the
  *    call.
- *    Call lists are those of the source (taken before any optimisation);
- *    probes are planted after all optimisation, so only the calls that
- *    survived in their function are probed (fate PP_FATE_TIMED; every copy
- *    of a duplicated call has the probes of its one site).  A call whose
+ *    Call lists are those of the source (taken before any optimisation),
+ *    each call followed by what came into the function by inlining at it:
+ *    the calls of the inlined function that survived in this one, and the
+ *    calls it inlined in turn, each with the call it came through (via).
+ *    Probes are planted after all optimisation, so only the calls that
+ *    survived are probed (fate PP_FATE_TIMED; every copy of a duplicated
+ *    call has the probes of its one site).  A call whose
  *    callee was inlined, or that was removed, has no probes: its flag is
  *    never read and an armed range of such calls never executes.  Probes
  *    exist only in functions with PP_FUNC_EMITTED.
@@ -77,9 +80,9 @@
  *    so the runtime sets fn.armed >= PP_FN_ARMED while any of the
  *    function's sites is armed, before any of its flags (doc/formats.md).
  *
- * 4. Static branches (x86-64; PINPOINT_PASS_JUMPS=0 at compile time turns
- *    them off).  Each check of 3. is then not a load and a branch but a
- *    5-byte no-op (0f 1f 44 00 00) that falls through to the unarmed path,
+ * 4. Static branches (x86-64, whose encodings abi_x86_64.h holds;
+ *    PINPOINT_PASS_JUMPS=0 at compile time turns them off).  Each check of 3. is then not a load
+ * and a branch but a 5-byte no-op (0f 1f 44 00 00) that falls through to the unarmed path,
  *    described by one struct pp_jump in section PP_JUMPS_SECTION (read-only,
  *    SHF_LINK_ORDER with the code it describes).  When the runtime arms a
  *    site it sets the flag (or fn.armed) as before, then overwrites the
@@ -118,8 +121,15 @@
 /* The thunks of the sleds around timed calls (4.). */
 #define PP_SLEDS_SECTION ".pinpoint_sleds"
 #define PP_TABLE_MAGIC "PINPOINT"
-/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero). */
-#define PP_TABLE_VERSION 2
+/* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero).
+ * 3: pp_table_call.via, and calls that came into a function by inlining
+ *    listed in its call list (a version 2 call record is the first 20
+ *    bytes of a version 3 one, via 0). */
+#define PP_TABLE_VERSION 3
+/* The oldest version the readers still take. */
+#define PP_TABLE_VERSION_MIN 2
+/* Size of a call record of version 2. */
+#define PP_TABLE_CALL_V2_SIZE 20
 #define PP_TABLE_ALIGN 8
 
 /* Runtime entry points called by instrumented code. */
@@ -166,8 +176,8 @@ enum pp_linkage {
 };
 
 enum pp_call_kind {
-	PP_CALL_DIRECT = 0, /* call of a named function */
-	PP_CALL_INVOKE = 1, /* C++ invoke of a named function */
+	PP_CALL_DIRECT = 0,   /* call of a named function */
+	PP_CALL_INVOKE = 1,   /* C++ invoke of a named function */
 	PP_CALL_INDIRECT = 2, /* call through a pointer; callee is "" */
 	PP_CALL_INVOKE_INDIRECT = 3,
 };
@@ -183,43 +193,48 @@ enum pp_call_fate {
 };
 
 /* pp_table_func.flags */
-#define PP_FUNC_EMITTED 0x01u /* the function has a body with probes in the
-				 object; else it was inlined everywhere or
-				 deleted, and cannot be measured */
+#define PP_FUNC_EMITTED                                                                            \
+	0x01u /* the function has a body with probes in the                                        \
+		 object; else it was inlined everywhere or                                         \
+		 deleted, and cannot be measured */
 
 struct pp_table_header {
-	char magic[8]; /* PP_TABLE_MAGIC, no NUL */
+	char magic[8];	  /* PP_TABLE_MAGIC, no NUL */
 	uint32_t version; /* PP_TABLE_VERSION */
-	uint32_t size; /* whole blob in bytes, a multiple of PP_TABLE_ALIGN */
+	uint32_t size;	  /* whole blob in bytes, a multiple of PP_TABLE_ALIGN */
 	uint32_t nfuncs;
 	uint32_t ncalls;
 	uint32_t funcs_off;
 	uint32_t calls_off;
 	uint32_t strtab_off;
 	uint32_t strtab_size;
-	uint32_t module; /* strtab: the module's source file name */
+	uint32_t module;   /* strtab: the module's source file name */
 	uint32_t producer; /* strtab: e.g. "pinpoint 0.1 llvm 14.0.6" */
 };
 
 struct pp_table_func {
-	uint32_t name; /* strtab: linkage (mangled) name */
-	uint32_t file; /* strtab: "dir/file.c" from debug info, else module */
-	uint32_t line; /* 0 when unknown */
+	uint32_t name;	     /* strtab: linkage (mangled) name */
+	uint32_t file;	     /* strtab: "dir/file.c" from debug info, else module */
+	uint32_t line;	     /* 0 when unknown */
 	uint32_t first_call; /* index into the blob's calls */
 	uint32_t ncalls;
 	uint8_t linkage; /* enum pp_linkage */
-	uint8_t flags; /* PP_FUNC_* */
+	uint8_t flags;	 /* PP_FUNC_* */
 	uint8_t reserved[2];
 };
 
 struct pp_table_call {
 	uint32_t callee; /* strtab: callee's linkage name, "" if indirect */
-	uint32_t file; /* strtab: "" when unknown */
+	uint32_t file;	 /* strtab: "" when unknown */
 	uint32_t line;
 	uint32_t col;
 	uint8_t kind; /* enum pp_call_kind */
 	uint8_t fate; /* enum pp_call_fate; INLINED: inlined at file:line:col */
 	uint8_t reserved[2];
+	/* 0: a call of the function's own source; k + 1: a call of code
+	 * inlined at call k of the same list (k before it, an inlined call),
+	 * file:line:col then in the inlined function's source (version 3) */
+	uint32_t via;
 };
 
 /* One per instrumented function, in PP_FNS_SECTION. */
@@ -251,16 +266,9 @@ enum pp_jump_kind {
 	PP_JUMP_CALL = 3, /* as PP_JUMP_FLAG, but the no-op becomes "call rel32" */
 };
 
-/* The no-op a static branch starts as, and the opcode of the jmp rel32 it
- * becomes. */
-#define PP_JUMP_NOP "\x0f\x1f\x44\x00\x00"
-#define PP_JUMP_LEN 5
-#define PP_JUMP_JMP 0xe9
-#define PP_JUMP_CALL_OP 0xe8
-/* The no-op LLVM puts at a function's entry for "patchable-function-entry"
- * of 5 bytes (nopl 8(%rax,%rax)): a static branch at a function's address
- * (the pass's entry.c) starts as this one. */
-#define PP_JUMP_ENTRY_NOP "\x0f\x1f\x44\x00\x08"
+/* The instructions of a static branch (PP_JUMP_NOP, PP_JUMP_LEN, ...) are
+ * an architecture's: x86-64's, the only one with static branches. */
+#include "abi_x86_64.h"
 
 #define PP_SITE_BODY 0u
 #define PP_SITE_CALL(k) ((uint32_t)(k) + 1u)

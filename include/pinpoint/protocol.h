@@ -5,7 +5,7 @@
  * sides share and the [FILE:]NAME rule (doc/formats.md, sections 2 and 3).
  *
  * Used by the runtime (runtime/spec.c decodes, runtime/output.c writes), the
- * driver (core/spec.c encodes, core/results.c reads) and the tools.  Only
+ * driver (core/arming.c encodes, core/results.c reads) and the tools.  Only
  * static inline functions without allocation: the runtime includes it too.
  */
 #ifndef PINPOINT_PROTOCOL_H
@@ -23,12 +23,17 @@
 #define PP_SPEC_KEY_OUT "out"	      /* out=PATH */
 #define PP_SPEC_KEY_ENTRY "entry"     /* entry=[FILE:]NAME */
 #define PP_SPEC_KEY_FN "fn"	      /* fn=[FILE:]NAME */
+#define PP_SPEC_KEY_WHOLE "whole"     /* whole=[FILE:]NAME: the body only */
 #define PP_SPEC_KEY_RANGE "range"     /* range=[FILE:]NAME:I-J */
 #define PP_SPEC_KEY_SAMPLES "samples" /* samples=N */
 #define PP_SPEC_KEY_STOP "stop"	      /* stop=N */
+#define PP_SPEC_KEY_SKIP "skip"	      /* skip=K */
 #define PP_SPEC_KEY_TIMING "timing"   /* timing=all|sampled */
 #define PP_SPEC_TIMING_ALL "all"
 #define PP_SPEC_TIMING_SAMPLED "sampled"
+#define PP_SPEC_KEY_PROBES "probes" /* probes=remove|keep */
+#define PP_SPEC_PROBES_REMOVE "remove"
+#define PP_SPEC_PROBES_KEEP "keep"
 
 /*
  * Escaping: PATH, FILE and NAME are percent-encoded.  A writer encodes '%',
@@ -93,23 +98,31 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 #define PP_RES_PID "pid"
 #define PP_RES_CLOCK "clock"
 #define PP_RES_SAMPLING "sampling" /* below_ns=N reads_ns=N: sample.c's threshold */
+#define PP_RES_OVERHEAD "overhead" /* plain_ns=X clock_ns=Y bias_ns=Z calib_ns=N: calib.c's */
+#define PP_RES_SKIPPED "skipped"   /* K: skip=K was taken */
 #define PP_RES_MODULE "module"
 #define PP_RES_SLOT "slot"
 #define PP_RES_SAMPLES "samples"
 #define PP_RES_END "end"
-/* Slot kinds are the item keys: PP_SPEC_KEY_ENTRY, _FN, _RANGE. */
+/* Slot kinds are the item keys: PP_SPEC_KEY_ENTRY, _FN, _WHOLE, _RANGE. */
 #define PP_RES_FOUND "found"
 #define PP_RES_TOTAL_NS "total_ns"
 #define PP_RES_COUNT "count"
 #define PP_RES_CALLS_NS "calls_ns"
+#define PP_RES_PROBES_NS "probes_ns"		 /* removed from total_ns */
+#define PP_RES_CALLS_PROBES_NS "calls_probes_ns" /* removed from calls_ns */
 #define PP_RES_LOST "lost"
 #define PP_RES_TIMED "timed"
 #define PP_RES_BELOW_NS "below_ns"
 #define PP_RES_READS_NS "reads_ns"
+#define PP_RES_PLAIN_NS "plain_ns"
+#define PP_RES_CLOCK_NS "clock_ns"
+#define PP_RES_BIAS_NS "bias_ns"
+#define PP_RES_CALIB_NS "calib_ns"
 
 /* ---- limits ---- */
 
-#define PP_MAX_SLOTS 64		  /* entry, fn and range items of one variable */
+#define PP_MAX_SLOTS 64		  /* entry, fn, whole and range items of one variable */
 #define PP_MAX_SAMPLES (1u << 20) /* samples=N: entry durations kept */
 #define PP_SPEC_MAX 8192	  /* length of the PINPOINT variable */
 #define PP_MAX_MODULES 256	  /* instrumented executables and libraries of a run */

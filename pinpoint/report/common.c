@@ -30,29 +30,33 @@ char *pp_quantity_label(const struct pp_quantity *q)
 	case PP_Q_SELF:
 		r = asprintf(&l, "%s: own body", pp_fn_name(fn));
 		break;
+	case PP_Q_TOTAL:
+		r = asprintf(&l, "%s: whole", pp_fn_name(fn));
+		break;
 	case PP_Q_RANGE: {
-		char *a;
-		const char *b;
+		char *a, *b;
 
 		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
 			int rev = q->absent[PP_CUR] ? PP_PREV : PP_CUR;
 			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
 
 			fn = q->fn[rev];
+			a = pp_prog_call_label(fn, k);
 			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
-				     pp_fn_name(fn), k,
-				     pp_demangle(pp_prog_call_name(&fn->calls[k])),
+				     pp_fn_name(fn), k, a ? a : "?",
 				     rev == PP_CUR ? "current" : "previous");
+			free(a);
 			break;
 		}
-		a = strdup(pp_demangle(pp_prog_call_name(&fn->calls[q->first])));
-		b = pp_demangle(pp_prog_call_name(&fn->calls[q->last]));
+		a = pp_prog_call_label(fn, q->first);
+		b = pp_prog_call_label(fn, q->last);
 		if (q->first == q->last)
 			r = asprintf(&l, "%s: call %u %s", pp_fn_name(fn), q->first, a ? a : "?");
 		else
 			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", pp_fn_name(fn), q->first,
-				     q->last, a ? a : "?", b);
+				     q->last, a ? a : "?", b ? b : "?");
 		free(a);
+		free(b);
 		break;
 	}
 	}
@@ -74,6 +78,8 @@ const char *pp_verdict_word(enum pp_verdict v)
 		return "slower, below threshold";
 	case PP_V_FASTER_BELOW:
 		return "faster, below threshold";
+	case PP_V_BOUNDED:
+		return "left open";
 	default:
 		return "same";
 	}
@@ -123,20 +129,34 @@ const char *pp_node_function(const struct pp_node *n)
 	return fn->name;
 }
 
+/* The call a node names with the calls it was inlined through, malloc'ed. */
+static char *node_call_label(const struct pp_node *n)
+{
+	int r;
+
+	if (!pp_node_call(n, &r))
+		return strdup("?");
+	return pp_prog_call_label(n->fn[r], n->first[r]);
+}
+
 char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 {
 	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
-	const struct pp_prog_call *c = pp_node_call(n, NULL);
-	char *l = NULL;
+	char *l = NULL, *c = NULL;
 	int r = -1;
 
 	(void)s;
+	if (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED) {
+		c = node_call_label(n);
+		if (!c)
+			return NULL;
+	}
 	switch (n->kind) {
 	case PP_NODE_ENTRY:
 		r = asprintf(&l, "%s", pp_fn_name(fn));
 		break;
 	case PP_NODE_CALL:
-		r = asprintf(&l, "%s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "%s", c);
 		break;
 	case PP_NODE_RANGE:
 		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
@@ -149,16 +169,46 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		r = asprintf(&l, "changed code of %s", pp_fn_name(fn));
 		break;
 	case PP_NODE_ADDED:
-		r = asprintf(&l, "added call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "added call %s", c);
 		break;
 	case PP_NODE_REMOVED:
-		r = asprintf(&l, "removed call %s", c ? pp_demangle(pp_prog_call_name(c)) : "?");
+		r = asprintf(&l, "removed call %s", c);
 		break;
 	case PP_NODE_REST:
 		r = asprintf(&l, "unexplained remainder of %s", pp_fn_name(fn));
 		break;
 	}
+	free(c);
 	return r < 0 ? NULL : l;
+}
+
+void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
+{
+	double runs_s = 0;
+
+	memset(u, 0, sizeof(*u));
+	u->total_s = (s->finished > 0 ? s->finished : pp_now()) - s->started;
+	u->builds_s = s->measuring > 0 ? s->measuring - s->started : 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *r = &s->runs[i];
+		int l;
+
+		runs_s += r->st.wall_s;
+		if (!r->batch || r->batch > s->nbatches) {
+			u->discovery_s += r->st.wall_s;
+			u->discovery_runs++;
+			continue;
+		}
+		l = s->batches[r->batch - 1].layer;
+		l = l < 0 ? 0 : l >= PP_TIME_LAYERS ? PP_TIME_LAYERS - 1 : l;
+		u->layer_s[l] += r->st.wall_s;
+		u->layer_runs[l]++;
+		if ((unsigned)l + 1 > u->nlayers)
+			u->nlayers = (unsigned)l + 1;
+	}
+	u->other_s = u->total_s - u->builds_s - runs_s;
+	if (u->other_s < 0)
+		u->other_s = 0;
 }
 
 double pp_series_cov(const struct pp_series *v)

@@ -228,7 +228,10 @@ static void write_revisions(struct pp_json *j, const struct pp_session *s)
 
 static const char *qkind(enum pp_qkind k)
 {
-	return k == PP_Q_ENTRY ? "entry" : k == PP_Q_RANGE ? "range" : "self";
+	return k == PP_Q_ENTRY	 ? "entry"
+	       : k == PP_Q_RANGE ? "range"
+	       : k == PP_Q_TOTAL ? "total"
+				 : "self";
 }
 
 static void write_comparisons(struct pp_json *j, const struct pp_session *s)
@@ -295,8 +298,10 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_num(j, "mde_ns", q->look.mde);
 			pp_json_bool(j, "max_runs_spent", q->truncated == PP_SPENT_RUNS);
 			pp_json_bool(j, "max_time_spent", q->truncated == PP_SPENT_TIME);
+			pp_json_bool(j, "time_plan_spent", q->truncated == PP_SPENT_PLAN);
 			pp_json_end_object(j);
 			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
+			pp_json_str(j, "left", q->left);
 		}
 		pp_json_end_object(j);
 	}
@@ -365,6 +370,36 @@ static const char *node_kind(enum pp_node_kind k)
 	}
 }
 
+/*
+ * The inlined calls call @k of @fn came through, the outermost first, and
+ * the call as reports name it ("(inlined SHA512_Pad) → SHA512_Transform").
+ */
+static void inlined_through(struct pp_json *j, const struct pp_prog_fn *fn, unsigned k)
+{
+	uint32_t n = pp_prog_call_chain(fn, k, NULL, 0), *chain = calloc(n + 1, sizeof(*chain));
+	char *label = pp_prog_call_label(fn, k);
+
+	pp_json_str(j, "call_label", label);
+	free(label);
+	pp_json_array(j, "inlined_through");
+	if (chain)
+		pp_prog_call_chain(fn, k, chain, n);
+	for (uint32_t i = 0; chain && i < n; i++) {
+		const struct pp_prog_call *c = &fn->calls[chain[i]];
+
+		pp_json_object(j, NULL);
+		pp_json_int(j, "call", chain[i]);
+		pp_json_str(j, "callee", c->callee);
+		pp_json_str(j, "callee_demangled", pp_demangle(c->callee));
+		pp_json_str(j, "file", c->file);
+		pp_json_int(j, "line", c->line);
+		pp_json_int(j, "column", c->col);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+	free(chain);
+}
+
 /* The fields a chain step and a tree node share. */
 static void node_fields(struct pp_json *j, const struct pp_node *n)
 {
@@ -385,6 +420,7 @@ static void node_fields(struct pp_json *j, const struct pp_node *n)
 		pp_json_str(j, "call_file", c->file);
 		pp_json_int(j, "call_line", c->line);
 		pp_json_int(j, "call_column", c->col);
+		inlined_through(j, fn, n->first[r]);
 	}
 	if (n->q)
 		pp_json_int(j, "comparison", n->q->id);
@@ -428,6 +464,83 @@ static void write_contributors(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_array(j);
 }
 
+/* Whether @n's numbers come from the runs that measured its function's parts together. */
+static bool accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+
+	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &s->nodes[p->parent];
+	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
+}
+
+/* A function's whole, its parts together and its remainder, from the same runs. */
+static void write_accounting(struct pp_json *j, const struct pp_session *s, const struct pp_node *n)
+{
+	if (n->runs[0] < 2 || n->runs[1] < 2) {
+		pp_json_null(j, "accounting");
+		return;
+	}
+	pp_json_object(j, "accounting");
+	pp_json_array(j, "runs");
+	pp_json_int(j, NULL, (long long)n->runs[PP_PREV]);
+	pp_json_int(j, NULL, (long long)n->runs[PP_CUR]);
+	pp_json_end_array(j);
+	interval(j, "whole_ns", n->whole);
+	interval(j, "parts_ns", n->parts);
+	pp_json_num(j, "probe_scale", n->probe_scale);
+	pp_json_array(j, "clean_ns");
+	pp_json_num(j, NULL, n->clean[PP_PREV]);
+	pp_json_num(j, NULL, n->clean[PP_CUR]);
+	pp_json_end_array(j);
+	pp_json_array(j, "parts");
+	for (int c = n->child; c >= 0; c = s->nodes[c].next) {
+		pp_json_object(j, NULL);
+		pp_json_int(j, "node", c);
+		pp_json_array(j, "mean_ns");
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_PREV]);
+		pp_json_num(j, NULL, s->nodes[c].mean[PP_CUR]);
+		pp_json_end_array(j);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+	for (int c = n->child; c >= 0; c = s->nodes[c].next)
+		if (s->nodes[c].kind == PP_NODE_REST)
+			interval(j, "remainder_ns", s->nodes[c].diff);
+	if (n->lead >= 0)
+		pp_json_int(j, "lead", n->lead);
+	else
+		pp_json_null(j, "lead");
+	if (n->tie >= 0)
+		pp_json_int(j, "tie", n->tie);
+	else
+		pp_json_null(j, "tie");
+	pp_json_end_object(j);
+}
+
+static void write_time(struct pp_json *j, const struct pp_session *s)
+{
+	struct pp_time_use u;
+
+	pp_time_use(s, &u);
+	pp_json_object(j, "time");
+	pp_json_num(j, "total_s", u.total_s);
+	pp_json_num(j, "builds_s", u.builds_s);
+	pp_json_num(j, "discovery_s", u.discovery_s);
+	pp_json_int(j, "discovery_runs", (long long)u.discovery_runs);
+	pp_json_num(j, "driver_s", u.other_s);
+	pp_json_array(j, "layers");
+	for (unsigned l = 0; l < u.nlayers; l++) {
+		pp_json_object(j, NULL);
+		pp_json_int(j, "layer", l);
+		pp_json_num(j, "s", u.layer_s[l]);
+		pp_json_int(j, "runs", (long long)u.layer_runs[l]);
+		pp_json_end_object(j);
+	}
+	pp_json_end_array(j);
+	pp_json_end_object(j);
+}
+
 static void write_tree(struct pp_json *j, const struct pp_session *s)
 {
 	write_contributors(j, s);
@@ -447,7 +560,8 @@ static void write_tree(struct pp_json *j, const struct pp_session *s)
 		node_fields(j, n);
 		pp_json_num(j, "share", n->share);
 		interval(j, "share_interval", n->share_ci);
-		pp_json_bool(j, "point_estimate", n->kind == PP_NODE_REST);
+		pp_json_bool(j, "point_estimate", n->kind == PP_NODE_REST && !accounted(s, n));
+		write_accounting(j, s, n);
 		pp_json_int(j, "sign", n->sign);
 		pp_json_bool(j, "chain", n->chain);
 		pp_json_int(j, "rank", n->rank ? n->rank + 1 : 0);
@@ -499,6 +613,7 @@ static void write_json(FILE *f, const void *arg)
 	write_chain(&j, s);
 	write_tree(&j, s);
 	write_runs(&j, s);
+	write_time(&j, s);
 	pp_json_end_object(&j);
 	fputc('\n', f);
 }

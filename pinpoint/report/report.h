@@ -36,6 +36,17 @@ const char *pp_verdict_word(enum pp_verdict v);
 const char *pp_fmt_end(double ns, char *buf, unsigned len);
 /* FILE:LINE[:COL], or "(no debug info)". */
 void pp_print_loc(FILE *f, const char *file, unsigned line, unsigned col);
+/* Where a session's time went: builds, discovery runs, and the runs of each layer. */
+#define PP_TIME_LAYERS 16 /* layers told apart; deeper ones count in the last */
+struct pp_time_use {
+	double total_s, builds_s, discovery_s, other_s; /* other: the driver's own work */
+	size_t discovery_runs;
+	unsigned nlayers; /* layers that ran: 0 the entry, k the parts of layer k-1 functions */
+	double layer_s[PP_TIME_LAYERS];
+	size_t layer_runs[PP_TIME_LAYERS];
+};
+void pp_time_use(const struct pp_session *s, struct pp_time_use *u);
+
 /* Coefficient of variation of a series (sd / mean), NaN under 2 values or mean <= 0. */
 double pp_series_cov(const struct pp_series *v);
 

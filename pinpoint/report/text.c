@@ -124,6 +124,20 @@ static void print_where(FILE *f, const struct pp_node *n)
 	}
 }
 
+/* A chain step its parent's runs do not tell from the runner-up: say so. */
+static void print_tie(FILE *f, const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+
+	if (!p || p->tie < 0 || &s->nodes[p->lead] != n)
+		return;
+	fprintf(f, "  [undecided between ");
+	print_name(f, s, n);
+	fprintf(f, " and ");
+	print_name(f, s, &s->nodes[p->tie]);
+	fprintf(f, ": the runs do not tell which costs more]");
+}
+
 static void print_chain(FILE *f, const struct pp_session *s)
 {
 	const struct pp_node *root = &s->nodes[0];
@@ -150,6 +164,7 @@ static void print_chain(FILE *f, const struct pp_session *s)
 				pp_fn_name(root->fn[PP_CUR]));
 		if (n->stop)
 			fprintf(f, "  [%s]", n->stop);
+		print_tie(f, s, n);
 		fprintf(f, "\n");
 		indent += 2;
 	}
@@ -158,6 +173,16 @@ static void print_chain(FILE *f, const struct pp_session *s)
 static char sign_mark(const struct pp_node *n)
 {
 	return n->sign > 0 ? '+' : n->sign < 0 ? '-' : ' ';
+}
+
+/* Whether @n's numbers come from the runs that measured its function's parts together. */
+static bool accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+
+	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &s->nodes[p->parent];
+	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
 }
 
 static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent)
@@ -170,8 +195,8 @@ static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent
 	fprintf(f, "  ");
 	print_where(f, n);
 	fprintf(f, "%s", n->kind == PP_NODE_REST ? "" : "  ");
-	print_diff(f, n->diff, n->kind == PP_NODE_REST);
-	if (n->parent >= 0 && n->kind != PP_NODE_REST)
+	print_diff(f, n->diff, n->kind == PP_NODE_REST && !accounted(s, n));
+	if (n->parent >= 0 && (n->kind != PP_NODE_REST || accounted(s, n)))
 		fprintf(f, "  %s [%s, %s]", pp_fmt_pct(n->share, a, sizeof(a)),
 			pp_fmt_pct(n->share_ci.low, b, sizeof(b)),
 			pp_fmt_pct(n->share_ci.high, c, sizeof(c)));
@@ -187,6 +212,11 @@ static void print_subtree(FILE *f, const struct pp_session *s, int i, int indent
 		fprintf(f, "  %s", n->detail);
 	else if (n->detail && !n->chain)
 		fprintf(f, "  %s", n->detail);
+	if (n->runs[0] >= 2 && n->runs[1] >= 2) {
+		fprintf(f, "  (whole, with its parts: ");
+		print_diff(f, n->whole, false);
+		fprintf(f, " in %zu+%zu runs)", n->runs[PP_PREV], n->runs[PP_CUR]);
+	}
 	fprintf(f, "\n");
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
 		print_subtree(f, s, c, indent + 4);
@@ -199,8 +229,9 @@ static void print_tree(FILE *f, const struct pp_session *s)
 
 	if (s->nnodes < 2 || s->opt->search != PP_SEARCH_ATTRIB)
 		return;
-	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval]; share of the "
-		   "parent's difference [interval]):\n");
+	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval]; share of its "
+		   "function's difference [interval]; a function's parts, its remainder and its "
+		   "whole are measured in the same runs):\n");
 	print_subtree(f, s, 0, 2);
 	for (unsigned r = 1;; r++) {
 		int k = -1;
@@ -277,17 +308,70 @@ static void print_lost(FILE *f, const struct pp_session *s, bool *printed)
 		lost, runs);
 }
 
+/* Comparisons of the search left open or undecided, at what resolution, and why. */
+static void print_open(FILE *f, const struct pp_session *s)
+{
+	unsigned n = 0;
+
+	for (size_t i = 1; i < s->nq; i++) {
+		const struct pp_quantity *q = s->q[i];
+		char *label, a[32], b[32], c[32];
+
+		if (!q->decided || (q->verdict != PP_V_BOUNDED && q->verdict != PP_V_UNDECIDED))
+			continue;
+		if (!n++)
+			fprintf(
+			    f,
+			    "\nLeft open (their answers could not change the chain, or their time "
+			    "ran out):\n");
+		label = pp_quantity_label(q);
+		fprintf(f, "  [%u] %s  %s%s [%s, %s] after %zu+%zu runs  ", q->order,
+			label ? label : "?", q->cmp.diff.centre >= 0 ? "+" : "",
+			pp_fmt_ns(q->cmp.diff.centre, a, 32), pp_fmt_end(q->cmp.diff.low, b, 32),
+			pp_fmt_end(q->cmp.diff.high, c, 32), q->look.runs / 2, q->look.runs / 2);
+		if (q->verdict == PP_V_BOUNDED)
+			fprintf(f, "%s\n", q->left ? q->left : "left open");
+		else if (q->truncated)
+			fprintf(f, "undecided: %s was spent\n", pp_spent_option(q->truncated));
+		else
+			fprintf(f, "undecided: --max-runs-per-comparison was spent\n");
+		free(label);
+	}
+}
+
+/* Where the session's time went. */
+static void print_time(FILE *f, const struct pp_session *s)
+{
+	struct pp_time_use u;
+
+	pp_time_use(s, &u);
+	fprintf(f, "Time: %.0f s in all: builds %.1f s, discovery %.1f s (%zu runs)", u.total_s,
+		u.builds_s, u.discovery_s, u.discovery_runs);
+	for (unsigned l = 0; l < u.nlayers; l++) {
+		if (!u.layer_runs[l])
+			continue;
+		if (l == 0)
+			fprintf(f, ", the entry %.1f s (%zu runs)", u.layer_s[l], u.layer_runs[l]);
+		else
+			fprintf(f, ", layer %u %.1f s (%zu runs)", l, u.layer_s[l],
+				u.layer_runs[l]);
+	}
+	fprintf(f, ", the driver %.1f s.\n", u.other_s);
+}
+
 /* How much the runs varied, and what the runs bought. */
 static void print_noise(FILE *f, const struct pp_session *s)
 {
 	const struct pp_quantity *entry = s->nq ? s->q[0] : NULL;
-	unsigned decided = 0, undecided = 0;
+	unsigned decided = 0, undecided = 0, left = 0;
 
 	if (!entry || entry->series[PP_PREV].n < 2)
 		return;
 	for (size_t i = 0; i < s->nq; i++)
 		if (s->q[i]->decided)
-			s->q[i]->verdict == PP_V_UNDECIDED ? undecided++ : decided++;
+			s->q[i]->verdict == PP_V_UNDECIDED ? undecided++
+			: s->q[i]->verdict == PP_V_BOUNDED ? left++
+							   : decided++;
 	fprintf(f,
 		"\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
 		"run (coefficient of variation).\n",
@@ -304,7 +388,10 @@ static void print_noise(FILE *f, const struct pp_session *s)
 	fprintf(f, " decided %u comparison%s", decided, decided == 1 ? "" : "s");
 	if (undecided)
 		fprintf(f, "; %u stayed undecided", undecided);
+	if (left)
+		fprintf(f, "; %u were left open", left);
 	fprintf(f, ".\n");
+	print_time(f, s);
 }
 
 /* The entry spent its runs without deciding: say so, never "no regression". */
@@ -400,4 +487,6 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 	gap(f, s, &printed);
 	print_chain(f, s);
 	print_tree(f, s);
+	if (!s->opt->quiet)
+		print_open(f, s);
 }

@@ -20,7 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import pinpoint_test  # noqa: E402
-from pinpoint_test import chain, fail  # noqa: E402
+from pinpoint_test import chain, fail, scenario_main  # noqa: E402
 
 
 # The planted slowdowns cost more than the entry's whole previous time: a
@@ -231,26 +231,24 @@ def cmake_dirs_at(tmp, example):
     cmake_dirs(tmp, example)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pinpoint", required=True)
-    ap.add_argument("--example", required=True)
-    ap.add_argument("scenario")
-    a = ap.parse_args()
+def in_tmp(fn, a):
+    """Run scenario @fn(a, tmp) in a temporary directory of its own."""
     a.pinpoint = os.path.abspath(a.pinpoint)
     a.example = os.path.abspath(a.example)
-    scenarios = {"nightly": scenario_nightly, "build-cmd": scenario_build_cmd,
-                 "build-fails": scenario_build_fails}
-    if a.scenario not in scenarios:
-        fail("unknown scenario " + a.scenario)
     tmp = tempfile.mkdtemp(prefix="pp-build-")
     try:
         # Keep the default build root out of the user's home.
         os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
-        scenarios[a.scenario](a, tmp)
+        fn(a, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("--example", required=True)
+    scenario_main(ap, globals(), call=in_tmp)
 
 
 if __name__ == "__main__":

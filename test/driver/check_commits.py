@@ -14,6 +14,9 @@ not compile and commit 5 repairs it.  Scenarios:
            first slow one is still among, exit 130.
   commits-interrupt-checkout  Ctrl-C while git checks a commit out (git
            dies of it too) is an interrupt, exit 130, not a failed checkout.
+  commits-tmpdir  what git prints goes to files in a work directory in
+           $TMPDIR, removed at the end; a $TMPDIR it cannot write to is one
+           error line.
   history  --history appends one JSON line per session and the HTML report
            draws the trend of the entry.
 
@@ -317,6 +320,44 @@ def scenario_commits_interrupt_checkout():
             fail("the interrupted --commits does not say BAD was not measured")
 
 
+def scenario_commits_tmpdir():
+    import shutil
+    with tempfile.TemporaryDirectory(prefix="pp-commits-tmp-") as d:
+        repo, h = make_history(d)
+        # git as pinpoint finds it on PATH: it logs where its stdout goes
+        bindir, log, tmp = os.path.join(d, "bin"), os.path.join(d, "stdout.log"), \
+            os.path.join(d, "tmp")
+        os.mkdir(bindir)
+        os.mkdir(tmp)
+        with open(os.path.join(bindir, "git"), "w") as f:
+            f.write("#!/bin/sh\nout=$(readlink /proc/$$/fd/1)\necho \"$out\" >>%s\n"
+                    "exec %s \"$@\"\n" % (log, shutil.which("git")))
+        os.chmod(os.path.join(bindir, "git"), 0o755)
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], TMPDIR=tmp)
+        # BAD is no commit: git is asked for the work tree, GOOD and BAD, then it ends
+        cmd = [ARGS.pinpoint, "--commits", "%s..nosuchref" % h[0],
+               "--build-root", os.path.join(d, "cache")] + COMMON + ["--", "./bench"]
+        p = run(cmd, cwd=repo, env=env)
+        if p.returncode != 2 or "'nosuchref' is not a commit" not in p.stderr:
+            fail("--commits with a BAD that is no commit", p)
+        with open(log) as f:
+            outs = [l.strip() for l in f]
+        print("git's stdout: %r" % outs)
+        want = re.compile(r"^%s/pinpoint\.\d+\.\w{6}/git\.\w{6} \(deleted\)$" % re.escape(tmp))
+        if len(outs) < 3 or not all(want.match(o) for o in outs):
+            fail("git's output does not go to the work directory in $TMPDIR %s" % tmp, p)
+        if os.listdir(tmp):
+            fail("$TMPDIR holds %r after --commits" % os.listdir(tmp), p)
+        # a $TMPDIR that is not there: one line, before git is asked anything
+        os.unlink(log)
+        env["TMPDIR"] = os.path.join(d, "missing")
+        p = run(cmd, cwd=repo, env=env)
+        if p.returncode != 3 or p.stderr.strip().splitlines() != [
+                "pinpoint: error: cannot create a work directory in %s: No such file or "
+                "directory" % env["TMPDIR"]] or os.path.exists(log):
+            fail("an unusable $TMPDIR is not one error line and exit 3", p)
+
+
 def scenario_history():
     with tempfile.TemporaryDirectory(prefix="pp-history-") as d:
         repo, h = make_history(d)
@@ -361,7 +402,6 @@ def scenario_history():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

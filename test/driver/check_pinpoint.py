@@ -19,7 +19,7 @@ import tempfile
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import expect_chain, fail, load_report, scenario_main  # noqa: E402
+from pinpoint_test import expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 
@@ -57,6 +57,19 @@ def scenario_demo():
     check_locations(p, ["bridge", "failure_run"])
     if not re.search(r"^\[1\] run \(entry\).*SLOWER", p.stdout, re.M):
         fail("the first comparison is not the entry, found slower", p)
+
+
+def scenario_quiet():
+    """--quiet prints the report at the end, the verdict with its chain and tree,
+    and nothing of the comparisons as they are decided or the noise summary."""
+    p = demo_session("--quiet")
+    expect_chain(p, ["run", "bridge", "failure_run"])
+    if not p.stdout.startswith("Bottleneck chain: ") or "\nAttribution tree " not in p.stdout:
+        fail("--quiet does not print the chain first, then the attribution tree", p)
+    if re.search(r"^(\[\d+\] |Noise: |Runs: )", p.stdout, re.M):
+        fail("--quiet prints comparison, noise or runs lines", p)
+    if re.search(r"^pinpoint: (?!warning: |error: )", p.stderr, re.M):
+        fail("--quiet prints messages that are neither warnings nor errors", p)
 
 
 def scenario_welch():
@@ -193,7 +206,7 @@ def node_name(n, by_id):
     if k == "entry":
         return fn
     if k == "call":
-        return n.get("callee", "?")
+        return n.get("call_label", n.get("callee", "?"))
     if k == "range":
         return "calls %d-%d of %s" % (n["first_call"], n["last_call"], fn)
     if k == "self":
@@ -201,7 +214,7 @@ def node_name(n, by_id):
     if k == "structural":
         return "changed code of " + fn
     if k in ("added", "removed"):
-        return "%s call %s" % (k, n.get("callee", "?"))
+        return "%s call %s" % (k, n.get("call_label", n.get("callee", "?")))
     return "unexplained remainder of " + fn
 
 
@@ -344,23 +357,70 @@ def scenario_budget():
 
 
 def scenario_riders():
-    """The entry's later rounds keep its first batch's arming.
+    """Nothing is armed inside the entry while it is compared; riders after.
 
     With --measurements 3 no comparison can decide at its first look (3 and
     3 values give Mann-Whitney no interval at 95 %), so the entry is measured
-    again; the parts measured with it in the first batch must ride along in
-    that round, and the search must still name the chain."""
+    in several rounds: each must arm the entry alone (its verdict decides the
+    session, and a probe's cost is never taken out exactly), and the search
+    must still name the chain.  Later, while a function's parts are settled,
+    the parts of the call to be dug into next ride along: some round arms the
+    parts of two functions."""
     p, report = attrib_session("deep", "main_loop", 3, ["main_loop", "stage_a", "inner_a", "leaf3"],
                                ["stage_b", "leaf2"], extra=("--measurements", "3"))
-    batches = report["batches"]
-    if len(batches) < 2:
-        fail("one batch only: the entry was not measured again", p)
-    first, second = set(batches[0]["comparisons"]), set(batches[1]["comparisons"])
-    if len(first) < 2 or not first <= second:
-        fail("the entry's second round measured %r, its first %r" % (sorted(second), sorted(first)),
-             p)
-    if batches[1]["arming_current"] != batches[0]["arming_current"]:
-        fail("the entry's second round is armed otherwise than its first", p)
+    entry = report["comparisons"][0]["id"]
+    rounds = [b for b in report["batches"] if entry in b["comparisons"]]
+    if len(rounds) < 2:
+        fail("the entry was measured in %d round(s), several expected" % len(rounds), p)
+    for b in rounds:
+        for key in ("arming_previous", "arming_current"):
+            items = [i.split("=")[0] for i in b[key].split(";")]
+            if set(items) - {"out", "entry", "samples", "skip", "stop", "timing"}:
+                fail("a round of the entry arms %r" % b[key], p)
+    def functions(b):
+        return {c["function"] for c in report["comparisons"]
+                if c["id"] in b["comparisons"] and c["kind"] != "entry"}
+    if not any(len(functions(b)) >= 2 for b in report["batches"]):
+        fail("no round carried the next layer's parts as riders", p)
+
+
+def scenario_hot_calls():
+    """Numbers that add up where armed probes cost as much as the calls they time.
+
+    scan() makes 100000 calls of step() an execution, each some 10 ns.  The
+    parts of scan() (the calls of step(), its own body), measured together
+    in scan's own runs with every call armed, must each be within scan's
+    time as runs with nothing armed inside scan measured it, and add up to
+    it within 5 %, in both revisions: a probe's cost is not the program's.
+    """
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("hotcalls", "run", 3, "--json", path)
+        report = load_report(path, ARGS.schema, p)
+    tree = report["tree"]
+    by_id = {n["id"]: n for n in tree}
+    scan = [n for n in tree if n["kind"] == "call" and n.get("callee") == "scan"]
+    if not scan or not scan[0]["chain"] or not scan[0]["accounting"]:
+        fail("scan() is not on the chain with its parts accounted", p)
+    acc = scan[0]["accounting"]
+    parts = {by_id[x["node"]]["kind"] + ":" + by_id[x["node"]].get("callee", ""): x["mean_ns"]
+             for x in acc["parts"] if by_id[x["node"]]["kind"] != "remainder"}
+    if set(parts) != {"call:step", "self:"}:
+        fail("the parts of scan() are %r" % sorted(parts), p)
+    for r, rev in enumerate(("previous", "current")):
+        total = acc["clean_ns"][r]
+        got = {k: v[r] for k, v in parts.items()}
+        if total is None:
+            fail("no runs measured scan() with nothing armed inside it", p)
+        for k, v in got.items():
+            if v > 1.05 * total:
+                fail("%s revision: part %s of scan() is %.0f ns, scan() itself %.0f ns"
+                     % (rev, k, v, total), p)
+        if abs(sum(got.values()) - total) > 0.05 * total:
+            fail("%s revision: the parts of scan() add up to %.0f ns, scan() is %.0f ns (%r)"
+                 % (rev, sum(got.values()), total, got), p)
+        print("%s: scan() %.0f ns, parts %r, probe scale %.2f"
+              % (rev, total, {k: round(v) for k, v in got.items()}, acc["probe_scale"]))
 
 
 def scenario_inlined_one_side():
@@ -375,6 +435,26 @@ def scenario_inlined_one_side():
         fail("the own body of work does not say checksum was inlined there", p)
     if "inlined here: checksum" not in p.stdout:
         fail("the text report does not say checksum was inlined", p)
+
+
+def scenario_inlined_call():
+    """The slower function is reached only through an inlined helper: its
+    call is a call of the function the helper was inlined into, named with
+    the helper and its own file:line."""
+    p, report = attrib_session("inlinedcall", "finish", 1, ["finish", "(inlined pad) → transform"])
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "inlinedcall.c")
+    with open(src) as f:
+        line = [i for i, l in enumerate(f, 1) if l.strip() == "transform(n);"][0]
+    call = [n for n in report["tree"] if n["kind"] == "call" and n["chain"]]
+    if not call or [c["callee"] for c in call[0]["inlined_through"]] != ["pad"] \
+            or call[0]["call_line"] != line or not call[0]["call_file"].endswith("inlinedcall.c"):
+        fail("the chain's call is not transform, through pad, at inlinedcall.c:%d" % line, p)
+    if not re.search(r"→ \(inlined pad\) → transform  call \d+ of finish at \S*inlinedcall\.c:%d:"
+                     % line, p.stdout):
+        fail("the text chain does not name the call with the helper and its file:line", p)
+    body = [n for n in report["tree"] if n["kind"] == "self" and n["function"] == "finish"]
+    if not body or not re.match(r"inlined here: pad \(\S*inlinedcall\.c:\d+\)$", body[0]["detail"] or ""):
+        fail("the own body of finish does not say pad was inlined there", p)
 
 
 def scenario_seed_demo():
@@ -575,8 +655,7 @@ def scenario_html():
         if html.count("<svg") < 3 or "http" in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail("the report is not self-contained or has no plots")
         if not chromium:
-            print("SKIP: no chromium to render the page")
-            sys.exit(77)
+            skip("no chromium to render the page (tools/install-deps.sh installs it)")
         # tall enough for the first comparison's runs below a long overview and summary
         png = os.path.join(d, "shot.png")
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -932,6 +1011,9 @@ def scenario_usage_errors():
                            r"--seed: '%s' is not a number from 0 to 4294967295" % bad)
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
+    # what the options before it allocated is freed (an ASan build says so otherwise)
+    expect_usage_error(["--entry", "run", "--exclude", "a*", "--frobnicate", *base],
+                       r"unknown option")
     expect_usage_error(["--entry", "run", "--previous"], r"needs a value")
     for bad in ["main", "..main", "v1..", "a...b"]:
         expect_usage_error(["--entry", "run", "--commits", bad, "--", "./demo"],
@@ -960,6 +1042,113 @@ def scenario_usage_errors():
     v = pinpoint("--version", check_status=0)
     if not re.match(r"pinpoint \d+\.\d+", v.stdout):
         fail("--version", v)
+
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+HELP_OPTION = re.compile(r"^  (?:-(\w), |    )--([\w-]+)(?: (\S+))? +(.*)$")
+DOC_OPTION = re.compile(r"^(?:-(\w), )?--([\w-]+)(?: (\S+))?$")
+
+
+def help_options():
+    """--help's options: {name: (letter, value, default or None)}; the
+    default is the one a (default X...) shows, not a described one."""
+    h = pinpoint("--help", check_status=0)
+    opts = {}
+    for line in h.stdout.splitlines():
+        m = HELP_OPTION.match(line)
+        if m:
+            d = re.search(r"\(default ([^,;:)\s]+)", m.group(4))
+            opts[m.group(2)] = (m.group(1), m.group(3), d.group(1) if d else None)
+    if len(opts) < 30:
+        fail("--help lists %d options" % len(opts), h)
+    return opts
+
+
+def man_options():
+    """The man page's OPTIONS: {name: (letter, value, text)}."""
+    with open(os.path.join(SOURCE, "man", "pinpoint.1")) as f:
+        page = f.read()
+    section = page.split("\n.SH OPTIONS\n", 1)[1].split("\n.SH ", 1)[0]
+    opts = {}
+    for item in ("\n" + section).split("\n.TP\n")[1:]:
+        lines = item.split("\n.PP\n", 1)[0].splitlines()
+        macro, _, rest = lines[0].partition(" ")
+        args = [a if a or not b else b for a, b in re.findall(r'"([^"]*)"|(\S+)', rest)]
+        # .B joins its arguments with spaces, .BR, .BI and the like alternate fonts without
+        tag = (" " if macro == ".B" else "").join(args)
+        tag = re.sub(r"\\f[BIRP]", "", tag.replace("\\-", "-"))
+        text = " ".join(re.sub(r"^\.[A-Z]+ ", "", l) for l in lines[1:])
+        text = re.sub(r"\\f[BIRP]", "", text.replace("\\-", "-").replace('"', ""))
+        m = DOC_OPTION.match(tag)
+        if not m:
+            fail("man page option %r is not -X, --NAME VALUE" % tag)
+        opts[m.group(2)] = (m.group(1), m.group(3), text)
+    return opts
+
+
+def readme_options():
+    """README's table of options: {name: (letter, value, text)}."""
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        readme = f.read()
+    table = readme.split("\n## Options\n", 1)[1].strip().split("\n\n", 1)[0]
+    opts = {}
+    for row in table.splitlines()[2:]:
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        for tag in re.findall(r"`([^`]+)`", cells[0]):
+            m = DOC_OPTION.match(tag)
+            if not m:
+                fail("README option %r is not -X, --NAME VALUE" % tag)
+            opts[m.group(2)] = (m.group(1), m.group(3), cells[1])
+    return opts
+
+
+def scenario_help_docs():
+    """The man page and README's table of options agree with --help: the same
+    options, letters and values, and each default --help shows."""
+    want = help_options()
+    for doc, got in (("man/pinpoint.1", man_options()), ("README.md", readme_options())):
+        if sorted(got) != sorted(want):
+            fail("%s lists other options than --help: missing %s, extra %s" % (
+                doc, sorted(set(want) - set(got)), sorted(set(got) - set(want))))
+        for name, (letter, value, default) in sorted(want.items()):
+            if got[name][:2] != (letter, value):
+                fail("%s: --%s is %r, --help says %r" % (doc, name, got[name][:2], (letter, value)))
+            if default is not None and not re.search(
+                    r"default:? `?%s`?(?![\w.])" % re.escape(default), got[name][2]):
+                fail("%s: --%s does not say its default is %s: %r" % (doc, name, default,
+                                                                       got[name][2]))
+        print("%s: %d options agree with --help" % (doc, len(got)))
+
+
+def scenario_help_defaults():
+    """Each default --help shows is the one a session runs with: a session
+    given no option but --entry and --previous (in its current directory)
+    records the options it ran with in the JSON report."""
+    defaults = {name: d for name, (_, _, d) in help_options().items() if d is not None}
+    prev, cur = prog("fail")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = run([os.path.abspath(ARGS.pinpoint), "--entry", "job", "--previous", prev,
+                 "--no-save-command", "--json", path, "--", "./fail"], cwd=cur, expect=3)
+        used = load_report(path, ARGS.schema, p)["options"]
+    # --help's words for a value, as the report records it
+    as_recorded = {"current": lambda v: os.path.realpath(os.path.join(cur, v)),
+                   "confidence": lambda v: float(v) / 100,
+                   "executions": lambda v: {"auto": -1, "all": 0}.get(v, v)}
+    unrecorded = {"timing"}
+    for name, value in sorted(defaults.items()):
+        if name in unrecorded:
+            continue
+        key = {"max-time": "max_time_s"}.get(name, name.replace("-", "_"))
+        if key not in used:
+            fail("the report does not record --%s, whose default --help gives" % name, p)
+        want = as_recorded.get(name, lambda v: v)(value)
+        if isinstance(used[key], (int, float)):
+            want = float(want)
+        if used[key] != want:
+            fail("--help gives --%s's default as %s, the session ran with %r" % (
+                name, value, used[key]), p)
+        print("--%s: --help %s, report %r" % (name, value, used[key]))
 
 
 def scenario_failing_benchmark():
@@ -1008,7 +1197,6 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--demo", required=True)
     ap.add_argument("--schema", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

@@ -452,7 +452,7 @@ static void check_settle_ride(void)
 	struct pp_options opt = default_options();
 	struct pp_quantity *qs[3];
 	struct riders r = {{NULL}, 0};
-	const struct pp_ride ride = {NULL, 0, fill_riders, &r};
+	const struct pp_settle_how ride = {.fill = fill_riders, .arg = &r};
 	struct pp_session s;
 	size_t most = 0, decided_n;
 	int err;

@@ -20,8 +20,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (ret && (r.complete || line < 1))
 		__builtin_trap();
+	/* costs are decimals at least 0 (so not NaN) */
+	if (r.has_overhead && !(r.plain_ns >= 0 && r.clock_ns >= 0 && r.bias_ns >= 0))
+		__builtin_trap();
 	for (i = 0; i < r.nslots; i++)
-		if (!r.slots[i].spec || r.slots[i].index != i)
+		if (!r.slots[i].spec || r.slots[i].index != i || r.slots[i].kind > PP_SLOT_WHOLE ||
+		    r.slots[i].timed > r.slots[i].count)
 			__builtin_trap();
 	pp_results_free(&r);
 	return 0;

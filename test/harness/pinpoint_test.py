@@ -1,10 +1,13 @@
-"""The runner and the checks the end-to-end suites share.
+"""The runner and the checks the Python test suites share.
 
-test/driver, test/build, test/robust and test/install import this module
-(their scripts put test/harness on sys.path): one way to run a command and
-fail with its output, one way to run pinpoint, one bottleneck-chain checker,
-one comparison-line parser, one schema check of the JSON report, one
-scenario dispatcher.
+test/driver, test/build, test/robust, test/install, test/runtime and
+test/table import this module (their scripts put test/harness on sys.path):
+one way to run a command and fail with its output, one way to run pinpoint,
+one bottleneck-chain checker, one comparison-line parser, one schema check
+of the JSON report, one way to wait for a condition, one scenario
+dispatcher and its result lines: "FAIL: ..." for each failure, then exit
+status 1; "SKIP: ..." and exit status 77 (ctest's SKIP_RETURN_CODE); else
+"PASS: SCENARIO".
 """
 import json
 import os
@@ -16,6 +19,10 @@ import time
 CHAIN_PREFIX = "Bottleneck chain: "
 
 
+# The failures of check() so far: scenario_main() fails the scenario at its end.
+FAILURES = []
+
+
 def fail(msg, out=None):
     """Print FAIL with @msg (and the exit status and output of @out) and exit 1."""
     print("FAIL: " + msg, flush=True)
@@ -23,6 +30,32 @@ def fail(msg, out=None):
         print("--- exit status: %d\n--- stdout:\n%s--- stderr:\n%s"
               % (out.returncode, out.stdout, out.stderr), flush=True)
     sys.exit(1)
+
+
+def check(cond, msg):
+    """Unless @cond, print FAIL with @msg and go on: the scenario fails at its
+    end (for suites that report every wrong figure of a run).  Returns @cond."""
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg, flush=True)
+    return cond
+
+
+def skip(why):
+    """Print SKIP with @why and exit 77: ctest counts the test as skipped."""
+    print("SKIP: " + why, flush=True)
+    sys.exit(77)
+
+
+def wait_for(cond, seconds, interval=0.05):
+    """Call @cond every @interval seconds until it returns a true value or
+    @seconds have passed; returns its last value (false: timed out)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        got = cond()
+        if got or time.monotonic() >= deadline:
+            return got
+        time.sleep(interval)
 
 
 def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=False):
@@ -43,6 +76,31 @@ def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=
     if expect is not None and p.returncode != expect:
         fail("%s: exit status %d, expected %d" % (" ".join(cmd), p.returncode, expect), p)
     return p
+
+
+def alive(pid):
+    """Whether process @pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def leftover_processes(directory):
+    """Live processes whose executable lies under @directory: (pid, path)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if exe.startswith(directory + "/") and alive(int(pid)):
+            found.append((pid, exe))
+    return found
 
 
 # Sessions of the suite decide each comparison within 200 runs per revision
@@ -129,7 +187,9 @@ def load_report(path, schema, p):
 def scenario_main(ap, namespace, call=None):
     """Parse the arguments of @ap (with a 'scenario' positional), store them
     as ARGS in @namespace (a script's globals()) and run its scenario_NAME;
-    @call(fn, args) runs it when it takes arguments."""
+    @call(fn, args) runs it when it takes arguments.  PASS, or FAIL and exit
+    status 1 when a check() failed."""
+    ap.add_argument("scenario")
     args = ap.parse_args()
     namespace["ARGS"] = args
     fn = namespace.get("scenario_" + args.scenario.replace("-", "_"))
@@ -139,5 +199,8 @@ def scenario_main(ap, namespace, call=None):
         call(fn, args)
     else:
         fn()
-    print("PASS: " + args.scenario)
+    if FAILURES:
+        print("FAIL: %s: %d failed checks" % (args.scenario, len(FAILURES)), flush=True)
+        sys.exit(1)
+    print("PASS: " + args.scenario, flush=True)
     return args

@@ -18,7 +18,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import pinpoint_test  # noqa: E402
-from pinpoint_test import expect_chain, fail  # noqa: E402
+from pinpoint_test import expect_chain, fail, scenario_main, skip  # noqa: E402
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,7 +60,7 @@ def check_rpath(prog, rtdir):
         fail("%s does not need libpinpoint-rt.so from %s:\n%s" % (prog, rtdir, dyn))
 
 
-def wrapper_make(a, tmp):
+def scenario_wrapper_make(a, tmp):
     src = os.path.join(tmp, "proj")
     copy_project("make", src)
     cc = os.path.join(a.build, "tools", "pinpoint-cc")
@@ -70,7 +70,7 @@ def wrapper_make(a, tmp):
     check_program(prog, a.layers)
 
 
-def wrapper_cmake(a, tmp):
+def scenario_wrapper_cmake(a, tmp):
     src = os.path.join(tmp, "proj")
     copy_project("cmake", src)
     bld = os.path.join(tmp, "build")
@@ -81,7 +81,7 @@ def wrapper_cmake(a, tmp):
     check_program(os.path.join(bld, "prog"), a.layers)
 
 
-def wrapper_cxx(a, tmp):
+def scenario_wrapper_cxx(a, tmp):
     shutil.copy(os.path.join(PROJECTS, "prog.cpp"), tmp)
     cxx = os.path.join(a.build, "tools", "pinpoint-c++")
     run([cxx, "-O1", "-c", "prog.cpp", "-o", "prog.o"], cwd=tmp)
@@ -101,7 +101,7 @@ def wrapper_cxx(a, tmp):
     run([os.path.join(a.build, "tools", "pinpoint-cc"), "-c", "bad.c"], cwd=tmp, expect=1)
 
 
-def wrapper_args(a, tmp):
+def scenario_wrapper_args(a, tmp):
     """What the wrapper adds, read from clang -### (prints the commands, runs nothing)."""
     shutil.copy(os.path.join(PROJECTS, "prog.c"), tmp)
     cc = os.path.join(a.build, "tools", "pinpoint-cc")
@@ -141,7 +141,7 @@ def wrapper_args(a, tmp):
         fail("pinpoint --print-runtime-path without a runtime:\n" + p.stderr)
 
 
-def plain_plugin(a, tmp):
+def scenario_plain_plugin(a, tmp):
     plugin = run([a.pinpoint, "--print-plugin-path"]).stdout.strip()
     rt = run([a.pinpoint, "--print-runtime-path"]).stdout.strip()
     if plugin != os.path.realpath(os.path.join(a.build, "pass", "pinpoint-pass.so")):
@@ -184,11 +184,12 @@ def install_prefix(a, tmp):
     return prefix
 
 
-def package(a, tmp):
+def scenario_package(a, tmp):
     prefix = install_prefix(a, tmp)
     for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
               "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "include/pinpoint/abi_x86_64.h",
               "lib/cmake/Pinpoint/PinpointConfig.cmake",
               "lib/cmake/Pinpoint/PinpointConfigVersion.cmake",
               "share/man/man1/pinpoint.1.gz", "share/man/man1/pinpoint-cc.1.gz",
@@ -244,7 +245,7 @@ def check_package_measured_in_place(pinpoint, a, src, pdir, bld, tmp):
         fail("the session measured %s, not the build directories themselves" % dirs)
 
 
-def package_build_tree(a, tmp):
+def scenario_package_build_tree(a, tmp):
     """-DPinpoint_DIR=<build>/cmake uses the plugin and runtime where they are built."""
     src = os.path.join(tmp, "proj")
     copy_project("package", src)
@@ -277,7 +278,7 @@ def check_demo(a, pinpoint):
     expect_chain(p, ["run", "bridge", "failure_run"])
 
 
-def deb(a, tmp):
+def scenario_deb(a, tmp):
     pkg = build_package(a, tmp)
     info = run(["dpkg-deb", "-f", pkg, "Package", "Depends"]).stdout
     if "Package: pinpoint" not in info or "clang-%s" % a.llvm_major not in info \
@@ -289,6 +290,7 @@ def deb(a, tmp):
     for f in ["bin/pinpoint", "bin/pinpoint-layers", "bin/pinpoint-cc", "bin/pinpoint-c++",
               "lib/pinpoint/pinpoint-pass.so", "lib/pinpoint/libpinpoint-rt.so",
               "lib/pinpoint/libpinpoint-rt.a", "include/pinpoint/abi.h",
+              "include/pinpoint/abi_x86_64.h",
               "lib/cmake/Pinpoint/PinpointConfig.cmake", "share/doc/pinpoint/copyright"]:
         if not os.path.lexists(os.path.join(usr, f)):
             fail("not in the package: " + f)
@@ -327,10 +329,9 @@ def check_debian_docs(usr):
             fail("the copyright file lacks %r:\n%s" % (want, text))
 
 
-def deb_system(a, tmp):
+def scenario_deb_system(a, tmp):
     if os.environ.get("PINPOINT_TEST_DEB_INSTALL") != "1":
-        print("skipped: set PINPOINT_TEST_DEB_INSTALL=1 to install the package on this machine")
-        sys.exit(77)
+        skip("set PINPOINT_TEST_DEB_INSTALL=1 to install the package on this machine")
     pkg = build_package(a, tmp)
     run(["apt-get", "install", "-y", pkg], timeout=600)
     try:
@@ -345,17 +346,13 @@ def deb_system(a, tmp):
         run(["dpkg", "-r", "pinpoint"], expect=None)
 
 
-SCENARIOS = {
-    "wrapper-make": wrapper_make,
-    "wrapper-cmake": wrapper_cmake,
-    "wrapper-cxx": wrapper_cxx,
-    "wrapper-args": wrapper_args,
-    "plain-plugin": plain_plugin,
-    "package": package,
-    "package-build-tree": package_build_tree,
-    "deb": deb,
-    "deb-system": deb_system,
-}
+def in_tmp(fn, a):
+    """Run scenario @fn(a, tmp) in a temporary directory of its own."""
+    a.build = os.path.realpath(a.build)
+    a.pinpoint = os.path.join(a.build, "pinpoint", "pinpoint")
+    a.layers = os.path.join(a.build, "tools", "pinpoint-layers")
+    with tempfile.TemporaryDirectory(prefix="pp-install-") as tmp:
+        fn(a, tmp)
 
 
 def main():
@@ -364,14 +361,7 @@ def main():
     ap.add_argument("--clang", required=True)
     ap.add_argument("--clangxx", required=True)
     ap.add_argument("--llvm-major", dest="llvm_major", required=True)
-    ap.add_argument("scenario", choices=sorted(SCENARIOS))
-    a = ap.parse_args()
-    a.build = os.path.realpath(a.build)
-    a.pinpoint = os.path.join(a.build, "pinpoint", "pinpoint")
-    a.layers = os.path.join(a.build, "tools", "pinpoint-layers")
-    with tempfile.TemporaryDirectory(prefix="pp-install-") as tmp:
-        SCENARIOS[a.scenario](a, tmp)
-    print("ok " + a.scenario)
+    scenario_main(ap, globals(), call=in_tmp)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ int main(void)
 }
 
 // CHECK:      pinpoint-results 1
-// CHECK:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1
-// CHECK:      slot 1 fn work found=1 total_ns={{[0-9]+}} count=3
-// CHECK:      slot 2 range main:0-1 found=1 total_ns={{[0-9]+}} count=2
+// CHECK:      overhead plain_ns={{[0-9]+\.[0-9][0-9]}} clock_ns={{[0-9]+\.[0-9][0-9]}} bias_ns={{[0-9]+\.[0-9][0-9]}} calib_ns={{[0-9]+}}
+// CHECK:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 probes_ns={{[0-9]+$}}
+// CHECK:      slot 1 fn work found=1 total_ns={{[0-9]+}} count=3 calls_ns=0 probes_ns={{[0-9]+}} calls_probes_ns=0
+// CHECK:      slot 2 range main:0-1 found=1 total_ns={{[0-9]+}} count=2 probes_ns={{[0-9]+$}}
 // CHECK:      {{^}}end{{$}}

@@ -2,8 +2,10 @@
 // inlined (code of the callee left at the call's line:col), removed
 // (nothing left: a const call whose result is unused); a call whose callee
 // was inlined and folded into the caller's code can be either; a call rewritten by the optimiser (printf to puts) is
-// still timed, found by its line:col.  Without -g, calls that are not
-// timed are of unknown fate.
+// still timed, found by its line:col.  The call that work's inlined code
+// makes is listed after it, timed, at its own line:col in work.  Without
+// -g, calls that are not timed are of unknown fate, and calls of inlined
+// code are not listed.
 // RUN: %ppcc -O2 -g -w -c %s -o %t.o
 // RUN: %dump %t.o | %FileCheck %s
 // RUN: %ppcc -O2 -w -c %s -o %t.nodebug.o
@@ -32,11 +34,12 @@ int f(int x)
 	return work(x) + triple(x);
 }
 
-// CHECK:      fn f {{.*}}line=28 linkage=external calls=4 emitted
-// CHECK-NEXT:   call 0 direct printf {{.*}}fates.c:30:2 timed
-// CHECK-NEXT:   call 1 direct pure {{.*}}fates.c:31:2 removed
-// CHECK-NEXT:   call 2 direct work {{.*}}fates.c:32:9 inlined
-// CHECK-NEXT:   call 3 direct triple {{.*}}fates.c:32:19 {{inlined|removed}}
+// CHECK:      fn f {{.*}}line=30 linkage=external calls=5 emitted
+// CHECK-NEXT:   call 0 direct printf {{.*}}fates.c:32:2 timed
+// CHECK-NEXT:   call 1 direct pure {{.*}}fates.c:33:2 removed
+// CHECK-NEXT:   call 2 direct work {{.*}}fates.c:34:9 inlined
+// CHECK-NEXT:   call 3 direct ext {{.*}}fates.c:22:9 via=2 timed
+// CHECK-NEXT:   call 4 direct triple {{.*}}fates.c:34:19 {{inlined|removed}}
 // CHECK-DAG:  fn work {{.*}} linkage=internal calls=1 not-emitted
 // CHECK-DAG:  fn triple {{.*}} linkage=internal calls=0 not-emitted
 

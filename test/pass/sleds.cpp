@@ -16,7 +16,7 @@
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcxx -fPIC -O2 -S -emit-llvm %s -o %t.pic.ll
 // RUN: %FileCheck --check-prefix=PIC %s < %t.pic.ll
 // RUN: env PINPOINT_PASS_CLONE=0 %ppcxx -O2 -g %s %runtime -lpthread -lm -o %t
-// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0;range=last:0-0;range=twice:1-1" %t 3 > %t.armed.out
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0;range=last:0-0;range=twice:1-1;fn=main" %t 3 > %t.armed.out
 // RUN: %FileCheck --check-prefix=EXEC %s < %t.res
 // The patched program computes what the unpatched one does.
 // RUN: %t 3 > %t.plain.out && cmp %t.plain.out %t.armed.out
@@ -124,8 +124,9 @@ int main(int argc, char **argv)
 // PIC:         call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_enter_r11@GOTPCREL(%rip)", "i,i,~{r10},~{r11},~{xmm0},{{.*}},~{xmm15},~{memory},~{dirflag},~{fpsr},~{flags}"
 // PIC-NOT:   .pinpoint_sleds
 
-// EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}
+// EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 probes_ns={{[0-9]+$}}
 // EXEC-NEXT: slot 1 fn work found=1 total_ns={{[0-9]+}} count=18000 calls_ns=0
 // EXEC-NEXT: slot 2 range loop:0-0 found=1 total_ns={{[0-9]+}} count=3000
 // EXEC-NEXT: slot 3 range last:0-0 found=1 total_ns={{[0-9]+}} count=3000
 // EXEC-NEXT: slot 4 range twice:1-1 found=1 total_ns={{[0-9]+}} count=3000
+// EXEC-NEXT: slot 5 fn main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}

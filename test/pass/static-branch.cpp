@@ -17,11 +17,11 @@
 // RUN: env PINPOINT_PASS_JUMPS=0 %ppcxx -O2 -S -emit-llvm %s -o %t.off.ll
 // RUN: %FileCheck --check-prefix=OFF %s < %t.off.ll
 // RUN: %ppcxx -O2 -g %s %runtime -lpthread -lm -o %t
-// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t 3
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0;fn=main" %t 3
 // RUN: %FileCheck --check-prefix=EXEC %s < %t.res
 // RUN: rm -f %t.res %t.res.* && %t 3 > /dev/null && test ! -e %t.res
 // RUN: %ppcxx -O2 -g -ffunction-sections -Wl,--gc-sections %s %runtime -lpthread -lm -o %t.gc
-// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0" %t.gc 3
+// RUN: rm -f %t.res %t.res.* && env "PINPOINT=out=%t.res;entry=main;fn=work;range=loop:0-0;fn=main" %t.gc 3
 // RUN: %FileCheck --check-prefix=EXEC %s < %t.res
 // The patched program computes what the unpatched one does.
 // RUN: %t 3 > %t.plain.out && env "PINPOINT=out=%t.res2;fn=work;fn=loop" %t 3 > %t.armed.out
@@ -161,6 +161,7 @@ int main(int argc, char **argv)
 // OFF-NOT:     callbr
 // OFF:       {{^}}}
 
-// EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}
+// EXEC:      slot 0 entry main found=1 total_ns={{[0-9]+}} count=1 probes_ns={{[0-9]+$}}
 // EXEC-NEXT: slot 1 fn work found=1 total_ns={{[0-9]+}} count=300002 calls_ns=0
 // EXEC-NEXT: slot 2 range loop:0-0 found=1 total_ns={{[0-9]+}} count=300000
+// EXEC-NEXT: slot 3 fn main found=1 total_ns={{[0-9]+}} count=1 calls_ns={{[0-9]+}}

@@ -37,7 +37,8 @@ import time
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import alive, comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import leftover_processes, skip, wait_for  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 from pinpoint_test import run, start_until_first_comparison  # noqa: E402
@@ -59,24 +60,10 @@ class Out:
         self.returncode, self.stdout, self.stderr = rc, out, err
 
 
-def alive(pid):
-    """Whether process @pid exists and is not a zombie."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
 def wait_dead(pids, seconds=5.0):
-    """The pids of @pids still alive after @seconds."""
-    deadline = time.monotonic() + seconds
-    while True:
-        left = [p for p in pids if alive(p)]
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
+    """The pids of @pids still alive after at most @seconds."""
+    wait_for(lambda: not any(alive(p) for p in pids), seconds)
+    return [p for p in pids if alive(p)]
 
 
 def children(pid):
@@ -92,21 +79,6 @@ def children(pid):
             continue
         if ppid == pid:
             found.append(int(name))
-    return found
-
-
-def leftover_processes(directory):
-    """Live processes whose executable lies under @directory."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            exe = os.readlink("/proc/%s/exe" % pid)
-        except OSError:
-            continue
-        if exe.startswith(directory + "/") and alive(int(pid)):
-            found.append((pid, exe))
     return found
 
 
@@ -198,10 +170,7 @@ def scenario_stale():
         proc = start([ARGS.pinpoint, "--entry", "run", "--previous", prev, "--current", cur,
                       "--", "./daemon", tmp, "hang"], env=env)
         hung = os.path.join(tmp, "hung")
-        deadline = time.monotonic() + 60
-        while not os.path.exists(hung) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if not os.path.exists(hung):
+        if not wait_for(lambda: os.path.exists(hung), 60):
             proc.kill()
             fail("the benchmark did not start")
         bench = int(open(hung).read())
@@ -292,10 +261,10 @@ def scenario_signal_twice():
         p = Out(proc.returncode, "".join(lines) + out, err)
         if p.returncode != 130:
             fail("expected exit status 130", p)
-        time.sleep(0.2)
-        left = leftover_processes(os.path.dirname(prog("slowrun")[1]))
-        if left:
-            fail("benchmark processes left behind: %r" % left, p)
+        bench = os.path.dirname(prog("slowrun")[1])
+        if not wait_for(lambda: not leftover_processes(bench), 10):
+            fail("benchmark processes left 10 s after pinpoint exited: %r"
+                 % leftover_processes(bench), p)
         if os.listdir(env_tmp):
             fail("work directory left in $TMPDIR: %r" % os.listdir(env_tmp), p)
 
@@ -340,11 +309,7 @@ def scenario_build_sigterm():
                       dirs[0], "--current", dirs[1], "--", "./prog"],
                      env=dict(os.environ, XDG_CACHE_HOME=os.path.join(d, "cache")))
         pidfile = os.path.join(dirs[0], "build.pid")
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (os.path.exists(pidfile)
-                                                   and open(pidfile).read().strip()):
-            time.sleep(0.05)
-        if not os.path.exists(pidfile):
+        if not wait_for(lambda: os.path.exists(pidfile) and open(pidfile).read().strip(), 60):
             proc.kill()
             fail("the previous revision's build did not start")
         build = int(open(pidfile).read())
@@ -453,8 +418,7 @@ def scenario_enospc():
     try:
         mounted = full_tmpfs(full)
         if not mounted:
-            print("SKIP: a full file system needs a tmpfs mount, which needs root")
-            sys.exit(77)
+            skip("a full file system needs a tmpfs mount, which needs root")
         prev, cur = prog("mutual")
         base = ["--entry", "ping", "--depth", "1", "--previous", prev, "--current", cur, *M]
         js, html = os.path.join(full, "r.json"), os.path.join(tmp, "r.html")
@@ -494,7 +458,6 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--example", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

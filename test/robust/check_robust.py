@@ -24,7 +24,7 @@ ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from pinpoint_test import chain, comparison, expect_chain, fail, scenario_main  # noqa: E402
-from pinpoint_test import start_until_first_comparison  # noqa: E402
+from pinpoint_test import leftover_processes, start_until_first_comparison, wait_for  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 M = ["--measurements", "8", "--warmups", "1"]
@@ -48,21 +48,6 @@ def session(name, entry, depth, *extra, status=1, command=None, env=None):
 
 def load_report(path, p):
     return harness_load_report(path, ARGS.schema, p)
-
-
-def leftover_processes(directory):
-    """Processes whose executable lies under @directory."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            exe = os.readlink("/proc/%s/exe" % pid)
-        except OSError:
-            continue
-        if exe.startswith(directory + "/"):
-            found.append((pid, exe))
-    return found
 
 
 def check_json_numbers(report, p, lost=False):
@@ -158,7 +143,11 @@ def scenario_fork():
         env = dict(os.environ, PINPOINT="out=%s;entry=run" % out)
         child = subprocess.Popen(["./forkchild", "late"], cwd=cur, env=env, stdout=subprocess.DEVNULL)
         child.wait()
-        time.sleep(0.8)
+        # what its child writes, if anything, it has written once it is gone
+        cur = os.path.realpath(cur)
+        if not wait_for(lambda: not leftover_processes(cur), 30):
+            fail("the child of ./forkchild late is running 30 s after its parent exited: %r"
+                 % leftover_processes(cur))
         with open(out) as f:
             text = f.read()
         if not re.search(r"^pid %d$" % child.pid, text, re.M):
@@ -222,7 +211,7 @@ def expect_failed_report(p, report, min_runs):
 
 def scenario_crash():
     p, report = misbehave("segv", 6, "--verbose")
-    if not re.search(r"current revision, comparison 1, run 5: '\./misbehave' was killed by signal 11", p.stderr):
+    if not re.search(r"current revision, batch 1, run 5: '\./misbehave' was killed by signal 11", p.stderr):
         fail("the crashing revision and run are not named", p)
     # Discovery (one run each) then the batch (a warm-up each, then the
     # runs in a random order) until the 6th run of the current revision.
@@ -241,14 +230,14 @@ def scenario_crash():
 
 def scenario_abort():
     p, report = misbehave("abort", 1)
-    if not re.search(r"current revision, comparison 0, run 1: '\./misbehave' was killed by signal 6", p.stderr):
+    if not re.search(r"current revision, batch 0, run 1: '\./misbehave' was killed by signal 6", p.stderr):
         fail("the aborting revision and run are not named", p)
     expect_failed_report(p, report, 2)
 
 
 def scenario_hang():
     p, report = misbehave("hang", 3, timeout=2)
-    if not re.search(r"current revision, comparison 1, run \d+: '\./misbehave' timed out after 2\.\d s", p.stderr):
+    if not re.search(r"current revision, batch 1, run \d+: '\./misbehave' timed out after 2\.\d s", p.stderr):
         fail("the hanging revision and run are not named", p)
     if p.elapsed > 60:
         fail("pinpoint took %.0f s" % p.elapsed, p)
@@ -348,7 +337,7 @@ def scenario_no_table():
 def scenario_table_version():
     prev, cur = prog("badtable")
     expect_error(["--entry", "ping", "--previous", prev, "--current", cur, "--", "./badtable"],
-                 r"badtable: .*pinpoint table version 3.*this pinpoint reads version 2",
+                 r"badtable: .*pinpoint table version 4.*this pinpoint reads versions 2 to 3",
                  dirs=(prev, cur))
 
 
@@ -369,7 +358,7 @@ def scenario_results_version():
             os.chmod(os.path.join(rd, "bench.sh"), 0o755)
             dirs.append(rd)
         expect_error(["--entry", "job", "--previous", dirs[0], "--current", dirs[1], "--", "./bench.sh"],
-                     r"previous revision, comparison 0, run 1: unreadable results .*another version "
+                     r"previous revision, batch 0, run 1: unreadable results .*another version "
                      r"of the pinpoint runtime", status=3, dirs=dirs)
 
 
@@ -463,10 +452,10 @@ def scenario_interrupt_twice():
         print("stopped in %.2f s" % (time.monotonic() - start))
         if p.returncode != 130:
             fail("expected exit status 130", p)
-        time.sleep(0.2)
-        left = leftover_processes(os.path.dirname(prog("slowrun")[1]))
-        if left:
-            fail("benchmark processes left behind: %r" % left, p)
+        bench = os.path.dirname(prog("slowrun")[1])
+        if not wait_for(lambda: not leftover_processes(bench), 10):
+            fail("benchmark processes left 10 s after pinpoint exited: %r"
+                 % leftover_processes(bench), p)
         if os.listdir(env_tmp):
             fail("work directory left in $TMPDIR: %r" % os.listdir(env_tmp), p)
 
@@ -476,7 +465,6 @@ def main():
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
-    ap.add_argument("scenario")
     scenario_main(ap, globals())
 
 

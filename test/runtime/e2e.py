@@ -4,25 +4,26 @@
 static or shared runtime) run under PINPOINT; the results must match what
 the programs do.
 
-    e2e.py CASE --bin DIR --workdir DIR
+    e2e.py --bin DIR --workdir DIR SCENARIO
 
 DIR holds the programs built by test/runtime/CMakeLists.txt.  Call numbers
 armed below are the call lists documented at the top of each program.
 """
 import argparse
 import os
-import sys
 
-import rtcheck
-from rtcheck import MS, between, check, clean, inside, slot
+import rtcheck  # puts test/harness on sys.path
+from pinpoint_test import check, scenario_main
+from rtcheck import MS, between, clean, inside, slot
 
 
 def prog(ctx, name):
     return os.path.join(ctx.args.bin, name)
 
 
-def case_basic(ctx, name='rt_e2e_basic'):
-    items = 'entry=run;range=run:0-0;range=run:1-1;range=run:0-1;fn=leaf;fn=fib;range=fib:0-1'
+def scenario_basic(ctx, name='rt_e2e_basic'):
+    items = ('entry=run;range=run:0-0;range=run:1-1;range=run:0-1;fn=leaf;fn=fib;range=fib:0-1;'
+             'fn=run')
     r = ctx.run(name, items, binary=prog(ctx, name), argv=[])
     if not clean(ctx, r, name):
         return
@@ -34,6 +35,7 @@ def case_basic(ctx, name='rt_e2e_basic'):
     leaf = slot(r, 4, 'fn', 'leaf', 1)
     fib = slot(r, 5, 'fn', 'fib', 1)
     fibcalls = slot(r, 6, 'range', 'fib:0-1', 1)
+    runfn = slot(r, 7, 'fn', 'run', 1)
     check(run.count == 1, 'run count %d' % run.count)
     check(leafs.count == 1000 and leaf.count == 1000, 'leaf counts %d %d' % (leafs.count, leaf.count))
     check(sleep.count == 1, 'sleep count %d' % sleep.count)
@@ -41,14 +43,18 @@ def case_basic(ctx, name='rt_e2e_basic'):
     between(sleep.total_ns, 18 * MS, run.total_ns, 'the 20 ms call')
     check(both.count == 1001, 'range 0-1 count %d' % both.count)
     check(abs(both.total_ns - leafs.total_ns - sleep.total_ns) <= 2, 'range 0-1 = 0-0 + 1-1')
-    check(run.calls_ns >= both.total_ns, 'run calls_ns includes its calls')
-    check(run.total_ns >= run.calls_ns, 'run total >= calls')
+    check('calls_ns' not in run.fields, 'the entry times its body alone: %r' % run)
+    check(runfn.count == 1 and abs(runfn.total_ns - run.total_ns) <= 2,
+          'fn=run times the entry\'s body: %r %r' % (runfn, run))
+    check(runfn.calls_ns >= both.total_ns, 'run calls_ns includes its calls')
+    check(runfn.total_ns >= runfn.calls_ns, 'run total >= calls')
     # fib(20) recurses: one outermost execution, two outermost calls
     check(fib.count == 1, 'fib counted once: %d' % fib.count)
     check(fibcalls.count == 2, 'fib calls counted once each: %d' % fibcalls.count)
     check(abs(fib.calls_ns - fibcalls.total_ns) <= 1, 'fib calls_ns = its calls')
 
-    r = ctx.run(name, 'entry=leaf;samples=100', binary=prog(ctx, name), argv=[])
+    # as measured (net, each duration is at least 0, the total not)
+    r = ctx.run(name, 'entry=leaf;samples=100;probes=keep', binary=prog(ctx, name), argv=[])
     if clean(ctx, r, name + ' samples'):
         leaf = slot(r, 0, 'entry', 'leaf', 1)
         check(leaf.count == 1000, 'samples: count %d' % leaf.count)
@@ -70,7 +76,7 @@ def case_basic(ctx, name='rt_e2e_basic'):
         check('run_ns' not in r.said, 'stop: main went on after the stop')
 
 
-def case_threads(ctx):
+def scenario_threads(ctx):
     r = ctx.run('threads', 'fn=work;range=work:0-0', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
     if not clean(ctx, r, 'threads'):
         return
@@ -87,9 +93,22 @@ def case_threads(ctx):
         work = slot(r, 0, 'entry', 'work', 1)
         check(2 <= work.count <= 4, 'stop: count %d' % work.count)
         check('work_ns' not in r.said, 'stop: main went on after the stop')
+    # skip=2 too: what ended by the end of the second is left out, in every
+    # thread (those that ended with it may be in the copy or not)
+    r = ctx.run('threads-skip', 'entry=work;skip=2;range=work:0-0',
+                binary=prog(ctx, 'rt_e2e_threads'), argv=[])
+    if clean(ctx, r, 'threads skip'):
+        work, call = slot(r, 0, 'entry', 'work', 1), slot(r, 1, 'range', 'work:0-0', 1)
+        if r.res.skipped is None:
+            # the other two ended with the second, before the copy
+            check(work.count == call.count == 4, 'skip: not taken, but %r' % work)
+        else:
+            # a call is inside its body: it ended before it
+            check(r.res.skipped == 2 and 1 <= work.count <= 2 and call.count <= work.count,
+                  'skip: %r %r, skipped %r' % (work, call, r.res.skipped))
 
 
-def case_exceptions(ctx):
+def scenario_exceptions(ctx):
     r = ctx.run('exceptions', 'entry=_Z7throwerb;fn=_Z4failb',
                 binary=prog(ctx, 'rt_e2e_exceptions'), argv=[])
     if not clean(ctx, r, 'exceptions'):
@@ -102,7 +121,7 @@ def case_exceptions(ctx):
               '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
 
 
-def case_exceptions_deep(ctx):
+def scenario_exceptions_deep(ctx):
     """An exception out of the entry called from main's frame, then five
     executions from deeper frames: all five are counted."""
     r = ctx.run('exceptions-deep', 'entry=_Z7throwerb;fn=_Z4failb',
@@ -116,7 +135,7 @@ def case_exceptions_deep(ctx):
               '%s: count %d lost %d' % (name, s.count, s.get('lost', 0)))
 
 
-def case_unarmed(ctx):
+def scenario_unarmed(ctx):
     r = ctx.run('unarmed', None, binary=prog(ctx, 'rt_e2e_basic'), argv=[])
     check(r.rc == 0 and r.stderr == '' and r.pid, 'unarmed run: %d %r' % (r.rc, r.stderr))
     r = ctx.run('unarmed', 'entry=run', binary=prog(ctx, 'rt_e2e_basic'), argv=[], out=False)
@@ -124,11 +143,11 @@ def case_unarmed(ctx):
     check(os.listdir(ctx.dir) == [], 'unarmed runs wrote %s' % os.listdir(ctx.dir))
 
 
-def case_shared(ctx):
-    case_basic(ctx, 'rt_e2e_basic_shared')
+def scenario_shared(ctx):
+    scenario_basic(ctx, 'rt_e2e_basic_shared')
 
 
-def case_dlopen(ctx):
+def scenario_dlopen(ctx):
     lib = os.path.realpath(prog(ctx, 'rt_e2e_dllib.so'))
     host = prog(ctx, 'rt_e2e_dlhost')
     r = ctx.run('dlopen', 'fn=host_work;fn=lib_work', binary=host, argv=[lib])
@@ -139,24 +158,13 @@ def case_dlopen(ctx):
     check(slot(r, 1, 'fn', 'lib_work', 1).count == 7, 'library count')
 
 
-CASES = {'basic': case_basic, 'threads': case_threads, 'exceptions': case_exceptions,
-         'exceptions-deep': case_exceptions_deep,
-         'unarmed': case_unarmed, 'shared': case_shared, 'dlopen': case_dlopen}
-
-
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('case', choices=sorted(CASES))
     ap.add_argument('--bin', required=True)
     ap.add_argument('--workdir', required=True)
-    args = ap.parse_args()
-    CASES[args.case](rtcheck.Ctx(args, 'e2e-' + args.case))
-    if rtcheck.failures:
-        print('%s: %d failures' % (args.case, len(rtcheck.failures)))
-        return 1
-    print('%s: passed' % args.case)
-    return 0
+    scenario_main(ap, globals(),
+                  call=lambda fn, args: fn(rtcheck.Ctx(args, 'e2e-' + args.scenario)))
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fast_call_x86_64.S - calls one of the runtime's preserve_most entry points
- * (runtime/probe_x86_64.S) the way instrumented code does, with a known
+ * (runtime/arch/x86_64/probe_x86_64.S) the way instrumented code does, with a known
  * value in every general register, and keeps what each holds afterwards:
  *
  *	void pp_test_fast_call(void *entry, void *record, uint32_t site)

@@ -40,6 +40,11 @@ class Results:
         self.ticks_per_ns = None
         self.below_ns = None
         self.reads_ns = None
+        self.plain_ns = None
+        self.clock_ns = None
+        self.bias_ns = None
+        self.calib_ns = None
+        self.skipped = None
         self.modules = []
         self.slots = []
         self.samples = []
@@ -86,11 +91,21 @@ def parse(text):
     if not m:
         raise FormatError('line %d: bad sampling line' % n)
     res.below_ns, res.reads_ns = int(m.group(1)), int(m.group(2))
+    m = re.match(r'plain_ns=([0-9]+\.[0-9]{2}) clock_ns=([0-9]+\.[0-9]{2}) '
+                 r'bias_ns=([0-9]+\.[0-9]{2}) calib_ns=(0|[1-9][0-9]*)\Z', take('overhead '))
+    if not m:
+        raise FormatError('line %d: bad overhead line' % n)
+    res.plain_ns, res.clock_ns, res.bias_ns = (float(m.group(i)) for i in (1, 2, 3))
+    res.calib_ns = int(m.group(4))
     while n < len(lines) and lines[n].startswith('module '):
         path = take('module ')
         if not path.startswith('/'):
             raise FormatError('line %d: module path %r is not absolute' % (n, path))
         res.modules.append(path)
+    if n < len(lines) and lines[n].startswith('skipped '):
+        res.skipped = _uint(take('skipped '), n)
+        if not res.skipped:
+            raise FormatError('line %d: skipped 0' % n)
     while n < len(lines) and lines[n].startswith('slot '):
         toks = take('slot ').split(' ')
         if len(toks) < 4:
@@ -98,7 +113,7 @@ def parse(text):
         index = _uint(toks[0], n)
         if index != len(res.slots):
             raise FormatError('line %d: slot %d out of order' % (n, index))
-        if toks[1] not in ('entry', 'fn', 'range'):
+        if toks[1] not in ('entry', 'fn', 'whole', 'range'):
             raise FormatError('line %d: bad slot kind %r' % (n, toks[1]))
         fields = {}
         for kv in toks[3:]:
@@ -106,10 +121,15 @@ def parse(text):
             if not sep or not key or key in fields:
                 raise FormatError('line %d: bad field %r' % (n, kv))
             fields[key] = _uint(val, n)
-        want = ['found', 'total_ns', 'count'] + (['calls_ns'] if toks[1] != 'range' else [])
+        # calls_ns and calls_probes_ns for fn slots only
+        calls = ['calls_ns', 'calls_probes_ns']
+        want = ['found', 'total_ns', 'probes_ns', 'count'] + (calls if toks[1] == 'fn' else [])
         for key in want:
             if key not in fields:
                 raise FormatError('line %d: slot lacks %s' % (n, key))
+        for key in calls if toks[1] != 'fn' else []:
+            if key in fields:
+                raise FormatError('line %d: a %s slot has %s' % (n, toks[1], key))
         res.slots.append(Slot(index, toks[1], toks[2], fields))
     toks = take('samples ').split(' ')
     if len(toks) != 2:

@@ -82,7 +82,22 @@ static void test_good(void)
 	t = "out=o;entry=run;stop=4294967295";
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 4294967295u, t);
 	t = "out=o;entry=run";
-	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 0, t);
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.stop == 0 && sp.skip == 0, t);
+	CHECK(!sp.keep_probes && !sp.has_probes && !sp.every, t);
+	t = "out=o;entry=run;skip=5;stop=6";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.skip == 5 && sp.stop == 6, t);
+	t = "out=o;skip=4294967295;entry=run";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.skip == 4294967295u && !sp.stop, t);
+	t = "out=o;probes=keep";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.keep_probes && sp.has_probes, t);
+	t = "out=o;probes=remove";
+	CHECK(parse(t, err, sizeof(err)) == 0 && !sp.keep_probes && sp.has_probes, t);
+	/* whole=: a body alone, sampled like fn= */
+	t = "out=o;whole=a.c:f;entry=g";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.nslots == 2 && sp.entry == 1, t);
+	CHECK(sp.slots[0].kind == PP_KIND_WHOLE && !strcmp(sp.slots[0].file, "a.c") &&
+		  !strcmp(sp.slots[0].name, "f") && !strcmp(sp.slots[0].spec, "a.c:f"),
+	      t);
 	t = "out=o;range=f:4294967294-4294967294";
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.slots[0].last == 4294967294u, t);
 
@@ -168,6 +183,16 @@ static void test_bad(void)
 	expect_bad("out=o;entry=r;stop=-3", "stop=-3");
 	expect_bad("out=o;entry=r;stop=4294967296", "stop=4294967296");
 	expect_bad("out=o;fn=r;stop=3", "stop= counts the entry's executions: it needs entry=");
+	expect_bad("out=o;entry=r;skip=1;skip=2", "skip= given twice");
+	expect_bad("out=o;entry=r;skip=0", "skip=0: want a number from 1");
+	expect_bad("out=o;entry=r;skip=x", "skip=x");
+	expect_bad("out=o;whole=r;skip=3", "skip= counts the entry's executions: it needs entry=");
+	expect_bad("out=o;entry=r;skip=5;stop=5", "skip=5 leaves nothing of stop=5");
+	expect_bad("out=o;entry=r;stop=3;skip=9", "skip=9 leaves nothing of stop=3");
+	expect_bad("out=o;probes=drop", "probes=drop: want keep or remove");
+	expect_bad("out=o;probes=keep;probes=keep", "probes= given twice");
+	expect_bad("out=o;whole=", "want [FILE:]NAME");
+	expect_bad("out=o;whole=a b", "white space");
 	expect_bad("out=o;samples=1048577", "samples=1048577");
 	expect_bad("out=o;samples=-1", "samples=-1");
 	expect_bad("out=o;samples=", "samples=");

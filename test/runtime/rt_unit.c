@@ -21,6 +21,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "arch.h"
+/* the r11 entry points where the runtime has them (UNIT_CALL_R11) */
+#define UNIT_R11 PP_ARCH_FAST_PATHS
 #include "unit_probes.h"
 
 #define UNIT_FILE "test/runtime/rt_unit.c"
@@ -41,6 +44,17 @@ UNIT_FN(fn_work, "work", UNIT_FILE, 0);
 UNIT_FN(fn_ref, "ref", UNIT_FILE, 0);
 UNIT_FN(fn_steady, "steady", UNIT_FILE, 1);
 UNIT_FN(fn_fast, "fastfn", UNIT_FILE, 1);
+UNIT_FN(fn_outer_a, "outer_a", UNIT_FILE, 1);
+UNIT_FN(fn_mid_a, "mid_a", UNIT_FILE, 1);
+UNIT_FN(fn_inner_a, "inner_a", UNIT_FILE, 0);
+UNIT_FN(fn_outer_b, "outer_b", UNIT_FILE, 1);
+UNIT_FN(fn_mid_b, "mid_b", UNIT_FILE, 1);
+UNIT_FN(fn_inner_b, "inner_b", UNIT_FILE, 0);
+UNIT_FN(fn_round, "round", UNIT_FILE, 2);
+UNIT_FN(fn_chain, "chain", UNIT_FILE, 0);
+UNIT_FN(fn_chain2, "chain2", UNIT_FILE, 0);
+UNIT_FN(fn_pairs, "pairs", UNIT_FILE, 3);
+UNIT_FN(fn_stepper, "stepper", UNIT_FILE, 1);
 UNIT_MODULE_CTOR()
 
 /* Records outside the section, registered by hand (a second range). */
@@ -52,9 +66,10 @@ static struct pp_fn extra_fns[2] = {
 
 static unsigned long sink; /* touched by several threads: relaxed atomics */
 
-#if defined(__x86_64__)
-/* The runtime's preserve_most entry points (runtime/probe_x86_64.S), called
- * as instrumented code calls them by fast_call_x86_64.S. */
+#if defined(__x86_64__) && PP_ARCH_FAST_PATHS
+/* The runtime's preserve_most entry points (runtime/arch/x86_64/
+ * probe_x86_64.S), called as instrumented code calls them by
+ * fast_call_x86_64.S. */
 void __pinpoint_enter_fast(struct pp_fn *fn, uint32_t site);
 void __pinpoint_exit_fast(struct pp_fn *fn, uint32_t site);
 void pp_test_fast_call(void (*entry)(struct pp_fn *, uint32_t), void *record, uint32_t site);
@@ -136,6 +151,22 @@ static void spin_ms(unsigned ms)
 		__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
 }
 
+static void spin_us(unsigned us)
+{
+	uint64_t end = now_ns() + us * 1000ull;
+
+	while (now_ns() < end)
+		__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
+}
+
+/* Execution @i of @n: the first @k spin 5 ms, the others 50 us, in one call. */
+__attribute__((noinline)) static void stepper(unsigned i, unsigned k)
+{
+	UNIT_ENTER(fn_stepper, 0);
+	UNIT_CALL(fn_stepper, 0, spin_us(i < k ? 5000 : 50));
+	UNIT_EXIT(fn_stepper, 0);
+}
+
 __attribute__((noinline)) static void leaf(void)
 {
 	UNIT_ENTER(fn_leaf, 0);
@@ -154,19 +185,19 @@ __attribute__((noinline)) static void loop(unsigned n)
 /* Spins @n rounds: a duration that owes nothing to the clock. */
 __attribute__((noinline)) static void work(unsigned n)
 {
-	UNIT_ENTER(fn_work, 0);
+	UNIT_ENTER_R11(fn_work, 0);
 	for (unsigned i = 0; i < n; i++)
 		__asm__ volatile("" ::: "memory");
-	UNIT_EXIT(fn_work, 0);
+	UNIT_EXIT_R11(fn_work, 0);
 }
 
 /* work()'s twin, for a reference too rarely called to be sampled. */
 __attribute__((noinline)) static void ref(unsigned n)
 {
-	UNIT_ENTER(fn_ref, 0);
+	UNIT_ENTER_R11(fn_ref, 0);
 	for (unsigned i = 0; i < n; i++)
 		__asm__ volatile("" ::: "memory");
-	UNIT_EXIT(fn_ref, 0);
+	UNIT_EXIT_R11(fn_ref, 0);
 }
 
 /* @n calls of work(@rounds), but every 64th call is 100 times longer: a
@@ -174,22 +205,125 @@ __attribute__((noinline)) static void ref(unsigned n)
  * every 64th iteration, ref() does what a long call does. */
 __attribute__((noinline)) static void hot(unsigned n, unsigned rounds)
 {
-	UNIT_ENTER(fn_hot, 0);
+	UNIT_ENTER_R11(fn_hot, 0);
 	for (unsigned i = 0; i < n; i++) {
-		UNIT_CALL(fn_hot, 0, work(i % 64 == 63 ? 100 * rounds : rounds));
+		UNIT_CALL_R11(fn_hot, 0, work(i % 64 == 63 ? 100 * rounds : rounds));
 		if (i % 64 == 31)
-			UNIT_CALL(fn_hot, 1, ref(100 * rounds));
+			UNIT_CALL_R11(fn_hot, 1, ref(100 * rounds));
 	}
-	UNIT_EXIT(fn_hot, 0);
+	UNIT_EXIT_R11(fn_hot, 0);
+}
+
+/*
+ * @n blocks of 16 dependent multiplications: some 25 ns each and one branch,
+ * so that a call of a few blocks leaves the branch predictor's history of
+ * its caller's branches as it found it (a long loop would not: the exit
+ * probe of a sampled call that is timed then costs one mispredicted branch
+ * more, inside its interval; runtime/README.md).
+ */
+#if defined(__x86_64__)
+#define CHAIN_BLOCK(x)                                                                             \
+	__asm__("imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"                     \
+		"imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"                     \
+		"imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"                     \
+		"imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0"                         \
+		: "+r"(x))
+#else
+/* elsewhere a loop of 40 rounds a block */
+#define CHAIN_BLOCK(x)                                                                             \
+	for (unsigned j = 0; j < 40; j++)                                                          \
+	__asm__ volatile("" : "+r"(x))
+#endif
+#define CHAIN_TWIN(name)                                                                           \
+	__attribute__((noinline)) static unsigned name(unsigned n, unsigned x)                     \
+	{                                                                                          \
+		UNIT_ENTER_R11(fn_##name, 0);                                                      \
+		for (unsigned i = 0; i < n; i++)                                                   \
+			CHAIN_BLOCK(x);                                                            \
+		UNIT_EXIT_R11(fn_##name, 0);                                                       \
+		return x;                                                                          \
+	}
+CHAIN_TWIN(chain)
+CHAIN_TWIN(chain2)
+
+/* Twin calls: @n calls of chain(@blocks) at one site (call 0), and the
+ * same @n of chain2() at two sites in turns (calls 1 and 2), which a range
+ * of both times every time; every 64th pair is 4 times longer. */
+__attribute__((noinline)) static void pairs(unsigned n, unsigned blocks)
+{
+	unsigned x = 3;
+
+	UNIT_ENTER_R11(fn_pairs, 0);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned b = i % 64 == 63 ? 4 * blocks : blocks;
+
+		UNIT_CALL_R11(fn_pairs, 0, x = chain(b, x));
+		if (i % 2)
+			UNIT_CALL_R11(fn_pairs, 2, x = chain2(b, x));
+		else
+			UNIT_CALL_R11(fn_pairs, 1, x = chain2(b, x));
+	}
+	UNIT_EXIT_R11(fn_pairs, 0);
+	__atomic_fetch_add(&sink, x, __ATOMIC_RELAXED);
 }
 
 /* @n calls of work(@rounds), every one as long: a mean set from outside. */
 __attribute__((noinline)) static void steady(unsigned n, unsigned rounds)
 {
-	UNIT_ENTER(fn_steady, 0);
+	UNIT_ENTER_R11(fn_steady, 0);
 	for (unsigned i = 0; i < n; i++)
-		UNIT_CALL(fn_steady, 0, work(rounds));
-	UNIT_EXIT(fn_steady, 0);
+		UNIT_CALL_R11(fn_steady, 0, work(rounds));
+	UNIT_EXIT_R11(fn_steady, 0);
+}
+
+/*
+ * Twins, a and b: outer calls mid @n times, mid calls inner @m times,
+ * inner spins @rounds rounds.  Their probes are those of an armed call in
+ * an executable (UNIT_CALL_R11), so that arming a's inner calls and bodies
+ * while b's stay unarmed shows what the probes' removal leaves, in the
+ * same process, executions of a and b taking turns.
+ */
+#define NEST_TWIN(x)                                                                               \
+	__attribute__((noinline)) static void inner_##x(unsigned rounds)                           \
+	{                                                                                          \
+		UNIT_ENTER_R11(fn_inner_##x, 0);                                                   \
+		for (unsigned i = 0; i < rounds; i++)                                              \
+			__asm__ volatile("" ::: "memory");                                         \
+		UNIT_EXIT_R11(fn_inner_##x, 0);                                                    \
+	}                                                                                          \
+	__attribute__((noinline)) static void mid_##x(unsigned m, unsigned rounds)                 \
+	{                                                                                          \
+		UNIT_ENTER_R11(fn_mid_##x, 0);                                                     \
+		for (unsigned j = 0; j < m; j++)                                                   \
+			UNIT_CALL_R11(fn_mid_##x, 0, inner_##x(rounds));                           \
+		UNIT_EXIT_R11(fn_mid_##x, 0);                                                      \
+	}                                                                                          \
+	__attribute__((noinline)) static void outer_##x(unsigned n, unsigned m, unsigned rounds)   \
+	{                                                                                          \
+		UNIT_ENTER_R11(fn_outer_##x, 0);                                                   \
+		for (unsigned i = 0; i < n; i++)                                                   \
+			UNIT_CALL_R11(fn_outer_##x, 0, mid_##x(m, rounds));                        \
+		UNIT_EXIT_R11(fn_outer_##x, 0);                                                    \
+	}
+NEST_TWIN(a)
+NEST_TWIN(b)
+
+/* One twin: a when @i is even, b when odd (calls 0 and 1). */
+__attribute__((noinline)) static void round_(unsigned i, unsigned n, unsigned m, unsigned rounds)
+{
+	UNIT_ENTER_R11(fn_round, 0);
+	if (i % 2)
+		UNIT_CALL_R11(fn_round, 1, outer_b(n, m, rounds));
+	else
+		UNIT_CALL_R11(fn_round, 0, outer_a(n, m, rounds));
+	UNIT_EXIT_R11(fn_round, 0);
+}
+
+/* @reps executions of each twin, taking turns (a b a b ...). */
+static void nest(unsigned reps, unsigned n, unsigned m, unsigned rounds)
+{
+	for (unsigned r = 0; r < 2 * reps; r++)
+		round_(r, n, m, rounds);
 }
 
 __attribute__((noinline)) static void sleeper(unsigned ms)
@@ -496,7 +630,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 20000; i++)
 			call_jumper(i % 100 == 50);
 	} else if (!strcmp(s, "fast") || !strcmp(s, "fast-r11")) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && PP_ARCH_FAST_PATHS
 		void *exit_record = (char *)&fn_fast + PP_EXIT_BIAS;
 
 		fast_r11 = !strcmp(s, "fast-r11");
@@ -630,10 +764,21 @@ int main(int argc, char **argv)
 		exiter();
 	} else if (!strcmp(s, "hot")) {
 		hot(300000, 20);
+	} else if (!strcmp(s, "pairs")) {
+		pairs(100000, argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 20);
 	} else if (!strcmp(s, "hot-long")) {
 		hot(10000, 16000);
 	} else if (!strcmp(s, "steady") && argc > 2) {
 		steady(20000, (unsigned)strtoul(argv[2], NULL, 10));
+	} else if (!strcmp(s, "nest") && argc > 5) {
+		nest((unsigned)strtoul(argv[2], NULL, 10), (unsigned)strtoul(argv[3], NULL, 10),
+		     (unsigned)strtoul(argv[4], NULL, 10), (unsigned)strtoul(argv[5], NULL, 10));
+	} else if (!strcmp(s, "skip") && argc > 3) {
+		unsigned n = (unsigned)strtoul(argv[2], NULL, 10),
+			 k = (unsigned)strtoul(argv[3], NULL, 10);
+
+		for (unsigned i = 0; i < n; i++)
+			stepper(i, k);
 	} else if (!strcmp(s, "plain")) {
 		loop(10);
 		parent();

@@ -3,7 +3,8 @@
 """ppblob.py - build pinpoint table blobs (doc/formats.md, 1) for the tests.
 
 Functions are emitted and calls timed unless a function tuple has a sixth
-element (its flags) or a call tuple a sixth (its fate).
+element (its flags) or a call tuple a sixth (its fate); a seventh is the
+call's via (pptable.py, which holds the layout).
 
 The modules below are the synthetic tables the reader tests check against
 (table_test.c and layers_test.py state what they expect from them).
@@ -12,49 +13,13 @@ The modules below are the synthetic tables the reader tests check against
     ppblob.py csrc OUT.c MODULE       a C file that puts MODULE's blob in the
                                       pinpoint_table section, as the pass does
 """
-import struct
+import os
 import sys
 
-MAGIC = b"PINPOINT"
-VERSION = 2
-ALIGN = 8
-HEADER = struct.Struct("<8s10I")       # struct pp_table_header
-FUNC = struct.Struct("<5IBB2x")        # struct pp_table_func
-CALL = struct.Struct("<4IBB2x")        # struct pp_table_call
-
-EXTERNAL, INTERNAL, LINKONCE, WEAK = range(4)
-DIRECT, INVOKE, INDIRECT, INVOKE_INDIRECT = range(4)
-TIMED, INLINED, REMOVED, UNKNOWN = range(4)
-EMITTED = 1
-
-
-def blob(module, funcs, version=VERSION, producer="ppblob test"):
-    """funcs: [(name, file, line, linkage, [(callee, file, line, col, kind[, fate])][, flags])]"""
-    strtab = bytearray(b"\0")
-    offsets = {"": 0}
-
-    def s(text):
-        if text not in offsets:
-            offsets[text] = len(strtab)
-            strtab.extend(text.encode() + b"\0")
-        return offsets[text]
-
-    frecs, crecs = [], []
-    for name, file, line, linkage, calls, *flags in funcs:
-        flags = flags[0] if flags else EMITTED
-        frecs.append(FUNC.pack(s(name), s(file), line, len(crecs), len(calls), linkage, flags))
-        for callee, cfile, cline, col, kind, *fate in calls:
-            crecs.append(CALL.pack(s(callee), s(cfile), cline, col, kind, fate[0] if fate else TIMED))
-    mod, prod = s(module), s(producer)
-    funcs_off = HEADER.size
-    calls_off = funcs_off + FUNC.size * len(frecs)
-    strtab_off = calls_off + CALL.size * len(crecs)
-    size = strtab_off + len(strtab)
-    size += -size % ALIGN
-    head = HEADER.pack(MAGIC, version, size, len(frecs), len(crecs), funcs_off, calls_off,
-                       strtab_off, len(strtab), mod, prod)
-    data = head + b"".join(frecs) + b"".join(crecs) + bytes(strtab)
-    return data + bytes(size - len(data))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pptable import (ALIGN, DIRECT, EMITTED, EXTERNAL, INDIRECT, INLINED,  # noqa: E402,F401
+                     INTERNAL, INVOKE, INVOKE_INDIRECT, LINKONCE, REMOVED, TIMED, UNKNOWN,
+                     VERSION, WEAK, encode as blob)
 
 
 MAIN_C = "app/main.c"
@@ -100,6 +65,20 @@ MODULES = {
         ("_ZN3Foo3barEv", FOO_H, 5, LINKONCE, []),
         ("compute", LIB_C, 20, WEAK, []),
     ]),
+    # Calls that came into SHA512_Final by inlining: SHA512_Pad's two calls
+    # of SHA512_Transform, and be64enc's memcpy through two inlined calls.
+    "inl": ("sha.c", [
+        ("SHA512_Final", "sha.c", 40, EXTERNAL, [
+            ("SHA512_Pad", "sha.c", 42, 2, DIRECT, INLINED),
+            ("SHA512_Transform", "sha.c", 30, 3, DIRECT, TIMED, 1),
+            ("be64enc_vect", "sha.c", 33, 2, DIRECT, INLINED, 1),
+            ("be64enc", "sha.c", 20, 3, DIRECT, INLINED, 3),
+            ("memcpy", "sha.c", 12, 2, DIRECT, TIMED, 4),
+            ("SHA512_Transform", "sha.c", 35, 3, DIRECT, TIMED, 1),
+            ("memset", "sha.c", 43, 2, DIRECT),
+        ]),
+        ("SHA512_Transform", "sha.c", 5, INTERNAL, []),
+    ]),
 }
 
 
@@ -107,6 +86,9 @@ def module_blob(name):
     if name == "v1":
         # An old table: version 1 had no flags and fates (zero bytes then).
         return blob(*MODULES["main"], version=1)
+    if name == "v2":
+        # A table of version 2: calls of 20 bytes, none of inlined code.
+        return blob(*MODULES["main"], version=2)
     return blob(*MODULES[name])
 
 

@@ -20,17 +20,36 @@
 #include "pinpoint/protocol.h"
 
 /* The example of doc/formats.md. */
-static const char example[] = "pinpoint-results 1\n"
-			      "pid 4242\n"
-			      "clock tsc 2.994301\n"
-			      "module /abs/path/of/instrumented/binary/or/library\n"
-			      "slot 0 entry run found=1 total_ns=123456 count=1 calls_ns=120000\n"
-			      "slot 1 range bridge:0-1 found=1 total_ns=120000 count=2\n"
-			      "samples 3 0\n"
-			      "41152\n"
-			      "41150\n"
-			      "41154\n"
-			      "end\n";
+static const char example[] =
+    "pinpoint-results 1\n"
+    "pid 4242\n"
+    "clock tsc 2.994301\n"
+    "sampling below_ns=2004 reads_ns=20\n"
+    "overhead plain_ns=4.87 clock_ns=11.92 bias_ns=11.90 calib_ns=121568\n"
+    "module /abs/path/of/instrumented/binary/or/library\n"
+    "skipped 2\n"
+    "slot 0 entry run found=1 total_ns=123456 count=3 probes_ns=812\n"
+    "slot 1 fn run found=1 total_ns=123456 count=3 calls_ns=120000 probes_ns=812 "
+    "calls_probes_ns=24\n"
+    "slot 2 range bridge:0-1 found=1 total_ns=120000 count=6 probes_ns=788\n"
+    "slot 3 whole failure_run found=1 total_ns=1700 count=3 probes_ns=36\n"
+    "samples 3 0\n"
+    "41152\n"
+    "41150\n"
+    "41154\n"
+    "end\n";
+
+/* Its slots: kind, spec, total_ns, count, probes_ns, calls_ns, calls_probes_ns. */
+static const struct {
+	enum pp_slot_kind kind;
+	const char *spec;
+	uint64_t total_ns, count, probes_ns, calls_ns, calls_probes_ns;
+} example_slots[] = {
+    {PP_SLOT_ENTRY, "run", 123456, 3, 812, 0, 0},
+    {PP_SLOT_FN, "run", 123456, 3, 812, 120000, 24},
+    {PP_SLOT_RANGE, "bridge:0-1", 120000, 6, 788, 0, 0},
+    {PP_SLOT_WHOLE, "failure_run", 1700, 3, 36, 0, 0},
+};
 
 static int parse(const char *text, struct pp_results *res, int *line)
 {
@@ -48,21 +67,29 @@ static void test_example(void)
 	CHECK_INT(r.pid, 4242);
 	CHECK_STR(r.clock, "tsc");
 	CHECK(r.ticks_per_ns > 2.9943009 && r.ticks_per_ns < 2.9943011);
+	CHECK_INT(r.has_overhead, 1);
+	CHECK(r.plain_ns > 4.869 && r.plain_ns < 4.871);
+	CHECK(r.clock_ns > 11.919 && r.clock_ns < 11.921);
+	CHECK(r.bias_ns > 11.899 && r.bias_ns < 11.901);
+	CHECK_INT(r.skipped, 2);
 	CHECK_INT(r.nmodules, 1);
 	CHECK_STR(r.modules[0], "/abs/path/of/instrumented/binary/or/library");
-	CHECK_INT(r.nslots, 2);
-	CHECK_INT(r.slots[0].index, 0);
-	CHECK_INT(r.slots[0].kind, PP_SLOT_ENTRY);
-	CHECK_STR(r.slots[0].spec, "run");
-	CHECK_INT(r.slots[0].found, 1);
-	CHECK_INT(r.slots[0].total_ns, 123456);
-	CHECK_INT(r.slots[0].count, 1);
-	CHECK_INT(r.slots[0].calls_ns, 120000);
-	CHECK_INT(r.slots[1].kind, PP_SLOT_RANGE);
-	CHECK_STR(r.slots[1].spec, "bridge:0-1");
-	CHECK_INT(r.slots[1].total_ns, 120000);
-	CHECK_INT(r.slots[1].count, 2);
-	CHECK_INT(r.slots[1].calls_ns, 0);
+	CHECK_INT(r.nslots, 4);
+	for (size_t i = 0; i < 4 && i < r.nslots; i++) {
+		const struct pp_slot_result *s = &r.slots[i];
+
+		CHECK_INT(s->index, i);
+		CHECK_INT(s->kind, example_slots[i].kind);
+		CHECK_STR(s->spec, example_slots[i].spec);
+		CHECK_INT(s->found, 1);
+		CHECK_INT(s->total_ns, example_slots[i].total_ns);
+		CHECK_INT(s->count, example_slots[i].count);
+		CHECK_INT(s->timed, s->count);
+		CHECK_INT(s->probes_ns, example_slots[i].probes_ns);
+		CHECK_INT(s->has_calls, example_slots[i].calls_ns > 0);
+		CHECK_INT(s->calls_ns, example_slots[i].calls_ns);
+		CHECK_INT(s->calls_probes_ns, example_slots[i].calls_probes_ns);
+	}
 	CHECK_INT(r.nsamples, 3);
 	CHECK_INT(r.samples[0], 41152);
 	CHECK_INT(r.samples[2], 41154);
@@ -81,6 +108,26 @@ static void test_variants(void)
 	/* Minimal; "end" without its newline; many modules with spaces; fn slot. */
 	CHECK_INT(parse("pinpoint-results 1\nend", &r, &line), 0);
 	CHECK(r.complete && r.pid == 0 && r.clock == NULL && r.nslots == 0 && !r.samples);
+	CHECK(!r.has_overhead && r.skipped == 0);
+	pp_results_free(&r);
+	/* Files without probes_ns, overhead and skipped (before they were
+	 * written): 0, and the entry's calls_ns as it was. */
+	CHECK_INT(parse("pinpoint-results 1\n"
+			"slot 0 entry run found=1 total_ns=9 count=1 calls_ns=4\nend\n",
+			&r, &line),
+		  0);
+	CHECK(r.slots[0].has_calls && r.slots[0].calls_ns == 4 && r.slots[0].probes_ns == 0);
+	CHECK(!r.has_overhead && r.skipped == 0);
+	pp_results_free(&r);
+	/* overhead: decimals at least 0, keys of newer writers ignored, any
+	 * of them may be missing */
+	CHECK_INT(parse("pinpoint-results 1\noverhead clock_ns=0 later_ns=x plain_ns=3e+0\nend\n",
+			&r, &line),
+		  0);
+	CHECK(r.has_overhead && r.plain_ns == 3.0 && r.clock_ns == 0 && r.bias_ns == 0);
+	pp_results_free(&r);
+	CHECK_INT(parse("pinpoint-results 1\noverhead\nend\n", &r, &line), 0);
+	CHECK(r.has_overhead && r.plain_ns == 0);
 	pp_results_free(&r);
 	CHECK_INT(parse("pinpoint-results 1\nmodule /a b/c\nmodule /d\nmodule /e\n"
 			"slot 0 fn a.c:f found=2 total_ns=18446744073709551615 count=0\n"
@@ -134,8 +181,9 @@ static void test_variants(void)
 	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f count=2 timed=3\nend\n", &r, &line),
 		  -EBADMSG);
 	pp_results_free(&r);
-	CHECK_INT(parse("pinpoint-results 1\nslot 0 fn f timed=1 count=2 timed=1\nend\n", &r, &line),
-		  -EBADMSG);
+	CHECK_INT(
+	    parse("pinpoint-results 1\nslot 0 fn f timed=1 count=2 timed=1\nend\n", &r, &line),
+	    -EBADMSG);
 	pp_results_free(&r);
 	/* Exponents, read the same whatever the locale. */
 	setlocale(LC_ALL, "");
@@ -240,6 +288,25 @@ static void test_bad(void)
 	bad(H "samples 0 0\nsamples 0 0\nend\n", -EBADMSG, 3);
 	bad(H "samples 1 0\n\nend\n", -EBADMSG, 3);
 	bad(H "samples 1\n5\nend\n", -EBADMSG, 2);
+	/* overhead, skipped, the probes' keys. */
+	bad(H "overhead plain_ns=-1\nend\n", -EBADMSG, 2);
+	bad(H "overhead plain_ns=1 plain_ns=2\nend\n", -EBADMSG, 2);
+	bad(H "overhead plain_ns=\nend\n", -EBADMSG, 2);
+	bad(H "overhead plain_ns=nan\nend\n", -EBADMSG, 2);
+	bad(H "overhead bias_ns=1e999\nend\n", -EBADMSG, 2);
+	bad(H "overhead plain_ns\nend\n", -EBADMSG, 2);
+	bad(H "overhead =1\nend\n", -EBADMSG, 2);
+	bad(H "overhead plain_ns=1  clock_ns=2\nend\n", -EBADMSG, 2);
+	bad(H "overhead\noverhead\nend\n", -EBADMSG, 3);
+	bad(H "skipped\nend\n", -EBADMSG, 2);
+	bad(H "skipped 0\nend\n", -EBADMSG, 2);
+	bad(H "skipped 3 4\nend\n", -EBADMSG, 2);
+	bad(H "skipped -3\nend\n", -EBADMSG, 2);
+	bad(H "skipped 3\nskipped 3\nend\n", -EBADMSG, 3);
+	bad(H "slot 0 whole f probes_ns=1 probes_ns=1\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f calls_probes_ns=x\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 fn f probes_ns=-4\nend\n", -EBADMSG, 2);
+	bad(H "slot 0 Whole f\nend\n", -EBADMSG, 2);
 	/* NUL bytes. */
 	{
 		static const char nul[] = H "pid 1\n\0\nend\n";
@@ -395,7 +462,7 @@ static void test_arming(void)
 
 static const struct test tests[] = {
     {"example", test_example}, {"variants", test_variants}, {"bad", test_bad},
-    {"samples", test_samples}, {"read", test_read},   {"arming", test_arming},
+    {"samples", test_samples}, {"read", test_read},	    {"arming", test_arming},
     {"others", test_others},
 };
 

@@ -118,6 +118,66 @@ static void test_parse(void)
 	free(data);
 }
 
+/* inl.bin: blob "main" of version 2 (no via), blob "inl" with calls of inlined code. */
+static void test_inlined(void)
+{
+	struct pp_program p;
+	const struct pp_prog_fn *f;
+	uint32_t chain[4];
+	size_t len;
+	unsigned char *data = slurp("inl.bin", &len), *copy = malloc(len);
+	char *label;
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, data, len, "inl"), 0);
+	f = find(&p, "main");
+	CHECK(f && f->ncalls == 5 && f->calls[4].via == 0 && f->calls[3].via == 0);
+	CHECK(f && !strcmp(f->calls[4].callee, "helper") && f->calls[4].line == 16);
+	f = find(&p, "SHA512_Final");
+	CHECK(f && f->ncalls == 7);
+	if (f && f->ncalls == 7) {
+		CHECK_INT(f->calls[0].via, 0);
+		CHECK_INT(f->calls[1].via, 1);
+		CHECK_INT(f->calls[4].via, 4);
+		CHECK_INT(f->calls[6].via, 0);
+		CHECK_INT(pp_prog_call_chain(f, 4, chain, 4), 3);
+		CHECK(chain[0] == 0 && chain[1] == 2 && chain[2] == 3);
+		CHECK_INT(pp_prog_call_chain(f, 6, chain, 4), 0);
+		label = pp_prog_call_label(f, 5);
+		CHECK_STR(label, "(inlined SHA512_Pad) → SHA512_Transform");
+		free(label);
+		label = pp_prog_call_label(f, 4);
+		CHECK_STR(label,
+			  "(inlined SHA512_Pad) → (inlined be64enc_vect) → (inlined be64enc) "
+			  "→ memcpy");
+		free(label);
+		label = pp_prog_call_label(f, 6);
+		CHECK_STR(label, "memset");
+		free(label);
+	}
+	pp_program_free(&p);
+
+	/* A call that came through a call after it is refused. */
+	memcpy(copy, data, len);
+	{
+		uint32_t blob2 = 0, calls_off;
+
+		/* The second blob starts after the first and its padding. */
+		memcpy(&blob2, data + HDR(size), 4);
+		blob2 += 8;
+		memcpy(&calls_off, copy + blob2 + HDR(calls_off), 4);
+		put32(copy + blob2 + calls_off + offsetof(struct pp_table_call, via), 3);
+	}
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, copy, len, "inl"), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p), "call 0 came through call 2, which is not a direct call "
+					"before it");
+	CHECK_INT(p.nfuncs, 0);
+	pp_program_free(&p);
+	free(copy);
+	free(data);
+}
+
 static void test_dedup(void)
 {
 	struct pp_program p;
@@ -233,7 +293,7 @@ static void test_corrupt(void)
 	CHECK_INT(nfuncs, 4);
 	expect_bad(d, len, 7, 'X', 1, -ENOEXEC, "no blob magic \"PINPOINT\" at offset 0");
 	expect_bad(d, len, HDR(version), 1, 4, -EPROTO, "version 1 at offset 0");
-	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads version 2");
+	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads versions 2 to 3");
 	expect_bad(d, len, HDR(size), size + 4, 4, -ENOEXEC, "multiple of 8");
 	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "less than a header");
 	expect_bad(d, len, HDR(size), (uint32_t)len + 8, 4, -ENOEXEC, "truncated");
@@ -739,12 +799,11 @@ static void test_demangle(void)
 }
 
 static const struct test tests[] = {
-    {"parse", test_parse},     {"dedup", test_dedup},
-    {"corrupt", test_corrupt}, {"truncate", test_truncate},
-    {"mutate", test_mutate},   {"files", test_files},
-    {"load", test_load},       {"load_hostile", test_load_hostile},
-    {"lookup", test_lookup},   {"suggest", test_suggest},
-    {"resolve", test_resolve}, {"demangle", test_demangle},
+    {"parse", test_parse},	 {"inlined", test_inlined},   {"dedup", test_dedup},
+    {"corrupt", test_corrupt},	 {"truncate", test_truncate}, {"mutate", test_mutate},
+    {"files", test_files},	 {"load", test_load},	      {"load_hostile", test_load_hostile},
+    {"lookup", test_lookup},	 {"suggest", test_suggest},   {"resolve", test_resolve},
+    {"demangle", test_demangle},
 };
 
 int main(int argc, char **argv)

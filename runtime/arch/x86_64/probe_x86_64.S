@@ -18,9 +18,10 @@
  * thread not listed, the monotonic clock) saves the rest of the registers
  * the C convention lets a callee clobber and calls __pinpoint_enter_at() or
  * __pinpoint_exit(), which decide again from the start.  Both paths do
- * exactly the stores of their C versions (probe.c: enter_word(),
- * exit_word(), finish()), in the same order, which remain the only paths
- * of __pinpoint_enter and of the other targets.
+ * the stores of their C versions (probe.c: enter_word(), exit_word(),
+ * finish(), count_probe()), which remain the only paths of
+ * __pinpoint_enter and of the other targets.  The one counter may be a
+ * function's calls (mask[1], index PP_MAX_SLOTS up), always timed.
  *
  * __pinpoint_enter_r11 and __pinpoint_exit_r11 are the same paths for the
  * inline asm probes around a call (abi.h, 3.): the record in r11 and the
@@ -47,8 +48,9 @@
  * The counter of the fast paths, or a jump to @slow: with rdi = the record
  * + @bias and esi = the site, leaves in rcx the site's one counter, in edx
  * its index and in rax the thread block; clobbers r11.  Returns (to @out)
- * when the site is not armed, as site_of() does.  The TLS descriptor call
- * preserves every register but rax.
+ * when the site is not armed, as site_of() does.  The one counter is in
+ * either mask (one_counter()).  The TLS descriptor call preserves every
+ * register but rax.
  */
 #define FIND_COUNTER(bias, out, slow)                                                              \
 	mov (PP_OFF_FN_ARMED - (bias))(%rdi), %ecx;                                                \
@@ -60,14 +62,22 @@
 	shl $PP_SIZEOF_SITE_SHIFT, %rcx;                                                           \
 	lea pp_sites(%rip), %rdx;                                                                  \
 	add %rdx, %rcx;                                                                            \
-	cmpq $0, PP_OFF_SITE_MASK1(%rcx);                                                          \
-	jne slow;                                                                                  \
 	mov (%rcx), %rdx;                                                                          \
+	mov PP_OFF_SITE_MASK1(%rcx), %r11;                                                         \
+	xor %eax, %eax;                                                                            \
+	test %rdx, %rdx;                                                                           \
+	jnz 5f;                                                                                    \
+	mov %r11, %rdx;                                                                            \
+	xor %r11d, %r11d;                                                                          \
+	mov $PP_MAX_SLOTS_VALUE, %eax;                                                             \
+5:	test %r11, %r11;                                                                           \
+	jnz slow;                                                                                  \
 	lea -1(%rdx), %r11;                                                                        \
 	test %rdx, %r11;                                                                           \
 	jnz slow;                                                                                  \
 	bsf %rdx, %rdx;                                                                            \
 	jz slow;                                                                                   \
+	add %rax, %rdx;                                                                            \
 	imul $PP_SIZEOF_TCOUNTER, %rdx, %rcx;                                                      \
 	lea pp_self@TLSDESC(%rip), %rax;                                                           \
 	call *pp_self@TLSCALL(%rax);                                                               \
@@ -82,7 +92,7 @@
  * (abi.h, 3.), and the C path may use it (and the C library, AVX-512 too).
  * pp_vsave_size bytes of stack, 64-byte aligned, below rbx, which holds the
  * stack pointer before: XSAVE of the PP_XSAVE_MASK components, its header
- * zeroed as XRSTOR needs it, or FXSAVE (vsave.c, pp_vsave_init()).
+ * zeroed as XRSTOR needs it, or FXSAVE (vsave.c, pp_arch_vsave_init()).
  * Clobbers rax and rdx, which the entry points saved.
  */
 #define VSAVE                                                                                      \
@@ -221,6 +231,7 @@
 	mov %edx, PP_OFF_TC_SKIP(%rcx)
 	movq $0, PP_OFF_TC_START(%rcx)
 	movl $1, PP_OFF_TC_DEPTH(%rcx)
+	incq PP_OFF_THREAD_PLAIN(%rax)
 .L\name\()_out:
 	.cfi_remember_state
 	RESTORE \nsave
@@ -229,7 +240,7 @@
 .L\name\()_timed:
 	/* timed: every execution (skip 0) or the last of a gap (skip 1,
 	 * starts_timed()); the clock is the TSC's, or the C path reads it */
-	cmpb $0, pp_use_tsc(%rip)
+	cmpb $0, pp_use_ticks(%rip)
 	je .L\name\()_general
 	test %edx, %edx
 	jz 1f
@@ -251,7 +262,14 @@
 	shr $61, %rdx
 	lea 1(%rdx, %r11), %edx
 	mov %edx, PP_OFF_TC_SKIP(%rcx)
-1:	movl $1, PP_OFF_TC_DEPTH(%rcx)
+	/* the probe counts itself, then the execution keeps the counts */
+1:	mov PP_OFF_THREAD_CLOCK(%rax), %r11
+	inc %r11
+	mov %r11, PP_OFF_THREAD_CLOCK(%rax)
+	mov %r11, PP_OFF_TC_CLOCK0(%rcx)
+	mov PP_OFF_THREAD_PLAIN(%rax), %r11
+	mov %r11, PP_OFF_TC_PLAIN0(%rcx)
+	movl $1, PP_OFF_TC_DEPTH(%rcx)
 	/* read the clock last, so that the probe's own work is not measured */
 	rdtsc
 	shl $32, %rdx
@@ -286,6 +304,7 @@
 	je .L\name\()_general
 	movl $0, PP_OFF_TC_DEPTH(%rcx)
 	incq PP_OFF_TC_SCOUNT(%rcx)
+	incq PP_OFF_THREAD_PLAIN(%rax)
 .L\name\()_out:
 	.cfi_remember_state
 	RESTORE \nsave
@@ -293,32 +312,44 @@
 	.cfi_restore_state /* the registers saved, as at the jumps here */
 .L\name\()_timed:
 	/* a timed execution ends (exit_slow(), finish() for a listed thread);
-	 * the entry's counter, its 8192nd all-timed execution and the other
-	 * clock are the C path's */
+	 * the entry's counter (samples=, stop=, skip=), its 8192nd all-timed
+	 * execution and the other clock are the C path's */
 	cmp pp_sample_counter(%rip), %edx
 	je .L\name\()_general
-	cmp pp_stop_counter(%rip), %edx
+	cmp pp_seen_counter(%rip), %edx
 	je .L\name\()_general
-	cmpb $0, pp_use_tsc(%rip)
+	cmpb $0, pp_use_ticks(%rip)
 	je .L\name\()_general
-	mov PP_OFF_TC_SKIP(%rcx), %r11d
-	test %r11d, %r11d
-	jnz 2f
+	cmpl $0, PP_OFF_TC_SKIP(%rcx)
+	jne 2f
 	cmpq $(PP_SAMPLE_AFTER_VALUE - 1), PP_OFF_TC_COUNT(%rcx)
 	je .L\name\()_general
-	/* the clock before the updates */
-2:	rdtsc
+	/* the clock before the updates; the thread block in r11 meanwhile */
+2:	mov %rax, %r11
+	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax
 	sub PP_OFF_TC_START(%rcx), %rax
 	movl $0, PP_OFF_TC_DEPTH(%rcx)
-	test %r11d, %r11d
-	jnz 3f
+	/* the probes inside, before this one counts itself */
+	mov PP_OFF_THREAD_CLOCK(%r11), %rdx
+	sub PP_OFF_TC_CLOCK0(%rcx), %rdx
+	incq PP_OFF_THREAD_CLOCK(%r11)
+	cmpl $0, PP_OFF_TC_SKIP(%rcx)
+	jne 3f
 	add %rax, PP_OFF_TC_SUM(%rcx)
 	incq PP_OFF_TC_COUNT(%rcx)
+	add %rdx, PP_OFF_TC_CLOCK(%rcx)
+	mov PP_OFF_THREAD_PLAIN(%r11), %rdx
+	sub PP_OFF_TC_PLAIN0(%rcx), %rdx
+	add %rdx, PP_OFF_TC_PLAIN(%rcx)
 	jmp .L\name\()_out
 3:	add %rax, PP_OFF_TC_SSUM(%rcx)
 	incq PP_OFF_TC_STIMED(%rcx)
+	add %rdx, PP_OFF_TC_SCLOCK(%rcx)
+	mov PP_OFF_THREAD_PLAIN(%r11), %rdx
+	sub PP_OFF_TC_PLAIN0(%rcx), %rdx
+	add %rdx, PP_OFF_TC_SPLAIN(%rcx)
 	incq PP_OFF_TC_SCOUNT(%rcx)
 	jmp .L\name\()_out
 .L\name\()_general:

@@ -4,13 +4,12 @@
  * needs to keep the vector and x87 state of the code a probe interrupted:
  * the size of the stack area and whether XSAVE or FXSAVE fills it.
  */
-#include "layout.h"
-#include "rt.h"
-#ifdef PP_HAVE_TSC
 #include <cpuid.h>
-#endif
 
-/* FXSAVE's 512 bytes (the x87 and SSE state) until pp_vsave_init() knows
+#include "arch.h"
+#include "layout.h"
+
+/* FXSAVE's 512 bytes (the x87 and SSE state) until pp_arch_vsave_init() knows
  * better. */
 uint64_t pp_vsave_size = 512;
 bool pp_vsave_xsave;
@@ -21,9 +20,8 @@ bool pp_vsave_xsave;
  * AMX's 8 KiB of tiles, which no code interrupted by a probe holds across a
  * call.  Without OSXSAVE, FXSAVE's 512 bytes cover x87 and SSE, all there is.
  */
-void pp_vsave_init(void)
+void pp_arch_vsave_init(void)
 {
-#ifdef PP_HAVE_TSC
 	unsigned a, b, c, d, lo, hi;
 	uint64_t size = 576, mask; /* legacy area and XSAVE header */
 
@@ -40,5 +38,4 @@ void pp_vsave_init(void)
 	}
 	pp_vsave_size = (size + 63) & ~(uint64_t)63;
 	pp_vsave_xsave = true;
-#endif
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Reference values for the share intervals (core/stats_ratio.c).
+
+Regenerate with (from the top of the source tree, Debian's python3-scipy):
+
+    /usr/bin/python3 test/stats/make_ratio_fixtures.py > test/stats/ratio_fixtures.txt
+
+With --check FILE it compares FILE's values with freshly computed ones
+(comment lines aside) and exits 1 on a difference, 77 without scipy.
+
+Each case draws, with a fixed numpy seed, NX previous and NY current runs of
+two quantities measured in the same run: a part (a) and a whole (b = a + an
+independent rest), so that a and b are correlated as a function and its
+call are.  Fieller's interval of theta = (mean ya - mean xa) / (mean yb -
+mean xb) (E. C. Fieller, J. R. Statist. Soc. B 16(2), 1954) is the set of
+theta where (da - theta db)^2 <= q^2 var(da - theta db), var from numpy's
+covariance matrices of each revision's runs, q the two-sided quantile of
+scipy's normal (both revisions with 30 runs or more) or Student's t with
+min(NX, NY) - 1 degrees of freedom.  The ends are found here by bracketing
+and scipy.optimize.brentq on that inequality, not by the closed form the C
+code solves, so the two are independent.  Lines:
+
+  ratio NX NY CONF  XA... XB... YA... YB...  CENTRE LOW HIGH   (inf for an open end)
+"""
+import math
+import sys
+
+try:
+    import numpy as np
+    from scipy.optimize import brentq
+    from scipy.stats import norm, t as student
+except ImportError:
+    if "--check" in sys.argv:
+        print("scipy not available: skipped")
+        sys.exit(77)
+    sys.exit("make_ratio_fixtures.py needs scipy (apt-get install python3-scipy)")
+
+
+def fieller(xa, xb, ya, yb, conf):
+    nx, ny = len(xa), len(ya)
+    da = np.mean(ya) - np.mean(xa)
+    db = np.mean(yb) - np.mean(xb)
+    cx = np.cov(np.vstack([xa, xb]), ddof=1) / nx
+    cy = np.cov(np.vstack([ya, yb]), ddof=1) / ny
+    v = cx + cy
+    p = 1 - (1 - conf) / 2
+    q = norm.ppf(p) if nx >= 30 and ny >= 30 else student.ppf(p, min(nx, ny) - 1)
+
+    def f(theta):  # <= 0 inside the set
+        return (da - theta * db) ** 2 - q * q * (v[0, 0] - 2 * theta * v[0, 1] + theta ** 2 * v[1, 1])
+
+    centre = da / db
+    if db * db - q * q * v[1, 1] <= 0 or f(centre) > 0:
+        return centre, -math.inf, math.inf
+    step = max(abs(centre), 1.0)
+    lo = centre - step
+    while f(lo) <= 0:
+        step *= 2
+        lo = centre - step
+    step = max(abs(centre), 1.0)
+    hi = centre + step
+    while f(hi) <= 0:
+        step *= 2
+        hi = centre + step
+    return (centre, brentq(f, lo, centre, xtol=1e-15, rtol=1e-14, maxiter=500),
+            brentq(f, centre, hi, xtol=1e-15, rtol=1e-14, maxiter=500))
+
+
+CASES = [
+    # nx, ny, conf, part shift, rest shift, part sd, rest sd
+    (10, 10, 0.95, 5.0, 1.0, 1.0, 1.0),
+    (10, 12, 0.95, 2.0, 8.0, 1.0, 2.0),
+    (25, 25, 0.99, 3.0, 3.0, 2.0, 2.0),
+    (40, 35, 0.95, 1.0, 0.2, 0.5, 0.5),
+    (30, 30, 0.90, -2.0, 6.0, 1.0, 1.0),
+    (12, 12, 0.95, 0.5, 0.1, 2.0, 2.0),  # the whole is not clearly away from 0: open
+    (60, 60, 0.95, 4.0, -1.0, 1.5, 0.7),
+]
+
+
+def cases():
+    rng = np.random.default_rng(20261127)
+    for nx, ny, conf, sa, sr, sda, sdr in CASES:
+        xa = 100 + rng.normal(0, sda, nx)
+        xr = 50 + rng.normal(0, sdr, nx)
+        ya = 100 + sa + rng.normal(0, sda, ny)
+        yr = 50 + sr + rng.normal(0, sdr, ny)
+        xb, yb = xa + xr, ya + yr
+        yield nx, ny, conf, xa, xb, ya, yb
+
+
+def fmt(v):
+    return "inf" if v == math.inf else "-inf" if v == -math.inf else repr(float(v))
+
+
+def lines():
+    yield "# written by make_ratio_fixtures.py (numpy, scipy.stats, scipy.optimize.brentq)"
+    for nx, ny, conf, xa, xb, ya, yb in cases():
+        c, lo, hi = fieller(xa, xb, ya, yb, conf)
+        vals = " ".join(repr(float(v)) for v in list(xa) + list(xb) + list(ya) + list(yb))
+        yield "ratio %d %d %r %s %s %s %s" % (nx, ny, conf, vals, fmt(c), fmt(lo), fmt(hi))
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        want = [l for l in lines() if not l.startswith("#")]
+        with open(sys.argv[2]) as f:
+            got = [l.rstrip("\n") for l in f if not l.startswith("#")]
+        if got != want:
+            print("%s differs from what make_ratio_fixtures.py computes" % sys.argv[2])
+            sys.exit(1)
+        print("%d ratio fixtures agree" % len(want))
+        return
+    for l in lines():
+        print(l)
+
+
+main()

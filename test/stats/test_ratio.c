@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_ratio.c - the share intervals (pp_ratio_interval, core/stats_ratio.c):
+ * reference values from scipy (ratio_fixtures.txt, written by
+ * make_ratio_fixtures.py, which finds the ends by root-finding, not by the
+ * closed form), bad input, and the coverage of the interval by simulation:
+ * a part and its whole measured in the same runs, the part's true share
+ * known, 4000 sessions at 95 %; the count of intervals that miss it must
+ * stay within the binomial 99.9 % limit at 5 % (printed) and above the
+ * lower one (the interval is not far too wide either).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "core/stats.h"
+
+#include "check.h"
+
+#define MAXN 128
+
+static double parse(const char *tok)
+{
+	if (!strcmp(tok, "inf"))
+		return INFINITY;
+	if (!strcmp(tok, "-inf"))
+		return -INFINITY;
+	return strtod(tok, NULL);
+}
+
+static void check_fixtures(const char *path)
+{
+	char line[65536];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	CHECK(f != NULL, "cannot open %s", path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		double xa[MAXN], xb[MAXN], ya[MAXN], yb[MAXN], conf, want[3];
+		struct pp_interval got;
+		size_t nx, ny;
+		char *tok, *save;
+		char name[32];
+
+		if (line[0] == '#' || strncmp(line, "ratio ", 6))
+			continue;
+		tok = strtok_r(line + 6, " \n", &save);
+		nx = strtoul(tok, NULL, 10);
+		ny = strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
+		conf = strtod(strtok_r(NULL, " \n", &save), NULL);
+		if (nx > MAXN || ny > MAXN) {
+			CHECK(0, "fixture too large");
+			break;
+		}
+		for (size_t i = 0; i < nx; i++)
+			xa[i] = parse(strtok_r(NULL, " \n", &save));
+		for (size_t i = 0; i < nx; i++)
+			xb[i] = parse(strtok_r(NULL, " \n", &save));
+		for (size_t i = 0; i < ny; i++)
+			ya[i] = parse(strtok_r(NULL, " \n", &save));
+		for (size_t i = 0; i < ny; i++)
+			yb[i] = parse(strtok_r(NULL, " \n", &save));
+		for (int k = 0; k < 3; k++)
+			want[k] = parse(strtok_r(NULL, " \n", &save));
+		snprintf(name, sizeof(name), "ratio %d", ++n);
+		CHECK(!pp_ratio_interval(xa, xb, nx, ya, yb, ny, conf, &got), "%s failed", name);
+		CHECK_CLOSE(name, "centre", got.centre, want[0], 1e-9, 0);
+		CHECK_CLOSE(name, "low", got.low, want[1], 1e-7, 1e-12);
+		CHECK_CLOSE(name, "high", got.high, want[2], 1e-7, 1e-12);
+	}
+	fclose(f);
+	CHECK(n >= 5, "%d ratio fixtures read from %s", n, path);
+}
+
+static void check_errors(void)
+{
+	double a[3] = {1, 2, 3}, b[3] = {2, 3, 5}, bad[3] = {1, NAN, 3};
+	struct pp_interval iv;
+
+	CHECK(pp_ratio_interval(a, b, 1, a, b, 3, 0.95, &iv) == -EINVAL, "one run accepted");
+	CHECK(pp_ratio_interval(a, b, 3, a, b, 3, 1.0, &iv) == -EINVAL, "confidence 1 accepted");
+	CHECK(pp_ratio_interval(a, bad, 3, a, b, 3, 0.95, &iv) == -EINVAL, "NaN accepted");
+	CHECK(pp_ratio_interval(NULL, b, 3, a, b, 3, 0.95, &iv) == -EINVAL, "NULL accepted");
+}
+
+/* Smallest k with P(X > k) <= 0.001, X ~ Binomial(n, p). */
+static unsigned upper_limit(double p, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && gsl_cdf_binomial_Q(k, p, n) > 0.001)
+		k++;
+	return k;
+}
+
+/* Largest k with P(X < k) <= 0.001. */
+static unsigned lower_limit(double p, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && gsl_cdf_binomial_P(k, p, n) <= 0.001)
+		k++;
+	return k;
+}
+
+/*
+ * A whole b = a + r; the part a shifts by 2 and the rest r by 3 between the
+ * revisions (true share 0.4), a run's noise shared by the part and the
+ * whole as in real runs (a run-level factor), 20 and 20 runs.
+ */
+static void check_coverage(void)
+{
+	const unsigned sessions = 4000, n = 20;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned miss = 0, open = 0;
+	unsigned hi = upper_limit(0.05, sessions), lo = lower_limit(0.05, sessions);
+
+	gsl_rng_set(rng, 42);
+	for (unsigned k = 0; k < sessions; k++) {
+		double xa[20], xb[20], ya[20], yb[20];
+		struct pp_interval iv;
+
+		for (unsigned i = 0; i < n; i++) {
+			double run = gsl_ran_gaussian(rng, 0.8); /* a slow run slows both */
+
+			xa[i] = 10 + run + gsl_ran_gaussian(rng, 1.0);
+			xb[i] = xa[i] + 20 + run + gsl_ran_gaussian(rng, 1.0);
+			run = gsl_ran_gaussian(rng, 0.8);
+			ya[i] = 12 + run + gsl_ran_gaussian(rng, 1.0);
+			yb[i] = ya[i] + 23 + run + gsl_ran_gaussian(rng, 1.0);
+		}
+		if (pp_ratio_interval(xa, xb, n, ya, yb, n, 0.95, &iv)) {
+			CHECK(0, "session %u: pp_ratio_interval failed", k);
+			break;
+		}
+		if (isinf(iv.low) || isinf(iv.high))
+			open++;
+		if (!(iv.low <= 0.4 && 0.4 <= iv.high))
+			miss++;
+	}
+	printf("coverage: %u of %u intervals miss the true share (limits %u..%u at 5%%), %u open\n",
+	       miss, sessions, lo, hi, open);
+	CHECK(miss <= hi && miss >= lo, "%u of %u intervals miss the true share", miss, sessions);
+	gsl_rng_free(rng);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s RATIO_FIXTURES\n", argv[0]);
+		return 2;
+	}
+	check_fixtures(argv[1]);
+	check_errors();
+	check_coverage();
+	return report("test_ratio");
+}
