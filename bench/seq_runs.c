@@ -5,7 +5,7 @@
  * (schedule growth and spending weights).  Figures, not a test:
  *
  *   cmake --build <build> --target bench-seq
- *   bench-seq-runs [--trials N] [--search] [--alpha A] [--welch] [NOISE_FILE]
+ *   bench-seq-runs [--trials N] [--search | --before] [--alpha A] [--welch] [NOISE_FILE]
  *
  * Each cell simulates TRIALS comparisons through pp_seq_look, with the
  * driver's defaults: a first look of FIRST values per series, a budget of
@@ -18,14 +18,19 @@
  * sampling noise between designs.
  *
  * Without --search it prints the driver's designs (PP_SEQ_GROWTH with
- * PP_SEQ_RHO two-sided, PP_SEQ_ENTRY_RHO one-sided) and the design the
- * driver had before (looks every FIRST values, Pocock-type spending over
- * runs / budget, and the rule that called SLOWER at L > 0), each cell with
- * its mean runs (both series) and verdicts in percent.  With --search it
+ * PP_SEQ_RHO two-sided, PP_SEQ_ENTRY_RHO one-sided), the rule that stops at
+ * H >= T, L > T/2 whatever the centre, the schedule the driver had before
+ * (looks every FIRST values, split or Pocock-type spending over runs /
+ * budget) with the driver's rule, and that schedule with the rule it had
+ * (SLOWER at L > 0), each cell with its mean runs (both series) and
+ * verdicts in percent, and each design's mean runs per true difference.  With --search it
  * prints, for every growth and rho of a grid, the mean runs per true
  * difference over the noises, the mean ratio to the best design of each
  * cell, and the wrong verdicts (those that need an interval to miss the true
- * difference: at most alpha / 2 each side).
+ * difference: at most alpha / 2 each side).  With --before it prints the
+ * driver's designs and the schedule before, both with the driver's rule,
+ * under NOISE_FILE's noise alone when one is given (the schedule before
+ * looks up to 300 times and takes long under the other noises too).
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +51,8 @@ static const double diffs[NDIFF] = {0.0, 0.5, 1.0, 2.0, 10.0};
 static const double shown_diffs[NSHOWN] = {0.0, 0.5, 0.75, 1.0, 2.0, 10.0};
 static const double scales[NSCALE] = {0.5, 2.0, 5.0};
 static const char *const noise_name[NNOISE] = {"normal", "lognormal", "outliers", "empirical"};
+/* The first noise simulated: --before with a NOISE_FILE simulates its noise alone. */
+static int first_noise;
 
 /* The sd of the unscaled noise (the outliers' mixture: 1 + 0.02 * 0.98 * 20^2). */
 static double noise_sd(enum seq_noise noise)
@@ -101,9 +108,29 @@ static enum pp_seq_verdict old_rule(const struct pp_interval *iv, double t, bool
 	return PP_SEQ_CONTINUE;
 }
 
+/* The driver's rule (core/stats_seq.c's verdict_of), for the schedule before with it. */
+static enum pp_seq_verdict new_rule_of(const struct pp_interval *iv, double t, bool one_sided)
+{
+	double lo = iv->low, hi = iv->high, c = iv->centre;
+
+	if (one_sided && hi < -t)
+		return PP_SEQ_FASTER;
+	if (one_sided && hi < t)
+		return lo > 0.0 ? PP_SEQ_SLOWER_BELOW : PP_SEQ_NOT_SLOWER;
+	if (!one_sided && hi < t && lo > -t)
+		return lo > 0.0	  ? PP_SEQ_SLOWER_BELOW
+		       : hi < 0.0 ? PP_SEQ_FASTER_BELOW
+				  : PP_SEQ_SAME;
+	if (c >= t && lo > t / 2.0)
+		return PP_SEQ_SLOWER;
+	if (!one_sided && c <= -t && hi < -t / 2.0)
+		return PP_SEQ_FASTER;
+	return PP_SEQ_CONTINUE;
+}
+
 static struct seq_outcome old_simulate(const gsl_rng *r, const struct pp_seq_design *d,
 				       enum seq_noise noise, double scale, double shift, double *x,
-				       double *y)
+				       double *y, bool new_rule)
 {
 	struct seq_outcome o = {.min_confidence = 1.0};
 	double spent = 0.0, looks = 0.0;
@@ -127,7 +154,8 @@ static struct seq_outcome old_simulate(const gsl_rng *r, const struct pp_seq_des
 			if (o.err)
 				return o;
 			spent += a;
-			o.last.verdict = old_rule(&c.diff, d->threshold, d->one_sided);
+			o.last.verdict = new_rule ? new_rule_of(&c.diff, d->threshold, d->one_sided)
+						  : old_rule(&c.diff, d->threshold, d->one_sided);
 		}
 		if (n == end && o.last.verdict == PP_SEQ_CONTINUE)
 			o.last.verdict = PP_SEQ_UNDECIDED;
@@ -154,7 +182,7 @@ static bool reach_stop(const struct pp_seq_design *d, struct pp_seq_result *res)
 	return true;
 }
 
-enum kind { DRIVER, REACH, BEFORE };
+enum kind { DRIVER, REACH, BEFORE, BEFORE_SCHEDULE };
 
 static void run_cell(gsl_rng *r, unsigned long seed, const struct pp_seq_design *d, enum kind kind,
 		     enum seq_noise noise, double scale, double diff, int trials, double *x,
@@ -165,9 +193,10 @@ static void run_cell(gsl_rng *r, unsigned long seed, const struct pp_seq_design 
 	for (int k = 0; k < trials; k++) {
 		double sc = scale / noise_sd(noise);
 		struct seq_outcome o =
-		    kind == DRIVER  ? seq_simulate(r, d, noise, sc, diff, x, y)
-		    : kind == REACH ? seq_simulate_until(r, d, noise, sc, diff, x, y, reach_stop)
-				    : old_simulate(r, d, noise, sc, diff, x, y);
+		    kind == DRIVER ? seq_simulate(r, d, noise, sc, diff, x, y)
+		    : kind == REACH
+			? seq_simulate_until(r, d, noise, sc, diff, x, y, reach_stop)
+			: old_simulate(r, d, noise, sc, diff, x, y, kind == BEFORE_SCHEDULE);
 
 		if (o.err) {
 			fprintf(stderr, "seq_runs: a look failed (%d)\n", o.err);
@@ -233,7 +262,7 @@ static const enum pp_seq_verdict shown[] = {PP_SEQ_SLOWER,     PP_SEQ_SLOWER_BEL
 static void print_design(gsl_rng *r, const char *name, const struct pp_seq_design *d,
 			 enum kind kind, int nnoise, int trials, double *x, double *y)
 {
-	double total = 0.0;
+	double total = 0.0, per_diff[NSHOWN] = {0};
 	unsigned wrong_all = 0, cells = 0;
 
 	printf("\n%s%s\n", name, d->one_sided ? " (one-sided)" : "");
@@ -241,7 +270,7 @@ static void print_design(gsl_rng *r, const char *name, const struct pp_seq_desig
 	for (size_t v = 0; v < sizeof(shown) / sizeof(shown[0]); v++)
 		printf(" %5s%%", verdict_short[shown[v]]);
 	printf(" %6s\n", "wrong%");
-	for (int nz = 0; nz < nnoise; nz++)
+	for (int nz = first_noise; nz < nnoise; nz++)
 		for (int s = 0; s < NSCALE; s++)
 			for (int h = 0; h < NSHOWN; h++) {
 				struct cell c;
@@ -255,11 +284,18 @@ static void print_design(gsl_rng *r, const char *name, const struct pp_seq_desig
 					printf(" %6.1f", 100.0 * c.n[shown[v]] / trials);
 				printf(" %6.2f\n", 100.0 * c.wrong / trials);
 				total += c.runs;
+				per_diff[h] += c.runs;
 				wrong_all += c.wrong;
 				cells++;
 			}
 	printf("%s: mean runs over the cells %.1f, wrong verdicts %.2f%%\n", name, total / cells,
 	       100.0 * wrong_all / (cells * (double)trials));
+	printf("%s: mean runs per true difference over %d noises x %d sds:", name,
+	       nnoise - first_noise, NSCALE);
+	for (int h = 0; h < NSHOWN; h++)
+		printf(" %g T %.1f%s", shown_diffs[h],
+		       per_diff[h] / ((nnoise - first_noise) * NSCALE),
+		       h + 1 < NSHOWN ? "," : "\n");
 }
 
 #define NGROWTH 5
@@ -333,7 +369,7 @@ int main(int argc, char **argv)
 {
 	const char *noise_file = NULL;
 	int trials = 200, nnoise = 3;
-	bool grid = false;
+	bool grid = false, before = false;
 	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
 				  .alpha = 0.05,
 				  .threshold = 1.0,
@@ -344,6 +380,7 @@ int main(int argc, char **argv)
 	double *x = malloc(BUDGET * sizeof(*x)), *y = malloc(BUDGET * sizeof(*y));
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--trials") && i + 1 < argc)
 			trials = atoi(argv[++i]);
@@ -351,6 +388,8 @@ int main(int argc, char **argv)
 			d.alpha = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--search"))
 			grid = true;
+		else if (!strcmp(argv[i], "--before"))
+			before = true;
 		else if (!strcmp(argv[i], "--welch"))
 			d.test = PP_TEST_WELCH;
 		else if (argv[i][0] != '-' && !noise_file)
@@ -359,14 +398,15 @@ int main(int argc, char **argv)
 			trials = 0;
 	}
 	if (!x || !y || !r || trials < 1 || !(d.alpha > 0.0 && d.alpha < 1.0)) {
-		fprintf(stderr, "usage: bench-seq-runs [--trials N] [--search] [--alpha A] "
-				"[--welch] [NOISE_FILE]\n");
+		fprintf(stderr, "usage: bench-seq-runs [--trials N] [--search | --before] "
+				"[--alpha A] [--welch] [NOISE_FILE]\n");
 		return 2;
 	}
 	if (noise_file) {
 		if (load_noise(noise_file))
 			return 2;
 		nnoise = NNOISE;
+		first_noise = before ? SEQ_EMPIRICAL : 0;
 	}
 	printf("sequential rule: %s, alpha %g, threshold T = 1, first look %d values per "
 	       "series,\nbudget %d per series, %d trials a cell; noise sd in units of T; runs: "
@@ -377,6 +417,17 @@ int main(int argc, char **argv)
 	if (grid) {
 		search(r, false, &d, nnoise, trials, x, y);
 		search(r, true, &d, nnoise, trials, x, y);
+	} else if (before) {
+		struct pp_seq_design old = d;
+
+		print_design(r, "driver, two-sided", &d, DRIVER, nnoise, trials, x, y);
+		print_design(r, "schedule before: looks every 10, split spending", &old,
+			     BEFORE_SCHEDULE, nnoise, trials, x, y);
+		d.one_sided = old.one_sided = true;
+		d.rho = PP_SEQ_ENTRY_RHO;
+		print_design(r, "driver, entry", &d, DRIVER, nnoise, trials, x, y);
+		print_design(r, "schedule before: entry, Pocock-type spending", &old,
+			     BEFORE_SCHEDULE, nnoise, trials, x, y);
 	} else {
 		struct pp_seq_design old = d;
 
@@ -390,11 +441,15 @@ int main(int argc, char **argv)
 		print_design(r, "driver, entry", &d, DRIVER, nnoise, trials, x, y);
 		print_design(r, "entry, SLOWER once H >= T, L > T/2", &d, REACH, nnoise, trials, x,
 			     y);
+		print_design(r, "schedule before: looks every 10, split spending", &old,
+			     BEFORE_SCHEDULE, nnoise, trials, x, y);
 		print_design(r, "before: looks every 10, split spending, SLOWER at L > 0", &old,
 			     BEFORE, nnoise, trials, x, y);
 		old.one_sided = true;
-		print_design(r, "before: entry, Pocock-type spending", &old, BEFORE, nnoise, trials,
-			     x, y);
+		print_design(r, "schedule before: entry, Pocock-type spending", &old,
+			     BEFORE_SCHEDULE, nnoise, trials, x, y);
+		print_design(r, "before: entry, Pocock-type spending, SLOWER at L > 0", &old,
+			     BEFORE, nnoise, trials, x, y);
 	}
 	gsl_rng_free(r);
 	free(x);

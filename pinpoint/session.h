@@ -95,7 +95,7 @@ struct pp_quantity {
 	struct pp_quantity **terms;
 	signed char *signs;
 	size_t nterms;
-	unsigned batch;		    /* measured in this batch (1-based), 0 = not yet */
+	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
 	/* The error rate this comparison may spend, set by the plan (0: not set,
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
 	 * under a comparison share its alpha (pp_seq_child_alpha). */
@@ -132,7 +132,7 @@ struct pp_run_record {
 	uint64_t entry_count;
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
-	double *values; /* per quantity of the batch, in batch order */
+	double *values;	 /* per quantity of the batch, in batch order */
 	double *removed; /* the probes' cost the runtime took out of each value, same order */
 };
 

@@ -475,6 +475,7 @@ void pp_report_verdict(const struct pp_session *s, FILE *f)
 		    pp_fn_name(entry->fn[PP_CUR]),
 		    entry->verdict == PP_V_FASTER	  ? "faster"
 		    : entry->verdict == PP_V_SLOWER_BELOW ? "slower by less than the threshold"
+		    : entry->verdict == PP_V_FASTER_BELOW ? "faster by less than the threshold"
 		    : entry->verdict == PP_V_NOT_SLOWER	  ? "not slower by more than the threshold"
 							  : "not significantly slower",
 		    entry->cmp.diff.centre >= 0 ? "+" : "",

@@ -2,7 +2,11 @@
 /*
  * test_seq.c - the sequential decision (core/stats_seq.c).
  *
- *   test-stats-seq FIXTURES
+ *   test-stats-seq FIXTURES [all|rule|threshold|aa]
+ *
+ * The fixtures are always checked; "rule" runs 2, 5, 6, 7, 9, 10 and 11
+ * below, "threshold" 3, "aa" 4 and 8, "all" (the default) every one (ctest:
+ * stats-seq, stats-seq-threshold, stats-seq-aa).
  *
  * 1. Reference values (seq_fixtures.txt, made by make_seq_fixtures.py with
  *    scipy): the schedule of looks, the spending weights, minimum detectable
@@ -781,24 +785,34 @@ int main(int argc, char **argv)
 {
 	double *x = malloc(3000 * sizeof(*x)), *y = malloc(3000 * sizeof(*y));
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *part = argc == 3 ? argv[2] : "all";
+	bool all = !strcmp(part, "all"), rule = all || !strcmp(part, "rule");
+	bool threshold = all || !strcmp(part, "threshold"), aa = all || !strcmp(part, "aa");
 
-	if (argc != 2 || !x || !y || !r) {
-		fprintf(stderr, "usage: test-stats-seq FIXTURES\n");
+	if (argc < 2 || argc > 3 || !x || !y || !r || !(rule || threshold || aa)) {
+		fprintf(stderr, "usage: test-stats-seq FIXTURES [all|rule|threshold|aa]\n");
 		return 2;
 	}
 	gsl_rng_set(r, 20261123);
 	if (check_fixtures(argv[1]))
 		return 2;
-	check_rows();
-	check_n3();
-	check_bad_input();
-	check_runs_to_decide();
-	check_threshold(r, x, y);
-	check_undecided(r, x, y);
-	check_one_sided(r, x, y);
-	check_power(r, x, y);
-	check_aa(r, x, y);
-	check_sessions(r, x, y);
+	if (rule) {
+		check_rows();
+		check_n3();
+		check_bad_input();
+		check_runs_to_decide();
+	}
+	if (threshold)
+		check_threshold(r, x, y);
+	if (rule) {
+		check_undecided(r, x, y);
+		check_one_sided(r, x, y);
+		check_power(r, x, y);
+	}
+	if (aa) {
+		check_aa(r, x, y);
+		check_sessions(r, x, y);
+	}
 	gsl_rng_free(r);
 	free(x);
 	free(y);
