@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * stats_seq.c - the sequential decision of one comparison (stats_seq.h):
- * alpha spending over the runs used and the looks, one interval per look at the
- * level the spending gives it, the three-way decision of that interval against
- * +-threshold, and the quantities a report needs (minimum detectable effect,
- * fixed-sample yardstick, alpha of a comparison in the search).
+ * the geometric schedule of looks and alpha spent by look index over it, one
+ * interval per look at the level the spending gives it, the decision of that
+ * interval against +-threshold, and the quantities a report needs (minimum
+ * detectable effect, fixed-sample yardstick, alpha of a comparison in the
+ * search).
  */
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
@@ -28,36 +30,75 @@ static bool valid_alpha(double a)
 	return isfinite(a) && a > 0.0 && a < 1.0;
 }
 
-double pp_seq_spend(enum pp_spending f, double alpha, double t)
+static bool valid_design(const struct pp_seq_design *d)
 {
-	if (!valid_alpha(alpha) || isnan(t))
-		return NAN;
-	pp_stats_init();
-	t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-	if (t == 0.0)
-		return 0.0;
-	if (f == PP_SPEND_OBRIEN_FLEMING)
-		return 2.0 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(alpha / 2.0) / sqrt(t));
-	if (f == PP_SPEND_POCOCK)
-		return alpha * log1p((M_E - 1.0) * t);
-	return NAN;
+	return (d->test == PP_TEST_MANN_WHITNEY || d->test == PP_TEST_WELCH) &&
+	       valid_alpha(d->alpha) && isfinite(d->threshold) && d->threshold >= 0.0 &&
+	       d->budget >= 4 && d->first >= 2 && isfinite(d->growth) && d->growth > 1.0 &&
+	       d->growth <= 100.0 && isfinite(d->rho) && fabs(d->rho) <= 10.0;
 }
 
-double pp_seq_spend_at(enum pp_spending f, double alpha, unsigned k, double t)
+/*
+ * Look @k's size, and in *@looks the schedule's number of looks when @k is
+ * past the last.  Sizes are integers below 2^53 and the factors exact or
+ * nearly so: the small tolerance keeps ceil() from adding one for a
+ * product like 10 * 1.1 that rounds just above an integer.
+ */
+static size_t look_size(const struct pp_seq_design *d, unsigned k, unsigned *looks)
 {
-	double looks = 0.0;
+	double last = (double)(d->budget / 2), n = (double)d->first;
+	unsigned j = 1;
 
-	if (!valid_alpha(alpha) || k == 0 || isnan(t))
+	for (;; j++) {
+		/* within a factor sqrt(growth) of the budget: this look is the budget's */
+		if (n >= last || n * n * d->growth > last * last) {
+			n = last;
+			break;
+		}
+		if (j == k)
+			break;
+		n = fmax(n + 1.0, ceil(d->growth * n - 1e-9));
+	}
+	if (looks)
+		*looks = j;
+	return (size_t)n;
+}
+
+size_t pp_seq_look_size(const struct pp_seq_design *d, unsigned k)
+{
+	if (!d || !valid_design(d) || k == 0)
+		return 0;
+	return look_size(d, k, NULL);
+}
+
+unsigned pp_seq_looks(const struct pp_seq_design *d)
+{
+	unsigned looks;
+
+	if (!d || !valid_design(d))
+		return 0;
+	look_size(d, UINT_MAX, &looks);
+	return looks;
+}
+
+double pp_seq_spent_after(const struct pp_seq_design *d, unsigned k)
+{
+	double part = 0.0, all = 0.0;
+	unsigned looks;
+
+	if (!d || !valid_design(d) || k == 0)
 		return NAN;
-	if (f != PP_SPEND_SPLIT)
-		return pp_seq_spend(f, alpha, t);
-	if (t >= 1.0)
-		return alpha;
-	/* from the smallest term up, so that no look's share is rounded away */
-	for (unsigned j = k; j >= 1; j--)
-		looks += 1.0 / ((double)j * (double)j);
-	return alpha / 2.0 * 6.0 / (M_PI * M_PI) * looks +
-	       pp_seq_spend(PP_SPEND_POCOCK, alpha / 2.0, t);
+	look_size(d, UINT_MAX, &looks);
+	if (k >= looks)
+		return d->alpha;
+	for (unsigned j = 1; j <= looks; j++) {
+		double w = pow((double)j, d->rho);
+
+		all += w;
+		if (j <= k)
+			part += w;
+	}
+	return d->alpha * part / all;
 }
 
 bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha)
@@ -85,8 +126,9 @@ double pp_seq_mde(double alpha, double power, double se, double threshold)
 	    !isfinite(threshold) || threshold < 0.0)
 		return NAN;
 	pp_stats_init();
-	return threshold +
-	       (gsl_cdf_ugaussian_Qinv(alpha / 2.0) + gsl_cdf_ugaussian_Pinv(power)) * se;
+	/* SLOWER needs the centre above both threshold and threshold/2 + z se */
+	return fmax(threshold / 2.0 + gsl_cdf_ugaussian_Qinv(alpha / 2.0) * se, threshold) +
+	       gsl_cdf_ugaussian_Pinv(power) * se;
 }
 
 size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold)
@@ -110,12 +152,12 @@ double pp_seq_runs_to_decide(double centre, double half, double threshold, bool 
 	    threshold < 0.0 || n < 2)
 		return NAN;
 	/*
-	 * Whichever comes first: the interval clear of 0 (SLOWER, FASTER;
-	 * one-sided: only above it) or inside the threshold (SAME; one-sided
-	 * NOT_SLOWER, below +T).
+	 * A centre at or beyond the threshold settles once the interval clears
+	 * half of it (SLOWER, FASTER), one within once the interval is inside
+	 * it (one-sided: below +T; FASTER's -T is further).
 	 */
 	c = one_sided ? centre : fabs(centre);
-	dist = fmax(c, threshold - c);
+	dist = c >= threshold ? c - threshold / 2.0 : threshold - c;
 	if (dist <= 0.0)
 		return INFINITY;
 	runs = ceil((double)n * (half / dist) * (half / dist));
@@ -142,32 +184,14 @@ const char *pp_seq_verdict_name(enum pp_seq_verdict v)
 		return "same";
 	case PP_SEQ_NOT_SLOWER:
 		return "not slower";
+	case PP_SEQ_SLOWER_BELOW:
+		return "slower below threshold";
+	case PP_SEQ_FASTER_BELOW:
+		return "faster below threshold";
 	case PP_SEQ_UNDECIDED:
 		return "undecided";
 	}
 	return "?";
-}
-
-const char *pp_seq_spending_name(enum pp_spending f)
-{
-	switch (f) {
-	case PP_SPEND_POCOCK:
-		return "pocock";
-	case PP_SPEND_OBRIEN_FLEMING:
-		return "obf";
-	case PP_SPEND_SPLIT:
-		return "split";
-	}
-	return "?";
-}
-
-static bool valid_design(const struct pp_seq_design *d)
-{
-	return (d->test == PP_TEST_MANN_WHITNEY || d->test == PP_TEST_WELCH) &&
-	       (d->spending == PP_SPEND_POCOCK || d->spending == PP_SPEND_OBRIEN_FLEMING ||
-		d->spending == PP_SPEND_SPLIT) &&
-	       valid_alpha(d->alpha) && isfinite(d->threshold) && d->threshold >= 0.0 &&
-	       d->budget >= 4;
 }
 
 static double min_of(const double *v, size_t n)
@@ -214,22 +238,27 @@ static int look_interval(enum pp_test test, const double *x, size_t nx, const do
 }
 
 /*
- * Shown within the threshold first (SAME; for a one-sided design FASTER
- * beyond -T, then NOT_SLOWER), then shown away from zero (SLOWER, FASTER):
- * a difference significantly different from 0 but shown smaller than T is
- * "same".  Once the interval is narrower than T one of them holds.
+ * Shown within the threshold first (for a one-sided design FASTER beyond -T
+ * first, and below +T is enough), then shown a difference of at least T: a
+ * centre at T or beyond with the interval clear of T/2.  A true difference
+ * of T/2 or less is SLOWER only through an interval that misses it, and one
+ * of T or more within the threshold only through one that misses it too.
  */
 static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr, bool one_sided)
 {
-	if (iv->low > -thr && iv->high < thr)
-		return PP_SEQ_SAME;
-	if (one_sided && iv->high < -thr)
+	double lo = iv->low, hi = iv->high, c = iv->centre;
+
+	if (one_sided && hi < -thr)
 		return PP_SEQ_FASTER;
-	if (one_sided && iv->high < thr)
-		return PP_SEQ_NOT_SLOWER;
-	if (iv->low > 0.0)
+	if (one_sided && hi < thr)
+		return lo > 0.0 ? PP_SEQ_SLOWER_BELOW : PP_SEQ_NOT_SLOWER;
+	if (!one_sided && hi < thr && lo > -thr)
+		return lo > 0.0	  ? PP_SEQ_SLOWER_BELOW
+		       : hi < 0.0 ? PP_SEQ_FASTER_BELOW
+				  : PP_SEQ_SAME;
+	if (c >= thr && lo > thr / 2.0)
 		return PP_SEQ_SLOWER;
-	if (iv->high < 0.0)
+	if (!one_sided && c <= -thr && hi < -thr / 2.0)
 		return PP_SEQ_FASTER;
 	return PP_SEQ_CONTINUE;
 }
@@ -238,7 +267,7 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 		const double *y, size_t ny, struct pp_seq_result *out)
 {
 	size_t runs = nx + ny;
-	double t, a;
+	double a;
 	bool last;
 	int err;
 
@@ -246,10 +275,9 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 	    (st->looks && runs <= st->runs) || !pp_all_finite(x, nx) || !pp_all_finite(y, ny))
 		return -EINVAL;
 	pp_stats_init();
-	t = (double)runs / (double)d->budget;
 	last = runs >= d->budget;
 	/* Whatever earlier looks could not use is still there (unused alpha is never lost). */
-	a = pp_seq_spend_at(d->spending, d->alpha, st->looks + 1, last ? 1.0 : t) - st->spent;
+	a = (last ? d->alpha : pp_seq_spent_after(d, st->looks + 1)) - st->spent;
 	if (!isfinite(a))
 		return -EDOM;
 
@@ -276,7 +304,7 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 			out->mde = pp_seq_mde(a, PP_SEQ_MDE_POWER,
 					      (out->diff.high - out->diff.low) /
 						  (2.0 * gsl_cdf_ugaussian_Qinv(a / 2.0)),
-					      0.0);
+					      d->threshold);
 	}
 	if (out->verdict == PP_SEQ_CONTINUE && last)
 		out->verdict = PP_SEQ_UNDECIDED;

@@ -6,39 +6,38 @@
  *
  * Procedure (doc/statistics.md has the argument):
  *
- *   alpha spending (Lan & DeMets, Biometrika 70(3):659-663, 1983) over the
- *   information fraction t = runs / budget (and, for SPLIT, the look's
- *   index), with per-look two-sided intervals
- *   at level 1 - alpha_k, alpha_k = spend(t_k) - (alpha already used), joined
- *   by the union bound (Bonferroni): the probability that any interval at any
- *   look misses the true difference is at most sum(alpha_k) <= alpha, whatever
- *   the dependence between looks and whenever the comparison stops.  This
- *   needs each look's interval to hold its own level, nothing else (no joint
- *   normality of the looks as exact group-sequential boundaries need).
+ *   looks at sizes fixed in advance, growing geometrically from the first
+ *   (pp_seq_look_size: first, first * growth, ..., the budget), and the
+ *   comparison's alpha spent by the look's index over that finite schedule
+ *   (alpha_k = alpha * w_k, w_k proportional to k^rho, summing to 1 over the
+ *   schedule's looks), with per-look two-sided intervals at level
+ *   1 - alpha_k joined by the union bound (Bonferroni): the probability that
+ *   any interval at any look misses the true difference is at most
+ *   sum(alpha_k) <= alpha, whatever the dependence between looks and
+ *   whenever the comparison stops.  This needs each look's interval to hold
+ *   its own level, nothing else (no joint normality of the looks as exact
+ *   group-sequential boundaries need).
  *
- * Each look's interval [L, H] (Hodges-Lehmann for Mann-Whitney, Welch for
- * welch, computed by pp_compare() at level 1 - alpha_k) against the
- * threshold T >= 0, the first row that holds:
+ * Each look's interval [L, H] with centre c (Hodges-Lehmann for
+ * Mann-Whitney, difference of means for welch, computed by pp_compare() at
+ * level 1 - alpha_k) against the threshold T >= 0, the first row that holds:
  *
- *   -T < L, H < T    SAME        (shown within the threshold)
- *   L > 0            SLOWER      (shown slower, not shown within T)
- *   H < 0            FASTER
+ *   H < T, L > -T    shown within the threshold: SAME if L <= 0 <= H,
+ *                    SLOWER_BELOW if L > 0, FASTER_BELOW if H < 0
+ *   c >= T, L > T/2  SLOWER
+ *   c <= -T, H < -T/2  FASTER
  *   otherwise        CONTINUE, or UNDECIDED once the budget is spent
  *
- * A one-sided design (the question is only "slower?", as at the entry)
- * answers FASTER at H < -T and NOT_SLOWER at H < T (faster or the same, not
- * which) before SLOWER.
+ * A one-sided design (the question is only "slower?", as at the entry):
+ * FASTER at H < -T; NOT_SLOWER at H < T with L <= 0, SLOWER_BELOW at H < T
+ * with L > 0; SLOWER as above; otherwise CONTINUE.
  *
- * T is the indifference zone of a test of "no slower" against "slower by T":
- * a wrong SLOWER (true difference <= 0), FASTER (>= 0) or SAME (|difference|
- * >= T) needs an interval that misses the true difference, so each has
- * probability <= alpha / 2 and all of them together <= alpha; a difference
- * in (0, T) may be called either SLOWER or SAME.  A wrong NOT_SLOWER (true
- * difference >= T) likewise needs a missed interval.  An interval narrower
- * than T always settles one of the rows, so with T > 0 no comparison needs
- * more runs than bring its interval's width below T, whatever the true
- * difference (an interval above +T only, as SLOWER once needed, takes
- * unboundedly many near T).
+ * SLOWER means a regression of at least T: its point estimate is T or more,
+ * and a true difference of T/2 or less is called SLOWER only through an
+ * interval that misses it (L > T/2 >= difference), probability <= alpha / 2;
+ * a true difference of T or more is shown within the threshold only through a
+ * miss too (H < T <= difference).  Once the interval is narrower than T/2
+ * only a centre within half its width below T (or above -T) continues.
  *
  * A look whose sample sizes cannot give an interval at its
  * level (Mann-Whitney with 3 and 3 values cannot reach 95%) computes none: it
@@ -55,38 +54,28 @@
 #include "core/stats.h"
 
 enum pp_seq_verdict {
-	PP_SEQ_CONTINUE,   /* measure another round */
-	PP_SEQ_SLOWER,	   /* interval above 0, not inside +-threshold */
-	PP_SEQ_FASTER,	   /* interval below 0, not inside +-threshold */
-	PP_SEQ_SAME,	   /* interval inside (-threshold, +threshold) */
-	PP_SEQ_NOT_SLOWER, /* one-sided designs: interval below +threshold, not inside */
-	PP_SEQ_UNDECIDED,  /* budget spent without any of the above: never "same" */
+	PP_SEQ_CONTINUE,     /* measure another round */
+	PP_SEQ_SLOWER,	     /* centre >= threshold, interval above threshold / 2 */
+	PP_SEQ_FASTER,	     /* centre <= -threshold, interval below -threshold / 2 */
+	PP_SEQ_SAME,	     /* interval inside (-threshold, +threshold), across 0 */
+	PP_SEQ_NOT_SLOWER,   /* one-sided designs: interval below +threshold, across 0 or below */
+	PP_SEQ_SLOWER_BELOW, /* interval inside (0, +threshold): slower by less than it */
+	PP_SEQ_FASTER_BELOW, /* interval inside (-threshold, 0): faster by less than it */
+	PP_SEQ_UNDECIDED,    /* budget spent without any of the above: never "same" */
 };
 
 /*
- * Lan-DeMets spending functions of the information fraction t in [0, 1]:
- *   POCOCK   alpha * ln(1 + (e - 1) t)                 spends early, stops early
- *   OBRIEN   2 - 2 Phi(z(1 - alpha/2) / sqrt(t))       keeps almost all for the end
- * (Lan & DeMets 1983, section 3; both reach alpha at t = 1.)
- *
- * SPLIT spends half of alpha by look and half by POCOCK: after look k at
- * fraction t, alpha/2 * (6 / pi^2) * sum_{j <= k} 1 / j^2 + POCOCK(alpha/2, t)
- * (pp_seq_spend_at); the look at the budget takes what is left.  The
- * first look gets 0.30 alpha whatever the budget (POCOCK gives it
- * alpha * 1.7 runs / budget), so a clear verdict needs no second round, while
- * the POCOCK half keeps the late looks of a long comparison about as wide as
- * POCOCK's alone.
+ * The driver's schedule and spending (pinpoint/decide.c; doc/statistics.md
+ * has the simulations that chose them): looks at --measurements values per
+ * revision times PP_SEQ_GROWTH^(k - 1), weights k^PP_SEQ_RHO for the
+ * comparisons of the search and k^PP_SEQ_ENTRY_RHO for the entry.  The entry
+ * alone decides whether a session claims a regression; its first look gets a
+ * small share, so that it needs stronger evidence than a short burst of load
+ * on one revision's runs gives.
  */
-enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING, PP_SPEND_SPLIT };
-
-/*
- * The driver's spending (pinpoint/decide.c): SPLIT for the comparisons of the
- * search, POCOCK for the entry.  The entry alone decides whether a session
- * claims a regression; POCOCK's first look needs stronger evidence, which
- * a short burst of load on one revision's runs does not give.
- */
-#define PP_SEQ_SPENDING PP_SPEND_SPLIT
-#define PP_SEQ_ENTRY_SPENDING PP_SPEND_POCOCK
+#define PP_SEQ_GROWTH 1.4
+#define PP_SEQ_RHO 0.0
+#define PP_SEQ_ENTRY_RHO 1.0
 
 /* The power the minimum detectable effect refers to. */
 #define PP_SEQ_MDE_POWER 0.80
@@ -95,10 +84,12 @@ enum pp_spending { PP_SPEND_POCOCK, PP_SPEND_OBRIEN_FLEMING, PP_SPEND_SPLIT };
 struct pp_seq_design {
 	enum pp_test test;
 	double alpha;	  /* this comparison's error budget, 0 < alpha < 1 */
-	double threshold; /* ns, >= 0: differences within +-threshold are "same" */
-	size_t budget;	  /* runs of both series together, >= 4 */
-	enum pp_spending spending;
-	bool one_sided; /* stop at NOT_SLOWER too: only "slower?" is asked */
+	double threshold; /* ns, >= 0: differences within +-threshold are below it */
+	size_t budget;	  /* runs of both series together at the last look, >= 4 */
+	size_t first;	  /* values per series at the first look, >= 2 */
+	double growth;	  /* a look's size over the one before, 1 < growth <= 100 */
+	double rho;	  /* look k's share of alpha is proportional to k^rho, |rho| <= 10 */
+	bool one_sided;	  /* only "slower?" is asked: NOT_SLOWER ends it too */
 };
 
 /* What one comparison carries from look to look; zero it before the first. */
@@ -118,36 +109,43 @@ struct pp_seq_result {
 	struct pp_interval diff; /* y - x; [-inf, +inf] when none was computed */
 	double spent;		 /* alpha used so far, this look included */
 	/*
-	 * Minimum detectable effect: the true |difference| this look's interval
-	 * would have placed clear of 0 with probability
-	 * PP_SEQ_MDE_POWER (normal approximation, standard error implied by the
+	 * Minimum detectable effect: the true |difference| this look would
+	 * have called SLOWER (or FASTER) with probability PP_SEQ_MDE_POWER
+	 * (pp_seq_mde: normal approximation, standard error implied by the
 	 * interval's width); +inf when no interval was computed.
 	 */
 	double mde;
 };
 
 /*
- * The spending function at information fraction @t (clamped to [0, 1]).
- * Returns the cumulative alpha, or NaN for alpha outside (0, 1).
+ * The schedule: the values per series of look @k (1-based).  Look 1 has
+ * d->first, look k + 1 ceil(growth * size of look k) (at least one more),
+ * and the look whose size would come within a factor sqrt(growth) of
+ * d->budget / 2, or pass it, is the last: d->budget / 2 values.  Looks after
+ * the last keep its size.  0 for a bad design or @k 0.
  */
-double pp_seq_spend(enum pp_spending f, double alpha, double t);
+size_t pp_seq_look_size(const struct pp_seq_design *d, unsigned k);
+
+/* How many looks the schedule has (the last at the budget); 0 for a bad design. */
+unsigned pp_seq_looks(const struct pp_seq_design *d);
 
 /*
- * The cumulative alpha of a design after look @k (1-based) at information
- * fraction @t: pp_seq_spend's for POCOCK and OBRIEN, SPLIT's (above) for
- * SPLIT, always below alpha for t < 1 (and alpha at t = 1).  NaN for alpha
- * outside (0, 1) or k = 0.
+ * The cumulative alpha after look @k: alpha * sum_{j <= k} j^rho / sum_{j <= K}
+ * j^rho over the schedule's K looks, alpha from the last on.  NaN for a bad
+ * design or @k 0.
  */
-double pp_seq_spend_at(enum pp_spending f, double alpha, unsigned k, double t);
+double pp_seq_spent_after(const struct pp_seq_design *d, unsigned k);
 
 /*
  * One look at a comparison: @x previous, @y current, the whole series so far
  * (each look's series extend the last one's).  Updates @st and fills @out.
- * The design and the sizes of the looks must not depend on this
- * comparison's values (fix them in advance: rounds of --measurements values,
- * a budget set when the comparison starts); unequal rounds or series are
- * fine, and stopping early for any reason never hurts the guarantee.  A look
- * with nx + ny >= budget is the last: its verdict is never CONTINUE.
+ * Look k's interval gets pp_seq_spent_after(k) minus what earlier intervals
+ * used.  The design and the sizes of the looks must not depend on this
+ * comparison's values: take them from pp_seq_look_size (other sizes fixed in
+ * advance, unequal series included, keep the guarantee but not the
+ * schedule's spending); stopping early for any reason never hurts the
+ * guarantee.  A look with nx + ny >= budget is the last: it gets all that is
+ * left and its verdict is never CONTINUE.
  *
  * Returns 0; -EINVAL for a bad design, nx or ny < 2, a non-finite value,
  * fewer runs than at the last look, or a look after a verdict; -ENOMEM; -EDOM
@@ -164,11 +162,11 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha);
 
 /*
- * Minimum detectable effect: threshold + (z(1 - alpha/2) + z(power)) * se,
- * the true shift a normal estimate with standard error @se exceeds the
- * threshold by its interval's half-width with probability @power.  The
- * sequential rule's SLOWER boundary is 0 (pp_seq_look passes 0).
- * NaN for bad arguments.
+ * Minimum detectable effect: max(threshold / 2 + z(1 - alpha/2) * se,
+ * threshold) + z(power) * se, the true shift at which a normal estimate with
+ * standard error @se, and its interval at level 1 - @alpha, meet SLOWER's
+ * two conditions (centre >= threshold, low end > threshold / 2) with
+ * probability @power.  NaN for bad arguments.
  */
 double pp_seq_mde(double alpha, double power, double se, double threshold);
 
@@ -177,19 +175,19 @@ double pp_seq_mde(double alpha, double power, double se, double threshold);
  * 1 - alpha of a difference of means with known sd @sigma to lie above
  * @threshold with probability @power when the true difference is @effect:
  * ceil(2 sigma^2 (z(1 - alpha/2) + z(power))^2 / (effect - threshold)^2).
- * With @threshold 0 (SLOWER's boundary) this is the yardstick of the
- * runs-used target.  0 for bad arguments
- * (effect <= threshold included).
+ * With @threshold 0 (the boundary of a plain significance test) this is
+ * the yardstick of the runs-used figures.  0 for bad arguments (effect <=
+ * threshold included).
  */
 size_t pp_seq_fixed_n(double alpha, double power, double sigma, double effect, double threshold);
 
 /*
  * Runs per series that would bring an interval of half-width @half, from @n
  * values per series, to a verdict if its centre stayed at @centre: the
- * half-width shrinks as 1/sqrt(n), and a verdict needs it below the
- * larger distance from @centre to a boundary it can settle on (0 for SLOWER
- * or FASTER, +-@threshold for SAME; with @one_sided 0 for SLOWER and
- * +@threshold for NOT_SLOWER).  An estimate at the
+ * half-width shrinks as 1/sqrt(n), and a verdict needs it below the distance
+ * from @centre to the boundary it settles on (a centre beyond +-@threshold:
+ * +-@threshold / 2, SLOWER or FASTER; one within: +-@threshold, within the
+ * threshold; with @one_sided only +@threshold counts).  An estimate at the
  * noise and difference measured so far, for the undecided message, and a
  * lower bound: later looks of the sequential rule are wider than a fixed
  * sample's.  At least @n; INFINITY only with @threshold 0 and @centre 0,
@@ -208,8 +206,5 @@ double pp_seq_runs_to_decide(double centre, double half, double threshold, bool 
 double pp_seq_child_alpha(double parent_alpha, size_t nsiblings);
 
 const char *pp_seq_verdict_name(enum pp_seq_verdict v);
-
-/* "pocock", "obf", "split": the names the fixtures and figures use. */
-const char *pp_seq_spending_name(enum pp_spending f);
 
 #endif /* PINPOINT_STATS_SEQ_H */

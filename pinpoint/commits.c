@@ -10,7 +10,8 @@
  * session reuses them and their builds.  Each commit tried is compared with
  * GOOD by a session of its own on the entry alone (--depth 0), the same
  * measurement and decision as any session: a commit is slow only when its
- * entry is significantly slower than GOOD's.  A commit that does not build,
+ * session finds a regression (its entry slower than GOOD's by the threshold
+ * or more; slower below the threshold is not slow).  A commit that does not build,
  * cannot be measured or stays undecided is skipped and a neighbour tried
  * instead; a BAD that stays undecided ends the run with exit status 4.
  * Without --precision-threshold, the commits between are compared at half

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * decide.c - the decide stage: statistics only.  A comparison is decided
- * sequentially (core/stats_seq.h, doc/statistics.md): looks at fixed sizes,
- * rounds of --measurements values per revision, each look's interval at the
- * level alpha spending gives it, against the session's fixed threshold.  No
- * measuring and no printing: settle.c measures while a comparison needs
- * runs, the report prints it.
+ * sequentially (core/stats_seq.h, doc/statistics.md): looks at fixed sizes
+ * growing geometrically from --measurements values per revision, each look's
+ * interval at the level alpha spending gives it, against the session's fixed
+ * threshold.  No measuring and no printing: settle.c measures while a
+ * comparison needs runs, the report prints it.
  *
- * The look sizes are k * --measurements values per revision (the last one
- * --max-runs-per-comparison), whatever batches the values came in: values a
- * quantity gathered riding along in another comparison's runs are looked at
- * in the same fixed steps, so neither the sizes nor the levels of its looks
- * depend on its own values, nor on any other comparison's.
+ * The look sizes are pp_seq_look_size's (--measurements, then PP_SEQ_GROWTH
+ * times the last, the last one --max-runs-per-comparison), whatever batches
+ * the values came in: values a quantity gathered riding along in another
+ * comparison's runs are looked at in the same fixed steps, so neither the
+ * sizes nor the levels of its looks depend on its own values, nor on any
+ * other comparison's.
  */
 #include <errno.h>
 #include <math.h>
@@ -81,12 +82,14 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    .alpha = q->alpha,
 	    .threshold = s->threshold_ns,
 	    .budget = 2 * (size_t)opt->max_runs_comparison,
-	    .spending = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_SPENDING : PP_SEQ_SPENDING,
+	    .first = first_look(s),
+	    .growth = PP_SEQ_GROWTH,
+	    .rho = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_RHO : PP_SEQ_RHO,
 	    /* The entry asks only "slower?": below +threshold answers it. */
 	    .one_sided = q->kind == PP_Q_ENTRY,
 	};
 	q->seq = (struct pp_seq_state){0};
-	q->next_look = first_look(s);
+	q->next_look = pp_seq_look_size(&q->design, 1);
 	q->threshold_ns = s->threshold_ns;
 	q->seq_started = true;
 	return 0;
@@ -118,7 +121,8 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	if (!isfinite(q->cmp.diff.centre) && q->sum[PP_PREV].n)
 		q->cmp.diff.centre = pp_summary_centre(&q->sum[PP_CUR], opt->test) -
 				     pp_summary_centre(&q->sum[PP_PREV], opt->test);
-	q->cmp.significant = l->verdict == PP_SEQ_SLOWER || l->verdict == PP_SEQ_FASTER;
+	q->cmp.significant = l->verdict == PP_SEQ_SLOWER || l->verdict == PP_SEQ_FASTER ||
+			     l->verdict == PP_SEQ_SLOWER_BELOW || l->verdict == PP_SEQ_FASTER_BELOW;
 	pp_decide_layout(q, n);
 	switch (l->verdict) {
 	case PP_SEQ_SLOWER:
@@ -126,6 +130,12 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 		break;
 	case PP_SEQ_FASTER:
 		q->verdict = PP_V_FASTER;
+		break;
+	case PP_SEQ_SLOWER_BELOW:
+		q->verdict = PP_V_SLOWER_BELOW;
+		break;
+	case PP_SEQ_FASTER_BELOW:
+		q->verdict = PP_V_FASTER_BELOW;
 		break;
 	case PP_SEQ_SAME:
 		q->verdict = PP_V_SAME;
@@ -188,8 +198,7 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		q->next_look =
-		    min_size(n + (size_t)s->opt->measurements, (size_t)s->opt->max_runs_comparison);
+		q->next_look = pp_seq_look_size(&q->design, q->seq.looks + 1);
 	}
 	return PP_NEEDS_RUNS;
 }

@@ -20,7 +20,7 @@
 /* A session read back from a history file. */
 struct pp_history_entry {
 	double time;	  /* seconds since the epoch */
-	char verdict[16]; /* "slower", "same", ..., or "none" (not decided) */
+	char verdict[32]; /* "slower", "slower-below-threshold", ..., or "none" (not decided) */
 	int status;
 	double prev_ns, prev_low, prev_high;
 	double cur_ns, cur_low, cur_high;

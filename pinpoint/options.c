@@ -98,7 +98,9 @@ static const struct pp_option_desc options[] = {
     {"current", OPT_CURRENT, set_string, FIELD(current), .arg = "DIR", .def = ".",
      .help = "build directory of the current revision"},
     {"measurements", OPT_MEASUREMENTS, set_int, FIELD(measurements), .arg = "N", .min = 3,
-     .max = 100000, .def = "10", .help = "runs per revision in each round of a comparison"},
+     .max = 100000, .def = "10",
+     .help = "runs per revision at a comparison's first look (each later look about 1.4 "
+	     "times the last)"},
     {"max-runs", 0, set_int, FIELD(max_runs), .arg = "N", .min = 0, .max = 100000000,
      .def = "30000", .def_note = ", 0: no limit",
      .help = "runs the whole session may use, both revisions and warm-ups"},

@@ -54,15 +54,22 @@ int pp_series_push_in(struct pp_series *s, double v, unsigned layout);
 int pp_series_push(struct pp_series *s, double v);
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */
-/* PP_V_NOT_SLOWER: the entry only (its question is one-sided): faster or the same. */
-/* PP_V_BOUNDED: left open because no answer could change the search's (q->left says why):
- * its last look's interval is all that is known ("at most" its upper end). */
+/*
+ * PP_V_SLOWER: slower by the threshold or more (a regression);
+ * PP_V_SLOWER_BELOW, PP_V_FASTER_BELOW: shown different, and shown within the
+ * threshold; PP_V_NOT_SLOWER: the entry only (its question is one-sided):
+ * faster or the same.  PP_V_BOUNDED: left open because no answer could change
+ * the search's (q->left says why): its last look's interval is all that is
+ * known ("at most" its upper end).
+ */
 enum pp_verdict {
 	PP_V_SAME,
 	PP_V_SLOWER,
 	PP_V_FASTER,
 	PP_V_UNDECIDED,
 	PP_V_NOT_SLOWER,
+	PP_V_SLOWER_BELOW,
+	PP_V_FASTER_BELOW,
 	PP_V_BOUNDED,
 };
 
@@ -94,7 +101,7 @@ struct pp_quantity {
 	struct pp_quantity **terms;
 	signed char *signs;
 	size_t nterms;
-	unsigned batch;		    /* measured in this batch (1-based), 0 = not yet */
+	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
 	/* The error rate this comparison may spend, set by the plan (0: not set,
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
 	 * under a comparison share its alpha (pp_seq_child_alpha). */
@@ -148,7 +155,7 @@ struct pp_run_record {
 	uint64_t entry_count;
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
-	double *values; /* per quantity of the batch, in batch order */
+	double *values;	 /* per quantity of the batch, in batch order */
 	double *removed; /* the probes' cost the runtime took out of each value, same order */
 };
 
@@ -337,7 +344,11 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
 /* Where the runtime writes its results during the session. */
 void pp_session_results_path(const struct pp_session *s, char *buf, size_t len);
 
-/* "slower", "faster", "same" or "undecided", as the JSON report spells verdicts. */
+/*
+ * "slower", "faster", "same", "undecided", "not-slower",
+ * "slower-below-threshold" or "faster-below-threshold", as the JSON report
+ * spells verdicts.
+ */
 const char *pp_verdict_name(enum pp_verdict v);
 
 void pp_session_free(struct pp_session *s);

@@ -74,6 +74,10 @@ const char *pp_verdict_word(enum pp_verdict v)
 		return "UNDECIDED";
 	case PP_V_NOT_SLOWER:
 		return "not slower";
+	case PP_V_SLOWER_BELOW:
+		return "slower, below threshold";
+	case PP_V_FASTER_BELOW:
+		return "faster, below threshold";
 	case PP_V_BOUNDED:
 		return "left open";
 	default:

@@ -140,6 +140,7 @@ static void write_html(FILE *f, const void *arg)
 	      "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}\n"
 	      "h2{font-size:1.1em;margin-top:2em}\n"
 	      ".slower{color:#b3261e;font-weight:bold}.same,.not-slower{color:#555}\n"
+	      ".slower-below-threshold,.faster-below-threshold{color:#555}\n"
 	      ".faster{color:#2e7d32}\n"
 	      ".not-varied{color:#b3261e}\n"
 	      "table{border-collapse:collapse}td{padding:2px 10px 2px 0}\n"

@@ -492,9 +492,11 @@ static void print_verdict(const struct pp_session *s, FILE *f, bool *printed)
 		    "No regression: %s is %s in the current revision (difference %s%s "
 		    "[%s, %s], threshold %s).\n",
 		    pp_fn_name(entry->fn[PP_CUR]),
-		    entry->verdict == PP_V_FASTER	? "faster"
-		    : entry->verdict == PP_V_NOT_SLOWER ? "not slower by more than the threshold"
-							: "not significantly slower",
+		    entry->verdict == PP_V_FASTER	  ? "faster"
+		    : entry->verdict == PP_V_SLOWER_BELOW ? "slower by less than the threshold"
+		    : entry->verdict == PP_V_FASTER_BELOW ? "faster by less than the threshold"
+		    : entry->verdict == PP_V_NOT_SLOWER	  ? "not slower by more than the threshold"
+							  : "not significantly slower",
 		    entry->cmp.diff.centre >= 0 ? "+" : "",
 		    pp_fmt_ns(entry->cmp.diff.centre, a, 32), pp_fmt_ns(entry->cmp.diff.low, b, 32),
 		    pp_fmt_ns(entry->cmp.diff.high, c, 32), pp_fmt_ns(entry->threshold_ns, t, 32));

@@ -892,7 +892,7 @@ def scenario_undecided():
             fail("no line of the runs the undecided entry would need", p)
         if "No regression" in p.stdout:
             fail("an undecided entry reported as no regression", p)
-        if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 2 looks, "
+        if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 3 looks, "
                          r"minimum detectable effect", p.stdout, re.M):
             fail("the entry's comparison line does not say undecided", p)
         if not re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed undecided\.$",
@@ -906,18 +906,19 @@ def scenario_undecided():
         if report["outcome"] != "undecided" or report["exit_code"] != 4 or e["verdict"] != "undecided":
             fail("JSON outcome %r, verdict %r" % (report["outcome"], e["verdict"]), p)
         seq = e["sequential"]
-        if seq["runs"] != 40 or seq["looks"] != 2 or seq["mde_ns"] is None or seq["max_runs_spent"]:
+        if seq["runs"] != 40 or seq["looks"] != 3 or seq["mde_ns"] is None or seq["max_runs_spent"]:
             fail("JSON sequential %r" % seq, p)
         if not 0 < seq["alpha_spent"] <= seq["alpha"] + 1e-12 or abs(seq["alpha"] - 0.001) > 1e-9:
             fail("JSON alpha %r" % seq, p)
-        # --max-runs spent after the first round: undecided, and said so.
+        # --max-runs spent after the first round (10 + 10; the second look, at 14 + 14,
+        # would pass 24): undecided, and said so.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
                      "--precision-threshold", "0", "--confidence", "99.9", "--measurements", "10",
-                     "--max-runs", "30", "--no-save-command", "--", "./same", check_status=4)
+                     "--max-runs", "24", "--no-save-command", "--", "./same", check_status=4)
         if not re.search(r"^Undecided: could not decide within 20 runs .*\(--max-runs was spent\)$",
                          p.stdout, re.M):
             fail("the --max-runs stop is not reported", p)
-        if not re.search(r"^Runs: 20 of --max-runs 30 ", p.stdout, re.M):
+        if not re.search(r"^Runs: 20 of --max-runs 24 ", p.stdout, re.M):
             fail("runs used not reported", p)
         # Too few runs for even the first round: nothing is measured, and the entry is undecided.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,

@@ -15,10 +15,14 @@
  *     skewed noise, with outliers, and noise that depends on the run's
  *     place in time, in the order pp_schedule() draws; the ABBA order the
  *     driver used before fails under a period in step with it.
+ *   - the threshold means what it says: an entry slower by T/2 is SLOWER (a
+ *     regression) in at most alpha/2 of the sessions, one slower by 1.5 T
+ *     in at least 90%.
  *   - an entry that cannot be decided within its budget or within --max-runs
  *     is UNDECIDED, never "same", and carries its interval, runs and MDE.
  *   - the look sizes are fixed: values that arrived riding along in another
- *     comparison's runs are looked at in the same steps of --measurements.
+ *     comparison's runs are looked at in the schedule's steps
+ *     (pp_seq_look_size, from --measurements).
  *   - comparisons measured together are measured again together while open.
  *   - a clear regression is found slower.
  *   - the noise warnings (pinpoint/noise.c) against a made-up /proc and /sys.
@@ -227,6 +231,54 @@ static unsigned check_aa(enum pp_test test, enum noise noise, double scale, doub
 	return slower;
 }
 
+/*
+ * The threshold means what it says, through the driver's entry: a true
+ * difference of T/2 is a regression (SLOWER, exit status 1) in at most the
+ * 99.9% binomial limit of alpha/2 of the sessions (the target is 10%), one
+ * of 1.5 T in at least 90% (limit of Binomial at 90%).  Threshold 2% of
+ * 100, noise sd 1 (T/2) and 3 (1.5 T), normal and skewed with outliers.
+ */
+static void check_threshold(enum noise noise, double scale)
+{
+	struct pp_options opt = default_options();
+	unsigned half = 0, half_below = 0, big = 0, big_undecided = 0;
+	unsigned half_limit = binomial_limit(0.025, AA_SESSIONS);
+	unsigned miss_limit = binomial_limit(0.10, AA_SESSIONS);
+	double runs[2] = {0, 0};
+
+	opt.max_runs_comparison = 3000;
+	opt.max_runs = 0;
+	sim.noise = noise;
+	sim.scale = scale;
+	for (int k = 0; k < 2; k++) {
+		sim.shift = k ? 3.0 : 1.0;
+		for (unsigned i = 0; i < AA_SESSIONS; i++) {
+			struct pp_session s;
+			struct pp_quantity *q = session(&s, &opt, 2.0, 0);
+
+			if (q && !k) {
+				half += q->verdict == PP_V_SLOWER;
+				half_below += q->verdict == PP_V_SLOWER_BELOW;
+			} else if (q) {
+				big += q->verdict == PP_V_SLOWER;
+				big_undecided += q->verdict == PP_V_UNDECIDED;
+			}
+			runs[k] += (double)s.runs_used;
+			pp_session_free(&s);
+		}
+	}
+	printf("threshold 2%% %-8s noise %g%%: +1%%: %u of %u sessions slower (limit %u at 2.5%%), "
+	       "%u slower below the threshold, %.0f runs each; +3%%: %u slower (at least %u), %u "
+	       "undecided, %.0f runs each\n",
+	       noise_name[noise], scale, half, AA_SESSIONS, half_limit, half_below,
+	       runs[0] / AA_SESSIONS, big, AA_SESSIONS - miss_limit, big_undecided,
+	       runs[1] / AA_SESSIONS);
+	CHECK(half <= half_limit, "a difference of T/2 was a regression in %u of %u sessions", half,
+	      AA_SESSIONS);
+	CHECK(AA_SESSIONS - big <= miss_limit,
+	      "a difference of 1.5 T was a regression in only %u of %u sessions", big, AA_SESSIONS);
+}
+
 /* An entry with a true difference between 0 and the threshold and few runs: undecided. */
 static void check_undecided(void)
 {
@@ -243,7 +295,7 @@ static void check_undecided(void)
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	if (q) {
 		CHECK(q->look.runs == 120, "undecided after %zu runs, budget 120", q->look.runs);
-		CHECK(q->seq.looks == 4, "%u looks, want 4 (15, 30, 45, 60)", q->seq.looks);
+		CHECK(q->seq.looks == 5, "%u looks, want 5 (15, 21, 30, 42, 60)", q->seq.looks);
 		CHECK(isfinite(q->look.mde) && q->look.mde > 2.0, "MDE %g", q->look.mde);
 		CHECK(isfinite(q->cmp.diff.low) && q->cmp.diff.low < 2.0 && q->cmp.diff.high > 2.0,
 		      "interval [%g, %g]", q->cmp.diff.low, q->cmp.diff.high);
@@ -259,12 +311,12 @@ static void check_undecided(void)
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	CHECK(s.runs_used <= 70, "%zu runs used, --max-runs 70", s.runs_used);
 	if (q)
-		CHECK(q->look.runs == 60 && q->seq.looks == 2, "stopped at %zu runs, %u looks",
+		CHECK(q->look.runs == 60 && q->seq.looks == 3, "stopped at %zu runs, %u looks",
 		      q->look.runs, q->seq.looks);
 	pp_session_free(&s);
 }
 
-/* A clear regression is slower; a clear non-change with small noise is same. */
+/* A clear regression is slower; a clear non-change with small noise is not slower. */
 static void check_decides(void)
 {
 	struct pp_options opt = default_options();
@@ -285,7 +337,7 @@ static void check_decides(void)
 	sim.shift = 0.0;
 	sim.scale = 0.2;
 	q = session(&s, &opt, 2.0, 0);
-	CHECK(q && q->verdict == PP_V_SAME, "an unchanged entry with 0.2%% noise is %s",
+	CHECK(q && q->verdict == PP_V_NOT_SLOWER, "an unchanged entry with 0.2%% noise is %s",
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	pp_session_free(&s);
 }
@@ -519,6 +571,11 @@ int main(void)
 	check_settle_all();
 	check_settle_ride();
 	check_undecided();
+	printf("at 2.5%% of %u sessions: %u; at 10%%: %u; P(count <= limit) at 20%%: %.2g\n",
+	       AA_SESSIONS, binomial_limit(0.025, AA_SESSIONS), binomial_limit(0.10, AA_SESSIONS),
+	       gsl_cdf_binomial_P(binomial_limit(0.10, AA_SESSIONS), 0.20, AA_SESSIONS));
+	check_threshold(NOISE_NORMAL, 1.0);
+	check_threshold(NOISE_LOGNORMAL_OUTLIERS, 3.0);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0, false);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0, false);
 	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0, false);

@@ -9,28 +9,32 @@ Regenerate with (from the top of the source tree, Debian's python3-scipy):
 With --check FILE it compares FILE's values with freshly computed ones
 (comment lines aside) and exits 1 on a difference, 77 without scipy.
 
-Every value comes from scipy's normal distribution and exact binomial
-coefficients, written out independently of the C code:
+Every value comes from scipy's normal distribution, exact binomial
+coefficients and the definitions below, written out independently of the C
+code:
 
-  spend  KIND ALPHA T  VALUE    Lan-DeMets (1983) spending functions:
-                                pocock  alpha * ln(1 + (e - 1) t)
-                                obf     2 - 2 Phi(z_{1-alpha/2} / sqrt(t))
-  spendk KIND ALPHA K T  VALUE  the cumulative alpha after look K at fraction T:
-                                spend(T) for pocock and obf; for split
-                                alpha/2 (6/pi^2) sum_{j<=K} 1/j^2
-                                + pocock(alpha/2, T), alpha at T = 1
+  size   FIRST GROWTH BUDGET  K N_1..N_K
+                                the schedule of looks (values per series):
+                                N_1 = FIRST, N_{k+1} = max(N_k + 1,
+                                ceil(GROWTH N_k)); the first N_k with
+                                N_k >= BUDGET / 2 or N_k^2 GROWTH > (BUDGET / 2)^2
+                                is BUDGET / 2 (integer division), and the last
+  spendk FIRST GROWTH BUDGET RHO ALPHA K  VALUE
+                                the cumulative alpha after look K:
+                                ALPHA sum_{j<=K} j^RHO / sum_{j<=L} j^RHO over
+                                the schedule's L looks, ALPHA for K >= L
   mde    ALPHA POWER SE THR  VALUE
-                                THR + (z_{1-alpha/2} + z_{POWER}) * SE
+                                max(THR / 2 + z_{1-alpha/2} SE, THR) + z_POWER SE
   fixedn ALPHA POWER SIGMA EFFECT THR  N
                                 ceil(2 SIGMA^2 (z_{1-alpha/2} + z_POWER)^2 / (EFFECT - THR)^2)
   attain NX NY ALPHA  0|1      1 / C(NX + NY, NX) < ALPHA / 2 (a Mann-Whitney
                                 interval at 1 - ALPHA exists)
-  looks  TEST KIND ALPHA BUDGET K RUNS_1..RUNS_K  ALPHA_1..ALPHA_K
-                                the alpha each look's interval gets, equal
-                                series of RUNS_i / 2 values: spendk(i, t_i) minus
-                                what earlier intervals used, 0 (and nothing
-                                used) when that alpha is below 1e-12 or no
-                                interval at it exists
+  looks  TEST FIRST GROWTH BUDGET RHO ALPHA K  ALPHA_1..ALPHA_K
+                                the alpha each of the schedule's K looks gets
+                                with equal series: spendk(k) minus what earlier
+                                intervals used (ALPHA minus it at the last), 0
+                                (and nothing used) when that alpha is below
+                                1e-12 or no interval at it exists
 """
 import math
 import sys
@@ -45,28 +49,29 @@ except ImportError:
     sys.exit("make_seq_fixtures.py needs scipy (apt-get install python3-scipy)")
 
 
-def spend(kind, alpha, t):
-    t = min(max(t, 0.0), 1.0)
-    if t == 0.0:
-        return 0.0
-    if kind == "pocock":
-        return alpha * math.log(1.0 + (math.e - 1.0) * t)
-    return 2.0 * norm.sf(norm.isf(alpha / 2.0) / math.sqrt(t))
+def schedule(first, growth, budget):
+    last, n, sizes = budget // 2, first, []
+    while True:
+        if n >= last or n * n * growth > last * last:
+            sizes.append(last)
+            return sizes
+        sizes.append(n)
+        n = max(n + 1, math.ceil(growth * n - 1e-9))
 
 
-def spend_at(kind, alpha, k, t):
-    if kind != "split":
-        return spend(kind, alpha, t)
-    if t >= 1.0:
+def spend_at(first, growth, budget, rho, alpha, k):
+    looks = len(schedule(first, growth, budget))
+    if k >= looks:
         return alpha
-    looks = math.fsum(1.0 / (j * j) for j in range(1, k + 1))
-    return alpha / 2.0 * 6.0 / (math.pi ** 2) * looks + spend("pocock", alpha / 2.0, t)
+    w = [j ** rho for j in range(1, looks + 1)]
+    return alpha * math.fsum(w[:k]) / math.fsum(w)
 
 
 def attainable(test, nx, ny, alpha):
     if test == "welch":
         return True
-    return 1.0 / comb(nx + ny, nx, exact=True) < alpha / 2.0
+    # 1 / C < alpha / 2, compared exactly (C overflows a float from 1030 values on)
+    return comb(nx + ny, nx, exact=True) > 2.0 / alpha
 
 
 LINES = []
@@ -86,17 +91,21 @@ def main():
         " > test/stats/seq_fixtures.txt")
     import scipy
     out("# scipy %s, python %s" % (scipy.__version__, sys.version.split()[0]))
-    for kind in ("pocock", "obf"):
-        for alpha in (0.05, 0.01, 0.1):
-            for t in (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0):
-                out("spend", kind, fmt(alpha), fmt(t), fmt(spend(kind, alpha, t)))
-    for kind in ("split", "pocock"):
-        for alpha, k, t in ((0.05, 1, 0.005), (0.05, 2, 0.01), (0.01, 3, 0.5), (0.05, 10, 0.2),
-                            (0.002, 40, 0.9), (0.05, 200, 0.999), (0.05, 7, 1.0)):
-            out("spendk", kind, fmt(alpha), k, fmt(t), fmt(spend_at(kind, alpha, k, t)))
+    designs = ((10, 2.0, 6000), (10, 1.5, 6000), (15, 2.0, 400), (10, 3.0, 2000),
+               (5, 1.25, 200), (10, 2.0, 24), (40, 2.0, 60), (10, 1.1, 120), (3, 2.0, 4))
+    for first, growth, budget in designs:
+        sizes = schedule(first, growth, budget)
+        out("size", first, fmt(growth), budget, len(sizes), " ".join(str(n) for n in sizes))
+    for first, growth, budget in designs[:5]:
+        looks = len(schedule(first, growth, budget))
+        for rho in (0.0, 2.0, -1.0, 0.5):
+            for alpha, k in ((0.05, 1), (0.01, 2), (0.05, looks - 1), (0.002, looks)):
+                out("spendk", first, fmt(growth), budget, fmt(rho), fmt(alpha), k,
+                    fmt(spend_at(first, growth, budget, rho, alpha, k)))
     for alpha, power, se, thr in ((0.05, 0.8, 1.0, 0.0), (0.05, 0.8, 2.5, 1.0),
-                                  (0.001, 0.8, 0.3, 0.2), (0.01, 0.9, 12.0, 5.0)):
-        v = thr + (norm.isf(alpha / 2.0) + norm.ppf(power)) * se
+                                  (0.001, 0.8, 0.3, 0.2), (0.01, 0.9, 12.0, 5.0),
+                                  (0.05, 0.8, 0.1, 2.0)):
+        v = max(thr / 2.0 + norm.isf(alpha / 2.0) * se, thr) + norm.ppf(power) * se
         out("mde", fmt(alpha), fmt(power), fmt(se), fmt(thr), fmt(v))
     for alpha, power, sigma, effect, thr in ((0.05, 0.8, 1.0, 1.0, 0.0),
                                              (0.05, 0.8, 1.0, 0.7, 0.2),
@@ -109,25 +118,27 @@ def main():
                           (5, 5, 0.001), (6, 6, 0.001), (10, 10, 1e-5), (10, 10, 2e-5), (10, 10, 1e-6), (5, 5, 0.01),
                           (2, 2, 0.5), (2, 2, 0.3)):
         out("attain", nx, ny, fmt(alpha), int(attainable("mw", nx, ny, alpha)))
-    schedules = (("mw", "pocock", 0.05, 60, [6, 12, 18, 24, 30, 40, 60]),
-                 ("mw", "obf", 0.05, 60, [6, 12, 18, 24, 30, 40, 60]),
-                 ("mw", "pocock", 0.05, 12, [6, 8, 12]),
-                 ("welch", "pocock", 0.05, 200, [20, 40, 60, 100, 200]),
-                 ("welch", "obf", 0.01, 1000, [20, 40, 100, 400, 1000]),
-                 ("mw", "split", 0.05, 1000, [20, 40, 60, 80, 100, 1000]),
-                 ("mw", "split", 0.0004, 600, [6, 12, 20, 40, 60, 600]),
-                 ("welch", "split", 0.01, 400, [20, 40, 200, 400]))
-    for test, kind, alpha, budget, runs in schedules:
+    for test, first, growth, budget, rho, alpha in (("mw", 10, 2.0, 6000, 0.0, 0.05),
+                                                    ("mw", 10, 2.0, 6000, 2.0, 0.05),
+                                                    ("mw", 5, 1.5, 200, 0.0, 0.05),
+                                                    ("mw", 3, 2.0, 60, 1.0, 0.05),
+                                                    ("mw", 10, 2.0, 6000, 0.0, 0.0004),
+                                                    ("mw", 4, 1.25, 100, -1.0, 0.002),
+                                                    ("welch", 10, 2.0, 400, 0.0, 0.01),
+                                                    ("welch", 20, 3.0, 2000, 2.0, 0.05)):
+        sizes = schedule(first, growth, budget)
         used, alphas = 0.0, []
-        for i, r in enumerate(runs):
-            a = spend_at(kind, alpha, i + 1, r / budget) - used
-            if a >= 1e-12 and attainable(test, r // 2, r // 2, a):
+        for i, n in enumerate(sizes):
+            cum = alpha if i + 1 == len(sizes) else spend_at(first, growth, budget, rho, alpha,
+                                                            i + 1)
+            a = cum - used
+            if a >= 1e-12 and attainable(test, n, n, a):
                 used += a
                 alphas.append(a)
             else:
                 alphas.append(0.0)
-        out("looks", test, kind, fmt(alpha), budget, len(runs),
-              " ".join(str(r) for r in runs), " ".join(fmt(a) for a in alphas))
+        out("looks", test, first, fmt(growth), budget, fmt(rho), fmt(alpha), len(sizes),
+            " ".join(fmt(a) for a in alphas))
 
 
 def check(path):

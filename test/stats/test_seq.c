@@ -2,39 +2,50 @@
 /*
  * test_seq.c - the sequential decision (core/stats_seq.c).
  *
- *   test-stats-seq FIXTURES
+ *   test-stats-seq FIXTURES [all|rule|threshold|aa]
+ *
+ * The fixtures are always checked; "rule" runs 2, 5, 6, 7, 9, 10 and 11
+ * below, "threshold" 3, "aa" 4 and 8, "all" (the default) every one (ctest:
+ * stats-seq, stats-seq-threshold, stats-seq-aa).
  *
  * 1. Reference values (seq_fixtures.txt, made by make_seq_fixtures.py with
- *    scipy): spending functions, minimum detectable effect, fixed-sample
- *    minimum, Mann-Whitney attainability, and the alpha of each look of a
- *    few schedules.
- * 2. A/A simulations through pp_seq_look (fixed seed): normal, lognormal and
- *    outlier noise, both tests, several round sizes and budgets, threshold 0
- *    (the worst case: no "same" ever ends a comparison, so every one looks
- *    until its budget).  A false SLOWER or FASTER must occur in at most
- *    AA_LIMIT of AA_TRIALS comparisons: the 99.9% quantile of
- *    Binomial(AA_TRIALS, 0.05), so a rule at its stated 5% passes with
- *    probability 0.999 and one at 10% fails with probability above 0.998
- *    (both printed).  The naive rule - every look at the full 95% - must
- *    fail the same bound, proving the check can fail.
- * 3. A shift above the threshold: detection rate and mean runs used against
- *    the fixed-sample minimum for the same alpha and 80% power (ratio
+ *    scipy): the schedule of looks, the spending weights, minimum detectable
+ *    effect, fixed-sample minimum, Mann-Whitney attainability, and the alpha
+ *    of each look of a few designs.
+ * 2. The rows of the rule, one interval each, built by hand (welch).
+ * 3. The threshold means what it says (fixed seed, both tests, three
+ *    noises, the driver's two-sided and entry designs): a true difference of
+ *    T/2 is called SLOWER in at most the 99.9% binomial limit of alpha/2 (the
+ *    guarantee; the target is 10%), one of 1.5 T in at least 90% (limit of
+ *    Binomial at 90%), each with the probability a rule at 10% (or 80%)
+ *    would pass printed.
+ * 4. A/A simulations through pp_seq_look (fixed seed): normal, lognormal and
+ *    outlier noise, both tests, several first looks, growths, weights and
+ *    budgets, threshold 0 (the worst case: nothing is ever shown within the
+ *    threshold, so every comparison looks until its budget).  A false SLOWER
+ *    or FASTER must occur in at most AA_LIMIT of AA_TRIALS comparisons: the
+ *    99.9% quantile of Binomial(AA_TRIALS, 0.05), so a rule at its stated 5%
+ *    passes with probability 0.999 and one at 10% fails with probability
+ *    above 0.998 (both printed).  The naive rule - every look at the full
+ *    95% - must fail the same bound, proving the check can fail.
+ * 5. A shift well above the threshold: detection rate and mean runs used
+ *    against the fixed-sample minimum for the same alpha and 80% power (ratio
  *    printed, asserted <= 2.5).
- * 4. Undecided comparisons: a true shift equal to the threshold, and a
- *    budget too small to decide, end UNDECIDED - never SAME beyond the
- *    error bound, never SAME at all when no interval could be computed.
- * 5. n = 3: Mann-Whitney cannot reach 95% with 3 and 3 values; no interval
+ * 6. Undecided comparisons: a true shift equal to the threshold with a
+ *    budget too small to decide ends UNDECIDED, never within the threshold;
+ *    with room, SLOWER, and within the threshold beyond the error bound never.
+ * 7. n = 3: Mann-Whitney cannot reach 95% with 3 and 3 values; no interval
  *    is computed at a lower level.
- * 6. Simulated sessions: the entry gates its callees, which share its
+ * 8. Simulated sessions: the entry gates its callees, which share its
  *    alpha (pp_seq_child_alpha): no claim in A/A sessions, no wrong callee
  *    named when one callee is slower, each beyond the same binomial bound.
- * 7. The entry's one-sided design: a true shift of +T is called NOT_SLOWER
- *    (or SAME, FASTER) in at most the binomial bound of alpha/2; identical
+ * 9. The entry's one-sided design: a true shift of +T is called NOT_SLOWER
+ *    or SLOWER_BELOW in at most the binomial bound of alpha/2; identical
  *    series whose two-sided comparison mostly ends UNDECIDED at a budget
  *    too small for SAME end NOT_SLOWER in most comparisons.
- * 8. The runs an undecided comparison would need (pp_seq_runs_to_decide):
+ * 10. The runs an undecided comparison would need (pp_seq_runs_to_decide):
  *    values worked by hand from its definition, n (h / distance)^2.
- * 9. Bad input.
+ * 11. Bad input.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,52 +60,92 @@
 #define AA_TRIALS 1000
 #define ALPHA 0.05
 
-static enum pp_spending spending_of(const char *s)
-{
-	for (int f = PP_SPEND_POCOCK; f <= PP_SPEND_SPLIT; f++)
-		if (!strcmp(s, pp_seq_spending_name((enum pp_spending)f)))
-			return (enum pp_spending)f;
-	return PP_SPEND_POCOCK;
-}
-
 static enum pp_test test_of(const char *s)
 {
 	return strcmp(s, "welch") ? PP_TEST_MANN_WHITNEY : PP_TEST_WELCH;
 }
 
+/* A two-sided design with the driver's growth and weights. */
+static struct pp_seq_design design(enum pp_test test, double alpha, double threshold, size_t budget,
+				   size_t first)
+{
+	return (struct pp_seq_design){.test = test,
+				      .alpha = alpha,
+				      .threshold = threshold,
+				      .budget = budget,
+				      .first = first,
+				      .growth = PP_SEQ_GROWTH,
+				      .rho = PP_SEQ_RHO};
+}
+
+/* The entry's: one-sided, its own weights. */
+static struct pp_seq_design entry_design(enum pp_test test, double alpha, double threshold,
+					 size_t budget, size_t first)
+{
+	struct pp_seq_design d = design(test, alpha, threshold, budget, first);
+
+	d.rho = PP_SEQ_ENTRY_RHO;
+	d.one_sided = true;
+	return d;
+}
+
+/* The schedule's sizes: "FIRST GROWTH BUDGET K N_1..N_K". */
+static void check_sizes(char *rest, int line)
+{
+	struct pp_seq_design d = design(PP_TEST_WELCH, 0.05, 0.0, 0, 0);
+	unsigned long first, budget, k;
+	int off;
+
+	if (sscanf(rest, "%lu %lf %lu %lu%n", &first, &d.growth, &budget, &k, &off) != 4) {
+		CHECK(0, "line %d: bad size line", line);
+		return;
+	}
+	rest += off;
+	d.first = first;
+	d.budget = budget;
+	CHECK(pp_seq_looks(&d) == k, "line %d: %u looks, want %lu", line, pp_seq_looks(&d), k);
+	for (unsigned long i = 1; i <= k; i++) {
+		unsigned long want = strtoul(rest, &rest, 10);
+
+		CHECK(pp_seq_look_size(&d, (unsigned)i) == want,
+		      "line %d: look %lu of %zu, want %lu", line, i,
+		      pp_seq_look_size(&d, (unsigned)i), want);
+	}
+	CHECK(pp_seq_look_size(&d, (unsigned)k + 3) == budget / 2,
+	      "line %d: a look after the last is not the budget's", line);
+}
+
 /* Alpha of each look of a schedule: the data do not matter, only the sizes. */
 static void check_looks(char *rest, int line)
 {
-	char test[16], kind[16];
-	double alpha, want;
-	unsigned long budget, k, runs[32];
+	char test[16];
+	unsigned long first, budget, k;
+	double alpha, growth, rho, want;
 	int off;
 	struct pp_seq_state st = {0};
-	double x[1000], y[1000];
+	double x[3000], y[3000];
 
-	if (sscanf(rest, "%15s %15s %lf %lu %lu%n", test, kind, &alpha, &budget, &k, &off) != 5 ||
-	    k > 32 || budget > 1000) {
+	if (sscanf(rest, "%15s %lu %lf %lu %lf %lf %lu%n", test, &first, &growth, &budget, &rho,
+		   &alpha, &k, &off) != 7 ||
+	    budget > 6000) {
 		CHECK(0, "line %d: bad looks line", line);
 		return;
 	}
 	rest += off;
-	for (unsigned long i = 0; i < k; i++) {
-		runs[i] = strtoul(rest, &rest, 10);
-	}
 	/* Identical series: every interval holds 0, with threshold 0 nothing is decided. */
-	for (size_t i = 0; i < 500; i++)
+	for (size_t i = 0; i < 3000; i++)
 		x[i] = y[i] = 100.0 + (double)((i * 37) % 11);
-	struct pp_seq_design d = {.test = test_of(test),
-				  .alpha = alpha,
-				  .threshold = 0.0,
-				  .budget = budget,
-				  .spending = spending_of(kind)};
+	struct pp_seq_design d = design(test_of(test), alpha, 0.0, budget, first);
+	d.growth = growth;
+	d.rho = rho;
+	CHECK(pp_seq_looks(&d) == k, "line %d: %u looks, want %lu", line, pp_seq_looks(&d), k);
 	for (unsigned long i = 0; i < k; i++) {
+		size_t n = pp_seq_look_size(&d, (unsigned)i + 1);
 		struct pp_seq_result r;
 		int err;
 
 		want = strtod(rest, &rest);
-		err = pp_seq_look(&d, &st, x, runs[i] / 2, y, runs[i] / 2, &r);
+		err = pp_seq_look(&d, &st, x, n, y, n, &r);
 		CHECK(err == 0, "line %d look %lu: error %d", line, i + 1, err);
 		CHECK_CLOSE("looks", "alpha_look", r.alpha_look, want, 1e-12, 1e-18);
 		CHECK(want > 0.0 ||
@@ -126,15 +177,16 @@ static int check_fixtures(const char *path)
 		if (buf[0] == '#' || sscanf(buf, "%15s%n", kind, &off) != 1)
 			continue;
 		cases++;
-		if (!strcmp(kind, "spend") &&
-		    sscanf(buf + off, "%15s %lf %lf %lf", kind, &a, &b, &v) == 4) {
-			CHECK_CLOSE(kind, "spend", pp_seq_spend(spending_of(kind), a, b), v, 1e-12,
-				    1e-300);
-		} else if (!strcmp(kind, "spendk") &&
-			   sscanf(buf + off, "%15s %lf %lu %lf %lf", kind, &a, &n, &b, &v) == 5) {
-			CHECK_CLOSE(kind, "spendk",
-				    pp_seq_spend_at(spending_of(kind), a, (unsigned)n, b), v, 1e-12,
-				    1e-300);
+		if (!strcmp(kind, "spendk") && sscanf(buf + off, "%lu %lf %lu %lf %lf %lu %lf", &nx,
+						      &b, &ny, &c, &a, &n, &v) == 7) {
+			struct pp_seq_design d = design(PP_TEST_WELCH, a, 0.0, ny, nx);
+
+			d.growth = b;
+			d.rho = c;
+			CHECK_CLOSE("spendk", "spent", pp_seq_spent_after(&d, (unsigned)n), v,
+				    1e-12, 1e-300);
+		} else if (!strcmp(kind, "size")) {
+			check_sizes(buf + off, line);
 		} else if (!strcmp(kind, "mde") &&
 			   sscanf(buf + off, "%lf %lf %lf %lf %lf", &a, &b, &c, &e, &v) == 5) {
 			CHECK_CLOSE("mde", "mde", pp_seq_mde(a, b, c, e), v, 1e-12, 0);
@@ -154,7 +206,7 @@ static int check_fixtures(const char *path)
 		}
 	}
 	fclose(f);
-	CHECK(cases > 40, "only %d fixture lines", cases);
+	CHECK(cases > 80, "only %d fixture lines", cases);
 	return 0;
 }
 
@@ -168,13 +220,6 @@ static unsigned binomial_limit(double p, unsigned n)
 	return k;
 }
 
-struct aa_case {
-	enum pp_test test;
-	enum seq_noise noise;
-	size_t round, budget;
-	enum pp_spending spending;
-};
-
 static const char *noise_names[] = {"normal", "lognormal", "outliers"};
 
 static const char *test_name(enum pp_test t)
@@ -182,34 +227,169 @@ static const char *test_name(enum pp_test t)
 	return t == PP_TEST_WELCH ? "welch" : "mann-whitney";
 }
 
+/*
+ * The rows of the rule, each from one interval built by hand: welch at its
+ * only look (budget = 2 first, alpha whole), n = 40 values a series
+ * alternating about their mean, so that the interval is the shift +- h
+ * exactly as chosen.  Threshold 1.
+ */
+static void check_rows(void)
+{
+	static const struct {
+		bool one_sided;
+		double centre, half;
+		enum pp_seq_verdict want;
+	} rows[] = {
+	    {false, 0.0, 0.5, PP_SEQ_SAME},
+	    {false, 0.3, 0.2, PP_SEQ_SLOWER_BELOW},
+	    {false, -0.3, 0.2, PP_SEQ_FASTER_BELOW},
+	    {false, 0.9, 0.05, PP_SEQ_SLOWER_BELOW},
+	    {false, 1.2, 0.5, PP_SEQ_SLOWER},
+	    {false, 1.01, 0.45, PP_SEQ_SLOWER},
+	    {false, 3.0, 0.1, PP_SEQ_SLOWER},
+	    {false, 1.2, 0.8, PP_SEQ_UNDECIDED},   /* L = 0.4: not clear of T/2 */
+	    {false, 0.9, 0.3, PP_SEQ_UNDECIDED},   /* centre below T, not within */
+	    {false, 0.6, 0.9, PP_SEQ_UNDECIDED},   /* above 0, not within */
+	    {false, 0.0, 1.2, PP_SEQ_UNDECIDED},   /* across both */
+	    {false, -1.5, 0.9, PP_SEQ_FASTER},	   /* H = -0.6 */
+	    {false, -1.5, 1.1, PP_SEQ_UNDECIDED},  /* H = -0.4 */
+	    {false, -0.95, 0.1, PP_SEQ_UNDECIDED}, /* centre above -T, not within */
+	    {true, -1.5, 0.3, PP_SEQ_FASTER},
+	    {true, -1.5, 1.0, PP_SEQ_NOT_SLOWER},
+	    {true, -0.5, 0.8, PP_SEQ_NOT_SLOWER},
+	    {true, 0.2, 0.6, PP_SEQ_NOT_SLOWER},
+	    {true, 0.5, 0.3, PP_SEQ_SLOWER_BELOW},
+	    {true, 1.2, 0.5, PP_SEQ_SLOWER},
+	    {true, 0.9, 0.3, PP_SEQ_UNDECIDED},
+	    {true, 1.2, 0.8, PP_SEQ_UNDECIDED},
+	};
+	const size_t n = 40;
+	double x[40], y[40], z;
+
+	z = gsl_cdf_ugaussian_Qinv(ALPHA / 2.0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pp_seq_design d = design(PP_TEST_WELCH, ALPHA, 1.0, 2 * n, n);
+		/* the sd of the difference of means is s sqrt(2 / (n - 1)) */
+		double s = rows[i].half / (z * sqrt(2.0 / (double)(n - 1)));
+		struct pp_seq_state st = {0};
+		struct pp_seq_result r;
+		int err;
+
+		d.one_sided = rows[i].one_sided;
+		for (size_t j = 0; j < n; j++) {
+			x[j] = 100.0 + (j % 2 ? s : -s);
+			y[j] = x[j] + rows[i].centre;
+		}
+		err = pp_seq_look(&d, &st, x, n, y, n, &r);
+		CHECK(err == 0, "row %zu: error %d", i, err);
+		CHECK_CLOSE("row", "low", r.diff.low, rows[i].centre - rows[i].half, 1e-9, 1e-9);
+		CHECK_CLOSE("row", "high", r.diff.high, rows[i].centre + rows[i].half, 1e-9, 1e-9);
+		CHECK(r.verdict == rows[i].want, "row %zu (%s, %g +- %g): %s, want %s", i,
+		      rows[i].one_sided ? "one-sided" : "two-sided", rows[i].centre, rows[i].half,
+		      pp_seq_verdict_name(r.verdict), pp_seq_verdict_name(rows[i].want));
+	}
+}
+
+/*
+ * The threshold means what it says: SLOWER at a true difference of T/2 at
+ * most as often as a missed interval allows (alpha/2; the target is 10%),
+ * at 1.5 T in at least 90% of the comparisons, with a budget that lets
+ * every comparison decide.  T = 1, noise sd 1.
+ */
+#define THR_TRIALS 1000
+
+static void check_threshold(gsl_rng *r, double *x, double *y)
+{
+	static const enum pp_test tests[] = {PP_TEST_MANN_WHITNEY, PP_TEST_WELCH};
+	unsigned half_limit = binomial_limit(ALPHA / 2.0, THR_TRIALS);
+	unsigned miss_limit = binomial_limit(0.10, THR_TRIALS);
+
+	printf("threshold: SLOWER at T/2 in at most %u of %d (99.9%% limit at alpha/2; a rule "
+	       "at 10%% passes with probability %.2g); at 1.5 T missed in at most %u (99.9%% "
+	       "limit at 10%%; a rule at 80%% passes with probability %.2g)\n",
+	       half_limit, THR_TRIALS, gsl_cdf_binomial_P(half_limit, 0.10, THR_TRIALS), miss_limit,
+	       gsl_cdf_binomial_P(miss_limit, 0.20, THR_TRIALS));
+	for (int one = 0; one < 2; one++)
+		for (size_t t = 0; t < 2; t++)
+			for (int nz = SEQ_NORMAL; nz <= SEQ_OUTLIERS; nz++) {
+				struct pp_seq_design d =
+				    one ? entry_design(tests[t], ALPHA, 1.0, 2000, 10)
+					: design(tests[t], ALPHA, 1.0, 2000, 10);
+				unsigned half[PP_SEQ_UNDECIDED + 1] = {0};
+				unsigned big[PP_SEQ_UNDECIDED + 1] = {0};
+				double sd =
+				    nz == SEQ_OUTLIERS ? sqrt(1.0 + 0.02 * 0.98 * 400.0) : 1.0;
+
+				for (int k = 0; k < THR_TRIALS; k++) {
+					struct seq_outcome o = seq_simulate(
+					    r, &d, (enum seq_noise)nz, 1.0 / sd, 0.5, x, y);
+					struct seq_outcome o2 = seq_simulate(
+					    r, &d, (enum seq_noise)nz, 1.0 / sd, 1.5, x, y);
+
+					CHECK(o.err == 0 && o2.err == 0, "look failed: %d %d",
+					      o.err, o2.err);
+					half[o.last.verdict]++;
+					big[o2.last.verdict]++;
+				}
+				printf("threshold %s %-12s %-9s: T/2: %u slower, %u slower below, "
+				       "%u same or not slower, %u undecided; 1.5 T: %u slower, %u "
+				       "undecided, %u other\n",
+				       one ? "entry" : "two-sided", test_name(tests[t]),
+				       noise_names[nz], half[PP_SEQ_SLOWER],
+				       half[PP_SEQ_SLOWER_BELOW],
+				       half[PP_SEQ_SAME] + half[PP_SEQ_NOT_SLOWER],
+				       half[PP_SEQ_UNDECIDED], big[PP_SEQ_SLOWER],
+				       big[PP_SEQ_UNDECIDED],
+				       THR_TRIALS - big[PP_SEQ_SLOWER] - big[PP_SEQ_UNDECIDED]);
+				CHECK(half[PP_SEQ_SLOWER] <= half_limit,
+				      "%s %s: T/2 called slower %u times (limit %u)",
+				      test_name(tests[t]), noise_names[nz], half[PP_SEQ_SLOWER],
+				      half_limit);
+				CHECK(THR_TRIALS - big[PP_SEQ_SLOWER] <= miss_limit,
+				      "%s %s: 1.5 T called slower only %u times",
+				      test_name(tests[t]), noise_names[nz], big[PP_SEQ_SLOWER]);
+				CHECK(half[PP_SEQ_FASTER] + half[PP_SEQ_FASTER_BELOW] <= half_limit,
+				      "%s %s: T/2 called faster", test_name(tests[t]),
+				      noise_names[nz]);
+			}
+}
+
+struct aa_case {
+	enum pp_test test;
+	enum seq_noise noise;
+	size_t first, budget;
+	double growth, rho;
+};
+
 static unsigned aa_false_claims(gsl_rng *r, const struct aa_case *c, double *x, double *y)
 {
-	struct pp_seq_design d = {.test = c->test,
-				  .alpha = ALPHA,
-				  .threshold = 0.0,
-				  .budget = c->budget,
-				  .spending = c->spending};
+	struct pp_seq_design d = design(c->test, ALPHA, 0.0, c->budget, c->first);
 	unsigned claims = 0, errors = 0;
 	double runs = 0.0;
 
+	d.growth = c->growth;
+	d.rho = c->rho;
 	for (int k = 0; k < AA_TRIALS; k++) {
-		struct seq_outcome o = seq_simulate(r, &d, c->noise, 1.0, 0.0, c->round, x, y);
+		struct seq_outcome o = seq_simulate(r, &d, c->noise, 1.0, 0.0, x, y);
 
 		errors += o.err != 0;
 		claims += o.last.verdict == PP_SEQ_SLOWER || o.last.verdict == PP_SEQ_FASTER;
 		runs += (double)o.last.runs;
-		CHECK(o.last.verdict != PP_SEQ_SAME, "threshold 0 gave SAME");
+		CHECK(o.last.verdict == PP_SEQ_SLOWER || o.last.verdict == PP_SEQ_FASTER ||
+			  o.last.verdict == PP_SEQ_UNDECIDED,
+		      "threshold 0 gave %s", pp_seq_verdict_name(o.last.verdict));
 		CHECK(o.min_confidence >= 1.0 - ALPHA, "an interval at %.4f", o.min_confidence);
 		CHECK(o.last.spent <= ALPHA * (1.0 + 1e-12), "spent %g", o.last.spent);
 	}
 	CHECK(errors == 0, "%u looks failed", errors);
-	printf("A/A %-12s %-9s %-6s round %3zu budget %4zu: %5.2f%% false claims, %.0f runs\n",
-	       test_name(c->test), noise_names[c->noise], pp_seq_spending_name(c->spending),
-	       c->round, c->budget, 100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
+	printf("A/A %-12s %-9s first %2zu growth %4.2f rho %4.1f budget %4zu (%u looks): %5.2f%% "
+	       "false claims, %.0f runs\n",
+	       test_name(c->test), noise_names[c->noise], c->first, c->growth, c->rho, c->budget,
+	       pp_seq_looks(&d), 100.0 * claims / AA_TRIALS, runs / AA_TRIALS);
 	return claims;
 }
 
-/* The rule the issue replaces: every look re-tests the pooled values at the full 95%. */
+/* The rule alpha spending replaces: every look re-tests the pooled values at the full 95%. */
 static unsigned naive_false_claims(gsl_rng *r, size_t round, size_t budget, double *x, double *y)
 {
 	unsigned claims = 0;
@@ -235,20 +415,18 @@ static unsigned naive_false_claims(gsl_rng *r, size_t round, size_t budget, doub
 static void check_aa(gsl_rng *r, double *x, double *y)
 {
 	static const struct aa_case cases[] = {
-	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 5, 60, PP_SPEND_POCOCK},
-	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 200, PP_SPEND_POCOCK},
-	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 10, 200, PP_SPEND_POCOCK},
-	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 10, 200, PP_SPEND_POCOCK},
-	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 5, 100, PP_SPEND_OBRIEN_FLEMING},
-	    {PP_TEST_WELCH, SEQ_NORMAL, 5, 60, PP_SPEND_POCOCK},
-	    {PP_TEST_WELCH, SEQ_NORMAL, 10, 400, PP_SPEND_POCOCK},
-	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 400, PP_SPEND_POCOCK},
-	    {PP_TEST_WELCH, SEQ_OUTLIERS, 10, 200, PP_SPEND_POCOCK},
-	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 3, 60, PP_SPEND_OBRIEN_FLEMING},
-	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 200, PP_SPEND_SPLIT},
-	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 10, 200, PP_SPEND_SPLIT},
-	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 10, 1000, PP_SPEND_SPLIT},
-	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 400, PP_SPEND_SPLIT},
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_RHO},
+	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_RHO},
+	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_RHO},
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_ENTRY_RHO},
+	    {PP_TEST_MANN_WHITNEY, SEQ_LOGNORMAL, 5, 200, 1.5, -1.0},
+	    {PP_TEST_MANN_WHITNEY, SEQ_NORMAL, 5, 100, 1.25, 0.0},
+	    {PP_TEST_MANN_WHITNEY, SEQ_OUTLIERS, 3, 400, 3.0, 3.0},
+	    {PP_TEST_WELCH, SEQ_NORMAL, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_RHO},
+	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 10, 2000, PP_SEQ_GROWTH, PP_SEQ_RHO},
+	    {PP_TEST_WELCH, SEQ_OUTLIERS, 10, 400, PP_SEQ_GROWTH, PP_SEQ_ENTRY_RHO},
+	    {PP_TEST_WELCH, SEQ_NORMAL, 5, 60, 1.25, -1.0},
+	    {PP_TEST_WELCH, SEQ_LOGNORMAL, 3, 200, 1.5, 1.0},
 	};
 	size_t nc = sizeof(cases) / sizeof(cases[0]);
 	unsigned limit = binomial_limit(ALPHA, AA_TRIALS), total = 0, naive;
@@ -261,8 +439,8 @@ static void check_aa(gsl_rng *r, double *x, double *y)
 		unsigned c = aa_false_claims(r, &cases[i], x, y);
 
 		total += c;
-		CHECK(c <= limit, "A/A %s %s round %zu budget %zu: %u false claims > %u",
-		      test_name(cases[i].test), noise_names[cases[i].noise], cases[i].round,
+		CHECK(c <= limit, "A/A %s %s first %zu budget %zu: %u false claims > %u",
+		      test_name(cases[i].test), noise_names[cases[i].noise], cases[i].first,
 		      cases[i].budget, c, limit);
 	}
 	printf("A/A all: %u false claims in %zu comparisons (%.2f%%, bound %u)\n", total,
@@ -282,18 +460,16 @@ static void check_aa(gsl_rng *r, double *x, double *y)
  * pp_seq_child_alpha(alpha, SESSION_CHILDREN) (doc/statistics.md).  With
  * nothing slower a session may claim nothing; with callee 0 slower it may
  * name no other callee.  Either at most alpha of the sessions (same bound).
+ * Threshold 0: every difference counts.
  */
 #define SESSION_CHILDREN 3
 
 static bool comparison_slower(gsl_rng *r, double alpha, double shift, double *x, double *y,
-			      enum pp_spending spending)
+			      bool entry)
 {
-	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
-				  .alpha = alpha,
-				  .threshold = 0.0,
-				  .budget = 200,
-				  .spending = spending};
-	struct seq_outcome o = seq_simulate(r, &d, SEQ_LOGNORMAL, 1.0, shift, 10, x, y);
+	struct pp_seq_design d = entry ? entry_design(PP_TEST_MANN_WHITNEY, alpha, 0.0, 200, 10)
+				       : design(PP_TEST_MANN_WHITNEY, alpha, 0.0, 200, 10);
+	struct seq_outcome o = seq_simulate(r, &d, SEQ_LOGNORMAL, 1.0, shift, x, y);
 
 	CHECK(o.err == 0, "look failed: %d", o.err);
 	return o.last.verdict == PP_SEQ_SLOWER;
@@ -306,21 +482,21 @@ static void check_sessions(gsl_rng *r, double *x, double *y)
 
 	for (int k = 0; k < AA_TRIALS; k++) {
 		/* The entry's SLOWER is itself the claim; its callees only add detail. */
-		bool claim = comparison_slower(r, ALPHA, 0.0, x, y, PP_SEQ_ENTRY_SPENDING);
+		bool claim = comparison_slower(r, ALPHA, 0.0, x, y, true);
 
 		if (claim)
 			for (int c = 0; c < SESSION_CHILDREN; c++)
-				comparison_slower(r, child, 0.0, x, y, PP_SEQ_SPENDING);
+				comparison_slower(r, child, 0.0, x, y, false);
 		aa += claim;
 	}
 	for (int k = 0; k < AA_TRIALS; k++) {
 		bool bad = false;
 
-		if (!comparison_slower(r, ALPHA, 1.0, x, y, PP_SEQ_ENTRY_SPENDING))
+		if (!comparison_slower(r, ALPHA, 1.0, x, y, true))
 			continue;
-		found += comparison_slower(r, child, 1.0, x, y, PP_SEQ_SPENDING);
+		found += comparison_slower(r, child, 1.0, x, y, false);
 		for (int c = 1; c < SESSION_CHILDREN; c++)
-			bad |= comparison_slower(r, child, 0.0, x, y, PP_SEQ_SPENDING);
+			bad |= comparison_slower(r, child, 0.0, x, y, false);
 		wrong += bad;
 	}
 	printf("sessions: A/A %u of %d claim a regression; callee 0 slower by 1 sd: named in %u, "
@@ -333,28 +509,28 @@ static void check_sessions(gsl_rng *r, double *x, double *y)
 	      found);
 }
 
-/* A true shift of 1 sd with threshold 0.2 sd: found, in runs close to the fixed-sample minimum. */
+/*
+ * A true shift of 1 sd with threshold 0.2 sd: found, in runs close to the
+ * fixed-sample minimum of an interval clear of T/2 (SLOWER's low end).
+ */
 static void check_power(gsl_rng *r, double *x, double *y)
 {
 	static const enum pp_test tests[] = {PP_TEST_WELCH, PP_TEST_MANN_WHITNEY};
 	const int trials = 400;
-	size_t fixed = pp_seq_fixed_n(ALPHA, PP_SEQ_MDE_POWER, 1.0, 1.0, 0.0);
+	size_t fixed = pp_seq_fixed_n(ALPHA, PP_SEQ_MDE_POWER, 1.0, 1.0, 0.1);
 
 	for (size_t t = 0; t < 2; t++) {
-		struct pp_seq_design d = {.test = tests[t],
-					  .alpha = ALPHA,
-					  .threshold = 0.2,
-					  .budget = 1000,
-					  .spending = PP_SEQ_SPENDING};
+		struct pp_seq_design d = design(tests[t], ALPHA, 0.2, 1000, 5);
 		unsigned slower = 0, wrong = 0;
 		double runs = 0.0, ratio;
 
 		for (int k = 0; k < trials; k++) {
-			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 1.0, 5, x, y);
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 1.0, x, y);
 
 			CHECK(o.err == 0, "look failed: %d", o.err);
 			slower += o.last.verdict == PP_SEQ_SLOWER;
-			wrong += o.last.verdict == PP_SEQ_SAME || o.last.verdict == PP_SEQ_FASTER;
+			wrong +=
+			    o.last.verdict != PP_SEQ_SLOWER && o.last.verdict != PP_SEQ_UNDECIDED;
 			runs += (double)o.last.runs;
 		}
 		runs /= trials;
@@ -371,12 +547,20 @@ static void check_power(gsl_rng *r, double *x, double *y)
 	}
 }
 
+/* Shown within the threshold, whatever the sign. */
+static unsigned within(const unsigned *count)
+{
+	return count[PP_SEQ_SAME] + count[PP_SEQ_SLOWER_BELOW] + count[PP_SEQ_FASTER_BELOW] +
+	       count[PP_SEQ_NOT_SLOWER];
+}
+
 /*
- * A shift right at the threshold is the power point: SLOWER (L > 0) in all
- * but alpha/2 of the comparisons once the budget lets the interval become
- * narrower than T, which settles every comparison.  With a budget too small
- * for that, UNDECIDED (never SAME), with its interval across 0 and at least
- * T wide.
+ * A shift right at the threshold: shown within it (or faster) only through
+ * an interval that misses it (alpha/2); with a budget that lets the
+ * interval become narrower than T/2, mostly SLOWER, the rest UNDECIDED (a
+ * centre that stays just below T is neither shown T or more nor within
+ * T).  With a budget too small for that, UNDECIDED, with its interval not
+ * within the threshold.
  */
 static void check_undecided(gsl_rng *r, double *x, double *y)
 {
@@ -384,66 +568,60 @@ static void check_undecided(gsl_rng *r, double *x, double *y)
 	const unsigned trials = 400;
 
 	for (size_t t = 0; t < 2; t++) {
-		struct pp_seq_design d = {.test = tests[t],
-					  .alpha = ALPHA,
-					  .threshold = 0.5,
-					  .budget = 1000,
-					  .spending = PP_SEQ_SPENDING};
+		struct pp_seq_design d = design(tests[t], ALPHA, 0.5, 4000, 10);
 		unsigned count[PP_SEQ_UNDECIDED + 1] = {0}, small[PP_SEQ_UNDECIDED + 1] = {0};
 		unsigned limit = binomial_limit(ALPHA / 2.0, trials);
 		double runs = 0.0;
 
 		for (unsigned k = 0; k < trials; k++) {
-			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, 10, x, y);
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, x, y);
 
 			CHECK(o.err == 0, "look failed: %d", o.err);
 			count[o.last.verdict]++;
 			runs += (double)o.last.runs;
 		}
-		printf(
-		    "shift = threshold, %s, budget 1000: %u slower, %u same, %u undecided of %u, "
-		    "mean runs %.0f\n",
-		    test_name(tests[t]), count[PP_SEQ_SLOWER], count[PP_SEQ_SAME],
-		    count[PP_SEQ_UNDECIDED], trials, runs / trials);
-		CHECK(count[PP_SEQ_SAME] + count[PP_SEQ_FASTER] <= limit,
-		      "%s: %u same, %u faster at +T (bound %u)", test_name(tests[t]),
-		      count[PP_SEQ_SAME], count[PP_SEQ_FASTER], limit);
-		CHECK(count[PP_SEQ_UNDECIDED] <= limit, "%s: %u undecided with room to decide",
-		      test_name(tests[t]), count[PP_SEQ_UNDECIDED]);
-		CHECK(count[PP_SEQ_SLOWER] >= trials - 2 * limit, "%s: only %u slower",
-		      test_name(tests[t]), count[PP_SEQ_SLOWER]);
+		printf("shift = threshold, %s, budget %zu: %u slower, %u within, %u undecided of "
+		       "%u, mean runs %.0f\n",
+		       test_name(tests[t]), d.budget, count[PP_SEQ_SLOWER], within(count),
+		       count[PP_SEQ_UNDECIDED], trials, runs / trials);
+		CHECK(within(count) + count[PP_SEQ_FASTER] <= limit,
+		      "%s: %u within, %u faster at +T (bound %u)", test_name(tests[t]),
+		      within(count), count[PP_SEQ_FASTER], limit);
+		CHECK(count[PP_SEQ_SLOWER] >= trials / 2, "%s: only %u slower", test_name(tests[t]),
+		      count[PP_SEQ_SLOWER]);
 
 		d.budget = 40;
 		for (unsigned k = 0; k < trials; k++) {
-			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, 10, x, y);
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.5, x, y);
 
 			CHECK(o.err == 0, "look failed: %d", o.err);
 			small[o.last.verdict]++;
 			if (o.last.verdict == PP_SEQ_UNDECIDED) {
 				CHECK(o.last.runs == d.budget, "undecided after %zu runs",
 				      o.last.runs);
-				CHECK(o.last.mde > 0.0 && isfinite(o.last.mde),
+				CHECK(o.last.mde >= d.threshold && isfinite(o.last.mde),
 				      "undecided with MDE %g", o.last.mde);
-				CHECK(o.last.diff.low <= 0.0 && o.last.diff.high >= 0.0 &&
-					  o.last.diff.high - o.last.diff.low >= d.threshold,
+				CHECK(o.last.diff.high >= d.threshold ||
+					  o.last.diff.low <= -d.threshold,
 				      "undecided with [%g, %g]", o.last.diff.low, o.last.diff.high);
 			}
 		}
-		printf("shift = threshold, %s, budget 40: %u slower, %u same, %u undecided of %u\n",
-		       test_name(tests[t]), small[PP_SEQ_SLOWER], small[PP_SEQ_SAME],
+		printf("shift = threshold, %s, budget 40: %u slower, %u within, %u undecided of "
+		       "%u\n",
+		       test_name(tests[t]), small[PP_SEQ_SLOWER], within(small),
 		       small[PP_SEQ_UNDECIDED], trials);
-		CHECK(small[PP_SEQ_SAME] <= limit, "%s: %u same at +T with a small budget",
-		      test_name(tests[t]), small[PP_SEQ_SAME]);
+		CHECK(within(small) <= limit, "%s: %u within at +T with a small budget",
+		      test_name(tests[t]), within(small));
 		CHECK(small[PP_SEQ_UNDECIDED] >= trials / 4, "%s: only %u undecided at budget 40",
 		      test_name(tests[t]), small[PP_SEQ_UNDECIDED]);
 	}
 }
 
 /*
- * The entry's one-sided design.  Wrong: NOT_SLOWER, SAME or FASTER at a true
- * shift of +T (each needs an interval missing the truth: alpha/2 at most).
- * Useful: identical series with a budget too small to put the interval
- * inside +-T end NOT_SLOWER instead of UNDECIDED.
+ * The entry's one-sided design.  Wrong: NOT_SLOWER, SLOWER_BELOW or FASTER
+ * at a true shift of +T (each needs an interval missing the truth: alpha/2
+ * at most).  Useful: identical series with a budget too small to put the
+ * interval inside +-T end NOT_SLOWER instead of UNDECIDED.
  */
 static void check_one_sided(gsl_rng *r, double *x, double *y)
 {
@@ -451,43 +629,38 @@ static void check_one_sided(gsl_rng *r, double *x, double *y)
 	const unsigned trials = 400;
 
 	for (size_t t = 0; t < 2; t++) {
-		struct pp_seq_design d = {.test = tests[t],
-					  .alpha = ALPHA,
-					  .threshold = 0.4,
-					  .budget = 400,
-					  .spending = PP_SEQ_ENTRY_SPENDING,
-					  .one_sided = true};
-		struct pp_seq_design two = d;
+		struct pp_seq_design d = entry_design(tests[t], ALPHA, 0.4, 240, 10);
+		struct pp_seq_design two = design(tests[t], ALPHA, 0.4, 240, 10);
 		unsigned wrong = 0, not_slower = 0, undecided_two = 0, limit;
 
-		two.one_sided = false;
 		for (unsigned k = 0; k < trials; k++) {
-			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.4, 10, x, y);
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.4, x, y);
 
 			CHECK(o.err == 0, "look failed: %d", o.err);
+			CHECK(o.last.verdict != PP_SEQ_SAME &&
+				  o.last.verdict != PP_SEQ_FASTER_BELOW,
+			      "a one-sided design said %s", pp_seq_verdict_name(o.last.verdict));
 			wrong += o.last.verdict == PP_SEQ_NOT_SLOWER ||
-				 o.last.verdict == PP_SEQ_SAME || o.last.verdict == PP_SEQ_FASTER;
+				 o.last.verdict == PP_SEQ_SLOWER_BELOW ||
+				 o.last.verdict == PP_SEQ_FASTER;
 			if (o.last.verdict == PP_SEQ_NOT_SLOWER)
-				CHECK(o.last.diff.high < d.threshold &&
-					  o.last.diff.low <= -d.threshold,
+				CHECK(o.last.diff.high < d.threshold && o.last.diff.low <= 0.0,
 				      "NOT_SLOWER with [%g, %g]", o.last.diff.low,
 				      o.last.diff.high);
 		}
 		for (unsigned k = 0; k < trials; k++) {
-			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.0, 10, x, y);
-			struct seq_outcome o2 =
-			    seq_simulate(r, &two, SEQ_NORMAL, 1.0, 0.0, 10, x, y);
+			struct seq_outcome o = seq_simulate(r, &d, SEQ_NORMAL, 1.0, 0.0, x, y);
+			struct seq_outcome o2 = seq_simulate(r, &two, SEQ_NORMAL, 1.0, 0.0, x, y);
 
 			CHECK(o.err == 0 && o2.err == 0, "look failed: %d %d", o.err, o2.err);
 			CHECK(o2.last.verdict != PP_SEQ_NOT_SLOWER,
 			      "a two-sided design said NOT_SLOWER");
-			not_slower +=
-			    o.last.verdict == PP_SEQ_NOT_SLOWER || o.last.verdict == PP_SEQ_SAME;
+			not_slower += o.last.verdict == PP_SEQ_NOT_SLOWER;
 			undecided_two += o2.last.verdict == PP_SEQ_UNDECIDED;
 		}
 		limit = binomial_limit(ALPHA / 2.0, trials);
-		printf("one-sided, %s: shift = +threshold: %u of %u not slower (bound %u); "
-		       "no shift: %u not slower or same, two-sided %u undecided\n",
+		printf("one-sided, %s: shift = +threshold: %u of %u below it (bound %u); "
+		       "no shift: %u not slower, two-sided %u undecided\n",
 		       test_name(tests[t]), wrong, trials, limit, not_slower, undecided_two);
 		CHECK(wrong <= limit, "%s: %u wrong one-sided verdicts (bound %u)",
 		      test_name(tests[t]), wrong, limit);
@@ -504,11 +677,7 @@ static void check_one_sided(gsl_rng *r, double *x, double *y)
 static void check_n3(void)
 {
 	static const double x[] = {1.0, 2.0, 3.0, 4.0}, y[] = {1.5, 2.5, 3.5, 4.5};
-	struct pp_seq_design d = {.test = PP_TEST_MANN_WHITNEY,
-				  .alpha = ALPHA,
-				  .threshold = 10.0,
-				  .budget = 6,
-				  .spending = PP_SPEND_POCOCK};
+	struct pp_seq_design d = design(PP_TEST_MANN_WHITNEY, ALPHA, 10.0, 6, 3);
 	struct pp_seq_state st = {0};
 	struct pp_seq_result res;
 	int err;
@@ -524,8 +693,11 @@ static void check_n3(void)
 	CHECK(isinf(res.diff.low) && isinf(res.diff.high) && isinf(res.mde),
 	      "n=3: interval [%g, %g], MDE %g", res.diff.low, res.diff.high, res.mde);
 
-	/* Budget 8: the first look (3 and 3) continues, the second (4 and 4) has 95%. */
+	/* Budget 8, looks at 3 and 4: the first continues, the second has 95%. */
 	d.budget = 8;
+	d.growth = 1.25;
+	CHECK(pp_seq_looks(&d) == 2 && pp_seq_look_size(&d, 1) == 3 && pp_seq_look_size(&d, 2) == 4,
+	      "budget 8: looks at %zu and %zu", pp_seq_look_size(&d, 1), pp_seq_look_size(&d, 2));
 	memset(&st, 0, sizeof(st));
 	err = pp_seq_look(&d, &st, x, 3, y, 3, &res);
 	CHECK(err == 0 && res.verdict == PP_SEQ_CONTINUE && res.alpha_look == 0.0,
@@ -541,11 +713,7 @@ static void check_n3(void)
 static void check_bad_input(void)
 {
 	static const double x[] = {1.0, 2.0, 3.0}, y[] = {1.5, 2.5, NAN};
-	struct pp_seq_design d = {.test = PP_TEST_WELCH,
-				  .alpha = ALPHA,
-				  .threshold = 0.0,
-				  .budget = 100,
-				  .spending = PP_SPEND_POCOCK};
+	struct pp_seq_design d = design(PP_TEST_WELCH, ALPHA, 0.0, 100, 2);
 	struct pp_seq_state st = {0};
 	struct pp_seq_result res;
 
@@ -560,6 +728,19 @@ static void check_bad_input(void)
 	d.threshold = -1.0;
 	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "negative threshold accepted");
 	d.threshold = 0.0;
+	d.first = 1;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "a first look of 1 accepted");
+	CHECK(pp_seq_look_size(&d, 1) == 0 && pp_seq_looks(&d) == 0 &&
+		  isnan(pp_seq_spent_after(&d, 1)),
+	      "a schedule for a first look of 1");
+	d.first = 2;
+	d.growth = 1.0;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "growth 1 accepted");
+	d.growth = PP_SEQ_GROWTH;
+	d.rho = NAN;
+	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == -EINVAL, "rho NaN accepted");
+	d.rho = PP_SEQ_RHO;
+	CHECK(pp_seq_look_size(&d, 0) == 0 && isnan(pp_seq_spent_after(&d, 0)), "look 0");
 	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == 0, "a first look failed");
 	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == -EINVAL, "a look without new runs");
 	d.budget = 4;
@@ -567,7 +748,6 @@ static void check_bad_input(void)
 	CHECK(pp_seq_look(&d, &st, x, 2, y, 2, &res) == 0 && res.verdict != PP_SEQ_CONTINUE,
 	      "a look at the budget continued");
 	CHECK(pp_seq_look(&d, &st, x, 3, y, 2, &res) == -EINVAL, "a look after the verdict");
-	CHECK(isnan(pp_seq_spend(PP_SPEND_POCOCK, 0.0, 0.5)), "spend with alpha 0");
 	CHECK(isnan(pp_seq_mde(0.05, 0.8, -1.0, 0.0)), "MDE of a negative se");
 	CHECK(pp_seq_fixed_n(0.05, 0.8, 1.0, 0.5, 0.5) == 0, "fixed n at effect = threshold");
 	CHECK(isnan(pp_seq_child_alpha(0.05, 0)), "alpha shared among no comparison");
@@ -576,21 +756,22 @@ static void check_bad_input(void)
 
 static void check_runs_to_decide(void)
 {
-	/* Above the threshold: SLOWER needs h < 3 (L > 0): 10 (4 / 3)^2 = 17.8. */
-	CHECK_CLOSE("runs", "slower", pp_seq_runs_to_decide(3.0, 4.0, 1.0, false, 10), 18.0, 0, 0);
-	/* Below -T: FASTER needs h < 2.5: 10 (3 / 2.5)^2 = 14.4. */
-	CHECK_CLOSE("runs", "faster", pp_seq_runs_to_decide(-2.5, 3.0, 1.0, false, 10), 15.0, 0, 0);
-	/* Inside: SAME needs h < T - |c| = 0.5, FASTER h < 0.5: 10 (1 / 0.5)^2 = 40. */
+	/* Beyond the threshold: SLOWER needs h < 3 - 0.5: 10 (4 / 2.5)^2 = 25.6. */
+	CHECK_CLOSE("runs", "slower", pp_seq_runs_to_decide(3.0, 4.0, 1.0, false, 10), 26.0, 0, 0);
+	/* Below -T: FASTER needs h < 2.5 - 0.5: 10 (3 / 2)^2 = 22.5. */
+	CHECK_CLOSE("runs", "faster", pp_seq_runs_to_decide(-2.5, 3.0, 1.0, false, 10), 23.0, 0, 0);
+	/* Within: needs h < T - |c| = 0.5: 10 (1 / 0.5)^2 = 40. */
 	CHECK_CLOSE("runs", "same", pp_seq_runs_to_decide(-0.5, 1.0, 1.0, false, 10), 40.0, 0, 0);
-	/* Nearer T than 0: SLOWER first, h < 0.75: 10 (1.5 / 0.75)^2 = 40. */
-	CHECK_CLOSE("runs", "near T", pp_seq_runs_to_decide(0.75, 1.5, 1.0, false, 10), 40.0, 0, 0);
-	/* One-sided: NOT_SLOWER needs h < T - c = 1.5: 10 (3 / 1.5)^2 = 40. */
+	/* Near T, below it: within needs h < 0.25: 10 (1.5 / 0.25)^2 = 360. */
+	CHECK_CLOSE("runs", "near T", pp_seq_runs_to_decide(0.75, 1.5, 1.0, false, 10), 360.0, 0,
+		    0);
+	/* One-sided: below +T needs h < T - c = 1.5: 10 (3 / 1.5)^2 = 40. */
 	CHECK_CLOSE("runs", "not slower", pp_seq_runs_to_decide(-0.5, 3.0, 1.0, true, 10), 40.0, 0,
 		    0);
-	/* Right at the threshold: SLOWER at h < 1, 10 (2 / 1)^2 = 40, not never. */
-	CHECK_CLOSE("runs", "at T", pp_seq_runs_to_decide(1.0, 2.0, 1.0, false, 10), 40.0, 0, 0);
-	CHECK_CLOSE("runs", "at T, one-sided", pp_seq_runs_to_decide(1.0, 2.0, 1.0, true, 10), 40.0,
-		    0, 0);
+	/* Right at the threshold: SLOWER at h < T/2, 10 (2 / 0.5)^2 = 160, not never. */
+	CHECK_CLOSE("runs", "at T", pp_seq_runs_to_decide(1.0, 2.0, 1.0, false, 10), 160.0, 0, 0);
+	CHECK_CLOSE("runs", "at T, one-sided", pp_seq_runs_to_decide(1.0, 2.0, 1.0, true, 10),
+		    160.0, 0, 0);
 	/* Rounded up, and never fewer than already used. */
 	CHECK_CLOSE("runs", "ceil", pp_seq_runs_to_decide(0.25, 1.1, 1.0, false, 10), 22.0, 0, 0);
 	CHECK_CLOSE("runs", "at least n", pp_seq_runs_to_decide(5.0, 1.0, 1.0, false, 10), 10.0, 0,
@@ -602,24 +783,36 @@ static void check_runs_to_decide(void)
 
 int main(int argc, char **argv)
 {
-	double *x = malloc(1000 * sizeof(*x)), *y = malloc(1000 * sizeof(*y));
+	double *x = malloc(3000 * sizeof(*x)), *y = malloc(3000 * sizeof(*y));
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *part = argc == 3 ? argv[2] : "all";
+	bool all = !strcmp(part, "all"), rule = all || !strcmp(part, "rule");
+	bool threshold = all || !strcmp(part, "threshold"), aa = all || !strcmp(part, "aa");
 
-	if (argc != 2 || !x || !y || !r) {
-		fprintf(stderr, "usage: test-stats-seq FIXTURES\n");
+	if (argc < 2 || argc > 3 || !x || !y || !r || !(rule || threshold || aa)) {
+		fprintf(stderr, "usage: test-stats-seq FIXTURES [all|rule|threshold|aa]\n");
 		return 2;
 	}
 	gsl_rng_set(r, 20261123);
 	if (check_fixtures(argv[1]))
 		return 2;
-	check_n3();
-	check_bad_input();
-	check_runs_to_decide();
-	check_undecided(r, x, y);
-	check_one_sided(r, x, y);
-	check_power(r, x, y);
-	check_aa(r, x, y);
-	check_sessions(r, x, y);
+	if (rule) {
+		check_rows();
+		check_n3();
+		check_bad_input();
+		check_runs_to_decide();
+	}
+	if (threshold)
+		check_threshold(r, x, y);
+	if (rule) {
+		check_undecided(r, x, y);
+		check_one_sided(r, x, y);
+		check_power(r, x, y);
+	}
+	if (aa) {
+		check_aa(r, x, y);
+		check_sessions(r, x, y);
+	}
 	gsl_rng_free(r);
 	free(x);
 	free(y);
