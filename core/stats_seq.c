@@ -263,8 +263,37 @@ static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr, 
 	return PP_SEQ_CONTINUE;
 }
 
+/*
+ * Widen @iv to the union with the layouts' interval at level 1 - @a
+ * (pp_layout_diff) when both sides' runs are in two layouts or more; its
+ * centre stays the runs' estimate.  0, or an error of pp_layout_diff's
+ * other than -ENODATA.
+ */
+static int widen_by_layouts(const double *x, const unsigned *lx, size_t nx, const double *y,
+			    const unsigned *ly, size_t ny, double a, struct pp_interval *iv)
+{
+	struct pp_interval l;
+	int err;
+
+	if (!lx || !ly)
+		return 0;
+	err = pp_layout_diff(x, lx, nx, y, ly, ny, 1.0 - a, &l);
+	if (err)
+		return err == -ENODATA ? 0 : err;
+	iv->low = fmin(iv->low, l.low);
+	iv->high = fmax(iv->high, l.high);
+	return 0;
+}
+
 int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
 		const double *y, size_t ny, struct pp_seq_result *out)
+{
+	return pp_seq_look_in(d, st, x, NULL, nx, y, NULL, ny, out);
+}
+
+int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x,
+		   const unsigned *lx, size_t nx, const double *y, const unsigned *ly, size_t ny,
+		   struct pp_seq_result *out)
 {
 	size_t runs = nx + ny;
 	double a;
@@ -294,6 +323,8 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 	out->verdict = PP_SEQ_CONTINUE;
 	if (a >= PP_SEQ_MIN_ALPHA && pp_seq_attainable(d->test, nx, ny, a)) {
 		err = look_interval(d->test, x, nx, y, ny, a, &out->diff);
+		if (!err)
+			err = widen_by_layouts(x, lx, nx, y, ly, ny, a, &out->diff);
 		if (err)
 			return err;
 		st->spent += a;

@@ -155,6 +155,19 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
 		const double *y, size_t ny, struct pp_seq_result *out);
 
 /*
+ * pp_seq_look for runs nested in code layouts, @lx[i] the layout of @x[i]
+ * and @ly[j] of @y[j] (NULL: the runs of that side are in one layout).
+ * Once both sides' runs are in two layouts or more, the look's interval is
+ * the union of the runs' and the layouts' (pp_layout_diff, Welch on the
+ * layouts' means) at the look's level, and the verdict is taken on it: the
+ * layouts drawn are a sample, which no number of runs in them makes larger
+ * (doc/statistics.md, "Code layouts").
+ */
+int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x,
+		   const unsigned *lx, size_t nx, const double *y, const unsigned *ly, size_t ny,
+		   struct pp_seq_result *out);
+
+/*
  * Whether a two-sided interval at level 1 - @alpha exists for samples of
  * @nx and @ny values: always for welch (n >= 2), for Mann-Whitney when the
  * most extreme of the C(nx + ny, nx) orderings is rarer than alpha / 2.

@@ -186,8 +186,9 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 	while (q->next_look <= have) {
 		size_t n = q->next_look;
 
-		err = pp_seq_look(&q->design, &q->seq, q->series[PP_PREV].v, n, q->series[PP_CUR].v,
-				  n, &q->look);
+		err = pp_seq_look_in(&q->design, &q->seq, q->series[PP_PREV].v,
+				     q->series[PP_PREV].layout, n, q->series[PP_CUR].v,
+				     q->series[PP_CUR].layout, n, &q->look);
 		if (err) {
 			pp_session_fail(s, "cannot compare %zu and %zu values: %s", n, n,
 					err == -EINVAL ? "too few or not finite"
