@@ -199,6 +199,12 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
+		if (pp_decide_layouts_block(q, n)) {
+			q->look.verdict = PP_SEQ_UNDECIDED;
+			q->truncated = PP_SPENT_LAYOUTS;
+			conclude(s, q, n);
+			return PP_DECIDED;
+		}
 		q->next_look = pp_seq_look_size(&q->design, q->seq.looks + 1);
 	}
 	return PP_NEEDS_RUNS;

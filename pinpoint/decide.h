@@ -58,4 +58,11 @@ double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
  */
 void pp_decide_layout(struct pp_quantity *q, size_t n);
 
+/*
+ * Whether @q's code layouts, not its runs, keep it from a verdict after a
+ * look at @n runs a revision that decided nothing (decide_layout.c); sets
+ * q->layout_floor.
+ */
+bool pp_decide_layouts_block(struct pp_quantity *q, size_t n);
+
 #endif /* PINPOINT_DECIDE_H */

@@ -13,6 +13,8 @@
  */
 #include <math.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "pinpoint/decide.h"
 #include "pinpoint/session.h"
 
@@ -32,4 +34,44 @@ void pp_decide_layout(struct pp_quantity *q, size_t n)
 	q->layout_sd = sqrt(q->layout[PP_PREV].between + q->layout[PP_CUR].between);
 	q->layout_sensitive = isfinite(centre) && q->layout_sd > 0 &&
 			      fabs(centre) <= 2 * q->layout_sd;
+}
+
+/*
+ * Whether @q's layouts, not its runs, keep it from a verdict after a look
+ * of @n runs a revision that decided nothing.  The layouts' interval never
+ * gets narrower than its between-layout part, sd sqrt(b_p / k_p + b_c /
+ * k_c), however many runs the same layouts get: at the level of all the
+ * alpha @q has left, and its estimate where it is now, when no verdict is
+ * then within reach, more runs cannot decide it.  Asked only once the
+ * components rest on three runs a layout and three looks; stopping early
+ * is never a claim, so this cannot make a wrong verdict more likely.
+ */
+bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
+{
+	const struct pp_seq_design *d = &q->design;
+	double c = q->look.diff.centre, t = d->threshold, a = d->alpha - q->seq.spent, floor = 0;
+	double half;
+
+	if (q->seq.looks < 3 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
+	    !q->series[PP_CUR].layout)
+		return false;
+	for (int r = 0; r < 2; r++) {
+		struct pp_layout_var v;
+
+		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
+		    n < 3 * v.layouts)
+			return false;
+		floor += v.between / (double)v.layouts;
+	}
+	half = gsl_cdf_ugaussian_Qinv(a / 2) * sqrt(floor);
+	q->layout_floor = half;
+	if (c + half < t && (d->one_sided || c - half > -t))
+		return false; /* "not slower", or "the same" */
+	if (c >= t && c - half > t / 2)
+		return false; /* slower */
+	if (c <= -t && c + half < (d->one_sided ? -t : -t / 2))
+		return false; /* faster */
+	if (c - half > 0 || c + half < 0)
+		return false; /* below the threshold, either way */
+	return true;
 }

@@ -244,9 +244,10 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
 
 const char *pp_spent_option(enum pp_spent why)
 {
-	return why == PP_SPENT_TIME   ? "--max-time"
-	       : why == PP_SPENT_PLAN ? "the time plan's share of --max-time"
-				      : "--max-runs";
+	return why == PP_SPENT_TIME	 ? "--max-time"
+	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
+	       : why == PP_SPENT_LAYOUTS ? "what runs in these --layouts can tell"
+					 : "--max-runs";
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)

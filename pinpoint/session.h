@@ -78,7 +78,8 @@ enum pp_verdict {
  * --max-time, or the time plan's share of --max-time for the part of the
  * search it belongs to (s->deadline).
  */
-enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN };
+/* PP_SPENT_LAYOUTS: not spent, but more runs in the same layouts could not decide it. */
+enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
 
 struct pp_quantity {
 	unsigned id;
@@ -129,7 +130,8 @@ struct pp_quantity {
 	 */
 	bool has_layout;
 	struct pp_layout_var layout[2];
-	double layout_sd; /* sd of the difference two single layouts make */
+	double layout_sd;    /* sd of the difference two single layouts make */
+	double layout_floor; /* half-width no run in these layouts can shrink (0: not known) */
 	bool layout_sensitive;
 	struct pp_comparison cmp;
 	double threshold_ns;

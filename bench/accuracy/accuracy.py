@@ -813,7 +813,7 @@ def trial(rec, tc, k, trials_dir):
         os.unlink(js)
     cmd = [tc['pinpoint'], '--entry', rec['entry'], '--depth', '4', '--previous', '../previous',
            '--no-build', '--no-save-command', '--quiet', '--json', js] + c['options'] + \
-          ['--', './prog'] + rec.get('args', [str(rec.get('executions'))])
+          tc.get('extra', []) + ['--', './prog'] + rec.get('args', [str(rec.get('executions'))])
     t0 = time.monotonic()
     p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
     wall = time.monotonic() - t0
@@ -983,6 +983,9 @@ def main():
                     help='calibrate and build the cells, run no session')
     ap.add_argument('--table-from', metavar='JSON[,JSON...]',
                     help='print the table of earlier runs\' JSON, their sessions of a cell together')
+    ap.add_argument('--extra', default='', metavar='OPTIONS',
+                    help='more pinpoint options for every session, space-separated '
+                         '(e.g. "--layouts 1" to measure each revision as built)')
     ap.add_argument('--trial-offset', type=int, default=0, metavar='K',
                     help='number this run\'s trials from K + 1, so that it adds to an earlier run\'s')
     ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
@@ -1036,6 +1039,7 @@ def main():
     build = os.path.abspath(args.pinpoint)
     tc = toolchain(build)
     tc['real-dir'] = args.real_dir
+    tc['extra'] = args.extra.split()
     tc['real-work'] = os.path.abspath(args.real_work or os.path.join(build, 'bench-real'))
     work = os.path.abspath(args.work or os.path.join(build, 'bench-accuracy'))
     trials_dir = os.path.join(work, 'trials')
@@ -1070,6 +1074,7 @@ def main():
         with open(tmp, 'w') as f:
             json.dump({'pinpoint': build, 'machine': platform.node(), 'load': os.getloadavg(),
                        'trials': args.trials, 'quick': args.quick, 'complete': complete,
+                       'extra': tc['extra'],
                        'preparation_s': t_prep, 'total_s': total, 'rows': rows,
                        'cells': [x for x in recs if x['cell']['name'] in all_trials],
                        'sessions': all_trials}, f, indent=1)

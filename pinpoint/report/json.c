@@ -389,6 +389,7 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_bool(j, "max_runs_spent", q->truncated == PP_SPENT_RUNS);
 			pp_json_bool(j, "max_time_spent", q->truncated == PP_SPENT_TIME);
 			pp_json_bool(j, "time_plan_spent", q->truncated == PP_SPENT_PLAN);
+			pp_json_bool(j, "layouts_spent", q->truncated == PP_SPENT_LAYOUTS);
 			pp_json_end_object(j);
 			pp_json_str(j, "verdict", pp_verdict_name(q->verdict));
 			pp_json_str(j, "left", q->left);

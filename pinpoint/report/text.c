@@ -461,6 +461,14 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 	    e->truncated == PP_SPENT_RUNS   ? " (--max-runs was spent)"
 	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
 					    : "");
+	if (e->truncated == PP_SPENT_LAYOUTS) {
+		fprintf(f,
+			"The code layouts move it: whatever the runs, the interval cannot get "
+			"narrower than +-%s in these layouts, which decides nothing at the "
+			"threshold. More layouts (--layouts) can decide it.\n",
+			pp_fmt_ns(e->layout_floor, m, sizeof(m)));
+		return;
+	}
 	print_runs_needed(f, e);
 	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs, --max-time) or less noise "
 		   "(--cpu, an idle machine) can decide it.\n");

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * layouts_block.c - pp_decide_layouts_block (pinpoint/decide_layout.c):
+ * a comparison whose layouts differ by more than its threshold lets, with
+ * its estimate near 0, no verdict through however many runs the same
+ * layouts get, and is stopped; the same comparison with layouts that do not
+ * differ, or with an estimate far beyond the threshold, or before its third
+ * look, goes on.  Values drawn with a fixed seed: 8 layouts a revision, 4
+ * runs each.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "pinpoint/decide.h"
+#include "pinpoint/session.h"
+
+#include "check.h"
+
+#define K 8
+#define PER 4
+#define N (K * PER)
+
+static double v[2][N];
+static unsigned lay[2][N];
+
+static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double shift)
+{
+	for (int s = 0; s < 2; s++) {
+		double eff[K];
+
+		for (int k = 0; k < K; k++)
+			eff[k] = gsl_ran_gaussian(r, layout_sd);
+		for (int i = 0; i < N; i++) {
+			lay[s][i] = (unsigned)(i % K);
+			v[s][i] = 100 + (s ? shift : 0) + eff[i % K] + gsl_ran_gaussian(r, 0.2);
+		}
+		q->series[s].v = v[s];
+		q->series[s].layout = lay[s];
+		q->series[s].n = N;
+	}
+}
+
+static void setup(struct pp_quantity *q, unsigned looks, double centre)
+{
+	memset(&q->design, 0, sizeof(q->design));
+	q->design.alpha = 0.05;
+	q->design.threshold = 1.0;
+	q->seq.looks = looks;
+	q->seq.spent = 0.01;
+	q->look.diff.centre = centre;
+}
+
+int main(void)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct pp_quantity q;
+
+	if (!r)
+		return 2;
+	gsl_rng_set(r, 7);
+	memset(&q, 0, sizeof(q));
+
+	fill(r, &q, 5.0, 0);
+	setup(&q, 3, 0.3);
+	CHECK(pp_decide_layouts_block(&q, N), "layouts 5x the threshold, estimate 0.3: not stopped");
+	CHECK(q.layout_floor > 1.0, "floor %.3f, want above the threshold", q.layout_floor);
+	setup(&q, 2, 0.3);
+	CHECK(!pp_decide_layouts_block(&q, N), "stopped before the third look");
+	setup(&q, 3, 30.0);
+	CHECK(!pp_decide_layouts_block(&q, N), "estimate 30x the threshold: stopped");
+	CHECK(!pp_decide_layouts_block(&q, 2 * K), "two runs a layout: stopped");
+
+	fill(r, &q, 0.0, 0);
+	setup(&q, 3, 0.05);
+	CHECK(!pp_decide_layouts_block(&q, N), "layouts that do not differ: stopped (floor %.3f)",
+	      q.layout_floor);
+
+	q.series[0].layout = NULL;
+	setup(&q, 3, 0.3);
+	CHECK(!pp_decide_layouts_block(&q, N), "runs in one layout: stopped");
+	gsl_rng_free(r);
+	return report("layouts-block");
+}
