@@ -184,7 +184,8 @@ size_t pp_program_lookup(const struct pp_program *prog, const char *spec,
 }
 
 const struct pp_prog_fn *pp_program_resolve(const struct pp_program *prog,
-					 const struct pp_prog_fn *caller, const struct pp_prog_call *call)
+					    const struct pp_prog_fn *caller,
+					    const struct pp_prog_call *call)
 {
 	const struct pp_prog_fn *nonstatic = NULL, *same_file = NULL;
 	size_t i, first, end;
@@ -334,7 +335,8 @@ static const char *file_suffix(const struct pp_prog_fn *f, const struct pp_prog_
 			s--;
 		while (s > f->file && s[-1] != '/');
 		for (j = 0; j < n; j++)
-			if (m[j] != f && strcmp(m[j]->file, f->file) && pp_file_matches(m[j]->file, s))
+			if (m[j] != f && strcmp(m[j]->file, f->file) &&
+			    pp_file_matches(m[j]->file, s))
 				unique = false;
 		if (unique)
 			break;

@@ -330,8 +330,10 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		if (ret)
 			return ret;
 		if (f.calls[k].fate == PP_FATE_TIMED && !(f.flags & PP_FUNC_EMITTED))
-			return corrupt(prog, b, "call %u of function %u is timed, the function not "
-					   "emitted", k, i);
+			return corrupt(prog, b,
+				       "call %u of function %u is timed, the function not "
+				       "emitted",
+				       k, i);
 	}
 	return add_rec(prog, &f);
 }

@@ -135,7 +135,8 @@ void pp_program_candidates(const struct pp_prog_fn *const *m, size_t n, char *bu
  * object wins, then a non-static one, then one of @caller's file.
  */
 const struct pp_prog_fn *pp_program_resolve(const struct pp_program *prog,
-					 const struct pp_prog_fn *caller, const struct pp_prog_call *call);
+					    const struct pp_prog_fn *caller,
+					    const struct pp_prog_call *call);
 
 /* Human name of a call's callee: the linkage name, or "<indirect>". */
 const char *pp_prog_call_name(const struct pp_prog_call *call);

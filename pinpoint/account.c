@@ -37,8 +37,8 @@
 struct table {
 	size_t nq, n[2];
 	const struct pp_quantity **q;
-	double *v[2];	/* nq columns of n[r] values, column-major */
-	double *rm[2];	/* the probes' cost taken out of each, the same layout */
+	double *v[2];  /* nq columns of n[r] values, column-major */
+	double *rm[2]; /* the probes' cost taken out of each, the same layout */
 };
 
 static double *col(const struct table *t, int r, size_t k)

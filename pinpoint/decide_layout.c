@@ -32,8 +32,8 @@ void pp_decide_layout(struct pp_quantity *q, size_t n)
 			return;
 	q->has_layout = true;
 	q->layout_sd = sqrt(q->layout[PP_PREV].between + q->layout[PP_CUR].between);
-	q->layout_sensitive = isfinite(centre) && q->layout_sd > 0 &&
-			      fabs(centre) <= 2 * q->layout_sd;
+	q->layout_sensitive =
+	    isfinite(centre) && q->layout_sd > 0 && fabs(centre) <= 2 * q->layout_sd;
 }
 
 /*

@@ -172,7 +172,8 @@ static int entry_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 				"%s revision, %s: the entry ran %llu times, not more than the %llu "
 				"executions every run skips to its steady state",
 				s->rev[r].label, what,
-				(unsigned long long)(e->count + (res->skipped ? res->skipped : 0)), k);
+				(unsigned long long)(e->count + (res->skipped ? res->skipped : 0)),
+				k);
 		return -EIO;
 	}
 	*v = (double)e->total_ns / (double)e->count;
@@ -343,8 +344,10 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 			}
 		}
 		if (left == before) {
-			pp_session_fail(s, "%s revision, %s: a derived quantity's terms were not "
-					   "measured", s->rev[r].label, what);
+			pp_session_fail(s,
+					"%s revision, %s: a derived quantity's terms were not "
+					"measured",
+					s->rev[r].label, what);
 			err = -EIO;
 		}
 	}

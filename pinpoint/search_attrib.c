@@ -249,7 +249,8 @@ static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 		for (int h = 0; h < 2 && len >= 3 && !err; h++) {
 			struct pp_quantity *half = range_q(s, v, h ? mid + 1 : u0, h ? u1 : mid);
 
-			err = half ? derive_from_units(s, v, half, h ? mid + 1 : u0, h ? u1 : mid) : -ENOMEM;
+			err = half ? derive_from_units(s, v, half, h ? mid + 1 : u0, h ? u1 : mid)
+				   : -ENOMEM;
 			if (!err)
 				err = push(batch, n, max, half);
 		}

@@ -294,16 +294,18 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 		json_str(display(f->name));
 		printf(", \"file\": ");
 		json_str(f->file);
-		printf(", \"line\": %u, \"linkage\": \"%s\", \"emitted\": %s, \"object\": ",
-		       f->line, linkage_str(f->linkage),
-		       f->flags & PP_FUNC_EMITTED ? "true" : "false");
+		printf(
+		    ", \"line\": %u, \"linkage\": \"%s\", \"emitted\": %s, \"object\": ", f->line,
+		    linkage_str(f->linkage), f->flags & PP_FUNC_EMITTED ? "true" : "false");
 		json_str(f->object);
 		printf(", \"calls\": [");
 	} else {
 		printf("%s%s (", indent, display(f->name));
 		print_loc(f->file, f->line, 0);
 		printf(") in %s%s\n", f->object,
-		       f->flags & PP_FUNC_EMITTED ? "" : "  not emitted (inlined everywhere or removed)");
+		       f->flags & PP_FUNC_EMITTED
+			   ? ""
+			   : "  not emitted (inlined everywhere or removed)");
 		if (!f->ncalls)
 			printf("%s    no calls\n", indent);
 	}

@@ -67,7 +67,8 @@ int main(void)
 
 	fill(r, &q, 5.0, 0);
 	setup(&q, 3, 0.3);
-	CHECK(pp_decide_layouts_block(&q, N), "layouts 5x the threshold, estimate 0.3: not stopped");
+	CHECK(pp_decide_layouts_block(&q, N),
+	      "layouts 5x the threshold, estimate 0.3: not stopped");
 	CHECK(q.layout_floor > 1.0, "floor %.3f, want above the threshold", q.layout_floor);
 	setup(&q, 2, 0.3);
 	CHECK(!pp_decide_layouts_block(&q, N), "stopped before the third look");

@@ -133,8 +133,8 @@ static void check_components(gsl_rng *r)
 		between += v.between / reps;
 		within += v.within / reps;
 	}
-	printf("components over %d samples (true 1, 1): between %.3f within %.3f\n", reps,
-	       between, within);
+	printf("components over %d samples (true 1, 1): between %.3f within %.3f\n", reps, between,
+	       within);
 	/* the estimate is clipped at 0, which lifts its mean a little */
 	CHECK(between > 0.92 && between < 1.12, "mean between-layout variance %.3f, true 1",
 	      between);
