@@ -26,28 +26,43 @@
 #include "core/stats.h"
 #include "core/stats_internal.h"
 
+/*
+ * Each layout's sum and number of runs, indexed by layout (room for the
+ * largest + 1, in *@top), into fresh arrays.  0 or -ENOMEM.
+ */
+static int tally(const double *x, const unsigned *layout, size_t n, double **sum, size_t **cnt,
+		 unsigned *top)
+{
+	*top = 0;
+	for (size_t i = 0; i < n; i++)
+		*top = layout[i] > *top ? layout[i] : *top;
+	*sum = calloc((size_t)*top + 1, sizeof(**sum));
+	*cnt = calloc((size_t)*top + 1, sizeof(**cnt));
+	if (!*sum || !*cnt) {
+		free(*sum);
+		free(*cnt);
+		*sum = NULL;
+		*cnt = NULL;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		(*sum)[layout[i]] += x[i];
+		(*cnt)[layout[i]]++;
+	}
+	return 0;
+}
+
 int pp_layout_means(const double *x, const unsigned *layout, size_t n, double *means,
 		    size_t *nmeans)
 {
-	unsigned top = 0;
+	unsigned top;
 	double *sum;
 	size_t *cnt, k = 0;
 
 	if (!x || !layout || !means || !nmeans || !pp_all_finite(x, n))
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		top = layout[i] > top ? layout[i] : top;
-	sum = calloc((size_t)top + 1, sizeof(*sum));
-	cnt = calloc((size_t)top + 1, sizeof(*cnt));
-	if (!sum || !cnt) {
-		free(sum);
-		free(cnt);
+	if (tally(x, layout, n, &sum, &cnt, &top))
 		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sum[layout[i]] += x[i];
-		cnt[layout[i]]++;
-	}
 	/* in the order the layouts first appear */
 	for (size_t i = 0; i < n; i++) {
 		unsigned j = layout[i];
@@ -66,26 +81,17 @@ int pp_layout_means(const double *x, const unsigned *layout, size_t n, double *m
 int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 			 struct pp_layout_var *out)
 {
-	unsigned top = 0;
+	unsigned top;
 	double *sum = NULL, grand = 0, ssb = 0, ssw = 0, sumsq_n = 0;
 	size_t *cnt = NULL, k = 0;
 	int ret = 0;
 
 	if (!x || !layout || !out || n < 2 || !pp_all_finite(x, n))
 		return -EINVAL;
+	if (tally(x, layout, n, &sum, &cnt, &top))
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		top = layout[i] > top ? layout[i] : top;
-	sum = calloc((size_t)top + 1, sizeof(*sum));
-	cnt = calloc((size_t)top + 1, sizeof(*cnt));
-	if (!sum || !cnt) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sum[layout[i]] += x[i];
-		cnt[layout[i]]++;
 		grand += x[i];
-	}
 	grand /= (double)n;
 	for (unsigned j = 0; j <= top; j++) {
 		double m;
