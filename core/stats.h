@@ -103,6 +103,7 @@ struct pp_layout_var {
 	double between; /* variance of the layouts' true means (method of moments, >= 0) */
 	double within;	/* variance of runs about their layout's mean */
 	double share;	/* between / (between + within) */
+	double msb, n0; /* mean square between layouts; runs a layout, in effect */
 };
 
 /*

@@ -119,6 +119,8 @@ int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 		double n0 = ((double)n - sumsq_n / (double)n) / (double)(k - 1);
 
 		out->within = msw;
+		out->msb = msb;
+		out->n0 = n0;
 		out->between = (msb - msw) / n0;
 		if (out->between < 0)
 			out->between = 0; /* the estimate can come out negative: none seen */

@@ -37,14 +37,31 @@ void pp_decide_layout(struct pp_quantity *q, size_t n)
 }
 
 /*
+ * A lower bound of the between-layout variance of @v: the method of
+ * moments with the mean square between layouts divided by the upper 0.1 %
+ * point of its F distribution under no layout effect, (MSB / F - MSW) / n0,
+ * at least 0.  With a few runs a layout the point estimate alone is mostly
+ * noise; this keeps a layout effect that is not there from stopping anything.
+ */
+static double between_low(const struct pp_layout_var *v)
+{
+	double f =
+	    gsl_cdf_fdist_Pinv(0.999, (double)(v->layouts - 1), (double)(v->runs - v->layouts));
+	double b = isfinite(f) && f > 0 && v->n0 > 0 ? (v->msb / f - v->within) / v->n0 : 0;
+
+	return b > 0 ? b : 0;
+}
+
+/*
  * Whether @q's layouts, not its runs, keep it from a verdict after a look
  * of @n runs a revision that decided nothing.  The layouts' interval never
  * gets narrower than its between-layout part, sd sqrt(b_p / k_p + b_c /
- * k_c), however many runs the same layouts get: at the level of all the
- * alpha @q has left, and its estimate where it is now, when no verdict is
- * then within reach, more runs cannot decide it.  Asked only once the
- * components rest on three runs a layout and three looks; stopping early
- * is never a claim, so this cannot make a wrong verdict more likely.
+ * k_c), however many runs the same layouts get: with a lower bound of each
+ * b, at the level of all the alpha @q has left and its estimate where it is
+ * now, when no verdict is then within reach, more runs cannot decide it.
+ * Asked only from the fourth look on, with four runs a layout or more;
+ * stopping early is never a claim, so this cannot make a wrong verdict
+ * more likely.
  */
 bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
 {
@@ -52,16 +69,16 @@ bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
 	double c = q->look.diff.centre, t = d->threshold, a = d->alpha - q->seq.spent, floor = 0;
 	double half;
 
-	if (q->seq.looks < 3 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
+	if (q->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
 	    !q->series[PP_CUR].layout)
 		return false;
 	for (int r = 0; r < 2; r++) {
 		struct pp_layout_var v;
 
 		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
-		    n < 3 * v.layouts)
+		    n < 4 * v.layouts)
 			return false;
-		floor += v.between / (double)v.layouts;
+		floor += between_low(&v) / (double)v.layouts;
 	}
 	half = gsl_cdf_ugaussian_Qinv(a / 2) * sqrt(floor);
 	q->layout_floor = half;

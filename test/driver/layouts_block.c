@@ -4,9 +4,10 @@
  * a comparison whose layouts differ by more than its threshold lets, with
  * its estimate near 0, no verdict through however many runs the same
  * layouts get, and is stopped; the same comparison with layouts that do not
- * differ, or with an estimate far beyond the threshold, or before its third
- * look, goes on.  Values drawn with a fixed seed: 8 layouts a revision, 4
- * runs each.
+ * differ (even with runs five times as noisy as the threshold, in 200
+ * samples), or with an estimate far beyond the threshold, or before its
+ * fourth look, goes on.  Values drawn with a fixed seed: 8 layouts a
+ * revision, 5 runs each.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,13 +23,13 @@
 #include "check.h"
 
 #define K 8
-#define PER 4
+#define PER 5
 #define N (K * PER)
 
 static double v[2][N];
 static unsigned lay[2][N];
 
-static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double shift)
+static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd)
 {
 	for (int s = 0; s < 2; s++) {
 		double eff[K];
@@ -37,7 +38,7 @@ static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double shi
 			eff[k] = gsl_ran_gaussian(r, layout_sd);
 		for (int i = 0; i < N; i++) {
 			lay[s][i] = (unsigned)(i % K);
-			v[s][i] = 100 + (s ? shift : 0) + eff[i % K] + gsl_ran_gaussian(r, 0.2);
+			v[s][i] = 100 + eff[i % K] + gsl_ran_gaussian(r, run_sd);
 		}
 		q->series[s].v = v[s];
 		q->series[s].layout = lay[s];
@@ -65,24 +66,34 @@ int main(void)
 	gsl_rng_set(r, 7);
 	memset(&q, 0, sizeof(q));
 
-	fill(r, &q, 5.0, 0);
-	setup(&q, 3, 0.3);
+	fill(r, &q, 5.0, 0.2);
+	setup(&q, 4, 0.3);
 	CHECK(pp_decide_layouts_block(&q, N),
 	      "layouts 5x the threshold, estimate 0.3: not stopped");
 	CHECK(q.layout_floor > 1.0, "floor %.3f, want above the threshold", q.layout_floor);
-	setup(&q, 2, 0.3);
-	CHECK(!pp_decide_layouts_block(&q, N), "stopped before the third look");
-	setup(&q, 3, 30.0);
+	setup(&q, 3, 0.3);
+	CHECK(!pp_decide_layouts_block(&q, N), "stopped before the fourth look");
+	setup(&q, 4, 30.0);
 	CHECK(!pp_decide_layouts_block(&q, N), "estimate 30x the threshold: stopped");
-	CHECK(!pp_decide_layouts_block(&q, 2 * K), "two runs a layout: stopped");
+	CHECK(!pp_decide_layouts_block(&q, 3 * K), "three runs a layout: stopped");
 
-	fill(r, &q, 0.0, 0);
-	setup(&q, 3, 0.05);
+	fill(r, &q, 0.0, 0.2);
+	setup(&q, 4, 0.05);
 	CHECK(!pp_decide_layouts_block(&q, N), "layouts that do not differ: stopped (floor %.3f)",
 	      q.layout_floor);
+	/* noisy runs, layouts that do not differ: whatever the point estimate of
+	 * the between-layout variance, its lower bound stops nothing */
+	for (int i = 0; i < 200; i++) {
+		fill(r, &q, 0.0, 5.0);
+		setup(&q, 4, 0.3);
+		CHECK(!pp_decide_layouts_block(&q, N),
+		      "noise 5x the threshold, no layout effect, "
+		      "sample %d: stopped (floor %.3f)",
+		      i, q.layout_floor);
+	}
 
 	q.series[0].layout = NULL;
-	setup(&q, 3, 0.3);
+	setup(&q, 4, 0.3);
 	CHECK(!pp_decide_layouts_block(&q, N), "runs in one layout: stopped");
 	gsl_rng_free(r);
 	return report("layouts-block");
