@@ -583,6 +583,7 @@ static bool times_place(const struct pp_quantity *q, const struct fnview *v, int
 struct round_ctx {
 	struct fnstate *st;
 	int u0, u1;
+	int want; /* the direction the places are explored in: F's, or a masking improvement's */
 	struct pp_quantity **qs; /* the comparisons being settled */
 	size_t nq;
 };
@@ -672,7 +673,9 @@ static bool single_part(const struct pp_quantity *q)
  * the lower end of the part that leads (a single part decided in F's
  * direction) cannot lead: no answer it could get changes the chain, and it
  * is left open at what is known, "at most" that end.  (For an improvement,
- * mirrored.)  Parts already decided either way keep their verdicts.
+ * mirrored; inside a range followed because it masks F's change, the
+ * question is which part leads that range's, and the rule follows its
+ * direction.)  Parts already decided either way keep their verdicts.
  */
 static const char *matters(struct pp_session *s, void *arg, const struct pp_quantity *q)
 {
@@ -680,7 +683,8 @@ static const char *matters(struct pp_session *s, void *arg, const struct pp_quan
 	const struct round_ctx *rc = arg;
 	const struct fnstate *st = rc->st;
 	const struct pp_quantity *lead = NULL;
-	double bound, far, d = st->dir;
+	int dir = rc->want ? rc->want : st->dir;
+	double bound, far, d = dir;
 	char a[32], b[32];
 
 	(void)s;
@@ -689,32 +693,32 @@ static const char *matters(struct pp_session *s, void *arg, const struct pp_quan
 	for (size_t i = 0; i < st->parts.n; i++) {
 		const struct pp_quantity *p = st->parts.q[i];
 
-		if (p == q || !single_part(p) || beyond(p) != st->dir)
+		if (p == q || !single_part(p) || beyond(p) != dir)
 			continue;
-		if (!lead || d * lead_bound(lead, st->dir) < d * lead_bound(p, st->dir))
+		if (!lead || d * lead_bound(lead, dir) < d * lead_bound(p, dir))
 			lead = p;
 	}
 	if (!lead)
 		return NULL;
-	bound = lead_bound(lead, st->dir);
+	bound = lead_bound(lead, dir);
 	/* the end of q's interval towards F's direction */
-	far = st->dir > 0 ? q->look.diff.high : q->look.diff.low;
+	far = dir > 0 ? q->look.diff.high : q->look.diff.low;
 	if (!isfinite(far) || d * far >= d * bound)
 		return NULL;
 	snprintf(why, sizeof(why),
 		 "left open: %s %s, short of the %s end %s of the part that leads",
-		 st->dir > 0 ? "at most" : "at least", pp_fmt_ns(far, a, sizeof(a)),
-		 st->dir > 0 ? "lower" : "upper", pp_fmt_ns(bound, b, sizeof(b)));
+		 dir > 0 ? "at most" : "at least", pp_fmt_ns(far, a, sizeof(a)),
+		 dir > 0 ? "lower" : "upper", pp_fmt_ns(bound, b, sizeof(b)));
 	return why;
 }
 
 static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
-		   struct pp_quantity *extra, double alpha);
+		   struct pp_quantity *extra, double alpha, int want);
 
 /* Explore the range @q of places @u0..@u1, found slower or faster, with its alpha. */
 static int follow(struct pp_session *s, struct fnstate *st, int u0, int u1, struct pp_quantity *q)
 {
-	int got = explore(s, st, u0, u1, NULL, q->alpha), err;
+	int got = explore(s, st, u0, u1, NULL, q->alpha, beyond(q)), err;
 
 	if (got || beyond(q) <= 0)
 		return got;
@@ -722,9 +726,12 @@ static int follow(struct pp_session *s, struct fnstate *st, int u0, int u1, stru
 	return err ? err : 1;
 }
 
-/* Find the parts of places @u0..@u1 that differ; returns slower nodes made, or an error. */
+/*
+ * Find the parts of places @u0..@u1 that differ, explored in direction @want;
+ * returns slower nodes made, or an error.
+ */
 static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
-		   struct pp_quantity *extra, double alpha)
+		   struct pp_quantity *extra, double alpha, int want)
 {
 	const struct fnview *v = st->v;
 	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
@@ -738,7 +745,7 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		err = pp_qlist_add(&st->parts, batch[i]);
 	if (!err) {
 		struct pp_quantity *total = st->total;
-		struct round_ctx rc = {st, u0, u1, batch, n};
+		struct round_ctx rc = {st, u0, u1, want, batch, n};
 		const struct pp_settle_how how = {.ride = &total,
 						  .nride = 1,
 						  .fill = ride_next_layer,
@@ -900,9 +907,9 @@ static int measure_parts(struct pp_session *s, struct fnstate *st, struct pp_qua
 
 	plan_time(s, st->layer);
 	if (st->v->nu) {
-		err = explore(s, st, 0, st->v->nu - 1, self, alpha);
+		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
 	} else {
-		struct round_ctx rc = {st, 0, -1, &self, 1};
+		struct round_ctx rc = {st, 0, -1, st->dir, &self, 1};
 		const struct pp_settle_how how = {.ride = &st->total, .nride = 1, .arg = &rc};
 
 		if (!self->alpha)
