@@ -157,15 +157,17 @@ static void clean_means(const struct pp_session *s, const struct pp_quantity *cl
 
 /*
  * The share of the calibrated probe cost that makes @f's whole, measured
- * with its parts (column 0 of @t), agree with @f measured clean, over both
- * revisions; every value of @t then keeps (1 - scale) of what was taken
- * out of it.  1 (nothing changes) without clean runs or without a cost to
- * scale.
+ * with its parts (column 0 of @t), agree with @f measured clean, in each
+ * revision; every value of @t then keeps (1 - scale) of what was taken out
+ * of it.  1 (nothing changes) without clean runs or where too little was
+ * taken out to be told from noise.  Each revision has its own: the probes
+ * armed inside F run as many times as F's calls do, which a regression
+ * changes, and the clean runs of a revision are that revision's.
  */
 static void scale_probes(const struct pp_session *s, struct pp_node *f, struct table *t)
 {
 	const struct pp_quantity *clean = f->q;
-	double over = 0, removed = 0, whole = 0, scale;
+	double over = 0, removed = 0;
 
 	if (!clean)
 		return;
@@ -173,7 +175,7 @@ static void scale_probes(const struct pp_session *s, struct pp_node *f, struct t
 	if (!isfinite(f->clean[0]) || !isfinite(f->clean[1]))
 		return;
 	for (int r = 0; r < 2; r++) {
-		double v = 0, rm = 0;
+		double v = 0, rm = 0, scale;
 
 		for (size_t i = 0; i < t->n[r]; i++) {
 			v += col(t, r, 0)[i];
@@ -181,20 +183,19 @@ static void scale_probes(const struct pp_session *s, struct pp_node *f, struct t
 		}
 		v /= (double)t->n[r];
 		rm /= (double)t->n[r];
-		over += v + rm - f->clean[r];
+		f->scales[r] = 1;
+		if (rm < 0.01 * (v + rm))
+			continue;
+		scale = (v + rm - f->clean[r]) / rm;
+		scale = scale < 0 ? 0 : scale > 2 ? 2 : scale;
+		f->scales[r] = scale;
+		over += scale * rm;
 		removed += rm;
-		whole += v + rm;
-	}
-	/* too little taken out for its share to be told from noise */
-	if (removed < 0.01 * whole)
-		return;
-	scale = over / removed;
-	scale = scale < 0 ? 0 : scale > 2 ? 2 : scale;
-	f->probe_scale = scale;
-	for (int r = 0; r < 2; r++)
 		for (size_t k = 0; k < t->nq; k++)
 			for (size_t i = 0; i < t->n[r]; i++)
 				col(t, r, k)[i] += (1 - scale) * rmcol(t, r, k)[i];
+	}
+	f->probe_scale = removed > 0 ? over / removed : 1;
 }
 
 /* A part: the child node and the columns of @t it sums (a structural group sums several). */

@@ -198,6 +198,7 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->child = n->next = -1;
 	n->lead = n->tie = -1;
 	n->probe_scale = 1;
+	n->scales[0] = n->scales[1] = 1;
 	n->clean[0] = n->clean[1] = NAN;
 	n->mean[0] = n->mean[1] = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */

@@ -223,6 +223,7 @@ struct pp_node {
 	 * over what the runtime took out; 1 when that cannot be told.
 	 */
 	double probe_scale;
+	double scales[2];  /* the same, each revision's own (what is applied) */
 	double clean[2]; /* its mean with nothing armed inside, per revision; NaN: none */
 	double mean[2];	 /* a part: its mean over those runs, per revision */
 	size_t runs[2];

@@ -587,6 +587,10 @@ static void write_accounting(struct pp_json *j, const struct pp_session *s, cons
 	interval(j, "whole_ns", n->whole);
 	interval(j, "parts_ns", n->parts);
 	pp_json_num(j, "probe_scale", n->probe_scale);
+	pp_json_array(j, "probe_scales");
+	for (int r = 0; r < 2; r++)
+		pp_json_num(j, NULL, n->scales[r]);
+	pp_json_end_array(j);
 	pp_json_array(j, "clean_ns");
 	pp_json_num(j, NULL, n->clean[PP_PREV]);
 	pp_json_num(j, NULL, n->clean[PP_CUR]);
