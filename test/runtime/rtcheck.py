@@ -252,12 +252,15 @@ def scenario_removal(ctx):
     runs = ratios(items, 'removal, probes=keep')
     if runs is None:
         return
-    raw, net = [], []
+    raw, net, entry = [], [], []
     for ab, r in runs:
         outer, ref = slot(r, 3, 'fn', 'mid_a', 1), slot(r, 2, 'whole', 'mid_b', 1)
         raw.append(outer.total_ns / ref.total_ns)
         net.append((outer.total_ns - outer.probes_ns) / (ref.total_ns - ref.probes_ns))
-        check(ab > 1 + REMOVAL_TOL, 'probes=keep: the entry\'s a/b is %.4f' % ab)
+        entry.append(ab)
+    # the median of the 3 runs, as above: one run on a loaded host can fall short
+    check(statistics.median(entry) > 1 + REMOVAL_TOL,
+          'probes=keep: the entry\'s a/b is %r' % [round(x, 4) for x in entry])
     print('removal, probes=keep: mid_a/mid_b %.4f raw, %.4f less probes_ns'
           % (statistics.median(raw), statistics.median(net)))
     check(statistics.median(raw) > 1 + REMOVAL_TOL,
