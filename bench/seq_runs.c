@@ -108,26 +108,6 @@ static enum pp_seq_verdict old_rule(const struct pp_interval *iv, double t, bool
 	return PP_SEQ_CONTINUE;
 }
 
-/* The driver's rule (core/stats_seq.c's verdict_of), for the schedule before with it. */
-static enum pp_seq_verdict new_rule_of(const struct pp_interval *iv, double t, bool one_sided)
-{
-	double lo = iv->low, hi = iv->high, c = iv->centre;
-
-	if (one_sided && hi < -t)
-		return PP_SEQ_FASTER;
-	if (one_sided && hi < t)
-		return lo > 0.0 ? PP_SEQ_SLOWER_BELOW : PP_SEQ_NOT_SLOWER;
-	if (!one_sided && hi < t && lo > -t)
-		return lo > 0.0	  ? PP_SEQ_SLOWER_BELOW
-		       : hi < 0.0 ? PP_SEQ_FASTER_BELOW
-				  : PP_SEQ_SAME;
-	if (c >= t && lo > t / 2.0)
-		return PP_SEQ_SLOWER;
-	if (!one_sided && c <= -t && hi < -t / 2.0)
-		return PP_SEQ_FASTER;
-	return PP_SEQ_CONTINUE;
-}
-
 static struct seq_outcome old_simulate(const gsl_rng *r, const struct pp_seq_design *d,
 				       enum seq_noise noise, double scale, double shift, double *x,
 				       double *y, bool new_rule)
@@ -154,7 +134,7 @@ static struct seq_outcome old_simulate(const gsl_rng *r, const struct pp_seq_des
 			if (o.err)
 				return o;
 			spent += a;
-			o.last.verdict = new_rule ? new_rule_of(&c.diff, d->threshold, d->one_sided)
+			o.last.verdict = new_rule ? pp_seq_verdict_of(&c.diff, d->threshold, d->one_sided)
 						  : old_rule(&c.diff, d->threshold, d->one_sided);
 		}
 		if (n == end && o.last.verdict == PP_SEQ_CONTINUE)

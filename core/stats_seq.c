@@ -244,7 +244,7 @@ static int look_interval(enum pp_test test, const double *x, size_t nx, const do
  * of T/2 or less is SLOWER only through an interval that misses it, and one
  * of T or more within the threshold only through one that misses it too.
  */
-static enum pp_seq_verdict verdict_of(const struct pp_interval *iv, double thr, bool one_sided)
+enum pp_seq_verdict pp_seq_verdict_of(const struct pp_interval *iv, double thr, bool one_sided)
 {
 	double lo = iv->low, hi = iv->high, c = iv->centre;
 
@@ -330,7 +330,7 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 		st->spent += a;
 		out->alpha_look = a;
 		out->confidence = 1.0 - a;
-		out->verdict = verdict_of(&out->diff, d->threshold, d->one_sided);
+		out->verdict = pp_seq_verdict_of(&out->diff, d->threshold, d->one_sided);
 		if (isfinite(out->diff.low) && isfinite(out->diff.high))
 			out->mde = pp_seq_mde(a, PP_SEQ_MDE_POWER,
 					      (out->diff.high - out->diff.low) /

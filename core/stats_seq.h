@@ -218,6 +218,14 @@ double pp_seq_runs_to_decide(double centre, double half, double threshold, bool 
  */
 double pp_seq_child_alpha(double parent_alpha, size_t nsiblings);
 
+/*
+ * The verdict an interval @iv gives against threshold @thr (the rule of
+ * doc/statistics.md): shown within the threshold, then a difference of at
+ * least it (centre at @thr or beyond, interval clear of @thr / 2), else
+ * PP_SEQ_CONTINUE.  With @one_sided only "slower?" is asked.
+ */
+enum pp_seq_verdict pp_seq_verdict_of(const struct pp_interval *iv, double thr, bool one_sided);
+
 const char *pp_seq_verdict_name(enum pp_seq_verdict v);
 
 #endif /* PINPOINT_STATS_SEQ_H */
