@@ -209,6 +209,21 @@ static void record_link(char **args, size_t n, size_t out)
 		free(env[i]);
 }
 
+/*
+ * Run @clang with @args[0..@n) and then the command line's own arguments in
+ * this process; returns 127 (and frees @args) only when it cannot.
+ */
+static int exec_clang(const char *clang, char **args, int n, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	execv(clang, args);
+	fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
+	free(args);
+	return 127;
+}
+
 /* Run @args (NULL-terminated); the compiler's exit status, or 128 + its signal. */
 static int run(char **args)
 {
@@ -312,15 +327,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	args[n++] = (char *)clang;
-	if (!s.inputs) {
-		for (int i = 1; i < argc; i++)
-			args[n++] = argv[i];
-		args[n] = NULL;
-		execv(clang, args);
-		fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
-		free(args);
-		return 127;
-	}
+	if (!s.inputs)
+		return exec_clang(clang, args, n, argc, argv);
 	if (find(PP_PATH_PLUGIN, plugin, sizeof(plugin)))
 		goto out_fail;
 	snprintf(plugin_opt, sizeof(plugin_opt), "-fpass-plugin=%s", plugin);
@@ -329,15 +337,8 @@ int main(int argc, char **argv)
 		args[n++] = "-g";
 	if (!s.no_sections && !s.sections)
 		args[n++] = "-ffunction-sections";
-	if (!s.links) {
-		for (int i = 1; i < argc; i++)
-			args[n++] = argv[i];
-		args[n] = NULL;
-		execv(clang, args);
-		fprintf(stderr, "%s: cannot run %s: %s\n", prog, clang, strerror(errno));
-		free(args);
-		return 127;
-	}
+	if (!s.links)
+		return exec_clang(clang, args, n, argc, argv);
 	add_user_args(args, &n, argc, argv, 1, &s, &out);
 	if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
 		goto out_fail;
