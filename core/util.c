@@ -60,6 +60,8 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 		snprintf(buf, len, "%.3g ms", ns / 1e6);
 	else if (a >= 1e3)
 		snprintf(buf, len, "%.3g us", ns / 1e3);
+	else if (a < 1e-3)
+		snprintf(buf, len, "0 ns"); /* rounding left by sums of whole ns, e.g. a derived own body */
 	else
 		snprintf(buf, len, "%.3g ns", ns);
 	return buf;
