@@ -127,6 +127,22 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	return 0;
 }
 
+/* The medians of the @m batches of @batch values of @x, in @z. */
+static int batch_medians(const double *x, size_t m, size_t batch, double *z)
+{
+	double *b = malloc(batch * sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++) {
+		memcpy(b, x + j * batch, batch * sizeof(*b));
+		gsl_sort(b, 1, batch);
+		z[j] = gsl_stats_median_from_sorted_data(b, 1, batch);
+	}
+	free(b);
+	return 0;
+}
+
 int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip)
 {
 	size_t m, best_d = 0;
@@ -137,16 +153,13 @@ int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip)
 	m = n / batch;
 	if (m < 3)
 		return -ENODATA;
-	z = malloc((m + batch) * sizeof(*z));
+	z = malloc(m * sizeof(*z));
 	if (!z)
 		return -ENOMEM;
 	pp_stats_init();
-	for (size_t j = 0; j < m; j++) {
-		double *b = z + m;
-
-		memcpy(b, x + j * batch, batch * sizeof(*b));
-		gsl_sort(b, 1, batch);
-		z[j] = gsl_stats_median_from_sorted_data(b, 1, batch);
+	if (batch_medians(x, m, batch, z)) {
+		free(z);
+		return -ENOMEM;
 	}
 	/* d batches dropped: more than half of the m, and at least two, are kept. */
 	for (size_t d = 0; d <= (m - 1) / 2; d++) {
@@ -163,6 +176,42 @@ int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip)
 	*skip = best_d * batch;
 	free(z);
 	return 0;
+}
+
+int pp_warmup_trim(const double *x, size_t n, size_t batch, double band, size_t *skip)
+{
+	size_t m, d, keep = 0;
+	double *z, mean, sd, reach;
+	int err;
+
+	if (!x || !skip || batch < 1 || !isfinite(band) || band < 0.0 || !pp_all_finite(x, n) ||
+	    *skip % batch)
+		return -EINVAL;
+	m = n / batch;
+	d = *skip / batch;
+	if (m < d + 2)
+		return -EINVAL;
+	if (!d)
+		return 0;
+	z = malloc(m * sizeof(*z));
+	if (!z)
+		return -ENOMEM;
+	err = batch_medians(x, m, batch, z);
+	if (err)
+		goto out;
+	mean = gsl_stats_mean(z + d, 1, m - d);
+	sd = gsl_stats_sd_m(z + d, 1, m - d, mean);
+	/* a prediction interval for one more batch median, 99 % over the d */
+	reach = fmax(band * fabs(mean),
+		     gsl_cdf_tdist_Pinv(1.0 - 0.005 / (double)d, (double)(m - d - 1)) * sd *
+			 sqrt(1.0 + 1.0 / (double)(m - d)));
+	for (size_t j = 0; j < d; j++)
+		if (fabs(z[j] - mean) > reach)
+			keep = j + 1;
+	*skip = keep * batch;
+out:
+	free(z);
+	return err;
 }
 
 static int cmp_double(const void *a, const void *b)

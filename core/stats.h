@@ -148,6 +148,21 @@ int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double 
 int pp_warmup_mser(const double *x, size_t n, size_t batch, size_t *skip);
 
 /*
+ * MSER drops the batches that make the mean of the rest least certain, and
+ * in values that only jitter that can still be several batches: noise at the
+ * start that a drift-free steady state would never show apart.  Dropping
+ * executions costs every later run their time, so a drop is kept only for
+ * batches that stand out: *@skip (a multiple of @batch, pp_warmup_mser's)
+ * is cut back to just after the last of its batches whose median lies
+ * outside the kept batches' mean by more than the larger of @band (a
+ * fraction of that mean) and the reach of a 99 % prediction interval (t,
+ * Bonferroni over the dropped batches) for one more of the kept batches'
+ * medians.  0 when none does.  Returns 0, -EINVAL for @batch 0, a non-finite
+ * value or @band, or a *@skip that leaves fewer than two batches, -ENOMEM.
+ */
+int pp_warmup_trim(const double *x, size_t n, size_t batch, double band, size_t *skip);
+
+/*
  * Variance components of a balanced nested layout (stats_design.c): @rows
  * rows of @n values each, x[i * n + j], each row in block @block[i]
  * (numbered from 0, every block used; NULL: one block), blocks whose means

@@ -119,10 +119,13 @@ static int cmp_double(const void *a, const void *b)
 /*
  * Where the entry's steady state begins: the executions MSER drops as
  * warm-up (pp_warmup_mser, batch medians of PP_WARMUP_BATCH) from the
- * median duration of each execution across the @nd runs' first @n.
- * 0 when there are too few executions for the rule.
+ * median duration of each execution across the @nd runs' first @n, cut
+ * back to the batches that stand out from the steady state by more than
+ * its noise and half the threshold, @band (pp_warmup_trim): every run pays
+ * for the executions it skips.  0 when there are too few executions for
+ * the rule.
  */
-static unsigned long long steady_start(const struct pp_disc *d, size_t nd, size_t n)
+static unsigned long long steady_start(const struct pp_disc *d, size_t nd, size_t n, double band)
 {
 	double *x = malloc((n ? n : 1) * sizeof(*x)), *col = malloc(nd * sizeof(*col));
 	size_t start = 0;
@@ -135,8 +138,17 @@ static unsigned long long steady_start(const struct pp_disc *d, size_t nd, size_
 		qsort(col, nd, sizeof(*col), cmp_double);
 		x[i] = nd % 2 ? col[nd / 2] : (col[nd / 2 - 1] + col[nd / 2]) / 2;
 	}
-	if (pp_warmup_mser(x, n, PP_WARMUP_BATCH, &start))
+	if (pp_warmup_mser(x, n, PP_WARMUP_BATCH, &start)) {
 		start = 0;
+	} else {
+		size_t mser = start;
+
+		if (pp_warmup_trim(x, n, PP_WARMUP_BATCH, band, &start))
+			start = 0;
+		pr_dbg("warm-up: MSER drops the first %zu executions, %zu of them stand out from "
+		       "the steady state",
+		       mser, start);
+	}
 out:
 	free(x);
 	free(col);
@@ -207,7 +219,7 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 		if (d[i].res.slots[0].count < count)
 			count = d[i].res.slots[0].count;
 	}
-	skip = steady_start(d, nd, n);
+	skip = steady_start(d, nd, n, s->opt->precision / 100.0 / 2.0);
 	if (skip >= count)
 		skip = 0;
 	s->entry_skip = skip;

@@ -331,6 +331,66 @@ static void formats(void)
 	}
 }
 
+/*
+ * pp_warmup_trim: MSER's drop cut back to the batches that stand out.  On
+ * noise alone (50 executions, 10 batches of 5), MSER drops batches in many
+ * series; after the cut nearly none are dropped.  A real warm-up (first
+ * batch twice the steady state, second 30 % above) stays dropped; one
+ * below the band does not.
+ */
+static void warmup_trim(gsl_rng *r)
+{
+	enum { N = 50, B = 5, SERIES = 1000 };
+	double x[N];
+	size_t mser_total = 0, trim_total = 0, skip;
+	int err;
+
+	for (int t = 0; t < SERIES; t++) {
+		for (int i = 0; i < N; i++)
+			x[i] = 1000.0 + gsl_ran_gaussian(r, 30.0);
+		CHECK(pp_warmup_mser(x, N, B, &skip) == 0, "noise: mser");
+		mser_total += skip;
+		err = pp_warmup_trim(x, N, B, 0.005, &skip);
+		CHECK(err == 0 && skip % B == 0, "noise: trim returned %d, skip %zu", err, skip);
+		trim_total += skip;
+	}
+	CHECK(mser_total > 3 * (size_t)SERIES, "noise: MSER alone drops %.2f executions a series",
+	      (double)mser_total / SERIES);
+	CHECK(trim_total * 10 < mser_total && trim_total < (size_t)SERIES,
+	      "noise: %.2f executions a series dropped after the cut, MSER %.2f",
+	      (double)trim_total / SERIES, (double)mser_total / SERIES);
+
+	for (int i = 0; i < N; i++)
+		x[i] = 1000.0 + gsl_ran_gaussian(r, 10.0) +
+		       (i < B	    ? 1000.0
+			: i < 2 * B ? 300.0
+				    : 0.0);
+	CHECK(pp_warmup_mser(x, N, B, &skip) == 0 && skip == 2 * B, "warm-up: mser skip %zu", skip);
+	CHECK(pp_warmup_trim(x, N, B, 0.005, &skip) == 0 && skip == 2 * B,
+	      "warm-up: trim skip %zu, want %d", skip, 2 * B);
+
+	/* No noise: the band alone decides (0.2 % stays in, 2 % is dropped). */
+	for (int i = 0; i < N; i++)
+		x[i] = i < B ? 1002.0 : 1000.0;
+	skip = B;
+	CHECK(pp_warmup_trim(x, N, B, 0.005, &skip) == 0 && skip == 0,
+	      "0.2 %% warm-up, band 0.5 %%: skip %zu", skip);
+	for (int i = 0; i < B; i++)
+		x[i] = 1020.0;
+	skip = 2 * B;
+	CHECK(pp_warmup_trim(x, N, B, 0.005, &skip) == 0 && skip == B,
+	      "2 %% warm-up, band 0.5 %%: skip %zu, want %d", skip, B);
+
+	skip = 3;
+	CHECK(pp_warmup_trim(x, N, B, 0.005, &skip) == -EINVAL, "trim: skip not whole batches");
+	skip = 45;
+	CHECK(pp_warmup_trim(x, N, B, 0.005, &skip) == -EINVAL, "trim: one batch left");
+	skip = B;
+	CHECK(pp_warmup_trim(x, N, B, NAN, &skip) == -EINVAL, "trim: NaN band");
+	CHECK(pp_warmup_trim(x, N, 0, 0.005, &skip) == -EINVAL, "trim: batch 0");
+	CHECK(pp_warmup_trim(NULL, N, B, 0.005, &skip) == -EINVAL, "trim: NULL");
+}
+
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -346,6 +406,7 @@ int main(int argc, char **argv)
 	symmetries(r);
 	large(r);
 	formats();
+	warmup_trim(r);
 	gsl_rng_free(r);
 	return report(argv[0]);
 }
