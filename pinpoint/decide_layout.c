@@ -8,8 +8,9 @@
  * From the layouts' share, the sd of the difference that two single
  * layouts of one revision make, sqrt(between_previous + between_current):
  * a difference no larger than twice that is within what a relink alone can
- * move the quantity by, and the report marks it layout-sensitive
- * (doc/statistics.md, "Code layouts").
+ * move the quantity by, and when twice that reaches half the threshold (a
+ * relink can move it by an amount that matters) the report marks it
+ * layout-sensitive (doc/statistics.md, "Code layouts").
  */
 #include <math.h>
 
@@ -32,8 +33,8 @@ void pp_decide_layout(struct pp_quantity *q, size_t n)
 			return;
 	q->has_layout = true;
 	q->layout_sd = sqrt(q->layout[PP_PREV].between + q->layout[PP_CUR].between);
-	q->layout_sensitive =
-	    isfinite(centre) && q->layout_sd > 0 && fabs(centre) <= 2 * q->layout_sd;
+	q->layout_sensitive = isfinite(centre) && 2 * q->layout_sd >= q->threshold_ns / 2 &&
+			      fabs(centre) <= 2 * q->layout_sd;
 }
 
 /*

@@ -414,6 +414,18 @@ def scenario_layoutonly():
               "layouts varied: the entry's layout spread is not reported: %r" % entry.get("layout"))
         check(re.search(r"^Layout spread: layout made \d+% of the entry's", p.stdout, re.M),
               "layouts varied: no Layout spread line")
+        # two layouts of one revision differ by 10 %: a difference within
+        # twice what single layouts make is marked, that reaching T / 2
+        lay = entry["layout"]
+        if 2 * lay["pair_sd_ns"] >= entry["threshold_ns"] / 2:
+            check(lay["sensitive"] == (abs(entry["difference"]["interval"]["centre"]) <=
+                                       2 * lay["pair_sd_ns"]),
+                  "layouts varied: the entry's layout-sensitive mark is %r for a difference of "
+                  "%.0f ns against layouts' %.0f ns" % (lay["sensitive"],
+                                                         entry["difference"]["interval"]["centre"],
+                                                         lay["pair_sd_ns"]))
+        else:
+            check(not lay["sensitive"], "a layout spread below T/2 is marked layout-sensitive")
 
 def main():
     ap = argparse.ArgumentParser()
