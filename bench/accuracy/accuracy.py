@@ -14,10 +14,16 @@ Each cell of the grid is a subject with known regressions:
   * gen-*: a program of gen.py (a call tree four layers below bench_entry)
     whose current revision has extra work in one function at depth D (or in
     two, in different subtrees: the larger one must head the chain);
-  * aa-*: A/A, the same previous program built twice: every regression
-    claimed is a false positive;
+  * aa-*: A/A, the same source built twice, the current revision linked in
+    another order of its functions (other_order()): every regression
+    claimed is a false positive, every call named a false lead.  aa-Nms:
+    the generated program; aa-real-*: a library of bench/real and its
+    driver (REAL_AA below); aa-placement-*: test/driver/programs/placement.c,
+    whose speed moves 10 % and more with its link order, in two orders each;
   * real-*: a real library of the real-code benchmark (bench/real), patched
-    with extra work in one of its functions (REAL_SUBJECTS below).
+    with extra work in one of its functions (REAL_SUBJECTS below), built
+    with pinpoint-cc so that pinpoint can link it in other layouts; the
+    sessions go to depth 3.
 
 Preparing a cell (cached in WORK/cells/<cell>-<hash>, reused while the
 generator, the cell and the pinpoint build's compiler are the same):
@@ -53,7 +59,9 @@ place that knows the report's layout):
     body it ends in) is the injected function, at the injected depth; with
     several regressions the largest must head the chain, and the others are
     checked against the report's contributors when it has such a list;
-  * false positive (A/A): exit status 1;
+  * false positive (A/A): exit status 1; named a call: the chain goes
+    below the entry; their share is given with its one-sided 95 % upper
+    bound (Clopper-Pearson, upper_bound());
   * runs used: every run in the report (discovery, warm-ups, measurements),
     against the theoretical minimum for the same error rates (below);
   * wall time: the session's, start to exit, per verdict.
@@ -162,12 +170,71 @@ def full_grid():
                               [(da, pct), (db, pct / 2)]))
     for ms in ENTRY_MS:
         cells.append(cell('aa-%dms' % ms, ms, [], kind='aa'))
+    cells += real_aa_cells() + placement_cells()
     for i, sub in enumerate(REAL_SUBJECTS):
         c = cell('real-%s-%dpct-d%d' % (sub['lib'], sub['percent'], sub['depth']), None,
                  [(sub['depth'], sub['percent'])], kind='real')
-        c['subject'] = i
+        c['subject'], c['depth'] = i, 3
         cells.append(c)
     return cells
+
+
+# Layout-only pairs of real libraries (kind 'aa'): the library's driver and
+# its arguments; the entry is main.
+REAL_AA = [('expat', ['8']), ('brotli', ['12']), ('lz4', ['10']), ('argon2', ['400'])]
+
+
+def real_aa_cells():
+    cells = []
+    for lib, args in REAL_AA:
+        c = cell('aa-real-%s' % lib, None, [], kind='aa')
+        c['lib'], c['args'], c['depth'] = lib, args, 3
+        cells.append(c)
+    return cells
+
+
+# A layout-sensitive program (test/driver/programs/placement.c: two link
+# orders of it run 10 % and more apart on this VM), as A/A pairs: both
+# revisions linked from the same objects in two orders the cell's seed draws.
+PLACEMENT = os.path.join(HERE, '..', '..', 'test', 'driver', 'programs', 'placement.c')
+
+
+def placement_cells():
+    cells = []
+    for k in range(1, 4):
+        c = cell('aa-placement-%d' % k, None, [], kind='aa')
+        c['program'], c['depth'] = 'placement', 3
+        cells.append(c)
+    return cells
+
+
+def prepare_placement(c, tc, work):
+    d = os.path.join(work, 'cells', cell_key(c, tc))
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, 'objects'))
+    obj = os.path.join(d, 'objects', 'placement.o')
+    run_out([tc['pinpoint-cc'], '-O2', '-fno-inline-functions', '-c', PLACEMENT, '-o', obj])
+    for k, rev in enumerate(('previous', 'current')):
+        os.makedirs(os.path.join(d, rev))
+        run_out([tc['pinpoint-cc'], obj, '-fuse-ld=lld',
+                 '-Wl,--shuffle-sections=.text*=%d' % ((c['seed'] + 7919 * k) % 65521 + 1),
+                 '-o', os.path.join(d, rev, 'prog')])
+    plain = os.path.join(d, 'plain')
+    run_out([tc['cc'], '-O2', '-fno-inline-functions', PLACEMENT, '-o', plain])
+    times = []
+    for _ in range(5):
+        t0 = time.monotonic()
+        run_out([plain])
+        times.append((time.monotonic() - t0) / 20)  # main runs the entry 20 times
+    rec = {'cell': c, 'dir': d, 'entry': 'run', 'entry_ns': 1e9 * statistics.median(times),
+           'args': [], 'calibration': None}
+    with open(rec_path, 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
 
 
 def quick_grid():
@@ -243,13 +310,23 @@ def run_out(cmd, cwd=None, timeout=None):
 ALIGN = ['-falign-functions=64']
 
 
-def compile_c(cc, src_text, out, flags=()):
+def compile_c(cc, src_text, out, link_flags=()):
+    """Compiles and links apart, as a build system does (pinpoint then links
+    the program again in other layouts without compiling it again)."""
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    src = os.path.splitext(out)[0] + '.c'
-    with open(src, 'w') as f:
+    base = os.path.splitext(out)[0]
+    with open(base + '.c', 'w') as f:
         f.write(src_text)
-    run_out([cc, '-O2', '-g'] + ALIGN + list(flags) + [src, '-o', out])
+    run_out([cc, '-O2', '-g'] + ALIGN + ['-c', base + '.c', '-o', base + '.o'])
+    run_out([cc, '-O2', '-g'] + list(link_flags) + [base + '.o', '-o', out])
     return out
+
+
+def other_order(c):
+    """Link options that put the functions in another order than the
+    default link's (lld --shuffle-sections, seeded by the cell): the current
+    revision of an A/A cell, same source, differs in layout."""
+    return ['-fuse-ld=lld', '-Wl,--shuffle-sections=.text*=%d' % (c['seed'] % 65521 + 1)]
 
 
 def exec_times(exe, execs):
@@ -407,8 +484,11 @@ def cell_key(c, tc):
     with open(os.path.join(HERE, 'gen.py'), 'rb') as fh:
         h.update(fh.read())
     h.update(CALIBRATION.encode())
+    h.update(b'compiled and linked apart')
     h.update(json.dumps(c, sort_keys=True).encode())
     h.update(tc['cc'].encode())
+    if c['kind'] == 'aa':
+        h.update(json.dumps(other_order(c)).encode())
     return '%s-%s' % (c['name'], h.hexdigest()[:10])
 
 
@@ -416,6 +496,10 @@ def prepare(c, tc, work, log):
     """Builds (or reuses) the cell's revisions; returns its record."""
     if c['kind'] == 'real':
         return prepare_real(c, tc, work, log)
+    if c.get('lib'):
+        return prepare_real_aa(c, tc, work, log)
+    if c.get('program') == 'placement':
+        return prepare_placement(c, tc, work)
     d = os.path.join(work, 'cells', cell_key(c, tc))
     rec_path = os.path.join(d, 'cell.json')
     if os.path.exists(rec_path):
@@ -436,7 +520,8 @@ def prepare(c, tc, work, log):
         entry_ns = cal['previous_ns']
     cc = tc['pinpoint-cc']
     compile_c(cc, gen.generate(c['seed'], outer), os.path.join(d, 'previous', 'prog'))
-    compile_c(cc, gen.generate(c['seed'], outer, inject), os.path.join(d, 'current', 'prog'))
+    compile_c(cc, gen.generate(c['seed'], outer, inject), os.path.join(d, 'current', 'prog'),
+              other_order(c) if c['kind'] == 'aa' else ())
     rec = {'cell': c, 'dir': d, 'outer': outer, 'entry': ENTRY, 'entry_ns': entry_ns,
            'executions': max(10, int(math.ceil(100.0 / c['entry_ms']))),
            'calibration': cal}
@@ -555,6 +640,79 @@ def import_bench_real(real_dir):
     return bench_real
 
 
+def build_real(br, lib, roots, outdir, tc, prog, link_extra=()):
+    """The library and its driver built two ways, one file at a time with
+    bench/real's flags (br.compile_plan): plain, for the calibration, and with
+    pinpoint-cc (pinpoint-c++ for C++), linked to @prog: its objects stay in
+    @outdir and the link record beside @prog, so that pinpoint can link it
+    again in other layouts (--layouts).  @link_extra: more link options of
+    the instrumented program (another link order).  Returns (plain, prog,
+    the instrumented objects)."""
+    cc, srcs, base, _ = br.compile_plan(lib, roots, {'cc': tc['cc'], 'cxx': tc['cxx'],
+                                                     'plugin': tc['plugin']})
+    wrapper = tc['pinpoint-c++'] if lib['lang'] == 'C++' else tc['pinpoint-cc']
+    objs = {'plain': [], 'pp': []}
+    for v, comp in (('plain', cc), ('pp', wrapper)):
+        os.makedirs(os.path.join(outdir, v), exist_ok=True)
+        for i, src in enumerate(srcs):
+            obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(src)))
+            run_out([comp] + base + ['-c', src, '-o', obj])
+            objs[v].append(obj)
+    plain = os.path.join(outdir, 'plain', 'driver')
+    run_out(br.link_cmd(cc, objs['plain'], plain, lib, tc, 'plain'))
+    link_pp(wrapper, objs['pp'], prog, lib, link_extra)
+    return plain, prog, objs['pp']
+
+
+def link_pp(wrapper, objs, prog, lib, extra=()):
+    """Links @objs with pinpoint-cc to @prog (its link record beside it)."""
+    os.makedirs(os.path.dirname(prog), exist_ok=True)
+    run_out([wrapper, '-O2', '-g'] + list(extra) + objs + ['-o', prog] + lib['libs'] +
+            ['-lpthread', '-lm'])
+
+
+def real_library(c, tc):
+    """bench/real (imported) and its library the cell names."""
+    br = import_bench_real(tc['real-dir'])
+    libs = [lib for lib in br.LIBRARIES if lib['name'] == c['lib']]
+    if not libs:
+        fail('%s: bench/real has no library %s' % (c['name'], c['lib']))
+    return br, libs[0]
+
+
+def prepare_real_aa(c, tc, work, log):
+    """A layout-only pair of a real library: one build with pinpoint-cc,
+    its objects linked twice, the current revision in another function
+    order (other_order()).  Nothing else differs."""
+    br, lib = real_library(c, tc)
+    h = hashlib.sha256((json.dumps([c, lib], sort_keys=True) + tc['cc']).encode())
+    d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    roots = {}
+    for pkg, ver, digest in lib['packages']:
+        roots[pkg] = br.unpack(tc['real-work'], pkg, ver, br.fetch(tc['real-work'], pkg, ver, digest))
+    log('  %s: building %s (bench/real), linking it in two orders ...' % (c['name'], lib['name']))
+    plain, _, objs = build_real(br, lib, roots, os.path.join(d, 'build'), tc,
+                                os.path.join(d, 'previous', 'prog'))
+    wrapper = tc['pinpoint-c++'] if lib['lang'] == 'C++' else tc['pinpoint-cc']
+    link_pp(wrapper, objs, os.path.join(d, 'current', 'prog'), lib, other_order(c))
+    times = []
+    for _ in range(5):
+        out = run_out([plain] + c['args'], timeout=600)
+        times += [float(line.split()[1]) for line in out.splitlines() if line.startswith('cpu_ns ')]
+    rec = {'cell': c, 'dir': d, 'entry': 'main', 'entry_ns': statistics.median(times) if times else None,
+           'args': c['args'], 'calibration': None, 'library': lib['name'],
+           'workload': lib.get('workload')}
+    with open(rec_path, 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
+
+
 def prepare_real(c, tc, work, log):
     """A real library as a subject: bench/real fetches, unpacks and builds it
     (plain and with the plugin and the static runtime, its driver on top);
@@ -595,9 +753,9 @@ def prepare_real(c, tc, work, log):
     shutil.copytree(roots[pkg], patched_root)
     cur_roots = dict(roots)
     cur_roots[pkg] = patched_root
-    tcr = {'cc': tc['cc'], 'cxx': tc['cxx'], 'plugin': tc['plugin'], 'runtime': tc['runtime']}
     log('  %s: building %s (bench/real) ...' % (c['name'], lib['name']))
-    prev, _ = br.build(lib, roots, os.path.join(d, 'build-previous'), tcr)
+    prev_plain, prev_prog, _ = build_real(br, lib, roots, os.path.join(d, 'build-previous'), tc,
+                                       os.path.join(d, 'previous', 'prog'))
 
     def cpu_ns(exe):
         out = run_out([exe] + sub['args'], timeout=600)
@@ -609,15 +767,15 @@ def prepare_real(c, tc, work, log):
     def build(iters):
         with open(os.path.join(patched_root, rel), 'w') as f:
             f.write(text[:m.end()] + real_block(iters, sub.get('every', 1)) + text[m.end():])
-        cur, _ = br.build(lib, cur_roots, os.path.join(d, 'build-current'), tcr)
-        return cur
+        return build_real(br, lib, cur_roots, os.path.join(d, 'build-current'), tc,
+                          os.path.join(d, 'current', 'prog'))
 
     def measure(cur, rounds):
         """Rounds of one process of each, ABBA: the median previous and current,
         the mean paired difference and its t interval (95 %)."""
         p, q = [], []
         for r in range(rounds):
-            order = [(prev['plain'], p), (cur['plain'], q)]
+            order = [(prev_plain, p), (cur[0], q)]
             for exe, xs in (order if r % 2 == 0 else order[::-1]):
                 xs.append(cpu_ns(exe))
         ds = [b - a for a, b in zip(p, q)]
@@ -632,13 +790,13 @@ def prepare_real(c, tc, work, log):
     # the function's executions per run (the runtime's count, exact), what the
     # injected block costs a call (timed inside one process) and the entry's
     # time (plain runs).
-    calls = function_count(prev['instr'], sub, d)
+    calls = function_count(prev_prog, sub, d)
     if not calls:  # inlined in the previous build: count it where the injection keeps it a call
-        calls = function_count(build(1000)['instr'], sub, d)
+        calls = function_count(build(1000)[1], sub, d)
     if not calls:
         fail('%s: %s never runs as a function of its own in either build' % (c['name'], sub['function']))
     calls //= sub.get('every', 1)  # the calls that run the block
-    entries = [cpu_ns(prev['plain']) for _ in range(REAL_ROUNDS)]
+    entries = [cpu_ns(prev_plain) for _ in range(REAL_ROUNDS)]
     entry_ns = statistics.median(entries)
     rel_err = t975(len(entries) - 1) * statistics.stdev(entries) / math.sqrt(len(entries)) / statistics.mean(entries)
     per_iter = block_ns(tc['cc'], 1000, d) / 1000
@@ -676,9 +834,6 @@ def prepare_real(c, tc, work, log):
                 'within_tolerance': low <= best['fraction'] <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
                                              'percent': sub['percent']}]})
-    for rev, exe in (('previous', prev['instr']), ('current', cur['instr'])):
-        os.makedirs(os.path.join(d, rev), exist_ok=True)
-        shutil.copy2(exe, os.path.join(d, rev, 'prog'))
     rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns, 'args': sub['args'],
            'calibration': cal, 'library': lib['name'], 'workload': lib.get('workload')}
     with open(rec_path, 'w') as f:
@@ -811,10 +966,14 @@ def trial(rec, tc, k, trials_dir):
     js = os.path.join(trials_dir, '%s-%02d.json' % (c['name'], k))
     if os.path.exists(js):
         os.unlink(js)
-    cmd = [tc['pinpoint'], '--entry', rec['entry'], '--depth', '4', '--previous', '../previous',
+    cmd = [tc['pinpoint'], '--entry', rec['entry'], '--depth', str(c.get('depth', 4)),
+           '--previous', '../previous',
            '--no-build', '--no-save-command', '--quiet', '--json', js] + c['options'] + \
           tc.get('extra', []) + ['--', './prog'] + rec.get('args', [str(rec.get('executions'))])
     t0 = time.monotonic()
+    if tc.get('fresh-layouts'):  # new link orders for every session: relinking is in its time
+        for rev in ('previous', 'current'):
+            shutil.rmtree(os.path.join(rec['dir'], rev, '.pinpoint', 'layouts'), ignore_errors=True)
     p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
     wall = time.monotonic() - t0
     res = {'trial': k, 'exit': p.returncode, 'wall_s': wall, 'json': js}
@@ -825,6 +984,7 @@ def trial(rec, tc, k, trials_dir):
     res.update(rep)
     if c['kind'] == 'aa':
         res['false_positive'] = p.returncode == 1
+        res['named_call'] = len(rep['chain']) > 1
         return res
     cal = rec['calibration']
     top = cal['targets'][0]
@@ -853,9 +1013,12 @@ def summarise(rec, results, rescore=False):
     s = {'cell': c['name'], 'kind': c['kind'], 'entry_ms': rec['entry_ns'] / 1e6,
          'options': ' '.join(c['options']), 'trials': len(results), 'failed': len(results) - len(ok),
          'runs_median': statistics.median(r['runs'] for r in ok) if ok else None,
-         'wall_median_s': statistics.median(r['wall_s'] for r in results) if results else None}
+         'wall_median_s': statistics.median(r['wall_s'] for r in results) if results else None,
+         'wall_max_s': max(r['wall_s'] for r in results) if results else None,
+         'walls_s': [r['wall_s'] for r in results], 'depth': c.get('depth', 4)}
     if c['kind'] == 'aa':
         s['false_positives'] = sum(1 for r in ok if r['false_positive'])
+        s['named_calls'] = sum(1 for r in ok if r.get('named_call'))
         s['true_pct'] = 0.0
         return s
     cal = rec['calibration']
@@ -882,13 +1045,35 @@ def summarise(rec, results, rescore=False):
     return s
 
 
+def upper_bound(k, n, level=0.95):
+    """The one-sided Clopper-Pearson upper confidence bound at @level for a
+    proportion, @k of @n: the p at which P(X <= k) = 1 - level, X ~ B(n, p)
+    (bisection on the binomial distribution function; scipy's
+    beta.ppf(level, k + 1, n - k) gives the same)."""
+    if n <= 0:
+        return None
+    if k >= n:
+        return 1.0
+
+    def cdf(p):
+        return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k + 1))
+    lo, hi = k / n, 1.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if cdf(mid) > 1 - level:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
 def fmt(x, spec, none='n/a'):
     return none if x is None else spec % x
 
 
 def print_table(rows, out=sys.stdout):
     hdr = ('cell', 'entry', 'size', 'in session', 'trials', 'detected', 'right call', 'A/A FP',
-           'runs', 'minimum', 'ratio', 'wall/verdict')
+           'runs', 'minimum', 'ratio', 'wall/verdict', 'max')
     lines = [hdr]
     for s in rows:
         aa = s['kind'] == 'aa'
@@ -908,7 +1093,7 @@ def print_table(rows, out=sys.stdout):
                       fmt(s['runs_median'], '%.0f'),
                       '-' if aa else fmt(s.get('minimum_runs_median'), '%.0f'),
                       '-' if aa else fmt(s.get('runs_ratio_median'), '%.2fx'),
-                      fmt(s['wall_median_s'], '%.1fs')))
+                      fmt(s['wall_median_s'], '%.1fs'), fmt(s.get('wall_max_s'), '%.0fs')))
     widths = [max(len(str(l[i])) for l in lines) for i in range(len(hdr))]
     for l in lines:
         print('  ' + '  '.join(str(v).ljust(w) for v, w in zip(l, widths)).rstrip(), file=out)
@@ -925,8 +1110,11 @@ def print_targets(rows, out=sys.stdout):
         '--precision-threshold 1' in s['options']  # noqa: E731
     ratios = [s['runs_ratio_median'] for s in rows if s.get('runs_ratio_median')]
     chain = [s['runs_ratio_chain_median'] for s in rows if s.get('runs_ratio_chain_median')]
-    walls = [s['wall_median_s'] for s in rows if s['wall_median_s'] is not None and
-             s['entry_ms'] is not None and 1 <= s['entry_ms'] <= 50]
+    walls = [w for s in rows if s['entry_ms'] is not None and 1 <= s['entry_ms'] <= 50 and
+             s.get('depth', 4) >= 3 for w in s.get('walls_s', [])]
+    aa = [s for s in rows if s['kind'] == 'aa']
+    n_aa = sum(s['trials'] - s['failed'] for s in aa)
+    fp = sum(s['false_positives'] for s in aa)
     print('  targets (printed, not asserted):', file=out)
     print('    right call at 2%% of the entry, default options, depth <= 4: %s   target >= 95%%' %
           agg(gen2, 'right'), file=out)
@@ -934,12 +1122,19 @@ def print_targets(rows, out=sys.stdout):
           agg(one, 'right'), file=out)
     print('    A/A sessions claiming a regression (95%% confidence):       %s   target <= 5%%' %
           agg(lambda s: s['kind'] == 'aa', 'false_positives'), file=out)
+    bound = upper_bound(fp, n_aa)
+    print('      one-sided 95%% upper bound (Clopper-Pearson):             %s' %
+          fmt(100 * bound if bound is not None else None, '%.1f%%'), file=out)
+    print('    A/A sessions naming a call:                                %s   target 0' %
+          agg(lambda s: s['kind'] == 'aa', 'named_calls'), file=out)
     print('    runs used / theoretical minimum, median over cells:        %s   target <= 2x' %
           (('%.2fx' % statistics.median(ratios)) if ratios else 'n/a'), file=out)
     print('      (against the chain alone, no part ruled out:             %s)' %
           (('%.2fx' % statistics.median(chain)) if chain else 'n/a'), file=out)
-    print('    wall time to a verdict, median over cells (entry 1-50 ms): %s   target <= 300 s' %
-          (('%.0f s' % statistics.median(walls)) if walls else 'n/a'), file=out)
+    print('    wall time to a verdict, sessions of entries 1-50 ms, depth >= 3: median %s, max %s'
+          '   targets <= 120 s, <= 300 s' %
+          (fmt(statistics.median(walls) if walls else None, '%.0f s'),
+           fmt(max(walls) if walls else None, '%.0f s')), file=out)
 
 
 # ----------------------------------------------------------------------------
@@ -960,6 +1155,7 @@ def toolchain(build):
           'runtime': os.path.join(build, 'runtime', 'libpinpoint-rt.a'),
           'pinpoint': os.path.join(build, 'pinpoint', 'pinpoint'),
           'pinpoint-cc': os.path.join(build, 'tools', 'pinpoint-cc'),
+          'pinpoint-c++': os.path.join(build, 'tools', 'pinpoint-c++'),
           'layers': os.path.join(build, 'tools', 'pinpoint-layers')}
     for k in ('pinpoint', 'pinpoint-cc', 'layers'):
         if not os.path.exists(tc[k]):
@@ -986,6 +1182,10 @@ def main():
     ap.add_argument('--extra', default='', metavar='OPTIONS',
                     help='more pinpoint options for every session, space-separated '
                          '(e.g. "--layouts 1" to measure each revision as built)')
+    ap.add_argument('--fresh-layouts', action='store_true',
+                    help='draw new link orders for every session (removes each revision\'s '
+                         '.pinpoint/layouts before it): sessions of a cell then see different '
+                         'layouts, as sessions on different commits do')
     ap.add_argument('--trial-offset', type=int, default=0, metavar='K',
                     help='number this run\'s trials from K + 1, so that it adds to an earlier run\'s')
     ap.add_argument('--real-dir', default=os.path.join(HERE, '..', 'real'),
@@ -1040,6 +1240,7 @@ def main():
     tc = toolchain(build)
     tc['real-dir'] = args.real_dir
     tc['extra'] = args.extra.split()
+    tc['fresh-layouts'] = args.fresh_layouts
     tc['real-work'] = os.path.abspath(args.real_work or os.path.join(build, 'bench-real'))
     work = os.path.abspath(args.work or os.path.join(build, 'bench-accuracy'))
     trials_dir = os.path.join(work, 'trials')
