@@ -182,7 +182,12 @@ struct pp_varcomp {
 	 * halves (h = n / 2 values each, the last value left out for odd n)
 	 * about their mean, and (ms_between - within_long) / n. */
 	double within_long, between_long;
+	/* between_long with ms_between at its one-sided PP_VARCOMP_HIGH upper
+	 * confidence bound, ms_between * df_between / chi2(1 - level, df_between):
+	 * from a few rows the estimate is often 0 where runs do differ. */
+	double between_long_high;
 };
+#define PP_VARCOMP_HIGH 0.90
 int pp_variance_components(const double *x, size_t rows, size_t n, const unsigned *block,
 			   struct pp_varcomp *out);
 

@@ -30,6 +30,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "core/stats.h"
 #include "core/stats_internal.h"
 
@@ -103,6 +105,11 @@ int pp_variance_components(const double *x, size_t rows, size_t n, const unsigne
 	out->between = (out->ms_between - out->ms_within) / (double)n;
 	out->within_long = (double)h * halves / (double)rows;
 	out->between_long = (out->ms_between - out->within_long) / (double)n;
+	out->between_long_high =
+	    (out->ms_between * (double)out->df_between /
+		 gsl_cdf_chisq_Pinv(1.0 - PP_VARCOMP_HIGH, (double)out->df_between) -
+	     out->within_long) /
+	    (double)n;
 out:
 	free(bsum);
 	free(brows);

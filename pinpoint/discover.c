@@ -189,12 +189,20 @@ static unsigned long long auto_stop(const struct pp_disc *d, size_t nd, size_t n
 	}
 	if (pp_variance_components(x, nd, kept, block, &vc))
 		goto out;
+	/*
+	 * The spread between runs at its upper bound: from a few discovery runs
+	 * its estimate is often 0, which sends every run to its end, while too
+	 * few executions a run cost little (a run's cost is flat near the
+	 * optimum, and the runs' own spread is what most sessions are made of).
+	 */
+	vc.between_long = fmax(vc.between_long, vc.between_long_high);
 	k = pp_executions_per_run(&vc, other + (double)skip * exec, exec);
 	pr_dbg("executions: sd %.0f ns within runs (%.0f ns over runs' halves), %.0f ns between "
-	       "runs, %.0f ns a run besides its executions, %.0f ns an execution: %.1f executions "
-	       "per run after the warm-up",
+	       "runs (%.0f%% upper bound), %.0f ns a run besides its executions, %.0f ns an "
+	       "execution: %.1f executions per run after the warm-up",
 	       sqrt(vc.within), sqrt(vc.within_long),
-	       vc.between_long > 0 ? sqrt(vc.between_long) : 0.0, other, exec, k);
+	       vc.between_long > 0 ? sqrt(vc.between_long) : 0.0, 100 * PP_VARCOMP_HIGH, other,
+	       exec, k);
 	if (isfinite(k)) {
 		double keep = fmax(ceil(k), PP_MIN_KEPT);
 

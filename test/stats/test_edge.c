@@ -83,6 +83,10 @@ static void bad_input(void)
 		  vc.df_between == 1 && fabs(vc.ms_within - 2.5 / 3) < 1e-15 &&
 		  fabs(vc.ms_between - 2 * (1.25 * 1.25 * 2) / 1) < 1e-12,
 	      "varcomp by hand: msw %g msb %g", vc.ms_within, vc.ms_between);
+	/* chi2(0.10, 1 df) = 0.015790774093431218: scipy 1.10.1, chi2.ppf(0.1, 1) */
+	CHECK(fabs(vc.between_long_high - (6.25 / 0.015790774093431218 - vc.within_long) / 2) <
+		  1e-9 * vc.between_long_high,
+	      "varcomp: between_long_high %.17g", vc.between_long_high);
 	vc = (struct pp_varcomp){.within_long = 4, .between_long = 1};
 	CHECK(fabs(pp_executions_per_run(&vc, 9, 1) - 6) < 1e-12, "k = sqrt(9 * 4)");
 	vc.between_long = 0;
