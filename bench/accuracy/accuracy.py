@@ -180,8 +180,9 @@ def full_grid():
 
 
 # Layout-only pairs of real libraries (kind 'aa'): the library's driver and
-# its arguments; the entry is main.
-REAL_AA = [('expat', ['8']), ('brotli', ['12']), ('lz4', ['10']), ('argon2', ['400'])]
+# its arguments (bench/real's short runs, some 50 ms of work); the entry is
+# main.
+REAL_AA = [('expat', ['4']), ('brotli', ['6']), ('lz4', ['8']), ('argon2', ['150'])]
 
 
 def real_aa_cells():
