@@ -210,12 +210,9 @@ def placement_cells():
 
 
 def prepare_placement(c, tc, work):
-    d = os.path.join(work, 'cells', cell_key(c, tc))
-    rec_path = os.path.join(d, 'cell.json')
-    if os.path.exists(rec_path):
-        with open(rec_path) as f:
-            return json.load(f)
-    shutil.rmtree(d, ignore_errors=True)
+    d, rec = cell_dir(work, cell_key(c, tc))
+    if rec:
+        return rec
     os.makedirs(os.path.join(d, 'objects'))
     obj = os.path.join(d, 'objects', 'placement.o')
     run_out([tc['pinpoint-cc'], '-O2', '-fno-inline-functions', '-c', PLACEMENT, '-o', obj])
@@ -231,11 +228,8 @@ def prepare_placement(c, tc, work):
         t0 = time.monotonic()
         run_out([plain])
         times.append((time.monotonic() - t0) / 20)  # main runs the entry 20 times
-    rec = {'cell': c, 'dir': d, 'entry': 'run', 'entry_ns': 1e9 * statistics.median(times),
-           'args': [], 'calibration': None}
-    with open(rec_path, 'w') as f:
-        json.dump(rec, f, indent=1)
-    return rec
+    return save_cell({'cell': c, 'dir': d, 'entry': 'run',
+                      'entry_ns': 1e9 * statistics.median(times), 'args': [], 'calibration': None})
 
 
 def quick_grid():
@@ -501,13 +495,9 @@ def prepare(c, tc, work, log):
         return prepare_real_aa(c, tc, work, log)
     if c.get('program') == 'placement':
         return prepare_placement(c, tc, work)
-    d = os.path.join(work, 'cells', cell_key(c, tc))
-    rec_path = os.path.join(d, 'cell.json')
-    if os.path.exists(rec_path):
-        with open(rec_path) as f:
-            return json.load(f)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
+    d, rec = cell_dir(work, cell_key(c, tc))
+    if rec:
+        return rec
     log('  %s: calibrating with plain builds ...' % c['name'])
     outer = calibrate_outer(tc, d, c['seed'], c['entry_ms'])
     if c['kind'] == 'aa':
@@ -523,12 +513,9 @@ def prepare(c, tc, work, log):
     compile_c(cc, gen.generate(c['seed'], outer), os.path.join(d, 'previous', 'prog'))
     compile_c(cc, gen.generate(c['seed'], outer, inject), os.path.join(d, 'current', 'prog'),
               other_order(c) if c['kind'] == 'aa' else ())
-    rec = {'cell': c, 'dir': d, 'outer': outer, 'entry': ENTRY, 'entry_ns': entry_ns,
-           'executions': max(10, int(math.ceil(100.0 / c['entry_ms']))),
-           'calibration': cal}
-    with open(rec_path, 'w') as f:
-        json.dump(rec, f, indent=1)
-    return rec
+    return save_cell({'cell': c, 'dir': d, 'outer': outer, 'entry': ENTRY, 'entry_ns': entry_ns,
+                      'executions': max(10, int(math.ceil(100.0 / c['entry_ms']))),
+                      'calibration': cal})
 
 
 REAL_WORK = [
@@ -672,31 +659,51 @@ def link_pp(wrapper, objs, prog, lib, extra=()):
             ['-lpthread', '-lm'])
 
 
-def real_library(c, tc):
-    """bench/real (imported) and its library the cell names."""
+def real_library(c, tc, name):
+    """bench/real (imported), its library @name and the roots of that
+    library's unpacked packages (fetched once into --real-work)."""
     br = import_bench_real(tc['real-dir'])
-    libs = [lib for lib in br.LIBRARIES if lib['name'] == c['lib']]
+    libs = [lib for lib in br.LIBRARIES if lib['name'] == name]
     if not libs:
-        fail('%s: bench/real has no library %s' % (c['name'], c['lib']))
-    return br, libs[0]
+        fail('%s: bench/real has no library %s' % (c['name'], name))
+    roots = {}
+    for pkg, ver, digest in libs[0]['packages']:
+        roots[pkg] = br.unpack(tc['real-work'], pkg, ver, br.fetch(tc['real-work'], pkg, ver, digest))
+    return br, libs[0], roots
+
+
+def keyed(name, key):
+    """A cell directory's name: the cell's and a hash of @key."""
+    return '%s-%s' % (name, hashlib.sha256(key.encode()).hexdigest()[:10])
+
+
+def cell_dir(work, dirname):
+    """The cell's directory and its record when an earlier preparation left
+    one; else the directory, made empty, and None."""
+    d = os.path.join(work, 'cells', dirname)
+    rec_path = os.path.join(d, 'cell.json')
+    if os.path.exists(rec_path):
+        with open(rec_path) as f:
+            return d, json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d, None
+
+
+def save_cell(rec):
+    with open(os.path.join(rec['dir'], 'cell.json'), 'w') as f:
+        json.dump(rec, f, indent=1)
+    return rec
 
 
 def prepare_real_aa(c, tc, work, log):
     """A layout-only pair of a real library: one build with pinpoint-cc,
     its objects linked twice, the current revision in another function
     order (other_order()).  Nothing else differs."""
-    br, lib = real_library(c, tc)
-    h = hashlib.sha256((json.dumps([c, lib], sort_keys=True) + tc['cc']).encode())
-    d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
-    rec_path = os.path.join(d, 'cell.json')
-    if os.path.exists(rec_path):
-        with open(rec_path) as f:
-            return json.load(f)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    roots = {}
-    for pkg, ver, digest in lib['packages']:
-        roots[pkg] = br.unpack(tc['real-work'], pkg, ver, br.fetch(tc['real-work'], pkg, ver, digest))
+    br, lib, roots = real_library(c, tc, c['lib'])
+    d, rec = cell_dir(work, keyed(c['name'], json.dumps([c, lib], sort_keys=True) + tc['cc']))
+    if rec:
+        return rec
     log('  %s: building %s (bench/real), linking it in two orders ...' % (c['name'], lib['name']))
     plain, _, objs = build_real(br, lib, roots, os.path.join(d, 'build'), tc,
                                 os.path.join(d, 'previous', 'prog'))
@@ -706,12 +713,10 @@ def prepare_real_aa(c, tc, work, log):
     for _ in range(5):
         out = run_out([plain] + c['args'], timeout=600)
         times += [float(line.split()[1]) for line in out.splitlines() if line.startswith('cpu_ns ')]
-    rec = {'cell': c, 'dir': d, 'entry': 'main', 'entry_ns': statistics.median(times) if times else None,
-           'args': c['args'], 'calibration': None, 'library': lib['name'],
-           'workload': lib.get('workload')}
-    with open(rec_path, 'w') as f:
-        json.dump(rec, f, indent=1)
-    return rec
+    return save_cell({'cell': c, 'dir': d, 'entry': 'main',
+                      'entry_ns': statistics.median(times) if times else None,
+                      'args': c['args'], 'calibration': None, 'library': lib['name'],
+                      'workload': lib.get('workload')})
 
 
 def prepare_real(c, tc, work, log):
@@ -726,24 +731,11 @@ def prepare_real(c, tc, work, log):
     the direct difference of the two plain builds is measured too and
     recorded beside it."""
     sub = REAL_SUBJECTS[c['subject']]
-    br = import_bench_real(tc['real-dir'])
-    libs = [lib for lib in br.LIBRARIES if lib['name'] == sub['lib']]
-    if not libs:
-        fail('%s: bench/real has no library %s' % (c['name'], sub['lib']))
-    lib = libs[0]
-    h = hashlib.sha256((CALIBRATION + REAL_CALIBRATION + json.dumps([c, sub, lib], sort_keys=True) +
-                        tc['cc']).encode())
-    d = os.path.join(work, 'cells', '%s-%s' % (c['name'], h.hexdigest()[:10]))
-    rec_path = os.path.join(d, 'cell.json')
-    if os.path.exists(rec_path):
-        with open(rec_path) as f:
-            return json.load(f)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    real_work = tc['real-work']
-    roots = {}
-    for pkg, ver, digest in lib['packages']:
-        roots[pkg] = br.unpack(real_work, pkg, ver, br.fetch(real_work, pkg, ver, digest))
+    br, lib, roots = real_library(c, tc, sub['lib'])
+    d, rec = cell_dir(work, keyed(c['name'], CALIBRATION + REAL_CALIBRATION +
+                                  json.dumps([c, sub, lib], sort_keys=True) + tc['cc']))
+    if rec:
+        return rec
     pkg, _, rel = sub['file'].partition('/')
     with open(os.path.join(roots[pkg], rel)) as f:
         text = f.read()
@@ -835,11 +827,9 @@ def prepare_real(c, tc, work, log):
                 'within_tolerance': low <= best['fraction'] <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
                                              'percent': sub['percent']}]})
-    rec = {'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns, 'args': sub['args'],
-           'calibration': cal, 'library': lib['name'], 'workload': lib.get('workload')}
-    with open(rec_path, 'w') as f:
-        json.dump(rec, f, indent=1)
-    return rec
+    return save_cell({'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns,
+                      'args': sub['args'], 'calibration': cal, 'library': lib['name'],
+                      'workload': lib.get('workload')})
 
 
 # ----------------------------------------------------------------------------
