@@ -196,6 +196,7 @@ int pp_warmup_trim(const double *x, size_t n, size_t batch, double band, size_t 
 	z = malloc(m * sizeof(*z));
 	if (!z)
 		return -ENOMEM;
+	pp_stats_init();
 	err = batch_medians(x, m, batch, z);
 	if (err)
 		goto out;
