@@ -89,7 +89,8 @@ bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
 		return false; /* slower */
 	if (c <= -t && c + half < (d->one_sided ? -t : -t / 2))
 		return false; /* faster */
-	if (c - half > 0 || c + half < 0)
-		return false; /* below the threshold, either way */
+	/* "Slower (or faster) below the threshold" needs the interval within +-T
+	 * as well, the first case: an estimate between 0 and T whose floor reaches
+	 * T can reach no verdict. */
 	return true;
 }

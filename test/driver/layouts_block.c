@@ -6,8 +6,9 @@
  * layouts get, and is stopped; the same comparison with layouts that do not
  * differ (even with runs five times as noisy as the threshold, in 200
  * samples), or with an estimate far beyond the threshold, or before its
- * fourth look, goes on.  Values drawn with a fixed seed: 8 layouts a
- * revision, 5 runs each.
+ * fourth look, goes on; one whose estimate lies between 0 and the threshold
+ * with a floor that reaches past the threshold is stopped too.  Values
+ * drawn with a fixed seed: 8 layouts a revision, 5 runs each.
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,6 +61,7 @@ int main(void)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	struct pp_quantity q;
+	double floor;
 
 	if (!r)
 		return 2;
@@ -76,6 +78,17 @@ int main(void)
 	setup(&q, 4, 30.0);
 	CHECK(!pp_decide_layouts_block(&q, N), "estimate 30x the threshold: stopped");
 	CHECK(!pp_decide_layouts_block(&q, 3 * K), "three runs a layout: stopped");
+
+	/* an estimate between 0 and T whose floor reaches past T: the interval
+	 * clears 0 but can never fall below T, and no verdict is within reach */
+	fill(r, &q, 1.2, 0.2);
+	setup(&q, 4, 0.5);
+	pp_decide_layouts_block(&q, N);
+	floor = q.layout_floor;
+	CHECK(floor > 0.2 && floor < 0.65, "floor %.3f, want 0.2 to 0.65 of the threshold", floor);
+	setup(&q, 4, 1.0 - floor / 2);
+	CHECK(pp_decide_layouts_block(&q, N), "estimate %.3f, floor %.3f: not stopped",
+	      1.0 - floor / 2, floor);
 
 	fill(r, &q, 0.0, 0.2);
 	setup(&q, 4, 0.05);
