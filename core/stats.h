@@ -116,13 +116,20 @@ int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 
 /*
  * The difference of two revisions measured in layouts, the layout the unit:
- * Welch's interval at @confidence for the mean of @y's layout means less the
- * mean of @x's (each layout's runs averaged first, @lx[i] the layout of
- * @x[i]), Welch-Satterthwaite degrees of freedom.  It covers the difference
- * of the revisions' expected times over the layouts they can be linked in,
- * whatever the share of layout in the spread.  Returns 0, -EINVAL,
+ * Welch's interval at @confidence for the mean of @y's layout locations less
+ * the mean of @x's (@lx[i] the layout of @x[i]), Welch-Satterthwaite degrees
+ * of freedom.  A layout's location is the mean of its runs with the far ones
+ * pulled in: its median plus the mean of its runs' residuals from that
+ * median, each held within Tukey's fences (PP_LAYOUT_FENCE interquartile
+ * ranges beyond the quartiles of all residuals, both revisions pooled); where
+ * no run lies beyond them, the layout's mean.  It moves with each layout as a
+ * whole and with a shift of either revision, so it covers the difference of
+ * the revisions' typical times over the layouts they can be linked in,
+ * whatever the share of layout in the spread, and a slow run a machine's
+ * burst makes weighs no more than a run at the fence.  Returns 0, -EINVAL,
  * -ENODATA (fewer than two layouts on a side), -ENOMEM, -EDOM.
  */
+#define PP_LAYOUT_FENCE 1.5
 int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
 		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out);
 

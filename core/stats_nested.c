@@ -7,21 +7,24 @@
  * draws, and an interval that treats them so is too narrow whenever the
  * layout moves the program (Kalibera and Jones, "Rigorous benchmarking in
  * reasonable time", ISMM 2013, where a build is a random level of the
- * experiment).  The unit of comparison is then the layout: the mean of
- * each layout's runs (pp_layout_means), compared between the revisions by
- * the session's test as runs were (the layouts of a revision are drawn at
- * random and independently of the other revision's, so its layout means are
- * independent draws).  pp_layout_components tells how much of a revision's
- * spread comes from layout: the one-way random-effects model x = mu + L_j +
- * e_ij, its variance components by the method of moments with unequal
- * numbers of runs per layout (Searle, Casella and McCulloch, Variance
- * Components, Wiley 1992, section 3.6: n0 = (N - sum n_j^2 / N) / (k - 1)).
+ * experiment).  The unit of comparison is then the layout: the location of
+ * each layout's runs (its mean, far runs held within Tukey's fences about
+ * its median: pp_layout_diff), compared between the revisions by Welch's
+ * test (the layouts of a revision are drawn at random and independently of
+ * the other revision's, so its layout locations are independent draws).  pp_layout_components tells
+ * how much of a revision's spread comes from layout: the one-way random-effects model x = mu + L_j
+ * + e_ij, its variance components by the method of moments with unequal numbers of runs per layout
+ * (Searle, Casella and McCulloch, Variance Components, Wiley 1992, section 3.6: n0 = (N - sum n_j^2
+ * / N) / (k - 1)).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "core/stats.h"
 #include "core/stats_internal.h"
@@ -135,17 +138,76 @@ out:
 }
 
 /*
- * The layouts' means of one revision into a fresh array (*@out, *@k of them).
- * 0, -EINVAL, -ENOMEM.
+ * Each layout's median of one revision, into a fresh array indexed by layout
+ * (*@med, room for the largest + 1), and the runs' residuals from their
+ * layout's median into @res.  0 or -ENOMEM.
  */
-static int means_of(const double *x, const unsigned *layout, size_t n, double **out, size_t *k)
+static int medians_of(const double *x, const unsigned *layout, size_t n, double **med, double *res)
 {
+	unsigned top = 0;
+	size_t *cnt = NULL, *at = NULL;
+	double *buf = NULL;
+	int ret = -ENOMEM;
+
+	for (size_t i = 0; i < n; i++)
+		top = layout[i] > top ? layout[i] : top;
+	*med = calloc((size_t)top + 1, sizeof(**med));
+	cnt = calloc((size_t)top + 2, sizeof(*cnt));
+	at = calloc((size_t)top + 2, sizeof(*at));
+	buf = malloc((n ? n : 1) * sizeof(*buf));
+	if (!*med || !cnt || !at || !buf)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		cnt[layout[i] + 1]++;
+	for (unsigned j = 1; j <= top + 1; j++)
+		cnt[j] += cnt[j - 1]; /* cnt[j]: where layout j's runs start in buf */
+	memcpy(at, cnt, ((size_t)top + 2) * sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		buf[at[layout[i]]++] = x[i];
+	for (unsigned j = 0; j <= top; j++) {
+		size_t m = cnt[j + 1] - cnt[j];
+
+		if (!m)
+			continue;
+		gsl_sort(buf + cnt[j], 1, m);
+		(*med)[j] = gsl_stats_median_from_sorted_data(buf + cnt[j], 1, m);
+	}
+	for (size_t i = 0; i < n; i++)
+		res[i] = x[i] - (*med)[layout[i]];
+	ret = 0;
+out:
+	if (ret) {
+		free(*med);
+		*med = NULL;
+	}
+	free(cnt);
+	free(at);
+	free(buf);
+	return ret;
+}
+
+/*
+ * The layouts' locations of one revision into a fresh array (*@out, *@k of
+ * them): each layout's median plus the mean of its runs' residuals from it,
+ * each residual held within [@lo, @hi].  0, -ENOMEM.
+ */
+static int locations_of(const unsigned *layout, size_t n, const double *med, const double *res,
+			double lo, double hi, double **out, size_t *k)
+{
+	double *clipped = malloc((n ? n : 1) * sizeof(*clipped));
 	int err;
 
-	*out = malloc((n ? n : 1) * sizeof(**out));
-	if (!*out)
+	if (!clipped)
 		return -ENOMEM;
-	err = pp_layout_means(x, layout, n, *out, k);
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!*out) {
+		free(clipped);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		clipped[i] = med[layout[i]] + fmin(fmax(res[i], lo), hi);
+	err = pp_layout_means(clipped, layout, n, *out, k);
+	free(clipped);
 	if (err) {
 		free(*out);
 		*out = NULL;
@@ -153,18 +215,47 @@ static int means_of(const double *x, const unsigned *layout, size_t n, double **
 	return err;
 }
 
+/*
+ * The fences of the runs' residuals from their layouts' medians, both
+ * revisions pooled: Tukey's, 1.5 interquartile ranges beyond the quartiles.
+ * 0 or -ENOMEM.
+ */
+static int fences(const double *rx, size_t nx, const double *ry, size_t ny, double *lo, double *hi)
+{
+	double *all = malloc((nx + ny) * sizeof(*all)), q1, q3;
+
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, rx, nx * sizeof(*all));
+	memcpy(all + nx, ry, ny * sizeof(*all));
+	gsl_sort(all, 1, nx + ny);
+	q1 = gsl_stats_quantile_from_sorted_data(all, 1, nx + ny, 0.25);
+	q3 = gsl_stats_quantile_from_sorted_data(all, 1, nx + ny, 0.75);
+	free(all);
+	*lo = q1 - PP_LAYOUT_FENCE * (q3 - q1);
+	*hi = q3 + PP_LAYOUT_FENCE * (q3 - q1);
+	return 0;
+}
+
 int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
 		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out)
 {
 	double *mx = NULL, *my = NULL, ax = 0, ay = 0, vx = 0, vy = 0, se2, df, q;
+	double *medx = NULL, *medy = NULL, *rx = NULL, *ry = NULL, lo, hi;
 	size_t kx = 0, ky = 0;
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!out || !(confidence > 0 && confidence < 1))
+	if (!out || !(confidence > 0 && confidence < 1) || !x || !lx || !y || !ly ||
+	    !pp_all_finite(x, nx) || !pp_all_finite(y, ny))
 		return -EINVAL;
-	ret = means_of(x, lx, nx, &mx, &kx);
+	rx = malloc((nx ? nx : 1) * sizeof(*rx));
+	ry = malloc((ny ? ny : 1) * sizeof(*ry));
+	if (!rx || !ry || medians_of(x, lx, nx, &medx, rx) || medians_of(y, ly, ny, &medy, ry) ||
+	    fences(rx, nx, ry, ny, &lo, &hi))
+		goto out;
+	ret = locations_of(lx, nx, medx, rx, lo, hi, &mx, &kx);
 	if (!ret)
-		ret = means_of(y, ly, ny, &my, &ky);
+		ret = locations_of(ly, ny, medy, ry, lo, hi, &my, &ky);
 	if (ret)
 		goto out;
 	if (kx < 2 || ky < 2) {
@@ -199,5 +290,9 @@ int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double 
 out:
 	free(mx);
 	free(my);
+	free(medx);
+	free(medy);
+	free(rx);
+	free(ry);
 	return ret;
 }

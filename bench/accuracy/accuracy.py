@@ -964,7 +964,13 @@ def trial(rec, tc, k, trials_dir):
     t0 = time.monotonic()
     if tc.get('fresh-layouts'):  # new link orders for every session: relinking is in its time
         for rev in ('previous', 'current'):
-            shutil.rmtree(os.path.join(rec['dir'], rev, '.pinpoint', 'layouts'), ignore_errors=True)
+            lay = os.path.join(rec['dir'], rev, '.pinpoint', 'layouts')
+            # a killed session's journal: pinpoint puts its original back first
+            if os.path.exists(os.path.join(lay, 'in-place')):
+                print('  %s: a layout of %s is in place; this session reuses the layouts' %
+                      (c['name'], rev), file=sys.stderr)
+                continue
+            shutil.rmtree(lay, ignore_errors=True)
     p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
     wall = time.monotonic() - t0
     res = {'trial': k, 'exit': p.returncode, 'wall_s': wall, 'json': js}

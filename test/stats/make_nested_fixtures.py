@@ -12,9 +12,13 @@ With --check FILE it compares FILE's values with freshly computed ones
 
 Each case draws, with a fixed numpy seed, K layouts per revision with a
 layout effect of sd SB and runs about them of sd SW, the runs spread over
-the layouts unevenly.  The interval is the set of shifts d for which
-scipy.stats.ttest_ind(current layout means - d, previous layout means,
-equal_var=False) does not reject at 1 - CONF, its ends found by
+the layouts unevenly, a share OUT of them slow by 3 to 10 SW (a machine's
+burst).  A layout's location is its median plus the mean of its runs'
+residuals from it, each held within Tukey's fences (1.5 interquartile
+ranges beyond the quartiles of all residuals, both revisions pooled, numpy's
+percentile).  The interval is the set of shifts d for which
+scipy.stats.ttest_ind(current layout locations - d, previous layout
+locations, equal_var=False) does not reject at 1 - CONF, its ends found by
 scipy.optimize.brentq on the p-value: scipy's Welch test, not the closed
 form the C code uses.  Lines:
 
@@ -33,12 +37,21 @@ except ImportError:
     sys.exit("make_nested_fixtures.py needs scipy (apt-get install python3-scipy)")
 
 
-def layout_means(x, lay):
-    return np.array([np.mean([v for v, l in zip(x, lay) if l == k]) for k in sorted(set(lay))])
+def medians(x, lay):
+    return {k: np.median([v for v, l in zip(x, lay) if l == k]) for k in set(lay)}
+
+
+def layout_locations(x, lay, med, lo, hi):
+    held = [med[l] + min(max(v - med[l], lo), hi) for v, l in zip(x, lay)]
+    return np.array([np.mean([v for v, l in zip(held, lay) if l == k]) for k in sorted(set(lay))])
 
 
 def interval(x, lx, y, ly, conf):
-    mx, my = layout_means(x, lx), layout_means(y, ly)
+    medx, medy = medians(x, lx), medians(y, ly)
+    res = [v - medx[l] for v, l in zip(x, lx)] + [v - medy[l] for v, l in zip(y, ly)]
+    q1, q3 = np.percentile(res, [25, 75])  # numpy's default: GSL's quantile, type 7
+    lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    mx, my = layout_locations(x, lx, medx, lo, hi), layout_locations(y, ly, medy, lo, hi)
     centre = my.mean() - mx.mean()
 
     def f(d):  # > 0 inside
@@ -56,24 +69,29 @@ def interval(x, lx, y, ly, conf):
 
 
 CASES = [
-    # layouts prev, layouts cur, runs prev, runs cur, conf, shift, sb, sw
-    (8, 8, 40, 40, 0.95, 0.0, 1.0, 1.0),
-    (8, 8, 24, 30, 0.95, 3.0, 2.0, 0.5),
-    (4, 6, 13, 20, 0.99, 1.0, 0.2, 2.0),
-    (2, 3, 6, 9, 0.90, -2.0, 1.0, 1.0),
-    (16, 12, 64, 50, 0.999, 0.5, 0.5, 0.5),
+    # layouts prev, layouts cur, runs prev, runs cur, conf, shift, sb, sw, slow share
+    (8, 8, 40, 40, 0.95, 0.0, 1.0, 1.0, 0.0),
+    (8, 8, 24, 30, 0.95, 3.0, 2.0, 0.5, 0.0),
+    (4, 6, 13, 20, 0.99, 1.0, 0.2, 2.0, 0.0),
+    (2, 3, 6, 9, 0.90, -2.0, 1.0, 1.0, 0.0),
+    (16, 12, 64, 50, 0.999, 0.5, 0.5, 0.5, 0.0),
+    (8, 8, 80, 80, 0.99, 1.0, 0.2, 1.0, 0.1),
+    (16, 16, 96, 96, 0.997, 0.0, 0.0, 1.0, 0.05),
 ]
 
 
 def rows():
     rng = np.random.default_rng(20261127)
     out = []
-    for kx, ky, nx, ny, conf, shift, sb, sw in CASES:
+    for kx, ky, nx, ny, conf, shift, sb, sw, slow in CASES:
         def draw(k, n, mu):
             eff = rng.normal(0, sb, k)
             lay = [i % k for i in range(n)]
             rng.shuffle(lay)
-            return lay, [100 + mu + eff[l] + rng.normal(0, sw) for l in lay]
+            v = [100 + mu + eff[l] + rng.normal(0, sw) for l in lay]
+            if slow:  # drawn only then: the cases without keep their values
+                v = [a + (rng.uniform(3, 10) * sw if rng.uniform() < slow else 0) for a in v]
+            return lay, v
         lx, x = draw(kx, nx, 0.0)
         ly, y = draw(ky, ny, shift)
         c, lo, hi = interval(x, lx, y, ly, conf)
