@@ -129,8 +129,8 @@ static const struct pp_option_desc options[] = {
     {"timeout", 0, set_real, FIELD(timeout), .arg = "S", .min = 0.001, .max = 1e7,
      .def_note = "20x the first run, at least 60", .help = "seconds one run may take"},
     {"cpu", 0, set_cpu, .arg = "LIST", .help = "pin every run to these CPUs, e.g. 2 or 0,2-3"},
-    {"layouts", 0, set_int, FIELD(layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS, .def = "8",
-     .def_note = "; 1: each revision as built",
+    {"layouts", 0, set_int, FIELD(layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS,
+     .def = "16", .def_note = "; 1: each revision as built",
      .help = "code layouts each revision is measured in: its modules linked again with their "
 	     "functions in random orders, each run in one of them"},
     {"seed", 0, set_seed, .arg = "N", .min = 0, .max = 4294967295.0,

@@ -193,7 +193,7 @@ def check_layouts(p, binaries):
         if not any(re.match(re.escape(os.path.basename(b)) + r"\.[0-9a-f]{16}\.\d+$", n)
                    for n in os.listdir(os.path.join(os.path.dirname(b), ".pinpoint", "layouts"))):
             fail("no layout of %s was made" % b)
-    if not re.search(r"^Layouts: each revision ran in 8 code layouts", p.stdout, re.M):
+    if not re.search(r"^Layouts: each revision ran in 16 code layouts", p.stdout, re.M):
         fail("the report says no layouts were measured")
 
 
