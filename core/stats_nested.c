@@ -7,15 +7,17 @@
  * draws, and an interval that treats them so is too narrow whenever the
  * layout moves the program (Kalibera and Jones, "Rigorous benchmarking in
  * reasonable time", ISMM 2013, where a build is a random level of the
- * experiment).  The unit of comparison is then the layout: the location of
- * each layout's runs (its mean, far runs held within Tukey's fences about
- * its median: pp_layout_diff), compared between the revisions by Welch's
- * test (the layouts of a revision are drawn at random and independently of
- * the other revision's, so its layout locations are independent draws).  pp_layout_components tells
- * how much of a revision's spread comes from layout: the one-way random-effects model x = mu + L_j
- * + e_ij, its variance components by the method of moments with unequal numbers of runs per layout
- * (Searle, Casella and McCulloch, Variance Components, Wiley 1992, section 3.6: n0 = (N - sum n_j^2
- * / N) / (k - 1)).
+ * experiment).  The unit of comparison is then the layout: the location
+ * of each layout's runs (its mean, far runs held within Tukey's fences
+ * about its median: pp_layout_diff), compared between the revisions by
+ * Welch's test (the layouts of a revision are drawn at random and
+ * independently of the other revision's, so its layout locations are
+ * independent draws).  pp_layout_components tells how much of a
+ * revision's spread comes from layout: the one-way random-effects model
+ * x = mu + L_j + e_ij, its variance components by the method of moments
+ * with unequal numbers of runs per layout (Searle, Casella and McCulloch,
+ * Variance Components, Wiley 1992, section 3.6:
+ * n0 = (N - sum n_j^2 / N) / (k - 1)).
  */
 #include <errno.h>
 #include <math.h>
@@ -218,12 +220,15 @@ static int locations_of(const unsigned *layout, size_t n, const double *med, con
 /*
  * The fences of the runs' residuals from their layouts' medians, both
  * revisions pooled: Tukey's, 1.5 interquartile ranges beyond the quartiles.
- * 0 or -ENOMEM.
+ * 0, -ENODATA (no runs on a side) or -ENOMEM.
  */
 static int fences(const double *rx, size_t nx, const double *ry, size_t ny, double *lo, double *hi)
 {
-	double *all = malloc((nx + ny) * sizeof(*all)), q1, q3;
+	double *all, q1, q3;
 
+	if (!nx || !ny)
+		return -ENODATA;
+	all = malloc((nx + ny) * sizeof(*all));
 	if (!all)
 		return -ENOMEM;
 	memcpy(all, rx, nx * sizeof(*all));
@@ -250,10 +255,11 @@ int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double 
 		return -EINVAL;
 	rx = malloc((nx ? nx : 1) * sizeof(*rx));
 	ry = malloc((ny ? ny : 1) * sizeof(*ry));
-	if (!rx || !ry || medians_of(x, lx, nx, &medx, rx) || medians_of(y, ly, ny, &medy, ry) ||
-	    fences(rx, nx, ry, ny, &lo, &hi))
+	if (!rx || !ry || medians_of(x, lx, nx, &medx, rx) || medians_of(y, ly, ny, &medy, ry))
 		goto out;
-	ret = locations_of(lx, nx, medx, rx, lo, hi, &mx, &kx);
+	ret = fences(rx, nx, ry, ny, &lo, &hi);
+	if (!ret)
+		ret = locations_of(lx, nx, medx, rx, lo, hi, &mx, &kx);
 	if (!ret)
 		ret = locations_of(ly, ny, medy, ry, lo, hi, &my, &ky);
 	if (ret)
