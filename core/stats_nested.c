@@ -189,79 +189,60 @@ out:
 }
 
 /*
- * The layouts' locations of one revision into a fresh array (*@out, *@k of
- * them): each layout's median plus the mean of its runs' residuals from it,
- * each residual held within [@lo, @hi].  0, -ENOMEM.
+ * The fences of runs' residuals @r[0..@n) from their layouts' medians:
+ * Tukey's, PP_LAYOUT_FENCE interquartile ranges beyond the quartiles.
+ * 0 or -ENOMEM.
  */
-static int locations_of(const unsigned *layout, size_t n, const double *med, const double *res,
-			double lo, double hi, double **out, size_t *k)
+static int fences(const double *r, size_t n, double *lo, double *hi)
 {
-	double *clipped = malloc((n ? n : 1) * sizeof(*clipped));
-	int err;
+	double *s = pp_sorted_copy(r, n), q1, q3;
 
-	if (!clipped)
+	if (!s)
 		return -ENOMEM;
-	*out = malloc((n ? n : 1) * sizeof(**out));
-	if (!*out) {
-		free(clipped);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		clipped[i] = med[layout[i]] + fmin(fmax(res[i], lo), hi);
-	err = pp_layout_means(clipped, layout, n, *out, k);
-	free(clipped);
-	if (err) {
-		free(*out);
-		*out = NULL;
-	}
-	return err;
-}
-
-/*
- * The fences of the runs' residuals from their layouts' medians, both
- * revisions pooled: Tukey's, 1.5 interquartile ranges beyond the quartiles.
- * 0, -ENODATA (no runs on a side) or -ENOMEM.
- */
-static int fences(const double *rx, size_t nx, const double *ry, size_t ny, double *lo, double *hi)
-{
-	double *all, q1, q3;
-
-	if (!nx || !ny)
-		return -ENODATA;
-	all = malloc((nx + ny) * sizeof(*all));
-	if (!all)
-		return -ENOMEM;
-	memcpy(all, rx, nx * sizeof(*all));
-	memcpy(all + nx, ry, ny * sizeof(*all));
-	gsl_sort(all, 1, nx + ny);
-	q1 = gsl_stats_quantile_from_sorted_data(all, 1, nx + ny, 0.25);
-	q3 = gsl_stats_quantile_from_sorted_data(all, 1, nx + ny, 0.75);
-	free(all);
+	q1 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.25);
+	q3 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.75);
+	free(s);
 	*lo = q1 - PP_LAYOUT_FENCE * (q3 - q1);
 	*hi = q3 + PP_LAYOUT_FENCE * (q3 - q1);
 	return 0;
+}
+
+/* Each residual @r[i] held within [@lo, @hi] and its layout's median added back, in place. */
+static void hold(double *r, const unsigned *layout, size_t n, const double *med, double lo,
+		 double hi)
+{
+	for (size_t i = 0; i < n; i++)
+		r[i] = med[layout[i]] + fmin(fmax(r[i], lo), hi);
 }
 
 int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
 		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out)
 {
 	double *mx = NULL, *my = NULL, ax = 0, ay = 0, vx = 0, vy = 0, se2, df, q;
-	double *medx = NULL, *medy = NULL, *rx = NULL, *ry = NULL, lo, hi;
+	double *medx = NULL, *medy = NULL, *r = NULL, lo, hi;
 	size_t kx = 0, ky = 0;
 	int ret = -ENOMEM;
 
 	if (!out || !(confidence > 0 && confidence < 1) || !x || !lx || !y || !ly ||
 	    !pp_all_finite(x, nx) || !pp_all_finite(y, ny))
 		return -EINVAL;
-	rx = malloc((nx ? nx : 1) * sizeof(*rx));
-	ry = malloc((ny ? ny : 1) * sizeof(*ry));
-	if (!rx || !ry || medians_of(x, lx, nx, &medx, rx) || medians_of(y, ly, ny, &medy, ry))
+	if (!nx || !ny)
+		return -ENODATA;
+	/* the residuals of both revisions in one array: x's, then y's */
+	r = malloc((nx + ny) * sizeof(*r));
+	mx = malloc(nx * sizeof(*mx));
+	my = malloc(ny * sizeof(*my));
+	if (!r || !mx || !my || medians_of(x, lx, nx, &medx, r) ||
+	    medians_of(y, ly, ny, &medy, r + nx))
 		goto out;
-	ret = fences(rx, nx, ry, ny, &lo, &hi);
+	ret = fences(r, nx + ny, &lo, &hi);
+	if (ret)
+		goto out;
+	hold(r, lx, nx, medx, lo, hi);
+	hold(r + nx, ly, ny, medy, lo, hi);
+	ret = pp_layout_means(r, lx, nx, mx, &kx);
 	if (!ret)
-		ret = locations_of(lx, nx, medx, rx, lo, hi, &mx, &kx);
-	if (!ret)
-		ret = locations_of(ly, ny, medy, ry, lo, hi, &my, &ky);
+		ret = pp_layout_means(r + nx, ly, ny, my, &ky);
 	if (ret)
 		goto out;
 	if (kx < 2 || ky < 2) {
@@ -298,7 +279,6 @@ out:
 	free(my);
 	free(medx);
 	free(medy);
-	free(rx);
-	free(ry);
+	free(r);
 	return ret;
 }
