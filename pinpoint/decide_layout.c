@@ -84,13 +84,11 @@ bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
 	half = gsl_cdf_ugaussian_Qinv(a / 2) * sqrt(floor);
 	q->layout_floor = half;
 	if (c + half < t && (d->one_sided || c - half > -t))
-		return false; /* "not slower", or "the same" */
+		return false; /* "not slower", "the same", or either below the threshold */
 	if (c >= t && c - half > t / 2)
 		return false; /* slower */
 	if (c <= -t && c + half < (d->one_sided ? -t : -t / 2))
 		return false; /* faster */
-	/* "Slower (or faster) below the threshold" needs the interval within +-T
-	 * as well, the first case: an estimate between 0 and T whose floor reaches
-	 * T can reach no verdict. */
+	/* none, e.g. for an estimate between 0 and T whose floor reaches T */
 	return true;
 }
