@@ -116,6 +116,7 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 	out->test = test;
 	out->confidence = confidence;
 	out->exact = false;
+	out->paired = false;
 	out->df = 0.0;
 	if (test == PP_TEST_WELCH)
 		err = compare_welch(x, nx, y, ny, confidence, out);

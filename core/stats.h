@@ -48,6 +48,7 @@ struct pp_comparison {
 	double statistic;	 /* U of y, or the t/z statistic */
 	double df;		 /* Welch degrees of freedom; 0 for z and rank tests */
 	bool exact;		 /* rank test: exact distribution used */
+	bool paired;		 /* pp_compare_paired: x[i] and y[i] a pair */
 	bool significant;	 /* the interval excludes 0 */
 };
 
@@ -74,6 +75,29 @@ struct pp_comparison {
  */
 int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, size_t ny,
 	       double confidence, struct pp_comparison *out);
+
+/*
+ * Compare runs taken in pairs, @x[i] (previous) beside @y[i] (current), at
+ * @confidence through their differences d_i = y_i - x_i (stats_paired.c).
+ *
+ * Welch: the paired interval of the mean difference, z from 30 pairs on,
+ * else Student's t with n - 1 df (df then n - 1; statistic mean / se).
+ *
+ * Mann-Whitney: Wilcoxon's signed-rank test, what R's wilcox.test(y, x,
+ * paired = TRUE, conf.int = TRUE) computes: zero differences dropped;
+ * statistic V, the rank sum of the positive ones (midranks for ties); exact
+ * below 50 differences without ties or zeros, else the normal approximation
+ * with tie and continuity correction; diff.centre the Hodges-Lehmann
+ * estimate, the median of the Walsh averages (d_i + d_j) / 2, i <= j; the
+ * interval ends Walsh averages (at the V quantiles when exact, where the
+ * corrected statistic crosses the z quantiles otherwise).  Every difference
+ * zero: p 1 and the interval [0, 0].
+ *
+ * paired is set.  Returns 0 or -EINVAL (n < 2, a non-finite value, bad
+ * confidence or test), -ENOMEM, -EDOM.
+ */
+int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_t n,
+		      double confidence, struct pp_comparison *out);
 
 /*
  * The share a part a is of a whole b, both measured in each run of both
@@ -132,6 +156,21 @@ int pp_layout_components(const double *x, const unsigned *layout, size_t n,
 #define PP_LAYOUT_FENCE 1.5
 int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
 		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out);
+
+/*
+ * Runs in pairs whose layouts are paired too: pair i's previous run in
+ * layout @unit[i] of its revision and its current run in layout @unit[i] of
+ * its own, @d[i] = y_i - x_i.  The unit is the pair of layouts: each unit's
+ * location of its differences (as pp_layout_diff's, fences from all
+ * residuals), and Student's t interval at @confidence for their mean with
+ * k - 1 degrees of freedom over the k units.  The layouts of a unit are
+ * drawn independently of the other units', so the units' locations are
+ * independent draws whose spread holds both revisions' layout effects,
+ * while what moved both runs of a pair cancels.  Returns 0, -EINVAL,
+ * -ENODATA (fewer than two units), -ENOMEM, -EDOM.
+ */
+int pp_layout_paired(const double *d, const unsigned *unit, size_t n, double confidence,
+		     struct pp_interval *out);
 
 /*
  * Warm-up truncation by MSER (White, "An effective truncation heuristic for

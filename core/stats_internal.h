@@ -27,11 +27,21 @@ double *pp_sorted_copy(const double *x, size_t n);
 int pp_diff_select(const double *xs, size_t nx, const double *ys, size_t ny, size_t k, double *out);
 
 /*
+ * The k-th smallest (0-based) of the n (n + 1) / 2 Walsh averages
+ * (ds[i] + ds[j]) / 2, i <= j, without forming them: ds sorted ascending,
+ * k < n (n + 1) / 2.  Returns 0 or -ENOMEM.
+ */
+int pp_walsh_select(const double *ds, size_t n, size_t k, double *out);
+
+/*
  * Null distribution of the Mann-Whitney U for samples of m and n values
  * without ties: counts[u] (u = 0..m*n) is the number of the C(m+n, m)
  * orderings whose U equals u.  Returns a malloc'ed array or NULL.
  */
 double *pp_wilcox_counts(size_t m, size_t n);
+
+/* The signed-rank half of pp_compare_paired(); @d the differences, arguments checked. */
+int pp_compare_signed_rank(const double *d, size_t n, double confidence, struct pp_comparison *out);
 
 /* The Mann-Whitney half of pp_compare(); arguments already checked. */
 int pp_compare_rank(const double *x, size_t nx, const double *y, size_t ny, double confidence,

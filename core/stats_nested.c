@@ -282,3 +282,51 @@ out:
 	free(r);
 	return ret;
 }
+
+int pp_layout_paired(const double *d, const unsigned *unit, size_t n, double confidence,
+		     struct pp_interval *out)
+{
+	double *med = NULL, *r = NULL, *loc = NULL, mean = 0, var = 0, lo, hi, q;
+	size_t k = 0;
+	int ret = -ENOMEM;
+
+	if (!out || !(confidence > 0 && confidence < 1) || !d || !unit || !pp_all_finite(d, n))
+		return -EINVAL;
+	if (!n)
+		return -ENODATA;
+	r = malloc(n * sizeof(*r));
+	loc = malloc(n * sizeof(*loc));
+	if (!r || !loc || medians_of(d, unit, n, &med, r))
+		goto out;
+	ret = fences(r, n, &lo, &hi);
+	if (ret)
+		goto out;
+	hold(r, unit, n, med, lo, hi);
+	ret = pp_layout_means(r, unit, n, loc, &k);
+	if (ret)
+		goto out;
+	if (k < 2) {
+		ret = -ENODATA;
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++)
+		mean += loc[i] / (double)k;
+	for (size_t i = 0; i < k; i++)
+		var += (loc[i] - mean) * (loc[i] - mean) / (double)(k - 1);
+	out->centre = mean;
+	out->low = out->high = mean;
+	if (!(var > 0))
+		goto out;
+	q = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, (double)(k - 1));
+	if (!isfinite(q)) {
+		ret = -EDOM;
+		goto out;
+	}
+	out->low = mean - q * sqrt(var / (double)k);
+	out->high = mean + q * sqrt(var / (double)k);
+out:
+	free(med);
+	free(r);
+	free(loc);
+	return ret;
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * stats_select.c - the k-th smallest of the pairwise differences y_j - x_i.
+ * stats_select.c - the k-th smallest of the pairwise differences y_j - x_i,
+ * and of the Walsh averages (d_i + d_j) / 2, i <= j, of one sample.
  *
  * The Hodges-Lehmann shift and the ends of its confidence interval are order
  * statistics of all nx * ny differences.  With sorted samples the differences
@@ -92,6 +93,76 @@ int pp_diff_select(const double *xs, size_t nx, const double *ys, size_t ny, siz
 					hi[j] = lt[j];
 		} else if (k >= upto) {
 			for (j = 0; j < ny; j++)
+				if (lo[j] < le[j])
+					lo[j] = le[j];
+		} else {
+			*out = p;
+			break;
+		}
+	}
+	free(lo);
+	return 0;
+}
+
+/*
+ * The Walsh averages of sorted @ds form the lower triangle of a matrix
+ * sorted along rows and columns: row j holds (ds[c] + ds[j]) / 2 for
+ * c <= j, ascending in c.  Per row, how many are below @p (strictly when
+ * @strict) into @cnt[j]; returns their sum.  Over the whole row the count
+ * only shrinks as j grows, and the triangle cuts it at j + 1.
+ */
+static uint64_t walsh_below(const double *ds, size_t n, double p, int strict, size_t *cnt)
+{
+	uint64_t total = 0;
+	size_t c = n; /* (ds[i] + ds[j]) / 2 < p for i < c, over the full row */
+
+	for (size_t j = 0; j < n; j++) {
+		while (c > 0) {
+			double v = 0.5 * (ds[c - 1] + ds[j]);
+
+			if (strict ? v < p : v <= p)
+				break;
+			c--;
+		}
+		cnt[j] = c < j + 1 ? c : j + 1;
+		total += cnt[j];
+	}
+	return total;
+}
+
+int pp_walsh_select(const double *ds, size_t n, size_t k, double *out)
+{
+	size_t *lo = malloc(4 * n * sizeof(*lo)), *hi, *lt, *le;
+	uint64_t state = 0x70696e706f696e74ULL;
+
+	if (!lo)
+		return -ENOMEM;
+	hi = lo + n;
+	lt = hi + n;
+	le = lt + n;
+	for (size_t j = 0; j < n; j++) {
+		lo[j] = 0;
+		hi[j] = j + 1;
+	}
+	for (;;) {
+		uint64_t left = 0, r, below, upto;
+		size_t j;
+		double p;
+
+		for (j = 0; j < n; j++)
+			left += hi[j] - lo[j];
+		r = next_random(&state) % left;
+		for (j = 0; r >= hi[j] - lo[j]; j++)
+			r -= hi[j] - lo[j];
+		p = 0.5 * (ds[lo[j] + (size_t)r] + ds[j]);
+		below = walsh_below(ds, n, p, 1, lt);
+		upto = walsh_below(ds, n, p, 0, le);
+		if (k < below) {
+			for (j = 0; j < n; j++)
+				if (hi[j] > lt[j])
+					hi[j] = lt[j];
+		} else if (k >= upto) {
+			for (j = 0; j < n; j++)
 				if (lo[j] < le[j])
 					lo[j] = le[j];
 		} else {

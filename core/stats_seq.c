@@ -11,6 +11,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
@@ -213,27 +214,39 @@ static double max_of(const double *v, size_t n)
 }
 
 /*
- * The interval of y - x at level 1 - @a.  The rank test's normal
- * approximation (ties, or 50 values and more) puts an end it cannot reach at
- * the most extreme difference, which holds no level: that side is left open.
+ * The interval of y - x at level 1 - @a, from independent samples or, with
+ * @paired, from the pairs (x[i], y[i]).  The rank tests' normal
+ * approximation (ties, or 50 values and more) puts an end it cannot reach
+ * at the most extreme difference, which holds no level: that side is left
+ * open.
  */
-static int look_interval(enum pp_test test, const double *x, size_t nx, const double *y, size_t ny,
-			 double a, struct pp_interval *iv)
+static int look_interval(enum pp_test test, bool paired, const double *x, size_t nx,
+			 const double *y, size_t ny, double a, struct pp_interval *iv)
 {
 	struct pp_comparison c;
-	int err = pp_compare(test, x, nx, y, ny, 1.0 - a, &c);
+	double lo, hi;
+	int err = paired ? pp_compare_paired(test, x, y, nx, 1.0 - a, &c)
+			 : pp_compare(test, x, nx, y, ny, 1.0 - a, &c);
 
 	if (err)
 		return err;
 	*iv = c.diff;
-	if (test == PP_TEST_MANN_WHITNEY && !c.exact) {
-		double lo = min_of(y, ny) - max_of(x, nx), hi = max_of(y, ny) - min_of(x, nx);
-
-		if (lo < hi && iv->low <= lo)
-			iv->low = -INFINITY;
-		if (lo < hi && iv->high >= hi)
-			iv->high = INFINITY;
+	if (test != PP_TEST_MANN_WHITNEY || c.exact)
+		return 0;
+	if (paired) {
+		lo = hi = y[0] - x[0];
+		for (size_t i = 1; i < nx; i++) {
+			lo = fmin(lo, y[i] - x[i]);
+			hi = fmax(hi, y[i] - x[i]);
+		}
+	} else {
+		lo = min_of(y, ny) - max_of(x, nx);
+		hi = max_of(y, ny) - min_of(x, nx);
 	}
+	if (lo < hi && iv->low <= lo)
+		iv->low = -INFINITY;
+	if (lo < hi && iv->high >= hi)
+		iv->high = INFINITY;
 	return 0;
 }
 
@@ -263,26 +276,58 @@ enum pp_seq_verdict pp_seq_verdict_of(const struct pp_interval *iv, double thr, 
 	return PP_SEQ_CONTINUE;
 }
 
+/* Whether pair i's two runs were in the same layout unit, for every pair. */
+static bool units_paired(const unsigned *lx, const unsigned *ly, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lx[i] != ly[i])
+			return false;
+	return true;
+}
+
 /*
- * Widen @iv to the union with the layouts' interval at level 1 - @a
- * (pp_layout_diff) when both sides' runs are in two layouts or more; its
- * centre stays the runs' estimate.  0, or an error of pp_layout_diff's
- * other than -ENODATA.
+ * Widen @iv to the union with the layouts' interval at level 1 - @a when
+ * both sides' runs are in two layouts or more: the units' (pp_layout_paired)
+ * when the runs are paired and so are their layouts, else the layouts' of
+ * each revision (pp_layout_diff).  Its centre stays the runs' estimate.
+ * 0, or an error of theirs other than -ENODATA.
  */
-static int widen_by_layouts(const double *x, const unsigned *lx, size_t nx, const double *y,
-			    const unsigned *ly, size_t ny, double a, struct pp_interval *iv)
+static int widen_by_layouts(bool paired, const double *x, const unsigned *lx, size_t nx,
+			    const double *y, const unsigned *ly, size_t ny, double a,
+			    struct pp_interval *iv)
 {
 	struct pp_interval l;
+	double *d;
 	int err;
 
 	if (!lx || !ly)
 		return 0;
-	err = pp_layout_diff(x, lx, nx, y, ly, ny, 1.0 - a, &l);
+	if (paired && units_paired(lx, ly, nx)) {
+		d = malloc(nx * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		for (size_t i = 0; i < nx; i++)
+			d[i] = y[i] - x[i];
+		err = pp_layout_paired(d, lx, nx, 1.0 - a, &l);
+		free(d);
+	} else {
+		err = pp_layout_diff(x, lx, nx, y, ly, ny, 1.0 - a, &l);
+	}
 	if (err)
 		return err == -ENODATA ? 0 : err;
 	iv->low = fmin(iv->low, l.low);
 	iv->high = fmax(iv->high, l.high);
 	return 0;
+}
+
+/* Whether the look can have an interval at level 1 - @a (pp_seq_attainable, paired too). */
+static bool attainable(const struct pp_seq_design *d, size_t nx, size_t ny, double a)
+{
+	if (!d->paired || d->test != PP_TEST_MANN_WHITNEY)
+		return pp_seq_attainable(d->test, nx, ny, a);
+	/* the signed-rank interval's ends: none when even V = 0 (2^-n) is not rarer than a / 2 */
+	return nx >= 2 && valid_alpha(a) &&
+	       -(double)nx * log(2.0) < log(a / 2.0 - 10.0 * DBL_EPSILON);
 }
 
 int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
@@ -301,7 +346,8 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 	int err;
 
 	if (!d || !st || !x || !y || !out || !valid_design(d) || nx < 2 || ny < 2 || st->finished ||
-	    (st->looks && runs <= st->runs) || !pp_all_finite(x, nx) || !pp_all_finite(y, ny))
+	    (st->looks && runs <= st->runs) || !pp_all_finite(x, nx) || !pp_all_finite(y, ny) ||
+	    (d->paired && nx != ny))
 		return -EINVAL;
 	pp_stats_init();
 	last = runs >= d->budget;
@@ -321,10 +367,10 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 	out->diff.high = INFINITY;
 	out->mde = INFINITY;
 	out->verdict = PP_SEQ_CONTINUE;
-	if (a >= PP_SEQ_MIN_ALPHA && pp_seq_attainable(d->test, nx, ny, a)) {
-		err = look_interval(d->test, x, nx, y, ny, a, &out->diff);
+	if (a >= PP_SEQ_MIN_ALPHA && attainable(d, nx, ny, a)) {
+		err = look_interval(d->test, d->paired, x, nx, y, ny, a, &out->diff);
 		if (!err)
-			err = widen_by_layouts(x, lx, nx, y, ly, ny, a, &out->diff);
+			err = widen_by_layouts(d->paired, x, lx, nx, y, ly, ny, a, &out->diff);
 		if (err)
 			return err;
 		st->spent += a;

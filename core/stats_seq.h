@@ -90,6 +90,11 @@ struct pp_seq_design {
 	double growth;	  /* a look's size over the one before, 1 < growth <= 100 */
 	double rho;	  /* look k's share of alpha is proportional to k^rho, |rho| <= 10 */
 	bool one_sided;	  /* only "slower?" is asked: NOT_SLOWER ends it too */
+	/*
+	 * x[i] and y[i] were measured side by side, a pair: the interval is
+	 * the paired test's (pp_compare_paired), and looks need nx == ny.
+	 */
+	bool paired;
 };
 
 /* What one comparison carries from look to look; zero it before the first. */
@@ -158,10 +163,14 @@ int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const do
  * pp_seq_look for runs nested in code layouts, @lx[i] the layout of @x[i]
  * and @ly[j] of @y[j] (NULL: the runs of that side are in one layout).
  * Once both sides' runs are in two layouts or more, the look's interval is
- * the union of the runs' and the layouts' (pp_layout_diff, Welch on the
- * layouts' means) at the look's level, and the verdict is taken on it: the
- * layouts drawn are a sample, which no number of runs in them makes larger
- * (doc/statistics.md, "Code layouts").
+ * the union of the runs' and the layouts' at the look's level, and the
+ * verdict is taken on it: the layouts drawn are a sample, which no number
+ * of runs in them makes larger (doc/statistics.md, "Code layouts").  The
+ * layouts' interval is Welch's on each revision's layout locations
+ * (pp_layout_diff), or, for a paired design whose pairs share their layout
+ * index (@lx[i] == @ly[i] for all i: layout k of each revision make a
+ * unit), Student's on the units' locations of the differences
+ * (pp_layout_paired).
  */
 int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x,
 		   const unsigned *lx, size_t nx, const double *y, const unsigned *ly, size_t ny,

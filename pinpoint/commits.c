@@ -282,6 +282,8 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 	err = err ?: pp_argv_add(a, "--search=%s", pp_search_name(o->search));
 	err =
 	    err ?: pp_argv_add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
+	err = err ?: pp_argv_add(a, "--runs=%s", o->runs_shuffled ? "shuffled" : "paired");
+	err = err ?: pp_argv_add(a, "--timing=%s", o->timing_all ? "all" : "sampled");
 	err = err ?: pp_argv_add(a, "--build-cmd=%s", g->build_cmd);
 	if (o->build_root)
 		err = err ?: pp_argv_add(a, "--build-root=%s", o->build_root);

@@ -87,6 +87,8 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    .rho = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_RHO : PP_SEQ_RHO,
 	    /* The entry asks only "slower?": below +threshold answers it. */
 	    .one_sided = q->kind == PP_Q_ENTRY,
+	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
+	    .paired = !opt->runs_shuffled,
 	};
 	q->seq = (struct pp_seq_state){0};
 	q->next_look = pp_seq_look_size(&q->design, 1);
@@ -110,8 +112,10 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	}
 	/* The test's other figures at the look's level; the interval is the look's own. */
 	if (n < 2 || l->confidence <= 0.0 ||
-	    pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v, n, l->confidence,
-		       &q->cmp)) {
+	    (q->design.paired ? pp_compare_paired(opt->test, q->series[PP_PREV].v,
+						  q->series[PP_CUR].v, n, l->confidence, &q->cmp)
+			      : pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v,
+					   n, l->confidence, &q->cmp))) {
 		q->cmp = (struct pp_comparison){.test = opt->test, .p_value = NAN};
 		q->cmp.statistic = NAN;
 		q->cmp.df = NAN;

@@ -85,6 +85,8 @@ static const struct pp_choice search_choices[] = {{"attrib", PP_SEARCH_ATTRIB, f
 static const struct pp_choice test_choices[] = {{"mann-whitney", PP_TEST_MANN_WHITNEY, false},
 						{"welch", PP_TEST_WELCH, false},
 						{NULL, 0, false}};
+static const struct pp_choice runs_choices[] = {
+    {"paired", false, false}, {"shuffled", true, false}, {NULL, 0, false}};
 static const struct pp_choice timing_choices[] = {
     {"sampled", false, false}, {"all", true, false}, {NULL, 0, false}};
 
@@ -133,6 +135,10 @@ static const struct pp_option_desc options[] = {
      .def = "16", .def_note = "; 1: each revision as built",
      .help = "code layouts each revision is measured in: its modules linked again with their "
 	     "functions in random orders, each run in one of them"},
+    {"runs", 0, set_choice, FIELD(runs_shuffled), .choices = runs_choices, .def = "paired",
+     .help = "paired: each previous run beside a current one, in layouts of the same index, "
+	     "compared through their differences (what moves both cancels); shuffled: in a random "
+	     "order, compared as independent samples"},
     {"seed", 0, set_seed, .arg = "N", .min = 0, .max = 4294967295.0,
      .def_note = "drawn anew; the report records it", .help = "seed of the runs' random order"},
     {"exclude", 0, set_exclude, .arg = "PATTERN",

@@ -32,6 +32,7 @@ struct pp_options {
 	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
 	int layouts;		 /* code layouts per revision (layouts.h); 1: the build's own */
 	bool have_seed;
+	bool runs_shuffled;   /* --runs shuffled: no pairs, independent samples (schedule.h) */
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */
 	bool precision_given; /* --precision-threshold was on the command line */

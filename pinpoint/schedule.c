@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * schedule.c - the order of a batch's runs: warm-ups alternating, the
- * measured runs in a random order with as many of each revision, each run's
+ * measured runs in pairs of one run of each revision (or, --runs shuffled,
+ * in a random order with as many of each revision), each run's
  * code layout (every layout of a revision as often as the round allows) and
  * the environment's and the heap's offsets (schedule.h has why).
  */
@@ -74,11 +75,19 @@ static void draw_layouts(struct pp_session *s, enum pp_rev_id r, int runs, int *
 	gsl_ran_shuffle(s->rng, out, (size_t)runs, sizeof(*out));
 }
 
-/* Each run's layout in @layout, for the runs @order gives (@nwarm warm-ups first). */
+/*
+ * Each run's layout in @layout, for the runs @order gives (@nwarm warm-ups
+ * first).  With @paired, the measured runs come in pairs (turns nwarm + 2i
+ * and nwarm + 2i + 1) and when both revisions have as many layouts, a pair
+ * runs in layout k of each: the previous revision's draw decides k, and the
+ * current one counts it as used.
+ */
 static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, size_t nwarm, int runs,
-			  int *layout)
+			  bool paired, int *layout)
 {
 	size_t total = nwarm + 2 * (size_t)runs;
+	unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
+	bool shared = paired && np && np == nc;
 
 	for (size_t i = 0; i < total; i++)
 		layout[i] = -1;
@@ -92,7 +101,7 @@ static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, siz
 		for (size_t i = 0; i < nwarm; i++)
 			if (order[i] == (enum pp_rev_id)r)
 				layout[i] = (int)gsl_rng_uniform_int(s->rng, n);
-		if (runs <= 0)
+		if (runs <= 0 || (shared && r == PP_CUR))
 			continue;
 		mine = calloc((size_t)runs, sizeof(*mine));
 		if (!mine)
@@ -103,11 +112,19 @@ static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, siz
 				layout[i] = mine[next++];
 		free(mine);
 	}
+	if (shared)
+		for (size_t i = nwarm; i + 1 < total; i += 2) {
+			size_t p = order[i] == PP_PREV ? i : i + 1;
+
+			layout[p == i ? i + 1 : i] = layout[p];
+			s->rev[PP_CUR].lay.used[layout[p]]++;
+		}
 	return 0;
 }
 
 int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout)
 {
+	bool paired = !s->opt || !s->opt->runs_shuffled;
 	size_t n = 0;
 	int err;
 
@@ -119,14 +136,31 @@ int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *ord
 		if ((err = pp_session_rng(s)))
 			return err;
 	}
-	if (runs > 0) {
+	if (runs > 0 && paired) {
+		/* pairs: as many previous-first as current-first (one more of either for an odd
+		 * count, drawn), in a random order */
+		enum pp_rev_id *first = calloc((size_t)runs, sizeof(*first));
+
+		if (!first)
+			return -ENOMEM;
+		for (int i = 0; i < runs; i++)
+			first[i] = i % 2 ? PP_CUR : PP_PREV;
+		if (runs % 2 && gsl_rng_uniform_int(s->rng, 2))
+			first[runs - 1] = PP_CUR;
+		gsl_ran_shuffle(s->rng, first, (size_t)runs, sizeof(*first));
+		for (int i = 0; i < runs; i++) {
+			order[n + 2 * (size_t)i] = first[i];
+			order[n + 2 * (size_t)i + 1] = first[i] == PP_PREV ? PP_CUR : PP_PREV;
+		}
+		free(first);
+	} else if (runs > 0) {
 		for (int i = 0; i < runs; i++) {
 			order[n + (size_t)i] = PP_PREV;
 			order[n + (size_t)runs + (size_t)i] = PP_CUR;
 		}
 		gsl_ran_shuffle(s->rng, order + n, 2 * (size_t)runs, sizeof(*order));
 	}
-	return layout ? assign_layouts(s, order, n, runs, layout) : 0;
+	return layout ? assign_layouts(s, order, n, runs, paired, layout) : 0;
 }
 
 int pp_schedule_setup(struct pp_session *s, int layout, struct pp_run_setup *setup)

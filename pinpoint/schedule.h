@@ -10,6 +10,15 @@
  * round holds its level whatever the machine's drift, bursts or periods.  A
  * fixed order (ABBA) holds it only if nothing on the machine keeps step with
  * the order.  doc/statistics.md, "The order of the runs".
+ *
+ * By default (--runs paired) the measured runs come in pairs instead, one
+ * run of each revision side by side, which one first drawn at random with as
+ * many pairs of each order (a randomized block design, blocks of two): when
+ * the revisions are identical, the sign of each pair's difference is a fair
+ * draw whatever the machine does, so the signed-rank test on the
+ * differences holds its level, and what the machine does at the scale of
+ * a pair (a drift over minutes, a burst spanning both runs) cancels in the
+ * difference instead of widening both revisions' spread.
  */
 #ifndef PINPOINT_SCHEDULE_H
 #define PINPOINT_SCHEDULE_H
@@ -31,12 +40,15 @@ int pp_session_rng(struct pp_session *s);
 /*
  * Fill @order[0 .. 2 * (@warmups + @runs)) with the revision of each run in
  * turn: the warm-ups first, alternating (previous, current, current,
- * previous, ...), then @runs measured runs of each revision in an order
- * drawn uniformly from the C(2 @runs, @runs) possible ones, from the
- * session's generator.  With @layout (NULL: not wanted), each run's layout
- * there: -1 for a revision measured as built (lay.n == 0), a warm-up's
- * drawn uniformly, and the measured runs' as above (s->rev[r].lay.used
- * counts them).  Returns 0 or -ENOMEM.
+ * previous, ...), then @runs measured runs of each revision: paired, @runs
+ * pairs (previous, current) or (current, previous), as many of each as @runs
+ * allows, in a random order; --runs shuffled, in an order drawn uniformly
+ * from the C(2 @runs, @runs) possible ones; from the session's generator.
+ * With @layout (NULL: not wanted), each run's layout there: -1 for a
+ * revision measured as built (lay.n == 0), a warm-up's drawn uniformly, and
+ * the measured runs' as above (s->rev[r].lay.used counts them); paired, with
+ * as many layouts on both sides, both runs of a pair in the layout of the
+ * same index.  Returns 0 or -ENOMEM.
  */
 int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout);
 

@@ -156,8 +156,12 @@ static void write_html(FILE *f, const void *arg)
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
-		s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
-					      : "Mann-Whitney U (Hodges-Lehmann shift)",
+		s->opt->runs_shuffled
+		    ? (s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
+						     : "Mann-Whitney U (Hodges-Lehmann shift)")
+		    : (s->opt->test == PP_TEST_WELCH
+			   ? "paired t (mean of the pairs' differences)"
+			   : "Wilcoxon signed-rank on the pairs' differences (Hodges-Lehmann)"),
 		100 * s->opt->confidence, s->opt->precision);
 	layouts(f, s);
 	if (s->nnodes) {

@@ -171,6 +171,7 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	pp_json_str(j, "search", pp_search_name(o->search));
 	pp_json_int(j, "max_paths", o->max_paths);
 	pp_json_str(j, "test", test_name(o->test));
+	pp_json_str(j, "runs", o->runs_shuffled ? "shuffled" : "paired");
 	pp_json_array(j, "command");
 	for (char **a = o->command; a && *a; a++)
 		pp_json_str(j, NULL, *a);
@@ -374,6 +375,7 @@ static void write_comparisons(struct pp_json *j, const struct pp_session *s)
 			pp_json_num(j, "statistic", q->cmp.statistic);
 			pp_json_num(j, "df", q->cmp.df);
 			pp_json_bool(j, "exact", q->cmp.exact);
+			pp_json_bool(j, "paired", q->cmp.paired);
 			pp_json_bool(j, "significant", q->cmp.significant);
 			pp_json_end_object(j);
 			pp_json_num(j, "threshold_ns", q->threshold_ns);

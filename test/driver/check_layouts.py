@@ -340,6 +340,13 @@ def scenario_warning():
             check(sorted(set(used)) == [0, 1, 2, 3]
                   and max(used.count(k) for k in range(4)) - min(used.count(k) for k in range(4))
                   <= 1, "--layouts 4, %s: runs in layouts %s" % (label, used))
+        # Runs in pairs (--runs paired, the default): both runs of a pair in layout k of each.
+        kept = [r for r in rep["runs"] if r["batch"] > 0 and not r["warmup"]]
+        pairs = [(kept[i], kept[i + 1]) for i in range(0, len(kept) - 1, 2)]
+        check(pairs and all(a["revision"] != b["revision"] and a["layout"] == b["layout"]
+                            for a, b in pairs),
+              "--layouts 4: pairs' revisions and layouts %s"
+              % [(a["revision"][0] + b["revision"][0], a["layout"], b["layout"]) for a, b in pairs])
 
         # Built with the plugin by hand: no link record, measured as built, and said so.
         plugin = run([ARGS.pinpoint, "--print-plugin-path"], expect=0).stdout.strip()

@@ -120,23 +120,48 @@ def scenario_demo_json():
 
 
 def scenario_run_order():
-    """Each batch's kept runs come in a random order with as many of each
-    revision: balanced, not the fixed ABBA order, the same for the same
-    --seed, another for another seed; the report records the seed."""
-    def first_orders(seed):
+    """Each batch's kept runs come in pairs, one run of each revision, which
+    first drawn at random with as many pairs of each order (one more of
+    either for an odd count), both runs of a pair in layouts of the same
+    index; the same for the same --seed, another for another seed; the
+    report records the seed and compares the pairs.  --runs shuffled: a
+    random order with as many of each revision, not in pairs."""
+    def first_orders(seed, *extra):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "report.json")
-            p = demo_session("--json", path, "--seed", str(seed))
+            p = demo_session("--json", path, "--seed", str(seed), *extra)
             report = load_report(path, ARGS.schema, p)
         if report["measurement"]["seed"] != seed:
             fail("the report gives seed %r, not %d" % (report["measurement"]["seed"], seed), p)
-        orders = {}
+        paired = "--runs" not in extra
+        if report["options"]["runs"] != ("paired" if paired else "shuffled"):
+            fail("the report's options give runs %r" % report["options"]["runs"], p)
+        diffs = [c["difference"] for c in report["comparisons"] if c.get("difference")]
+        if not diffs or any(d["paired"] != paired for d in diffs):
+            fail("%d comparisons, not all %s" % (len(diffs), "paired" if paired else "unpaired"), p)
+        orders, layouts = {}, {}
         for r in report["runs"]:
             if r["batch"] > 0 and not r["warmup"]:
                 orders.setdefault(r["batch"], []).append(r["revision"][0])
+                layouts.setdefault(r["batch"], []).append(r["layout"])
+        unpaired = 0
         for b, o in orders.items():
             if o.count("p") != o.count("c"):
                 fail("batch %d ran %d previous and %d current runs" % (b, o.count("p"), o.count("c")), p)
+            pairs = ["".join(o[i:i + 2]) for i in range(0, len(o), 2)]
+            if any(q not in ("pc", "cp") for q in pairs):
+                unpaired += 1
+                if paired:
+                    fail("batch %d is not in pairs: %s" % (b, "".join(o)), p)
+                continue
+            if paired and abs(pairs.count("pc") - pairs.count("cp")) > 1:
+                fail("batch %d: %d pairs previous first, %d current first"
+                     % (b, pairs.count("pc"), pairs.count("cp")), p)
+            lay = layouts[b]
+            if paired and any(lay[i] != lay[i + 1] for i in range(0, len(lay), 2)):
+                fail("batch %d: a pair's runs in layouts of different indices: %r" % (b, lay), p)
+        if not paired and unpaired == 0:
+            fail("--runs shuffled: every batch of %d came in pairs" % len(orders), p)
         abba = [o for o in orders.values()
                 if "".join(o) == ("pccp" * len(o))[:len(o)]]
         if len(orders) < 2 or len(abba) == len(orders):
@@ -149,6 +174,7 @@ def scenario_run_order():
         fail("the same --seed gave the first batch two orders: %s and %s" % (a, b))
     if a == c:
         fail("seeds 7 and 8 gave the first batch the same order %s" % a)
+    print("shuffled, seed 7: %s" % first_orders(7, "--runs", "shuffled"))
 
 
 def scenario_wide():

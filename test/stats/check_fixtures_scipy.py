@@ -8,7 +8,9 @@ A second, independent implementation guards against a mistake in the
 fixtures themselves: Mann-Whitney U and p (scipy.stats.mannwhitneyu, exact
 or asymptotic with continuity correction as R chose), Welch t, df and p
 (scipy.stats.ttest_ind with equal_var=False, t/normal quantiles for the
-interval), the t/z intervals of the summaries, MSER's cut and the nested
+interval), the signed-rank V and p (scipy.stats.wilcoxon, exact or normal
+with continuity correction as R chose) and Walsh median, the paired t
+(scipy.stats.ttest_rel), the t/z intervals of the summaries, MSER's cut and the nested
 ANOVA's mean squares (numpy)
 (scipy.stats.f_oneway).  Exits 77 (skipped) when scipy is missing.
 """
@@ -111,6 +113,41 @@ def main(path):
                 if kind == "mw":
                     hl = float(tok[3])
                     check(name, "HL", float(np.median(np.subtract.outer(y, x))), hl)
+            elif kind == "sr":
+                tok.pop(0)
+                x, y = np.array(sample(tok)), np.array(sample(tok))
+                exact, v, p, hl = (float(t) for t in tok[:4])
+                d = y - x
+                d = d[d != 0]
+                # V is the rank sum of the positive differences: "greater"'s statistic
+                r = stats.wilcoxon(d, zero_method="wilcox", correction=True,
+                                   alternative="greater", mode="exact" if exact else "approx")
+                check(name, "V", float(r.statistic), v)
+                r = stats.wilcoxon(d, zero_method="wilcox", correction=True,
+                                   alternative="two-sided", mode="exact" if exact else "approx")
+                check(name, "p", float(r.pvalue), p)
+                walsh = np.add.outer(d, d)[np.triu_indices(len(d))] / 2
+                check(name, "HL", float(np.median(walsh)), hl)
+            elif kind == "pt":
+                conf = float(tok.pop(0))
+                x, y = np.array(sample(tok)), np.array(sample(tok))
+                want = [float(t) for t in tok]
+                d = y - x
+                n = len(d)
+                m, se = float(np.mean(d)), float(np.std(d, ddof=1)) / math.sqrt(n)
+                if n >= 30:
+                    df, q, p = 0.0, stats.norm.ppf(1 - (1 - conf) / 2), 2 * stats.norm.sf(abs(m / se))
+                else:
+                    r = stats.ttest_rel(y, x)
+                    df, q, p = n - 1.0, stats.t.ppf(1 - (1 - conf) / 2, n - 1), r.pvalue
+                    check(name, "t", r.statistic, want[3])
+                # scipy's t quantile at 7 df agrees with R's to some 1e-10 only
+                scale = 1e-12 * max(np.max(np.abs(x)), np.max(np.abs(y)))
+                check(name, "diff", m, want[0], abs_=scale)
+                check(name, "low", m - q * se, want[1], abs_=scale)
+                check(name, "high", m + q * se, want[2], abs_=scale)
+                check(name, "df", df, want[4])
+                check(name, "p", p, want[5])
             elif kind == "mser":
                 b = int(tok.pop(0))
                 x = np.array(sample(tok))

@@ -13,6 +13,8 @@
 #   mwtest  NAME X Y  EXACT U P          (test only: R has no interval here)
 #   mser    NAME BATCH X  RC SKIP
 #   varcomp NAME ROWS N BLOCKS X  MSW MSB WITHIN BETWEEN WLONG BLONG K
+#   sr      NAME CONF X Y  EXACT V P HL LOW HIGH      (pairs x[i], y[i])
+#   pt      NAME CONF X Y  DIFF LOW HIGH STATISTIC DF P   (pairs x[i], y[i])
 #
 # Sources: summary - mean, sd, median, and t.test(x)$conf.int below 30
 # values, qnorm() above; welch - t.test(y, x, var.equal = FALSE) below 30 values
@@ -27,7 +29,10 @@
 # WLONG = h * var() of each row's two half means (h = N %/% 2 values each)
 # averaged over rows, BLONG = (MSB - WLONG) / N, and
 # K = sqrt(3 / 2 * WLONG / BLONG) (a run cost of 3, an execution cost of 2;
-# Inf when BLONG <= 0).
+# Inf when BLONG <= 0); sr - wilcox.test(y, x, paired = TRUE, conf.int = TRUE,
+# tol.root = 1e-13), HL = the median of the Walsh averages of the non-zero
+# differences y - x; pt - t.test(y, x, paired = TRUE) below 30 pairs, the same
+# formulas with qnorm()/pnorm() and df 0 from 30 on (the method's z rule).
 
 fmt <- function(v) {
 	vapply(v, function(a) {
@@ -244,3 +249,61 @@ ep <- unlist(lapply(1:8, function(i) {
 varcomp_case("episodes", 8, 40, rep(0:1, 4), ep)
 # Odd N: the last value of each row is in no half.
 varcomp_case("odd_n", 4, 5, c(0, 0, 1, 1), round(c(1:5, 2:6, 5:1, c(9, 1, 4, 4, 2)), 4))
+
+## Paired runs (signed-rank and paired t) --------------------------------------
+sr_case <- function(name, conf, x, y) {
+	w <- suppressWarnings(wilcox.test(y, x, paired = TRUE, conf.int = TRUE,
+					  conf.level = conf, tol.root = 1e-13))
+	d <- y - x
+	d <- d[d != 0]
+	wa <- outer(d, d, "+")
+	hl <- median(wa[!lower.tri(wa)] / 2)
+	exact <- grepl("exact", w$method)
+	r <- c(as.numeric(exact), w$statistic, w$p.value, hl, w$conf.int[1], w$conf.int[2])
+	out("sr ", name, " ", fmt(conf), " ", smp(x), " ", smp(y), " ",
+	    paste(fmt(unname(r)), collapse = " "))
+}
+pt_case <- function(name, conf, x, y) {
+	d <- y - x
+	n <- length(d)
+	if (n >= 30) {
+		m <- mean(d)
+		se <- sd(d) / sqrt(n)
+		h <- qnorm(1 - (1 - conf) / 2) * se
+		r <- c(m, m - h, m + h, m / se, 0, 2 * pnorm(-abs(m / se)))
+	} else {
+		t <- t.test(y, x, paired = TRUE, conf.level = conf)
+		r <- c(t$estimate, t$conf.int[1], t$conf.int[2], t$statistic, t$parameter, t$p.value)
+	}
+	out("pt ", name, " ", fmt(conf), " ", smp(x), " ", smp(y), " ",
+	    paste(fmt(unname(r)), collapse = " "))
+}
+# A machine whose load drifts: both runs of a pair share it.
+drift <- function(n, s) cumsum(rnorm(n, 0, s))
+px <- function(dr, sd) round(100 + dr + rnorm(length(dr), 0, sd), 4)
+d8 <- drift(8, 1)
+sr_case("n8", 0.95, px(d8, 0.5), px(d8, 0.5) + 0.4)
+d20 <- drift(20, 2)
+sr_case("n20_90", 0.90, px(d20, 1), px(d20, 1) + 0.5)
+d49 <- drift(49, 2)
+sr_case("n49_exact_limit", 0.95, px(d49, 1), px(d49, 1) + 0.3)
+d50 <- drift(50, 2)
+sr_case("n50_normal", 0.95, px(d50, 1), px(d50, 1) + 0.3)
+d300 <- drift(300, 3)
+sr_case("n300_99", 0.99, px(d300, 2), px(d300, 2) + 0.4)
+d2000 <- drift(2000, 1)
+sr_case("n2000", 0.999, px(d2000, 3), px(d2000, 3) + 0.2)
+sr_case("n400_heavy", 0.95, round(1000 + 10 * rt(400, 1.5), 3), round(1004 + 10 * rt(400, 1.5), 3))
+sr_case("n6_unreachable", 0.99, c(1.1, 2.3, 3.2, 4.4, 5.9, 6.1), c(1.5, 2.4, 3.9, 4.6, 6.3, 6.2))
+# (Fewer pairs with ties this coarse: R lowers the level it cannot reach and
+# warns; pp_compare_paired keeps the level, its ends at the extreme differences.)
+sr_case("ties_n25", 0.95, 10 + 1:25, 10 + 1:25 + round(rnorm(25, 1, 1)))
+sr_case("ties_n80_coarse", 0.95, round(rnorm(80, 10, 2)), round(rnorm(80, 10.5, 2)))
+zx <- round(rnorm(30, 50, 3), 2)
+zy <- zx + c(rep(0, 5), round(rnorm(25, 0.5, 1), 2))
+sr_case("zeros_n30", 0.95, zx, zy)
+sr_case("negative_n15", 0.95, round(rnorm(15, 7, 1), 4), round(rnorm(15, 5, 1), 4))
+pt_case("n8", 0.95, px(d8, 0.5), px(d8, 0.5) + 0.4)
+pt_case("n29_99", 0.99, round(rnorm(29, 100, 5), 3), round(rnorm(29, 103, 5), 3))
+pt_case("n30_z", 0.95, round(rnorm(30, 100, 5), 3), round(rnorm(30, 101, 5), 3))
+pt_case("n300_drift", 0.95, px(d300, 2), px(d300, 2) + 0.4)

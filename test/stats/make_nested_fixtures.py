@@ -23,13 +23,22 @@ scipy.optimize.brentq on the p-value: scipy's Welch test, not the closed
 form the C code uses.  Lines:
 
   nested NX NY CONF  LX... X...  LY... Y...  CENTRE LOW HIGH
+
+Runs in pairs whose layouts are paired too (pp_layout_paired): N pairs'
+differences D in K units (a unit effect of sd SB, differences of sd SW
+about it, a share OUT slow by 3 to 10 SW), each unit's location as above
+(fences from the residuals of all differences), and the interval the set of
+means m for which scipy.stats.ttest_1samp(unit locations - m, 0) does not
+reject at 1 - CONF, ends by brentq as above.  Lines:
+
+  paired N CONF  UNIT... D...  CENTRE LOW HIGH
 """
 import sys
 
 try:
     import numpy as np
     from scipy.optimize import brentq
-    from scipy.stats import ttest_ind
+    from scipy.stats import ttest_1samp, ttest_ind
 except ImportError:
     if "--check" in sys.argv:
         print("scipy not available: skipped")
@@ -68,6 +77,49 @@ def interval(x, lx, y, ly, conf):
             brentq(f, centre, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
 
 
+def roots(f, centre):
+    step = max(abs(centre), 1.0)
+    lo = centre - step
+    while f(lo) > 0:
+        lo -= step
+    hi = centre + step
+    while f(hi) > 0:
+        hi += step
+    return (centre, brentq(f, lo, centre, xtol=1e-13, rtol=1e-13, maxiter=500),
+            brentq(f, centre, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
+
+
+def paired_interval(d, unit, conf):
+    med = medians(d, unit)
+    q1, q3 = np.percentile([v - med[l] for v, l in zip(d, unit)], [25, 75])
+    locs = layout_locations(d, unit, med, q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1))
+    return roots(lambda m: ttest_1samp(locs - m, 0.0).pvalue - (1 - conf), locs.mean())
+
+
+PAIRED_CASES = [
+    # units, pairs, conf, shift, sb, sw, slow share
+    (8, 40, 0.95, 0.0, 1.0, 1.0, 0.0),
+    (16, 96, 0.997, 0.5, 0.5, 1.0, 0.05),
+    (4, 13, 0.99, -1.0, 0.2, 2.0, 0.0),
+    (16, 160, 0.999, 2.0, 1.0, 0.5, 0.1),
+]
+
+
+def paired_rows():
+    rng = np.random.default_rng(20261128)
+    out = []
+    for k, n, conf, shift, sb, sw, slow in PAIRED_CASES:
+        eff = rng.normal(0, sb, k)
+        unit = [i % k for i in range(n)]
+        rng.shuffle(unit)
+        d = [shift + eff[u] + rng.normal(0, sw) for u in unit]
+        d = [a + (rng.uniform(3, 10) * sw if rng.uniform() < slow else 0) for a in d]
+        c, lo, hi = paired_interval(d, unit, conf)
+        out.append("paired %d %g  %s  %s  %.12g %.12g %.12g" % (
+            n, conf, " ".join(map(str, unit)), " ".join("%.12g" % v for v in d), c, lo, hi))
+    return out
+
+
 CASES = [
     # layouts prev, layouts cur, runs prev, runs cur, conf, shift, sb, sw, slow share
     (8, 8, 40, 40, 0.95, 0.0, 1.0, 1.0, 0.0),
@@ -102,7 +154,7 @@ def rows():
 
 
 def main():
-    lines = rows()
+    lines = rows() + paired_rows()
     if len(sys.argv) == 3 and sys.argv[1] == "--check":
         with open(sys.argv[2]) as f:
             have = [l.strip() for l in f if l.strip() and not l.startswith("#")]

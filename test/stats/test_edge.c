@@ -395,6 +395,60 @@ static void warmup_trim(gsl_rng *r)
 	CHECK(pp_warmup_trim(NULL, N, B, 0.005, &skip) == -EINVAL, "trim: NULL");
 }
 
+/* Walsh averages by brute force against pp_walsh_select; pp_compare_paired's edges. */
+static void paired(gsl_rng *r)
+{
+	const size_t sizes[] = {1, 2, 7, 30, 151};
+	double x[4] = {1, 2, 3, 4}, y[4] = {2, 3, 4, 5}, bad[4] = {1, NAN, 3, 4};
+	double zero[4] = {1, 2, 3, 4}, mixed[6] = {1, 2, 3, 4, 5, 6}, my[6] = {1, 2, 3, 4.5, 5, 7};
+	struct pp_comparison c;
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s], m = n * (n + 1) / 2, bad_k = 0;
+		double *d = malloc(n * sizeof(*d)), *w = malloc(m * sizeof(*w));
+		int coarse = s % 2;
+
+		for (size_t i = 0; i < n; i++)
+			d[i] = coarse ? (double)gsl_rng_uniform_int(r, 5) - 2.0
+				      : gsl_ran_cauchy(r, 1.0);
+		gsl_sort(d, 1, n);
+		for (size_t i = 0, k = 0; i < n; i++)
+			for (size_t j = i; j < n; j++)
+				w[k++] = 0.5 * (d[i] + d[j]);
+		qsort(w, m, sizeof(*w), cmp_double);
+		for (size_t k = 0; k < m; k++) {
+			double v = NAN;
+
+			if (pp_walsh_select(d, n, k, &v) || v != w[k])
+				bad_k++;
+		}
+		CHECK(bad_k == 0, "walsh %zu coarse=%d: %zu order statistics wrong", n, coarse,
+		      bad_k);
+		free(d);
+		free(w);
+	}
+	CHECK(pp_compare_paired(PP_TEST_MANN_WHITNEY, x, y, 1, 0.95, &c) == -EINVAL, "one pair");
+	CHECK(pp_compare_paired(PP_TEST_MANN_WHITNEY, bad, y, 4, 0.95, &c) == -EINVAL, "NaN");
+	CHECK(pp_compare_paired(PP_TEST_WELCH, x, y, 4, 1.0, &c) == -EINVAL, "confidence 1");
+	CHECK(pp_compare_paired((enum pp_test)7, x, y, 4, 0.95, &c) == -EINVAL, "no such test");
+	/* every difference 1: the shift is 1, the interval [1, 1] */
+	CHECK(pp_compare_paired(PP_TEST_MANN_WHITNEY, x, y, 4, 0.95, &c) == 0 &&
+		  c.diff.centre == 1 && c.diff.low == 1 && c.diff.high == 1 && !c.exact && c.paired,
+	      "constant differences: %g [%g, %g]", c.diff.centre, c.diff.low, c.diff.high);
+	CHECK(pp_compare_paired(PP_TEST_WELCH, x, y, 4, 0.95, &c) == 0 && c.diff.centre == 1 &&
+		  c.diff.low == 1 && c.diff.high == 1 && c.p_value == 0,
+	      "constant differences, t: %g [%g, %g] p %g", c.diff.centre, c.diff.low, c.diff.high,
+	      c.p_value);
+	/* every difference 0: nothing to tell apart */
+	CHECK(pp_compare_paired(PP_TEST_MANN_WHITNEY, x, zero, 4, 0.95, &c) == 0 &&
+		  c.p_value == 1 && c.diff.low == 0 && c.diff.high == 0 && !c.significant,
+	      "zero differences");
+	/* zeros are dropped: the rest decide (differences 0 0 0 .5 0 1) */
+	CHECK(pp_compare_paired(PP_TEST_MANN_WHITNEY, mixed, my, 6, 0.95, &c) == 0 && !c.exact &&
+		  c.statistic == 3 && c.diff.centre == 0.75,
+	      "zeros dropped: V %g, shift %g", c.statistic, c.diff.centre);
+}
+
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -411,6 +465,7 @@ int main(int argc, char **argv)
 	large(r);
 	formats();
 	warmup_trim(r);
+	paired(r);
 	gsl_rng_free(r);
 	return report(argv[0]);
 }

@@ -185,6 +185,74 @@ out:
 	free(y);
 }
 
+static void check_sr(struct tokens *t)
+{
+	double conf = num(t), want[6];
+	size_t nx, ny;
+	double *x = sample(t, &nx), *y = sample(t, &ny);
+	struct pp_comparison c;
+	int err;
+
+	for (int i = 0; i < 6; i++)
+		want[i] = num(t);
+	if (t->bad || nx != ny) {
+		t->bad = 1;
+		goto out;
+	}
+	err = pp_compare_paired(PP_TEST_MANN_WHITNEY, x, y, nx, conf, &c);
+	CHECK(err == 0, "%s: pp_compare_paired returned %d", t->name, err);
+	if (err)
+		goto out;
+	/* Interval ends are Walsh averages; R's root search stops within 1e-13 of them. */
+	double spread = scale(x, nx) + scale(y, ny);
+	double end_abs = want[0] != 0.0 ? 1e-13 * spread : 1e-12 * spread;
+
+	CHECK(c.test == PP_TEST_MANN_WHITNEY && c.paired, "%s: test or pairing not kept", t->name);
+	CHECK(c.exact == (want[0] != 0.0), "%s: exact = %d, want %g", t->name, c.exact, want[0]);
+	CHECK_CLOSE(t->name, "V", c.statistic, want[1], 0, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, want[2], REL, 0);
+	CHECK_CLOSE(t->name, "HL", c.diff.centre, want[3], REL, 1e-13 * spread);
+	CHECK_CLOSE(t->name, "low", c.diff.low, want[4], ROOT_REL, end_abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, want[5], ROOT_REL, end_abs);
+	CHECK(c.significant == (c.diff.low > 0 || c.diff.high < 0), "%s: significant = %d", t->name,
+	      c.significant);
+out:
+	free(x);
+	free(y);
+}
+
+static void check_pt(struct tokens *t)
+{
+	double conf = num(t), want[6];
+	size_t nx, ny;
+	double *x = sample(t, &nx), *y = sample(t, &ny);
+	struct pp_comparison c;
+	int err;
+
+	for (int i = 0; i < 6; i++)
+		want[i] = num(t);
+	if (t->bad || nx != ny) {
+		t->bad = 1;
+		goto out;
+	}
+	err = pp_compare_paired(PP_TEST_WELCH, x, y, nx, conf, &c);
+	CHECK(err == 0, "%s: pp_compare_paired returned %d", t->name, err);
+	if (err)
+		goto out;
+	double abs = 1e-13 * fmax(scale(x, nx), scale(y, ny));
+
+	CHECK(c.test == PP_TEST_WELCH && c.paired, "%s: test or pairing not kept", t->name);
+	CHECK_CLOSE(t->name, "diff", c.diff.centre, want[0], REL, abs);
+	CHECK_CLOSE(t->name, "low", c.diff.low, want[1], REL, abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, want[2], REL, abs);
+	CHECK_CLOSE(t->name, "statistic", c.statistic, want[3], REL, 1e-13);
+	CHECK_CLOSE(t->name, "df", c.df, want[4], REL, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, want[5], REL, 0);
+out:
+	free(x);
+	free(y);
+}
+
 static void check_mwtest(struct tokens *t)
 {
 	size_t nx, ny;
@@ -320,6 +388,10 @@ int main(int argc, char **argv)
 			check_mw(&t);
 		else if (!strcmp(kind, "mwtest"))
 			check_mwtest(&t);
+		else if (!strcmp(kind, "sr"))
+			check_sr(&t);
+		else if (!strcmp(kind, "pt"))
+			check_pt(&t);
 		else if (!strcmp(kind, "mser"))
 			check_mser(&t);
 		else if (!strcmp(kind, "varcomp"))

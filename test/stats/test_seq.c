@@ -781,6 +781,140 @@ static void check_runs_to_decide(void)
 	CHECK(isnan(pp_seq_runs_to_decide(0.0, 1.0, 1.0, false, 1)), "one value per series");
 }
 
+/*
+ * Runs in pairs on a drifting machine, through the real rule with layouts
+ * (pp_seq_look_in): every run's time has a level that wanders (AR(1),
+ * coefficient PAIR_AR, stationary sd PAIR_DRIFT run sds, shared by both runs
+ * of a pair), each revision's layout effects (sd @layout_sd, PAIR_UNITS
+ * layouts, pair i in layout unit[i] of each) and a run's own noise (sd 1).
+ * The same values go to the paired design and to the independent one.
+ */
+#define PAIR_UNITS 16
+#define PAIR_AR 0.98
+#define PAIR_DRIFT 2.0
+
+struct pair_run {
+	struct pp_seq_result last;
+	int err;
+};
+
+static struct pair_run pair_simulate(gsl_rng *r, const struct pp_seq_design *d, double shift,
+				     double layout_sd, double *x, double *y, unsigned *lay,
+				     bool redraw, double *level)
+{
+	static double lp[PAIR_UNITS], lc[PAIR_UNITS];
+	struct pp_seq_state st = {0};
+	struct pair_run o = {0};
+	size_t n = 0, budget = d->budget / 2;
+	double step = PAIR_DRIFT * sqrt(1.0 - PAIR_AR * PAIR_AR);
+
+	if (redraw) {
+		for (int u = 0; u < PAIR_UNITS; u++) {
+			lp[u] = gsl_ran_gaussian(r, layout_sd);
+			lc[u] = gsl_ran_gaussian(r, layout_sd);
+		}
+		for (size_t i = 0; i < budget; i++) {
+			*level = PAIR_AR * *level + gsl_ran_gaussian(r, step);
+			lay[i] = (unsigned)gsl_rng_uniform_int(r, PAIR_UNITS);
+			x[i] = 100.0 + *level + lp[lay[i]] + gsl_ran_gaussian(r, 1.0);
+			y[i] = 100.0 + shift + *level + lc[lay[i]] + gsl_ran_gaussian(r, 1.0);
+		}
+	}
+	for (unsigned k = 1;; k++) {
+		n = pp_seq_look_size(d, k);
+		o.err = pp_seq_look_in(d, &st, x, lay, n, y, lay, n, &o.last);
+		if (o.err || o.last.verdict != PP_SEQ_CONTINUE)
+			return o;
+	}
+}
+
+static int by_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A/A: the paired rule claims a difference (threshold 0) in at most alpha of
+ * the sessions, with and without layout effects, for both tests.  A shift of
+ * 1 sd: both designs find it, the paired one in fewer runs (median), since
+ * the machine's drift cancels in a pair's difference.
+ */
+static void check_paired(gsl_rng *r, double *x, double *y)
+{
+	static const enum pp_test tests[] = {PP_TEST_MANN_WHITNEY, PP_TEST_WELCH};
+	static const double layout_sds[] = {0.0, 0.3};
+	unsigned limit = binomial_limit(ALPHA, AA_TRIALS);
+	unsigned *lay = malloc(3000 * sizeof(*lay));
+	size_t *runs[2] = {malloc(AA_TRIALS * sizeof(size_t)), malloc(AA_TRIALS * sizeof(size_t))};
+	double level = 0.0;
+
+	if (!lay || !runs[0] || !runs[1]) {
+		CHECK(0, "out of memory");
+		goto out;
+	}
+	for (size_t t = 0; t < 2; t++)
+		for (size_t l = 0; l < 2; l++) {
+			struct pp_seq_design d = design(tests[t], ALPHA, 0.0, 2000, 10);
+			unsigned claims = 0, errors = 0;
+
+			d.paired = true;
+			for (int k = 0; k < AA_TRIALS; k++) {
+				struct pair_run o = pair_simulate(r, &d, 0.0, layout_sds[l], x, y,
+								  lay, true, &level);
+
+				errors += o.err != 0;
+				claims += o.last.verdict == PP_SEQ_SLOWER ||
+					  o.last.verdict == PP_SEQ_FASTER;
+			}
+			printf(
+			    "paired A/A %-12s layout sd %.1f, drift sd %.0f: %5.2f%% false claims "
+			    "(bound %u of %d)\n",
+			    test_name(tests[t]), layout_sds[l], PAIR_DRIFT,
+			    100.0 * claims / AA_TRIALS, limit, AA_TRIALS);
+			CHECK(errors == 0, "paired: %u looks failed", errors);
+			CHECK(claims <= limit, "paired A/A %s layout sd %g: %u false claims > %u",
+			      test_name(tests[t]), layout_sds[l], claims, limit);
+		}
+	/* The same sessions' values through both designs. */
+	for (size_t l = 0; l < 2; l++) {
+		const int trials = 200;
+		unsigned found[2] = {0, 0};
+		size_t med[2];
+
+		for (int k = 0; k < trials; k++)
+			for (int p = 0; p < 2; p++) {
+				struct pp_seq_design d =
+				    design(PP_TEST_MANN_WHITNEY, ALPHA, 0.0, 2000, 10);
+				struct pair_run o;
+
+				d.paired = p;
+				o = pair_simulate(r, &d, 1.0, layout_sds[l], x, y, lay, p == 0,
+						  &level);
+				CHECK(o.err == 0, "shifted: look failed %d", o.err);
+				found[p] += o.last.verdict == PP_SEQ_SLOWER;
+				runs[p][k] = o.last.runs;
+			}
+		for (int p = 0; p < 2; p++) {
+			qsort(runs[p], (size_t)trials, sizeof(size_t), by_size);
+			med[p] = runs[p][trials / 2];
+		}
+		printf("shift 1 sd, layout sd %.1f, drift sd %.0f: independent found %u/%d, median "
+		       "%zu runs; paired found %u/%d, median %zu runs (%.2fx)\n",
+		       layout_sds[l], PAIR_DRIFT, found[0], trials, med[0], found[1], trials,
+		       med[1], (double)med[1] / (double)med[0]);
+		CHECK(found[1] >= (unsigned)trials * 9 / 10, "paired found the shift %u times",
+		      found[1]);
+		CHECK(med[1] * 10 < med[0] * 8, "paired took %zu runs, independent %zu", med[1],
+		      med[0]);
+	}
+out:
+	free(lay);
+	free(runs[0]);
+	free(runs[1]);
+}
+
 int main(int argc, char **argv)
 {
 	double *x = malloc(3000 * sizeof(*x)), *y = malloc(3000 * sizeof(*y));
@@ -788,9 +922,10 @@ int main(int argc, char **argv)
 	const char *part = argc == 3 ? argv[2] : "all";
 	bool all = !strcmp(part, "all"), rule = all || !strcmp(part, "rule");
 	bool threshold = all || !strcmp(part, "threshold"), aa = all || !strcmp(part, "aa");
+	bool paired = all || !strcmp(part, "paired");
 
-	if (argc < 2 || argc > 3 || !x || !y || !r || !(rule || threshold || aa)) {
-		fprintf(stderr, "usage: test-stats-seq FIXTURES [all|rule|threshold|aa]\n");
+	if (argc < 2 || argc > 3 || !x || !y || !r || !(rule || threshold || aa || paired)) {
+		fprintf(stderr, "usage: test-stats-seq FIXTURES [all|rule|threshold|aa|paired]\n");
 		return 2;
 	}
 	gsl_rng_set(r, 20261123);
@@ -813,6 +948,8 @@ int main(int argc, char **argv)
 		check_aa(r, x, y);
 		check_sessions(r, x, y);
 	}
+	if (paired)
+		check_paired(r, x, y);
 	gsl_rng_free(r);
 	free(x);
 	free(y);
