@@ -13,7 +13,8 @@
  *     comparison can end "same": every look is a chance for a false claim,
  *     the hardest case for repeated looks) and the default 2%, normal and
  *     skewed noise, with outliers, and noise that depends on the run's
- *     place in time, in the order pp_schedule() draws; the ABBA order the
+ *     place in time, in the order pp_schedule() draws (pairs by default,
+ *     --runs shuffled too); the ABBA order the
  *     driver used before fails under a period in step with it.
  *   - the threshold means what it says: an entry slower by T/2 is SLOWER (a
  *     regression) in at most alpha/2 of the sessions, one slower by 1.5 T
@@ -65,7 +66,8 @@ static struct {
 	gsl_rng *rng;
 	enum noise noise;
 	double scale, shift;
-	bool abba; /* the order the driver used to have, not pp_schedule's */
+	bool abba;     /* the order the driver used to have, not pp_schedule's */
+	bool shuffled; /* --runs shuffled: a random order, independent samples */
 	unsigned calls, sessions;
 	size_t last_nq; /* quantities given to the last call */
 	bool burst;
@@ -199,6 +201,7 @@ static unsigned check_aa(enum pp_test test, enum noise noise, double scale, doub
 
 	opt.test = test;
 	opt.precision = precision;
+	opt.runs_shuffled = sim.shuffled;
 	sim.noise = noise;
 	sim.scale = scale;
 	sim.shift = 0.0;
@@ -224,8 +227,11 @@ static unsigned check_aa(enum pp_test test, enum noise noise, double scale, doub
 	printf("A/A %-12s %-8s noise %g%% threshold %g%%, %s order: %u sessions, slower %u "
 	       "(limit %u), faster %u, same %u, not slower %u, undecided %u, %.0f runs each\n",
 	       test == PP_TEST_WELCH ? "welch" : "mann-whitney", noise_name[noise], scale,
-	       precision, abba ? "ABBA" : "random", AA_SESSIONS, slower, limit, faster, same,
-	       not_slower, undecided, runs / AA_SESSIONS);
+	       precision,
+	       abba	      ? "ABBA"
+	       : sim.shuffled ? "shuffled"
+			      : "paired",
+	       AA_SESSIONS, slower, limit, faster, same, not_slower, undecided, runs / AA_SESSIONS);
 	CHECK(abba || slower <= limit, "%u of %u A/A sessions found slower, limit %u at 5%%",
 	      slower, AA_SESSIONS, limit);
 	return slower;
@@ -580,13 +586,20 @@ int main(void)
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_LOGNORMAL_OUTLIERS, 3.0, 2.0, false);
 	check_aa(PP_TEST_WELCH, NOISE_LOGNORMAL_OUTLIERS, 1.0, 0.0, false);
 	/*
-	 * Noise that depends on time: the random order holds the rate; a
+	 * Noise that depends on time: the drawn order (of each pair, or of a
+	 * shuffled round) holds the rate; a
 	 * period ABBA keeps step with makes ABBA claim a regression in most
 	 * sessions (what this check would miss if the order were fixed).
 	 */
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_PERIODIC, 1.0, 2.0, false);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_BURSTS, 1.0, 2.0, false);
 	check_aa(PP_TEST_WELCH, NOISE_BURSTS, 1.0, 2.0, false);
+	/* The same with --runs shuffled: a random order, independent samples. */
+	sim.shuffled = true;
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_NORMAL, 1.0, 0.0, false);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_PERIODIC, 1.0, 2.0, false);
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_BURSTS, 1.0, 2.0, false);
+	sim.shuffled = false;
 	CHECK(check_aa(PP_TEST_MANN_WHITNEY, NOISE_PERIODIC, 1.0, 2.0, true) > AA_SESSIONS / 2,
 	      "ABBA order under a period of 4 runs: not found slower in most sessions");
 	gsl_rng_free(sim.rng);
