@@ -17,6 +17,9 @@ void pp_stats_init(void);
 
 bool pp_all_finite(const double *x, size_t n);
 
+/* Sum of t^3 - t over the groups of t equal values of sorted @s (the rank tests' ties). */
+double pp_tie_sum(const double *s, size_t n);
+
 /* A sorted (ascending) malloc'ed copy of @x, or NULL when out of memory. */
 double *pp_sorted_copy(const double *x, size_t n);
 

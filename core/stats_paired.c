@@ -42,19 +42,6 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sum of t^3 - t over the groups of equal values of sorted @s. */
-static double tie_sum(const double *s, size_t n)
-{
-	double sum = 0.0;
-
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && s[j] == s[i]; j++)
-			;
-		sum += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
-	}
-	return sum;
-}
-
 /*
  * V of @d[0..@n) less @shift (values equal to it left out, as R drops
  * zeros): the sum of the midranks of |d - shift| over the positive ones.
@@ -72,7 +59,7 @@ static int signed_rank(const double *d, size_t n, double shift, double *v, size_
 			a[k++] = fabs(d[i] - shift);
 	qsort(a, k, sizeof(*a), by_value);
 	*m = k;
-	*ties = tie_sum(a, k);
+	*ties = pp_tie_sum(a, k);
 	*v = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		double x = d[i] - shift, ax, lo_rank, hi_rank;
@@ -272,7 +259,7 @@ int pp_compare_signed_rank(const double *d, size_t n, double confidence, struct 
 			out->diff.low = out->diff.high = ds[0];
 		} else {
 			/* between Walsh averages only the ties of equal differences stay */
-			sigma0 = sr_sigma(m, tie_sum(ds, m));
+			sigma0 = sr_sigma(m, pp_tie_sum(ds, m));
 			err = asymptotic_end(ds, m, sigma0, gsl_cdf_ugaussian_Qinv(alpha / 2.0),
 					     &out->diff.low);
 			if (!err)

@@ -56,19 +56,6 @@ static void rank_merge(const double *xs, size_t nx, const double *ys, size_t ny,
 	}
 }
 
-/* Sum of t^3 - t over the groups of equal values of one sorted sample. */
-static double tie_sum(const double *s, size_t n)
-{
-	double sum = 0.0;
-
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && s[j] == s[i]; j++)
-			;
-		sum += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
-	}
-	return sum;
-}
-
 /* Standard deviation of U under the null, corrected for ties. */
 static double u_sigma(size_t nx, size_t ny, double ties)
 {
@@ -256,7 +243,7 @@ static int asymptotic_test(const double *xs, size_t nx, const double *ys, size_t
 		out->diff.low = out->diff.high = mumin;
 		return 0;
 	}
-	sigma0 = u_sigma(nx, ny, tie_sum(xs, nx) + tie_sum(ys, ny));
+	sigma0 = u_sigma(nx, ny, pp_tie_sum(xs, nx) + pp_tie_sum(ys, ny));
 	err = asymptotic_end(xs, nx, ys, ny, sigma0, gsl_cdf_ugaussian_Qinv(alpha / 2.0),
 			     &out->diff.low);
 	if (!err)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * stats_sample.c - what the statistics files (stats.c, stats_rank.c) need of
- * a sample: finite values, a sorted copy, GSL set to report errors instead
- * of aborting.
+ * stats_sample.c - what the statistics files (stats.c, stats_rank.c,
+ * stats_paired.c) need of a sample: finite values, a sorted copy, its ties,
+ * GSL set to report errors instead of aborting.
  */
 #include <math.h>
 #include <pthread.h>
@@ -32,6 +32,18 @@ bool pp_all_finite(const double *x, size_t n)
 		if (!isfinite(x[i]))
 			return false;
 	return true;
+}
+
+double pp_tie_sum(const double *s, size_t n)
+{
+	double sum = 0.0;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && s[j] == s[i]; j++)
+			;
+		sum += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
+	}
+	return sum;
 }
 
 double *pp_sorted_copy(const double *x, size_t n)

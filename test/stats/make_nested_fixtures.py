@@ -55,6 +55,19 @@ def layout_locations(x, lay, med, lo, hi):
     return np.array([np.mean([v for v, l in zip(held, lay) if l == k]) for k in sorted(set(lay))])
 
 
+def roots(f, centre):
+    """Centre and the roots of f (> 0 inside the interval) on either side of it."""
+    step = max(abs(centre), 1.0)
+    lo = centre - step
+    while f(lo) > 0:
+        lo -= step
+    hi = centre + step
+    while f(hi) > 0:
+        hi += step
+    return (centre, brentq(f, lo, centre, xtol=1e-13, rtol=1e-13, maxiter=500),
+            brentq(f, centre, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
+
+
 def interval(x, lx, y, ly, conf):
     medx, medy = medians(x, lx), medians(y, ly)
     res = [v - medx[l] for v, l in zip(x, lx)] + [v - medy[l] for v, l in zip(y, ly)]
@@ -62,31 +75,8 @@ def interval(x, lx, y, ly, conf):
     lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
     mx, my = layout_locations(x, lx, medx, lo, hi), layout_locations(y, ly, medy, lo, hi)
     centre = my.mean() - mx.mean()
-
-    def f(d):  # > 0 inside
-        return ttest_ind(my - d, mx, equal_var=False).pvalue - (1 - conf)
-
-    step = max(abs(centre), 1.0)
-    lo = centre - step
-    while f(lo) > 0:
-        lo -= step
-    hi = centre + step
-    while f(hi) > 0:
-        hi += step
-    return (centre, brentq(f, lo, centre, xtol=1e-13, rtol=1e-13, maxiter=500),
-            brentq(f, centre, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
-
-
-def roots(f, centre):
-    step = max(abs(centre), 1.0)
-    lo = centre - step
-    while f(lo) > 0:
-        lo -= step
-    hi = centre + step
-    while f(hi) > 0:
-        hi += step
-    return (centre, brentq(f, lo, centre, xtol=1e-13, rtol=1e-13, maxiter=500),
-            brentq(f, centre, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
+    # the ends: the shifts at which Welch's p-value falls to 1 - conf
+    return roots(lambda d: ttest_ind(my - d, mx, equal_var=False).pvalue - (1 - conf), centre)
 
 
 def paired_interval(d, unit, conf):
