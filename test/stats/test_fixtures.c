@@ -111,146 +111,95 @@ out:
 	free(x);
 }
 
-static void check_welch(struct tokens *t)
-{
-	double conf = num(t), want[6];
+/* A case of two samples: CONF X Y and six wanted values (pairs: as many in X as in Y). */
+struct two {
+	double conf, want[6], *x, *y, abs;
 	size_t nx, ny;
-	double *x = sample(t, &nx), *y = sample(t, &ny);
+};
+
+static int read_two(struct tokens *t, struct two *c, bool paired)
+{
+	c->conf = num(t);
+	c->x = sample(t, &c->nx);
+	c->y = sample(t, &c->ny);
+	for (int i = 0; i < 6; i++)
+		c->want[i] = num(t);
+	if (paired && c->nx != c->ny)
+		t->bad = 1;
+	c->abs = 1e-13 * fmax(scale(c->x, c->nx), scale(c->y, c->ny));
+	return t->bad ? -1 : 0;
+}
+
+/* "welch" (pp_compare) and "pt" (pp_compare_paired): DIFF LOW HIGH STATISTIC DF P. */
+static void check_means(struct tokens *t, bool paired)
+{
+	struct two w;
 	struct pp_comparison c;
 	int err;
 
-	for (int i = 0; i < 6; i++)
-		want[i] = num(t);
-	if (t->bad)
+	if (read_two(t, &w, paired))
 		goto out;
-	err = pp_compare(PP_TEST_WELCH, x, nx, y, ny, conf, &c);
-	CHECK(err == 0, "%s: pp_compare returned %d", t->name, err);
+	err = paired ? pp_compare_paired(PP_TEST_WELCH, w.x, w.y, w.nx, w.conf, &c)
+		     : pp_compare(PP_TEST_WELCH, w.x, w.nx, w.y, w.ny, w.conf, &c);
+	CHECK(err == 0, "%s: comparison returned %d", t->name, err);
 	if (err)
 		goto out;
-	double abs = 1e-13 * fmax(scale(x, nx), scale(y, ny));
-
-	CHECK(c.test == PP_TEST_WELCH && c.confidence == conf, "%s: test/confidence not kept",
-	      t->name);
-	CHECK_CLOSE(t->name, "diff", c.diff.centre, want[0], REL, abs);
-	CHECK_CLOSE(t->name, "low", c.diff.low, want[1], REL, abs);
-	CHECK_CLOSE(t->name, "high", c.diff.high, want[2], REL, abs);
-	CHECK_CLOSE(t->name, "statistic", c.statistic, want[3], REL, 1e-13);
-	CHECK_CLOSE(t->name, "df", c.df, want[4], REL, 0);
-	CHECK_CLOSE(t->name, "p", c.p_value, want[5], REL, 0);
-	CHECK(c.significant == (want[1] > 0 || want[2] < 0), "%s: significant = %d", t->name,
+	CHECK(c.test == PP_TEST_WELCH && c.confidence == w.conf && c.paired == paired,
+	      "%s: test/confidence/pairing not kept", t->name);
+	CHECK_CLOSE(t->name, "diff", c.diff.centre, w.want[0], REL, w.abs);
+	CHECK_CLOSE(t->name, "low", c.diff.low, w.want[1], REL, w.abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, w.want[2], REL, w.abs);
+	CHECK_CLOSE(t->name, "statistic", c.statistic, w.want[3], REL, 1e-13);
+	CHECK_CLOSE(t->name, "df", c.df, w.want[4], REL, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, w.want[5], REL, 0);
+	CHECK(c.significant == (w.want[1] > 0 || w.want[2] < 0), "%s: significant = %d", t->name,
 	      c.significant);
 	CHECK(!c.exact, "%s: exact set for Welch", t->name);
 out:
-	free(x);
-	free(y);
+	free(w.x);
+	free(w.y);
 }
 
-static void check_mw(struct tokens *t)
+/*
+ * "mw" (pp_compare) and "sr" (pp_compare_paired): EXACT U|V P HL LOW HIGH.
+ * Interval ends are differences or Walsh averages; R's root search stops
+ * within 1e-13 of them.
+ */
+static void check_ranks(struct tokens *t, bool paired)
 {
-	double conf = num(t), want[6];
-	size_t nx, ny;
-	double *x = sample(t, &nx), *y = sample(t, &ny);
+	struct two w;
 	struct pp_comparison c;
 	int err;
 
-	for (int i = 0; i < 6; i++)
-		want[i] = num(t);
-	if (t->bad)
+	if (read_two(t, &w, paired))
 		goto out;
-	err = pp_compare(PP_TEST_MANN_WHITNEY, x, nx, y, ny, conf, &c);
-	CHECK(err == 0, "%s: pp_compare returned %d", t->name, err);
+	err = paired ? pp_compare_paired(PP_TEST_MANN_WHITNEY, w.x, w.y, w.nx, w.conf, &c)
+		     : pp_compare(PP_TEST_MANN_WHITNEY, w.x, w.nx, w.y, w.ny, w.conf, &c);
+	CHECK(err == 0, "%s: comparison returned %d", t->name, err);
 	if (err)
 		goto out;
-	/* Interval ends are differences; R's root search stops within 1e-13 of them. */
-	double spread = scale(x, nx) + scale(y, ny);
-	double end_rel = want[0] != 0.0 ? REL : ROOT_REL;
-	double end_abs = want[0] != 0.0 ? 1e-13 * spread : 1e-12 * spread;
+	double spread = scale(w.x, w.nx) + scale(w.y, w.ny);
+	double end_abs = w.want[0] != 0.0 ? 1e-13 * spread : 1e-12 * spread;
 
-	CHECK(c.test == PP_TEST_MANN_WHITNEY, "%s: test not kept", t->name);
-	CHECK(c.exact == (want[0] != 0.0), "%s: exact = %d, want %g", t->name, c.exact, want[0]);
-	CHECK_CLOSE(t->name, "U", c.statistic, want[1], 0, 0);
-	CHECK_CLOSE(t->name, "p", c.p_value, want[2], REL, 0);
-	CHECK_CLOSE(t->name, "HL", c.diff.centre, want[3], REL, 1e-13 * spread);
-	CHECK_CLOSE(t->name, "low", c.diff.low, want[4], end_rel, end_abs);
-	CHECK_CLOSE(t->name, "high", c.diff.high, want[5], end_rel, end_abs);
+	CHECK(c.test == PP_TEST_MANN_WHITNEY && c.paired == paired, "%s: test/pairing not kept",
+	      t->name);
+	CHECK(c.exact == (w.want[0] != 0.0), "%s: exact = %d, want %g", t->name, c.exact,
+	      w.want[0]);
+	CHECK_CLOSE(t->name, paired ? "V" : "U", c.statistic, w.want[1], 0, 0);
+	CHECK_CLOSE(t->name, "p", c.p_value, w.want[2], REL, 0);
+	CHECK_CLOSE(t->name, "HL", c.diff.centre, w.want[3], REL, 1e-13 * spread);
+	CHECK_CLOSE(t->name, "low", c.diff.low, w.want[4], ROOT_REL, end_abs);
+	CHECK_CLOSE(t->name, "high", c.diff.high, w.want[5], ROOT_REL, end_abs);
 	CHECK(c.df == 0.0, "%s: df = %g", t->name, c.df);
 	CHECK(c.significant == (c.diff.low > 0 || c.diff.high < 0), "%s: significant = %d", t->name,
 	      c.significant);
 	/* Where an end is zero R's value only approximates it: compare the decision away from 0. */
-	if (fabs(want[4]) > end_abs && fabs(want[5]) > end_abs)
-		CHECK(c.significant == (want[4] > 0 || want[5] < 0), "%s: significance differs",
+	if (fabs(w.want[4]) > end_abs && fabs(w.want[5]) > end_abs)
+		CHECK(c.significant == (w.want[4] > 0 || w.want[5] < 0), "%s: significance differs",
 		      t->name);
 out:
-	free(x);
-	free(y);
-}
-
-static void check_sr(struct tokens *t)
-{
-	double conf = num(t), want[6];
-	size_t nx, ny;
-	double *x = sample(t, &nx), *y = sample(t, &ny);
-	struct pp_comparison c;
-	int err;
-
-	for (int i = 0; i < 6; i++)
-		want[i] = num(t);
-	if (t->bad || nx != ny) {
-		t->bad = 1;
-		goto out;
-	}
-	err = pp_compare_paired(PP_TEST_MANN_WHITNEY, x, y, nx, conf, &c);
-	CHECK(err == 0, "%s: pp_compare_paired returned %d", t->name, err);
-	if (err)
-		goto out;
-	/* Interval ends are Walsh averages; R's root search stops within 1e-13 of them. */
-	double spread = scale(x, nx) + scale(y, ny);
-	double end_abs = want[0] != 0.0 ? 1e-13 * spread : 1e-12 * spread;
-
-	CHECK(c.test == PP_TEST_MANN_WHITNEY && c.paired, "%s: test or pairing not kept", t->name);
-	CHECK(c.exact == (want[0] != 0.0), "%s: exact = %d, want %g", t->name, c.exact, want[0]);
-	CHECK_CLOSE(t->name, "V", c.statistic, want[1], 0, 0);
-	CHECK_CLOSE(t->name, "p", c.p_value, want[2], REL, 0);
-	CHECK_CLOSE(t->name, "HL", c.diff.centre, want[3], REL, 1e-13 * spread);
-	CHECK_CLOSE(t->name, "low", c.diff.low, want[4], ROOT_REL, end_abs);
-	CHECK_CLOSE(t->name, "high", c.diff.high, want[5], ROOT_REL, end_abs);
-	CHECK(c.significant == (c.diff.low > 0 || c.diff.high < 0), "%s: significant = %d", t->name,
-	      c.significant);
-out:
-	free(x);
-	free(y);
-}
-
-static void check_pt(struct tokens *t)
-{
-	double conf = num(t), want[6];
-	size_t nx, ny;
-	double *x = sample(t, &nx), *y = sample(t, &ny);
-	struct pp_comparison c;
-	int err;
-
-	for (int i = 0; i < 6; i++)
-		want[i] = num(t);
-	if (t->bad || nx != ny) {
-		t->bad = 1;
-		goto out;
-	}
-	err = pp_compare_paired(PP_TEST_WELCH, x, y, nx, conf, &c);
-	CHECK(err == 0, "%s: pp_compare_paired returned %d", t->name, err);
-	if (err)
-		goto out;
-	double abs = 1e-13 * fmax(scale(x, nx), scale(y, ny));
-
-	CHECK(c.test == PP_TEST_WELCH && c.paired, "%s: test or pairing not kept", t->name);
-	CHECK_CLOSE(t->name, "diff", c.diff.centre, want[0], REL, abs);
-	CHECK_CLOSE(t->name, "low", c.diff.low, want[1], REL, abs);
-	CHECK_CLOSE(t->name, "high", c.diff.high, want[2], REL, abs);
-	CHECK_CLOSE(t->name, "statistic", c.statistic, want[3], REL, 1e-13);
-	CHECK_CLOSE(t->name, "df", c.df, want[4], REL, 0);
-	CHECK_CLOSE(t->name, "p", c.p_value, want[5], REL, 0);
-out:
-	free(x);
-	free(y);
+	free(w.x);
+	free(w.y);
 }
 
 static void check_mwtest(struct tokens *t)
@@ -383,15 +332,15 @@ int main(int argc, char **argv)
 		if (!strcmp(kind, "summary"))
 			check_summary(&t);
 		else if (!strcmp(kind, "welch"))
-			check_welch(&t);
+			check_means(&t, false);
 		else if (!strcmp(kind, "mw"))
-			check_mw(&t);
+			check_ranks(&t, false);
 		else if (!strcmp(kind, "mwtest"))
 			check_mwtest(&t);
 		else if (!strcmp(kind, "sr"))
-			check_sr(&t);
+			check_ranks(&t, true);
 		else if (!strcmp(kind, "pt"))
-			check_pt(&t);
+			check_means(&t, true);
 		else if (!strcmp(kind, "mser"))
 			check_mser(&t);
 		else if (!strcmp(kind, "varcomp"))
