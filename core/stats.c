@@ -18,9 +18,6 @@
 #include "core/stats.h"
 #include "core/stats_internal.h"
 
-/* Below this many values the interval uses Student's t instead of z (2.3.1). */
-#define PP_LARGE_SAMPLE 30
-
 static bool valid_confidence(double c)
 {
 	return isfinite(c) && c > 0.0 && c < 1.0;

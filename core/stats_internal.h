@@ -43,8 +43,26 @@ int pp_walsh_select(const double *ds, size_t n, size_t k, double *out);
  */
 double *pp_wilcox_counts(size_t m, size_t n);
 
-/* The signed-rank half of pp_compare_paired(); @d the differences, arguments checked. */
-int pp_compare_signed_rank(const double *d, size_t n, double confidence, struct pp_comparison *out);
+/* Below this many values (pairs) an interval of means uses Student's t instead of z (2.3.1). */
+#define PP_LARGE_SAMPLE 30
+
+/* The normal statistic @dz / @sigma with two-sided continuity correction. */
+double pp_z_corrected(double dz, double sigma);
+
+/*
+ * The rank tests' interval end between order statistics: over @cells
+ * differences (or Walsh averages), the statistic with c of them above the
+ * shift is pp_z_corrected(c - cells / 2, @sigma0); the 0-based index of the
+ * one at which it falls to @zq (R's root() lands on it).
+ */
+size_t pp_rank_crossing(size_t cells, double sigma0, double zq);
+
+/*
+ * pp_compare_paired() on the differences @d[i] = y_i - x_i themselves;
+ * arguments checked.
+ */
+int pp_compare_diffs(enum pp_test test, const double *d, size_t n, double confidence,
+		     struct pp_comparison *out);
 
 /* The Mann-Whitney half of pp_compare(); arguments already checked. */
 int pp_compare_rank(const double *x, size_t nx, const double *y, size_t ny, double confidence,

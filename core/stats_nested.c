@@ -218,7 +218,7 @@ static void hold(double *r, const unsigned *layout, size_t n, const double *med,
 int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double *y,
 		   const unsigned *ly, size_t ny, double confidence, struct pp_interval *out)
 {
-	double *mx = NULL, *my = NULL, ax = 0, ay = 0, vx = 0, vy = 0, se2, df, q;
+	double *mx = NULL, *my = NULL, ax, ay, vx, vy, se2, df, q;
 	double *medx = NULL, *medy = NULL, *r = NULL, lo, hi;
 	size_t kx = 0, ky = 0;
 	int ret = -ENOMEM;
@@ -249,16 +249,10 @@ int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double 
 		ret = -ENODATA;
 		goto out;
 	}
-	for (size_t i = 0; i < kx; i++)
-		ax += mx[i] / (double)kx;
-	for (size_t i = 0; i < ky; i++)
-		ay += my[i] / (double)ky;
-	for (size_t i = 0; i < kx; i++)
-		vx += (mx[i] - ax) * (mx[i] - ax) / (double)(kx - 1);
-	for (size_t i = 0; i < ky; i++)
-		vy += (my[i] - ay) * (my[i] - ay) / (double)(ky - 1);
-	vx /= (double)kx;
-	vy /= (double)ky;
+	ax = gsl_stats_mean(mx, 1, kx);
+	ay = gsl_stats_mean(my, 1, ky);
+	vx = gsl_stats_variance_m(mx, 1, kx, ax) / (double)kx;
+	vy = gsl_stats_variance_m(my, 1, ky, ay) / (double)ky;
 	se2 = vx + vy;
 	out->centre = ay - ax;
 	if (!(se2 > 0)) {
@@ -286,7 +280,7 @@ out:
 int pp_layout_paired(const double *d, const unsigned *unit, size_t n, double confidence,
 		     struct pp_interval *out)
 {
-	double *med = NULL, *r = NULL, *loc = NULL, mean = 0, var = 0, lo, hi, q;
+	double *med = NULL, *r = NULL, *loc = NULL, mean, var, lo, hi, q;
 	size_t k = 0;
 	int ret = -ENOMEM;
 
@@ -309,10 +303,8 @@ int pp_layout_paired(const double *d, const unsigned *unit, size_t n, double con
 		ret = -ENODATA;
 		goto out;
 	}
-	for (size_t i = 0; i < k; i++)
-		mean += loc[i] / (double)k;
-	for (size_t i = 0; i < k; i++)
-		var += (loc[i] - mean) * (loc[i] - mean) / (double)(k - 1);
+	mean = gsl_stats_mean(loc, 1, k);
+	var = gsl_stats_variance_m(loc, 1, k, mean);
 	out->centre = mean;
 	out->low = out->high = mean;
 	if (!(var > 0))

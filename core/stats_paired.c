@@ -29,18 +29,12 @@
 #include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
 
 #include "core/stats_internal.h"
 
 /* R's wilcox.test: the exact distribution below this many differences. */
 #define PP_SR_EXACT_LIMIT 50
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /*
  * V of @d[0..@n) less @shift (values equal to it left out, as R drops
@@ -57,7 +51,7 @@ static int signed_rank(const double *d, size_t n, double shift, double *v, size_
 	for (size_t i = 0; i < n; i++)
 		if (d[i] != shift)
 			a[k++] = fabs(d[i] - shift);
-	qsort(a, k, sizeof(*a), by_value);
+	gsl_sort(a, 1, k);
 	*m = k;
 	*ties = pp_tie_sum(a, k);
 	*v = 0.0;
@@ -169,24 +163,17 @@ static double sr_sigma(size_t m, double ties)
 	return sqrt(n * (n + 1.0) * (2.0 * n + 1.0) / 24.0 - ties / 48.0);
 }
 
-static double z_corrected(double dz, double sigma)
-{
-	double corr = dz > 0.0 ? 0.5 : dz < 0.0 ? -0.5 : 0.0;
-
-	return (dz - corr) / sigma;
-}
-
 /* The corrected statistic of V over @m differences with @ties (t^3 - t summed). */
 static double z_of(double v, size_t m, double ties)
 {
-	return z_corrected(v - (double)m * ((double)m + 1.0) / 4.0, sr_sigma(m, ties));
+	return pp_z_corrected(v - (double)m * ((double)m + 1.0) / 4.0, sr_sigma(m, ties));
 }
 
 /* The shift at which the corrected statistic falls to @zq, as R's root() finds it. */
 static int asymptotic_end(const double *ds, size_t n, double sigma0, double zq, double *end)
 {
-	size_t top = n * (n + 1) / 2, lo = 0, hi = top, k, m;
-	double v, ties, mid = (double)n * ((double)n + 1.0) / 4.0;
+	size_t top = n * (n + 1) / 2, m;
+	double v, ties;
 	int err;
 
 	/* At the bounds one difference is left out, as R evaluates them. */
@@ -202,28 +189,11 @@ static int asymptotic_end(const double *ds, size_t n, double sigma0, double zq, 
 		*end = ds[n - 1];
 		return 0;
 	}
-	/*
-	 * Between Walsh averages V is how many lie above the shift: the largest
-	 * count whose statistic is still <= zq puts the crossing at the Walsh
-	 * average with that many above it, the (top - count)-th smallest.
-	 */
-	if (z_corrected(0.0 - mid, sigma0) > zq) {
-		k = top - 1;
-	} else {
-		while (lo < hi) {
-			size_t c = lo + (hi - lo + 1) / 2;
-
-			if (z_corrected((double)c - mid, sigma0) <= zq)
-				lo = c;
-			else
-				hi = c - 1;
-		}
-		k = lo == top ? 0 : top - lo - 1;
-	}
-	return pp_walsh_select(ds, n, k, end);
+	/* Between Walsh averages V is how many lie above the shift. */
+	return pp_walsh_select(ds, n, pp_rank_crossing(top, sigma0, zq), end);
 }
 
-int pp_compare_signed_rank(const double *d, size_t n, double confidence, struct pp_comparison *out)
+static int signed_rank_test(const double *d, size_t n, double confidence, struct pp_comparison *out)
 {
 	double alpha = 1.0 - confidence, v, ties, *ds = NULL;
 	size_t m, k = 0;
@@ -239,7 +209,7 @@ int pp_compare_signed_rank(const double *d, size_t n, double confidence, struct 
 	for (size_t i = 0; i < n; i++)
 		if (d[i] != 0.0)
 			ds[k++] = d[i];
-	qsort(ds, m, sizeof(*ds), by_value);
+	gsl_sort(ds, 1, m);
 	if (m == 0) {
 		/* every difference zero: nothing to tell apart, and the shift is 0 */
 		out->p_value = 1.0;
@@ -275,38 +245,46 @@ out:
 	return err;
 }
 
-/* The paired t (z from 30 pairs) on the mean of @d. */
+/* The paired t on the mean of @d: pp_summarize's interval (z from 30 pairs, t below). */
 static int paired_t(const double *d, size_t n, double confidence, struct pp_comparison *out)
 {
-	double mean = 0.0, ss = 0.0, se, q;
+	struct pp_summary sum;
+	double se;
+	int err = pp_summarize(d, n, confidence, &sum);
 
-	for (size_t i = 0; i < n; i++)
-		mean += d[i];
-	mean /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (d[i] - mean) * (d[i] - mean);
-	se = sqrt(ss / (double)(n - 1) / (double)n);
-	out->df = n >= 30 ? 0.0 : (double)(n - 1);
-	out->diff.centre = mean;
+	if (err)
+		return err;
+	se = sum.sd / sqrt((double)n);
+	out->df = n >= PP_LARGE_SAMPLE ? 0.0 : (double)(n - 1);
+	out->diff = sum.ci;
 	if (!(se > 0.0)) {
-		out->diff.low = out->diff.high = mean;
-		out->statistic = mean > 0 ? INFINITY : mean < 0 ? -INFINITY : 0.0;
-		out->p_value = mean != 0.0 ? 0.0 : 1.0;
+		/* every difference the same: the difference is known exactly */
+		out->statistic = sum.mean == 0.0 ? 0.0 : copysign(INFINITY, sum.mean);
+		out->p_value = sum.mean == 0.0 ? 1.0 : 0.0;
 		return 0;
 	}
-	out->statistic = mean / se;
-	if (out->df > 0.0) {
-		q = gsl_cdf_tdist_Pinv(0.5 + confidence / 2.0, out->df);
-		out->p_value = 2.0 * gsl_cdf_tdist_Q(fabs(out->statistic), out->df);
-	} else {
-		q = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2.0);
-		out->p_value = 2.0 * gsl_cdf_ugaussian_Q(fabs(out->statistic));
-	}
-	if (!isfinite(q) || !isfinite(out->p_value))
-		return -EDOM;
-	out->diff.low = mean - q * se;
-	out->diff.high = mean + q * se;
-	return 0;
+	out->statistic = sum.mean / se;
+	out->p_value = out->df > 0.0 ? 2.0 * gsl_cdf_tdist_Q(fabs(out->statistic), out->df)
+				     : 2.0 * gsl_cdf_ugaussian_Q(fabs(out->statistic));
+	return isfinite(out->p_value) ? 0 : -EDOM;
+}
+
+int pp_compare_diffs(enum pp_test test, const double *d, size_t n, double confidence,
+		     struct pp_comparison *out)
+{
+	int err;
+
+	pp_stats_init();
+	out->test = test;
+	out->confidence = confidence;
+	out->exact = false;
+	out->paired = true;
+	out->df = 0.0;
+	err = test == PP_TEST_WELCH ? paired_t(d, n, confidence, out)
+				    : signed_rank_test(d, n, confidence, out);
+	if (!err)
+		out->significant = out->diff.low > 0.0 || out->diff.high < 0.0;
+	return err;
 }
 
 int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_t n,
@@ -323,18 +301,9 @@ int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_
 	d = malloc(n * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	pp_stats_init();
 	for (size_t i = 0; i < n; i++)
 		d[i] = y[i] - x[i];
-	out->test = test;
-	out->confidence = confidence;
-	out->exact = false;
-	out->paired = true;
-	out->df = 0.0;
-	err = test == PP_TEST_WELCH ? paired_t(d, n, confidence, out)
-				    : pp_compare_signed_rank(d, n, confidence, out);
-	if (!err)
-		out->significant = out->diff.low > 0.0 || out->diff.high < 0.0;
+	err = pp_compare_diffs(test, d, n, confidence, out);
 	free(d);
 	return err;
 }

@@ -65,11 +65,29 @@ static double u_sigma(size_t nx, size_t ny, double ties)
 }
 
 /* The normal statistic with two-sided continuity correction. */
-static double z_corrected(double dz, double sigma)
+double pp_z_corrected(double dz, double sigma)
 {
 	double corr = dz > 0.0 ? 0.5 : dz < 0.0 ? -0.5 : 0.0;
 
 	return (dz - corr) / sigma;
+}
+
+size_t pp_rank_crossing(size_t cells, double sigma0, double zq)
+{
+	size_t lo = 0, hi = cells;
+
+	/* the statistic with `above` cells above the shift grows with that count */
+	if (pp_z_corrected(0.0 - (double)cells / 2.0, sigma0) > zq)
+		return cells - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+
+		if (pp_z_corrected((double)mid - (double)cells / 2.0, sigma0) <= zq)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo == cells ? 0 : cells - lo - 1;
 }
 
 double *pp_wilcox_counts(size_t m, size_t n)
@@ -174,51 +192,27 @@ static int exact_test(const double *xs, size_t nx, const double *ys, size_t ny, 
 	return err;
 }
 
-/* The statistic on the open stretch of shifts with @above differences above it. */
-static double z_between(size_t above, size_t nd, double sigma)
-{
-	return z_corrected((double)above - (double)nd / 2.0, sigma);
-}
-
 /* The shift at which the corrected statistic falls to @zq, as R's root() finds it. */
 static int asymptotic_end(const double *xs, size_t nx, const double *ys, size_t ny, double sigma0,
 			  double zq, double *end)
 {
-	size_t nd = nx * ny, lo = 0, hi = nd, k;
+	size_t nd = nx * ny;
 	double mumin = ys[0] - xs[nx - 1], mumax = ys[ny - 1] - xs[0];
 	struct rank_sums r;
 
 	/* At the bounds themselves a difference ties, as R evaluates them. */
 	rank_merge(xs, nx, ys, ny, mumin, &r);
-	if (z_corrected(r.u - (double)nd / 2.0, u_sigma(nx, ny, r.ties)) - zq <= 0.0) {
+	if (pp_z_corrected(r.u - (double)nd / 2.0, u_sigma(nx, ny, r.ties)) - zq <= 0.0) {
 		*end = mumin;
 		return 0;
 	}
 	rank_merge(xs, nx, ys, ny, mumax, &r);
-	if (z_corrected(r.u - (double)nd / 2.0, u_sigma(nx, ny, r.ties)) - zq >= 0.0) {
+	if (pp_z_corrected(r.u - (double)nd / 2.0, u_sigma(nx, ny, r.ties)) - zq >= 0.0) {
 		*end = mumax;
 		return 0;
 	}
-	/*
-	 * Between differences the statistic only depends on how many lie above
-	 * the shift and grows with that count: find the largest count whose
-	 * statistic is still <= zq.  The crossing is at the difference with
-	 * that many above it, i.e. the (nd - count)-th smallest.
-	 */
-	if (z_between(0, nd, sigma0) > zq) {
-		k = nd - 1;
-	} else {
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo + 1) / 2;
-
-			if (z_between(mid, nd, sigma0) <= zq)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		k = lo == nd ? 0 : nd - lo - 1;
-	}
-	return pp_diff_select(xs, nx, ys, ny, k, end);
+	/* Between differences the statistic only depends on how many lie above the shift. */
+	return pp_diff_select(xs, nx, ys, ny, pp_rank_crossing(nd, sigma0, zq), end);
 }
 
 static int asymptotic_test(const double *xs, size_t nx, const double *ys, size_t ny, double alpha,
@@ -230,7 +224,7 @@ static int asymptotic_test(const double *xs, size_t nx, const double *ys, size_t
 
 	if (sigma > 0.0)
 		out->p_value = 2.0 * gsl_cdf_ugaussian_Q(fabs(
-					 z_corrected(out->statistic - (double)nd / 2.0, sigma)));
+					 pp_z_corrected(out->statistic - (double)nd / 2.0, sigma)));
 	else
 		out->p_value = 1.0; /* every value equal: nothing to tell apart */
 	if (!isfinite(out->p_value))

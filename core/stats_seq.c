@@ -215,34 +215,26 @@ static double max_of(const double *v, size_t n)
 
 /*
  * The interval of y - x at level 1 - @a, from independent samples or, with
- * @paired, from the pairs (x[i], y[i]).  The rank tests' normal
+ * @d (the pairs' differences y[i] - x[i]), from the pairs.  The rank tests' normal
  * approximation (ties, or 50 values and more) puts an end it cannot reach
  * at the most extreme difference, which holds no level: that side is left
  * open.
  */
-static int look_interval(enum pp_test test, bool paired, const double *x, size_t nx,
+static int look_interval(enum pp_test test, const double *d, const double *x, size_t nx,
 			 const double *y, size_t ny, double a, struct pp_interval *iv)
 {
 	struct pp_comparison c;
 	double lo, hi;
-	int err = paired ? pp_compare_paired(test, x, y, nx, 1.0 - a, &c)
-			 : pp_compare(test, x, nx, y, ny, 1.0 - a, &c);
+	int err = d ? pp_compare_diffs(test, d, nx, 1.0 - a, &c)
+		    : pp_compare(test, x, nx, y, ny, 1.0 - a, &c);
 
 	if (err)
 		return err;
 	*iv = c.diff;
 	if (test != PP_TEST_MANN_WHITNEY || c.exact)
 		return 0;
-	if (paired) {
-		lo = hi = y[0] - x[0];
-		for (size_t i = 1; i < nx; i++) {
-			lo = fmin(lo, y[i] - x[i]);
-			hi = fmax(hi, y[i] - x[i]);
-		}
-	} else {
-		lo = min_of(y, ny) - max_of(x, nx);
-		hi = max_of(y, ny) - min_of(x, nx);
-	}
+	lo = d ? min_of(d, nx) : min_of(y, ny) - max_of(x, nx);
+	hi = d ? max_of(d, nx) : max_of(y, ny) - min_of(x, nx);
 	if (lo < hi && iv->low <= lo)
 		iv->low = -INFINITY;
 	if (lo < hi && iv->high >= hi)
@@ -288,31 +280,24 @@ static bool units_paired(const unsigned *lx, const unsigned *ly, size_t n)
 /*
  * Widen @iv to the union with the layouts' interval at level 1 - @a when
  * both sides' runs are in two layouts or more: the units' (pp_layout_paired)
- * when the runs are paired and so are their layouts, else the layouts' of
+ * when the runs are paired (@d their differences) and so are their
+ * layouts, else the layouts' of
  * each revision (pp_layout_diff).  Its centre stays the runs' estimate.
  * 0, or an error of theirs other than -ENODATA.
  */
-static int widen_by_layouts(bool paired, const double *x, const unsigned *lx, size_t nx,
+static int widen_by_layouts(const double *d, const double *x, const unsigned *lx, size_t nx,
 			    const double *y, const unsigned *ly, size_t ny, double a,
 			    struct pp_interval *iv)
 {
 	struct pp_interval l;
-	double *d;
 	int err;
 
 	if (!lx || !ly)
 		return 0;
-	if (paired && units_paired(lx, ly, nx)) {
-		d = malloc(nx * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		for (size_t i = 0; i < nx; i++)
-			d[i] = y[i] - x[i];
+	if (d && units_paired(lx, ly, nx))
 		err = pp_layout_paired(d, lx, nx, 1.0 - a, &l);
-		free(d);
-	} else {
+	else
 		err = pp_layout_diff(x, lx, nx, y, ly, ny, 1.0 - a, &l);
-	}
 	if (err)
 		return err == -ENODATA ? 0 : err;
 	iv->low = fmin(iv->low, l.low);
@@ -368,9 +353,16 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 	out->mde = INFINITY;
 	out->verdict = PP_SEQ_CONTINUE;
 	if (a >= PP_SEQ_MIN_ALPHA && attainable(d, nx, ny, a)) {
-		err = look_interval(d->test, d->paired, x, nx, y, ny, a, &out->diff);
+		double *diffs = d->paired ? malloc(nx * sizeof(*diffs)) : NULL;
+
+		if (d->paired && !diffs)
+			return -ENOMEM;
+		for (size_t i = 0; diffs && i < nx; i++)
+			diffs[i] = y[i] - x[i];
+		err = look_interval(d->test, diffs, x, nx, y, ny, a, &out->diff);
 		if (!err)
-			err = widen_by_layouts(d->paired, x, lx, nx, y, ly, ny, a, &out->diff);
+			err = widen_by_layouts(diffs, x, lx, nx, y, ly, ny, a, &out->diff);
+		free(diffs);
 		if (err)
 			return err;
 		st->spent += a;
