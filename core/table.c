@@ -7,7 +7,6 @@
  * against the blob before use, so corrupt or truncated data yields an error,
  * never a crash.  A section is added completely or not at all.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,37 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/blob.h"
 #include "core/table_priv.h"
 
-_Static_assert(sizeof(struct pp_table_header) == 48, "table header layout");
-_Static_assert(sizeof(struct pp_table_func) == 24, "table function layout");
-_Static_assert(sizeof(struct pp_table_call) == 24, "table call layout");
-_Static_assert(offsetof(struct pp_table_call, via) == PP_TABLE_CALL_V2_SIZE,
-	       "a version 2 call record is the head of a version 3 one");
-
-#define MAGIC_LEN 8
-
-/* One blob being parsed: where it is and what its header says. */
+/* One blob being parsed: its decoded header and where it is. */
 struct blob {
-	const unsigned char *p;
+	struct pp_blob h;
 	size_t at; /* offset in the section, for messages */
 	const char *object;
-	uint32_t version, call_size; /* a call record's size in this version */
-	uint32_t size, nfuncs, ncalls, funcs_off, calls_off, strtab_off, strtab_size;
 	const char *module;
 };
-
-#define HDR(field) offsetof(struct pp_table_header, field)
-#define FUNC(field) offsetof(struct pp_table_func, field)
-#define CALL(field) offsetof(struct pp_table_call, field)
-
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
-}
 
 void pp_program_init(struct pp_program *prog)
 {
@@ -59,6 +37,7 @@ void pp_program_free(struct pp_program *prog)
 	if (st) {
 		pp_arena_free(&st->arena);
 		free(st->recs);
+		free(st->warnings);
 		free(st);
 	}
 	free(prog->funcs);
@@ -99,6 +78,28 @@ const char *pp_program_error(const struct pp_program *prog)
 	return st ? st->err : "";
 }
 
+const char *const *pp_program_warnings(const struct pp_program *prog, size_t *n)
+{
+	const struct pp_store *st = pp_store(prog);
+
+	*n = st ? st->nwarnings : 0;
+	return st ? st->warnings : NULL;
+}
+
+size_t pp_program_print_warnings(const struct pp_program *prog, size_t from, const char *who,
+				 FILE *out)
+{
+	size_t n, i;
+	const char *const *w = pp_program_warnings(prog, &n);
+
+	for (i = from; i < n && i < from + PP_WARNINGS_SHOWN; i++)
+		fprintf(out, "%s: warning: %s\n", who, w[i]);
+	if (i < n)
+		fprintf(out, "%s: warning: %zu more functions skipped for bad records\n", who,
+			n - i);
+	return n;
+}
+
 const char *pp_table_strerror(int err)
 {
 	switch (err) {
@@ -119,111 +120,35 @@ const char *pp_table_strerror(int err)
 	}
 }
 
-/* A string of the blob's strtab: in range and NUL-terminated inside it. */
-static int blob_str(struct pp_program *prog, const struct blob *b, uint32_t off, const char *what,
-		    const char **out)
+/* String @off of the blob, interned (checked by the decoder already). */
+static int intern(struct pp_program *prog, const struct blob *b, uint32_t off, const char **out)
 {
-	struct pp_store *st = pp_store(prog);
-	const char *s = (const char *)b->p + b->strtab_off;
-	const char *nul;
+	const char *s = pp_blob_str(&b->h, off);
 
-	if (off >= b->strtab_size) {
-		pp_program_set_error(prog,
-				     "%s: corrupt pinpoint table at offset %zu: %s string %u is "
-				     "outside the string table (%u bytes)",
-				     b->object, b->at, what, off, b->strtab_size);
-		return -ENOEXEC;
-	}
-	nul = memchr(s + off, '\0', b->strtab_size - off);
-	if (!nul) {
-		pp_program_set_error(prog,
-				     "%s: corrupt pinpoint table at offset %zu: %s string %u is "
-				     "not terminated",
-				     b->object, b->at, what, off);
-		return -ENOEXEC;
-	}
-	*out = pp_arena_intern(&st->arena, s + off, (size_t)(nul - (s + off)));
+	*out = s ? pp_arena_intern(&pp_store(prog)->arena, s, strlen(s)) : "";
 	return *out ? 0 : -ENOMEM;
-}
-
-__attribute__((format(printf, 3, 4))) static int corrupt(struct pp_program *prog,
-							 const struct blob *b, const char *fmt, ...)
-{
-	char reason[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	pp_program_set_error(prog, "%s: corrupt pinpoint table at offset %zu: %s", b->object, b->at,
-			     reason);
-	return -ENOEXEC;
-}
-
-/* Check that [off, off + n * elem) lies in [lo, b->size); returns its end. */
-static int region(struct pp_program *prog, const struct blob *b, const char *what, uint64_t lo,
-		  uint32_t off, uint64_t n, uint64_t elem, uint64_t *end)
-{
-	uint64_t e = (uint64_t)off + n * elem; /* n, elem < 2^32: no overflow */
-
-	if (off < lo || e > b->size)
-		return corrupt(prog, b,
-			       "%s (%llu bytes at offset %u) do not fit in the blob (%u bytes)",
-			       what, (unsigned long long)(n * elem), off, b->size);
-	*end = e;
-	return 0;
 }
 
 static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 {
-	uint32_t version = rd32(b->p + HDR(version));
-	uint64_t end = 0;
-	const char *producer;
+	char why[200];
 	int ret;
 
-	if (version < PP_TABLE_VERSION_MIN || version > PP_TABLE_VERSION) {
+	ret = pp_blob_open(&b->h, b->h.p, avail, why, sizeof(why));
+	if (ret == -EPROTO) {
 		pp_program_set_error(prog,
-				     "%s: pinpoint table version %u at offset %zu, this "
-				     "pinpoint reads versions %u to %u: rebuild with the matching "
-				     "plugin",
-				     b->object, version, b->at, PP_TABLE_VERSION_MIN,
+				     "%s: pinpoint table version %u at offset %zu, this pinpoint "
+				     "reads versions %u to %u: rebuild with the matching plugin",
+				     b->object, b->h.version, b->at, PP_TABLE_VERSION_MIN,
 				     PP_TABLE_VERSION);
-		return -EPROTO;
-	}
-	b->version = version;
-	b->call_size = version < 3 ? PP_TABLE_CALL_V2_SIZE : sizeof(struct pp_table_call);
-	b->size = rd32(b->p + HDR(size));
-	b->nfuncs = rd32(b->p + HDR(nfuncs));
-	b->ncalls = rd32(b->p + HDR(ncalls));
-	b->funcs_off = rd32(b->p + HDR(funcs_off));
-	b->calls_off = rd32(b->p + HDR(calls_off));
-	b->strtab_off = rd32(b->p + HDR(strtab_off));
-	b->strtab_size = rd32(b->p + HDR(strtab_size));
-	if (b->size < sizeof(struct pp_table_header) || b->size % PP_TABLE_ALIGN)
-		return corrupt(prog, b,
-			       "blob size %u is less than a header or not a multiple of %u",
-			       b->size, PP_TABLE_ALIGN);
-	if (b->size > avail)
-		return corrupt(prog, b, "blob of %u bytes is truncated to %zu", b->size, avail);
-	/* The regions come in the order of abi.h, gaps allowed. */
-	ret = region(prog, b, "function records", sizeof(struct pp_table_header), b->funcs_off,
-		     b->nfuncs, sizeof(struct pp_table_func), &end);
-	if (!ret)
-		ret = region(prog, b, "call records", end, b->calls_off, b->ncalls, b->call_size,
-			     &end);
-	if (!ret)
-		ret = region(prog, b, "string table", end, b->strtab_off, b->strtab_size, 1, &end);
-	if (ret)
 		return ret;
-	if (b->strtab_size == 0 || b->p[b->strtab_off] != '\0')
-		return corrupt(prog, b,
-			       "string table (%u bytes at %u) does not start with the empty "
-			       "string",
-			       b->strtab_size, b->strtab_off);
-	ret = blob_str(prog, b, rd32(b->p + HDR(module)), "module", &b->module);
-	if (!ret)
-		ret = blob_str(prog, b, rd32(b->p + HDR(producer)), "producer", &producer);
-	return ret;
+	}
+	if (ret) {
+		pp_program_set_error(prog, "%s: corrupt pinpoint table at offset %zu: %s",
+				     b->object, b->at, why);
+		return ret;
+	}
+	return intern(prog, b, b->h.module, &b->module);
 }
 
 static int add_rec(struct pp_program *prog, const struct pp_prog_fn *f)
@@ -248,76 +173,89 @@ static int add_rec(struct pp_program *prog, const struct pp_prog_fn *f)
 	return 0;
 }
 
-/* Call @i of the blob, call @k of its function, whose calls @calls are read up to @k. */
-static int read_call(struct pp_program *prog, const struct blob *b, uint32_t i, uint32_t k,
-		     struct pp_prog_call *calls)
+/* Function @i of the blob skipped for @why: one warning naming it. */
+static int skip_func(struct pp_program *prog, const struct blob *b, uint32_t i, const char *name,
+		     const char *why)
 {
-	const unsigned char *r = b->p + b->calls_off + (size_t)i * b->call_size;
-	struct pp_prog_call *c = &calls[k];
-	int ret;
+	struct pp_store *st = pp_store(prog);
+	char line[600];
+	const char *w;
 
-	c->kind = r[CALL(kind)];
-	c->fate = r[CALL(fate)];
-	c->line = rd32(r + CALL(line));
-	c->col = rd32(r + CALL(col));
-	c->via = b->version < 3 ? 0 : rd32(r + CALL(via));
-	/* What a call came through is an inlined call before it. */
-	if (c->via && (c->via > k || calls[c->via - 1].kind == PP_CALL_INDIRECT ||
-		       calls[c->via - 1].kind == PP_CALL_INVOKE_INDIRECT))
-		return corrupt(prog, b,
-			       "call %u came through call %u, which is not a direct call "
-			       "before it",
-			       i, c->via - 1);
-	if (c->kind > PP_CALL_INVOKE_INDIRECT)
-		return corrupt(prog, b, "call %u has unknown kind %u", i, c->kind);
-	if (c->fate > PP_FATE_UNKNOWN)
-		return corrupt(prog, b, "call %u has unknown fate %u", i, c->fate);
-	ret = blob_str(prog, b, rd32(r + CALL(callee)), "callee", &c->callee);
-	if (!ret)
-		ret = blob_str(prog, b, rd32(r + CALL(file)), "call file", &c->file);
-	if (ret)
-		return ret;
-	if (c->kind == PP_CALL_INDIRECT || c->kind == PP_CALL_INVOKE_INDIRECT)
-		c->callee = "";
-	else if (!c->callee[0])
-		return corrupt(prog, b, "direct call %u has no callee", i);
+	if (st->nwarnings == st->capwarnings) {
+		size_t cap = st->capwarnings ? st->capwarnings * 2 : 8;
+		const char **v = realloc(st->warnings, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		st->warnings = v;
+		st->capwarnings = cap;
+	}
+	if (name && *name)
+		snprintf(line, sizeof(line),
+			 "%s: pinpoint table at offset %zu: function %s skipped: %s", b->object,
+			 b->at, pp_demangle(name), why);
+	else
+		snprintf(line, sizeof(line),
+			 "%s: pinpoint table at offset %zu: function record %u skipped: %s",
+			 b->object, b->at, i, why);
+	w = pp_arena_intern(&st->arena, line, strlen(line));
+	if (!w)
+		return -ENOMEM;
+	st->warnings[st->nwarnings++] = w;
 	return 0;
 }
 
-/* @claimed: calls claimed by the blob's earlier functions. */
-static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, uint64_t *claimed)
+/*
+ * Function @i of the blob, added unless one of its records is bad: then it
+ * is skipped with a warning, and the rest of the blob is read.  @claimed:
+ * calls claimed by the blob's earlier functions (each call belongs to one
+ * function: a table cannot make the reader copy more calls than it holds).
+ */
+static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, uint64_t *claimed,
+		     struct pp_blob_call **scratch, uint32_t *scratch_cap)
 {
-	const unsigned char *r = b->p + b->funcs_off + (size_t)i * sizeof(struct pp_table_func);
 	struct pp_store *st = pp_store(prog);
 	struct pp_prog_fn f = {0};
-	uint32_t first, k;
+	struct pp_blob_func rf;
+	struct pp_blob_call *rc;
+	char why[200];
+	uint32_t k;
 	int ret;
 
-	ret = blob_str(prog, b, rd32(r + FUNC(name)), "function name", &f.name);
+	if (pp_blob_func(&b->h, i, &rf, why, sizeof(why)))
+		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
+	if (*claimed + rf.ncalls > b->h.ncalls)
+		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name),
+				 "its calls are claimed by another function");
+	if (rf.ncalls > *scratch_cap) {
+		rc = realloc(*scratch, (size_t)rf.ncalls * sizeof(*rc));
+		if (!rc)
+			return -ENOMEM;
+		*scratch = rc;
+		*scratch_cap = rf.ncalls;
+	}
+	rc = *scratch;
+	for (k = 0; k < rf.ncalls; k++) {
+		ret = pp_blob_call(&b->h, rf.first_call + k, &rc[k], why, sizeof(why));
+		if (ret) {
+			char at[240];
+
+			snprintf(at, sizeof(at), "call %u: %s", k, why);
+			return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), at);
+		}
+		if (pp_blob_call_in(rc, k, rf.flags, why, sizeof(why)))
+			return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
+	}
+	*claimed += rf.ncalls;
+	ret = intern(prog, b, rf.name, &f.name);
 	if (!ret)
-		ret = blob_str(prog, b, rd32(r + FUNC(file)), "function file", &f.file);
+		ret = intern(prog, b, rf.file, &f.file);
 	if (ret)
 		return ret;
-	if (!f.name[0])
-		return corrupt(prog, b, "function %u has no name", i);
-	f.line = rd32(r + FUNC(line));
-	f.linkage = r[FUNC(linkage)];
-	if (f.linkage > PP_LINK_WEAK)
-		return corrupt(prog, b, "function %u has unknown linkage %u", i, f.linkage);
-	f.flags = r[FUNC(flags)];
-	if (f.flags & ~PP_FUNC_EMITTED)
-		return corrupt(prog, b, "function %u has unknown flags 0x%x", i, f.flags);
-	first = rd32(r + FUNC(first_call));
-	f.ncalls = rd32(r + FUNC(ncalls));
-	if (first > b->ncalls || f.ncalls > b->ncalls - first)
-		return corrupt(prog, b, "calls of function %u end past the blob's %u calls", i,
-			       b->ncalls);
-	/* Each call belongs to one function: a table cannot make the reader
-	 * copy more calls than it holds. */
-	*claimed += f.ncalls;
-	if (*claimed > b->ncalls)
-		return corrupt(prog, b, "functions up to %u claim more calls than the blob's %u", i,
-			       b->ncalls);
+	f.line = rf.line;
+	f.linkage = rf.linkage;
+	f.flags = rf.flags;
+	f.ncalls = rf.ncalls;
 	f.object = b->object;
 	f.module = b->module;
 	if (f.ncalls) {
@@ -326,27 +264,33 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 			return -ENOMEM;
 	}
 	for (k = 0; k < f.ncalls; k++) {
-		ret = read_call(prog, b, first + k, k, f.calls);
+		struct pp_prog_call *c = &f.calls[k];
+
+		c->kind = rc[k].kind;
+		c->fate = rc[k].fate;
+		c->line = rc[k].line;
+		c->col = rc[k].col;
+		c->via = rc[k].via;
+		ret = intern(prog, b, rc[k].callee, &c->callee);
+		if (!ret)
+			ret = intern(prog, b, rc[k].file, &c->file);
 		if (ret)
 			return ret;
-		if (f.calls[k].fate == PP_FATE_TIMED && !(f.flags & PP_FUNC_EMITTED))
-			return corrupt(prog, b,
-				       "call %u of function %u is timed, the function not "
-				       "emitted",
-				       k, i);
 	}
 	return add_rec(prog, &f);
 }
 
 static int read_blob(struct pp_program *prog, struct blob *b, size_t avail)
 {
+	struct pp_blob_call *scratch = NULL;
+	uint32_t scratch_cap = 0, i;
 	uint64_t claimed = 0;
-	uint32_t i;
 	int ret;
 
 	ret = read_header(prog, b, avail);
-	for (i = 0; !ret && i < b->nfuncs; i++)
-		ret = read_func(prog, b, i, &claimed);
+	for (i = 0; !ret && i < b->h.nfuncs; i++)
+		ret = read_func(prog, b, i, &claimed, &scratch, &scratch_cap);
+	free(scratch);
 	return ret;
 }
 
@@ -478,10 +422,10 @@ static int add_object(struct pp_program *prog, const char *object)
 int pp_program_add_section(struct pp_program *prog, const void *data, size_t size,
 			   const char *object)
 {
-	static const unsigned char zero[MAGIC_LEN];
+	static const unsigned char zero[PP_TABLE_ALIGN];
 	const unsigned char *p = data;
 	struct pp_store *st = get_store(prog);
-	size_t at = 0, old_nrecs, nblobs = 0;
+	size_t at = 0, old_nrecs, old_nwarnings, nblobs = 0;
 	const char *obj;
 	int ret = 0;
 
@@ -492,16 +436,17 @@ int pp_program_add_section(struct pp_program *prog, const void *data, size_t siz
 	if (!obj)
 		return -ENOMEM;
 	old_nrecs = st->nrecs;
+	old_nwarnings = st->nwarnings;
 	while (at < size) {
 		size_t avail = size - at;
-		struct blob b = {.p = p + at, .at = at, .object = obj};
+		struct blob b = {.h.p = p + at, .at = at, .object = obj};
 
-		if (avail >= MAGIC_LEN && !memcmp(b.p, zero, MAGIC_LEN)) {
-			at += MAGIC_LEN; /* padding between blobs */
+		if (avail >= PP_TABLE_ALIGN && !memcmp(b.h.p, zero, PP_TABLE_ALIGN)) {
+			at += PP_TABLE_ALIGN; /* padding between blobs */
 			continue;
 		}
-		if (avail < MAGIC_LEN || memcmp(b.p, PP_TABLE_MAGIC, MAGIC_LEN)) {
-			if (avail < MAGIC_LEN && !memcmp(b.p, zero, avail))
+		if (avail < PP_TABLE_ALIGN || memcmp(b.h.p, PP_TABLE_MAGIC, PP_TABLE_ALIGN)) {
+			if (avail < PP_TABLE_ALIGN && !memcmp(b.h.p, zero, avail))
 				break; /* trailing padding shorter than a step */
 			pp_program_set_error(prog,
 					     "%s: corrupt pinpoint table: no blob magic \"%s\" "
@@ -521,7 +466,7 @@ int pp_program_add_section(struct pp_program *prog, const void *data, size_t siz
 		ret = read_blob(prog, &b, avail);
 		if (ret)
 			goto out;
-		at += b.size;
+		at += b.h.size;
 		nblobs++;
 	}
 	if (!nblobs) {
@@ -534,7 +479,9 @@ int pp_program_add_section(struct pp_program *prog, const void *data, size_t siz
 		ret = publish(prog);
 out:
 	if (ret) {
-		st->nrecs = old_nrecs; /* all or nothing; the arena keeps the strings */
+		/* All or nothing; the arena keeps the strings. */
+		st->nrecs = old_nrecs;
+		st->nwarnings = old_nwarnings;
 		if (ret == -ENOMEM)
 			pp_program_set_error(prog, "%s: out of memory", obj);
 	}

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pinpoint/abi.h"
 
@@ -68,13 +69,35 @@ int pp_program_add_section(struct pp_program *prog, const void *data, size_t siz
 			   const char *object);
 
 /*
- * A section is added completely or not at all.  After a failure,
+ * A section is added completely or not at all: a blob whose header or layout
+ * is corrupt fails the whole section.  A bad record in one function (a
+ * string outside the table, a call that came through no inlined call before
+ * it, ...) only skips that function, with one warning naming it
+ * (pp_program_warnings()); the rest is added.
+ *
+ * After a failure,
  * pp_program_error() says what was wrong and where, in one line naming the
  * file ("prog: pinpoint table version 2 at offset 0, ..."); pp_table_strerror()
  * gives the general reason of an error code (for -ENOENT: how to build with
  * the plugin).
  */
 const char *pp_program_error(const struct pp_program *prog);
+
+/*
+ * One line for each function skipped so far ("prog: pinpoint table at
+ * offset 0: function f skipped: its calls end past the blob's 3 calls"),
+ * in the order read; *@n of them.  They live as long as @prog.
+ */
+const char *const *pp_program_warnings(const struct pp_program *prog, size_t *n);
+
+/*
+ * Prints the warnings from number @from on to @out, "@who: warning: ...",
+ * the first PP_WARNINGS_SHOWN of them and then how many more; returns the
+ * number of warnings, the @from of the next call.
+ */
+#define PP_WARNINGS_SHOWN 5
+size_t pp_program_print_warnings(const struct pp_program *prog, size_t from, const char *who,
+				 FILE *out);
 const char *pp_table_strerror(int err);
 
 /*

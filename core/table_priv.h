@@ -22,6 +22,8 @@ struct pp_store {
 	size_t nrecs, caprecs;
 	uint64_t seq;
 	size_t capobjects;
+	const char **warnings; /* functions skipped (pp_program_warnings()) */
+	size_t nwarnings, capwarnings;
 	char err[512];
 };
 

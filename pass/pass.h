@@ -271,6 +271,10 @@ bool pp_is_musttail_call(LLVMValueRef call);
  * when it has none. */
 const char *pp_scope_function_name(LLVMMetadataRef scope, size_t *len);
 void pp_copy_fast_math_flags(LLVMValueRef from, LLVMValueRef to);
+/* An optimisation remark of pass "pinpoint" named @name on function @fn
+ * (clang -Rpass=pinpoint, opt -pass-remarks=pinpoint, and the
+ * -fsave-optimization-record files). */
+void pp_remark(LLVMValueRef fn, const char *name, const char *msg);
 bool pp_instrument_module(LLVMModuleRef mod);
 bool pp_record_module(LLVMModuleRef mod);
 bool pp_probe_module(LLVMModuleRef mod);

@@ -15,6 +15,7 @@
 // never hinder inlining, unrolling or vectorisation.
 
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -193,6 +194,15 @@ extern "C" void pp_copy_fast_math_flags(LLVMValueRef From, LLVMValueRef To)
 	auto *T = dyn_cast<Instruction>(unwrap(To));
 	if (F && T && isa<FPMathOperator>(F) && isa<FPMathOperator>(T))
 		T->copyFastMathFlags(F);
+}
+
+extern "C" void pp_remark(LLVMValueRef Fn, const char *Name, const char *Msg)
+{
+	const Function *F = cast<Function>(unwrap(Fn));
+	OptimizationRemark R("pinpoint", Name, F);
+
+	R << Msg;
+	F->getContext().diagnose(R);
 }
 
 // The armed clone of a function (dispatch.c): LLVM-C cannot copy a

@@ -16,9 +16,11 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/blob.h"
 #include "pass.h"
 
 static void put32(uint8_t *p, uint32_t v)
@@ -47,13 +49,6 @@ static void put_header(uint8_t *b, struct pp_module *m, uint32_t size, uint32_t 
 	PUT(b, struct pp_table_header, module, m->module_name);
 	PUT(b, struct pp_table_header, producer, m->producer);
 }
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-#define GET(base, type, field) get32((base) + offsetof(type, field))
 
 static void put_func(uint8_t *b, const struct pp_func *f)
 {
@@ -108,31 +103,21 @@ int pp_encode_table(struct pp_module *m, uint8_t **out, uint32_t *out_size)
 
 /*
  * The blob is the early phase's own output, but a module can be edited by
- * hand between the phases: every offset is checked all the same.
+ * hand between the phases: it is read with the readers' decoder
+ * (core/blob.c), every record checked.
  */
 int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
 {
-	uint32_t funcs_off, calls_off;
-	uint64_t end;
+	struct pp_blob h;
 
-	if (size < sizeof(struct pp_table_header) ||
-	    memcmp(b, PP_TABLE_MAGIC, strlen(PP_TABLE_MAGIC)) ||
-	    GET(b, struct pp_table_header, version) != PP_TABLE_VERSION)
+	if (pp_blob_open(&h, b, size, NULL, 0) || h.version != PP_TABLE_VERSION)
 		return -EPROTO;
-	m->nfuncs = GET(b, struct pp_table_header, nfuncs);
-	m->ncalls = GET(b, struct pp_table_header, ncalls);
-	funcs_off = GET(b, struct pp_table_header, funcs_off);
-	calls_off = GET(b, struct pp_table_header, calls_off);
-	m->strtab_off = GET(b, struct pp_table_header, strtab_off);
-	m->strtab.len = GET(b, struct pp_table_header, strtab_size);
-	m->module_name = GET(b, struct pp_table_header, module);
-	m->producer = GET(b, struct pp_table_header, producer);
-	end = (uint64_t)m->strtab_off + m->strtab.len;
-	if ((uint64_t)funcs_off + (uint64_t)m->nfuncs * sizeof(struct pp_table_func) > size ||
-	    (uint64_t)calls_off + (uint64_t)m->ncalls * sizeof(struct pp_table_call) > size ||
-	    end > size || !m->strtab.len)
-		return -EPROTO;
-
+	m->nfuncs = h.nfuncs;
+	m->ncalls = h.ncalls;
+	m->strtab_off = h.strtab_off;
+	m->strtab.len = h.strtab_size;
+	m->module_name = h.module;
+	m->producer = h.producer;
 	m->funcs = calloc(m->nfuncs + 1, sizeof(*m->funcs));
 	m->calls = calloc(m->ncalls + 1, sizeof(*m->calls));
 	m->strtab.buf = malloc(m->strtab.len);
@@ -141,40 +126,109 @@ int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
 	m->funcs_cap = m->nfuncs;
 	m->calls_cap = m->ncalls;
 	m->strtab.cap = m->strtab.len;
-	memcpy(m->strtab.buf, b + m->strtab_off, m->strtab.len);
+	memcpy(m->strtab.buf, b + h.strtab_off, m->strtab.len);
 	m->strtab.buf[m->strtab.len - 1] = '\0';
 
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const uint8_t *r = b + funcs_off + (size_t)i * sizeof(struct pp_table_func);
 		struct pp_func *f = &m->funcs[i];
+		struct pp_blob_func r;
 
-		f->name = GET(r, struct pp_table_func, name);
-		f->file = GET(r, struct pp_table_func, file);
-		f->line = GET(r, struct pp_table_func, line);
-		f->first_call = GET(r, struct pp_table_func, first_call);
-		f->ncalls = GET(r, struct pp_table_func, ncalls);
-		f->linkage = r[offsetof(struct pp_table_func, linkage)];
-		if (f->name >= m->strtab.len || f->file >= m->strtab.len ||
-		    f->first_call > m->ncalls || f->ncalls > m->ncalls - f->first_call)
+		if (pp_blob_func(&h, i, &r, NULL, 0))
 			return -EPROTO;
+		f->name = r.name;
+		f->file = r.file;
+		f->line = r.line;
+		f->first_call = r.first_call;
+		f->ncalls = r.ncalls;
+		f->linkage = r.linkage;
 	}
 	for (uint32_t i = 0; i < m->ncalls; i++) {
-		const uint8_t *r = b + calls_off + (size_t)i * sizeof(struct pp_table_call);
 		struct pp_call *c = &m->calls[i];
+		struct pp_blob_call r;
 
-		c->callee = GET(r, struct pp_table_call, callee);
-		c->file = GET(r, struct pp_table_call, file);
-		c->line = GET(r, struct pp_table_call, line);
-		c->col = GET(r, struct pp_table_call, col);
-		c->kind = r[offsetof(struct pp_table_call, kind)];
-		c->via = GET(r, struct pp_table_call, via);
-		if (c->callee >= m->strtab.len || c->file >= m->strtab.len)
+		if (pp_blob_call(&h, i, &r, NULL, 0))
 			return -EPROTO;
+		c->callee = r.callee;
+		c->file = r.file;
+		c->line = r.line;
+		c->col = r.col;
+		c->kind = r.kind;
+		c->via = r.via;
 	}
-	if (m->module_name >= m->strtab.len || m->producer >= m->strtab.len)
-		return -EPROTO;
 	/* The late phase adds the strings of the calls of inlined code. */
 	return pp_strtab_index(&m->strtab);
+}
+
+/*
+ * Function @i of the encoded blob @h against the readers' rules
+ * (core/blob.c), as they will read it.  A call whose `via` breaks them (code
+ * inlined at a call of the source the optimiser made direct: a call through
+ * a pointer it resolved) keeps its entry and loses its via in m->calls;
+ * *@dropped counts them.  Anything else wrong is the pass's own error: one
+ * line on stderr, and the readers will skip the function.
+ */
+static int check_func(struct pp_module *m, const struct pp_blob *h, uint32_t i,
+		      struct pp_blob_call *rc, uint32_t *dropped)
+{
+	const struct pp_func *f = &m->funcs[i];
+	struct pp_blob_func rf;
+	char why[200];
+	uint32_t k;
+
+	if (pp_blob_func(h, i, &rf, why, sizeof(why)))
+		goto bad;
+	for (k = 0; k < rf.ncalls; k++) {
+		if (pp_blob_call(h, rf.first_call + k, &rc[k], why, sizeof(why)))
+			goto bad;
+		if (!pp_blob_via_ok(k, rc[k].via,
+				    rc[k].via && rc[k].via <= k ? rc[rc[k].via - 1].kind : 0)) {
+			m->calls[f->first_call + k].via = rc[k].via = 0;
+			(*dropped)++;
+		}
+		if (pp_blob_call_in(rc, k, rf.flags, why, sizeof(why)))
+			goto bad;
+	}
+	return 0;
+bad : {
+	size_t len;
+
+	fprintf(stderr, "pinpoint: %s: function %s: the table's record is unreadable (%s)\n",
+		LLVMGetSourceFileName(m->mod, &len), m->strtab.buf + f->name, why);
+	return -ENOEXEC;
+}
+}
+
+/*
+ * The blob checked function by function as the readers will read it; the
+ * vias dropped are reported as a remark of each function (clang
+ * -Rpass=pinpoint).  *@again when the blob must be encoded again.
+ */
+static void check_table(struct pp_module *m, const uint8_t *blob, uint32_t size, bool *again)
+{
+	struct pp_blob_call *rc = calloc(m->ncalls + 1, sizeof(*rc));
+	struct pp_blob h;
+
+	*again = false;
+	if (!rc || pp_blob_open(&h, blob, size, NULL, 0)) {
+		free(rc);
+		return;
+	}
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		uint32_t dropped = 0;
+		char msg[200];
+
+		check_func(m, &h, i, rc, &dropped);
+		if (!dropped)
+			continue;
+		*again = true;
+		snprintf(msg, sizeof(msg),
+			 "%u call%s of inlined code listed without the call %s came through: "
+			 "inlined at a call through a pointer",
+			 dropped, dropped == 1 ? "" : "s", dropped == 1 ? "it" : "they");
+		if (m->funcs[i].fn)
+			pp_remark(m->funcs[i].fn, "ViaDropped", msg);
+	}
+	free(rc);
 }
 
 int pp_emit_table(struct pp_module *m)
@@ -215,11 +269,19 @@ int pp_finish_table(struct pp_module *m)
 	LLVMValueRef init;
 	uint8_t *blob;
 	uint32_t size;
+	bool again;
 	int err;
 
 	err = pp_encode_table(m, &blob, &size);
 	if (err)
 		return err;
+	check_table(m, blob, size, &again);
+	if (again) {
+		free(blob);
+		err = pp_encode_table(m, &blob, &size);
+		if (err)
+			return err;
+	}
 	init = LLVMConstStringInContext(m->ctx, (const char *)blob, size, 1);
 	free(blob);
 	/* The same size: only fates and flags changed. */

@@ -253,9 +253,12 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 /* Read the tables of the binaries run @res names into @rev's program model. */
 static int read_tables(struct pp_session *s, struct pp_revision *rev, const struct pp_results *res)
 {
+	size_t nwarned = 0;
+
 	for (size_t i = 0; i < res->nmodules; i++) {
 		int e = pp_program_add_file(&rev->prog, res->modules[i]);
 
+		nwarned = pp_program_print_warnings(&rev->prog, nwarned, "pinpoint", stderr);
 		if (e && e != -ENOENT) {
 			const char *why = pp_program_error(&rev->prog);
 

@@ -476,6 +476,7 @@ int main(int argc, char **argv)
 		pp_program_free(&prog);
 		return EXIT_USAGE;
 	}
+	pp_program_print_warnings(&prog, 0, "pinpoint-layers", stderr);
 	if (opt.entry)
 		ret = print_layers(&prog, find_entry(&prog));
 	else

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pp_program_init(&p);
 	ret = pp_program_add_section(&p, data, size, "fuzz");
 	if (ret) {
-		if (!pp_program_error(&p)[0] || p.nfuncs || p.nobjects)
+		pp_program_warnings(&p, &i);
+		if (!pp_program_error(&p)[0] || p.nfuncs || p.nobjects || i)
 			__builtin_trap();
 		goto out;
 	}
@@ -34,9 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		if (i < 64 && pp_program_lookup(&p, f->name, m, 4) == 0)
 			__builtin_trap();
-		for (k = 0; k < f->ncalls; k++)
+		for (k = 0; k < f->ncalls; k++) {
+			uint32_t via = f->calls[k].via;
+
 			if (pp_program_resolve(&p, f, &f->calls[k]) && !f->calls[k].callee[0])
 				__builtin_trap();
+			/* A kept function's calls obey the rules (core/blob.h). */
+			if (via && (via > k || !f->calls[via - 1].callee[0]))
+				__builtin_trap();
+		}
 	}
 	pp_program_suggest(&p, "main", sugg, 4);
 	nfuncs = p.nfuncs;

@@ -157,7 +157,7 @@ static void test_inlined(void)
 	}
 	pp_program_free(&p);
 
-	/* A call that came through a call after it is refused. */
+	/* A call that came through a call after it is refused ... */
 	memcpy(copy, data, len);
 	{
 		uint32_t blob2 = 0, calls_off;
@@ -168,11 +168,21 @@ static void test_inlined(void)
 		memcpy(&calls_off, copy + blob2 + HDR(calls_off), 4);
 		put32(copy + blob2 + calls_off + offsetof(struct pp_table_call, via), 3);
 	}
+	/* ... and skips its function alone, with one warning naming it. */
 	pp_program_init(&p);
-	CHECK_INT(pp_program_add_section(&p, copy, len, "inl"), -ENOEXEC);
-	CHECK_HAS(pp_program_error(&p), "call 0 came through call 2, which is not a direct call "
-					"before it");
-	CHECK_INT(p.nfuncs, 0);
+	CHECK_INT(pp_program_add_section(&p, copy, len, "inl"), 0);
+	{
+		size_t n;
+		const char *const *w = pp_program_warnings(&p, &n);
+
+		CHECK_INT(n, 1);
+		if (n == 1)
+			CHECK_HAS(w[0], "inl: pinpoint table at offset ");
+		if (n == 1)
+			CHECK_HAS(w[0], "skipped: call 0 came through call 2, which is not a "
+					"direct call before it");
+	}
+	CHECK(find(&p, "main") != NULL);
 	pp_program_free(&p);
 	free(copy);
 	free(data);
@@ -280,6 +290,51 @@ static void expect_bad(const unsigned char *orig, size_t len, size_t at, uint32_
 	free(d);
 }
 
+/*
+ * Add a mutated copy of exe.bin whose damage is one function's: the section
+ * is added, less that function (@name, when it can be named), with one
+ * warning holding @msg.
+ */
+static void expect_skip_n(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
+			  const char *name, const char *msg, size_t nskip)
+{
+	unsigned char *d = malloc(len);
+	struct pp_program p;
+	const char *const *w;
+	size_t whole, n;
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, orig, len, "good"), 0);
+	whole = p.nfuncs;
+	pp_program_free(&p);
+	memcpy(d, orig, len);
+	if (width == 4)
+		put32(d + at, v);
+	else
+		d[at] = (unsigned char)v;
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "bad"), 0);
+	/* (a function skipped may have a namesake in the other blob) */
+	CHECK(p.nfuncs >= whole - nskip && p.nfuncs < whole);
+	CHECK_INT(p.nobjects, 1);
+	if (name)
+		CHECK(find(&p, name) == NULL);
+	w = pp_program_warnings(&p, &n);
+	CHECK_INT(n, nskip);
+	if (n >= 1) {
+		CHECK_HAS(w[0], "bad: pinpoint table at offset 0: function ");
+		CHECK_HAS(w[0], msg);
+	}
+	pp_program_free(&p);
+	free(d);
+}
+
+static void expect_skip(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
+			const char *name, const char *msg)
+{
+	expect_skip_n(orig, len, at, v, width, name, msg, 1);
+}
+
 static void test_corrupt(void)
 {
 	size_t len;
@@ -311,34 +366,37 @@ static void test_corrupt(void)
 	expect_bad(d, len, strtab, 'x', 1, -ENOEXEC, "empty string");
 	expect_bad(d, len, HDR(module), strsize, 4, -ENOEXEC, "module string");
 	expect_bad(d, len, strtab + strsize - 1, 'x', 1, -ENOEXEC, "not terminated");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, name), strsize + 100, 4, -ENOEXEC,
-		   "function name string");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, name), 0, 4, -ENOEXEC,
-		   "function 0 has no name");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, file), 0xffffffffu, 4, -ENOEXEC,
-		   "function file");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, ncalls), 10, 4, -ENOEXEC,
-		   "calls of function 0");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, first_call), 0xffffffffu, 4,
-		   -ENOEXEC, "calls of function 0");
-	/* main claims all 9 calls, then compute its 3: calls are not shared. */
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, ncalls), 9, 4, -ENOEXEC,
-		   "functions up to 1 claim more calls than the blob's 9");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, linkage), 4, 1, -ENOEXEC,
-		   "unknown linkage 4");
-	expect_bad(d, len, c0 + offsetof(struct pp_table_call, kind), 9, 1, -ENOEXEC,
-		   "unknown kind 9");
-	expect_bad(d, len, c0 + offsetof(struct pp_table_call, fate), 4, 1, -ENOEXEC,
-		   "call 0 has unknown fate 4");
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, flags), 2, 1, -ENOEXEC,
-		   "function 0 has unknown flags 0x2");
+	/* A bad record of one function skips that function alone. */
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, name), strsize + 100, 4, NULL,
+		    "function record 0 skipped: function name string");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, name), 0, 4, NULL,
+		    "function record 0 skipped: the function has no name");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, file), 0xffffffffu, 4, "main",
+		    "function main skipped: function file string");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, ncalls), 10, 4, "main",
+		    "function main skipped: its calls end past the blob's");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, first_call), 0xffffffffu, 4, "main",
+		    "its calls end past the blob's");
+	/* main claims all 9 calls, then the next two functions their 3 and 4:
+	 * calls are not shared, and no table makes the reader copy more calls
+	 * than it holds. */
+	expect_skip_n(d, len, f0 + offsetof(struct pp_table_func, ncalls), 9, 4, NULL,
+		      "skipped: its calls are claimed by another function", 2);
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, linkage), 4, 1, "main",
+		    "function main skipped: unknown linkage 4");
+	expect_skip(d, len, c0 + offsetof(struct pp_table_call, kind), 9, 1, "main",
+		    "function main skipped: call 0: unknown kind 9");
+	expect_skip(d, len, c0 + offsetof(struct pp_table_call, fate), 4, 1, "main",
+		    "call 0: unknown fate 4");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, flags), 2, 1, "main",
+		    "unknown flags 0x2");
 	/* main's calls are timed: main must have a body. */
-	expect_bad(d, len, f0 + offsetof(struct pp_table_func, flags), 0, 1, -ENOEXEC,
-		   "call 0 of function 0 is timed, the function not emitted");
-	expect_bad(d, len, c0 + offsetof(struct pp_table_call, callee), 0, 4, -ENOEXEC,
-		   "direct call 0 has no callee");
-	expect_bad(d, len, c0 + offsetof(struct pp_table_call, file), strsize, 4, -ENOEXEC,
-		   "call file");
+	expect_skip(d, len, f0 + offsetof(struct pp_table_func, flags), 0, 1, "main",
+		    "call 0 is timed, the function not emitted");
+	expect_skip(d, len, c0 + offsetof(struct pp_table_call, callee), 0, 4, "main",
+		    "call 0: a direct call has no callee");
+	expect_skip(d, len, c0 + offsetof(struct pp_table_call, file), strsize, 4, "main",
+		    "call 0: call file string");
 	/* Garbage in the padding between the blobs. */
 	expect_bad(d, len, size + 3, 1, 1, -ENOEXEC, "no blob magic");
 	/* The second blob's version. */
