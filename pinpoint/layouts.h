@@ -43,6 +43,7 @@ struct pp_layouts {
 	int lock;		/* flock'ed while the session may swap files, -1: none */
 	unsigned n;		/* layouts measured: 0 = not varied, the build as it is */
 	const char *not_varied; /* with n == 0 and more asked: why (static text) */
+	bool as_other;		/* not varied because the other revision could not be */
 	unsigned long seed[PP_MAX_LAYOUTS];
 	double relink_s[PP_MAX_LAYOUTS]; /* what each layout's relinking took (0: reused) */
 	bool reused[PP_MAX_LAYOUTS];	 /* every file of it was there from an earlier session */

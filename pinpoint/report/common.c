@@ -246,7 +246,8 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 {
 	const struct pp_layouts *p = &s->rev[PP_PREV].lay, *c = &s->rev[PP_CUR].lay;
 	double t = pp_layouts_relink_s(p) + pp_layouts_relink_s(c);
-	const struct pp_revision *flat = p->n > 1 ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
+	const struct pp_revision *flat =
+	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
 
 	if (pp_layouts_varied(s)) {
 		snprintf(
@@ -261,6 +262,14 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 		    buf, len,
 		    "not varied (--layouts 1): each revision ran as built, in one code layout, "
 		    "so the verdict can include the effect of where the linker put the code.");
+	} else if (p->as_other || c->as_other) {
+		snprintf(
+		    buf, len,
+		    "not varied: the %s revision could not be (%s), so both revisions ran as "
+		    "built, in one code layout each, and the verdict can include the effect of "
+		    "where the linker put the code.",
+		    flat->label,
+		    flat->lay.not_varied ? flat->lay.not_varied : "it was not measured");
 	} else {
 		snprintf(
 		    buf, len,

@@ -23,6 +23,10 @@ runvary    each run's environment variable and heap offset, as the JSON
 layoutonly one source linked in two orders 10 % apart: as built (--layouts
            1) the report warns; in layouts no regression is claimed, no
            call named, and the entry's layout spread is reported
+oneside    the same binary as previous (built with pinpoint-cc, link record)
+           and as current (copied alone: no link record): the current
+           revision cannot be varied, so neither is, with one line saying
+           why, in the text, the JSON and the runs; no regression claimed
 warning    --layouts 1, and a build without link records (clang
            -fpass-plugin by hand): the reports say the layouts were not
            varied and that the verdict can include their effect; with
@@ -368,6 +372,40 @@ def scenario_warning():
         rep = load_report(js, ARGS.schema, p)
         check(not rep["layouts"]["varied"], "layouts varied without link records")
 
+
+
+def scenario_oneside():
+    """One revision that can be varied, one that cannot: both run as built.
+
+    One over layouts beside one as built compares a draw of the linker's
+    lottery with its average: identical code was called 7-22 % slower so.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        prev = build(tmp, "previous")
+        cur = os.path.join(tmp, "current")
+        os.makedirs(cur)
+        shutil.copy2(os.path.join(prev, "placement"), cur)
+        check(os.path.exists(os.path.join(prev, "placement.pinpoint-link")) and
+              not os.path.exists(os.path.join(cur, "placement.pinpoint-link")),
+              "oneside: the link records are not as the scenario needs")
+        js = os.path.join(tmp, "r.json")
+        p = pinpoint("--entry", "run", "--depth", "1", "--layouts", "8", "--max-runs", "400",
+                     "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
+        check(re.search(r"the current revision runs as built, not in code layouts: .*; the "
+                        r"previous revision runs as built too", p.stderr),
+              "oneside: no line says why neither revision is varied:\n%s" % p.stderr)
+        check(re.search(r"^Layouts: not varied: the current revision could not be \(", p.stdout,
+                        re.M), "oneside: the report does not say why:\n%s" % p.stdout)
+        rep = load_report(js, ARGS.schema, p)
+        revs = {r["label"]: r for r in rep["layouts"]["revisions"]}
+        check(not rep["layouts"]["varied"] and all(r["layout"] is None for r in rep["runs"])
+              and revs["previous"]["not_varied"] and revs["current"]["not_varied"],
+              "oneside: the JSON report's layouts %r" % rep["layouts"])
+        check(p.returncode in (0, 4) and rep["comparisons"][0]["verdict"] != "slower"
+              and not rep["bottleneck_chain"],
+              "oneside: identical code: exit %d, entry %s" % (p.returncode,
+                                                              rep["comparisons"][0]["verdict"]))
+        as_built(prev)
 
 
 def plain_time(binary, runs=3):
