@@ -65,6 +65,13 @@ struct pp_layouts {
 int pp_layouts_open(struct pp_layouts *l, const char *revision, bool swap, volatile int *stop);
 
 /*
+ * pp_layouts_open() for a session that will make layouts: the directory made
+ * when missing and its lock taken alone.  0, -EINTR, or -errno when it
+ * cannot be made or locked (@l stays closed).
+ */
+int pp_layouts_open_for_layouts(struct pp_layouts *l, const char *revision, volatile int *stop);
+
+/*
  * The lock alone, before layouts are made: the directory made when missing.
  * 0 (held already), -EINTR, or -errno when it cannot be made or locked.
  */

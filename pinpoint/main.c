@@ -203,6 +203,17 @@ static void session_init(struct pp_session *s, struct pp_options *opt)
 	pp_program_init(&s->rev[PP_CUR].prog);
 }
 
+/* Whether @a and @b are one directory: by device and inode, so that a path
+ * through a link or a bind mount is not taken for another directory. */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return !strcmp(a, b);
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* --previous and --current: two directories, made absolute in the session. */
 static int open_revisions(struct pp_session *s)
 {
@@ -211,8 +222,9 @@ static int open_revisions(struct pp_session *s)
 	if (check_dir("previous", opt->previous, &s->rev[PP_PREV].dir) ||
 	    check_dir("current", opt->current, &s->rev[PP_CUR].dir))
 		return PP_EXIT_USAGE;
-	if (!strcmp(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
-		pr_err("--previous and --current are the same directory (%s)", s->rev[PP_CUR].dir);
+	if (same_dir(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
+		pr_err("--previous and --current are the same directory (%s and %s)",
+		       s->rev[PP_PREV].dir, s->rev[PP_CUR].dir);
 		return PP_EXIT_USAGE;
 	}
 	return GO_ON;
@@ -304,10 +316,25 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
  */
 static int open_layouts(struct pp_session *s)
 {
+	struct stat st[2];
+	int first = 0;
+
+	/* One order for every session, by device and inode: two sessions with
+	 * the revisions the other way round never each hold the lock the other
+	 * waits for. */
+	if (!stat(s->rev[PP_PREV].dir, &st[0]) && !stat(s->rev[PP_CUR].dir, &st[1]) &&
+	    (st[1].st_dev < st[0].st_dev ||
+	     (st[1].st_dev == st[0].st_dev && st[1].st_ino < st[0].st_ino)))
+		first = 1;
 	pp_signals_undo(pp_layouts_restore_now);
-	for (int r = 0; r < 2; r++) {
+	for (int i = 0; i < 2; i++) {
+		int r = i ? 1 - first : first;
 		struct pp_revision *rev = &s->rev[r];
-		int err = pp_layouts_open(&rev->lay, rev->dir, s->opt->layouts > 1, s->stop);
+		/* With layouts, both locks now: one taken later, when the layouts are
+		 * made, would be out of that order. */
+		int err = s->opt->layouts > 1
+			      ? pp_layouts_open_for_layouts(&rev->lay, rev->dir, s->stop)
+			      : pp_layouts_open(&rev->lay, rev->dir, false, s->stop);
 
 		if (err == -EINTR || err == -ENOMEM)
 			return err;

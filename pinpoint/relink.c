@@ -483,7 +483,7 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	int logfd = -1, err = 0;
 
 	l->n = 0;
-	if (want < 2)
+	if (want < 2 || l->not_varied) /* not varied: said when the layouts were opened */
 		return 0;
 	err = pp_layouts_lock(l, revision, stop);
 	if (err == -EINTR || err == -ENOMEM)

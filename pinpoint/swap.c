@@ -267,6 +267,17 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool swap, volat
 	return err == -ENOENT ? 0 : err;
 }
 
+int pp_layouts_open_for_layouts(struct pp_layouts *l, const char *revision, volatile int *stop)
+{
+	memset(l, 0, sizeof(*l));
+	l->dirfd = l->lock = l->in_place = -1;
+	if (asprintf(&l->dir, "%s/.pinpoint/layouts", revision) < 0) {
+		l->dir = NULL;
+		return -ENOMEM;
+	}
+	return open_locked(l, revision, true, true, stop);
+}
+
 int pp_layouts_lock(struct pp_layouts *l, const char *revision, volatile int *stop)
 {
 	if (l->lock >= 0)

@@ -27,6 +27,10 @@ oneside    the same binary as previous (built with pinpoint-cc, link record)
            and as current (copied alone: no link record): the current
            revision cannot be varied, so neither is, with one line saying
            why, in the text, the JSON and the runs; no regression claimed
+crossed    sessions P,C and C,P started while a third holds C's lock, then
+           released: both end (locks in one order, by device and inode)
+bindmount  the current directory bind-mounted elsewhere and given as its own
+           previous: one usage error at once (root only, else skipped)
 warning    --layouts 1, and a build without link records (clang
            -fpass-plugin by hand): the reports say the layouts were not
            varied and that the verdict can include their effect; with
@@ -406,6 +410,68 @@ def scenario_oneside():
               "oneside: identical code: exit %d, entry %s" % (p.returncode,
                                                               rep["comparisons"][0]["verdict"]))
         as_built(prev)
+
+
+def scenario_crossed():
+    """Two sessions with the revisions the other way round, while a third
+    holds one of their locks: each takes its locks in one order (device,
+    inode), so neither holds the lock the other waits for."""
+    import fcntl
+    with tempfile.TemporaryDirectory() as tmp:
+        p, c = build(tmp, "p"), build(tmp, "c")
+        for d in (p, c):
+            os.makedirs(os.path.join(d, ".pinpoint", "layouts"), exist_ok=True)
+        # which of the two takes the released lock is a race: several rounds
+        for rnd in range(4):
+            crossed_round(p, c, fcntl)
+        for d in (p, c):
+            as_built(d)
+
+
+def crossed_round(p, c, fcntl):
+    held = open(os.path.join(c, ".pinpoint", "layouts", "lock"), "a+")
+    fcntl.flock(held, fcntl.LOCK_EX)
+    procs = []
+    for a, b in ((p, c), (c, p)):
+        cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "40", "--previous", a,
+               "--current", b, "--no-save-command", "--", "./placement"]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True))
+    time.sleep(1)
+    check(all(x.poll() is None for x in procs), "crossed: a session did not wait for the lock")
+    fcntl.flock(held, fcntl.LOCK_UN)
+    held.close()
+    for x in procs:
+        try:
+            out, err = x.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            for y in procs:
+                y.kill()
+            fail("crossed: a session still waits 120 s after the lock was released")
+        check(x.returncode in (0, 1, 4), "crossed: exit %d\n%s" % (x.returncode, err))
+
+
+def scenario_bindmount():
+    """The same directory through a bind mount is the same directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cur = build(tmp, "current")
+        other = os.path.join(tmp, "mounted")
+        os.makedirs(other)
+        m = subprocess.run(["mount", "--bind", cur, other], capture_output=True, text=True)
+        if m.returncode != 0:
+            print("SKIP: cannot bind-mount here: %s" % m.stderr.strip())
+            sys.exit(77)
+        try:
+            p = subprocess.run([ARGS.pinpoint, *SHORT, "--layouts", "2", "--previous", other,
+                                "--current", cur, "--", "./placement"], capture_output=True,
+                               text=True, timeout=60)
+            check(p.returncode == 2 and
+                  re.search(r"--previous and --current are the same directory", p.stderr),
+                  "bindmount: exit %d, %s" % (p.returncode, p.stderr.strip()))
+        except subprocess.TimeoutExpired:
+            fail("bindmount: the session waits for itself")
+        finally:
+            subprocess.run(["umount", other])
 
 
 def plain_time(binary, runs=3):
