@@ -280,6 +280,9 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 	for (size_t i = 0; i < o->nexclude; i++)
 		err = err ?: pp_argv_add(a, "--exclude=%s", o->exclude[i]);
 	err = err ?: pp_argv_add(a, "--search=%s", pp_search_name(o->search));
+	err = err ?: pp_argv_add(a, "--max-paths=%d", o->max_paths);
+	if (o->have_seed)
+		err = err ?: pp_argv_add(a, "--seed=%lu", o->seed);
 	err =
 	    err ?: pp_argv_add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
 	err = err ?: pp_argv_add(a, "--runs=%s", o->runs_shuffled ? "shuffled" : "paired");

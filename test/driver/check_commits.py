@@ -191,7 +191,8 @@ def scenario_commits():
         root = os.path.join(d, "cache")
         js = os.path.join(d, "report.json")
         args = [ARGS.pinpoint, "--commits", "%s..main" % h[0][:10], "--depth", "2",
-                "--build-root", root, "--json", js] + COMMON + ["--", "./bench"]
+                "--build-root", root, "--json", js, "--max-paths", "5", "--seed", "4242"] + \
+            COMMON + ["--", "./bench"]
         p = run(args, cwd=repo, timeout=1500)
         if p.returncode != 1:
             fail("--commits exit %d, expected 1" % p.returncode, p)
@@ -221,6 +222,12 @@ def scenario_commits():
             report = json.load(f)
         if h[SLOW] not in json.dumps(report):
             fail("the JSON report of the last session is not of commit %d" % (SLOW + 1), p)
+        # what the user gave reaches the sessions (the last one's report says)
+        got = {k: report["options"][k] for k in ("depth", "max_paths", "measurements")}
+        if got != {"depth": 2, "max_paths": 5, "measurements": 12} or \
+                report["measurement"].get("seed") != 4242:
+            fail("--commits' last session ran with other options: %r, seed %r"
+                 % (got, report["measurement"].get("seed")), p)
         # the worktrees stay in the cache: a second run reuses them and builds nothing new
         wts = sorted(os.listdir(os.path.join(root, os.listdir(root)[0])))
         if h[0] not in wts or h[SLOW] not in wts:
