@@ -6,6 +6,12 @@
  * async-signal-safe functions).  A child in its own process group is killed
  * with everything it started on a timeout or a stop, and after it ended.
  *
+ * A child can see files at paths of its own (pp_process.binds): it
+ * unshares its mount namespace (inside a new user namespace that maps its
+ * own user and group alone, when the first is not allowed), makes every
+ * mount private, and bind-mounts each file over its path, before exec.
+ * The parent's view never changes, and nothing is left to undo.
+ *
  * Nothing a child starts outlives it: the child dies with pinpoint
  * (PR_SET_PDEATHSIG, even when pinpoint is killed with SIGKILL), and once
  * pinpoint is a subreaper (pp_process_adopt_orphans()) a process that left
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -204,10 +211,57 @@ static char **child_env(const char *const *changes)
 	return env;
 }
 
-static void __attribute__((noreturn))
-child(const struct pp_process *p, char **env, int errpipe, pid_t parent)
+/* A child's error: the errno, and this bit when it was the binds'. */
+#define BIND_FAILED 0x10000
+
+/* What a user namespace of the child's own maps: its ids, written before fork(). */
+struct idmaps {
+	char uid[32], gid[32];
+};
+
+static void idmaps_init(struct idmaps *m)
 {
-	int null, err;
+	snprintf(m->uid, sizeof(m->uid), "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+	snprintf(m->gid, sizeof(m->gid), "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+}
+
+/* Async-signal-safe: write @s to the file @path. */
+static int put_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* In the child: a private mount namespace with @binds in place.  Async-signal-safe. */
+static int private_binds(const char *const *binds, const struct idmaps *ids)
+{
+	if (unshare(CLONE_NEWNS)) {
+		if (errno != EPERM)
+			return -1;
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+		    put_file("/proc/self/setgroups", "deny") ||
+		    put_file("/proc/self/uid_map", ids->uid) ||
+		    put_file("/proc/self/gid_map", ids->gid))
+			return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	for (size_t i = 0; binds[i] && binds[i + 1]; i += 2)
+		if (mount(binds[i], binds[i + 1], NULL, MS_BIND, NULL))
+			return -1;
+	return 0;
+}
+
+static void __attribute__((noreturn))
+child(const struct pp_process *p, char **env, int errpipe, pid_t parent, const struct idmaps *ids)
+{
+	int null, err, flag = 0;
 
 	if (p->group)
 		setpgid(0, 0);
@@ -216,6 +270,10 @@ child(const struct pp_process *p, char **env, int errpipe, pid_t parent)
 		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	if (p->binds && p->binds[0] && private_binds(p->binds, ids)) {
+		flag = BIND_FAILED;
+		goto fail;
+	}
 	if (p->dir && chdir(p->dir))
 		goto fail;
 	if (p->cpus && sched_setaffinity(0, sizeof(*p->cpus), p->cpus))
@@ -228,7 +286,7 @@ child(const struct pp_process *p, char **env, int errpipe, pid_t parent)
 		close(null);
 	execvpe(p->argv[0], p->argv, env);
 fail:
-	err = errno;
+	err = errno | flag;
 	if (write(errpipe, &err, sizeof(err)) < 0)
 		_exit(127);
 	_exit(127);
@@ -298,6 +356,7 @@ static int wait_child(const struct pp_process *p, pid_t pid, double start, int *
 int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 {
 	int pipefd[2], status = 0, err, child_errno = 0;
+	struct idmaps ids;
 	sigset_t block, old;
 	char **env;
 	double start;
@@ -305,6 +364,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	pid_t pid, self;
 
 	memset(st, 0, sizeof(*st));
+	idmaps_init(&ids);
 	env = child_env(p->env);
 	if (!env)
 		return -ENOMEM;
@@ -332,7 +392,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pipefd[0]);
-		child(p, env, pipefd[1], self);
+		child(p, env, pipefd[1], self, &ids);
 	}
 	if (p->group) {
 		setpgid(pid, pid); /* also from the parent: no window before the child does it */
@@ -354,7 +414,8 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 		goto out;
 	n = read(pipefd[0], &child_errno, sizeof(child_errno));
 	if (n == (ssize_t)sizeof(child_errno)) {
-		err = -child_errno;
+		st->bind_failed = (child_errno & BIND_FAILED) != 0;
+		err = -(child_errno & ~BIND_FAILED);
 		goto out;
 	}
 	if (WIFEXITED(status)) {
@@ -368,6 +429,30 @@ out:
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
 	free(env);
+	return err;
+}
+
+int pp_process_binds_work(const char **why)
+{
+	static const char *const binds[] = {"/dev/null", "/dev/null", NULL};
+	char *const argv[] = {"true", NULL};
+	struct pp_process p = {.argv = argv, .out = -1, .err = -1, .binds = binds};
+	struct pp_run_status st;
+	int err = pp_process_run(&p, &st);
+
+	*why = NULL;
+	if (!err && st.exited && !st.exit_code)
+		return 0;
+	if (!err)
+		err = -ECHILD;
+	if (!st.bind_failed)
+		*why = "a child could not be started";
+	else if (err == -EPERM || err == -EACCES || err == -ENOSPC || err == -EINVAL)
+		*why = "no private mount namespace is allowed here (unprivileged user namespaces "
+		       "are disabled: sysctl kernel.unprivileged_userns_clone=1, or "
+		       "user.max_user_namespaces > 0; or a container forbids them)";
+	else
+		*why = "a private mount namespace could not be made";
 	return err;
 }
 

@@ -20,6 +20,12 @@ struct pp_process {
 	double timeout_s;   /* killed after this long; 0: no limit */
 	volatile int *stop; /* killed when *stop becomes true (may be NULL) */
 	const cpu_set_t *cpus; /* the child runs on these CPUs only; NULL: anywhere */
+	/* Files seen at other paths by the child alone: pairs FILE, PATH (both
+	 * absolute), NULL-terminated; NULL or empty: none.  The child gets a
+	 * mount namespace of its own (in a user namespace of its own when it is
+	 * not privileged) and each FILE bind-mounted over its PATH: nothing
+	 * changes outside it, and nothing is left when it ends. */
+	const char *const *binds;
 };
 
 struct pp_run_status {
@@ -28,6 +34,7 @@ struct pp_run_status {
 	int signal; /* killed by this signal (0 if none) */
 	bool timed_out;
 	bool interrupted; /* stopped because *stop became true */
+	bool bind_failed; /* not started: p->binds could not be put in place (the error) */
 	double wall_s;
 	uint64_t output_hash; /* benchmark runs: FNV-1a of what the command wrote to stdout */
 };
@@ -38,6 +45,13 @@ struct pp_run_status {
  * Completion is awaited on a pidfd where the kernel has them.
  */
 int pp_process_run(const struct pp_process *p, struct pp_run_status *st);
+
+/*
+ * Whether this system lets a child see files at other paths of its own
+ * (pp_process.binds): 0, or -errno with *@why saying what refused it
+ * (static text).  Tried once, by a child that binds /dev/null over itself.
+ */
+int pp_process_binds_work(const char **why);
 
 /*
  * Kill the process group pp_process_run() is waiting for (p->group), if any,

@@ -1,28 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * swap.c - put a revision's layouts in place for its runs (layouts.h).
+ * layouts.c - a revision's layouts for its runs (layouts.h): where they
+ * are kept, their lock, and what each run sees.
  *
- * Before a run, each relinked module's path in the build directory becomes
- * the run's layout: a hard link of the layout's file, renamed over the
- * path (atomic: the path always names a complete file).  The first time,
- * the original is kept as a hard link, KEY.build, and a journal (in-place)
- * names what was swapped, before anything is.  The originals are put back
- * by rename when the session ends (pp_layouts_close()), by a second signal
- * (pp_layouts_restore_now(), async-signal-safe), or, when the session was
- * killed, by the next session on the directory (pp_layouts_open()).  Only a
- * path that still holds this session's original or one of its layouts is
- * ever replaced; nothing is followed: the layouts directory is opened
- * O_NOFOLLOW and used through its descriptor, and link(), rename() and
- * lstat() act on the names themselves.  A lock (flock on the directory's
- * lock file) keeps two sessions from swapping the same directory at once,
- * and sessions that measure it as built from running while another swaps:
- * the second waits for the first to end, with a message.
+ * A revision's layouts are kept outside its build directory, in
+ * $XDG_CACHE_HOME/pinpoint/layouts/DEV-INO (else ~/.cache/...; DEV and INO:
+ * the build directory's device and inode, so that any path to it, through
+ * links or bind mounts, finds the same layouts).  A run sees layout k at
+ * each relinked module's path through a bind mount in a mount namespace of
+ * its own (core/process.c): the build directory is never written, renamed
+ * or linked, and nothing is left to put back however the session ends.  A
+ * lock in the cache directory keeps two sessions from making the same
+ * revision's layouts at once; the second waits, with a message.  Each
+ * cache directory names its build directory (file "dir"); a session removes
+ * those whose build directory is gone, or is another directory now.
+ *
+ * Sessions of pinpoint before this put layouts in place in the build
+ * directory itself, and a killed one could leave one there with a journal
+ * (DIR/.pinpoint/layouts/in-place): the original is put back, once, when a
+ * session opens the directory.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,82 +39,10 @@
 #include "pinpoint/log.h"
 #include "pinpoint/protocol.h"
 
+/* What sessions of an earlier pinpoint left in a build directory. */
 #define JOURNAL "in-place"
 #define JOURNAL_MAGIC "pinpoint-in-place 1"
 #define KEPT_SUFFIX ".build"
-#define MAX_RESTORES 512
-
-/* What a second signal puts back: prepared before the first swap of each module. */
-struct restore {
-	char path[PATH_MAX]; /* the module in the build directory */
-	char kept[PATH_MAX]; /* its original, LAYOUTS/KEY.build */
-	char journal[PATH_MAX];
-	dev_t dev;
-	ino_t ino[PP_MAX_LAYOUTS]; /* its layouts' files: what may be replaced */
-	unsigned nino;
-	volatile sig_atomic_t armed; /* kept holds the original */
-};
-
-static struct restore *restores[MAX_RESTORES];
-static volatile sig_atomic_t nrestores;
-
-static bool is_layout(const struct restore *r, const struct stat *st)
-{
-	if (st->st_dev != r->dev)
-		return false;
-	for (unsigned i = 0; i < r->nino; i++)
-		if (r->ino[i] == st->st_ino)
-			return true;
-	return false;
-}
-
-void pp_layouts_restore_now(void)
-{
-	bool all = true;
-
-	for (sig_atomic_t i = 0; i < nrestores; i++) {
-		struct restore *r = restores[i];
-		struct stat st;
-
-		if (!r->armed)
-			continue;
-		if (!lstat(r->path, &st) && S_ISREG(st.st_mode) && is_layout(r, &st) &&
-		    !rename(r->kept, r->path))
-			r->armed = 0;
-		else
-			all = false;
-	}
-	for (sig_atomic_t i = 0; all && i < nrestores; i++)
-		unlink(restores[i]->journal);
-}
-
-/* "KEY.build" of @m. */
-static void kept_name(const struct pp_layout_module *m, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.200s%s", m->key, KEPT_SUFFIX);
-}
-
-static void write_journal(FILE *f, const void *arg)
-{
-	const struct pp_layouts *l = arg;
-	char kept[NAME_MAX + 1];
-
-	fprintf(f, "%s\n", JOURNAL_MAGIC);
-	for (size_t i = 0; i < l->nmodules; i++) {
-		const struct pp_layout_module *m = &l->modules[i];
-		char *enc;
-
-		if (m->why)
-			continue;
-		enc = pp_arming_escape(m->path);
-		if (!enc)
-			return; /* no end line: the next session puts back nothing */
-		kept_name(m, kept, sizeof(kept));
-		fprintf(f, "%s %s\n", kept, enc);
-		free(enc);
-	}
-	fputs("end\n", f);
-}
 
 /*
  * Whether @st is one of the layout files KEY.SEED of the module kept as
@@ -147,10 +76,10 @@ static bool stale_layout(int dirfd, const char *kept, const struct stat *st)
 }
 
 /* Put back what a killed session left in place, as its journal says. */
-static void restore_stale(struct pp_layouts *l)
+static void restore_stale(int dirfd)
 {
 	char line[3 * PATH_MAX + NAME_MAX + 8], path[PATH_MAX];
-	int fd = openat(l->dirfd, JOURNAL, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, JOURNAL, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
 	if (!f) {
@@ -172,11 +101,11 @@ static void restore_stale(struct pp_layouts *l)
 		*sp = 0;
 		line[n] = 0;
 		if (pp_spec_decode(sp + 1, strlen(sp + 1), path, sizeof(path)) < 0 ||
-		    fstatat(l->dirfd, line, &kst, AT_SYMLINK_NOFOLLOW) || !S_ISREG(kst.st_mode))
+		    fstatat(dirfd, line, &kst, AT_SYMLINK_NOFOLLOW) || !S_ISREG(kst.st_mode))
 			continue;
 		if (!lstat(path, &pst) && S_ISREG(pst.st_mode) && pst.st_ino != kst.st_ino &&
-		    stale_layout(l->dirfd, line, &pst)) {
-			if (!renameat(l->dirfd, line, AT_FDCWD, path)) {
+		    stale_layout(dirfd, line, &pst)) {
+			if (!renameat(dirfd, line, AT_FDCWD, path)) {
 				pr_info("put %s back as it was built: a killed session left it in "
 					"another layout",
 					path);
@@ -184,10 +113,47 @@ static void restore_stale(struct pp_layouts *l)
 			}
 		}
 		/* Put back already, or rebuilt since: the kept copy is no longer needed. */
-		unlinkat(l->dirfd, line, 0);
+		unlinkat(dirfd, line, 0);
 	}
 	fclose(f);
-	unlinkat(l->dirfd, JOURNAL, 0);
+	unlinkat(dirfd, JOURNAL, 0);
+}
+
+/* Put back what an earlier pinpoint's killed session left in @revision. */
+static void restore_legacy(const char *revision)
+{
+	char path[PATH_MAX];
+	int dirfd, lock;
+
+	snprintf(path, sizeof(path), "%s/.pinpoint/layouts", revision);
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	lock = openat(dirfd, "lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (lock >= 0 && !flock(lock, LOCK_EX | LOCK_NB))
+		restore_stale(dirfd);
+	if (lock >= 0)
+		close(lock);
+	close(dirfd);
+}
+
+int pp_layouts_cache_dir(const char *revision, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct stat st;
+	int n;
+
+	if (stat(revision, &st))
+		return -errno;
+	if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/pinpoint/layouts/%llx-%llx", xdg,
+			     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.cache/pinpoint/layouts/%llx-%llx", home,
+			     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	else
+		return -ENOENT;
+	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
 /*
@@ -214,35 +180,23 @@ static int take_lock(struct pp_layouts *l, int how, const char *revision, volati
 	return 0;
 }
 
-/*
- * Open the layouts directory (made first with @create) and take its lock:
- * a session that swaps holds it alone; one that does not shares it with its
- * likes, and puts back what a killed one left only when nobody else holds it.
- */
-static int open_locked(struct pp_layouts *l, const char *revision, bool create, bool swap,
-		       volatile int *stop)
+/* Open the layouts' directory in the cache (made with @create) and take its lock alone. */
+static int open_locked(struct pp_layouts *l, const char *revision, bool create, volatile int *stop)
 {
-	char path[PATH_MAX];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/.pinpoint", revision);
-	if (create &&
-	    ((mkdir(path, 0755) && errno != EEXIST) || (mkdir(l->dir, 0755) && errno != EEXIST)))
-		return -errno;
+	if (create) {
+		err = pp_mkdir_p(l->dir);
+		if (err)
+			return err;
+	}
 	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (l->dirfd < 0)
 		return -errno;
 	l->lock = openat(l->dirfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	err = l->lock < 0 ? -errno : 0;
-	if (!err && swap) {
+	if (!err)
 		err = take_lock(l, LOCK_EX, revision, stop);
-		if (!err)
-			restore_stale(l);
-	} else if (!err) {
-		if (!flock(l->lock, LOCK_EX | LOCK_NB))
-			restore_stale(l);
-		err = take_lock(l, LOCK_SH, revision, stop);
-	}
 	if (err) {
 		if (l->lock >= 0)
 			close(l->lock);
@@ -252,190 +206,171 @@ static int open_locked(struct pp_layouts *l, const char *revision, bool create, 
 	return err;
 }
 
-int pp_layouts_open(struct pp_layouts *l, const char *revision, bool swap, volatile int *stop)
+/* Remove @name in @parentfd, a layouts directory (files only), unless it is locked. */
+static void remove_cache(int parentfd, const char *name)
 {
+	int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int lock = fd >= 0 ? openat(fd, "lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC) : -1;
+	DIR *d;
+	struct dirent *e;
+
+	if (fd < 0 || (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB))) {
+		if (lock >= 0)
+			close(lock);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	d = fdopendir(dup(fd));
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(fd, e->d_name, 0);
+	if (d)
+		closedir(d);
+	if (lock >= 0)
+		close(lock);
+	close(fd);
+	unlinkat(parentfd, name, AT_REMOVEDIR);
+}
+
+/*
+ * The layouts of build directories that are gone: each cache directory
+ * DEV-INO whose "dir" no longer names a directory of that device and inode.
+ */
+static void remove_orphans(const char *cache)
+{
+	char parent[PATH_MAX], *slash;
+	int pfd;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(parent, sizeof(parent), "%s", cache);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return;
+	*slash = 0;
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = pfd >= 0 ? fdopendir(dup(pfd)) : NULL;
+	while (d && (e = readdir(d))) {
+		unsigned long long dev, ino;
+		char path[PATH_MAX], name[NAME_MAX + 8];
+		struct stat st;
+		ssize_t n;
+		int fd;
+
+		if (sscanf(e->d_name, "%llx-%llx", &dev, &ino) != 2 ||
+		    !strcmp(e->d_name, slash + 1))
+			continue;
+		snprintf(name, sizeof(name), "%s/dir", e->d_name);
+		fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* being made, or not ours */
+		n = read(fd, path, sizeof(path) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		path[n] = 0;
+		path[strcspn(path, "\n")] = 0;
+		if (stat(path, &st) || (unsigned long long)st.st_dev != dev ||
+		    (unsigned long long)st.st_ino != ino)
+			remove_cache(pfd, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (pfd >= 0)
+		close(pfd);
+}
+
+static void write_dir(FILE *f, const void *arg)
+{
+	fprintf(f, "%s\n", (const char *)arg);
+}
+
+int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop)
+{
+	char dir[PATH_MAX];
 	int err;
 
 	memset(l, 0, sizeof(*l));
-	l->dirfd = l->lock = l->in_place = -1;
-	if (asprintf(&l->dir, "%s/.pinpoint/layouts", revision) < 0) {
-		l->dir = NULL;
+	l->dirfd = l->lock = -1;
+	restore_legacy(revision);
+	if (!layouts)
+		return 0;
+	err = pp_layouts_cache_dir(revision, dir, sizeof(dir));
+	if (err)
+		return err;
+	l->dir = strdup(dir);
+	if (!l->dir)
 		return -ENOMEM;
-	}
-	err = open_locked(l, revision, false, swap, stop);
-	/* No session made layouts here: nothing to put back, nothing made yet. */
-	return err == -ENOENT ? 0 : err;
-}
+	err = open_locked(l, revision, true, stop);
+	if (!err) {
+		char *real = realpath(revision, NULL), path[PATH_MAX];
 
-int pp_layouts_open_for_layouts(struct pp_layouts *l, const char *revision, volatile int *stop)
-{
-	memset(l, 0, sizeof(*l));
-	l->dirfd = l->lock = l->in_place = -1;
-	if (asprintf(&l->dir, "%s/.pinpoint/layouts", revision) < 0) {
-		l->dir = NULL;
-		return -ENOMEM;
+		snprintf(path, sizeof(path), "%s/dir", l->dir);
+		if (real)
+			pp_write_atomic(path, write_dir, real);
+		free(real);
+		remove_orphans(l->dir);
 	}
-	return open_locked(l, revision, true, true, stop);
+	return err;
 }
 
 int pp_layouts_lock(struct pp_layouts *l, const char *revision, volatile int *stop)
 {
 	if (l->lock >= 0)
 		return 0;
+	if (!l->dir)
+		return -ENOENT;
 	if (l->dirfd >= 0)
 		close(l->dirfd);
 	l->dirfd = -1;
-	return open_locked(l, revision, true, true, stop);
+	return open_locked(l, revision, true, stop);
 }
 
-/* Prepare the signal path's entry of @m, whose original is kept as @kept. */
-static int prepare_restore(const struct pp_layouts *l, const struct pp_layout_module *m,
-			   const char *kept)
+int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const char **module)
 {
-	struct restore *r;
+	size_t n = 0;
 
-	if (nrestores == MAX_RESTORES)
-		return -E2BIG;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	snprintf(r->path, sizeof(r->path), "%s", m->path);
-	snprintf(r->kept, sizeof(r->kept), "%s/%s", l->dir, kept);
-	snprintf(r->journal, sizeof(r->journal), "%s/%s", l->dir, JOURNAL);
-	r->dev = m->dev;
-	r->nino = l->n;
-	memcpy(r->ino, m->layout_ino, sizeof(r->ino));
-	restores[nrestores] = r;
-	nrestores++;
-	return 0;
-}
-
-static struct restore *find_restore(const struct pp_layout_module *m)
-{
-	for (sig_atomic_t i = 0; i < nrestores; i++)
-		if (!strcmp(restores[i]->path, m->path))
-			return restores[i];
-	return NULL;
-}
-
-/* Keep @m's original as KEY.build, once. */
-static int keep_original(struct pp_layouts *l, struct pp_layout_module *m)
-{
-	char kept[NAME_MAX + 1];
-	struct restore *r;
-	struct stat st;
-	int err;
-
-	if (lstat(m->path, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_dev != m->dev || st.st_ino != m->ino)
-		return -ESTALE; /* rebuilt since the layouts were made */
-	kept_name(m, kept, sizeof(kept));
-	unlinkat(l->dirfd, kept, 0);
-	r = find_restore(m);
-	if (!r) {
-		err = prepare_restore(l, m, kept);
-		if (err)
-			return err;
-		r = find_restore(m);
-	}
-	if (linkat(AT_FDCWD, m->path, l->dirfd, kept, 0))
-		return -errno;
-	m->swapped = true;
-	r->armed = 1;
-	return 0;
-}
-
-int pp_layouts_use(struct pp_layouts *l, unsigned k, const char **module)
-{
-	char tmp[NAME_MAX + 1], file[NAME_MAX + 1], path[PATH_MAX];
-	int err;
-
+	*binds = NULL;
 	*module = NULL;
-	if (!l->n || k >= l->n || l->in_place == (int)k)
+	if (!l->n || k >= l->n)
 		return 0;
-	if (l->in_place < 0) {
-		snprintf(path, sizeof(path), "%s/%s", l->dir, JOURNAL);
-		err = pp_write_atomic(path, write_journal, l);
-		if (err) {
-			*module = path;
-			return err;
-		}
-	}
-	snprintf(tmp, sizeof(tmp), "swap.tmp.%ld", (long)getpid());
 	for (size_t i = 0; i < l->nmodules; i++) {
 		struct pp_layout_module *m = &l->modules[i];
 		struct stat st;
 
 		if (m->why)
 			continue;
-		*module = m->path;
-		if (!m->swapped) {
-			err = keep_original(l, m);
-			if (err)
-				return err;
-		} else if (lstat(m->path, &st) || !S_ISREG(st.st_mode) ||
-			   !is_layout(find_restore(m), &st)) {
-			return -ESTALE; /* not the layout put there: replaced meanwhile */
+		/* rebuilt, copied over or stripped during the session: the layouts are
+		 * of another build */
+		if (stat(m->path, &st) || st.st_dev != m->dev || st.st_ino != m->ino ||
+		    st.st_size != m->size || st.st_mtim.tv_sec != m->mtime.tv_sec ||
+		    st.st_mtim.tv_nsec != m->mtime.tv_nsec) {
+			*module = m->path;
+			return -ESTALE;
 		}
-		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
-		unlinkat(l->dirfd, tmp, 0);
-		if (linkat(l->dirfd, file, l->dirfd, tmp, 0) ||
-		    renameat(l->dirfd, tmp, AT_FDCWD, m->path)) {
-			err = -errno;
-			unlinkat(l->dirfd, tmp, 0);
-			return err;
+		free(l->binds[n]);
+		if (asprintf(&l->binds[n], "%s/%.200s.%lu", l->dir, m->key, l->seed[k]) < 0) {
+			l->binds[n] = NULL;
+			return -ENOMEM;
 		}
+		l->binds[n + 1] = m->path;
+		n += 2;
 	}
-	*module = NULL;
-	l->in_place = (int)k;
+	l->binds[n] = NULL;
+	*binds = (const char *const *)l->binds;
 	return 0;
-}
-
-/* Put @m's original back, unless its path holds something this session did not put there. */
-static void put_back(struct pp_layouts *l, struct pp_layout_module *m)
-{
-	char kept[NAME_MAX + 1];
-	struct restore *r = find_restore(m);
-	struct stat st;
-
-	kept_name(m, kept, sizeof(kept));
-	if (!lstat(m->path, &st) && S_ISREG(st.st_mode) && r && is_layout(r, &st)) {
-		if (!renameat(l->dirfd, kept, AT_FDCWD, m->path)) {
-			r->armed = 0;
-			m->swapped = false;
-			return;
-		}
-		pr_warn("cannot put %s back as it was built (%s): it is in %s", m->path,
-			strerror(errno), kept);
-		return;
-	}
-	if (r)
-		r->armed = 0;
-	m->swapped = false;
-	if (lstat(m->path, &st) || st.st_ino != m->ino)
-		pr_warn("%s was replaced during the session: left as it is", m->path);
-	unlinkat(l->dirfd, kept, 0);
 }
 
 void pp_layouts_close(struct pp_layouts *l)
 {
-	bool all = true;
-
-	if (!l->dir)
-		return; /* never opened */
-	for (size_t i = 0; i < l->nmodules; i++) {
-		if (l->modules[i].swapped)
-			put_back(l, &l->modules[i]);
-		all &= !l->modules[i].swapped;
-	}
-	if (l->dirfd >= 0 && all && l->in_place >= 0)
-		unlinkat(l->dirfd, JOURNAL, 0);
-	l->in_place = -1;
 	if (l->lock >= 0)
 		close(l->lock);
 	if (l->dirfd >= 0)
 		close(l->dirfd);
+	for (size_t i = 0; l->binds && i < 2 * l->nmodules; i += 2)
+		free(l->binds[i]);
+	free(l->binds);
 	for (size_t i = 0; i < l->nmodules; i++) {
 		free(l->modules[i].path);
 		free(l->modules[i].why);
@@ -444,5 +379,5 @@ void pp_layouts_close(struct pp_layouts *l)
 	free(l->modules);
 	free(l->dir);
 	memset(l, 0, sizeof(*l));
-	l->dirfd = l->lock = l->in_place = -1;
+	l->dirfd = l->lock = -1;
 }

@@ -3,16 +3,19 @@
  * layouts.h - each revision measured in several code layouts: its
  * instrumented modules linked again, from their link records
  * (core/linkrec.h), with their functions in other orders (relink.c), and
- * the layout of each run put in place in the build directory, the original
- * put back when the session ends (swap.c).  Where the linker puts the code
- * moves a program by several per cent by itself; measured in one layout per
- * revision, that becomes part of the difference (README, "Known limits").
+ * each run shown its layout at the modules' paths, in a mount namespace of
+ * its own (layouts.c, core/process.c): the build directory is never
+ * written.  Where the linker puts the code moves a program by several per
+ * cent by itself; measured in one layout per revision, that becomes part
+ * of the difference (README, "Known limits").
  *
- * A revision's layouts live in DIR/.pinpoint/layouts: the relinked files
- * KEY.SEED (KEY: the module's name and a hash of its link record, the
- * objects it names and the module itself, so later sessions reuse them while
- * nothing changed), the seeds, a lock, and while a layout is in place the
- * original's hard link KEY.build and the journal in-place.
+ * A revision's layouts live in the cache, $XDG_CACHE_HOME/pinpoint/layouts/
+ * DEV-INO (else ~/.cache/pinpoint/layouts/DEV-INO; the build directory's
+ * device and inode): the relinked files KEY.SEED (KEY: the module's name
+ * and a hash of its link record, the objects it names and the module
+ * itself, so later sessions reuse them while nothing changed), each with
+ * KEY.SEED.sum (its size and hash, checked before it is used again), the
+ * seeds, the relink log and a lock.
  */
 #ifndef PINPOINT_LAYOUTS_H
 #define PINPOINT_LAYOUTS_H
@@ -20,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -32,15 +36,15 @@ struct pp_layout_module {
 	char *key;  /* its files are KEY.SEED in the layouts directory */
 	dev_t dev;  /* the original (path) when the layouts were made */
 	ino_t ino;
-	ino_t layout_ino[PP_MAX_LAYOUTS]; /* each layout's file */
-	double relink_s;		  /* seconds its relinking took in this session */
-	bool swapped; /* a layout of it is in place: KEY.build is the original */
+	off_t size;
+	struct timespec mtime;
+	double relink_s; /* seconds its relinking took in this session */
 };
 
 struct pp_layouts {
-	char *dir;		/* REVISION/.pinpoint/layouts */
+	char *dir;		/* in the cache (above), NULL: no layouts asked for */
 	int dirfd;		/* open on dir (O_NOFOLLOW), -1: none */
-	int lock;		/* flock'ed while the session may swap files, -1: none */
+	int lock;		/* flock'ed alone for the session, -1: none */
 	unsigned n;		/* layouts measured: 0 = not varied, the build as it is */
 	const char *not_varied; /* with n == 0 and more asked: why (static text) */
 	bool as_other;		/* not varied because the other revision could not be */
@@ -50,31 +54,26 @@ struct pp_layouts {
 	unsigned used[PP_MAX_LAYOUTS];	 /* measured runs in it so far (schedule.c) */
 	size_t nmodules;
 	struct pp_layout_module *modules;
-	int in_place; /* the layout in the build directory, -1: the build's own */
+	char **binds; /* 2 * nmodules + 1: a run's (layout file, module path) pairs */
 };
 
 /*
- * Where REVISION/.pinpoint/layouts exists (a session made layouts there),
- * take its lock: alone when the session will @swap layouts in, else shared
- * with other sessions that do not; waiting with a message while another
- * session holds it against us and *@stop is false.  Then put back what a
- * session killed while it had a layout in place left there.  Makes nothing.
- * 0 (also when there is no such directory); -EINTR when stopped; -errno
- * when it cannot be opened or locked (@l stays closed).
+ * The cache directory of @revision's layouts into @buf: 0, -ENOENT without
+ * $XDG_CACHE_HOME or $HOME, or another -errno.
  */
-int pp_layouts_open(struct pp_layouts *l, const char *revision, bool swap, volatile int *stop);
+int pp_layouts_cache_dir(const char *revision, char *buf, size_t len);
 
 /*
- * pp_layouts_open() for a session that will make layouts: the directory made
- * when missing and its lock taken alone.  0, -EINTR, or -errno when it
- * cannot be made or locked (@l stays closed).
+ * Open @revision's layouts: what a killed session of an earlier pinpoint
+ * left in the build directory is put back first.  With @layouts (the
+ * session will make and use layouts), the cache directory is made and its
+ * lock taken alone, waiting with a message while another session holds it,
+ * until *@stop.  0, -EINTR, or -errno when it cannot be made or locked
+ * (@l stays closed, its dir set).
  */
-int pp_layouts_open_for_layouts(struct pp_layouts *l, const char *revision, volatile int *stop);
+int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop);
 
-/*
- * The lock alone, before layouts are made: the directory made when missing.
- * 0 (held already), -EINTR, or -errno when it cannot be made or locked.
- */
+/* The lock, taken again if it was not: 0, -EINTR or -errno. */
 int pp_layouts_lock(struct pp_layouts *l, const char *revision, volatile int *stop);
 
 /*
@@ -90,26 +89,17 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 		    volatile int *stop);
 
 /*
- * Put layout @k in place: every relinked module's path becomes a hard link
- * of its layout file (renamed over it: atomic), the original kept as
- * KEY.build.  0, or -errno (-ESTALE: a module's path no longer holds what
- * this session put there or found there) with *@module naming the file, after
- * which the caller fails the run.
+ * What a run in layout @k sees: *@binds, NULL-terminated pairs (layout
+ * file, module path) for core/process.c's pp_process.binds (NULL: the
+ * build as it is), valid until the next call.  0, or -errno (-ESTALE: a
+ * module's path no longer holds the build the layouts were made of) with
+ * *@module naming the file, after which the caller fails the run.
  */
-int pp_layouts_use(struct pp_layouts *l, unsigned k, const char **module);
+int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds,
+		   const char **module);
 
-/*
- * Put the originals back (renamed over the layouts; a file that is no
- * layout of this session's, rebuilt meanwhile, is left as it is), remove the
- * journal, release the lock and free @l.
- */
+/* Release the lock and free @l.  Nothing to put back: no run changed a file. */
 void pp_layouts_close(struct pp_layouts *l);
-
-/*
- * Put every original back now, from a signal handler: rename() and lstat()
- * only, on paths prepared by pp_layouts_use().
- */
-void pp_layouts_restore_now(void);
 
 /* Seconds all layouts of @l took to make in this session. */
 double pp_layouts_relink_s(const struct pp_layouts *l);

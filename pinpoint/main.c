@@ -310,12 +310,14 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 }
 
 /*
- * Each revision's layouts lock, taken before anything runs in it; what a
- * killed session left in another layout is put back then, and by a second
- * signal from now on.
+ * Each revision's layouts lock, taken before anything runs in it (what a
+ * killed session of an earlier pinpoint left in a build directory is put
+ * back then).
  */
 static int open_layouts(struct pp_session *s)
 {
+	bool layouts = s->opt->layouts > 1;
+	const char *why = NULL;
 	struct stat st[2];
 	int first = 0;
 
@@ -326,24 +328,29 @@ static int open_layouts(struct pp_session *s)
 	    (st[1].st_dev < st[0].st_dev ||
 	     (st[1].st_dev == st[0].st_dev && st[1].st_ino < st[0].st_ino)))
 		first = 1;
-	pp_signals_undo(pp_layouts_restore_now);
+
+	/* Each run sees its layout in a mount namespace of its own: can it here? */
+	if (layouts && pp_process_binds_work(&why)) {
+		pr_warn("both revisions run as built, not in code layouts: %s", why);
+		for (int r = 0; r < 2; r++)
+			s->rev[r].lay.not_varied = why;
+		layouts = false;
+	}
 	for (int i = 0; i < 2; i++) {
 		int r = i ? 1 - first : first;
 		struct pp_revision *rev = &s->rev[r];
-		/* With layouts, both locks now: one taken later, when the layouts are
-		 * made, would be out of that order. */
-		int err = s->opt->layouts > 1
-			      ? pp_layouts_open_for_layouts(&rev->lay, rev->dir, s->stop)
-			      : pp_layouts_open(&rev->lay, rev->dir, false, s->stop);
+		const char *nv = rev->lay.not_varied;
+		int err = pp_layouts_open(&rev->lay, rev->dir, layouts, s->stop);
 
+		rev->lay.not_varied = nv;
 		if (err == -EINTR || err == -ENOMEM)
 			return err;
-		if (err && s->opt->layouts > 1) {
+		if (err && layouts) {
 			pr_warn(
-			    "cannot use %s/.pinpoint/layouts (%s): the %s revision runs as built",
-			    rev->dir, strerror(-err), rev->label);
-			rev->lay.not_varied =
-			    "its build directory's .pinpoint/layouts could not be used";
+			    "cannot use the layouts cache %s (%s): the %s revision runs as built",
+			    rev->lay.dir ? rev->lay.dir : "($XDG_CACHE_HOME and $HOME unset)",
+			    strerror(-err), rev->label);
+			rev->lay.not_varied = "its layouts could not be kept in the cache";
 		}
 	}
 	return 0;

@@ -7,8 +7,11 @@
  * that names another file, no ld.lld, the link fails, or its functions keep
  * their order: no sections of their own) runs as built in every layout, and
  * one line says which and why.  The files are kept in the revision's
- * .pinpoint/layouts and reused while the record, the objects it names and
- * the module are unchanged.
+ * layouts directory in the cache (layouts.h) and reused while the record,
+ * the objects it names and the module are unchanged, and while the file
+ * itself is as it was made: each has its size and hash beside it
+ * (KEY.SEED.sum), checked before it is used again; a file that differs (a
+ * damaged cache, a disk error) is made again.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -52,6 +55,69 @@ static uint64_t fnv_stat(uint64_t h, const struct stat *st)
 			 (uint64_t)st->st_mtim.tv_nsec, (uint64_t)st->st_ino};
 
 	return fnv(h, v, sizeof(v));
+}
+
+/* "SIZE HASH" of the file @name in @dirfd: 0, or -errno. */
+static int file_sum(int dirfd, const char *name, char *buf, size_t len)
+{
+	unsigned char b[65536];
+	uint64_t h = FNV_INIT, size = 0;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, b, sizeof(b))) > 0) {
+		h = fnv(h, b, (size_t)n);
+		size += (uint64_t)n;
+	}
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	snprintf(buf, len, "%llu %016llx\n", (unsigned long long)size, (unsigned long long)h);
+	return 0;
+}
+
+/* Whether layout file @name is as it was made: its size and hash as NAME.sum says. */
+static bool sum_ok(int dirfd, const char *name)
+{
+	char sum[NAME_MAX + 8], want[64] = "", got[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(sum, sizeof(sum), "%s.sum", name);
+	fd = openat(dirfd, sum, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, want, sizeof(want) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	want[n] = 0;
+	return !file_sum(dirfd, name, got, sizeof(got)) && !strcmp(got, want);
+}
+
+/* Write @name's size and hash beside it, as NAME.sum (through a temporary file). */
+static int write_sum(int dirfd, const char *name)
+{
+	char sum[NAME_MAX + 8], tmp[NAME_MAX + 32], line[64];
+	int fd, err = file_sum(dirfd, name, line, sizeof(line));
+
+	if (err)
+		return err;
+	snprintf(sum, sizeof(sum), "%s.sum", name);
+	snprintf(tmp, sizeof(tmp), "%.200s.tmp.%ld", sum, (long)getpid());
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd))
+		err = -EIO;
+	close(fd);
+	if (!err && renameat(dirfd, tmp, dirfd, sum))
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	return err;
 }
 
 /*
@@ -344,6 +410,14 @@ static int as_built(struct pp_layout_module *m, const char *label, const char *f
 	return 0;
 }
 
+/* Whether @a and @b are one file, by device and inode. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Whether @path is inside the directory @dir (both resolved). */
 static bool inside(const char *path, const char *dir)
 {
@@ -362,7 +436,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 {
 	char rec[PATH_MAX + 32], out[PATH_MAX], real[PATH_MAX], cc[PATH_MAX], file[NAME_MAX + 1];
 	struct pp_linkrec r;
-	struct stat st, ls;
+	struct stat st;
 	uint64_t order;
 	bool moved = false;
 	int err;
@@ -371,10 +445,10 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		return as_built(m, label, "it is outside the revision's directory %s", revision);
 	if (lstat(m->path, &st) || !S_ISREG(st.st_mode))
 		return as_built(m, label, "it is not a regular file");
-	if (fstat(l->dirfd, &ls) || ls.st_dev != st.st_dev)
-		return as_built(m, label, "it is on another file system than %s", l->dir);
 	m->dev = st.st_dev;
 	m->ino = st.st_ino;
+	m->size = st.st_size;
+	m->mtime = st.st_mtim;
 	snprintf(rec, sizeof(rec), "%s%s", m->path, PP_LINKREC_SUFFIX);
 	err = pp_linkrec_read(rec, &r);
 	if (err == -ENOMEM)
@@ -391,7 +465,8 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 						 : strerror(-err));
 	snprintf(out, sizeof(out), "%s%s%s", *r.argv[r.output] == '/' ? "" : r.cwd,
 		 *r.argv[r.output] == '/' ? "" : "/", r.argv[r.output]);
-	if (!realpath(out, real) || strcmp(real, m->path)) {
+	/* the same file by device and inode: a bind mount or a link of the directory */
+	if (!realpath(out, real) || (strcmp(real, m->path) && !same_file(real, m->path))) {
 		err = as_built(m, label, "its link record %s names another output, %s", rec, out);
 		goto out;
 	}
@@ -411,9 +486,15 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		double t0 = pp_now();
 
 		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
-		if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW) || !S_ISREG(fs.st_mode)) {
+		if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW) || !S_ISREG(fs.st_mode) ||
+		    !sum_ok(l->dirfd, file)) {
+			if (!fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW))
+				pr_info("layout %u of %s is not as it was made: making it again",
+					k + 1, m->path);
 			unlinkat(l->dirfd, file, 0);
 			err = relink(l, &r, file, l->seed[k], logfd, stop);
+			if (!err)
+				err = write_sum(l->dirfd, file);
 			if (err == -EINTR || err == -ENOMEM)
 				break;
 			if (err) {
@@ -430,7 +511,6 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 				break;
 			}
 		}
-		m->layout_ino[k] = fs.st_ino;
 		snprintf(out, sizeof(out), "%s/%s", l->dir, file);
 		moved |= function_order(out) != order;
 	}
@@ -456,18 +536,25 @@ static void remove_stale(struct pp_layouts *l)
 		return;
 	}
 	while ((e = readdir(d))) {
-		const char *dot = strrchr(e->d_name, '.');
+		char name[NAME_MAX + 1];
+		const char *dot;
 		bool current = false, tmp = strstr(e->d_name, ".tmp.") != NULL;
+		size_t len = strlen(e->d_name);
 		struct stat st;
 
-		if (!dot || (!tmp && (dot - e->d_name < 18 || dot[-17] != '.' ||
+		/* KEY.SEED.sum goes with KEY.SEED */
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(len > 4 && !strcmp(e->d_name + len - 4, ".sum") ? len - 4 : len),
+			 e->d_name);
+		dot = strrchr(name, '.');
+
+		if (!dot || (!tmp && (dot - name < 18 || dot[-17] != '.' ||
 				      strspn(dot + 1, "0123456789") != strlen(dot + 1) || !dot[1])))
 			continue;
 		for (size_t i = 0; i < l->nmodules && !tmp; i++)
-			current |=
-			    l->modules[i].key &&
-			    strlen(l->modules[i].key) == (size_t)(dot - e->d_name) &&
-			    !strncmp(l->modules[i].key, e->d_name, (size_t)(dot - e->d_name));
+			current |= l->modules[i].key &&
+				   strlen(l->modules[i].key) == (size_t)(dot - name) &&
+				   !strncmp(l->modules[i].key, name, (size_t)(dot - name));
 		if (!current && !fstatat(l->dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    S_ISREG(st.st_mode))
 			unlinkat(l->dirfd, e->d_name, 0);
@@ -489,15 +576,17 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	if (err == -EINTR || err == -ENOMEM)
 		return err;
 	if (err) {
-		pr_warn("cannot use %s (%s): the %s revision runs as built", l->dir, strerror(-err),
+		pr_warn("cannot use the layouts cache %s (%s): the %s revision runs as built",
+			l->dir ? l->dir : "($XDG_CACHE_HOME and $HOME unset)", strerror(-err),
 			label);
-		l->not_varied = "its build directory's .pinpoint/layouts could not be used";
+		l->not_varied = "its layouts could not be kept in the cache";
 		return 0;
 	}
 	if (want > PP_MAX_LAYOUTS)
 		want = PP_MAX_LAYOUTS;
 	l->modules = calloc(n ? n : 1, sizeof(*l->modules));
-	if (!l->modules)
+	l->binds = calloc(2 * n + 1, sizeof(*l->binds));
+	if (!l->modules || !l->binds)
 		return -ENOMEM;
 	err = load_seeds(l, want, rng);
 	if (err) {

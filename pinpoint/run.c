@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pinpoint/abi.h"
+#include "pinpoint/layouts.h"
 #include "pinpoint/protocol.h"
 #include "pinpoint/log.h"
 #include "pinpoint/run.h"
@@ -34,7 +35,7 @@ static uint64_t hash_file(const char *path)
 
 int pp_run(char *const argv[], const char *dir, const char *arming, unsigned env_pad,
 	   const char *out_path, const char *err_path, double timeout_s, volatile int *stop,
-	   const cpu_set_t *cpus, struct pp_run_status *st)
+	   const cpu_set_t *cpus, const char *const *binds, struct pp_run_status *st)
 {
 	char *setting = NULL, pad[sizeof(PP_ENV_PAD) + PP_ENV_PAD_MAX + 1];
 	const char *env[3] = {PP_ENV, pad, NULL};
@@ -46,6 +47,7 @@ int pp_run(char *const argv[], const char *dir, const char *arming, unsigned env
 	    .timeout_s = timeout_s,
 	    .stop = stop,
 	    .cpus = cpus,
+	    .binds = binds,
 	};
 	int err;
 
@@ -130,22 +132,23 @@ static int results_write_error(const char *errp, const char *workdir, char *line
 	return err;
 }
 
-/* Put the run's layout in place; 0 or -EIO after recording why it could not be. */
+/* What the run in @layout sees (*@binds); 0 or -EIO after recording why it cannot. */
 static int use_layout(struct pp_session *s, struct pp_revision *rev, int layout, unsigned batch,
-		      unsigned index)
+		      unsigned index, const char *const **binds)
 {
 	const char *module;
 	int err;
 
+	*binds = NULL;
 	if (layout < 0 || !rev->lay.n)
 		return 0;
-	err = pp_layouts_use(&rev->lay, (unsigned)layout, &module);
+	err = pp_layouts_use(&rev->lay, (unsigned)layout, binds, &module);
 	if (!err)
 		return 0;
-	pp_session_fail(s, "%s revision, batch %u, run %u: cannot put layout %d in place: %s%s%s",
+	pp_session_fail(s, "%s revision, batch %u, run %u: cannot use layout %d: %s%s%s",
 			rev->label, batch, index + 1, layout + 1, module ? module : "",
 			module ? ": " : "",
-			err == -ESTALE ? "it was replaced during the session" : strerror(-err));
+			err == -ESTALE ? "it was rebuilt during the session" : strerror(-err));
 	return -EIO;
 }
 
@@ -155,11 +158,12 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 {
 	struct pp_revision *rev = &s->rev[r];
 	char out[4096], outp[4096], errp[4096], how[128], tail[512], *armed = NULL;
+	const char *const *binds;
 	int err, errline = 0;
 	long others[1];
 
 	memset(st, 0, sizeof(*st));
-	err = use_layout(s, rev, setup->layout, batch, index);
+	err = use_layout(s, rev, setup->layout, batch, index, &binds);
 	if (err)
 		return err;
 	if (asprintf(&armed, "%s;%s=%u", arming, PP_SPEC_KEY_HEAP, setup->heap) < 0) {
@@ -173,8 +177,13 @@ int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, 
 	unlink(out);
 	pp_results_others(out, NULL, 0, 1);
 	err = pp_run(s->opt->command, rev->dir, armed, setup->env_pad, outp, errp, s->timeout_s,
-		     s->stop, s->opt->cpu_list ? &s->opt->cpus : NULL, st);
+		     s->stop, s->opt->cpu_list ? &s->opt->cpus : NULL, binds, st);
 	free(armed);
+	if (err && st->bind_failed) {
+		pp_session_fail(s, "%s revision, batch %u, run %u: cannot show it layout %d: %s",
+				rev->label, batch, index + 1, setup->layout + 1, strerror(-err));
+		return -EIO;
+	}
 	if (err) {
 		pp_session_fail(s, "cannot run '%s' in %s: %s", s->opt->command[0], rev->dir,
 				strerror(-err));

@@ -15,12 +15,13 @@
  * bytes (PP_ENV_PAD_MAX at most); stdout goes to @out_path (hashed
  * afterwards), stderr to @err_path.  The child gets its own process group;
  * it is killed with its group after @timeout_s seconds (0: no limit) or when
- * *@stop becomes true.  It runs on the CPUs of @cpus only (NULL: anywhere).  Returns 0 when the
+ * *@stop becomes true.  It runs on the CPUs of @cpus only (NULL: anywhere), and sees the files
+ * of @binds at their paths (pp_process.binds; NULL: none).  Returns 0 when the
  * command could be run (see @st for how it ended), -errno when it could not be started.
  */
 int pp_run(char *const argv[], const char *dir, const char *arming, unsigned env_pad,
 	   const char *out_path, const char *err_path, double timeout_s, volatile int *stop,
-	   const cpu_set_t *cpus, struct pp_run_status *st);
+	   const cpu_set_t *cpus, const char *const *binds, struct pp_run_status *st);
 
 /*
  * One run of revision @r with PINPOINT=@arming, made as @setup says (its

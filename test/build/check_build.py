@@ -190,9 +190,14 @@ def check_layouts(p, binaries):
     for b in binaries:
         if not os.path.isfile(b + ".pinpoint-link"):
             fail("no link record beside " + b)
+        st = os.stat(os.path.dirname(b))
+        cache = os.path.join(os.environ["XDG_CACHE_HOME"], "pinpoint", "layouts",
+                             "%x-%x" % (st.st_dev, st.st_ino))
         if not any(re.match(re.escape(os.path.basename(b)) + r"\.[0-9a-f]{16}\.\d+$", n)
-                   for n in os.listdir(os.path.join(os.path.dirname(b), ".pinpoint", "layouts"))):
-            fail("no layout of %s was made" % b)
+                   for n in (os.listdir(cache) if os.path.isdir(cache) else [])):
+            fail("no layout of %s was made in the cache %s" % (b, cache))
+        if os.path.exists(os.path.join(os.path.dirname(b), ".pinpoint", "layouts")):
+            fail("layouts in the build directory of %s" % b)
     if not re.search(r"^Layouts: each revision ran in 16 code layouts", p.stdout, re.M):
         fail("the report says no layouts were measured")
 

@@ -8,15 +8,23 @@ other orders of their functions (pinpoint/layouts.h).
 relink     the layouts of programs/placement.c, built with pinpoint-cc:
            their functions in other orders (nm -n), each printing what the
            build prints; runs spread over them; seeds, modules and runs in
-           the JSON report; reused by the next session, made anew after a
-           rebuild; the build directory's binary the original after it
-swap       during a session the build directory's binary is the run's
-           layout (the benchmark hashes it), after it the original again
-interrupt  SIGINT, then SIGINT and SIGTERM, while a layout is in place: the
-           original is back, byte for byte, and nothing of the layouts'
-           bookkeeping is left
-killed     SIGKILL while a layout is in place leaves it there; the next
-           session puts the original back before it measures
+           the JSON report; kept in the cache, not the build directory;
+           reused by the next session, made anew after a rebuild, and made
+           anew when a cached file is damaged
+swap       each run sees its layout at the binary's path (the benchmark
+           hashes it), while the build directory's binary stays as built
+interrupt  SIGINT, then SIGINT and SIGTERM, during a session: every file of
+           both build directories as built
+killed     SIGKILL at 50 moments of sessions: every file of both build
+           directories as built (sha256), and nothing to put back
+userfiles  cp and strip onto the binaries during a session: the user's
+           files stay as they made them, the cache is not touched
+readonly   read-only build directories (a read-only bind mount): varied,
+           nothing written (root only, else skipped)
+userns     as an unprivileged user: varied through a user namespace of the
+           run's own; with user namespaces disabled (a user namespace whose
+           limit of nested ones is 0, no capabilities), both revisions run
+           as built and one line says why (root only, else skipped)
 runvary    each run's environment variable and heap offset, as the JSON
            report records them, are what the benchmark saw: the length of
            PINPOINT_PAD, and where its first allocation landed
@@ -27,6 +35,8 @@ oneside    the same binary as previous (built with pinpoint-cc, link record)
            and as current (copied alone: no link record): the current
            revision cannot be varied, so neither is, with one line saying
            why, in the text, the JSON and the runs; no regression claimed
+orphans    the layouts of a build directory that is gone are removed by the
+           next session that uses layouts
 crossed    sessions P,C and C,P started while a third holds C's lock, then
            released: both end (locks in one order, by device and inode)
 bindmount  the current directory bind-mounted elsewhere and given as its own
@@ -77,9 +87,26 @@ def build(tmp, name, flags=("-O2",)):
     return d
 
 
+def cache_dir(d):
+    """Where pinpoint keeps @d's layouts (pinpoint/layouts.h)."""
+    st = os.stat(d)
+    return os.path.join(os.environ["XDG_CACHE_HOME"], "pinpoint", "layouts",
+                        "%x-%x" % (st.st_dev, st.st_ino))
+
+
+def tree_sums(*dirs):
+    """{path: sha256} of every file under @dirs."""
+    out = {}
+    for top in dirs:
+        for d, _, files in os.walk(top):
+            for f in files:
+                out[os.path.join(d, f)] = sha(os.path.join(d, f))
+    return out
+
+
 def layout_files(d):
     """The layout files of @d's placement: {seed: path}."""
-    lay = os.path.join(d, ".pinpoint", "layouts")
+    lay = cache_dir(d)
     files = {}
     for n in os.listdir(lay) if os.path.isdir(lay) else []:
         m = re.match(r"placement\.[0-9a-f]{16}\.(\d+)$", n)
@@ -95,11 +122,12 @@ def function_order(path):
 
 
 def as_built(d, name="placement"):
-    """Nothing of the layouts' bookkeeping is left in @d: no kept original, no journal."""
-    lay = os.path.join(d, ".pinpoint", "layouts")
-    left = [n for n in os.listdir(lay) if n.endswith(".build") or n == "in-place"
-            or ".tmp." in n] if os.path.isdir(lay) else []
-    check(not left, "%s: left after the session: %s" % (d, left))
+    """Nothing of the layouts is in @d: no layouts directory, no kept original, no journal."""
+    check(not os.path.exists(os.path.join(d, ".pinpoint", "layouts")),
+          "%s: a layouts directory in the build directory" % d)
+    left = [n for n in os.listdir(cache_dir(d)) if ".tmp." in n] \
+        if os.path.isdir(cache_dir(d)) else []
+    check(not left, "%s: left in the cache after the session: %s" % (d, left))
 
 
 def measured_layouts(report, label):
@@ -167,6 +195,22 @@ def scenario_relink():
         new = set(layout_files(cur).values())
         check(len(new) == 3 and not (new & old), "layout files after the rebuild: %s" % new)
 
+        # A damaged cached file is made again, not run.
+        victim = sorted(new)[0]
+        with open(victim, "r+b") as f:
+            f.seek(100)
+            f.write(b"\xde\xad\xbe\xef")
+        p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "24", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        check(re.search(r"layout \d of \S+ is not as it was made: making it again", p.stderr),
+              "a damaged layout file was not said to be made again:\n%s" % p.stderr)
+        rep = load_report(js, ARGS.schema, p)
+        check(sum(not x["reused"] for x in rep["layouts"]["revisions"][1]["layouts"]) == 1,
+              "a damaged layout file: %r" % rep["layouts"]["revisions"][1])
+        check(run([victim], cwd=cur, expect=0).stdout == run([os.path.join(cur, "placement")],
+                                                               cwd=cur, expect=0).stdout,
+              "the layout made again does not run as the build does")
+
 
 def hashing_command(log):
     """A benchmark that appends its directory and the hash of its binary to @log, then runs it."""
@@ -208,19 +252,20 @@ def scenario_swap():
             as_built(d)
 
 
-def start(prev, cur, js):
-    """A long session, returned once a layout is in the current build directory."""
-    binary = os.path.join(cur, "placement")
-    ino = os.stat(binary).st_ino
-    cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000", "--previous", prev,
-           "--current", cur, "--json", js, "--", "./placement"]
+def start(prev, cur, js, layouts=2):
+    """A long session, returned once it runs in its layouts."""
+    # a threshold that identical code takes long to be found within
+    cmd = [ARGS.pinpoint, *SHORT, "--layouts", str(layouts), "--max-runs", "100000",
+           "--precision-threshold", "0.05", "--previous", prev, "--current", cur, "--json", js,
+           "--", "./placement"]
     print("$ " + " ".join(cmd), flush=True)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if not wait_for(lambda: os.stat(binary).st_ino != ino or proc.poll() is not None, 120):
+    if not wait_for(lambda: len(layout_files(cur)) >= layouts or proc.poll() is not None, 120):
         proc.kill()
-        fail("no layout was put in place within 120 s")
+        fail("no layouts were made within 120 s")
+    time.sleep(0.5)
     if proc.poll() is not None:
-        fail("the session ended before a layout was in place:\n" + proc.stderr.read())
+        fail("the session ended before it ran in its layouts:\n" + proc.stderr.read())
     return proc
 
 
@@ -229,8 +274,7 @@ def scenario_interrupt():
     for signals in ((signal.SIGINT,), (signal.SIGINT, signal.SIGTERM)):
         with tempfile.TemporaryDirectory() as tmp:
             prev, cur = build(tmp, "previous"), build(tmp, "current")
-            binary = os.path.join(cur, "placement")
-            orig, ino = sha(binary), os.stat(binary).st_ino
+            before = tree_sums(prev, cur)
             proc = start(prev, cur, os.path.join(tmp, "r.json"))
             for sig in signals:
                 proc.send_signal(sig)
@@ -241,32 +285,145 @@ def scenario_interrupt():
             check(("pinpoint: stopped" in err) == (len(signals) > 1),
                   "%s: %s" % (what, "stopped at once" if len(signals) == 1 else
                               "not stopped at once by the second"))
-            check(sha(binary) == orig and os.stat(binary).st_ino == ino,
-                  "%s: the build's binary is not back" % what)
+            after = {k: v for k, v in tree_sums(prev, cur).items() if "/.pinpoint/" not in k}
+            check(after == {k: v for k, v in before.items() if "/.pinpoint/" not in k},
+                  "%s: the build directories changed" % what)
             for d in (prev, cur):
                 as_built(d)
 
 
 def scenario_killed():
+    """SIGKILL at 50 moments of sessions: the build directories as built."""
+    import random
+    rnd = random.Random(20261128)
     with tempfile.TemporaryDirectory() as tmp:
         prev, cur = build(tmp, "previous"), build(tmp, "current")
-        binary = os.path.join(cur, "placement")
-        orig, ino = sha(binary), os.stat(binary).st_ino
-        proc = start(prev, cur, os.path.join(tmp, "r.json"))
-        proc.kill()
-        proc.communicate(timeout=60)
-        layouts = {sha(f) for f in layout_files(cur).values()}
-        check(sha(binary) in layouts, "after SIGKILL the binary is no layout")
-        check(os.path.exists(os.path.join(cur, ".pinpoint", "layouts", "in-place")),
-              "after SIGKILL no journal names what is in place")
-        p = pinpoint(*SHORT, "--layouts", "1", "--max-runs", "12", "--previous", prev,
-                     "--current", cur, "--", "./placement")
+        before = tree_sums(prev, cur)
+        for i in range(50):
+            cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000",
+                   "--no-save-command", "--previous", prev, "--current", cur, "--",
+                   "./placement"]
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rnd.uniform(0, 2.5))
+            proc.kill()
+            proc.wait(timeout=60)
+            if i % 10 == 9:  # a new pair of layouts now and then: a kill while linking
+                shutil.rmtree(cache_dir(cur), ignore_errors=True)
+            check(tree_sums(prev, cur) == before,
+                  "after SIGKILL %d the build directories are not as built" % (i + 1))
+        for d in (prev, cur):
+            as_built(d)
+        p = pinpoint(*SHORT, "--layouts", "2", "--max-runs", "24", "--previous", prev,
+                     "--current", cur, "--no-save-command", "--", "./placement")
         check(p.returncode in (0, 1, 4), "the next session: exit %d" % p.returncode)
-        check(re.search(r"put %s back as it was built" % re.escape(os.path.realpath(binary)),
-                        p.stderr), "the next session did not say it put %s back" % binary)
-        check(sha(binary) == orig and os.stat(binary).st_ino == ino,
-              "the next session did not put the build's binary back")
-        as_built(cur)
+        check("put " not in p.stderr, "the next session put something back:\n%s" % p.stderr)
+
+
+def scenario_userfiles():
+    """The user copies a new binary over one and strips the other during a session."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        other = build(tmp, "other", flags=("-O1",))
+        proc = start(prev, cur, os.path.join(tmp, "r.json"))
+        cached = {f: sha(f) for d in (prev, cur) for f in layout_files(d).values()}
+        shutil.copyfile(os.path.join(other, "placement"), os.path.join(cur, "placement"))
+        run(["strip", "--strip-debug", os.path.join(prev, "placement")], expect=0)
+        new_cur, new_prev = (sha(os.path.join(d, "placement")) for d in (cur, prev))
+        out, err = proc.communicate(timeout=240)
+        check(proc.returncode == 3 and "rebuilt during the session" in err,
+              "a session whose binaries changed under it: exit %d\n%s" % (proc.returncode, err))
+        check(sha(os.path.join(cur, "placement")) == new_cur and
+              sha(os.path.join(prev, "placement")) == new_prev,
+              "the user's binaries are not as the user made them")
+        check(all(sha(f) == h for f, h in cached.items()),
+              "a cached layout changed: the user's cp or strip wrote into the cache")
+        for d in (prev, cur):
+            as_built(d)
+
+
+def scenario_readonly():
+    """Read-only build directories are varied too: nothing is written there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dirs = [build(tmp, r) for r in ("previous", "current")]
+        before = tree_sums(*dirs)
+        mounted = []
+        try:
+            for d in dirs:
+                # the directory over itself, then read-only: its own paths refuse writes
+                for cmd in (["mount", "--bind", d, d], ["mount", "-o", "remount,bind,ro", d]):
+                    m = subprocess.run(cmd, capture_output=True, text=True)
+                    if m.returncode != 0:
+                        print("SKIP: cannot make a read-only bind mount: %s" % m.stderr.strip())
+                        sys.exit(77)
+                    if cmd[1] == "--bind":
+                        mounted.append(d)
+            check(not os.access(dirs[0], os.W_OK) or
+                  subprocess.run(["touch", os.path.join(dirs[0], "w")]).returncode != 0,
+                  "read-only: the build directory is writable")
+            js = os.path.join(tmp, "r.json")
+            p = pinpoint(*SHORT, "--layouts", "2", "--max-runs", "48", "--no-save-command",
+                         "--previous", dirs[0], "--current", dirs[1], "--json", js, "--",
+                         "./placement")
+            check(p.returncode in (0, 1, 4), "read-only: exit %d\n%s" % (p.returncode, p.stderr))
+            rep = load_report(js, ARGS.schema, p)
+            check(rep["layouts"]["varied"], "read-only: not varied: %r" % rep["layouts"])
+        finally:
+            for d in mounted:
+                subprocess.run(["umount", d])
+        check(tree_sums(*dirs) == before, "read-only: the build directories changed")
+
+
+def scenario_userns():
+    """Runs that cannot be root: a user namespace where allowed, else as built.
+
+    As user nobody (setpriv), each run sees its layout through a user
+    namespace of its own.  With user namespaces disabled, in a user namespace
+    whose limit of nested ones is 0 and without capabilities (unshare -r,
+    then setpriv --bounding-set=-all), both revisions run as built and one
+    line says why.
+    """
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
+        print("SKIP: needs root, setpriv and unshare")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="pp-userns-")
+    try:
+        os.chmod(tmp, 0o755)
+        dirs = [build(tmp, r) for r in ("previous", "current")]
+        cache, work = os.path.join(tmp, "cache"), os.path.join(tmp, "work")
+        for d in (cache, work):
+            os.makedirs(d, exist_ok=True)
+        before = tree_sums(*dirs)
+        env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=work, TMPDIR=work)
+        session = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "48",
+                   "--no-save-command", "--previous", dirs[0], "--current", dirs[1], "--json",
+                   os.path.join(work, "r.json"), "--", "./placement"]
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        disabled = ["unshare", "-U", "-r", "sh", "-c",
+                    'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "sh",
+                    "setpriv", "--bounding-set=-all", "--inh-caps=-all"]
+        for allowed, prefix in ((True, nobody), (False, disabled)):
+            for top, _, files in os.walk(tmp):
+                for n in [top] + [os.path.join(top, f) for f in files]:
+                    os.chown(n, 65534 if allowed else 0, 65534 if allowed else 0)
+            p = subprocess.run(prefix + session, capture_output=True, text=True, env=env,
+                               cwd=work, timeout=300)
+            what = "user namespaces %s" % ("allowed" if allowed else "disabled")
+            if allowed and "no private mount namespace is allowed here" in p.stderr:
+                print("%s: this system allows none: %s" % (what, p.stderr.strip()))
+            elif p.returncode not in (0, 1, 4):
+                check(False, "%s: exit %d\n%s" % (what, p.returncode, p.stderr))
+                continue
+            else:
+                rep = load_report(os.path.join(work, "r.json"), ARGS.schema, p)
+                check(rep["layouts"]["varied"] == allowed,
+                      "%s: layouts %r\n%s" % (what, rep["layouts"], p.stderr))
+            if not allowed:
+                check(re.search(r"both revisions run as built, not in code layouts: no private "
+                                r"mount namespace is allowed here", p.stderr),
+                      "%s: no line says why:\n%s" % (what, p.stderr))
+            check(tree_sums(*dirs) == before, "%s: the build directories changed" % what)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # A benchmark that appends what it saw: the size of PINPOINT_PAD and where its first
@@ -412,6 +569,23 @@ def scenario_oneside():
         as_built(prev)
 
 
+def scenario_orphans():
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = build(tmp, "a"), build(tmp, "b")
+        p = pinpoint(*SHORT, "--layouts", "2", "--max-runs", "24", "--no-save-command",
+                     "--previous", a, "--current", b, "--", "./placement")
+        gone = cache_dir(b)
+        check(os.path.isdir(gone) and layout_files(b), "orphans: no layouts of b were kept")
+        c = build(tmp, "c")  # before b goes: another inode than b's
+        shutil.rmtree(b)
+        p = pinpoint(*SHORT, "--layouts", "2", "--max-runs", "24", "--no-save-command",
+                     "--previous", a, "--current", c, "--", "./placement")
+        check(p.returncode in (0, 1, 4), "orphans: exit %d" % p.returncode)
+        check(not os.path.exists(gone),
+              "orphans: the layouts of a removed build directory are still in %s" % gone)
+        check(layout_files(a) and layout_files(c), "orphans: the live layouts were removed")
+
+
 def scenario_crossed():
     """Two sessions with the revisions the other way round, while a third
     holds one of their locks: each takes its locks in one order (device,
@@ -420,7 +594,7 @@ def scenario_crossed():
     with tempfile.TemporaryDirectory() as tmp:
         p, c = build(tmp, "p"), build(tmp, "c")
         for d in (p, c):
-            os.makedirs(os.path.join(d, ".pinpoint", "layouts"), exist_ok=True)
+            os.makedirs(cache_dir(d), exist_ok=True)
         # which of the two takes the released lock is a race: several rounds
         for rnd in range(4):
             crossed_round(p, c, fcntl)
@@ -429,7 +603,7 @@ def scenario_crossed():
 
 
 def crossed_round(p, c, fcntl):
-    held = open(os.path.join(c, ".pinpoint", "layouts", "lock"), "a+")
+    held = open(os.path.join(cache_dir(c), "lock"), "a+")
     fcntl.flock(held, fcntl.LOCK_EX)
     procs = []
     for a, b in ((p, c), (c, p)):
@@ -545,7 +719,13 @@ def main():
     ap.add_argument("--clang", required=True)
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
-    scenario_main(ap, globals())
+    # the layouts' cache: the test's own, gone with it
+    cache = tempfile.mkdtemp(prefix="pp-layouts-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    try:
+        scenario_main(ap, globals())
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 if __name__ == "__main__":
