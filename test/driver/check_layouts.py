@@ -254,10 +254,10 @@ def scenario_swap():
 
 def start(prev, cur, js, layouts=2):
     """A long session, returned once it runs in its layouts."""
-    # a threshold that identical code takes long to be found within
+    # runs of half a second: the session lasts
     cmd = [ARGS.pinpoint, *SHORT, "--layouts", str(layouts), "--max-runs", "100000",
-           "--precision-threshold", "0.05", "--previous", prev, "--current", cur, "--json", js,
-           "--", "./placement"]
+           "--previous", prev, "--current", cur, "--json", js, "--", "sh", "-c",
+           "sleep 0.5; exec ./placement"]
     print("$ " + " ".join(cmd), flush=True)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not wait_for(lambda: len(layout_files(cur)) >= layouts or proc.poll() is not None, 120):
