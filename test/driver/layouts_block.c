@@ -85,7 +85,7 @@ int main(void)
 	setup(&q, 4, 0.5);
 	pp_decide_layouts_block(&q, N);
 	floor = q.layout_floor;
-	/* (Student's quantile, not the normal one: 0.59 with z, 0.66 with Welch's t) */
+	/* (Student's quantile, wider than the normal one) */
 	CHECK(floor > 0.2 && floor < 0.8, "floor %.3f, want 0.2 to 0.8 of the threshold", floor);
 	setup(&q, 4, 1.0 - floor / 2);
 	CHECK(pp_decide_layouts_block(&q, N), "estimate %.3f, floor %.3f: not stopped",
