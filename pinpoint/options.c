@@ -111,7 +111,8 @@ static const struct pp_option_desc options[] = {
      .help = "runs per revision after which a comparison is undecided"},
     {"max-time", 0, set_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
      .def_note = ", 0: no limit",
-     .help = "seconds the session may measure for (after the builds), planned layer by layer, "
+     .help = "seconds the session may measure for (after the builds and the code layouts), "
+	     "planned layer by layer, "
 	     "the bottleneck chain first; what it cannot pay for is left open or undecided"},
     {"executions", 0, set_executions, .arg = "auto|all|N", .def = "auto",
      .help = "end each run after the entry's N-th execution; auto: as many as measure best for "

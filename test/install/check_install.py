@@ -123,8 +123,11 @@ def scenario_wrapper_make(a, tmp):
     check_program(prog, a.layers)
     check_sections(os.path.join(src, "prog.o"))
     check_record(prog, src, want=["prog.o", "-ffunction-sections"])
-    check_record(os.path.join(src, "libprog.so"), src, want=["prog.c", "-ffunction-sections"],
+    # compiled and linked by one command: recorded as the link of its object, kept
+    check_record(os.path.join(src, "libprog.so"), src,
+                 want=["libprog.so.pinpoint-objs/0-prog.c.o", "-ffunction-sections", "-fPIC"],
                  shared=True)
+    check_sections(os.path.join(src, "libprog.so.pinpoint-objs", "0-prog.c.o"))
     if open(victim).read() != "keep\n":
         fail("the wrapper wrote through a link planted at prog.pinpoint-link")
 
@@ -201,6 +204,16 @@ def scenario_wrapper_args(a, tmp):
         rec = check_record(os.path.join(tmp, out), tmp, want=["-o", "-ffunction-sections"])
         if rec["argv"][rec["output"] - 1] != "-o":
             fail("%s: the output is not recorded after -o: %s" % (out, rec["argv"]))
+    # A command that compiles and links at once: its compiles run apart, the
+    # objects kept, and the record names them, so a code layout is one link.
+    run([cc, "-O1", "-DONE", "prog.c", "-o", "one"], cwd=tmp)
+    rec = check_record(os.path.join(tmp, "one"), tmp, want=["-O1"])
+    objs = [x for x in rec["argv"] if x.endswith(".o")]
+    if "prog.c" in rec["argv"] or objs != ["one.pinpoint-objs/0-prog.c.o"] or \
+            not os.path.isfile(os.path.join(tmp, objs[0])):
+        fail("a compile-and-link command is not recorded as a link of its objects: %s"
+             % rec["argv"])
+    check_sections(os.path.join(tmp, objs[0]))
     with open(os.path.join(tmp, "bad.c"), "w") as f:
         f.write("int main(void) { return undefined_name; }\n")
     run([cc, "bad.c", "-o", "bad"], cwd=tmp, expect=1)

@@ -18,8 +18,13 @@
  *
  * A link that succeeds leaves its link record beside its output,
  * OUTPUT.pinpoint-link (core/linkrec.h): the command, its working directory
- * and the environment a link reads.  `pinpoint-cc --pinpoint-record-link
- * COMMAND...` runs COMMAND as it is and records it the same way: CMake's
+ * and the environment a link reads.  A command that compiles and links at
+ * once (cc -O2 a.c b.c -o prog) is run as its compiles, each source to an
+ * object kept in OUTPUT.pinpoint-objs/, then the link of those objects:
+ * the same work, and a record that names objects, so that a code layout of
+ * the program is one link, not a compile of every source.  (Not with -x,
+ * an @response-file, stdin as a source, -### or -flto: then as it is.)  `pinpoint-cc
+ * --pinpoint-record-link COMMAND...` runs COMMAND as it is and records it the same way: CMake's
  * linker launcher for find_package(Pinpoint)'s targets, and pinpoint's own
  * test programs.
  */
@@ -303,6 +308,121 @@ static int record_only(int argc, char **argv)
 	return status;
 }
 
+/* Whether @a is a source file that a compile-and-link command compiles. */
+static bool is_source(const char *a)
+{
+	static const char *const ext[] = {".c", ".cc", ".cpp", ".cxx", ".c++", ".C",
+					  ".i", ".ii", ".m",   ".mm",  ".s",   ".S"};
+	const char *dot = strrchr(a, '.');
+
+	return a[0] != '-' && a[0] != '@' && dot && !strchr(dot, '/') && IN(dot, ext);
+}
+
+/* Whether the command's compiles can be run apart from its link (see the top). */
+static bool can_split(int argc, char **argv, const struct scan *s)
+{
+	bool sources = false;
+
+	if (!s->links || s->response)
+		return false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-x") || !strncmp(a, "-x", 2) || !strcmp(a, "-") ||
+		    !strcmp(a, "-###") || !strncmp(a, "-flto", 5) || !strcmp(a, "-save-temps"))
+			return false;
+		if (i == s->out) {
+			i += !a[2];
+			continue;
+		}
+		if (a[0] == '-') {
+			i += IN(a, separate_value);
+			continue;
+		}
+		sources |= is_source(a);
+	}
+	return sources;
+}
+
+/*
+ * Compile each source of the command to OUTPUT.pinpoint-objs/K-NAME.o with
+ * @pre[0..@npre) (clang and the wrapper's options) and the command's
+ * options, then put the objects in the sources' places in @argv (copied).
+ * 0, or the first failed compile's status.
+ */
+static int compile_apart(char **pre, int npre, int argc, char **argv, const struct scan *s,
+			 const char *output, char ***out_argv)
+{
+	char dir[PATH_MAX + 32], **cargs, **nargv;
+	int status = 0, k = 0;
+
+	snprintf(dir, sizeof(dir), "%s.pinpoint-objs", output);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "%s: cannot make %s: %s\n", prog, dir, strerror(errno));
+		return 1;
+	}
+	cargs = calloc((size_t)npre + (size_t)argc + 8, sizeof(*cargs));
+	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
+	if (!cargs || !nargv) {
+		free(cargs);
+		free(nargv);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	nargv[0] = argv[0];
+	for (int i = 1; i < argc; i++)
+		nargv[i] = argv[i];
+	for (int i = 1; i < argc && !status; i++) {
+		char obj[PATH_MAX + 64];
+		const char *base;
+		int n = 0;
+
+		if (i == s->out) {
+			i += !argv[i][2];
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			i += IN(argv[i], separate_value);
+			continue;
+		}
+		if (!is_source(argv[i]))
+			continue;
+		base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		snprintf(obj, sizeof(obj), "%s/%d-%s.o", dir, k++, base);
+		for (int j = 0; j < npre; j++)
+			cargs[n++] = pre[j];
+		/* every option but the output; the link's are unused here */
+		for (int j = 1; j < argc; j++) {
+			if (j == s->out) {
+				j += !argv[j][2];
+				continue;
+			}
+			if (argv[j][0] != '-') {
+				continue;
+			}
+			cargs[n++] = argv[j];
+			if (IN(argv[j], separate_value) && j + 1 < argc)
+				cargs[n++] = argv[++j];
+		}
+		cargs[n++] = "-Qunused-arguments";
+		cargs[n++] = "-c";
+		cargs[n++] = argv[i];
+		cargs[n++] = "-o";
+		cargs[n++] = obj;
+		cargs[n] = NULL;
+		status = run(cargs);
+		if (!status && !(nargv[i] = strdup(obj)))
+			status = 1;
+	}
+	free(cargs);
+	if (status) {
+		free(nargv);
+		return status;
+	}
+	*out_argv = nargv;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char plugin[PATH_MAX], rt[PATH_MAX], plugin_opt[PATH_MAX + 16], rpath[PATH_MAX + 16];
@@ -339,6 +459,19 @@ int main(int argc, char **argv)
 		args[n++] = "-ffunction-sections";
 	if (!s.links)
 		return exec_clang(clang, args, n, argc, argv);
+	if (can_split(argc, argv, &s)) {
+		const char *output = !s.out	      ? "a.out"
+				     : argv[s.out][2] ? argv[s.out] + 2
+						      : argv[s.out + 1];
+		char **objs = NULL;
+
+		status = compile_apart(args, n, argc, argv, &s, output, &objs);
+		if (status) {
+			free(args);
+			return status;
+		}
+		argv = objs; /* the link, of the objects (their strings are kept) */
+	}
 	add_user_args(args, &n, argc, argv, 1, &s, &out);
 	if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
 		goto out_fail;
