@@ -325,10 +325,17 @@ def noise(exe, args, n=10):
     return statistics.median(xs), statistics.stdev(xs) / statistics.mean(xs)
 
 
-def session(tc, prev_exe, cur_exe, entry, args, depth, work, max_time):
-    """A session, --no-build --layouts 1; its outcome from the JSON report."""
+def session(tc, prev_exe, cur_exe, entry, args, depth, work, max_time, layouts):
+    """A session, --no-build; its outcome from the JSON report.  With layouts,
+    in the directories the binaries were built in (their link records and
+    objects are there); else in copies of the binaries alone."""
     dirs = {}
+    os.makedirs(work, exist_ok=True)
     for side, exe in (('previous', prev_exe), ('current', cur_exe)):
+        if layouts > 1:
+            # where it was built: its link record and objects are there
+            dirs[side] = os.path.dirname(exe)
+            continue
         d = os.path.join(work, side)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
@@ -336,7 +343,7 @@ def session(tc, prev_exe, cur_exe, entry, args, depth, work, max_time):
         dirs[side] = d
     report = os.path.join(work, 'report.json')
     cmd = [tc.pinpoint, '--entry', entry, '--depth', str(depth), '--previous', dirs['previous'],
-           '--current', dirs['current'], '--no-build', '--layouts', '1', '--max-time',
+           '--current', dirs['current'], '--no-build', '--layouts', str(layouts), '--max-time',
            str(max_time), '--no-save-command', '--json', report, '-q', '--', './driver'] + args
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -367,6 +374,7 @@ def main():
     ap.add_argument('--session-time', type=int, default=120)
     ap.add_argument('--slow-spin', type=int, default=120)
     ap.add_argument('--slow-sessions', type=int, default=3)
+    ap.add_argument('--slow-layouts', type=int, default=16)
     ap.add_argument('--json')
     a = ap.parse_args()
     tc = Toolchain(os.path.abspath(a.pinpoint))
@@ -404,7 +412,7 @@ def main():
             note('%s: A/A session at depth 2 on %s' % (s['name'], s['entry']))
             res['session'] = session(tc, exes['instr'], exes['instr'], s['entry'], s['args'], 2,
                                      os.path.join(work, 'corpus', s['name'], 'session'),
-                                     a.session_time)
+                                     a.session_time, 1)
             if s['name'] == 'sqlite':
                 out = os.path.join(work, 'corpus', 'sqlite', 'slow')
                 shutil.rmtree(out, ignore_errors=True)
@@ -414,7 +422,8 @@ def main():
                                           slow=a.slow_spin)
                 res['slow_sessions'] = [
                     session(tc, exes['instr'], slow, s['entry'], s['args'], 3,
-                            os.path.join(work, 'corpus', 'sqlite', 'slow-session-%d' % i), 300)
+                            os.path.join(work, 'corpus', 'sqlite', 'slow-session-%d' % i), 300,
+                            a.slow_layouts)
                     for i in range(a.slow_sessions)]
         results.append(res)
         print_row(res)
