@@ -423,6 +423,15 @@ static int compile_apart(char **pre, int npre, int argc, char **argv, const stru
 	return 0;
 }
 
+/* Free what compile_apart() made: @objs, and its objects' names (not @user's strings). */
+static void free_objects(char **objs, char **user, int argc)
+{
+	for (int i = 0; objs && i < argc; i++)
+		if (objs[i] != user[i])
+			free(objs[i]);
+	free(objs);
+}
+
 int main(int argc, char **argv)
 {
 	char plugin[PATH_MAX], rt[PATH_MAX], plugin_opt[PATH_MAX + 16], rpath[PATH_MAX + 16];
@@ -432,7 +441,7 @@ int main(int argc, char **argv)
 	const char *env = getenv(cxx ? "PINPOINT_CLANGXX" : "PINPOINT_CLANG");
 	const char *clang = env && *env ? env : cxx ? PP_CLANGXX : PP_CLANG;
 	struct scan s = scan_args(argc, argv);
-	char **args;
+	char **args, **objs = NULL, **user = NULL;
 	int n = 0, out = 0, status;
 
 	prog = cxx ? "pinpoint-c++" : "pinpoint-cc";
@@ -463,14 +472,13 @@ int main(int argc, char **argv)
 		const char *output = !s.out	      ? "a.out"
 				     : argv[s.out][2] ? argv[s.out] + 2
 						      : argv[s.out + 1];
-		char **objs = NULL;
-
 		status = compile_apart(args, n, argc, argv, &s, output, &objs);
 		if (status) {
 			free(args);
 			return status;
 		}
-		argv = objs; /* the link, of the objects (their strings are kept) */
+		user = argv;
+		argv = objs; /* the link, of the objects */
 	}
 	add_user_args(args, &n, argc, argv, 1, &s, &out);
 	if (find(PP_PATH_RUNTIME_SHARED, rt, sizeof(rt)))
@@ -483,10 +491,12 @@ int main(int argc, char **argv)
 	status = run(args);
 	if (!status && out)
 		record_link(args, (size_t)n, (size_t)out);
+	free_objects(objs, user, argc);
 	free(args);
 	return status;
 
 out_fail:
+	free_objects(objs, user, argc);
 	free(args);
 	return 1;
 }
