@@ -83,28 +83,57 @@ static void write_command(FILE *f, const void *arg)
 }
 
 /*
- * COMMAND is remembered in CURRENT/.pinpoint/command, NUL-separated: a new
- * file created exclusively and renamed over the old one (a link there is
- * replaced, not followed).
+ * COMMAND is remembered in the cache, not in the build directory:
+ * $XDG_CACHE_HOME/pinpoint/commands/DEV-INO (else ~/.cache/...; CURRENT's
+ * device and inode, as its layouts are kept), NUL-separated: a new file
+ * created exclusively and renamed over the old one (a link there is
+ * replaced, not followed).  One an earlier pinpoint left in
+ * CURRENT/.pinpoint/command is still read.
  */
+static int command_path(const char *dir, char *path, size_t len)
+{
+	char cache[PATH_MAX];
+	int err = pp_layouts_cache_dir(dir, cache, sizeof(cache));
+	char *slash;
+
+	if (err)
+		return err;
+	/* .../pinpoint/layouts/DEV-INO -> .../pinpoint/commands/DEV-INO */
+	slash = strrchr(cache, '/');
+	*slash = 0;
+	if (snprintf(path, len, "%.*scommands/%s", (int)(strrchr(cache, '/') + 1 - cache), cache,
+		     slash + 1) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 static int save_command(const char *dir, char **argv, char *path, size_t len)
 {
-	snprintf(path, len, "%s/.pinpoint", dir);
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
-	snprintf(path, len, "%s/.pinpoint/command", dir);
-	return pp_write_atomic(path, write_command, argv);
+	int err = command_path(dir, path, len);
+	char *slash;
+
+	if (err)
+		return err;
+	slash = strrchr(path, '/');
+	*slash = 0;
+	err = pp_mkdir_p(path);
+	*slash = '/';
+	return err ? err : pp_write_atomic(path, write_command, argv);
 }
 
 static char **load_command(const char *dir, char **storage)
 {
 	char path[PATH_MAX], **argv;
 	size_t len = 0, cap = 0, n = 0;
-	FILE *f;
+	FILE *f = NULL;
 	int c;
 
-	snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
-	f = fopen(path, "r");
+	if (!command_path(dir, path, sizeof(path)))
+		f = fopen(path, "r");
+	if (!f) {
+		snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
+		f = fopen(path, "r");
+	}
 	if (!f)
 		return NULL;
 	*storage = NULL;
@@ -250,9 +279,10 @@ static int find_command(struct pp_session *s, char ***loaded, char **storage)
 	}
 	*loaded = load_command(cur, storage);
 	if (!*loaded) {
-		pr_err("no command: give the benchmark after '--' (it is remembered in "
-		       "%s/.pinpoint/command for later sessions)",
-		       cur);
+		pr_err(
+		    "no command: give the benchmark after '--' (a session on %s remembers it for "
+		    "later sessions, in $XDG_CACHE_HOME/pinpoint/commands)",
+		    cur);
 		return PP_EXIT_USAGE;
 	}
 	opt->command = *loaded;

@@ -158,7 +158,8 @@ static const struct pp_option_desc options[] = {
     {"html", 0, set_string, FIELD(html), .arg = "FILE",
      .help = "write a self-contained HTML report with every comparison plotted"},
     {"no-save-command", 0, set_flag, FIELD(no_save_command),
-     .help = "do not remember COMMAND in DIR/.pinpoint/command"},
+     .help = "do not remember COMMAND for later sessions on DIR (kept in "
+	     "$XDG_CACHE_HOME/pinpoint/commands)"},
     {"build-cmd", 0, set_string, FIELD(build_cmd), .arg = "CMD", .what = "command",
      .help = "build each revision with `sh -c CMD` in its directory, CC/CXX set to "
 	     "pinpoint-cc/-c++"},

@@ -301,8 +301,7 @@ def scenario_killed():
         before = tree_sums(prev, cur)
         for i in range(50):
             cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000",
-                   "--no-save-command", "--previous", prev, "--current", cur, "--",
-                   "./placement"]
+                   "--previous", prev, "--current", cur, "--", "./placement"]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(rnd.uniform(0, 2.5))
             proc.kill()

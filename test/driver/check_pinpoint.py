@@ -1204,11 +1204,19 @@ def scenario_two_processes():
         fail("two measured processes in one run are not reported", p)
 
 
+def cache_file(kind, d):
+    """Where pinpoint keeps @kind ("commands", "layouts") of directory @d."""
+    st = os.stat(d)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pinpoint", kind, "%x-%x" % (st.st_dev, st.st_ino))
+
+
 def scenario_remembered_command():
     prev, cur = prog("same")
-    cmdfile = os.path.join(cur, ".pinpoint", "command")
+    cmdfile = cache_file("commands", cur)
     if os.path.exists(cmdfile):
         os.unlink(cmdfile)
+    before = sorted(os.listdir(cur))
     # A few runs are enough: what is checked is the command, not the verdict.
     budget = ["--measurements", "5", "--max-runs-per-comparison", "20"]
     pinpoint("--entry", "steady", "--previous", prev, "--current", cur, *budget,
@@ -1216,6 +1224,8 @@ def scenario_remembered_command():
     with open(cmdfile, "rb") as f:
         if f.read() != b"./same\0x y\0":
             fail("the command was not remembered")
+    if sorted(os.listdir(cur)) != before:
+        fail("the command was remembered in the build directory: %s" % os.listdir(cur))
     p = pinpoint("--entry", "steady", "--previous", prev, "--current", cur, *budget)
     if p.returncode not in (0, 1, 4) or "no command" in p.stderr:
         fail("the remembered command was not used", p)

@@ -2,7 +2,7 @@
 """Security and data-integrity scenarios of the pinpoint driver (SECURITY.md).
 
 symlinks        links planted on --json, --html, their temporaries' names and
-                CURRENT/.pinpoint/command: the reports are written, what the
+                the remembered command: the reports are written, what the
                 links point to is untouched, the links to files are replaced
 stale           SIGKILL of the driver mid-run: the benchmark dies with it (by
                 pid), and the next session removes the work directory it
@@ -116,14 +116,20 @@ def scenario_symlinks():
         js, html = os.path.join(out, "r.json"), os.path.join(out, "r.html")
         os.symlink(victims["json"], js)
         os.symlink(victims["html"], html)
-        shutil.rmtree(os.path.join(cur, ".pinpoint"), ignore_errors=True)
-        os.mkdir(os.path.join(cur, ".pinpoint"))
-        os.symlink(victims["command"], os.path.join(cur, ".pinpoint", "command"))
+        # the remembered command's file in the cache (pinpoint/main.c)
+        st = os.stat(cur)
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                  ".cache")
+        cmdfile = os.path.join(cache, "pinpoint", "commands", "%x-%x" % (st.st_dev, st.st_ino))
+        os.makedirs(os.path.dirname(cmdfile), exist_ok=True)
+        if os.path.lexists(cmdfile):
+            os.unlink(cmdfile)
+        os.symlink(victims["command"], cmdfile)
 
         def plant():
             # In the child, before exec: its pid is the driver's.
             pid = os.getpid()
-            for path in (js, html, os.path.join(cur, ".pinpoint", "command")):
+            for path in (js, html, cmdfile):
                 os.symlink(victims["tmp"], "%s.tmp.%d" % (path, pid))
 
         cmd = [ARGS.pinpoint, "--entry", "ping", "--depth", "1", "--previous", prev, "--current",
@@ -136,7 +142,7 @@ def scenario_symlinks():
             with open(path) as f:
                 if f.read() != "precious %s\n" % name:
                     fail("the file a planted link points to (%s) was written" % path, p)
-        for path in (js, html, os.path.join(cur, ".pinpoint", "command")):
+        for path in (js, html, cmdfile):
             if os.path.islink(path) or not os.path.isfile(path):
                 fail("%s is still a link, not the file written" % path, p)
         load_report(js, p)
@@ -148,7 +154,7 @@ def scenario_symlinks():
             mode = os.stat(path).st_mode & 0o777
             if mode != 0o644 & ~umask:
                 fail("%s has mode %o, expected %o" % (path, mode, 0o644 & ~umask), p)
-        with open(os.path.join(cur, ".pinpoint", "command"), "rb") as f:
+        with open(cmdfile, "rb") as f:
             if f.read() != b"./mutual\0":
                 fail("the remembered command is not ./mutual", p)
         # The planted temporaries' links are left as they were, to what they pointed to.
@@ -156,6 +162,13 @@ def scenario_symlinks():
         if len(tmps) != 2 or not all(os.readlink(os.path.join(out, n)) == victims["tmp"]
                                      for n in tmps):
             fail("the planted temporaries changed: %r" % tmps, p)
+        planted = [os.path.join(os.path.dirname(cmdfile), n)
+                   for n in os.listdir(os.path.dirname(cmdfile))
+                   if n.startswith(os.path.basename(cmdfile) + ".tmp.")]
+        if not planted or os.readlink(planted[0]) != victims["tmp"]:
+            fail("the planted temporary of the command's file changed: %r" % planted, p)
+        for n in planted + [cmdfile]:
+            os.unlink(n)
 
 
 # 2. Processes: nothing outlives the driver, a killed driver's work directory goes.

@@ -292,9 +292,7 @@ def tree(d):
     out = set()
     for root, _, files in os.walk(d):
         for f in files:
-            rel = os.path.relpath(os.path.join(root, f), d)
-            if rel != os.path.join(".pinpoint", "command"):
-                out.add(rel)
+            out.add(os.path.relpath(os.path.join(root, f), d))
     return out
 
 
