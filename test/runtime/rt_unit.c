@@ -280,10 +280,10 @@ __attribute__((noinline)) static void steady(unsigned n, unsigned rounds)
  * Twins, a and b: outer calls mid @n times, mid calls inner @m times,
  * inner spins @rounds rounds, in one function both twins call: a loop of
  * one branch runs at a speed that depends on where it lies, and two copies
- * of it differed by up to 5 % in one process (AMD EPYC).  Their probes are those of an armed call in
- * an executable (UNIT_CALL_R11), so that arming a's inner calls and bodies
- * while b's stay unarmed shows what the probes' removal leaves, in the
- * same process, executions of a and b taking turns.
+ * of it differed by up to 5 % in one process (AMD EPYC).  Their probes are
+ * those of an armed call in an executable (UNIT_CALL_R11), so that arming
+ * a's inner calls and bodies while b's stay unarmed shows what the probes'
+ * removal leaves, in the same process, executions of a and b taking turns.
  */
 __attribute__((noinline)) static void nest_spin(unsigned rounds)
 {

@@ -25,8 +25,7 @@ static void die(sqlite3 *db, const char *what)
 }
 
 /* Inlined: query_sum's calls are sqlite3_step's, one layer less to dig. */
-static inline __attribute__((always_inline)) int64_t one(sqlite3 *db, sqlite3_stmt *st,
-							 int64_t arg)
+static inline __attribute__((always_inline)) int64_t one(sqlite3 *db, sqlite3_stmt *st, int64_t arg)
 {
 	int64_t v = 0;
 
