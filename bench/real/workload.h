@@ -32,7 +32,7 @@ static inline void put(const char *s)
 
 	if (len + n + 1 > cap) {
 		cap = (len + n + 1) * 2;
-		buf = realloc(buf, cap);
+		buf = (char *)realloc(buf, cap); /* (C++ drivers include this too) */
 		if (!buf)
 			exit(1);
 	}

@@ -21,16 +21,8 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
 
-/* xorshift64, as bench/real/workload.h (C): the same inputs every run. */
-static uint64_t rng = 0x1e7e1db5eed0000dull;
-
-static uint64_t next()
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define WORKLOAD_SEED 0x1e7e1db5eed0000dull
+#include "../../real/workload.h"
 
 static void check_ok(const leveldb::Status &s, const char *what)
 {
