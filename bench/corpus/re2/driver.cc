@@ -102,12 +102,12 @@ int main(int argc, char **argv)
 				      "%u full; took %u.%u %s user=%c%c%c@example.%s",
 				      (unsigned)(1 + next() % 12), (unsigned)(1 + next() % 28),
 				      (unsigned)(next() % 24), (unsigned)(next() % 60),
-				      (unsigned)(next() % 64), (unsigned long long)(next() % 0xffffff),
-				      lvl[next() % 5], (unsigned)(next() % 8),
-				      (unsigned)(next() % 5000), (unsigned)(next() % 10),
-				      next() % 2 ? "us" : "ms", (char)('a' + next() % 26),
+				      (unsigned)(next() % 64),
+				      (unsigned long long)(next() % 0xffffff), lvl[next() % 5],
+				      (unsigned)(next() % 8), (unsigned)(next() % 5000),
+				      (unsigned)(next() % 10), next() % 2 ? "us" : "ms",
 				      (char)('a' + next() % 26), (char)('a' + next() % 26),
-				      dom[next() % 4]);
+				      (char)('a' + next() % 26), dom[next() % 4]);
 		lines.push_back(b);
 	}
 
