@@ -61,7 +61,8 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len)
 	else if (a >= 1e3)
 		snprintf(buf, len, "%.3g us", ns / 1e3);
 	else if (a < 1e-3)
-		snprintf(buf, len, "0 ns"); /* rounding left by sums of whole ns, e.g. a derived own body */
+		snprintf(buf, len,
+			 "0 ns"); /* rounding left by sums of whole ns, e.g. a derived own body */
 	else
 		snprintf(buf, len, "%.3g ns", ns);
 	return buf;
@@ -161,6 +162,13 @@ uint64_t pp_str_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
+}
+
+bool pp_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int pp_mkdir_p(const char *path)

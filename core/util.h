@@ -19,6 +19,7 @@ const char *pp_fmt_ns(double ns, char *buf, unsigned len);
 /* "12.3%" for the fraction 0.123; an open end "+inf" or "-inf", NaN "n/a". */
 const char *pp_fmt_pct(double fraction, char *buf, unsigned len);
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -50,6 +51,10 @@ const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
 
 /* FNV-1a of a string: stable names for cache directories. */
 uint64_t pp_str_hash(const char *s);
+/* Whether @a and @b name one file or directory, by device and inode (through
+ * links and bind mounts); false when either cannot be stat'ed. */
+bool pp_same_file(const char *a, const char *b);
+
 /* mkdir -p with mode 0755: 0 or -errno. */
 int pp_mkdir_p(const char *path);
 

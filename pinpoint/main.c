@@ -232,17 +232,6 @@ static void session_init(struct pp_session *s, struct pp_options *opt)
 	pp_program_init(&s->rev[PP_CUR].prog);
 }
 
-/* Whether @a and @b are one directory: by device and inode, so that a path
- * through a link or a bind mount is not taken for another directory. */
-static bool same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (stat(a, &sa) || stat(b, &sb))
-		return !strcmp(a, b);
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* --previous and --current: two directories, made absolute in the session. */
 static int open_revisions(struct pp_session *s)
 {
@@ -251,7 +240,9 @@ static int open_revisions(struct pp_session *s)
 	if (check_dir("previous", opt->previous, &s->rev[PP_PREV].dir) ||
 	    check_dir("current", opt->current, &s->rev[PP_CUR].dir))
 		return PP_EXIT_USAGE;
-	if (same_dir(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
+	/* by device and inode: a path through a link or a bind mount is no other directory */
+	if (pp_same_file(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir) ||
+	    !strcmp(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
 		pr_err("--previous and --current are the same directory (%s and %s)",
 		       s->rev[PP_PREV].dir, s->rev[PP_CUR].dir);
 		return PP_EXIT_USAGE;

@@ -410,14 +410,6 @@ static int as_built(struct pp_layout_module *m, const char *label, const char *f
 	return 0;
 }
 
-/* Whether @a and @b are one file, by device and inode. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* Whether @path is inside the directory @dir (both resolved). */
 static bool inside(const char *path, const char *dir)
 {
@@ -466,7 +458,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	snprintf(out, sizeof(out), "%s%s%s", *r.argv[r.output] == '/' ? "" : r.cwd,
 		 *r.argv[r.output] == '/' ? "" : "/", r.argv[r.output]);
 	/* the same file by device and inode: a bind mount or a link of the directory */
-	if (!realpath(out, real) || (strcmp(real, m->path) && !same_file(real, m->path))) {
+	if (!realpath(out, real) || (strcmp(real, m->path) && !pp_same_file(real, m->path))) {
 		err = as_built(m, label, "its link record %s names another output, %s", rec, out);
 		goto out;
 	}

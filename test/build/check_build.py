@@ -188,9 +188,7 @@ def check_layouts(p, binaries):
     for b in binaries:
         if not os.path.isfile(b + ".pinpoint-link"):
             fail("no link record beside " + b)
-        st = os.stat(os.path.dirname(b))
-        cache = os.path.join(os.environ["XDG_CACHE_HOME"], "pinpoint", "layouts",
-                             "%x-%x" % (st.st_dev, st.st_ino))
+        cache = pinpoint_test.cache_path("layouts", os.path.dirname(b))
         if not any(re.match(re.escape(os.path.basename(b)) + r"\.[0-9a-f]{16}\.\d+$", n)
                    for n in (os.listdir(cache) if os.path.isdir(cache) else [])):
             fail("no layout of %s was made in the cache %s" % (b, cache))

@@ -60,7 +60,8 @@ import time
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import check, fail, load_report, run, scenario_main, wait_for  # noqa: E402
+from pinpoint_test import cache_path, check, fail, load_report, run, scenario_main  # noqa: E402
+from pinpoint_test import wait_for  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "placement.c")
@@ -89,9 +90,7 @@ def build(tmp, name, flags=("-O2",)):
 
 def cache_dir(d):
     """Where pinpoint keeps @d's layouts (pinpoint/layouts.h)."""
-    st = os.stat(d)
-    return os.path.join(os.environ["XDG_CACHE_HOME"], "pinpoint", "layouts",
-                        "%x-%x" % (st.st_dev, st.st_ino))
+    return cache_path("layouts", d)
 
 
 def tree_sums(*dirs):

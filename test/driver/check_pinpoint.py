@@ -19,6 +19,7 @@ import tempfile
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import pinpoint_test  # noqa: E402
 from pinpoint_test import expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
@@ -1204,16 +1205,9 @@ def scenario_two_processes():
         fail("two measured processes in one run are not reported", p)
 
 
-def cache_file(kind, d):
-    """Where pinpoint keeps @kind ("commands", "layouts") of directory @d."""
-    st = os.stat(d)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pinpoint", kind, "%x-%x" % (st.st_dev, st.st_ino))
-
-
 def scenario_remembered_command():
     prev, cur = prog("same")
-    cmdfile = cache_file("commands", cur)
+    cmdfile = pinpoint_test.cache_path("commands", cur)
     if os.path.exists(cmdfile):
         os.unlink(cmdfile)
     before = sorted(os.listdir(cur))

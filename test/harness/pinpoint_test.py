@@ -47,6 +47,14 @@ def skip(why):
     sys.exit(77)
 
 
+def cache_path(kind, d):
+    """Where pinpoint keeps @kind ("layouts", "commands") of directory @d in the cache:
+    $XDG_CACHE_HOME/pinpoint/KIND/DEV-INO (pinpoint/layouts.h)."""
+    st = os.stat(d)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pinpoint", kind, "%x-%x" % (st.st_dev, st.st_ino))
+
+
 def wait_for(cond, seconds, interval=0.05):
     """Call @cond every @interval seconds until it returns a true value or
     @seconds have passed; returns its last value (false: timed out)."""

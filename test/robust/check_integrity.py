@@ -37,7 +37,8 @@ import time
 ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import alive, comparison, expect_chain, fail, scenario_main  # noqa: E402
+from pinpoint_test import alive, cache_path, comparison, expect_chain, fail  # noqa: E402
+from pinpoint_test import scenario_main  # noqa: E402
 from pinpoint_test import leftover_processes, skip, wait_for  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
@@ -117,10 +118,7 @@ def scenario_symlinks():
         os.symlink(victims["json"], js)
         os.symlink(victims["html"], html)
         # the remembered command's file in the cache (pinpoint/main.c)
-        st = os.stat(cur)
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                                  ".cache")
-        cmdfile = os.path.join(cache, "pinpoint", "commands", "%x-%x" % (st.st_dev, st.st_ino))
+        cmdfile = cache_path("commands", cur)
         os.makedirs(os.path.dirname(cmdfile), exist_ok=True)
         if os.path.lexists(cmdfile):
             os.unlink(cmdfile)
