@@ -364,7 +364,8 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	pid_t pid, self;
 
 	memset(st, 0, sizeof(*st));
-	idmaps_init(&ids);
+	if (p->binds && p->binds[0])
+		idmaps_init(&ids);
 	env = child_env(p->env);
 	if (!env)
 		return -ENOMEM;

@@ -164,6 +164,55 @@ uint64_t pp_str_hash(const char *s)
 	return h;
 }
 
+int pp_cache_dir(const char *kind, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/pinpoint/%s", xdg, kind);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/pinpoint/%s", home, kind);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int pp_dir_cache_path(const char *kind, const char *dir, char *buf, size_t len)
+{
+	struct stat st;
+	size_t n;
+	int err;
+
+	if (stat(dir, &st))
+		return -errno;
+	err = pp_cache_dir(kind, buf, len);
+	if (err)
+		return err;
+	n = strlen(buf);
+	if ((size_t)snprintf(buf + n, len - n, "/%llx-%llx", (unsigned long long)st.st_dev,
+			     (unsigned long long)st.st_ino) >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int pp_fd_hash(int fd, uint64_t *hash, uint64_t *size)
+{
+	unsigned char b[65536];
+	uint64_t h = 14695981039346656037ULL, total = 0;
+	ssize_t n;
+
+	while ((n = read(fd, b, sizeof(b))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			h = (h ^ b[i]) * 1099511628211ULL;
+		total += (uint64_t)n;
+	}
+	*hash = h;
+	if (size)
+		*size = total;
+	return n < 0 ? -EIO : 0;
+}
+
 bool pp_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;

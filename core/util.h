@@ -51,6 +51,24 @@ const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
 
 /* FNV-1a of a string: stable names for cache directories. */
 uint64_t pp_str_hash(const char *s);
+/*
+ * pinpoint's cache directory of @kind ("builds", "layouts", "commands"):
+ * $XDG_CACHE_HOME/pinpoint/KIND (an absolute XDG_CACHE_HOME), else
+ * $HOME/.cache/pinpoint/KIND.  0, -ENOENT without either, -ENAMETOOLONG.
+ */
+int pp_cache_dir(const char *kind, char *buf, size_t len);
+
+/*
+ * What pinpoint keeps of directory @dir in its cache of @kind:
+ * pp_cache_dir(@kind)/DEV-INO, @dir's device and inode in hexadecimal (any
+ * path to @dir, through links or bind mounts, finds the same).  0 or -errno.
+ */
+int pp_dir_cache_path(const char *kind, const char *dir, char *buf, size_t len);
+
+/* FNV-1a 64 of what @fd reads to its end, its length in *@size (may be NULL):
+ * 0, or -EIO. */
+int pp_fd_hash(int fd, uint64_t *hash, uint64_t *size);
+
 /* Whether @a and @b name one file or directory, by device and inode (through
  * links and bind mounts); false when either cannot be stat'ed. */
 bool pp_same_file(const char *a, const char *b);

@@ -130,20 +130,15 @@ static int find_toolchain(struct toolchain *t)
 
 int pp_build_root(const struct pp_options *opt, char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char cwd[PATH_MAX];
 	int n;
 
-	if (opt->build_root && *opt->build_root != '/' && getcwd(cwd, sizeof(cwd)))
+	if (!opt->build_root)
+		return pp_cache_dir("builds", buf, size);
+	if (*opt->build_root != '/' && getcwd(cwd, sizeof(cwd)))
 		n = snprintf(buf, size, "%s/%s", cwd, opt->build_root);
-	else if (opt->build_root)
-		n = snprintf(buf, size, "%s", opt->build_root);
-	else if (xdg && *xdg == '/')
-		n = snprintf(buf, size, "%s/pinpoint/builds", xdg);
-	else if (home && *home)
-		n = snprintf(buf, size, "%s/.cache/pinpoint/builds", home);
 	else
-		return -ENOENT;
+		n = snprintf(buf, size, "%s", opt->build_root);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

@@ -137,34 +137,12 @@ static void restore_legacy(const char *revision)
 	close(dirfd);
 }
 
-int pp_layouts_cache_dir(const char *revision, char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	struct stat st;
-	int n;
-
-	if (stat(revision, &st))
-		return -errno;
-	if (xdg && *xdg == '/')
-		n = snprintf(buf, len, "%s/pinpoint/layouts/%llx-%llx", xdg,
-			     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	else if (home && *home == '/')
-		n = snprintf(buf, len, "%s/.cache/pinpoint/layouts/%llx-%llx", home,
-			     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	else
-		return -ENOENT;
-	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
-}
-
-/*
- * The lock, @how (LOCK_EX or LOCK_SH): wait, with a message, while another
- * session holds it against us.
- */
-static int take_lock(struct pp_layouts *l, int how, const char *revision, volatile int *stop)
+/* The lock, alone: wait, with a message, while another session holds it. */
+static int take_lock(struct pp_layouts *l, const char *revision, volatile int *stop)
 {
 	bool said = false;
 
-	while (flock(l->lock, how | LOCK_NB)) {
+	while (flock(l->lock, LOCK_EX | LOCK_NB)) {
 		struct timespec ts = {0, 100000000L};
 
 		if (errno != EWOULDBLOCK && errno != EINTR)
@@ -180,23 +158,20 @@ static int take_lock(struct pp_layouts *l, int how, const char *revision, volati
 	return 0;
 }
 
-/* Open the layouts' directory in the cache (made with @create) and take its lock alone. */
-static int open_locked(struct pp_layouts *l, const char *revision, bool create, volatile int *stop)
+/* Make the layouts' directory in the cache, open it and take its lock alone. */
+static int open_locked(struct pp_layouts *l, const char *revision, volatile int *stop)
 {
-	int err;
+	int err = pp_mkdir_p(l->dir);
 
-	if (create) {
-		err = pp_mkdir_p(l->dir);
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (l->dirfd < 0)
 		return -errno;
 	l->lock = openat(l->dirfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	err = l->lock < 0 ? -errno : 0;
 	if (!err)
-		err = take_lock(l, LOCK_EX, revision, stop);
+		err = take_lock(l, revision, stop);
 	if (err) {
 		if (l->lock >= 0)
 			close(l->lock);
@@ -296,13 +271,13 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
 	restore_legacy(revision);
 	if (!layouts)
 		return 0;
-	err = pp_layouts_cache_dir(revision, dir, sizeof(dir));
+	err = pp_dir_cache_path("layouts", revision, dir, sizeof(dir));
 	if (err)
 		return err;
 	l->dir = strdup(dir);
 	if (!l->dir)
 		return -ENOMEM;
-	err = open_locked(l, revision, true, stop);
+	err = open_locked(l, revision, stop);
 	if (!err) {
 		char *real = realpath(revision, NULL), path[PATH_MAX];
 
@@ -313,18 +288,6 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
 		remove_orphans(l->dir);
 	}
 	return err;
-}
-
-int pp_layouts_lock(struct pp_layouts *l, const char *revision, volatile int *stop)
-{
-	if (l->lock >= 0)
-		return 0;
-	if (!l->dir)
-		return -ENOENT;
-	if (l->dirfd >= 0)
-		close(l->dirfd);
-	l->dirfd = -1;
-	return open_locked(l, revision, true, stop);
 }
 
 int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const char **module)

@@ -58,12 +58,6 @@ struct pp_layouts {
 };
 
 /*
- * The cache directory of @revision's layouts into @buf: 0, -ENOENT without
- * $XDG_CACHE_HOME or $HOME, or another -errno.
- */
-int pp_layouts_cache_dir(const char *revision, char *buf, size_t len);
-
-/*
  * Open @revision's layouts: what a killed session of an earlier pinpoint
  * left in the build directory is put back first.  With @layouts (the
  * session will make and use layouts), the cache directory is made and its
@@ -72,9 +66,6 @@ int pp_layouts_cache_dir(const char *revision, char *buf, size_t len);
  * (@l stays closed, its dir set).
  */
 int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop);
-
-/* The lock, taken again if it was not: 0, -EINTR or -errno. */
-int pp_layouts_lock(struct pp_layouts *l, const char *revision, volatile int *stop);
 
 /*
  * Make @want layouts of the revision @label (@want < 2: none) by linking

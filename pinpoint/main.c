@@ -92,19 +92,7 @@ static void write_command(FILE *f, const void *arg)
  */
 static int command_path(const char *dir, char *path, size_t len)
 {
-	char cache[PATH_MAX];
-	int err = pp_layouts_cache_dir(dir, cache, sizeof(cache));
-	char *slash;
-
-	if (err)
-		return err;
-	/* .../pinpoint/layouts/DEV-INO -> .../pinpoint/commands/DEV-INO */
-	slash = strrchr(cache, '/');
-	*slash = 0;
-	if (snprintf(path, len, "%.*scommands/%s", (int)(strrchr(cache, '/') + 1 - cache), cache,
-		     slash + 1) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
+	return pp_dir_cache_path("commands", dir, path, len);
 }
 
 static int save_command(const char *dir, char **argv, char *path, size_t len)

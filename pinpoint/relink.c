@@ -60,22 +60,18 @@ static uint64_t fnv_stat(uint64_t h, const struct stat *st)
 /* "SIZE HASH" of the file @name in @dirfd: 0, or -errno. */
 static int file_sum(int dirfd, const char *name, char *buf, size_t len)
 {
-	unsigned char b[65536];
-	uint64_t h = FNV_INIT, size = 0;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
+	uint64_t h, size;
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, b, sizeof(b))) > 0) {
-		h = fnv(h, b, (size_t)n);
-		size += (uint64_t)n;
-	}
+	err = pp_fd_hash(fd, &h, &size);
 	close(fd);
-	if (n < 0)
-		return -EIO;
-	snprintf(buf, len, "%llu %016llx\n", (unsigned long long)size, (unsigned long long)h);
-	return 0;
+	if (!err)
+		snprintf(buf, len, "%llu %016llx\n", (unsigned long long)size,
+			 (unsigned long long)h);
+	return err;
 }
 
 /* Whether layout file @name is as it was made: its size and hash as NAME.sum says. */
@@ -562,18 +558,9 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	int logfd = -1, err = 0;
 
 	l->n = 0;
-	if (want < 2 || l->not_varied) /* not varied: said when the layouts were opened */
+	/* not varied: said when the layouts were opened (pp_layouts_open() took the lock) */
+	if (want < 2 || l->not_varied || l->lock < 0)
 		return 0;
-	err = pp_layouts_lock(l, revision, stop);
-	if (err == -EINTR || err == -ENOMEM)
-		return err;
-	if (err) {
-		pr_warn("cannot use the layouts cache %s (%s): the %s revision runs as built",
-			l->dir ? l->dir : "($XDG_CACHE_HOME and $HOME unset)", strerror(-err),
-			label);
-		l->not_varied = "its layouts could not be kept in the cache";
-		return 0;
-	}
 	if (want > PP_MAX_LAYOUTS)
 		want = PP_MAX_LAYOUTS;
 	l->modules = calloc(n ? n : 1, sizeof(*l->modules));

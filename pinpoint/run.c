@@ -11,6 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "pinpoint/abi.h"
 #include "pinpoint/layouts.h"
 #include "pinpoint/protocol.h"
@@ -19,16 +20,12 @@
 
 static uint64_t hash_file(const char *path)
 {
-	uint64_t h = 1469598103934665603ull;
-	unsigned char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	uint64_t h = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		for (ssize_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 1099511628211ull;
+	pp_fd_hash(fd, &h, NULL);
 	close(fd);
 	return h;
 }

@@ -263,19 +263,30 @@ static void test_dedup(void)
 	free(lib);
 }
 
-/* Add a mutated copy of exe.bin; check the error and that nothing was added. */
-static void expect_bad(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
-		       int err, const char *msg)
+/* A copy of @orig with the @width-byte value at @at set to @v (malloc'ed). */
+static unsigned char *mutated(const unsigned char *orig, size_t len, size_t at, uint32_t v,
+			      int width)
 {
 	unsigned char *d = malloc(len);
-	struct pp_program p;
-	int ret;
 
+	if (!d)
+		abort();
 	memcpy(d, orig, len);
 	if (width == 4)
 		put32(d + at, v);
 	else
 		d[at] = (unsigned char)v;
+	return d;
+}
+
+/* Add a mutated copy of exe.bin; check the error and that nothing was added. */
+static void expect_bad(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
+		       int err, const char *msg)
+{
+	unsigned char *d = mutated(orig, len, at, v, width);
+	struct pp_program p;
+	int ret;
+
 	pp_program_init(&p);
 	ret = pp_program_add_section(&p, d, len, "bad");
 	if (ret != err)
@@ -298,7 +309,7 @@ static void expect_bad(const unsigned char *orig, size_t len, size_t at, uint32_
 static void expect_skip_n(const unsigned char *orig, size_t len, size_t at, uint32_t v, int width,
 			  const char *name, const char *msg, size_t nskip)
 {
-	unsigned char *d = malloc(len);
+	unsigned char *d = mutated(orig, len, at, v, width);
 	struct pp_program p;
 	const char *const *w;
 	size_t whole, n;
@@ -307,11 +318,6 @@ static void expect_skip_n(const unsigned char *orig, size_t len, size_t at, uint
 	CHECK_INT(pp_program_add_section(&p, orig, len, "good"), 0);
 	whole = p.nfuncs;
 	pp_program_free(&p);
-	memcpy(d, orig, len);
-	if (width == 4)
-		put32(d + at, v);
-	else
-		d[at] = (unsigned char)v;
 	pp_program_init(&p);
 	CHECK_INT(pp_program_add_section(&p, d, len, "bad"), 0);
 	/* (a function skipped may have a namesake in the other blob) */
