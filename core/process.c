@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -38,18 +39,17 @@
 
 extern char **environ;
 
-/* The running child's process group, for pp_process_kill() from a signal handler. */
-static volatile sig_atomic_t running_pgid;
+/* The running children's process groups, for pp_process_kill() from a signal handler. */
+static volatile sig_atomic_t running_pgid[PP_PROCESS_SET_MAX];
 
 /* Whether pinpoint is a subreaper: orphans of its children are its own. */
 static volatile sig_atomic_t subreaper;
 
 void pp_process_kill(void)
 {
-	pid_t pgid = (pid_t)running_pgid;
-
-	if (pgid > 0)
-		kill(-pgid, SIGKILL);
+	for (int i = 0; i < PP_PROCESS_SET_MAX; i++)
+		if ((pid_t)running_pgid[i] > 0)
+			kill(-(pid_t)running_pgid[i], SIGKILL);
 	pp_process_kill_orphans();
 }
 
@@ -258,11 +258,17 @@ static int private_binds(const char *const *binds, const struct idmaps *ids)
 	return 0;
 }
 
-static void __attribute__((noreturn))
-child(const struct pp_process *p, char **env, int errpipe, pid_t parent, const struct idmaps *ids)
+/*
+ * In the child: made ready, then wait until the parent closes its end of
+ * @release (all of a set are ready), then exec.  Async-signal-safe.
+ */
+static void __attribute__((noreturn)) child(const struct pp_process *p, char **env, int errpipe,
+					    int release[2], pid_t parent, const struct idmaps *ids)
 {
 	int null, err, flag = 0;
+	char c;
 
+	close(release[1]);
 	if (p->group)
 		setpgid(0, 0);
 	/* Dies with pinpoint, whatever ends it; already gone: do not start. */
@@ -284,6 +290,10 @@ child(const struct pp_process *p, char **env, int errpipe, pid_t parent, const s
 		goto fail;
 	if (null > 2)
 		close(null);
+	/* Ready: released with the others (end of file), or the parent is gone. */
+	while (read(release[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(release[0]);
 	execvpe(p->argv[0], p->argv, env);
 fail:
 	err = errno | flag;
@@ -299,80 +309,125 @@ static void kill_child(const struct pp_process *p, pid_t pid)
 	kill(pid, SIGKILL);
 }
 
-/* Wait for @pid, killing it on a timeout or a stop; its wait status in *@status. */
-static int wait_child(const struct pp_process *p, pid_t pid, double start, int *status,
-		      struct pp_run_status *st)
+/* One child of a set, as the parent follows it. */
+struct member {
+	pid_t pid;   /* 0: not started */
+	int pidfd;   /* -1: none (polled) */
+	int errpipe; /* read end: the child's errno when it could not exec */
+	int status;  /* its wait status */
+	bool done;
+	double end;	  /* when it was seen to end */
+	struct rusage ru; /* its CPU time, and its descendants' that it waited for */
+};
+
+/* Kill member @m (run as @p) before its end, and reap it. */
+static void end_member(const struct pp_process *p, struct member *m, int *err)
 {
-	double deadline = p->timeout_s > 0 ? start + p->timeout_s : 0;
-	int pidfd = pidfd_open_compat(pid), err = 0;
+	kill_child(p, m->pid);
+	if (wait4(m->pid, &m->status, 0, &m->ru) < 0 && !*err)
+		*err = -errno;
+	m->done = true;
+	m->end = now_s();
+}
 
+/*
+ * Wait for the started members of @m[0..@n), killing one on its timeout and
+ * all on a stop; *@err[i] gets -errno when member i could not be waited for.
+ */
+static void wait_set(const struct pp_process *p, struct member *m, size_t n, double start,
+		     struct pp_run_status *st, int *err)
+{
 	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-		int wait_ms = 50;
+		struct pollfd pfd[PP_PROCESS_SET_MAX];
+		double now = now_s();
+		size_t npfd = 0, left = 0;
+		int wait_ms = 1000; /* with pidfds, only to notice a stop */
+		bool polled = false;
 
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR) {
-			err = -errno;
-			kill_child(p, pid);
-			waitpid(pid, status, 0);
-			break;
-		}
-		if (p->stop && *p->stop) {
-			st->interrupted = true;
-			kill_child(p, pid);
-			waitpid(pid, status, 0);
-			break;
-		}
-		if (deadline) {
-			double left = deadline - now_s();
+		for (size_t i = 0; i < n; i++) {
+			pid_t r;
 
-			if (left <= 0) {
-				st->timed_out = true;
-				kill_child(p, pid);
-				waitpid(pid, status, 0);
-				break;
+			if (!m[i].pid || m[i].done)
+				continue;
+			r = wait4(m[i].pid, &m[i].status, WNOHANG, &m[i].ru);
+			if (r == m[i].pid) {
+				m[i].done = true;
+				m[i].end = now_s();
+				continue;
 			}
-			if (left * 1000 < wait_ms || pidfd >= 0)
-				wait_ms = left * 1000 < 1000 ? (int)(left * 1000) + 1 : 1000;
-		} else if (pidfd >= 0) {
-			wait_ms = 1000; /* only to notice a stop */
-		}
-		if (pidfd >= 0) {
-			struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+			if (r < 0 && errno != EINTR) {
+				err[i] = -errno;
+				end_member(&p[i], &m[i], &err[i]);
+				continue;
+			}
+			if (p[i].stop && *p[i].stop) {
+				st[i].interrupted = true;
+				end_member(&p[i], &m[i], &err[i]);
+				continue;
+			}
+			if (p[i].timeout_s > 0) {
+				double until = start + p[i].timeout_s - now;
 
-			poll(&pfd, 1, wait_ms);
+				if (until <= 0) {
+					st[i].timed_out = true;
+					end_member(&p[i], &m[i], &err[i]);
+					continue;
+				}
+				if (until * 1000 < wait_ms)
+					wait_ms = (int)(until * 1000) + 1;
+			}
+			if (m[i].pidfd >= 0)
+				pfd[npfd++] = (struct pollfd){.fd = m[i].pidfd, .events = POLLIN};
+			else
+				polled = true;
+			left++;
+		}
+		if (!left)
+			break;
+		if (polled && wait_ms > 50)
+			wait_ms = 50;
+		if (npfd && !polled) {
+			poll(pfd, npfd, wait_ms);
 		} else {
 			struct timespec ts = {0, (long)wait_ms * 1000000L};
 
 			nanosleep(&ts, NULL);
 		}
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return err;
 }
 
-int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
+int pp_process_run_set(const struct pp_process *p, size_t n, struct pp_run_status *st, int *err)
 {
-	int pipefd[2], status = 0, err, child_errno = 0;
-	struct idmaps ids;
+	struct member m[PP_PROCESS_SET_MAX];
+	char **env[PP_PROCESS_SET_MAX] = {NULL};
+	int release[2] = {-1, -1}, ret = 0;
+	size_t started = 0;
+	struct idmaps ids = {{0}, {0}};
 	sigset_t block, old;
-	char **env;
 	double start;
-	ssize_t n;
-	pid_t pid, self;
+	pid_t self;
 
-	memset(st, 0, sizeof(*st));
-	if (p->binds && p->binds[0])
-		idmaps_init(&ids);
-	env = child_env(p->env);
-	if (!env)
-		return -ENOMEM;
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		err = -errno;
-		free(env);
-		return err;
+	if (!n || n > PP_PROCESS_SET_MAX)
+		return -EINVAL;
+	memset(m, 0, sizeof(m));
+	for (size_t i = 0; i < n; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		err[i] = 0;
+		m[i].pidfd = m[i].errpipe = -1;
+		env[i] = child_env(p[i].env);
+		if (!env[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p[i].binds && p[i].binds[0]) {
+			idmaps_init(&ids);
+			break;
+		}
+	if (pipe2(release, O_CLOEXEC)) {
+		ret = -errno;
+		goto out;
 	}
 	fflush(NULL);
 	/* No interrupt between fork() and noting the child: pp_process_kill() must see it. */
@@ -382,55 +437,93 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	start = now_s();
 	self = getpid();
-	pid = fork();
-	if (pid < 0) {
-		err = -errno;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		goto out;
-	}
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		close(pipefd[0]);
-		child(p, env, pipefd[1], self, &ids);
-	}
-	if (p->group) {
-		setpgid(pid, pid); /* also from the parent: no window before the child does it */
-		running_pgid = pid;
+	for (size_t i = 0; i < n; i++) {
+		int pipefd[2];
+		pid_t pid;
+
+		if (pipe2(pipefd, O_CLOEXEC)) {
+			err[i] = -errno;
+			continue;
+		}
+		pid = fork();
+		if (pid < 0) {
+			err[i] = -errno;
+			close(pipefd[0]);
+			close(pipefd[1]);
+			continue;
+		}
+		if (pid == 0) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			close(pipefd[0]);
+			child(&p[i], env[i], pipefd[1], release, self, &ids);
+		}
+		close(pipefd[1]);
+		m[i].errpipe = pipefd[0];
+		m[i].pid = pid;
+		m[i].pidfd = pidfd_open_compat(pid);
+		if (p[i].group) {
+			setpgid(pid, pid); /* also from the parent: no window before the child */
+			running_pgid[i] = pid;
+		}
+		started++;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(pipefd[1]);
-	pipefd[1] = -1;
+	/* All forked: release them together. */
+	start = now_s();
+	close(release[1]);
+	release[1] = -1;
+	wait_set(p, m, n, start, st, err);
+	for (size_t i = 0; i < n; i++) {
+		int child_errno = 0;
 
-	err = wait_child(p, pid, start, &status, st);
-	st->wall_s = now_s() - start;
-	if (p->group) {
-		/* Reap anything the group left behind, so nothing outlives the run. */
-		kill(-pid, SIGKILL);
-		running_pgid = 0;
+		if (!m[i].pid)
+			continue;
+		st[i].wall_s = m[i].end - start;
+		st[i].cpu_s = (double)(m[i].ru.ru_utime.tv_sec + m[i].ru.ru_stime.tv_sec) +
+			      (double)(m[i].ru.ru_utime.tv_usec + m[i].ru.ru_stime.tv_usec) * 1e-6;
+		if (p[i].group) {
+			/* Reap anything the group left behind, so nothing outlives the run. */
+			kill(-m[i].pid, SIGKILL);
+			running_pgid[i] = 0;
+		}
+		if (err[i])
+			continue;
+		if (read(m[i].errpipe, &child_errno, sizeof(child_errno)) ==
+		    (ssize_t)sizeof(child_errno)) {
+			st[i].bind_failed = (child_errno & BIND_FAILED) != 0;
+			err[i] = -(child_errno & ~BIND_FAILED);
+		} else if (WIFEXITED(m[i].status)) {
+			st[i].exited = 1;
+			st[i].exit_code = WEXITSTATUS(m[i].status);
+		} else if (WIFSIGNALED(m[i].status)) {
+			st[i].signal = WTERMSIG(m[i].status);
+		}
+	}
+	if (started)
 		pp_process_kill_orphans();
-	}
-	if (err)
-		goto out;
-	n = read(pipefd[0], &child_errno, sizeof(child_errno));
-	if (n == (ssize_t)sizeof(child_errno)) {
-		st->bind_failed = (child_errno & BIND_FAILED) != 0;
-		err = -(child_errno & ~BIND_FAILED);
-		goto out;
-	}
-	if (WIFEXITED(status)) {
-		st->exited = 1;
-		st->exit_code = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		st->signal = WTERMSIG(status);
-	}
+	if (!started)
+		ret = err[0];
 out:
-	close(pipefd[0]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
-	free(env);
-	return err;
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].pidfd >= 0)
+			close(m[i].pidfd);
+		if (m[i].errpipe >= 0)
+			close(m[i].errpipe);
+		free(env[i]);
+	}
+	if (release[0] >= 0)
+		close(release[0]);
+	if (release[1] >= 0)
+		close(release[1]);
+	return ret;
+}
+
+int pp_process_run(const struct pp_process *p, struct pp_run_status *st)
+{
+	int err, ret = pp_process_run_set(p, 1, st, &err);
+
+	return ret ? ret : err;
 }
 
 int pp_process_binds_work(const char **why)

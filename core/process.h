@@ -36,6 +36,7 @@ struct pp_run_status {
 	bool interrupted; /* stopped because *stop became true */
 	bool bind_failed; /* not started: p->binds could not be put in place (the error) */
 	double wall_s;
+	double cpu_s;	      /* user and system time of the child and of what it waited for */
 	uint64_t output_hash; /* benchmark runs: FNV-1a of what the command wrote to stdout */
 };
 
@@ -46,6 +47,22 @@ struct pp_run_status {
  */
 int pp_process_run(const struct pp_process *p, struct pp_run_status *st);
 
+/* Processes pp_process_run_set() runs at once, at most. */
+#define PP_PROCESS_SET_MAX 8
+
+/*
+ * Run @p[0..@n) at the same time and wait for all of them.  Each child is
+ * made ready first (its directory, CPUs, files, binds) and waits until all
+ * of them are: they are released together, and each one's time limit
+ * (timeout_s) counts from then, as does its wall_s.  @st[i] says how child
+ * i ended; @err[i] is 0, or -errno when it could not be started.  Returns 0
+ * when at least one was started, else -errno (-EINVAL: @n is 0 or more
+ * than PP_PROCESS_SET_MAX).  Each child is killed on its own timeout or
+ * stop, as pp_process_run() does.  After the last one ended, what their groups left behind is
+ * killed (pp_process_kill_orphans()).
+ */
+int pp_process_run_set(const struct pp_process *p, size_t n, struct pp_run_status *st, int *err);
+
 /*
  * Whether this system lets a child see files at other paths of its own
  * (pp_process.binds): 0, or -errno with *@why saying what refused it
@@ -54,7 +71,7 @@ int pp_process_run(const struct pp_process *p, struct pp_run_status *st);
 int pp_process_binds_work(const char **why);
 
 /*
- * Kill the process group pp_process_run() is waiting for (p->group), if any,
+ * Kill the process groups pp_process_run() or _run_set() wait for (p->group), if any,
  * and the orphans (pp_process_kill_orphans()).  Async-signal-safe: for a
  * signal handler that exits at once.
  */

@@ -285,7 +285,8 @@ static int session_args(const struct range *g, const char *prev, const char *cur
 		err = err ?: pp_argv_add(a, "--seed=%lu", o->seed);
 	err =
 	    err ?: pp_argv_add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
-	err = err ?: pp_argv_add(a, "--runs=%s", o->runs_shuffled ? "shuffled" : "paired");
+	if (o->runs_given)
+		err = err ?: pp_argv_add(a, "--runs=%s", pp_runs_name(o->runs));
 	err = err ?: pp_argv_add(a, "--timing=%s", o->timing_all ? "all" : "sampled");
 	err = err ?: pp_argv_add(a, "--build-cmd=%s", g->build_cmd);
 	if (o->build_root)

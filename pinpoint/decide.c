@@ -88,7 +88,7 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    /* The entry asks only "slower?": below +threshold answers it. */
 	    .one_sided = q->kind == PP_Q_ENTRY,
 	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
-	    .paired = !opt->runs_shuffled,
+	    .paired = opt->runs != PP_RUNS_SHUFFLED,
 	};
 	q->seq = (struct pp_seq_state){0};
 	q->next_look = pp_seq_look_size(&q->design, 1);

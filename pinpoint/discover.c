@@ -62,16 +62,17 @@ struct pp_disc {
 };
 
 /* Run revision @r once with only the entry armed, as @spec (encoded). */
-static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out, const char *spec,
+static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *spec,
 			struct pp_results *res, double *slowest, double *wall)
 {
 	const struct pp_arm_how how = {.entry = spec, .samples = PP_STEADY_SAMPLES};
 	struct pp_run_setup setup;
 	struct pp_run_status st;
 	struct pp_run_record *rec;
-	char *arming;
+	char *arming, out[4096];
 	int err;
 
+	pp_session_results_path(s, r, out, sizeof(out));
 	pp_results_free(res);
 	memset(res, 0, sizeof(*res));
 	/* The build as it is: the layouts are made from the modules these runs name. */
@@ -88,6 +89,8 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *out,
 		rec->warmup = true;
 		rec->setup = setup;
 		rec->st = st;
+		rec->turn_s = st.wall_s;
+		rec->cpu = -1;
 	}
 	if (!err && st.wall_s > *slowest)
 		*slowest = st.wall_s;
@@ -304,8 +307,8 @@ static int entry_never_ran(struct pp_session *s, struct pp_revision *rev)
  * The first run of revision @r: its tables, its entry and how the entry is
  * armed.  On 0, @d holds the run.
  */
-static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char *out,
-			     const char *user_entry, struct pp_disc *d, double *slowest)
+static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char *user_entry,
+			     struct pp_disc *d, double *slowest)
 {
 	struct pp_revision *rev = &s->rev[r];
 	const struct pp_prog_fn *m[16];
@@ -315,7 +318,7 @@ static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char 
 	int err;
 
 	memset(&res, 0, sizeof(res));
-	err = discover_run(s, r, out, user_entry, &res, slowest, &wall);
+	err = discover_run(s, r, user_entry, &res, slowest, &wall);
 	if (err)
 		goto fail;
 	err = read_tables(s, rev, &res);
@@ -337,7 +340,7 @@ static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char 
 	 * ("run" for _Z3runv) is armed again by the name the table gives it.
 	 */
 	if (res.nslots && !res.slots[0].found && strcmp(rev->entry_spec, user_entry)) {
-		err = discover_run(s, r, out, rev->entry_spec, &res, slowest, &wall);
+		err = discover_run(s, r, rev->entry_spec, &res, slowest, &wall);
 		if (err)
 			goto fail;
 	}
@@ -355,8 +358,7 @@ fail:
 }
 
 /* More runs, alternately, when the entry runs often enough in each for the rules. */
-static int discover_more(struct pp_session *s, const char *out, struct pp_disc *d, size_t *nd,
-			 double *slowest)
+static int discover_more(struct pp_session *s, struct pp_disc *d, size_t *nd, double *slowest)
 {
 	if (d[0].res.slots[0].count < 3 * PP_WARMUP_BATCH ||
 	    d[1].res.slots[0].count < 3 * PP_WARMUP_BATCH || *slowest > PP_DISCOVER_MAX_S)
@@ -368,8 +370,7 @@ static int discover_more(struct pp_session *s, const char *out, struct pp_disc *
 			double wall = 0;
 			int err;
 
-			err =
-			    discover_run(s, r, out, s->rev[r].entry_spec, &x->res, slowest, &wall);
+			err = discover_run(s, r, s->rev[r].entry_spec, &x->res, slowest, &wall);
 			if (!err && (!x->res.nslots || !x->res.slots[0].count)) {
 				pp_session_fail(s,
 						"%s revision: the entry %s was not called in a "
@@ -393,11 +394,10 @@ int pp_discover(struct pp_session *s)
 	struct pp_disc d[2 * PP_DISCOVER_RUNS];
 	size_t nd = 0;
 	double slowest = 0;
-	char out[4096], *user_entry;
+	char *user_entry;
 	int err = 0;
 
 	s->measuring = pp_now();
-	pp_session_results_path(s, out, sizeof(out));
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)
 		return -ENOMEM;
@@ -405,11 +405,11 @@ int pp_discover(struct pp_session *s)
 	/* A benchmark that hangs on its first run must be stopped too. */
 	s->timeout_s = s->opt->timeout;
 	for (int r = 0; r < 2 && !err; r++) {
-		err = discover_revision(s, r, out, user_entry, &d[nd], &slowest);
+		err = discover_revision(s, r, user_entry, &d[nd], &slowest);
 		nd += !err;
 	}
 	if (!err)
-		err = discover_more(s, out, d, &nd, &slowest);
+		err = discover_more(s, d, &nd, &slowest);
 	if (!err)
 		err = fix_rule(s, d, nd);
 	if (!err)

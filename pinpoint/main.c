@@ -29,6 +29,7 @@
 #include "pinpoint/bisect.h"
 #include "pinpoint/build.h"
 #include "pinpoint/commits.h"
+#include "pinpoint/duet.h"
 #include "pinpoint/discover.h"
 #include "pinpoint/history.h"
 #include "pinpoint/layouts.h"
@@ -49,8 +50,14 @@
 int pp_verbose;
 static volatile int stop_requested;
 
-static const char *const work_files[] = {"results",	   "previous.stdout", "previous.stderr",
-					 "current.stdout", "current.stderr",  NULL};
+/* What a session writes in its work directory (run.c, pp_session_results_path()). */
+static const char *const work_files[] = {"results-previous",
+					 "previous.stdout",
+					 "previous.stderr",
+					 "results-current",
+					 "current.stdout",
+					 "current.stderr",
+					 NULL};
 
 static int check_dir(const char *what, const char *dir, char **abs)
 {
@@ -409,9 +416,17 @@ static int make_layouts(struct pp_session *s)
 	}
 	if (!err)
 		both_or_neither(s);
-	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n)
-		pr_info("%d code layouts of each revision, made in %.1f s", s->opt->layouts,
-			pp_now() - t0);
+	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n) {
+		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
+
+		if (np == nc)
+			pr_info("%u code layouts of each revision, made in %.1f s", np,
+				pp_now() - t0);
+		else
+			pr_info("%u code layouts of the previous revision and %u of the current "
+				"one, made in %.1f s",
+				np, nc, pp_now() - t0);
+	}
 	/* Making the layouts is not measuring: --max-time's plan starts after it. */
 	if (s->measuring > 0)
 		s->measuring += pp_now() - t0;
@@ -429,6 +444,8 @@ static int run_pipeline(struct pp_session *s)
 	err = open_layouts(s);
 	if (!err)
 		err = pp_discover(s);
+	if (!err)
+		err = pp_duet_choose(s);
 	if (!err)
 		err = make_layouts(s);
 	if (!err) {

@@ -280,7 +280,6 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	static const struct pp_arm_how how = {.samples = 0, .session_rule = true};
 	struct pp_arm_how h = how;
 	struct pp_batch *b = realloc(s->batches, (s->nbatches + 1) * sizeof(*b));
-	char out[4096];
 
 	if (!b)
 		return NULL;
@@ -294,8 +293,10 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	if (!b->qids)
 		return NULL;
 	h.samples = 0; /* the runtime's skip= leaves the warm-up out of every slot */
-	pp_session_results_path(s, out, sizeof(out));
 	for (int r = 0; r < 2; r++) {
+		char out[4096];
+
+		pp_session_results_path(s, r, out, sizeof(out));
 		b->arming[r] = pp_arming(s, r, out, &h, qs, n, slot_of[r]);
 		if (!b->arming[r])
 			return NULL;
@@ -356,63 +357,100 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 }
 
 /*
- * Run @i of revision @r in batch @b, in layout @layout; its values go to the
- * run record and the series.
+ * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
+ * results @res, its status @st, the session's time it took @turn_s, its CPU
+ * @cpu or -1); its values go to the run record and the series.
  */
-static int one_run(struct pp_session *s, const struct pp_batch *b, enum pp_rev_id r, unsigned i,
-		   int layout, struct pp_quantity **qs, size_t n, const int *slot_of)
+static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
+		      int err, struct pp_results *res, const struct pp_run_status *st,
+		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of)
 {
-	struct pp_run_setup setup;
-	struct pp_results res;
+	enum pp_rev_id r = req->rev;
 	struct pp_run_record *rec;
-	struct pp_run_status st;
 	char what[64];
-	int err;
 
-	memset(&res, 0, sizeof(res));
-	snprintf(what, sizeof(what), "batch %u, run %u", b->id, i + 1);
-	if (pp_schedule_setup(s, layout, &setup))
-		return -ENOMEM;
-	err = pp_run_revision(s, r, b->arming[r], b->id, i, &setup, &res, &st);
+	snprintf(what, sizeof(what), "batch %u, run %u", b->id, req->index + 1);
 	s->runs_used++;
 	rec = pp_session_add_run(s);
-	if (!rec) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!rec)
+		return -ENOMEM;
 	rec->batch = b->id;
 	rec->rev = r;
-	rec->index = i;
-	rec->warmup = i < (unsigned)s->opt->warmups;
-	rec->setup = setup;
-	rec->st = st;
+	rec->index = req->index;
+	rec->warmup = req->index < (unsigned)s->opt->warmups;
+	rec->setup = req->setup;
+	rec->st = *st;
+	rec->turn_s = turn_s;
+	rec->cpu = cpu;
 	if (err)
-		goto out;
-	if (!res.nslots || res.slots[0].kind != PP_SLOT_ENTRY || !res.slots[0].count) {
+		return err;
+	if (!res->nslots || res->slots[0].kind != PP_SLOT_ENTRY || !res->slots[0].count) {
 		pp_session_fail(s, "%s revision, %s: the entry %s was never called",
 				s->rev[r].label, what, s->rev[r].entry->name);
-		err = -EIO;
-		goto out;
+		return -EIO;
 	}
-	rec->entry_count = res.slots[0].count + res.skipped; /* all of the run's executions */
-	for (size_t k = 0; k < res.nslots; k++)
-		rec->lost += res.slots[k].lost;
-	pr_dbg("%s, %s%s: %.3f s, entry executed %llu times", what, s->rev[r].label,
-	       rec->warmup ? " (warm-up)" : "", st.wall_s, (unsigned long long)res.slots[0].count);
+	rec->entry_count = res->slots[0].count + res->skipped; /* all of the run's executions */
+	for (size_t k = 0; k < res->nslots; k++)
+		rec->lost += res->slots[k].lost;
+	pr_dbg("%s, %s%s: %.3f s, entry executed %llu times%s", what, s->rev[r].label,
+	       rec->warmup ? " (warm-up)" : "", st->wall_s, (unsigned long long)res->slots[0].count,
+	       cpu >= 0 ? ", duet" : "");
 	rec->nvalues = n;
 	rec->values = calloc(n ? n : 1, sizeof(double));
 	rec->removed = calloc(n ? n : 1, sizeof(double));
-	if (!rec->values || !rec->removed) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = run_values(s, r, what, &res, qs, n, slot_of, rec->values, rec->removed);
+	if (!rec->values || !rec->removed)
+		return -ENOMEM;
+	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
 	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
 		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
-				      setup.layout < 0 ? 0 : (unsigned)setup.layout))
+				      req->setup.layout < 0 ? 0 : (unsigned)req->setup.layout))
 			err = -ENOMEM;
-out:
-	pp_results_free(&res);
+	return err;
+}
+
+/*
+ * Turns @order[@turn .. @turn + @n) of batch @b: one run (@n = 1), or a duet
+ * (@n = 2: the first of the pair on s->duet_cpus[0], the second on [1]).
+ */
+static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum pp_rev_id *order,
+		    const int *layout, size_t turn, size_t n, unsigned next[2],
+		    struct pp_quantity **qs, size_t nq, int *slot_of[2])
+{
+	struct pp_run_req req[2];
+	struct pp_results res[2];
+	struct pp_run_status st[2];
+	double turn_s = 0;
+	int err, each[2] = {0, 0};
+
+	memset(res, 0, sizeof(res));
+	for (size_t k = 0; k < n; k++) {
+		enum pp_rev_id r = order[turn + k];
+
+		req[k] = (struct pp_run_req){.rev = r,
+					     .arming = b->arming[r],
+					     .index = next[r]++,
+					     .cpus = n > 1 ? &s->duet_cpus[k] : NULL};
+		if (pp_schedule_setup(s, layout[turn + k], &req[k].setup))
+			return -ENOMEM;
+	}
+	err = pp_run_revisions(s, b->id, req, n, res, st, each);
+	for (size_t k = 0; k < n; k++)
+		turn_s = st[k].wall_s > turn_s ? st[k].wall_s : turn_s;
+	/* each run is recorded, one that failed last; the first error is the batch's */
+	for (int failed = 0; failed < 2; failed++)
+		for (size_t k = 0; k < n; k++) {
+			int rerr;
+
+			if (!each[k] != !failed)
+				continue;
+			rerr =
+			    record_run(s, b, &req[k], each[k], &res[k], &st[k], turn_s / (double)n,
+				       n > 1 ? s->duet_cpu[k] : -1, qs, nq, slot_of[req[k].rev]);
+			if (rerr && !err)
+				err = rerr;
+		}
+	for (size_t k = 0; k < n; k++)
+		pp_results_free(&res[k]);
 	return err;
 }
 
@@ -423,6 +461,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 	int *slot_of[2] = {NULL, NULL}, *layout = NULL;
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
+	size_t step = s->duet ? 2 : 1;
 	struct pp_batch *b;
 	enum pp_spent why;
 	int err = 0;
@@ -461,11 +500,10 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t turn = 0; turn < total && !err; turn++) {
-		enum pp_rev_id r = order[turn];
-
+	/* In a duet the two runs of each pair (and of each two warm-ups) at once. */
+	for (size_t turn = 0; turn < total && !err; turn += step) {
 		progress(s, b->id, turn, total);
-		err = one_run(s, b, r, next[r]++, layout[turn], qs, nq, slot_of[r]);
+		err = run_turn(s, b, order, layout, turn, step, next, qs, nq, slot_of);
 	}
 	progress(s, b->id, total, total);
 out:

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pinpoint/duet.h"
 #include "pinpoint/layouts.h"
 #include "pinpoint/log.h"
 #include "pinpoint/options.h"
@@ -70,7 +71,8 @@ struct pp_option_desc {
 #define FIELD(f) .off = offsetof(struct pp_options, f), .size = sizeof(((struct pp_options *)0)->f)
 #define GIVEN(f) .given = offsetof(struct pp_options, f)
 
-_Static_assert(sizeof(enum pp_search) == sizeof(int) && sizeof(enum pp_test) == sizeof(int),
+_Static_assert(sizeof(enum pp_search) == sizeof(int) && sizeof(enum pp_test) == sizeof(int) &&
+		   sizeof(enum pp_runs) == sizeof(int),
 	       "a choice is stored as an int");
 
 static pp_option_set set_flag, set_int, set_real, set_percent, set_string, set_choice,
@@ -85,8 +87,10 @@ static const struct pp_choice search_choices[] = {{"attrib", PP_SEARCH_ATTRIB, f
 static const struct pp_choice test_choices[] = {{"mann-whitney", PP_TEST_MANN_WHITNEY, false},
 						{"welch", PP_TEST_WELCH, false},
 						{NULL, 0, false}};
-static const struct pp_choice runs_choices[] = {
-    {"paired", false, false}, {"shuffled", true, false}, {NULL, 0, false}};
+static const struct pp_choice runs_choices[] = {{"duet", PP_RUNS_DUET, false},
+						{"paired", PP_RUNS_PAIRED, false},
+						{"shuffled", PP_RUNS_SHUFFLED, false},
+						{NULL, 0, false}};
 static const struct pp_choice timing_choices[] = {
     {"sampled", false, false}, {"all", true, false}, {NULL, 0, false}};
 
@@ -111,9 +115,9 @@ static const struct pp_option_desc options[] = {
      .help = "runs per revision after which a comparison is undecided"},
     {"max-time", 0, set_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
      .def_note = ", 0: no limit",
-     .help = "seconds the session may measure for (after the builds and the code layouts), "
-	     "planned layer by layer, "
-	     "the bottleneck chain first; what it cannot pay for is left open or undecided"},
+     .help = "seconds the session may measure for (after the builds and the code layouts): "
+	     "one budget for the bottleneck chain, searched first, then shares for further "
+	     "contributors; what it cannot pay for is left open or undecided"},
     {"executions", 0, set_executions, .arg = "auto|all|N", .def = "auto",
      .help = "end each run after the entry's N-th execution; auto: as many as measure best for "
 	     "the time, from the first runs; all: never"},
@@ -133,13 +137,15 @@ static const struct pp_option_desc options[] = {
      .def_note = "20x the first run, at least 60", .help = "seconds one run may take"},
     {"cpu", 0, set_cpu, .arg = "LIST", .help = "pin every run to these CPUs, e.g. 2 or 0,2-3"},
     {"layouts", 0, set_int, FIELD(layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS,
-     .def = "16", .def_note = "; 1: each revision as built",
+     .def = "64", .def_note = "; 1: each revision as built",
      .help = "code layouts each revision is measured in: its modules linked again with their "
 	     "functions in random orders, each run in one of them"},
-    {"runs", 0, set_choice, FIELD(runs_shuffled), .choices = runs_choices, .def = "paired",
-     .help = "paired: each previous run beside a current one, in layouts of the same index, "
-	     "compared through their differences (what moves both cancels); shuffled: in a random "
-	     "order, compared as independent samples"},
+    {"runs", 0, set_choice, FIELD(runs), .choices = runs_choices, .def = "duet",
+     .def_note = " where two CPUs are free for it, else paired", GIVEN(runs_given),
+     .help = "duet: each previous run beside a current one at the same time, each on a CPU of "
+	     "its own; paired: the two one after the other; both in layouts of the same index, "
+	     "compared through their differences (what moves both cancels); shuffled: one at a "
+	     "time in a random order, compared as independent samples"},
     {"seed", 0, set_seed, .arg = "N", .min = 0, .max = 4294967295.0,
      .def_note = "drawn anew; the report records it", .help = "seed of the runs' random order"},
     {"exclude", 0, set_exclude, .arg = "PATTERN",
@@ -596,6 +602,16 @@ static int check_together(const struct pp_options *opt)
 		pr_err("--quiet and --verbose exclude each other");
 		return -EINVAL;
 	}
+	if (opt->runs_given && opt->runs == PP_RUNS_DUET) {
+		cpu_set_t allowed;
+
+		if (pp_duet_allowed(opt, &allowed) < 2) {
+			pr_err("--runs duet: two runs at once need two CPUs, and only one is free "
+			       "for them (%s)",
+			       opt->cpu_list ? "--cpu" : "pinpoint's CPU affinity");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -641,6 +657,14 @@ void pp_options_free(struct pp_options *opt)
 	free(opt->exclude);
 	opt->exclude = NULL;
 	opt->nexclude = 0;
+}
+
+const char *pp_runs_name(enum pp_runs runs)
+{
+	for (const struct pp_choice *c = runs_choices; c->name; c++)
+		if (c->value == (int)runs)
+			return c->name;
+	return runs_choices[0].name;
 }
 
 const char *pp_search_name(enum pp_search search)

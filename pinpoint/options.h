@@ -11,6 +11,14 @@
 
 #include "core/stats.h"
 
+/*
+ * How the runs of a round are made (schedule.h): DUET, in pairs of one run
+ * of each revision at the same time on CPUs of their own (where two are
+ * free for it, else as PAIRED); PAIRED, in pairs one after the other;
+ * SHUFFLED, one at a time in a random order, compared as independent samples.
+ */
+enum pp_runs { PP_RUNS_DUET, PP_RUNS_PAIRED, PP_RUNS_SHUFFLED };
+
 /* ATTRIB: the attribution search; SEED: DiggingFind with BinaryFind; LINEAR: with LinearFind. */
 enum pp_search { PP_SEARCH_ATTRIB, PP_SEARCH_SEED, PP_SEARCH_LINEAR };
 
@@ -32,7 +40,8 @@ struct pp_options {
 	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
 	int layouts;		 /* code layouts per revision (layouts.h); 1: the build's own */
 	bool have_seed;
-	bool runs_shuffled;   /* --runs shuffled: no pairs, independent samples (schedule.h) */
+	enum pp_runs runs;    /* --runs */
+	bool runs_given;      /* --runs was on the command line */
 	double confidence;    /* 0..1 */
 	double precision;     /* percent of the entry's time */
 	bool precision_given; /* --precision-threshold was on the command line */
@@ -63,6 +72,8 @@ struct pp_options {
  */
 int pp_options_parse(struct pp_options *opt, int argc, char **argv);
 void pp_options_free(struct pp_options *opt);
+/* The --runs value that selects @runs: "duet", "paired" or "shuffled". */
+const char *pp_runs_name(enum pp_runs runs);
 /* The --search value that selects @search: "attrib", "seed" or "linear". */
 const char *pp_search_name(enum pp_search search);
 

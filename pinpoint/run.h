@@ -9,19 +9,46 @@
 #include "core/results.h"
 #include "pinpoint/session.h"
 
+/* One run of the benchmark as a process. */
+struct pp_run_job {
+	char *const *argv;
+	const char *dir;	  /* its working directory */
+	const char *arming;	  /* PINPOINT's value, NULL: unset */
+	unsigned env_pad;	  /* bytes of PINPOINT_PAD (PP_ENV_PAD_MAX at most) */
+	const char *out_path;	  /* its stdout (hashed afterwards) */
+	const char *err_path;	  /* its stderr */
+	const cpu_set_t *cpus;	  /* the CPUs it runs on, NULL: anywhere */
+	const char *const *binds; /* files it sees at other paths (pp_process.binds), or NULL */
+};
+
 /*
- * Run @argv with @dir as working directory and PINPOINT=@arming in its
- * environment (unset when @arming is NULL), and PINPOINT_PAD of @env_pad
- * bytes (PP_ENV_PAD_MAX at most); stdout goes to @out_path (hashed
- * afterwards), stderr to @err_path.  The child gets its own process group;
- * it is killed with its group after @timeout_s seconds (0: no limit) or when
- * *@stop becomes true.  It runs on the CPUs of @cpus only (NULL: anywhere), and sees the files
- * of @binds at their paths (pp_process.binds; NULL: none).  Returns 0 when the
- * command could be run (see @st for how it ended), -errno when it could not be started.
+ * Run @jobs[0..@n) at once, released together (pp_process_run_set()), each in
+ * its own process group, killed with it after @timeout_s seconds (0: no
+ * limit) or when *@stop becomes true.  @st[i] says how job i ended and
+ * @errs[i] whether it could be started (0 or -errno).  Returns 0, or -errno
+ * when none could be.
  */
-int pp_run(char *const argv[], const char *dir, const char *arming, unsigned env_pad,
-	   const char *out_path, const char *err_path, double timeout_s, volatile int *stop,
-	   const cpu_set_t *cpus, const char *const *binds, struct pp_run_status *st);
+int pp_run_jobs(const struct pp_run_job *jobs, size_t n, double timeout_s, volatile int *stop,
+		struct pp_run_status *st, int *errs);
+
+/* One run of a revision, to be made by pp_run_revisions(). */
+struct pp_run_req {
+	enum pp_rev_id rev;
+	const char *arming; /* its PINPOINT variable */
+	unsigned index;	    /* within the batch (for messages) */
+	struct pp_run_setup setup;
+	const cpu_set_t *cpus; /* its CPUs, NULL: --cpu's, or anywhere */
+};
+
+/*
+ * The runs @req[0..@n) of batch @batch at the same time (duet runs; n = 1:
+ * one run), each as pp_run_revision() makes it, into @res[i] and @st[i],
+ * and (unless @each is NULL) @each[i] its own error, 0 when it succeeded.
+ * Returns 0 or the first error of pp_run_revision()'s; every run is waited
+ * for and read first.
+ */
+int pp_run_revisions(struct pp_session *s, unsigned batch, const struct pp_run_req *req, size_t n,
+		     struct pp_results *res, struct pp_run_status *st, int *each);
 
 /*
  * One run of revision @r with PINPOINT=@arming, made as @setup says (its

@@ -124,7 +124,7 @@ static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, siz
 
 int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout)
 {
-	bool paired = !s->opt || !s->opt->runs_shuffled;
+	bool paired = !s->opt || s->opt->runs != PP_RUNS_SHUFFLED;
 	size_t n = 0;
 	int err;
 

@@ -11,9 +11,11 @@
  * fixed order (ABBA) holds it only if nothing on the machine keeps step with
  * the order.  doc/statistics.md, "The order of the runs".
  *
- * By default (--runs paired) the measured runs come in pairs instead, one
- * run of each revision side by side, which one first drawn at random with as
- * many pairs of each order (a randomized block design, blocks of two): when
+ * By default (--runs duet or paired) the measured runs come in pairs instead,
+ * one run of each revision side by side (at the same time, the first on one
+ * CPU and the second on the other, in a duet: duet.h), which one first
+ * drawn at random with as many pairs of each order (a randomized block
+ * design, blocks of two): when
  * the revisions are identical, the sign of each pair's difference is a fair
  * draw whatever the machine does, so the signed-rank test on the
  * differences holds its level, and what the machine does at the scale of

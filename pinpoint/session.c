@@ -210,14 +210,21 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	return (int)s->nnodes++;
 }
 
-/* The mean wall time of the session's runs so far, s. */
+/* The session's time a run took so far, on average (duet runs take half their pair's), s. */
 static double mean_wall(const struct pp_session *s)
 {
 	double wall = 0;
 
 	for (size_t i = 0; i < s->nruns; i++)
-		wall += s->runs[i].st.wall_s;
+		wall += s->runs[i].turn_s;
 	return s->nruns ? wall / (double)s->nruns : 0.0;
+}
+
+enum pp_runs pp_session_runs(const struct pp_session *s)
+{
+	if (s->duet)
+		return PP_RUNS_DUET;
+	return s->opt->runs == PP_RUNS_DUET ? PP_RUNS_PAIRED : s->opt->runs;
 }
 
 double pp_session_time_left(const struct pp_session *s)
@@ -307,9 +314,9 @@ int pp_series_push(struct pp_series *s, double v)
 	return pp_series_push_in(s, v, 0);
 }
 
-void pp_session_results_path(const struct pp_session *s, char *buf, size_t len)
+void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/results", s->workdir);
+	snprintf(buf, len, "%s/results-%s", s->workdir, s->rev[r].label);
 }
 
 const char *pp_verdict_name(enum pp_verdict v)

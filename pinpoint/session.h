@@ -154,6 +154,8 @@ struct pp_run_record {
 	bool warmup;
 	struct pp_run_setup setup;
 	struct pp_run_status st;
+	double turn_s; /* the session's time it took: its wall time, half its pair's in a duet */
+	int cpu;       /* the CPU of a duet run, -1: none of its own */
 	uint64_t entry_count;
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
@@ -223,9 +225,9 @@ struct pp_node {
 	 * over what the runtime took out; 1 when that cannot be told.
 	 */
 	double probe_scale;
-	double scales[2];  /* the same, each revision's own (what is applied) */
-	double clean[2]; /* its mean with nothing armed inside, per revision; NaN: none */
-	double mean[2];	 /* a part: its mean over those runs, per revision */
+	double scales[2]; /* the same, each revision's own (what is applied) */
+	double clean[2];  /* its mean with nothing armed inside, per revision; NaN: none */
+	double mean[2];	  /* a part: its mean over those runs, per revision */
 	size_t runs[2];
 	int lead, tie;
 };
@@ -283,6 +285,14 @@ struct pp_session {
 	gsl_rng *rng;
 	unsigned long seed;
 	bool seeded;
+	/*
+	 * Duet runs (duet.h): the two runs of a pair at the same time, the
+	 * first of the pair on duet_cpus[0], the second on duet_cpus[1];
+	 * duet_cpu[i] is the one CPU of side i, -1 when it has several.
+	 */
+	bool duet;
+	cpu_set_t duet_cpus[2];
+	int duet_cpu[2];
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };
@@ -331,6 +341,9 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs);
 /* Seconds of --max-time left (INFINITY without a limit). */
 double pp_session_time_left(const struct pp_session *s);
+
+/* How the session's runs are made: --runs, duet falling back to paired where it cannot be. */
+enum pp_runs pp_session_runs(const struct pp_session *s);
 /* The option that @why names: "--max-runs" or "--max-time". */
 const char *pp_spent_option(enum pp_spent why);
 
@@ -344,8 +357,9 @@ void pp_session_fail(struct pp_session *s, const char *fmt, ...)
 /* @q was decided: number it (q->order) and tell s->on_decided. */
 void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
 
-/* Where the runtime writes its results during the session. */
-void pp_session_results_path(const struct pp_session *s, char *buf, size_t len);
+/* Where the runtime writes revision @r's results during the session (each its own:
+ * duet runs of both revisions write at the same time). */
+void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char *buf, size_t len);
 
 /*
  * "slower", "faster", "same", "undecided", "not-slower",

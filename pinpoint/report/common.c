@@ -193,21 +193,23 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 		const struct pp_run_record *r = &s->runs[i];
 		int l;
 
-		runs_s += r->st.wall_s;
+		runs_s += r->turn_s;
 		if (!r->batch || r->batch > s->nbatches) {
-			u->discovery_s += r->st.wall_s;
+			u->discovery_s += r->turn_s;
 			u->discovery_runs++;
 			continue;
 		}
 		l = s->batches[r->batch - 1].layer;
 		l = l < 0 ? 0 : l >= PP_TIME_LAYERS ? PP_TIME_LAYERS - 1 : l;
-		u->layer_s[l] += r->st.wall_s;
+		u->layer_s[l] += r->turn_s;
 		u->layer_runs[l]++;
 		if ((unsigned)l + 1 > u->nlayers)
 			u->nlayers = (unsigned)l + 1;
 	}
 	u->layouts_s =
 	    pp_layouts_relink_s(&s->rev[PP_PREV].lay) + pp_layouts_relink_s(&s->rev[PP_CUR].lay);
+	/* measuring's start moved past the layouts' making (main.c): not a build */
+	u->builds_s = u->builds_s > u->layouts_s ? u->builds_s - u->layouts_s : 0;
 	u->other_s = u->total_s - u->builds_s - runs_s - u->layouts_s;
 	if (u->other_s < 0)
 		u->other_s = 0;
@@ -240,6 +242,30 @@ static size_t relinked(const struct pp_layouts *l)
 bool pp_layouts_varied(const struct pp_session *s)
 {
 	return s->rev[PP_PREV].lay.n > 1 && s->rev[PP_CUR].lay.n > 1;
+}
+
+const char *pp_runs_sentence(const struct pp_session *s, char *buf, size_t len)
+{
+	switch (pp_session_runs(s)) {
+	case PP_RUNS_DUET:
+		if (s->duet_cpu[0] >= 0 && s->duet_cpu[1] >= 0)
+			snprintf(buf, len,
+				 "Each pair's two runs ran at the same time, one on CPU %d and "
+				 "one on CPU %d (duet).",
+				 s->duet_cpu[0], s->duet_cpu[1]);
+		else
+			snprintf(buf, len,
+				 "Each pair's two runs ran at the same time, on %d and %d CPUs of "
+				 "their own (duet).",
+				 CPU_COUNT(&s->duet_cpus[0]), CPU_COUNT(&s->duet_cpus[1]));
+		break;
+	case PP_RUNS_PAIRED:
+		snprintf(buf, len, "Each pair's two runs ran one after the other (paired).");
+		break;
+	default:
+		snprintf(buf, len, "The runs ran one at a time in a random order (shuffled).");
+	}
+	return buf;
 }
 
 void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)

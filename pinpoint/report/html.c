@@ -156,13 +156,20 @@ static void write_html(FILE *f, const void *arg)
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
-		s->opt->runs_shuffled
+		s->opt->runs == PP_RUNS_SHUFFLED
 		    ? (s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
 						     : "Mann-Whitney U (Hodges-Lehmann shift)")
 		    : (s->opt->test == PP_TEST_WELCH
 			   ? "paired t (mean of the pairs' differences)"
 			   : "Wilcoxon signed-rank on the pairs' differences (Hodges-Lehmann)"),
 		100 * s->opt->confidence, s->opt->precision);
+	{
+		char line[256];
+
+		fputs("<p>", f);
+		pp_svg_escape(f, pp_runs_sentence(s, line, sizeof(line)));
+		fputs("</p>\n", f);
+	}
 	layouts(f, s);
 	if (s->nnodes) {
 		fputs("<h2>The search</h2>\n", f);

@@ -171,7 +171,7 @@ static void write_options(struct pp_json *j, const struct pp_session *s)
 	pp_json_str(j, "search", pp_search_name(o->search));
 	pp_json_int(j, "max_paths", o->max_paths);
 	pp_json_str(j, "test", test_name(o->test));
-	pp_json_str(j, "runs", o->runs_shuffled ? "shuffled" : "paired");
+	pp_json_str(j, "runs", pp_runs_name(o->runs));
 	pp_json_array(j, "command");
 	for (char **a = o->command; a && *a; a++)
 		pp_json_str(j, NULL, *a);
@@ -193,6 +193,14 @@ static void write_measurement(struct pp_json *j, const struct pp_session *s)
 	else
 		pp_json_null(j, "threshold_ns");
 	pp_json_int(j, "runs_used", (long long)s->runs_used);
+	pp_json_str(j, "design", pp_runs_name(pp_session_runs(s)));
+	pp_json_array(j, "duet_cpus");
+	for (int i = 0; i < 2 && s->duet; i++)
+		if (s->duet_cpu[i] >= 0)
+			pp_json_int(j, NULL, s->duet_cpu[i]);
+		else
+			pp_json_null(j, NULL);
+	pp_json_end_array(j);
 	if (s->seeded)
 		pp_json_int(j, "seed", (long long)s->seed);
 	else
@@ -432,6 +440,11 @@ static void write_runs(struct pp_json *j, const struct pp_session *s)
 		pp_json_bool(j, "warmup", r->warmup);
 		pp_json_str(j, "status", pp_run_describe(&r->st, how, sizeof(how)));
 		pp_json_num(j, "wall_s", r->st.wall_s);
+		pp_json_num(j, "cpu_s", r->st.cpu_s);
+		if (r->cpu >= 0)
+			pp_json_int(j, "cpu", r->cpu);
+		else
+			pp_json_null(j, "cpu");
 		if (r->setup.layout >= 0)
 			pp_json_int(j, "layout", r->setup.layout);
 		else

@@ -96,8 +96,7 @@ void pp_platform_read(struct pp_platform *p, const struct pp_session *s)
 	read_cpu(p->cpu, sizeof(p->cpu));
 	p->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (!uname(&u)) {
-		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release,
-			 u.version);
+		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.version);
 		snprintf(p->machine, sizeof(p->machine), "%s", u.machine);
 	}
 	snprintf(p->llvm, sizeof(p->llvm), "%s", PP_LLVM_VERSION);

@@ -5,7 +5,6 @@
 #ifndef PINPOINT_PLATFORM_H
 #define PINPOINT_PLATFORM_H
 
-
 #include "pinpoint/session.h"
 
 struct pp_platform {
@@ -13,7 +12,7 @@ struct pp_platform {
 	long cpus;
 	char kernel[3 * 65 + 3];
 	char machine[65];
-	char llvm[64]; /* the LLVM pinpoint's plugin was built for */
+	char llvm[64];	       /* the LLVM pinpoint's plugin was built for */
 	char compiler[2][256]; /* what built each revision (.comment of its binary) */
 };
 

@@ -59,6 +59,8 @@ bool pp_layouts_varied(const struct pp_session *s);
  * the verdict can then include layout effects.
  */
 void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len);
+/* How the runs were made (--runs as it could be: duet, paired, shuffled), in one sentence. */
+const char *pp_runs_sentence(const struct pp_session *s, char *buf, size_t len);
 
 /*
  * How much of the entry's spread came from layout, in one sentence; false

@@ -387,6 +387,8 @@ static void print_noise(FILE *f, const struct pp_session *s)
 			"Each run ended after the entry's execution %llu (of at least %llu), "
 			"skipping the first %llu (--executions).\n",
 			s->entry_stop, s->entry_count, s->entry_skip);
+	char line[256];
+
 	fprintf(f, "Runs: %zu", s->runs_used);
 	if (s->opt->max_runs)
 		fprintf(f, " of --max-runs %ld", s->opt->max_runs);
@@ -395,7 +397,7 @@ static void print_noise(FILE *f, const struct pp_session *s)
 		fprintf(f, "; %u stayed undecided", undecided);
 	if (left)
 		fprintf(f, "; %u were left open", left);
-	fprintf(f, ".\n");
+	fprintf(f, ".  %s\n", pp_runs_sentence(s, line, sizeof(line)));
 	print_time(f, s);
 }
 

@@ -194,7 +194,7 @@ def check_layouts(p, binaries):
             fail("no layout of %s was made in the cache %s" % (b, cache))
         if os.path.exists(os.path.join(os.path.dirname(b), ".pinpoint", "layouts")):
             fail("layouts in the build directory of %s" % b)
-    if not re.search(r"^Layouts: each revision ran in 16 code layouts", p.stdout, re.M):
+    if not re.search(r"^Layouts: each revision ran in \d+ code layouts", p.stdout, re.M):
         fail("the report says no layouts were measured")
 
 

@@ -125,7 +125,9 @@ def scenario_run_order():
     first drawn at random with as many pairs of each order (one more of
     either for an odd count), both runs of a pair in layouts of the same
     index; the same for the same --seed, another for another seed; the
-    report records the seed and compares the pairs.  --runs shuffled: a
+    report records the seed and compares the pairs (duets by default with
+    two CPUs: the first of a pair on one CPU, the second on the other; the
+    duet scenario checks the CPUs).  --runs shuffled: a
     random order with as many of each revision, not in pairs."""
     def first_orders(seed, *extra):
         with tempfile.TemporaryDirectory() as d:
@@ -135,8 +137,11 @@ def scenario_run_order():
         if report["measurement"]["seed"] != seed:
             fail("the report gives seed %r, not %d" % (report["measurement"]["seed"], seed), p)
         paired = "--runs" not in extra
-        if report["options"]["runs"] != ("paired" if paired else "shuffled"):
-            fail("the report's options give runs %r" % report["options"]["runs"], p)
+        # in pairs: duets by default where two CPUs are free, else one after the other
+        duet = len(os.sched_getaffinity(0)) >= 2
+        if report["measurement"]["design"] != (("duet" if duet else "paired") if paired
+                                                else "shuffled"):
+            fail("the report gives the runs' design %r" % report["measurement"]["design"], p)
         diffs = [c["difference"] for c in report["comparisons"] if c.get("difference")]
         if not diffs or any(d["paired"] != paired for d in diffs):
             fail("%d comparisons, not all %s" % (len(diffs), "paired" if paired else "unpaired"), p)
@@ -922,7 +927,8 @@ def scenario_undecided():
         if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 3 looks, "
                          r"minimum detectable effect", p.stdout, re.M):
             fail("the entry's comparison line does not say undecided", p)
-        if not re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed undecided\.$",
+        if not re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed "
+                         r"undecided\.  Each pair's two runs ran ",
                          p.stdout, re.M):
             fail("no line of what the runs bought", p)
         if not re.search(r"^Noise: the entry varied by [\d.]+% \(previous\) and [\d.]+% \(current\)",
@@ -999,6 +1005,122 @@ def scenario_cpu():
                          ("", r"--cpu: '' is not a list"),
                          ("1000", r"--cpu: CPU 1000 is not available")]:
         expect_usage_error(["--cpu", bad] + base, pattern)
+
+
+def duet_log(path):
+    """The runs $PP_TEST_DUET_LOG recorded: (revision, start_ns, end_ns, cpus)."""
+    runs = []
+    with open(path) as f:
+        for line in f.read().splitlines():
+            w = line.split()
+            runs.append((w[0], int(w[1]), int(w[2]), tuple(int(c) for c in w[3:])))
+    return runs
+
+
+def duet_session(d, *extra, threads=1, status=None):
+    """A depth-0 session of duet.c with @extra options; (process, report, logged runs)."""
+    prev, cur = prog("duet")
+    log = os.path.join(d, "duet.log")
+    path = os.path.join(d, "report.json")
+    if os.path.exists(log):
+        os.unlink(log)
+    env = dict(os.environ, PP_TEST_DUET_LOG=log, PP_TEST_DUET_THREADS=str(threads))
+    p = harness_pinpoint(ARGS.pinpoint, "--entry", "work", "--depth", "0", "--previous", prev,
+                         "--current", cur, "--layouts", "1", "--max-runs-per-comparison", "40",
+                         "--executions", "all", "--no-save-command", "--json", path, *extra, "--", "./duet", env=env,
+                         status=status)
+    if p.returncode not in (0, 1, 4):
+        fail("duet session %r failed" % (extra,), p)
+    return p, load_report(path, ARGS.schema, p), duet_log(log)
+
+
+def scenario_duet():
+    """By default each pair's two runs start together, one on each of two CPUs, the
+    revisions drawn onto the CPUs as often each; the report says so."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        skip("one CPU: no duet runs (the fallback is scenario duet-fallback)")
+    with tempfile.TemporaryDirectory() as d:
+        p, report, logged = duet_session(d)
+        if report["measurement"]["design"] != "duet" or report["options"]["runs"] != "duet":
+            fail("runs %r, want duet" % report["measurement"]["design"], p)
+        if sorted(report["measurement"]["duet_cpus"]) != sorted({r["cpu"] for r in
+                                                                 report["runs"] if r["batch"]}):
+            fail("duet_cpus %r" % report["measurement"]["duet_cpus"], p)
+        if not re.search(r"^Runs: .*ran at the same time, one on CPU \d+ and one on CPU \d+ "
+                         r"\(duet\)", p.stdout, re.M):
+            fail("the text report does not say the runs were duets", p)
+        measured = [r for r in report["runs"] if r["batch"] > 0]
+        sides = sorted({r["cpu"] for r in measured})
+        if len(sides) != 2 or None in sides:
+            fail("duet runs on CPUs %r, want two single CPUs" % sides, p)
+        for rev in ("previous", "current"):
+            n = [sum(1 for r in measured if r["revision"] == rev and r["cpu"] == c)
+                 for c in sides]
+            # pairs of each order as many as the round's count allows: within one a round
+            rounds = len({r["batch"] for r in measured})
+            if abs(n[0] - n[1]) > rounds:
+                fail("the %s revision ran %d times on CPU %d and %d on CPU %d" %
+                     (rev, n[0], sides[0], n[1], sides[1]), p)
+        # the log: discovery runs alone first, then every run beside one of the other
+        # revision that started with it, on the other CPU
+        pinned = [r for r in logged if len(r[3]) == 1]
+        if len(pinned) != len(measured):
+            fail("%d runs pinned to one CPU, %d measured runs" % (len(pinned), len(measured)), p)
+        for rev, start, end, cpu in pinned:
+            partner = [q for q in pinned if q[0] != rev and q[3] != cpu and
+                       abs(q[1] - start) < 50e6]
+            if not partner:
+                fail("the %s run started at %d on CPU %r had no partner started with it"
+                     % (rev, start, cpu), p)
+            if partner[0][1] > end or partner[0][2] < start:
+                fail("a duet's runs did not overlap: %r %r" % ((rev, start, end), partner[0]), p)
+        time_runs = sum(r["wall_s"] for r in measured)
+        print("duet: %d measured runs, %.2f s of runs, %.2f s for the layers" %
+              (len(measured), time_runs, sum(l["s"] for l in report["time"]["layers"])))
+        # the session's time counts each pair once, not each run
+        if sum(l["s"] for l in report["time"]["layers"]) > 0.75 * time_runs:
+            fail("the time report counts duet runs one after the other", p)
+
+
+def scenario_duet_fallback():
+    """Duet where it can be, paired where it cannot, said in one line: one CPU (--cpu),
+    a benchmark that keeps two CPUs busy; --runs duet given and impossible is a usage
+    error; --runs duet given for a parallel benchmark splits the CPUs with a warning."""
+    cpus = sorted(os.sched_getaffinity(0))
+    prev, cur = prog("duet")
+    with tempfile.TemporaryDirectory() as d:
+        p, report, logged = duet_session(d, "--cpu", str(cpus[-1]))
+        if report["measurement"]["design"] != "paired" or "runs paired one after the other: one "\
+                "CPU is free for them" not in p.stderr:
+            fail("one CPU: runs %r" % report["measurement"]["design"], p)
+        if any(r[3] != (cpus[-1],) for r in logged):
+            fail("--cpu %d: runs on %r" % (cpus[-1], sorted({r[3] for r in logged})), p)
+        starts = sorted((r[1], r[2]) for r in logged)
+        if any(b[0] < a[1] for a, b in zip(starts, starts[1:])):
+            fail("paired runs overlapped", p)
+        expect_usage_error(["--runs", "duet", "--cpu", str(cpus[-1]), "--entry", "work",
+                            "--previous", prev, "--current", cur, "--", "./duet"],
+                           r"--runs duet: two runs at once need two CPUs, and only one is "
+                           r"free for them \(--cpu\)")
+        if len(cpus) < 2:
+            skip("one CPU: the parallel benchmark's cases need two")
+        p, report, logged = duet_session(d, threads=2)
+        if report["measurement"]["design"] != "paired" or not re.search(
+                r"runs paired one after the other: the benchmark kept [\d.]+ CPUs busy",
+                p.stderr):
+            fail("a parallel benchmark: runs %r" % report["measurement"]["design"], p)
+        p, report, logged = duet_session(d, "--runs", "duet", threads=2)
+        if report["measurement"]["design"] != "duet" or not re.search(
+                r"warning: duet runs: the benchmark kept [\d.]+ CPUs busy in its first runs, "
+                r"and each run has %d of the %d" % (len(cpus) // 2, len(cpus)), p.stderr):
+            fail("--runs duet, a parallel benchmark: runs %r" % report["measurement"]["design"],
+                 p)
+        for rev in ("previous", "current"):
+            sides = sorted({r[3] for r in logged if r[0] == rev and len(r[3]) < len(cpus)})
+            if len(sides) != 2 or set(sides[0]) & set(sides[1]) or \
+                    set(sides[0]) | set(sides[1]) != set(cpus):
+                fail("%s runs on %r, want two halves of %r" % (rev, sides, cpus), p)
 
 
 def expect_usage_error(args, pattern):
