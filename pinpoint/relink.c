@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/linkrec.h"
@@ -325,30 +326,22 @@ static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
 	return pp_write_atomic(path, write_seeds, &(struct seeds){l->seed, want});
 }
 
-/*
- * Link @r again into the layouts directory as @file, its sections shuffled
- * with @seed: into FILE.tmp.PID first, renamed once complete.  The output
- * goes to @logfd.  0, or the link's exit status (-errno when it could not
- * run, -EINTR when stopped).
- */
-static int relink(struct pp_layouts *l, const struct pp_linkrec *r, const char *file,
-		  unsigned long seed, int logfd, volatile int *stop)
-{
-	char tmp[NAME_MAX + 1], out[PATH_MAX], shuffle[64];
-	const char *env[PP_LINKREC_MAX_ENV + 1];
-	const char **argv = calloc(r->argc + 4, sizeof(*argv));
-	struct pp_process p = {
-	    .dir = r->cwd, .env = env, .out = logfd, .err = logfd, .group = true, .stop = stop};
+/* One link of a module in one layout, as relink_set() makes it. */
+struct relink_job {
+	unsigned k;		 /* the layout */
+	char file[NAME_MAX + 1]; /* its file in the layouts directory */
+	char tmp[NAME_MAX + 1];	 /* linked into this first */
+	char out[PATH_MAX], shuffle[64];
+	const char **argv;
 	struct pp_run_status st;
-	size_t ne = 0, na = 0;
 	int err;
+};
 
-	if (!argv)
-		return -ENOMEM;
-	snprintf(tmp, sizeof(tmp), "%.200s.tmp.%ld", file, (long)getpid());
-	snprintf(out, sizeof(out), "%s/%s", l->dir, tmp);
-	snprintf(shuffle, sizeof(shuffle), "-Wl,--shuffle-sections=.text*=%lu", seed);
-	/* The environment of the link: what was set then, unset what was not. */
+/* The environment of @r's link: what was set then, unset what was not. */
+static void link_env(const struct pp_linkrec *r, const char **env)
+{
+	size_t ne = 0;
+
 	for (size_t i = 0; pp_linkrec_env_names[i] && ne < PP_LINKREC_MAX_ENV; i++) {
 		const char *name = pp_linkrec_env_names[i], *set = name;
 
@@ -359,30 +352,87 @@ static int relink(struct pp_layouts *l, const struct pp_linkrec *r, const char *
 		env[ne++] = set;
 	}
 	env[ne] = NULL;
+}
+
+/* @j's command: @r's link into j->tmp, its sections shuffled with @seed.  0 or -ENOMEM. */
+static int link_argv(struct pp_layouts *l, const struct pp_linkrec *r, struct relink_job *j,
+		     unsigned long seed)
+{
+	size_t na = 0;
+
+	j->argv = calloc(r->argc + 4, sizeof(*j->argv));
+	if (!j->argv)
+		return -ENOMEM;
+	snprintf(j->tmp, sizeof(j->tmp), "%.200s.tmp.%ld", j->file, (long)getpid());
+	snprintf(j->out, sizeof(j->out), "%s/%s", l->dir, j->tmp);
+	snprintf(j->shuffle, sizeof(j->shuffle), "-Wl,--shuffle-sections=.text*=%lu", seed);
 	for (size_t i = 0; i < r->argc; i++)
-		argv[na++] = i == r->output ? out : r->argv[i];
+		j->argv[na++] = i == r->output ? j->out : r->argv[i];
 	/* Last: clang takes the last -fuse-ld; no debug info, which no run reads. */
-	argv[na++] = "-fuse-ld=lld";
-	argv[na++] = shuffle;
-	argv[na++] = "-Wl,--strip-debug";
-	argv[na] = NULL;
-	p.argv = (char *const *)argv;
-	dprintf(logfd, "pinpoint: layout %lu, in %s:", seed, r->cwd);
-	for (size_t i = 0; i < na; i++)
-		dprintf(logfd, " %s", argv[i]);
-	dprintf(logfd, "\n");
-	unlinkat(l->dirfd, tmp, 0);
-	err = pp_process_run(&p, &st);
-	if (!err && st.interrupted)
-		err = -EINTR;
-	else if (!err && !(st.exited && !st.exit_code))
-		err = st.exited ? st.exit_code : 128 + st.signal;
-	if (!err && renameat(l->dirfd, tmp, l->dirfd, file))
-		err = -errno;
-	if (err)
-		unlinkat(l->dirfd, tmp, 0);
-	free(argv);
-	return err;
+	j->argv[na++] = "-fuse-ld=lld";
+	j->argv[na++] = j->shuffle;
+	j->argv[na++] = "-Wl,--strip-debug";
+	j->argv[na] = NULL;
+	return 0;
+}
+
+/* How many links run at once: the CPUs pinpoint may use, PP_PROCESS_SET_MAX at most. */
+static size_t links_at_once(void)
+{
+	cpu_set_t cpus;
+	int n = sched_getaffinity(0, sizeof(cpus), &cpus) ? 1 : CPU_COUNT(&cpus);
+
+	return n < 1 ? 1 : n > PP_PROCESS_SET_MAX ? PP_PROCESS_SET_MAX : (size_t)n;
+}
+
+/*
+ * Link @r again into the layouts directory as each of @jobs[0..@n) (at most
+ * PP_PROCESS_SET_MAX), at the same time, with the seeds of their layouts:
+ * each into FILE.tmp.PID first, renamed once complete.  The links' output
+ * goes to @logfd.  Each job's err: 0, or the link's exit status (-errno
+ * when it could not run, -EINTR when stopped).
+ */
+static void relink_set(struct pp_layouts *l, const struct pp_linkrec *r, struct relink_job *jobs,
+		       size_t n, int logfd, volatile int *stop)
+{
+	const char *env[PP_LINKREC_MAX_ENV + 1];
+	struct pp_process p[PP_PROCESS_SET_MAX];
+	struct pp_run_status st[PP_PROCESS_SET_MAX];
+	int errs[PP_PROCESS_SET_MAX], ret;
+
+	link_env(r, env);
+	for (size_t i = 0; i < n; i++) {
+		struct relink_job *j = &jobs[i];
+
+		p[i] = (struct pp_process){.argv = (char *const *)j->argv,
+					   .dir = r->cwd,
+					   .env = env,
+					   .out = logfd,
+					   .err = logfd,
+					   .group = true,
+					   .stop = stop};
+		dprintf(logfd, "pinpoint: layout %lu, in %s:", l->seed[j->k], r->cwd);
+		for (size_t a = 0; j->argv[a]; a++)
+			dprintf(logfd, " %s", j->argv[a]);
+		dprintf(logfd, "\n");
+		unlinkat(l->dirfd, j->tmp, 0);
+	}
+	ret = pp_process_run_set(p, n, st, errs);
+	for (size_t i = 0; i < n; i++) {
+		struct relink_job *j = &jobs[i];
+		int err = ret ? ret : errs[i];
+
+		if (!err && st[i].interrupted)
+			err = -EINTR;
+		else if (!err && !(st[i].exited && !st[i].exit_code))
+			err = st[i].exited ? st[i].exit_code : 128 + st[i].signal;
+		if (!err && renameat(l->dirfd, j->tmp, l->dirfd, j->file))
+			err = -errno;
+		if (err)
+			unlinkat(l->dirfd, j->tmp, 0);
+		j->err = err;
+		j->st = st[i];
+	}
 }
 
 /* One line: module @m of revision @label runs as built in every layout, and why. */
@@ -422,8 +472,10 @@ static bool inside(const char *path, const char *dir)
 static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const char *label,
 		       const char *revision, int logfd, const char *log, volatile int *stop)
 {
-	char rec[PATH_MAX + 32], out[PATH_MAX], real[PATH_MAX], cc[PATH_MAX], file[NAME_MAX + 1];
+	char rec[PATH_MAX + 32], out[PATH_MAX], real[PATH_MAX], cc[PATH_MAX];
+	struct relink_job *jobs = NULL;
 	struct pp_linkrec r;
+	size_t nj = 0;
 	struct stat st;
 	uint64_t order;
 	bool moved = false;
@@ -469,20 +521,40 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		goto out;
 	}
 	order = function_order(m->path);
+	jobs = calloc(l->n ? l->n : 1, sizeof(*jobs));
+	if (!jobs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* The layouts not there yet, or not as they were made... */
 	for (unsigned k = 0; k < l->n && !err; k++) {
+		struct relink_job *j = &jobs[nj];
 		struct stat fs;
-		double t0 = pp_now();
 
-		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
-		if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW) || !S_ISREG(fs.st_mode) ||
-		    !sum_ok(l->dirfd, file)) {
-			if (!fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW))
-				pr_info("layout %u of %s is not as it was made: making it again",
-					k + 1, m->path);
-			unlinkat(l->dirfd, file, 0);
-			err = relink(l, &r, file, l->seed[k], logfd, stop);
-			if (!err)
-				err = write_sum(l->dirfd, file);
+		snprintf(j->file, sizeof(j->file), "%.200s.%lu", m->key, l->seed[k]);
+		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW) && S_ISREG(fs.st_mode) &&
+		    sum_ok(l->dirfd, j->file))
+			continue;
+		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW))
+			pr_info("layout %u of %s is not as it was made: making it again", k + 1,
+				m->path);
+		unlinkat(l->dirfd, j->file, 0);
+		j->k = k;
+		err = link_argv(l, &r, j, l->seed[k]);
+		nj += !err;
+	}
+	/* ... linked again, as many at once as there are CPUs for them. */
+	for (size_t first = 0, at_once = links_at_once(); first < nj && !err && !m->why;
+	     first += at_once) {
+		size_t n = nj - first < at_once ? nj - first : at_once;
+		double t0 = pp_now(), took;
+
+		relink_set(l, &r, &jobs[first], n, logfd, stop);
+		took = (pp_now() - t0) / (double)n;
+		for (size_t i = first; i < first + n && !err; i++) {
+			struct relink_job *j = &jobs[i];
+
+			err = j->err ? j->err : write_sum(l->dirfd, j->file);
 			if (err == -EINTR || err == -ENOMEM)
 				break;
 			if (err) {
@@ -491,14 +563,16 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 					     err < 0 ? "error" : "exit", err < 0 ? -err : err, log);
 				break;
 			}
-			l->relink_s[k] += pp_now() - t0;
-			m->relink_s += pp_now() - t0;
-			l->reused[k] = false;
-			if (fstatat(l->dirfd, file, &fs, AT_SYMLINK_NOFOLLOW)) {
-				err = -errno;
-				break;
-			}
+			/* the set's time, shared by its links */
+			l->relink_s[j->k] += took;
+			m->relink_s += took;
+			l->reused[j->k] = false;
 		}
+	}
+	for (unsigned k = 0; k < l->n && !err && !m->why; k++) {
+		char file[NAME_MAX + 1];
+
+		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
 		snprintf(out, sizeof(out), "%s/%s", l->dir, file);
 		moved |= function_order(out) != order;
 	}
@@ -507,6 +581,9 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 			       "its functions keep their order in every layout (they have no "
 			       "sections of their own: -fno-function-sections, or LTO)");
 out:
+	for (size_t i = 0; i < nj; i++)
+		free(jobs[i].argv);
+	free(jobs);
 	pp_linkrec_free(&r);
 	return err;
 }
@@ -550,6 +627,36 @@ static void remove_stale(struct pp_layouts *l)
 	closedir(d);
 }
 
+/*
+ * How many layouts of @modules[0..@n) the cache at @dir has room for, at
+ * most @want: each takes a copy of every module, and a quarter of the free
+ * space is all the layouts of one revision may take (the other revision's,
+ * and the user's own files, need the rest).
+ */
+static unsigned room_for(const struct pp_layouts *l, const char *label, char *const *modules,
+			 size_t n, unsigned want)
+{
+	double size = 0, avail, fit;
+	struct statvfs vfs;
+
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		if (!stat(modules[i], &st))
+			size += (double)st.st_size;
+	}
+	if (size <= 0 || statvfs(l->dir, &vfs) || !vfs.f_blocks)
+		return want;
+	avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+	fit = avail / 4 / size;
+	if (fit >= want)
+		return want;
+	pr_warn("the %s revision is measured in %u code layouts, not %u: a layout of its modules "
+		"takes %.1f MB and its cache %s has %.0f MB free",
+		label, fit < 2 ? 0 : (unsigned)fit, want, size / 1e6, l->dir, avail / 1e6);
+	return fit < 2 ? 0 : (unsigned)fit;
+}
+
 int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revision,
 		    char *const *modules, size_t n, unsigned want, gsl_rng *rng, volatile int *stop)
 {
@@ -563,6 +670,11 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 		return 0;
 	if (want > PP_MAX_LAYOUTS)
 		want = PP_MAX_LAYOUTS;
+	want = room_for(l, label, modules, n, want);
+	if (want < 2) {
+		l->not_varied = "its layouts would not fit in the cache's free space";
+		return 0;
+	}
 	l->modules = calloc(n ? n : 1, sizeof(*l->modules));
 	l->binds = calloc(2 * n + 1, sizeof(*l->binds));
 	if (!l->modules || !l->binds)
