@@ -55,6 +55,7 @@
 
 struct attrib {
 	struct pp_session *s;
+	bool off_chain;	      /* the search has left the bottleneck chain */
 	int paths;	      /* calls dug into */
 	struct pp_fnset seen; /* functions inspected */
 };
@@ -405,6 +406,7 @@ struct fnstate {
 	size_t ninlined;
 	struct pp_quantity *total; /* F's whole time, measured with its parts */
 	struct pp_qlist parts;	   /* every part of F measured so far */
+	bool chain;		   /* F leads its caller's parts all the way up: the chain */
 };
 
 /* Call @k of @fn, which has no probes, goes into the own body's note. */
@@ -675,7 +677,11 @@ static bool single_part(const struct pp_quantity *q)
  * is left open at what is known, "at most" that end.  (For an improvement,
  * mirrored; inside a range followed because it masks F's change, the
  * question is which part leads that range's, and the rule follows its
- * direction.)  Parts already decided either way keep their verdicts.
+ * direction.)  A range of calls is left open the same way: the chain could
+ * run through it only through a call of it that outdoes the lead, which
+ * its interval bounds as it bounds a call, but for calls inside that
+ * cancel each other, which the search does not look for in a range found
+ * the same either.  Parts already decided either way keep their verdicts.
  */
 static const char *matters(struct pp_session *s, void *arg, const struct pp_quantity *q)
 {
@@ -688,8 +694,6 @@ static const char *matters(struct pp_session *s, void *arg, const struct pp_quan
 	char a[32], b[32];
 
 	(void)s;
-	if (!single_part(q))
-		return NULL;
 	for (size_t i = 0; i < st->parts.n; i++) {
 		const struct pp_quantity *p = st->parts.q[i];
 
@@ -826,7 +830,8 @@ static bool lost_runs(const struct pp_session *s)
 	return false;
 }
 
-static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const fn[2], int layer);
+static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const fn[2], int layer,
+		     bool chain);
 
 static bool has_children(const struct pp_session *s, int node)
 {
@@ -884,18 +889,29 @@ static int dig_list(const struct pp_session *s, int node, int dir, int **out)
 }
 
 /*
- * The time plan: the parts of a function at @layer get an equal share of
- * what is left of --max-time with the deeper layers still to come (the
- * bottleneck chain is searched first, depth first, so its layers get their
- * shares before any further contributor).
+ * The time plan.  The bottleneck chain (@chain: F is on it) is one budget,
+ * --max-time's: it is searched first, depth first, and a layer of it that
+ * is not decided ends the chain there, so time kept back for the layers
+ * below it would only be lost; what a layer does not spend goes deeper.
+ * What comes after the chain below F (F's further contributors, the parts
+ * of a function off the chain) answers no question about the chain: it
+ * gets an equal share of what is left with the deeper layers still to
+ * come, and never more than the session has measured for so far, so that
+ * a session ends soon after its chain is named.
  */
-static void plan_time(struct pp_session *s, int layer)
+static void plan_time(struct pp_session *s, int layer, bool chain)
 {
-	double left = pp_session_time_left(s);
+	double left = pp_session_time_left(s), now = pp_now();
+	double spent = now - (s->measuring > 0 ? s->measuring : s->started);
 	int layers = s->opt->depth - layer;
 
 	s->layer = layer + 1;
-	s->deadline = isfinite(left) && layers > 0 ? pp_now() + left / layers : 0;
+	s->deadline = 0;
+	if (chain || !isfinite(left)) /* the chain, or no --max-time: no plan */
+		return;
+	if (layers > 0 && left / layers < spent)
+		spent = left / layers;
+	s->deadline = now + spent;
 }
 
 /* Measure F's parts (own body @self, and its calls) with F's whole time beside them. */
@@ -905,7 +921,7 @@ static int measure_parts(struct pp_session *s, struct fnstate *st, struct pp_qua
 	double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
 	int err;
 
-	plan_time(s, st->layer);
+	plan_time(s, st->layer, st->chain);
 	if (st->v->nu) {
 		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
 	} else {
@@ -976,7 +992,9 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 			continue;
 		}
 		a->paths++;
-		err = search_fn(a, c, callee, st->layer + 1);
+		/* the first call dug into under a function of the chain leads it: the chain */
+		err = search_fn(a, c, callee, st->layer + 1, st->chain && d == 0 && !a->off_chain);
+		a->off_chain = true;
 	}
 	free(dig);
 	return err;
@@ -1021,7 +1039,7 @@ static int resume_parts(struct attrib *a, struct fnstate *st)
 	}
 	if (!resumed)
 		goto out;
-	plan_time(s, st->layer);
+	plan_time(s, st->layer, false);
 	{
 		const struct pp_settle_how how = {.ride = &st->total, .nride = 1};
 
@@ -1047,7 +1065,8 @@ out:
 	return err;
 }
 
-static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const fn[2], int layer)
+static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const fn[2], int layer,
+		     bool chain)
 {
 	struct pp_session *s = a->s;
 	struct fnstate st = {0};
@@ -1062,6 +1081,7 @@ static int search_fn(struct attrib *a, int node, const struct pp_prog_fn *const 
 		return err;
 	st.a = a;
 	st.layer = layer;
+	st.chain = chain;
 	st.v = &v;
 	st.node = node;
 	st.dir = s->nodes[node].sign < 0 ? -1 : 1;
@@ -1094,7 +1114,7 @@ static int dig(struct pp_session *s, int root)
 {
 	struct attrib a = {.s = s};
 	const struct pp_prog_fn *entry[2] = {s->nodes[root].fn[0], s->nodes[root].fn[1]};
-	int err = search_fn(&a, root, entry, 0);
+	int err = search_fn(&a, root, entry, 0, true);
 
 	pp_fnset_free(&a.seen);
 	return err;
