@@ -176,7 +176,23 @@ def full_grid():
                  [(sub['depth'], sub['percent'])], kind='real')
         c['subject'], c['depth'] = i, 3
         cells.append(c)
+    # The noisy-machine grid (bench/README.md, "Duet runs"): 20 % of the entry in
+    # three libraries, Argon2 built the way its users build it with one
+    # compile-and-link command of all its files (pinpoint-cc keeps the objects).
+    for i, sub in enumerate(REAL_SUBJECTS):
+        if sub['lib'] not in REAL_LARGE or sub['function'] != REAL_LARGE[sub['lib']]:
+            continue
+        onecmd = sub['lib'] == 'argon2'
+        c = cell('real-%s-20pct-d%d%s' % (sub['lib'], sub['depth'], '-onecmd' if onecmd else ''),
+                 None, [(sub['depth'], 20)], kind='real')
+        c['subject'], c['depth'], c['percent'], c['onecmd'] = i, 3, 20, onecmd
+        cells.append(c)
     return cells
+
+
+# The subjects of the 20 % cells: library and function.
+REAL_LARGE = {'argon2': 'argon2i_hash_raw', 'expat': 'XML_ParseBuffer',
+              'brotli': 'BrotliEncoderCompressStream'}
 
 
 # Layout-only pairs of real libraries (kind 'aa'): the library's driver and
@@ -628,19 +644,27 @@ def import_bench_real(real_dir):
     return bench_real
 
 
-def build_real(br, lib, roots, outdir, tc, prog, link_extra=()):
+def build_real(br, lib, roots, outdir, tc, prog, link_extra=(), onecmd=False):
     """The library and its driver built two ways, one file at a time with
     bench/real's flags (br.compile_plan): plain, for the calibration, and with
     pinpoint-cc (pinpoint-c++ for C++), linked to @prog: its objects stay in
     @outdir and the link record beside @prog, so that pinpoint can link it
     again in other layouts (--layouts).  @link_extra: more link options of
     the instrumented program (another link order).  Returns (plain, prog,
-    the instrumented objects)."""
+    the instrumented objects).  With @onecmd the instrumented program is
+    built by one command that compiles and links every file, as a user's
+    `cc -O2 *.c -o prog` does (pinpoint-cc keeps its objects beside @prog)."""
     cc, srcs, base, _ = br.compile_plan(lib, roots, {'cc': tc['cc'], 'cxx': tc['cxx'],
                                                      'plugin': tc['plugin']})
     wrapper = tc['pinpoint-c++'] if lib['lang'] == 'C++' else tc['pinpoint-cc']
     objs = {'plain': [], 'pp': []}
+    if onecmd:
+        os.makedirs(os.path.dirname(prog), exist_ok=True)
+        run_out([wrapper] + base + list(link_extra) + srcs + ['-o', prog] + lib['libs'] +
+                ['-lpthread', '-lm'])
     for v, comp in (('plain', cc), ('pp', wrapper)):
+        if onecmd and v == 'pp':
+            continue
         os.makedirs(os.path.join(outdir, v), exist_ok=True)
         for i, src in enumerate(srcs):
             obj = os.path.join(outdir, v, '%03d-%s.o' % (i, os.path.basename(src)))
@@ -648,7 +672,8 @@ def build_real(br, lib, roots, outdir, tc, prog, link_extra=()):
             objs[v].append(obj)
     plain = os.path.join(outdir, 'plain', 'driver')
     run_out(br.link_cmd(cc, objs['plain'], plain, lib, tc, 'plain'))
-    link_pp(wrapper, objs['pp'], prog, lib, link_extra)
+    if not onecmd:
+        link_pp(wrapper, objs['pp'], prog, lib, link_extra)
     return plain, prog, objs['pp']
 
 
@@ -747,8 +772,9 @@ def prepare_real(c, tc, work, log):
     cur_roots = dict(roots)
     cur_roots[pkg] = patched_root
     log('  %s: building %s (bench/real) ...' % (c['name'], lib['name']))
+    onecmd = c.get('onecmd', False)
     prev_plain, prev_prog, _ = build_real(br, lib, roots, os.path.join(d, 'build-previous'), tc,
-                                       os.path.join(d, 'previous', 'prog'))
+                                       os.path.join(d, 'previous', 'prog'), onecmd=onecmd)
 
     def cpu_ns(exe):
         out = run_out([exe] + sub['args'], timeout=600)
@@ -761,7 +787,7 @@ def prepare_real(c, tc, work, log):
         with open(os.path.join(patched_root, rel), 'w') as f:
             f.write(text[:m.end()] + real_block(iters, sub.get('every', 1)) + text[m.end():])
         return build_real(br, lib, cur_roots, os.path.join(d, 'build-current'), tc,
-                          os.path.join(d, 'current', 'prog'))
+                          os.path.join(d, 'current', 'prog'), onecmd=onecmd)
 
     def measure(cur, rounds):
         """Rounds of one process of each, ABBA: the median previous and current,
@@ -776,7 +802,7 @@ def prepare_real(c, tc, work, log):
         half = t975(rounds - 1) * statistics.stdev(ds) / math.sqrt(rounds)
         return statistics.median(p), statistics.median(q), m, (m - half, m + half)
 
-    target = sub['percent'] / 100.0
+    target = c.get('percent', sub['percent']) / 100.0
     low, high = accepted(target, threshold_pct(c) / 100)
     aim = (low + high) / 2
     # The size from its parts, each measured where it can be measured well:
@@ -826,7 +852,7 @@ def prepare_real(c, tc, work, log):
     cal.update({'target_fraction': target, 'accepted': [low, high],
                 'within_tolerance': low <= best['fraction'] <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
-                                             'percent': sub['percent']}]})
+                                             'percent': c.get('percent', sub['percent'])}]})
     return save_cell({'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns,
                       'args': sub['args'], 'calibration': cal, 'library': lib['name'],
                       'workload': lib.get('workload')})
@@ -964,13 +990,12 @@ def trial(rec, tc, k, trials_dir):
     t0 = time.monotonic()
     if tc.get('fresh-layouts'):  # new link orders for every session: relinking is in its time
         for rev in ('previous', 'current'):
-            lay = os.path.join(rec['dir'], rev, '.pinpoint', 'layouts')
-            # a killed session's journal: pinpoint puts its original back first
-            if os.path.exists(os.path.join(lay, 'in-place')):
-                print('  %s: a layout of %s is in place; this session reuses the layouts' %
-                      (c['name'], rev), file=sys.stderr)
-                continue
-            shutil.rmtree(lay, ignore_errors=True)
+            # the layouts' cache of the revision's directory (pinpoint/layouts.h)
+            st = os.stat(os.path.join(rec['dir'], rev))
+            cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'),
+                                                                      '.cache')
+            shutil.rmtree(os.path.join(cache, 'pinpoint', 'layouts',
+                                       '%x-%x' % (st.st_dev, st.st_ino)), ignore_errors=True)
     p = subprocess.run(cmd, cwd=cur, capture_output=True, text=True, timeout=3600)
     wall = time.monotonic() - t0
     res = {'trial': k, 'exit': p.returncode, 'wall_s': wall, 'json': js}

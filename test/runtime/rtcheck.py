@@ -387,7 +387,7 @@ def sampling_removed(ctx):
     chain()'s own probes are armed too (sampled on their own): they read
     the clock in every call with timing=all and in about one in 8
     otherwise; chain2()'s are not armed.  The call's time over its twin's,
-    in the same process (medians of 5 runs), is compared with the same
+    in the same process (medians of 9 runs), is compared with the same
     ratio without whole=chain, in the same mode: within SAMPLING_TOL with
     the probes out, sampled or not; raw (probes=keep) above net.
 
@@ -408,7 +408,7 @@ def sampling_removed(ctx):
             if not inner and 'keep' in mode:
                 continue
             vals = []
-            for _ in range(5):
+            for _ in range(9):
                 r = ctx.run('pairs', items + inner + mode, preexec=quiet)
                 if not clean(ctx, r, 'sampling%s%s' % (inner, mode)):
                     return
@@ -419,7 +419,7 @@ def sampling_removed(ctx):
                       'sampling%s: %r' % (mode, r.res.slots))
                 vals.append(one.total_ns / two.total_ns)
             got[inner + mode] = statistics.median(vals)
-            print('sampling%s%s: a call over its twin %.4f (medians of 5 runs)'
+            print('sampling%s%s: a call over its twin %.4f (medians of 9 runs)'
                   % (inner, mode, got[inner + mode]))
     for mode in ('', ';timing=all'):
         net = got[';whole=chain' + mode] / got[mode]
