@@ -500,8 +500,11 @@ int pp_process_run_set(const struct pp_process *p, size_t n, struct pp_run_statu
 			st[i].signal = WTERMSIG(m[i].status);
 		}
 	}
-	if (started)
-		pp_process_kill_orphans();
+	for (size_t i = 0; i < n; i++)
+		if (m[i].pid && p[i].group) {
+			pp_process_kill_orphans();
+			break;
+		}
 	if (!started)
 		ret = err[0];
 out:
