@@ -333,7 +333,6 @@ struct relink_job {
 	char tmp[NAME_MAX + 1];	 /* linked into this first */
 	char out[PATH_MAX], shuffle[64];
 	const char **argv;
-	struct pp_run_status st;
 	int err;
 };
 
@@ -431,7 +430,6 @@ static void relink_set(struct pp_layouts *l, const struct pp_linkrec *r, struct 
 		if (err)
 			unlinkat(l->dirfd, j->tmp, 0);
 		j->err = err;
-		j->st = st[i];
 	}
 }
 

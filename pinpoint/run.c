@@ -80,7 +80,6 @@ int pp_run_jobs(const struct pp_run_job *jobs, size_t n, double timeout_s, volat
 		    .out = -1,
 		    .err = -1,
 		};
-		e[i].setting = NULL;
 	}
 	for (size_t i = 0; i < n && !err; i++) {
 		/* New files in the work directory (0700): whatever is there goes, nothing is
