@@ -700,7 +700,13 @@ def scenario_skip(ctx):
         lo, hi = long_ones * 5 * MS + (n - skip - long_ones) * 50000, 2000 * MS
         for s in (entry, rng, whole):
             between(s.total_ns, lo, hi, 'skip=%d: %s total' % (skip, s.kind))
-        between(fn.calls_ns, lo, fn.total_ns, 'skip=%d: fn calls' % skip)
+        # the calls sit inside the function: as measured, probes and all
+        # (each figure is net of its own estimate of the probes, which may
+        # put the calls a few ns above the function's net total)
+        between(fn.calls_ns, lo, hi, 'skip=%d: fn calls' % skip)
+        check(fn.calls_ns + fn.calls_probes_ns <= fn.total_ns + fn.probes_ns + 2,
+              'skip=%d: fn calls %d+%d ns of probes outside the function\'s %d+%d'
+              % (skip, fn.calls_ns, fn.calls_probes_ns, fn.total_ns, fn.probes_ns))
         check(rng.probes_ns > 0 and entry.probes_ns > 0,
               'skip=%d: the probes\' cost of the executions left %r' % (skip, r.res.slots))
     # the spins after the skip: 15 x 50 us, well under one of the first
