@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pinpoint/decide.h"
+#include "pinpoint/decide_priv.h"
 
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test)
 {
@@ -72,12 +72,15 @@ static void fix_threshold(struct pp_session *s)
 static int start(struct pp_session *s, struct pp_quantity *q)
 {
 	const struct pp_options *opt = s->opt;
+	struct pp_decision *d = calloc(1, sizeof(*d));
 
+	if (!d)
+		return -ENOMEM;
 	fix_threshold(s);
 
 	if (!(q->alpha > 0.0 && q->alpha < 1.0))
 		q->alpha = 1.0 - opt->confidence;
-	q->design = (struct pp_seq_design){
+	d->design = (struct pp_seq_design){
 	    .test = opt->test,
 	    .alpha = q->alpha,
 	    .threshold = s->threshold_ns,
@@ -90,10 +93,9 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
 	    .paired = opt->runs != PP_RUNS_SHUFFLED,
 	};
-	q->seq = (struct pp_seq_state){0};
-	q->next_look = pp_seq_look_size(&q->design, 1);
+	d->next_look = pp_seq_look_size(&d->design, 1);
 	q->threshold_ns = s->threshold_ns;
-	q->seq_started = true;
+	q->dec = d;
 	return 0;
 }
 
@@ -101,7 +103,8 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 {
 	const struct pp_options *opt = s->opt;
-	const struct pp_seq_result *l = &q->look;
+	const struct pp_decision *d = q->dec;
+	const struct pp_seq_result *l = &d->look;
 
 	q->ci[PP_PREV] = q->ci[PP_CUR] = (struct pp_interval){NAN, NAN, NAN};
 	if (n >= 2) {
@@ -112,7 +115,7 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	}
 	/* The test's other figures at the look's level; the interval is the look's own. */
 	if (n < 2 || l->confidence <= 0.0 ||
-	    (q->design.paired ? pp_compare_paired(opt->test, q->series[PP_PREV].v,
+	    (d->design.paired ? pp_compare_paired(opt->test, q->series[PP_PREV].v,
 						  q->series[PP_CUR].v, n, l->confidence, &q->cmp)
 			      : pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v,
 					   n, l->confidence, &q->cmp))) {
@@ -127,6 +130,15 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 				     pp_summary_centre(&q->sum[PP_PREV], opt->test);
 	q->cmp.significant = l->verdict == PP_SEQ_SLOWER || l->verdict == PP_SEQ_FASTER ||
 			     l->verdict == PP_SEQ_SLOWER_BELOW || l->verdict == PP_SEQ_FASTER_BELOW;
+	q->final_look = (struct pp_last_look){
+	    .looks = d->seq.looks,
+	    .runs = l->runs,
+	    .budget = d->design.budget,
+	    .alpha = d->design.alpha,
+	    .alpha_spent = d->seq.spent,
+	    .confidence = l->confidence,
+	    .mde = l->mde,
+	};
 	pp_decide_layout(q, n);
 	switch (l->verdict) {
 	case PP_SEQ_SLOWER:
@@ -167,9 +179,9 @@ void pp_decide_resume(struct pp_session *s, struct pp_quantity *q)
 
 void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *why)
 {
-	if (q->decided || !q->seq.looks)
+	if (q->decided || !q->dec || !q->dec->seq.looks)
 		return;
-	conclude(s, q, q->look.runs / 2);
+	conclude(s, q, q->dec->look.runs / 2);
 	q->verdict = PP_V_BOUNDED;
 	q->left = strdup(why);
 }
@@ -177,39 +189,41 @@ void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *wh
 int pp_decide(struct pp_session *s, struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
+	struct pp_decision *d;
 	int err;
 
 	if (q->decided)
 		return PP_DECIDED;
 	/* The design is fixed when the first look is due, not before: the threshold
 	 * comes from the entry's first look. */
-	if (!q->seq_started && have < first_look(s))
+	if (!q->dec && have < first_look(s))
 		return PP_NEEDS_RUNS;
-	if (!q->seq_started && (err = start(s, q)))
+	if (!q->dec && (err = start(s, q)))
 		return err;
-	while (q->next_look <= have) {
-		size_t n = q->next_look;
+	d = q->dec;
+	while (d->next_look <= have) {
+		size_t n = d->next_look;
 
-		err = pp_seq_look_in(&q->design, &q->seq, q->series[PP_PREV].v,
+		err = pp_seq_look_in(&d->design, &d->seq, q->series[PP_PREV].v,
 				     q->series[PP_PREV].layout, n, q->series[PP_CUR].v,
-				     q->series[PP_CUR].layout, n, &q->look);
+				     q->series[PP_CUR].layout, n, &d->look);
 		if (err) {
 			pp_session_fail(s, "cannot compare %zu and %zu values: %s", n, n,
 					err == -EINVAL ? "too few or not finite"
 						       : "statistics failed");
 			return -EIO;
 		}
-		if (q->look.verdict != PP_SEQ_CONTINUE) {
+		if (d->look.verdict != PP_SEQ_CONTINUE) {
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		if (pp_decide_layouts_block(q, n)) {
-			q->look.verdict = PP_SEQ_UNDECIDED;
+		if (pp_decide_layouts_block(q, d, n)) {
+			d->look.verdict = PP_SEQ_UNDECIDED;
 			q->truncated = PP_SPENT_LAYOUTS;
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		q->next_look = pp_seq_look_size(&q->design, q->seq.looks + 1);
+		d->next_look = pp_seq_look_size(&d->design, d->seq.looks + 1);
 	}
 	return PP_NEEDS_RUNS;
 }
@@ -217,29 +231,45 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
-	size_t next = q->seq_started ? q->next_look : first_look(s);
+	size_t next = q->dec ? q->dec->next_look : first_look(s);
 
 	return q->decided || next <= have ? 0 : next - have;
 }
 
-void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why)
+unsigned pp_decide_looks(const struct pp_quantity *q)
 {
+	return q->dec ? q->dec->seq.looks : 0;
+}
+
+struct pp_interval pp_decide_interval(const struct pp_quantity *q)
+{
+	if (!q->dec || !q->dec->seq.looks)
+		return (struct pp_interval){NAN, -INFINITY, INFINITY};
+	return q->dec->look.diff;
+}
+
+int pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why)
+{
+	struct pp_decision *d;
 	size_t n;
+	int err;
 
 	if (q->decided)
-		return;
-	if (!q->seq_started)
-		start(s, q);
-	n = q->seq.looks ? q->look.runs / 2 : 0;
-	if (!q->seq.looks) {
-		q->look = (struct pp_seq_result){
+		return 0;
+	if (!q->dec && (err = start(s, q)))
+		return err;
+	d = q->dec;
+	n = d->seq.looks ? d->look.runs / 2 : 0;
+	if (!d->seq.looks) {
+		d->look = (struct pp_seq_result){
 		    .verdict = PP_SEQ_UNDECIDED,
 		    .diff = {NAN, -INFINITY, INFINITY},
 		    .mde = INFINITY,
 		};
 		n = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	}
-	q->look.verdict = PP_SEQ_UNDECIDED;
+	d->look.verdict = PP_SEQ_UNDECIDED;
 	q->truncated = why;
 	conclude(s, q, n);
+	return 0;
 }

@@ -27,12 +27,19 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 /* Runs per revision @q needs before its next look; 0 when decided or a look is due. */
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q);
 
+/* Looks @q has taken so far (0: none yet). */
+unsigned pp_decide_looks(const struct pp_quantity *q);
+
+/* The interval of @q's last look, decided or not ({NaN, -inf, +inf}: no look yet). */
+struct pp_interval pp_decide_interval(const struct pp_quantity *q);
+
 /*
  * Stop @q before its budget (the session's budget @why is spent): undecided,
  * with the interval, runs and minimum detectable effect of its last look.
  * Stopping early never weakens the error rates of the looks taken.
+ * Returns 0 or -ENOMEM.
  */
-void pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why);
+int pp_decide_give_up(struct pp_session *s, struct pp_quantity *q, enum pp_spent why);
 
 /*
  * Leave @q open at its last look because no answer could change the
@@ -43,7 +50,8 @@ void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *wh
 
 /*
  * Take @q, left open (PP_V_BOUNDED), up again: it is open once more and its
- * next look is the one its fixed schedule had next.
+ * next look is the one its fixed schedule had next (settle.h: what a search
+ * asks to be resumed).
  */
 void pp_decide_resume(struct pp_session *s, struct pp_quantity *q);
 
@@ -57,12 +65,5 @@ double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
  * were not spread over two layouts or more.
  */
 void pp_decide_layout(struct pp_quantity *q, size_t n);
-
-/*
- * Whether @q's code layouts, not its runs, keep it from a verdict after a
- * look at @n runs a revision that decided nothing (decide_layout.c); sets
- * q->layout_floor.
- */
-bool pp_decide_layouts_block(struct pp_quantity *q, size_t n);
 
 #endif /* PINPOINT_DECIDE_H */

@@ -16,7 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "pinpoint/decide.h"
+#include "pinpoint/decide_priv.h"
 #include "pinpoint/session.h"
 
 void pp_decide_layout(struct pp_quantity *q, size_t n)
@@ -65,14 +65,15 @@ static double between_low(const struct pp_layout_var *v)
  * stopping early is never a claim, so this cannot make a wrong verdict
  * more likely.
  */
-bool pp_decide_layouts_block(struct pp_quantity *q, size_t n)
+bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n)
 {
-	const struct pp_seq_design *d = &q->design;
-	double c = q->look.diff.centre, t = d->threshold, a = d->alpha - q->seq.spent, floor = 0;
+	const struct pp_seq_design *d = &dec->design;
+	double c = dec->look.diff.centre, t = d->threshold, a = d->alpha - dec->seq.spent,
+	       floor = 0;
 	double term[2], df, den = 0, half;
 	unsigned k[2];
 
-	if (q->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
+	if (dec->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
 	    !q->series[PP_CUR].layout)
 		return false;
 	for (int r = 0; r < 2; r++) {

@@ -470,7 +470,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		return 0;
 	/* --max-runs or --max-time spent: nothing more is measured; settle.c calls the
 	 * comparisons undecided. */
-	why = pp_session_can_run(s, total);
+	why = pp_session_can_run(s, total, 0);
 	if (why) {
 		pr_dbg("%s spent (%zu runs used): %zu quantities not measured",
 		       pp_spent_option(why), s->runs_used, nq);

@@ -371,7 +371,7 @@ static bool open_but_large(const struct pp_quantity *q)
 {
 	if (!q->decided || (q->verdict != PP_V_UNDECIDED && q->verdict != PP_V_BOUNDED))
 		return false;
-	if (q->verdict == PP_V_UNDECIDED && !q->seq.looks)
+	if (q->verdict == PP_V_UNDECIDED && !q->final_look.looks)
 		return false;
 	return q->cmp.diff.high >= q->threshold_ns || q->cmp.diff.low <= -q->threshold_ns;
 }
@@ -407,6 +407,7 @@ struct fnstate {
 	struct pp_quantity *total; /* F's whole time, measured with its parts */
 	struct pp_qlist parts;	   /* every part of F measured so far */
 	bool chain;		   /* F leads its caller's parts all the way up: the chain */
+	double deadline;	   /* the time plan's for F's parts (plan_time()), 0: none */
 };
 
 /* Call @k of @fn, which has no probes, goes into the own body's note. */
@@ -683,7 +684,8 @@ static bool single_part(const struct pp_quantity *q)
  * cancel each other, which the search does not look for in a range found
  * the same either.  Parts already decided either way keep their verdicts.
  */
-static const char *matters(struct pp_session *s, void *arg, const struct pp_quantity *q)
+static const char *matters(struct pp_session *s, void *arg, const struct pp_quantity *q,
+			   struct pp_interval look)
 {
 	static char why[160];
 	const struct round_ctx *rc = arg;
@@ -706,7 +708,7 @@ static const char *matters(struct pp_session *s, void *arg, const struct pp_quan
 		return NULL;
 	bound = lead_bound(lead, dir);
 	/* the end of q's interval towards F's direction */
-	far = dir > 0 ? q->look.diff.high : q->look.diff.low;
+	far = dir > 0 ? look.high : look.low;
 	if (!isfinite(far) || d * far >= d * bound)
 		return NULL;
 	snprintf(why, sizeof(why),
@@ -754,7 +756,8 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 						  .nride = 1,
 						  .fill = ride_next_layer,
 						  .matters = matters,
-						  .arg = &rc};
+						  .arg = &rc,
+						  .deadline = st->deadline};
 
 		share_alpha(batch, 0, n, alpha);
 		err = pp_settle(s, batch, n, &how);
@@ -899,19 +902,18 @@ static int dig_list(const struct pp_session *s, int node, int dir, int **out)
  * come, and never more than the session has measured for so far, so that
  * a session ends soon after its chain is named.
  */
-static void plan_time(struct pp_session *s, int layer, bool chain)
+static double plan_time(struct pp_session *s, int layer, bool chain)
 {
 	double left = pp_session_time_left(s), now = pp_now();
 	double spent = now - (s->measuring > 0 ? s->measuring : s->started);
 	int layers = s->opt->depth - layer;
 
 	s->layer = layer + 1;
-	s->deadline = 0;
 	if (chain || !isfinite(left)) /* the chain, or no --max-time: no plan */
-		return;
+		return 0;
 	if (layers > 0 && left / layers < spent)
 		spent = left / layers;
-	s->deadline = now + spent;
+	return now + spent;
 }
 
 /* Measure F's parts (own body @self, and its calls) with F's whole time beside them. */
@@ -921,12 +923,13 @@ static int measure_parts(struct pp_session *s, struct fnstate *st, struct pp_qua
 	double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
 	int err;
 
-	plan_time(s, st->layer, st->chain);
+	st->deadline = plan_time(s, st->layer, st->chain);
 	if (st->v->nu) {
 		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
 	} else {
 		struct round_ctx rc = {st, 0, -1, st->dir, &self, 1};
-		const struct pp_settle_how how = {.ride = &st->total, .nride = 1, .arg = &rc};
+		const struct pp_settle_how how = {
+		    .ride = &st->total, .nride = 1, .arg = &rc, .deadline = st->deadline};
 
 		if (!self->alpha)
 			self->alpha = alpha;
@@ -934,7 +937,7 @@ static int measure_parts(struct pp_session *s, struct fnstate *st, struct pp_qua
 		if (!err)
 			err = pp_settle(s, &self, 1, &how);
 	}
-	s->deadline = 0;
+	st->deadline = 0;
 	return err < 0 ? err : 0;
 }
 
@@ -1021,31 +1024,36 @@ static int resume_parts(struct attrib *a, struct fnstate *st)
 {
 	struct pp_session *s = a->s;
 	int *nodes = calloc(st->parts.n ? st->parts.n : 1, sizeof(*nodes));
+	struct pp_quantity **again = calloc(st->parts.n ? st->parts.n : 1, sizeof(*again));
 	size_t resumed = 0;
 	int err = 0;
 
-	if (!nodes)
-		return -ENOMEM;
+	if (!nodes || !again) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < st->parts.n; i++) {
 		struct pp_quantity *q = st->parts.q[i];
 		int k = part_node(s, st->node, q);
 
 		/* one whose estimate points F's way and whose interval reaches the threshold */
 		if (q->verdict == PP_V_BOUNDED && k >= 0 && st->dir * q->cmp.diff.centre > 0 &&
-		    (st->dir > 0 ? q->look.diff.high : -q->look.diff.low) >= q->threshold_ns) {
-			pp_decide_resume(s, q);
+		    (st->dir > 0 ? q->cmp.diff.high : -q->cmp.diff.low) >= q->threshold_ns) {
+			again[resumed] = q;
 			nodes[resumed++] = k;
 		}
 	}
 	if (!resumed)
 		goto out;
-	plan_time(s, st->layer, false);
 	{
-		const struct pp_settle_how how = {.ride = &st->total, .nride = 1};
+		const struct pp_settle_how how = {.ride = &st->total,
+						  .nride = 1,
+						  .resume = again,
+						  .nresume = resumed,
+						  .deadline = plan_time(s, st->layer, false)};
 
 		err = pp_settle(s, st->parts.q, st->parts.n, &how);
 	}
-	s->deadline = 0;
 	for (size_t i = 0; i < resumed && !err; i++) {
 		struct pp_node *n = &s->nodes[nodes[i]];
 		const struct pp_quantity *q = n->q;
@@ -1061,6 +1069,7 @@ static int resume_parts(struct attrib *a, struct fnstate *st)
 	if (!err)
 		err = pp_tree_account(s, st->node);
 out:
+	free(again);
 	free(nodes);
 	return err;
 }

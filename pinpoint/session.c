@@ -22,6 +22,7 @@ void pp_session_free(struct pp_session *s)
 			free(s->q[i]->series[r].layout);
 		}
 		free(s->q[i]->left);
+		free(s->q[i]->dec);
 		free(s->q[i]->terms);
 		free(s->q[i]->signs);
 		free(s->q[i]);
@@ -236,7 +237,7 @@ double pp_session_time_left(const struct pp_session *s)
 	return s->opt->max_time - (pp_now() - from);
 }
 
-enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double deadline)
 {
 	double need;
 
@@ -245,7 +246,7 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs)
 	need = (double)runs * mean_wall(s);
 	if (need > pp_session_time_left(s))
 		return PP_SPENT_TIME;
-	if (s->deadline > 0 && pp_now() + need > s->deadline)
+	if (deadline > 0 && pp_now() + need > deadline)
 		return PP_SPENT_PLAN;
 	return PP_SPENT_NONE;
 }

@@ -76,10 +76,23 @@ enum pp_verdict {
 /*
  * Which of the session's budgets stopped a comparison: --max-runs,
  * --max-time, or the time plan's share of --max-time for the part of the
- * search it belongs to (s->deadline).
+ * search it belongs to (the deadline the search gave pp_settle()).
  */
 /* PP_SPENT_LAYOUTS: not spent, but more runs in the same layouts could not decide it. */
 enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
+
+/* What a comparison's last look saw, as its decision concluded (decide.c). */
+struct pp_last_look {
+	unsigned looks;	    /* looks taken, 0: none (undecided before its first) */
+	size_t runs;	    /* values it looked at, both revisions together */
+	size_t budget;	    /* values its design allowed, both revisions together */
+	double alpha;	    /* the error rate it could spend */
+	double alpha_spent; /* what its looks spent of it */
+	double confidence;  /* the level of the last look's interval */
+	double mde;	    /* the smallest difference that look could have told from none */
+};
+
+struct pp_decision;
 
 struct pp_quantity {
 	unsigned id;
@@ -107,12 +120,9 @@ struct pp_quantity {
 	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
 	 * under a comparison share its alpha (pp_seq_child_alpha). */
 	double alpha;
-	/* The sequential decision (pp_decide(), doc/statistics.md): */
-	bool seq_started;
-	struct pp_seq_design design; /* fixed at the first look */
-	struct pp_seq_state seq;
-	struct pp_seq_result look; /* the last look taken */
-	size_t next_look;	   /* values per revision the next look takes */
+	/* The sequential decision, decide.c's own (decide_priv.h); NULL until its first look. */
+	struct pp_decision *dec;
+	struct pp_last_look final_look; /* what its last look saw, set when it is decided */
 	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
 	enum pp_spent truncated;
 	char *left; /* PP_V_BOUNDED: why no more runs were spent on it (malloc'ed) */
@@ -252,11 +262,6 @@ struct pp_session {
 	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished;   /* monotonic clock, s */
 	double measuring;	    /* when measuring began (after the builds); 0 until then */
-	/*
-	 * The time plan (search_attrib.c): a settle round that would end after
-	 * this (monotonic clock, s) is not started; 0: no limit but --max-time.
-	 */
-	double deadline;
 	int layer; /* what is measured now: 0 the entry, k the parts of a layer k-1 function */
 	double started_wall; /* seconds since the epoch */
 	volatile int *stop;
@@ -336,9 +341,10 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 /*
  * Whether the session can pay for @runs more runs (both revisions, warm-ups
  * included): within --max-runs, and within --max-time at the mean wall time
- * of the runs so far.  Returns PP_SPENT_NONE, or the budget that cannot.
+ * of the runs so far, and when @deadline > 0 (monotonic clock, s) before
+ * it.  Returns PP_SPENT_NONE, or the budget that cannot.
  */
-enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs);
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double deadline);
 /* Seconds of --max-time left (INFINITY without a limit). */
 double pp_session_time_left(const struct pp_session *s);
 

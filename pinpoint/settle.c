@@ -72,10 +72,10 @@ static int look_all(struct pp_session *s, struct pp_quantity **qs, size_t n,
 		ret = pp_decide(s, q);
 		if (ret != PP_DECIDED && ret != PP_NEEDS_RUNS)
 			return ret;
-		if (ret == PP_NEEDS_RUNS && q->seq.looks && how && how->matters &&
-		    (why = how->matters(s, how->arg, q))) {
+		if (ret == PP_NEEDS_RUNS && pp_decide_looks(q) && how && how->matters &&
+		    (why = how->matters(s, how->arg, q, pp_decide_interval(q)))) {
 			pr_dbg("comparison of quantity %u left open after look %u: %s", q->id,
-			       q->seq.looks, why);
+			       pp_decide_looks(q), why);
 			pp_decide_bound(s, q, why);
 			ret = PP_DECIDED;
 		}
@@ -106,7 +106,8 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 		if (ret || !nopen)
 			return ret;
 		/* One round for all: each looks at its own fixed sizes, whatever it was given. */
-		why = pp_session_can_run(s, 2 * (want + (size_t)s->opt->warmups));
+		why = pp_session_can_run(s, 2 * (want + (size_t)s->opt->warmups),
+					 how ? how->deadline : 0);
 		if (why) {
 			for (size_t i = 0; i < nopen; i++) {
 				pr_dbg(
@@ -114,7 +115,9 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 				    "undecided",
 				    open[i]->id, pp_spent_option(why), s->runs_used,
 				    pp_now() - s->started);
-				pp_decide_give_up(s, open[i], why);
+				ret = pp_decide_give_up(s, open[i], why);
+				if (ret)
+					return ret;
 				pp_session_decided(s, open[i]);
 			}
 			return 0;
@@ -124,7 +127,8 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 				open[i]->rounds++;
 			pr_dbg("comparison of quantity %u undecided at look %u, measuring %zu more "
 			       "runs (round %d, with %zu others)",
-			       open[i]->id, open[i]->seq.looks, want, open[i]->rounds, nopen - 1);
+			       open[i]->id, pp_decide_looks(open[i]), want, open[i]->rounds,
+			       nopen - 1);
 		}
 		/* The open ones, then the decided ones of the group, then the riders. */
 		for (size_t i = 0; i < nopen; i++)
@@ -144,6 +148,8 @@ int pp_settle(struct pp_session *s, struct pp_quantity **qs, size_t n,
 {
 	int ret = 0;
 
+	for (size_t i = 0; how && i < how->nresume; i++)
+		pp_decide_resume(s, how->resume[i]);
 	for (size_t i = 0; i < n && !ret; i += PP_BATCH_MAX_SLOTS)
 		ret = settle_batch(s, qs + i,
 				   n - i < PP_BATCH_MAX_SLOTS ? n - i : PP_BATCH_MAX_SLOTS, how);

@@ -18,17 +18,25 @@
  * round, so it can choose by what the runs so far showed (decided ones are
  * skipped); riders are left out of a round that has no room.
  * @matters, when not NULL, is asked after every round about each open
- * comparison that has had a look: one it says cannot change the search's
- * answer is left open (pp_decide_bound, why: @matters' return), and no more
- * runs are spent on it.
+ * comparison that has had a look, with that look's interval: one it says
+ * cannot change the search's answer is left open (PP_V_BOUNDED, why:
+ * @matters' return), and no more runs are spent on it.  @resume[0..@nresume)
+ * are comparisons left open earlier that the search takes up again: they are
+ * open once more, and their next look is the one their schedule had next.
+ * @deadline (monotonic clock, s; 0: none) is the search's time plan: a round
+ * that would end after it is not started.
  */
 struct pp_settle_how {
 	struct pp_quantity *const *ride;
 	size_t nride;
 	int (*fill)(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *nout,
 		    size_t max);
-	const char *(*matters)(struct pp_session *s, void *arg, const struct pp_quantity *q);
+	const char *(*matters)(struct pp_session *s, void *arg, const struct pp_quantity *q,
+			       struct pp_interval look);
 	void *arg;
+	struct pp_quantity *const *resume;
+	size_t nresume;
+	double deadline;
 };
 
 /*
@@ -39,9 +47,9 @@ struct pp_settle_how {
  * @how's riders (@how may be NULL): whatever has no values yet gets its
  * first ones in the first round, and each looks only at its own fixed sizes,
  * so extra values wait for its later looks.  When the session's --max-runs,
- * --max-time or time plan (s->deadline) cannot pay for the next round, those
- * still open are undecided (pp_decide_give_up).  The session numbers each
- * when decided (pp_session_decided).  More quantities than one run can arm
+ * --max-time or @how's deadline cannot pay for the next round, those still
+ * open are undecided (pp_decide_give_up).  The session numbers each when
+ * decided (pp_session_decided).  More quantities than one run can arm
  * (PP_BATCH_MAX_SLOTS) are settled a batch's worth at a time.  Returns 0,
  * -ENOMEM, or the error of pp_measure() / pp_decide().
  */

@@ -34,7 +34,7 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 		char t[32];
 
 		snprintf(m, sizeof(m), ", minimum detectable effect %s",
-			 pp_fmt_end(q->look.mde, t, 32));
+			 pp_fmt_end(q->final_look.mde, t, 32));
 	}
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
@@ -44,7 +44,8 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
 	       pp_fmt_end(q->cmp.diff.high, i, 32),
 	       base > 0 ? 100.0 * q->cmp.diff.centre / base : 0.0, pp_verdict_word(q->verdict),
-	       q->look.runs / 2, q->look.runs / 2, q->seq.looks, q->seq.looks == 1 ? "" : "s", m);
+	       q->final_look.runs / 2, q->final_look.runs / 2, q->final_look.looks,
+	       q->final_look.looks == 1 ? "" : "s", m);
 	fflush(stdout);
 	free(label);
 }
@@ -331,7 +332,8 @@ static void print_open(FILE *f, const struct pp_session *s)
 		fprintf(f, "  [%u] %s  %s%s [%s, %s] after %zu+%zu runs  ", q->order,
 			label ? label : "?", q->cmp.diff.centre >= 0 ? "+" : "",
 			pp_fmt_ns(q->cmp.diff.centre, a, 32), pp_fmt_end(q->cmp.diff.low, b, 32),
-			pp_fmt_end(q->cmp.diff.high, c, 32), q->look.runs / 2, q->look.runs / 2);
+			pp_fmt_end(q->cmp.diff.high, c, 32), q->final_look.runs / 2,
+			q->final_look.runs / 2);
 		if (q->verdict == PP_V_BOUNDED)
 			fprintf(f, "%s\n", q->left ? q->left : "left open");
 		else if (q->truncated)
@@ -423,7 +425,7 @@ static void print_layouts(FILE *f, const struct pp_session *s, bool *printed)
 /* What the entry's undecided interval would need, at the noise measured. */
 static void print_runs_needed(FILE *f, const struct pp_quantity *e)
 {
-	size_t n = e->look.runs / 2;
+	size_t n = e->final_look.runs / 2;
 	double need =
 	    pp_seq_runs_to_decide(e->cmp.diff.centre, (e->cmp.diff.high - e->cmp.diff.low) / 2.0,
 				  e->threshold_ns, true, n);
@@ -447,7 +449,7 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 {
 	char a[32], b[32], c[32], t[32], m[32];
 
-	if (!e->seq.looks) {
+	if (!e->final_look.looks) {
 		fprintf(f, "Undecided: %s was spent before %s could be compared.\n",
 			pp_spent_option(e->truncated), pp_fn_name(e->fn[PP_CUR]));
 		return;
@@ -456,10 +458,10 @@ static void print_undecided(FILE *f, const struct pp_quantity *e)
 	    f,
 	    "Undecided: could not decide within %zu runs whether %s got slower: difference "
 	    "%s%s [%s, %s] at %.4g%% confidence, threshold %s, minimum detectable effect %s.%s\n",
-	    e->look.runs, pp_fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
+	    e->final_look.runs, pp_fn_name(e->fn[PP_CUR]), e->cmp.diff.centre >= 0 ? "+" : "",
 	    pp_fmt_ns(e->cmp.diff.centre, a, 32), pp_fmt_end(e->cmp.diff.low, b, 32),
-	    pp_fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->look.confidence,
-	    pp_fmt_ns(e->threshold_ns, t, 32), pp_fmt_end(e->look.mde, m, 32),
+	    pp_fmt_end(e->cmp.diff.high, c, 32), 100.0 * e->final_look.confidence,
+	    pp_fmt_ns(e->threshold_ns, t, 32), pp_fmt_end(e->final_look.mde, m, 32),
 	    e->truncated == PP_SPENT_RUNS   ? " (--max-runs was spent)"
 	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
 					    : "");

@@ -18,7 +18,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "pinpoint/decide.h"
+#include "pinpoint/decide_priv.h"
 #include "pinpoint/session.h"
 
 #include "check.h"
@@ -47,14 +47,17 @@ static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run
 	}
 }
 
+static struct pp_decision dec;
+
 static void setup(struct pp_quantity *q, unsigned looks, double centre)
 {
-	memset(&q->design, 0, sizeof(q->design));
-	q->design.alpha = 0.05;
-	q->design.threshold = 1.0;
-	q->seq.looks = looks;
-	q->seq.spent = 0.01;
-	q->look.diff.centre = centre;
+	(void)q;
+	memset(&dec, 0, sizeof(dec));
+	dec.design.alpha = 0.05;
+	dec.design.threshold = 1.0;
+	dec.seq.looks = looks;
+	dec.seq.spent = 0.01;
+	dec.look.diff.centre = centre;
 }
 
 int main(void)
@@ -70,37 +73,37 @@ int main(void)
 
 	fill(r, &q, 5.0, 0.2);
 	setup(&q, 4, 0.3);
-	CHECK(pp_decide_layouts_block(&q, N),
+	CHECK(pp_decide_layouts_block(&q, &dec, N),
 	      "layouts 5x the threshold, estimate 0.3: not stopped");
 	CHECK(q.layout_floor > 1.0, "floor %.3f, want above the threshold", q.layout_floor);
 	setup(&q, 3, 0.3);
-	CHECK(!pp_decide_layouts_block(&q, N), "stopped before the fourth look");
+	CHECK(!pp_decide_layouts_block(&q, &dec, N), "stopped before the fourth look");
 	setup(&q, 4, 30.0);
-	CHECK(!pp_decide_layouts_block(&q, N), "estimate 30x the threshold: stopped");
-	CHECK(!pp_decide_layouts_block(&q, 3 * K), "three runs a layout: stopped");
+	CHECK(!pp_decide_layouts_block(&q, &dec, N), "estimate 30x the threshold: stopped");
+	CHECK(!pp_decide_layouts_block(&q, &dec, 3 * K), "three runs a layout: stopped");
 
 	/* an estimate between 0 and T whose floor reaches past T: the interval
 	 * clears 0 but can never fall below T, and no verdict is within reach */
 	fill(r, &q, 1.2, 0.2);
 	setup(&q, 4, 0.5);
-	pp_decide_layouts_block(&q, N);
+	pp_decide_layouts_block(&q, &dec, N);
 	floor = q.layout_floor;
 	/* (Student's quantile, wider than the normal one) */
 	CHECK(floor > 0.2 && floor < 0.8, "floor %.3f, want 0.2 to 0.8 of the threshold", floor);
 	setup(&q, 4, 1.0 - floor / 2);
-	CHECK(pp_decide_layouts_block(&q, N), "estimate %.3f, floor %.3f: not stopped",
+	CHECK(pp_decide_layouts_block(&q, &dec, N), "estimate %.3f, floor %.3f: not stopped",
 	      1.0 - floor / 2, floor);
 
 	fill(r, &q, 0.0, 0.2);
 	setup(&q, 4, 0.05);
-	CHECK(!pp_decide_layouts_block(&q, N), "layouts that do not differ: stopped (floor %.3f)",
-	      q.layout_floor);
+	CHECK(!pp_decide_layouts_block(&q, &dec, N),
+	      "layouts that do not differ: stopped (floor %.3f)", q.layout_floor);
 	/* noisy runs, layouts that do not differ: whatever the point estimate of
 	 * the between-layout variance, its lower bound stops nothing */
 	for (int i = 0; i < 200; i++) {
 		fill(r, &q, 0.0, 5.0);
 		setup(&q, 4, 0.3);
-		CHECK(!pp_decide_layouts_block(&q, N),
+		CHECK(!pp_decide_layouts_block(&q, &dec, N),
 		      "noise 5x the threshold, no layout effect, "
 		      "sample %d: stopped (floor %.3f)",
 		      i, q.layout_floor);
@@ -108,7 +111,7 @@ int main(void)
 
 	q.series[0].layout = NULL;
 	setup(&q, 4, 0.3);
-	CHECK(!pp_decide_layouts_block(&q, N), "runs in one layout: stopped");
+	CHECK(!pp_decide_layouts_block(&q, &dec, N), "runs in one layout: stopped");
 	gsl_rng_free(r);
 	return report("layouts-block");
 }

@@ -243,8 +243,8 @@ static unsigned check_aa(enum pp_test test, enum noise noise, double scale, doub
 			not_slower += q->verdict == PP_V_NOT_SLOWER;
 			runs += (double)s.runs_used;
 			CHECK(precision > 0 || q->verdict != PP_V_SAME, "threshold 0 gave SAME");
-			CHECK(q->look.spent <= q->alpha * (1 + 1e-12), "spent %g of %g",
-			      q->look.spent, q->alpha);
+			CHECK(q->final_look.alpha_spent <= q->alpha * (1 + 1e-12), "spent %g of %g",
+			      q->final_look.alpha_spent, q->alpha);
 		}
 		pp_session_free(&s);
 	}
@@ -326,9 +326,12 @@ static void check_undecided(void)
 	CHECK(q && q->verdict == PP_V_UNDECIDED, "a noisy entry within 60 runs is %s",
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	if (q) {
-		CHECK(q->look.runs == 120, "undecided after %zu runs, budget 120", q->look.runs);
-		CHECK(q->seq.looks == 5, "%u looks, want 5 (15, 21, 30, 42, 60)", q->seq.looks);
-		CHECK(isfinite(q->look.mde) && q->look.mde > 2.0, "MDE %g", q->look.mde);
+		CHECK(q->final_look.runs == 120, "undecided after %zu runs, budget 120",
+		      q->final_look.runs);
+		CHECK(q->final_look.looks == 5, "%u looks, want 5 (15, 21, 30, 42, 60)",
+		      q->final_look.looks);
+		CHECK(isfinite(q->final_look.mde) && q->final_look.mde > 2.0, "MDE %g",
+		      q->final_look.mde);
 		CHECK(isfinite(q->cmp.diff.low) && q->cmp.diff.low < 2.0 && q->cmp.diff.high > 2.0,
 		      "interval [%g, %g]", q->cmp.diff.low, q->cmp.diff.high);
 		CHECK(!q->truncated, "the comparison's own budget was spent, not --max-runs");
@@ -343,8 +346,8 @@ static void check_undecided(void)
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	CHECK(s.runs_used <= 70, "%zu runs used, --max-runs 70", s.runs_used);
 	if (q)
-		CHECK(q->look.runs == 60 && q->seq.looks == 3, "stopped at %zu runs, %u looks",
-		      q->look.runs, q->seq.looks);
+		CHECK(q->final_look.runs == 60 && q->final_look.looks == 3,
+		      "stopped at %zu runs, %u looks", q->final_look.runs, q->final_look.looks);
 	pp_session_free(&s);
 }
 
@@ -363,7 +366,7 @@ static void check_decides(void)
 	CHECK(q && q->verdict == PP_V_SLOWER, "a +10%% entry is %s",
 	      q ? pp_verdict_name(q->verdict) : "missing");
 	CHECK(s.threshold_fixed && fabs(s.threshold_ns - 2.0) < 0.1 && q &&
-		  q->design.threshold == s.threshold_ns,
+		  q->threshold_ns == s.threshold_ns,
 	      "threshold %g, want 2%% of the previous median (about 2)", s.threshold_ns);
 	pp_session_free(&s);
 	sim.shift = 0.0;
@@ -388,10 +391,11 @@ static void check_fixed_looks(void)
 	sim.scale = 1.0;
 	sim.shift = 10.0;
 	q = session(&s, &opt, 2.0, 45);
-	CHECK(q && q->verdict == PP_V_SLOWER && q->seq.looks == 1 && q->look.runs == 30,
+	CHECK(q && q->verdict == PP_V_SLOWER && q->final_look.looks == 1 &&
+		  q->final_look.runs == 30,
 	      "with 45 values at hand: %s at look %u, %zu runs",
-	      q ? pp_verdict_name(q->verdict) : "missing", q ? q->seq.looks : 0,
-	      q ? q->look.runs : 0);
+	      q ? pp_verdict_name(q->verdict) : "missing", q ? q->final_look.looks : 0,
+	      q ? q->final_look.runs : 0);
 	CHECK(s.runs_used == 2 * 46, "%zu runs used: settle measured again", s.runs_used);
 	pp_session_free(&s);
 }
