@@ -16,6 +16,7 @@
 #include "core/json_string.h"
 #include "pinpoint/decide.h"
 #include "pinpoint/history.h"
+#include "pinpoint/outcome.h"
 #include "pinpoint/report/report.h"
 
 static void put_num(FILE *f, const char *key, double v)
@@ -26,21 +27,18 @@ static void put_num(FILE *f, const char *key, double v)
 		fprintf(f, ",\"%s\":null", key);
 }
 
-static void put_line(FILE *f, const struct pp_session *s)
+static void put_line(FILE *f, const struct pp_outcome *o)
 {
-	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
-	bool decided = e && e->decided;
-	const struct pp_node *last = NULL; /* the end of the bottleneck chain */
+	const struct pp_outcome_cmp *e = o->entry;
 
-	fprintf(f, "{\"time\":%.3f,\"entry\":", s->started_wall);
-	pp_json_put_string(f, s->opt->entry);
+	fprintf(f, "{\"time\":%.3f,\"entry\":", o->s->started_wall);
+	pp_json_put_string(f, o->opt->entry);
 	fputs(",\"previous\":", f);
-	pp_json_put_string(f, s->rev[PP_PREV].dir);
+	pp_json_put_string(f, o->dir[PP_PREV]);
 	fputs(",\"current\":", f);
-	pp_json_put_string(f, s->rev[PP_CUR].dir);
-	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d",
-		decided ? pp_verdict_name(e->verdict) : "none", s->outcome);
-	if (decided) {
+	pp_json_put_string(f, o->dir[PP_CUR]);
+	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d", o->verdict_name, o->status);
+	if (o->decided) {
 		for (int r = 0; r < 2; r++) {
 			struct pp_interval iv = e->ci[r];
 			char key[32];
@@ -56,25 +54,16 @@ static void put_line(FILE *f, const struct pp_session *s)
 		put_num(f, "diff_low_ns", e->cmp.diff.low);
 		put_num(f, "diff_high_ns", e->cmp.diff.high);
 		put_num(f, "threshold_ns", e->threshold_ns);
-		fprintf(f, ",\"runs\":[%zu,%zu]", e->series[PP_PREV].n, e->series[PP_CUR].n);
+		fprintf(f, ",\"runs\":[%zu,%zu]", e->q->series[PP_PREV].n, e->q->series[PP_CUR].n);
 	}
-	for (size_t i = 1; i < s->nnodes; i++)
-		if (s->nodes[i].chain && s->nodes[i].q &&
-		    (!last || s->nodes[i].depth >= last->depth))
-			last = &s->nodes[i];
-	if (last) {
-		char *label = pp_quantity_label(last->q);
-
-		if (label) {
-			fputs(",\"call\":", f);
-			pp_json_put_string(f, label);
-			free(label);
-		}
+	if (o->chain_call) {
+		fputs(",\"call\":", f);
+		pp_json_put_string(f, o->chain_call->label);
 	}
 	fputs("}\n", f);
 }
 
-int pp_history_append(const struct pp_session *s, const char *path)
+int pp_history_append(const struct pp_outcome *o, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -84,7 +73,7 @@ int pp_history_append(const struct pp_session *s, const char *path)
 
 	if (!m)
 		return -ENOMEM;
-	put_line(m, s);
+	put_line(m, o);
 	if (fclose(m)) {
 		free(buf);
 		return -ENOMEM;

@@ -27,8 +27,9 @@ struct pp_history_entry {
 	double diff_ns, diff_low, diff_high, threshold_ns;
 };
 
-/* Append the session @s (its entry, verdict and exit status) to @path.  0 or -errno. */
-int pp_history_append(const struct pp_session *s, const char *path);
+struct pp_outcome;
+/* Append the outcome @o (its entry, verdict and exit status) to @path.  0 or -errno. */
+int pp_history_append(const struct pp_outcome *o, const char *path);
 
 /*
  * The sessions of @path for entry @entry, oldest first, in *@out (malloc'ed).

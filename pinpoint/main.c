@@ -36,6 +36,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/noise.h"
 #include "pinpoint/options.h"
+#include "pinpoint/outcome.h"
 #include "pinpoint/plan.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/json.h"
@@ -176,15 +177,15 @@ static void remove_workdir(const char *dir)
  * the other, and each failure gets its line; a report that cannot be
  * written turns a verdict (0 or 1) into exit status 3.
  */
-static int write_report(const struct pp_session *s, const char *path,
-			int (*write)(const struct pp_session *s, const char *path), int code)
+static int write_report(const struct pp_outcome *o, const char *path,
+			int (*write)(const struct pp_outcome *o, const char *path), int code)
 {
 	char msg[PATH_MAX + 64];
 	int err;
 
-	if (!path || s->outcome == PP_EXIT_USAGE)
+	if (!path)
 		return code;
-	err = write(s, path);
+	err = write(o, path);
 	if (!err)
 		return code;
 	pr_err("%s", pp_write_failure(err, path, msg, sizeof(msg)));
@@ -433,7 +434,8 @@ static int make_layouts(struct pp_session *s)
 	return err;
 }
 
-/* The pipeline: discover -> layouts -> plan (measure, decide); the session's exit status. */
+/* The pipeline: discover -> layouts -> plan (measure, decide); 0 or the exit status of a failure.
+ */
 static int run_pipeline(struct pp_session *s)
 {
 	int err, code;
@@ -453,33 +455,39 @@ static int run_pipeline(struct pp_session *s)
 		pp_noise_check(s->opt, "/proc", "/sys");
 		err = pp_plan(s);
 	}
-	/* An entry that could not be decided is no clean result. */
-	if (!err && s->nq && s->q[0]->decided && s->q[0]->verdict == PP_V_UNDECIDED)
-		s->outcome = PP_EXIT_UNDECIDED;
 	s->finished = pp_now();
 	code = outcome_of(err);
-	if (code == GO_ON)
-		code = s->outcome;
-	else if (code == PP_EXIT_INTERRUPTED)
+	if (code == PP_EXIT_INTERRUPTED)
 		s->interrupted = true;
 	if (code == PP_EXIT_MEASUREMENT)
 		pr_err("measurement failed: %s", s->failure ? s->failure : strerror(-err));
-	s->outcome = code;
-	return code;
+	return code == GO_ON ? 0 : code;
 }
 
-/* The verdict on stdout, the history line, --json and --html; the exit status. */
-static int report(const struct pp_session *s, int code)
+/*
+ * The verdict on stdout, --json and --html, then the history line with the
+ * exit status they leave (a report that cannot be written makes it 3).
+ */
+static int report(const struct pp_session *s, int failed)
 {
 	const struct pp_options *opt = s->opt;
+	struct pp_outcome o;
 	int err;
 
-	if (code != PP_EXIT_USAGE)
-		pp_report_verdict(s, stdout);
-	if (opt->history && code != PP_EXIT_USAGE && (err = pp_history_append(s, opt->history)))
+	if (failed == PP_EXIT_USAGE)
+		return failed;
+	if (pp_outcome_build(&o, s, failed)) {
+		pr_err("out of memory making the report");
+		return PP_EXIT_MEASUREMENT;
+	}
+	pp_report_verdict(&o, stdout);
+	o.status = write_report(&o, opt->json, pp_json_write, o.status);
+	o.status = write_report(&o, opt->html, pp_html_write, o.status);
+	if (opt->history && (err = pp_history_append(&o, opt->history)))
 		pr_warn("cannot append to the history %s: %s", opt->history, strerror(-err));
-	code = write_report(s, opt->json, pp_json_write_session, code);
-	return write_report(s, opt->html, pp_html_write_session, code);
+	err = o.status;
+	pp_outcome_free(&o);
+	return err;
 }
 
 int main(int argc, char **argv)

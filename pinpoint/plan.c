@@ -40,11 +40,8 @@ int pp_plan(struct pp_session *s)
 	err = pp_settle(s, &e, 1, NULL);
 	if (err)
 		return err;
-	if (e->verdict != PP_V_SLOWER) {
-		s->outcome = PP_EXIT_NO_REGRESSION;
+	if (e->verdict != PP_V_SLOWER)
 		return 0;
-	}
-	s->outcome = PP_EXIT_REGRESSION;
 	root = pp_node_add(s, PP_NODE_ENTRY, -1, entry, e);
 	if (root < 0)
 		return -ENOMEM;

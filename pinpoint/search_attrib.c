@@ -984,8 +984,10 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
 		const char *stop = pp_dig_stop(s, st->v->fn, at, st->layer, callee);
 
-		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR]))
+		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR])) {
 			stop = "recursion: already inspected";
+			s->nodes[c].recursive = true;
+		}
 		if (!stop && a->paths >= s->opt->max_paths) {
 			stop = "budget: --max-paths reached";
 			s->budget_cut = true;

@@ -167,6 +167,7 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	struct found f = {0};
 	char *why = NULL;
 	const char *stop;
+	bool recursive;
 	int err, i;
 
 	if (pp_fnset_add(v, fn[PP_CUR]))
@@ -221,12 +222,14 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 
 		stop = pp_dig_stop(s, fn, k, layer, callee);
 	}
-	if (!stop && pp_fnset_has(v, callee[PP_CUR]))
+	recursive = !stop && pp_fnset_has(v, callee[PP_CUR]);
+	if (recursive)
 		stop = "recursion: already inspected";
 	i = add_step(s, PP_NODE_CALL, at, fn, f.first, f.first,
 		     pp_quantity_get(s, PP_Q_RANGE, fn, f.first, f.first), stop);
 	if (i < 0)
 		return -ENOMEM;
+	s->nodes[i].recursive = recursive;
 	if (stop)
 		return 0;
 	return digging_find(s, callee, layer + 1, i, v);

@@ -320,24 +320,26 @@ void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char 
 	snprintf(buf, len, "%s/results-%s", s->workdir, s->rev[r].label);
 }
 
+/* Each verdict as the JSON report spells it, and as the text report prints it. */
+static const struct {
+	const char *name, *word;
+} verdicts[] = {
+    [PP_V_SAME] = {"same", "same"},
+    [PP_V_SLOWER] = {"slower", "SLOWER"},
+    [PP_V_FASTER] = {"faster", "faster"},
+    [PP_V_UNDECIDED] = {"undecided", "UNDECIDED"},
+    [PP_V_NOT_SLOWER] = {"not-slower", "not slower"},
+    [PP_V_SLOWER_BELOW] = {"slower-below-threshold", "slower, below threshold"},
+    [PP_V_FASTER_BELOW] = {"faster-below-threshold", "faster, below threshold"},
+    [PP_V_BOUNDED] = {"bounded", "left open"},
+};
+
 const char *pp_verdict_name(enum pp_verdict v)
 {
-	switch (v) {
-	case PP_V_SLOWER:
-		return "slower";
-	case PP_V_FASTER:
-		return "faster";
-	case PP_V_UNDECIDED:
-		return "undecided";
-	case PP_V_NOT_SLOWER:
-		return "not-slower";
-	case PP_V_SLOWER_BELOW:
-		return "slower-below-threshold";
-	case PP_V_FASTER_BELOW:
-		return "faster-below-threshold";
-	case PP_V_BOUNDED:
-		return "bounded";
-	default:
-		return "same";
-	}
+	return (unsigned)v < sizeof(verdicts) / sizeof(verdicts[0]) ? verdicts[v].name : "same";
+}
+
+const char *pp_verdict_word(enum pp_verdict v)
+{
+	return (unsigned)v < sizeof(verdicts) / sizeof(verdicts[0]) ? verdicts[v].word : "same";
 }

@@ -218,6 +218,7 @@ struct pp_node {
 	bool chain;	  /* on the bottleneck chain */
 	unsigned rank;	  /* 1-based rank among the further contributors, 0 = none */
 	const char *stop; /* why the search stopped here, or NULL */
+	bool recursive;	  /* stopped at a call to a function the search inspects already */
 	char *detail;	  /* what changed, or which calls are inlined here; or NULL */
 	/*
 	 * A function searched (account.c): its whole time measured with its
@@ -256,8 +257,7 @@ struct pp_session {
 	size_t nnodes;
 	struct pp_node *nodes; /* the attribution tree, the entry's node first */
 	bool budget_cut;       /* --max-paths left slower calls unexamined */
-	int outcome;	       /* enum pp_exit */
-	char *failure;	       /* what failed, when outcome is PP_EXIT_MEASUREMENT */
+	char *failure;	       /* what failed to measure (the first failure) */
 	bool interrupted;
 	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished;   /* monotonic clock, s */
@@ -373,6 +373,9 @@ void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char 
  * spells verdicts.
  */
 const char *pp_verdict_name(enum pp_verdict v);
+/* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ...:
+ * as the text report prints verdicts (the same table as pp_verdict_name's). */
+const char *pp_verdict_word(enum pp_verdict v);
 
 void pp_session_free(struct pp_session *s);
 

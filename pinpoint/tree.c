@@ -6,7 +6,6 @@
  * marked it) and the ranks of the further contributors.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "pinpoint/tree.h"
 
@@ -51,7 +50,7 @@ static void order_children(struct pp_session *s, int p)
 
 static bool recursive(const struct pp_node *n)
 {
-	return n->stop && !strncmp(n->stop, "recursion", 9);
+	return n->recursive;
 }
 
 /*

@@ -63,28 +63,6 @@ char *pp_quantity_label(const struct pp_quantity *q)
 	return r < 0 ? NULL : l;
 }
 
-const char *pp_verdict_word(enum pp_verdict v)
-{
-	switch (v) {
-	case PP_V_SLOWER:
-		return "SLOWER";
-	case PP_V_FASTER:
-		return "faster";
-	case PP_V_UNDECIDED:
-		return "UNDECIDED";
-	case PP_V_NOT_SLOWER:
-		return "not slower";
-	case PP_V_SLOWER_BELOW:
-		return "slower, below threshold";
-	case PP_V_FASTER_BELOW:
-		return "faster, below threshold";
-	case PP_V_BOUNDED:
-		return "left open";
-	default:
-		return "same";
-	}
-}
-
 /* A time, or "-inf"/"+inf" for the open end of an interval. */
 const char *pp_fmt_end(double ns, char *buf, unsigned len)
 {

@@ -18,47 +18,46 @@
 #include "pinpoint/decide.h"
 #include "pinpoint/log.h"
 #include "pinpoint/history.h"
+#include "pinpoint/outcome.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/overview.h"
 #include "pinpoint/report/plots.h"
 #include "pinpoint/report/report.h"
 
-static void chain(FILE *f, const struct pp_session *s)
+static void chain(FILE *f, const struct pp_outcome *o)
 {
-	fputs("<pre class=\"chain\">", f);
-	{
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
 
-		if (m) {
-			pp_report_verdict((struct pp_session *)s, m);
-			fclose(m);
-			pp_svg_escape(f, buf);
-			free(buf);
-		}
+	fputs("<pre class=\"chain\">", f);
+	if (m) {
+		pp_report_verdict(o, m);
+		fclose(m);
+		pp_svg_escape(f, buf);
+		free(buf);
 	}
 	fputs("</pre>\n", f);
 }
 
 /* Node @i and its parts as nested <details>; a node opens to its comparison's plot. */
-static void tree_node(FILE *f, const struct pp_session *s, int i)
+static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 {
-	const struct pp_node *n = &s->nodes[i];
-	char *name = pp_node_name(s, n);
-	char a[32], b[32], c[32];
+	const struct pp_outcome_node *n = &o->nodes[i];
 	const char *cls = n->sign > 0 ? "slower" : n->sign < 0 ? "faster" : "same";
+	char a[32], b[32], c[32];
 
+	if (n->zero)
+		return;
 	fprintf(f, "<details class=\"node\"%s><summary><span class=\"%s\">%c ",
 		n->chain ? " open" : "", cls,
 		n->sign > 0   ? '+'
 		: n->sign < 0 ? '-'
 			      : ' ');
-	pp_svg_escape(f, name);
-	free(name);
+	pp_svg_escape(f, n->name);
 	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "",
 		pp_fmt_ns(n->diff.centre, a, 32));
-	if (n->kind == PP_NODE_REST)
+	if (n->point)
 		fprintf(f, " (point estimate)");
 	else
 		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
@@ -76,32 +75,32 @@ static void tree_node(FILE *f, const struct pp_session *s, int i)
 		pp_svg_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
-	if (n->q && n->q->decided)
-		pp_svg_comparison(f, n->q);
-	for (int k = n->child; k >= 0; k = s->nodes[k].next)
-		tree_node(f, s, k);
+	if (n->cmp && n->cmp->decided)
+		pp_svg_comparison(f, n->cmp);
+	for (int k = n->child; k >= 0; k = o->nodes[k].next)
+		tree_node(f, o, k);
 	fputs("</details>\n", f);
 }
 
-static void tree(FILE *f, const struct pp_session *s)
+static void tree(FILE *f, const struct pp_outcome *o)
 {
-	if (!s->nnodes)
+	if (!o->nnodes)
 		return;
 	fputs("<h2>Attribution tree</h2>\n<div class=\"tree\">\n", f);
-	tree_node(f, s, 0);
+	tree_node(f, o, 0);
 	fputs("</div>\n", f);
 }
 
 /* The entry over the sessions of --history, this one included. */
-static void trend(FILE *f, const struct pp_session *s)
+static void trend(FILE *f, const struct pp_outcome *o)
 {
 	struct pp_history_entry *h;
 	size_t bad;
 	long n;
 
-	if (!s->opt->history)
+	if (!o->opt->history)
 		return;
-	n = pp_history_load(s->opt->history, s->opt->entry, &h, &bad);
+	n = pp_history_load(o->opt->history, o->opt->entry, &h, &bad);
 	if (n > 0) {
 		fprintf(f, "<h2>The entry over %ld session%s</h2>\n", n, n == 1 ? "" : "s");
 		pp_svg_trend(f, h, (size_t)n);
@@ -110,30 +109,27 @@ static void trend(FILE *f, const struct pp_session *s)
 }
 
 /* The code layouts, in one line; a warning when they were not varied. */
-static void layouts(FILE *f, const struct pp_session *s)
+static void layouts(FILE *f, const struct pp_outcome *o)
 {
-	char line[1024];
-
-	pp_layouts_sentence(s, line, sizeof(line));
-	fprintf(f, "<p class=\"%s\">Layouts: ",
-		pp_layouts_varied(s) ? "layouts" : "layouts not-varied");
-	pp_svg_escape(f, line);
-	if (pp_layouts_spread(s, line, sizeof(line))) {
+	fprintf(f,
+		"<p class=\"%s\">Layouts: ", o->layouts_varied ? "layouts" : "layouts not-varied");
+	pp_svg_escape(f, o->layouts_sentence);
+	if (o->has_spread) {
 		fputs(" Layout spread: ", f);
-		pp_svg_escape(f, line);
+		pp_svg_escape(f, o->spread_sentence);
 	}
 	fputs("</p>\n", f);
 }
 
 static void write_html(FILE *f, const void *arg)
 {
-	const struct pp_session *s = arg;
+	const struct pp_outcome *o = arg;
 	char a[32], b[32], c[32], d[32];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>pinpoint: ",
 	      f);
-	pp_svg_escape(f, s->opt->entry);
+	pp_svg_escape(f, o->opt->entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1em 2em;color:#222}\n"
 	      "svg{display:block;width:100%;height:auto}\n"
@@ -147,65 +143,58 @@ static void write_html(FILE *f, const void *arg)
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
 	      f);
-	pp_svg_escape(f, s->opt->entry);
+	pp_svg_escape(f, o->opt->entry);
 	fputs("</h1>\n<table>", f);
 	fputs("<tr><td>previous</td><td>", f);
-	pp_svg_escape(f, s->rev[PP_PREV].dir);
+	pp_svg_escape(f, o->dir[PP_PREV]);
 	fputs("</td></tr><tr><td>current</td><td>", f);
-	pp_svg_escape(f, s->rev[PP_CUR].dir);
+	pp_svg_escape(f, o->dir[PP_CUR]);
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
-		s->opt->runs == PP_RUNS_SHUFFLED
-		    ? (s->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
+		o->opt->runs == PP_RUNS_SHUFFLED
+		    ? (o->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
 						     : "Mann-Whitney U (Hodges-Lehmann shift)")
-		    : (s->opt->test == PP_TEST_WELCH
+		    : (o->opt->test == PP_TEST_WELCH
 			   ? "paired t (mean of the pairs' differences)"
 			   : "Wilcoxon signed-rank on the pairs' differences (Hodges-Lehmann)"),
-		100 * s->opt->confidence, s->opt->precision);
-	{
-		char line[256];
-
-		fputs("<p>", f);
-		pp_svg_escape(f, pp_runs_sentence(s, line, sizeof(line)));
-		fputs("</p>\n", f);
-	}
-	layouts(f, s);
-	if (s->nnodes) {
+		100 * o->opt->confidence, o->opt->precision);
+	fputs("<p>", f);
+	pp_svg_escape(f, o->runs_sentence);
+	fputs("</p>\n", f);
+	layouts(f, o);
+	if (o->nnodes) {
 		fputs("<h2>The search</h2>\n", f);
-		pp_svg_overview(f, s);
+		pp_svg_overview(f, o);
 	}
-	trend(f, s);
-	chain(f, s);
-	tree(f, s);
+	trend(f, o);
+	chain(f, o);
+	tree(f, o);
 	for (unsigned order = 1;; order++) {
-		const struct pp_quantity *q = NULL;
-		char *label;
+		const struct pp_outcome_cmp *q = NULL;
 
-		for (size_t i = 0; i < s->nq; i++)
-			if (s->q[i]->decided && s->q[i]->order == order)
-				q = s->q[i];
+		for (size_t i = 0; i < o->ncmp; i++)
+			if (o->cmp[i].decided && o->cmp[i].order == order)
+				q = &o->cmp[i];
 		if (!q)
 			break;
-		label = pp_quantity_label(q);
 		fprintf(f, "<h2>[%u] ", order);
-		pp_svg_escape(f, label);
-		free(label);
-		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n",
-			pp_verdict_name(q->verdict), pp_verdict_name(q->verdict));
+		pp_svg_escape(f, q->label);
+		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", q->verdict_name,
+			q->verdict_name);
 		fprintf(f,
 			"<p>difference %s%s [%s, %s], threshold &#177;%s, p = %.3g, %zu and %zu "
 			"runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),
-			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->series[PP_PREV].n,
-			q->series[PP_CUR].n);
+			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->q->series[PP_PREV].n,
+			q->q->series[PP_CUR].n);
 		pp_svg_comparison(f, q);
 	}
 	fputs("</body></html>\n", f);
 }
 
-int pp_html_write_session(const struct pp_session *s, const char *path)
+int pp_html_write(const struct pp_outcome *o, const char *path)
 {
-	return pp_write_atomic(path, write_html, s);
+	return pp_write_atomic(path, write_html, o);
 }

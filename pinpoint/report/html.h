@@ -5,9 +5,9 @@
 #ifndef PINPOINT_HTML_H
 #define PINPOINT_HTML_H
 
-#include "pinpoint/session.h"
+#include "pinpoint/outcome.h"
 
-/* Write the report to @path atomically.  Returns 0 or -errno. */
-int pp_html_write_session(const struct pp_session *s, const char *path);
+/* Write the report of @o to @path atomically.  Returns 0 or -errno. */
+int pp_html_write(const struct pp_outcome *o, const char *path);
 
 #endif /* PINPOINT_HTML_H */

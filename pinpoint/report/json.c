@@ -17,6 +17,7 @@
 #include "pinpoint/decide.h"
 #include "pinpoint/log.h"
 #include "pinpoint/report/json.h"
+#include "pinpoint/outcome.h"
 #include "pinpoint/report/platform.h"
 #include "pinpoint/report/report.h"
 
@@ -542,49 +543,33 @@ static void node_fields(struct pp_json *j, const struct pp_node *n)
 	pp_json_str(j, "detail", n->detail);
 }
 
-static void write_chain(struct pp_json *j, const struct pp_session *s)
+static void write_chain(struct pp_json *j, const struct pp_outcome *o)
 {
 	pp_json_array(j, "bottleneck_chain");
-	for (size_t i = 0; i < s->nnodes; i++) {
-		if (!s->nodes[i].chain)
-			continue;
+	for (size_t k = 0; k < o->nchain; k++) {
 		pp_json_object(j, NULL);
-		node_fields(j, &s->nodes[i]);
+		node_fields(j, o->nodes[o->chain[k]].n);
 		pp_json_end_object(j);
 	}
 	pp_json_end_array(j);
 }
 
 /* The further contributors, in rank order (the chain is the first). */
-static void write_contributors(struct pp_json *j, const struct pp_session *s)
+static void write_contributors(struct pp_json *j, const struct pp_outcome *o)
 {
 	pp_json_array(j, "contributors");
-	for (unsigned r = 1;; r++) {
-		size_t i;
+	for (size_t k = 0; k < o->ncontrib; k++) {
+		const struct pp_outcome_node *n = &o->nodes[o->contrib[k]];
 
-		for (i = 0; i < s->nnodes && s->nodes[i].rank != r; i++)
-			;
-		if (i == s->nnodes)
-			break;
 		pp_json_object(j, NULL);
-		pp_json_int(j, "rank", r + 1);
-		pp_json_int(j, "node", (long long)i);
-		pp_json_str(j, "kind", node_kind(s->nodes[i].kind));
-		pp_json_str(j, "function", pp_node_function(&s->nodes[i]));
-		interval(j, "cost_ns", s->nodes[i].diff);
+		pp_json_int(j, "rank", n->rank + 1);
+		pp_json_int(j, "node", o->contrib[k]);
+		pp_json_str(j, "kind", node_kind(n->kind));
+		pp_json_str(j, "function", pp_node_function(n->n));
+		interval(j, "cost_ns", n->diff);
 		pp_json_end_object(j);
 	}
 	pp_json_end_array(j);
-}
-
-/* Whether @n's numbers come from the runs that measured its function's parts together. */
-static bool accounted(const struct pp_session *s, const struct pp_node *n)
-{
-	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
-
-	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-		p = &s->nodes[p->parent];
-	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
 }
 
 /* A function's whole, its parts together and its remainder, from the same runs. */
@@ -635,11 +620,10 @@ static void write_accounting(struct pp_json *j, const struct pp_session *s, cons
 	pp_json_end_object(j);
 }
 
-static void write_time(struct pp_json *j, const struct pp_session *s)
+static void write_time(struct pp_json *j, const struct pp_outcome *o)
 {
-	struct pp_time_use u;
+	const struct pp_time_use u = o->time;
 
-	pp_time_use(s, &u);
 	pp_json_object(j, "time");
 	pp_json_num(j, "total_s", u.total_s);
 	pp_json_num(j, "builds_s", u.builds_s);
@@ -659,10 +643,12 @@ static void write_time(struct pp_json *j, const struct pp_session *s)
 	pp_json_end_object(j);
 }
 
-static void write_tree(struct pp_json *j, const struct pp_session *s)
+static void write_tree(struct pp_json *j, const struct pp_outcome *o)
 {
-	write_contributors(j, s);
-	pp_json_bool(j, "search_cut_short", s->budget_cut);
+	const struct pp_session *s = o->s;
+
+	write_contributors(j, o);
+	pp_json_bool(j, "search_cut_short", o->budget_cut);
 	pp_json_array(j, "tree");
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct pp_node *n = &s->nodes[i];
@@ -678,7 +664,7 @@ static void write_tree(struct pp_json *j, const struct pp_session *s)
 		node_fields(j, n);
 		pp_json_num(j, "share", n->share);
 		interval(j, "share_interval", n->share_ci);
-		pp_json_bool(j, "point_estimate", n->kind == PP_NODE_REST && !accounted(s, n));
+		pp_json_bool(j, "point_estimate", o->nodes[i].point);
 		write_accounting(j, s, n);
 		pp_json_int(j, "sign", n->sign);
 		pp_json_bool(j, "chain", n->chain);
@@ -703,41 +689,35 @@ static void platform_json(struct pp_json *j, const struct pp_platform *p)
 
 static void write_json(FILE *f, const void *arg)
 {
-	const struct pp_session *s = arg;
-	struct pp_platform plat;
+	const struct pp_outcome *o = arg;
+	const struct pp_session *s = o->s;
 	struct pp_json j;
 
-	pp_platform_read(&plat, s);
 	pp_json_begin(&j, f);
 	pp_json_str(&j, "format", "pinpoint-report");
 	pp_json_int(&j, "version", 1);
 	pp_json_str(&j, "pinpoint_version", PP_VERSION);
 	pp_json_num(&j, "started", s->started_wall);
 	pp_json_num(&j, "duration_s", s->finished - s->started);
-	pp_json_str(&j, "outcome",
-		    s->outcome == PP_EXIT_REGRESSION	  ? "regression"
-		    : s->outcome == PP_EXIT_NO_REGRESSION ? "no-regression"
-		    : s->outcome == PP_EXIT_MEASUREMENT	  ? "measurement-failed"
-		    : s->outcome == PP_EXIT_UNDECIDED	  ? "undecided"
-							  : "error");
-	pp_json_int(&j, "exit_code", s->outcome);
-	pp_json_bool(&j, "interrupted", s->interrupted);
-	pp_json_str(&j, "failure", s->failure);
-	platform_json(&j, &plat);
+	pp_json_str(&j, "outcome", pp_status_name(o->status));
+	pp_json_int(&j, "exit_code", o->status);
+	pp_json_bool(&j, "interrupted", o->interrupted);
+	pp_json_str(&j, "failure", o->failure);
+	platform_json(&j, &o->platform);
 	write_options(&j, s);
 	write_measurement(&j, s);
 	write_revisions(&j, s);
 	write_layouts(&j, s);
 	write_comparisons(&j, s);
-	write_chain(&j, s);
-	write_tree(&j, s);
+	write_chain(&j, o);
+	write_tree(&j, o);
 	write_runs(&j, s);
-	write_time(&j, s);
+	write_time(&j, o);
 	pp_json_end_object(&j);
 	fputc('\n', f);
 }
 
-int pp_json_write_session(const struct pp_session *s, const char *path)
+int pp_json_write(const struct pp_outcome *o, const char *path)
 {
-	return pp_write_atomic(path, write_json, s);
+	return pp_write_atomic(path, write_json, o);
 }

@@ -28,7 +28,8 @@ void pp_json_int(struct pp_json *j, const char *key, long long v);
 void pp_json_bool(struct pp_json *j, const char *key, bool v);
 void pp_json_null(struct pp_json *j, const char *key);
 
-/* Write the whole session to @path atomically.  Returns 0 or -errno. */
-int pp_json_write_session(const struct pp_session *s, const char *path);
+struct pp_outcome;
+/* Write the outcome @o, with the runs it was measured in, to @path atomically.  0 or -errno. */
+int pp_json_write(const struct pp_outcome *o, const char *path);
 
 #endif /* PINPOINT_JSON_H */

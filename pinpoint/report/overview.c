@@ -27,43 +27,45 @@ void pp_overview_free(struct pp_overview_node *v, size_t n)
 	free(v);
 }
 
-static long walk(const struct pp_session *s, int i, int parent, unsigned depth,
+static long walk(const struct pp_outcome *oc, int i, int parent, unsigned depth,
 		 struct pp_overview_node *v, long n)
 {
-	const struct pp_node *nd = &s->nodes[i];
+	const struct pp_outcome_node *nd = &oc->nodes[i];
 	struct pp_overview_node *o = &v[n];
 	long at = n;
 
+	if (nd->zero) /* a remainder that is zero by construction */
+		return n;
 	o->parent = parent;
 	o->depth = depth;
-	o->label = pp_node_name(s, nd);
+	o->label = strdup(nd->name);
 	if (!o->label)
 		return -ENOMEM;
 	o->diff = nd->diff;
 	o->share = parent < 0 ? 1 : nd->share;
 	o->verdict = nd->sign > 0 ? PP_V_SLOWER : nd->sign < 0 ? PP_V_FASTER : PP_V_SAME;
-	o->order = nd->q ? nd->q->order : 0;
+	o->order = nd->cmp ? nd->cmp->order : 0;
 	n++;
-	for (int k = nd->child; k >= 0 && n >= 0; k = s->nodes[k].next)
-		n = walk(s, k, (int)at, depth + 1, v, n);
+	for (int k = nd->child; k >= 0 && n >= 0; k = oc->nodes[k].next)
+		n = walk(oc, k, (int)at, depth + 1, v, n);
 	return n;
 }
 
-long pp_overview_nodes(const struct pp_session *s, struct pp_overview_node **out)
+long pp_overview_nodes(const struct pp_outcome *o, struct pp_overview_node **out)
 {
 	struct pp_overview_node *v;
 	long n;
 
 	*out = NULL;
-	if (!s->nnodes)
+	if (!o->nnodes)
 		return 0;
-	v = calloc(s->nnodes, sizeof(*v));
+	v = calloc(o->nnodes, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	/* The attribution tree, depth first from the entry's node: parents first. */
-	n = walk(s, 0, -1, 0, v, 0);
+	n = walk(o, 0, -1, 0, v, 0);
 	if (n < 0) {
-		pp_overview_free(v, s->nnodes);
+		pp_overview_free(v, o->nnodes);
 		return n;
 	}
 	*out = v;
@@ -108,10 +110,10 @@ static void label_at(FILE *f, double x, double w, long y, bool dark_box, size_t 
 	}
 }
 
-void pp_svg_overview(FILE *f, const struct pp_session *s)
+void pp_svg_overview(FILE *f, const struct pp_outcome *o)
 {
 	struct pp_overview_node *v;
-	long n = pp_overview_nodes(s, &v);
+	long n = pp_overview_nodes(o, &v);
 	double *x0, *wd, *next_x;
 	char a[32], fill[32];
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pinpoint/session.h"
+#include "pinpoint/outcome.h"
 
 /* A node of the search: a function or a range of its calls, with its difference. */
 struct pp_overview_node {
@@ -25,14 +25,15 @@ struct pp_overview_node {
 };
 
 /*
- * The nodes of the search of @s, parents before children, in *@out
+ * The nodes of the search of @o, parents before children, in *@out
  * (malloc'ed, free with pp_overview_free()).  Returns the number, or -errno.
- * They are the nodes of the attribution tree (s->nodes), depth first.
+ * They are the nodes of the attribution tree (o->nodes), depth first,
+ * without the remainders that are zero by construction.
  */
-long pp_overview_nodes(const struct pp_session *s, struct pp_overview_node **out);
+long pp_overview_nodes(const struct pp_outcome *o, struct pp_overview_node **out);
 void pp_overview_free(struct pp_overview_node *v, size_t n);
 
 /* The overview as an SVG figure (nothing when there are no nodes). */
-void pp_svg_overview(FILE *f, const struct pp_session *s);
+void pp_svg_overview(FILE *f, const struct pp_outcome *o);
 
 #endif /* PINPOINT_OVERVIEW_H */

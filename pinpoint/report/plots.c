@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "pinpoint/decide.h"
 #include "pinpoint/report/plots.h"
+#include "pinpoint/outcome.h"
 
 /* The figure's coordinates (viewBox); the page scales it to its width. */
 #define W 1000
@@ -125,7 +126,7 @@ static double quantile(const double *v, size_t n, double p)
 }
 
 /* The interval of the difference, then 0 and +- the threshold over it, then its centre. */
-static void diff_panel(FILE *f, const struct pp_quantity *q)
+static void diff_panel(FILE *f, const struct pp_outcome_cmp *q)
 {
 	double thr = q->threshold_ns > 0 ? q->threshold_ns : 0;
 	double lo = fmin(fmin(q->cmp.diff.low, -thr), 0), hi = fmax(fmax(q->cmp.diff.high, thr), 0);
@@ -238,17 +239,18 @@ static void box(FILE *f, const struct pp_series *sr, int r, const struct axis *y
 	free(v);
 }
 
-static void runs_panel(FILE *f, const struct pp_quantity *q)
+static void runs_panel(FILE *f, const struct pp_outcome_cmp *q)
 {
 	double lo = INFINITY, hi = -INFINITY, ticks[16];
-	size_t n = q->series[0].n > q->series[1].n ? q->series[0].n : q->series[1].n, nt;
+	size_t n = q->q->series[0].n > q->q->series[1].n ? q->q->series[0].n : q->q->series[1].n,
+	       nt;
 	double xstep = n > 1 ? (double)(RUNS_R - ML - 12) / (double)(n - 1) : 0;
 	struct axis y = {0, 0, RT + RH, RT};
 
 	for (int r = 0; r < 2; r++)
-		for (size_t i = 0; i < q->series[r].n; i++) {
-			lo = fmin(lo, q->series[r].v[i]);
-			hi = fmax(hi, q->series[r].v[i]);
+		for (size_t i = 0; i < q->q->series[r].n; i++) {
+			lo = fmin(lo, q->q->series[r].v[i]);
+			hi = fmax(hi, q->q->series[r].v[i]);
 		}
 	if (!isfinite(lo))
 		return;
@@ -280,11 +282,12 @@ static void runs_panel(FILE *f, const struct pp_quantity *q)
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-dasharray=\"5,3\"/>\n",
 			ML, RUNS_R, yc, yc, colour[r]);
-		for (size_t i = 0; i < q->series[r].n; i++)
+		for (size_t i = 0; i < q->q->series[r].n; i++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>",
-				ML + 6 + xstep * (double)i, map(&y, q->series[r].v[i]), colour[r]);
+				ML + 6 + xstep * (double)i, map(&y, q->q->series[r].v[i]),
+				colour[r]);
 		fputc('\n', f);
-		box(f, &q->series[r], r, &y, RUNS_R + 10 + BOXW * (r ? 0.72 : 0.28));
+		box(f, &q->q->series[r], r, &y, RUNS_R + 10 + BOXW * (r ? 0.72 : 0.28));
 		fprintf(f,
 			"<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
@@ -294,7 +297,7 @@ static void runs_panel(FILE *f, const struct pp_quantity *q)
 	fputs("</g>\n", f);
 }
 
-void pp_svg_comparison(FILE *f, const struct pp_quantity *q)
+void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q)
 {
 	fprintf(f,
 		"<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"100%%\" "

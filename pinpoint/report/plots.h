@@ -34,7 +34,8 @@ size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_
 void pp_svg_escape(FILE *f, const char *s);
 
 /* The figure of comparison @q: difference interval, runs in order, boxes. */
-void pp_svg_comparison(FILE *f, const struct pp_quantity *q);
+struct pp_outcome_cmp;
+void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q);
 
 /* The entry's time over the sessions @h[0..n-1] of a history, oldest first. */
 void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n);

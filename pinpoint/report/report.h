@@ -15,8 +15,9 @@
 
 /* The line of decided comparison @q (s->on_decided); nothing with --quiet. */
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q);
+struct pp_outcome;
 /* The verdict: no regression, or the bottleneck chain; dropped executions. */
-void pp_report_verdict(const struct pp_session *s, FILE *f);
+void pp_report_verdict(const struct pp_outcome *o, FILE *f);
 
 /* ---- common.c: what every format says the same way ---- */
 
@@ -30,8 +31,6 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n);
 const struct pp_prog_call *pp_node_call(const struct pp_node *n, int *rev);
 /* The function a node names: the callee of a call, else the function it is in. */
 const char *pp_node_function(const struct pp_node *n);
-/* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ... */
-const char *pp_verdict_word(enum pp_verdict v);
 /* A time, or "-inf"/"+inf" for the open end of an interval. */
 const char *pp_fmt_end(double ns, char *buf, unsigned len);
 /* FILE:LINE[:COL], or "(no debug info)". */
