@@ -42,12 +42,13 @@ static struct {
 } sim;
 
 /* The measure stage, simulated: pairs of runs, each run in its layout. */
-int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs)
+int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, int layer)
 {
 	size_t total = 2 * (size_t)(s->opt->warmups + runs), w = 2 * (size_t)s->opt->warmups;
 	enum pp_rev_id *order = calloc(total, sizeof(*order));
 	int *layout = calloc(total, sizeof(*layout)), err;
 	double moment = 0;
+	(void)layer; /* one layer here */
 
 	if (!order || !layout) {
 		err = -ENOMEM;

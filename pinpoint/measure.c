@@ -275,7 +275,7 @@ static void progress(struct pp_session *s, unsigned batch, size_t done, size_t t
 
 /* A new batch of @qs, armed for both revisions; NULL when out of memory. */
 static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
-				  int *slot_of[2])
+				  int *slot_of[2], int layer)
 {
 	static const struct pp_arm_how how = {.samples = 0, .session_rule = true};
 	struct pp_arm_how h = how;
@@ -287,7 +287,7 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	b = &s->batches[s->nbatches++];
 	memset(b, 0, sizeof(*b));
 	b->id = (unsigned)s->nbatches;
-	b->layer = s->layer;
+	b->layer = layer;
 	b->nq = n;
 	b->qids = calloc(n, sizeof(*b->qids));
 	if (!b->qids)
@@ -454,7 +454,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 	return err;
 }
 
-int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs)
+int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs, int layer)
 {
 	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven;
 	struct pp_quantity **qs = NULL;
@@ -494,7 +494,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		err = -ENOMEM;
 		goto out;
 	}
-	b = new_batch(s, qs, nq, slot_of);
+	b = new_batch(s, qs, nq, slot_of, layer);
 	/* Warm-ups alternate, measured runs in a random order and layouts (schedule.h). */
 	if (!b || pp_schedule(s, s->opt->warmups, runs, order, layout)) {
 		err = -ENOMEM;

@@ -48,13 +48,13 @@ int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 
 /*
  * One round: measure @qs[0..@nq) (and the terms of the derived ones) in a
- * new batch of runs, --warmups discarded
+ * new batch of runs of @layer (pp_settle_how), --warmups discarded
  * then @runs kept per revision, in the order pp_schedule() draws; each run's
  * values are appended to q->series and recorded in s->runs.  Nothing is
  * measured when the round would take the session beyond --max-runs or
  * --max-time.  Returns 0, -EIO (s->failure says which run failed and how),
  * -EINTR, -ENOMEM.
  */
-int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs);
+int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, int layer);
 
 #endif /* PINPOINT_MEASURE_H */

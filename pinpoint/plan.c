@@ -36,7 +36,6 @@ int pp_plan(struct pp_session *s)
 	if (!e)
 		return -ENOMEM;
 	e->alpha = 1 - s->opt->confidence;
-	s->layer = 0;
 	err = pp_settle(s, &e, 1, NULL);
 	if (err)
 		return err;

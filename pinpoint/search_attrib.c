@@ -757,7 +757,8 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 						  .fill = ride_next_layer,
 						  .matters = matters,
 						  .arg = &rc,
-						  .deadline = st->deadline};
+						  .deadline = st->deadline,
+						  .layer = st->layer + 1};
 
 		share_alpha(batch, 0, n, alpha);
 		err = pp_settle(s, batch, n, &how);
@@ -908,7 +909,6 @@ static double plan_time(struct pp_session *s, int layer, bool chain)
 	double spent = now - (s->measuring > 0 ? s->measuring : s->started);
 	int layers = s->opt->depth - layer;
 
-	s->layer = layer + 1;
 	if (chain || !isfinite(left)) /* the chain, or no --max-time: no plan */
 		return 0;
 	if (layers > 0 && left / layers < spent)
@@ -928,8 +928,11 @@ static int measure_parts(struct pp_session *s, struct fnstate *st, struct pp_qua
 		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
 	} else {
 		struct round_ctx rc = {st, 0, -1, st->dir, &self, 1};
-		const struct pp_settle_how how = {
-		    .ride = &st->total, .nride = 1, .arg = &rc, .deadline = st->deadline};
+		const struct pp_settle_how how = {.ride = &st->total,
+						  .nride = 1,
+						  .arg = &rc,
+						  .deadline = st->deadline,
+						  .layer = st->layer + 1};
 
 		if (!self->alpha)
 			self->alpha = alpha;
@@ -1052,7 +1055,8 @@ static int resume_parts(struct attrib *a, struct fnstate *st)
 						  .nride = 1,
 						  .resume = again,
 						  .nresume = resumed,
-						  .deadline = plan_time(s, st->layer, false)};
+						  .deadline = plan_time(s, st->layer, false),
+						  .layer = st->layer + 1};
 
 		err = pp_settle(s, st->parts.q, st->parts.n, &how);
 	}

@@ -61,10 +61,10 @@ static unsigned split_point(unsigned first, unsigned last)
 }
 
 /* Decide @q, with the halves of its range riding along when BinaryFind needs them. */
-static int compare(struct pp_session *s, struct pp_quantity *q)
+static int compare(struct pp_session *s, struct pp_quantity *q, int layer)
 {
 	struct pp_quantity *half[2];
-	struct pp_settle_how how = {.ride = half};
+	struct pp_settle_how how = {.ride = half, .layer = layer};
 
 	if (q->kind == PP_Q_RANGE && q->last > q->first && s->opt->search == PP_SEARCH_SEED) {
 		unsigned mid = split_point(q->first, q->last);
@@ -91,7 +91,7 @@ static bool give_alpha(struct pp_quantity *q, double alpha)
 
 /* Algorithm 4.3; the whole list's comparison is made at @alpha (its halves share theirs). */
 static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned first,
-		       unsigned last, double alpha, struct found *f)
+		       unsigned last, double alpha, int layer, struct found *f)
 {
 	struct pp_quantity *q = pp_quantity_get(s, PP_Q_RANGE, fn, first, last);
 	unsigned mid;
@@ -100,7 +100,7 @@ static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 	f->yes = false;
 	if (!give_alpha(q, alpha))
 		return -ENOMEM;
-	err = compare(s, q);
+	err = compare(s, q, layer);
 	if (err)
 		return err;
 	if (q->verdict != PP_V_SLOWER)
@@ -110,10 +110,10 @@ static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 		return 0;
 	}
 	mid = split_point(first, last);
-	err = binary_find(s, fn, first, mid, 0, f);
+	err = binary_find(s, fn, first, mid, 0, layer, f);
 	if (err || f->yes)
 		return err;
-	err = binary_find(s, fn, mid + 1, last, 0, f);
+	err = binary_find(s, fn, mid + 1, last, 0, layer, f);
 	if (err || f->yes)
 		return err;
 	/* Slower as a whole, but neither half alone: the whole range is the bottleneck. */
@@ -123,7 +123,7 @@ static int binary_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 
 /* Algorithm 4.2: the first call of the list that got slower, each call compared at @alpha. */
 static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2], unsigned ncalls,
-		       double alpha, struct found *f)
+		       double alpha, int layer, struct found *f)
 {
 	struct pp_quantity **qs = calloc(ncalls ? ncalls : 1, sizeof(*qs));
 	int err = 0;
@@ -140,7 +140,8 @@ static int linear_find(struct pp_session *s, const struct pp_prog_fn *const fn[2
 	}
 	for (unsigned k = 0; k < ncalls; k++) {
 		/* the calls after it ride along: their first values come with its runs */
-		const struct pp_settle_how how = {.ride = qs + k + 1, .nride = ncalls - k - 1};
+		const struct pp_settle_how how = {
+		    .ride = qs + k + 1, .nride = ncalls - k - 1, .layer = layer};
 
 		err = pp_settle(s, &qs[k], 1, &how);
 		if (err)
@@ -189,9 +190,9 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 
 		alpha = pp_seq_child_alpha(alpha, binary ? 2 : ncalls + 1);
 		if (binary)
-			err = binary_find(s, fn, 0, ncalls - 1, alpha, &f);
+			err = binary_find(s, fn, 0, ncalls - 1, alpha, layer + 1, &f);
 		else
-			err = linear_find(s, fn, ncalls, alpha, &f);
+			err = linear_find(s, fn, ncalls, alpha, layer + 1, &f);
 		if (err)
 			return err;
 	}
@@ -199,7 +200,7 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 		self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
 		if (!give_alpha(self, alpha))
 			return -ENOMEM;
-		err = compare(s, self);
+		err = compare(s, self, layer + 1);
 		if (err)
 			return err;
 		return add_step(s, PP_NODE_SELF, at, fn, 0, 0, self,

@@ -262,8 +262,7 @@ struct pp_session {
 	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished;   /* monotonic clock, s */
 	double measuring;	    /* when measuring began (after the builds); 0 until then */
-	int layer; /* what is measured now: 0 the entry, k the parts of a layer k-1 function */
-	double started_wall; /* seconds since the epoch */
+	double started_wall;	    /* seconds since the epoch */
 	volatile int *stop;
 	unsigned ndecided; /* comparisons decided so far */
 	/*

@@ -137,7 +137,7 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 			add_to(round, &nround, qs[i]);
 		ret = add_riders(s, how, round, &nround);
 		if (!ret)
-			ret = pp_measure(s, round, nround, (int)want);
+			ret = pp_measure(s, round, nround, (int)want, how ? how->layer : 0);
 		if (ret)
 			return ret;
 	}

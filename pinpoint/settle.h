@@ -24,7 +24,8 @@
  * are comparisons left open earlier that the search takes up again: they are
  * open once more, and their next look is the one their schedule had next.
  * @deadline (monotonic clock, s; 0: none) is the search's time plan: a round
- * that would end after it is not started.
+ * that would end after it is not started.  @layer says where the runs' time
+ * goes in the session's account (0 without @how).
  */
 struct pp_settle_how {
 	struct pp_quantity *const *ride;
@@ -37,6 +38,8 @@ struct pp_settle_how {
 	struct pp_quantity *const *resume;
 	size_t nresume;
 	double deadline;
+	int layer; /* of what is measured, as the session's time counts it: 0 the entry, k the
+		      parts of a layer k-1 function */
 };
 
 /*

@@ -110,13 +110,14 @@ static double noise_at(size_t j, double level)
  * order (pp_schedule) or ABBA, each run's noise shared by the quantities
  * it measures, as in real runs.
  */
-int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs)
+int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int runs, int layer)
 {
 	size_t total = 2 * (size_t)(s->opt->warmups + runs);
 	enum pp_rev_id *order = calloc(total, sizeof(*order));
 	double level = sim.noise == NOISE_BURSTS ? gsl_ran_gaussian(sim.rng, 3.0) : 0.0;
 	double duet_v[2] = {0, 0};
 	int err = 0;
+	(void)layer; /* one layer here */
 
 	sim.calls++;
 	sim.last_nq = nq;
@@ -193,7 +194,7 @@ static struct pp_quantity *session(struct pp_session *s, struct pp_options *opt,
 	q = pp_quantity_get(s, PP_Q_ENTRY, fns, 0, 0);
 	if (!q)
 		return NULL;
-	err = prefill ? pp_measure(s, &q, 1, (int)prefill) : 0;
+	err = prefill ? pp_measure(s, &q, 1, (int)prefill, 0) : 0;
 	if (!err)
 		err = pp_settle(s, &q, 1, NULL);
 	CHECK(!err, "settle failed: %d (%s)", err, s->failure ? s->failure : "");
@@ -509,7 +510,7 @@ static void check_settle_ride(void)
 	CHECK(qs[0] && qs[1] && qs[2] && r.q[0] && r.q[1] && r.q[3], "six ranges");
 	if (!qs[0] || !qs[1] || !qs[2] || !r.q[0] || !r.q[1] || !r.q[3])
 		return;
-	err = pp_measure(&s, &r.q[3], 1, opt.measurements);
+	err = pp_measure(&s, &r.q[3], 1, opt.measurements, 1);
 	r.q[3]->decided = true;
 	decided_n = r.q[3]->series[PP_PREV].n;
 	sim.calls = 0;
