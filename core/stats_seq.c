@@ -315,6 +315,23 @@ static bool attainable(const struct pp_seq_design *d, size_t nx, size_t ny, doub
 	       -(double)nx * log(2.0) < log(a / 2.0 - 10.0 * DBL_EPSILON);
 }
 
+size_t pp_seq_first_attainable(const struct pp_seq_design *d)
+{
+	struct pp_seq_design t;
+
+	if (!d || !valid_design(d))
+		return 0;
+	pp_stats_init();
+	t = *d;
+	/* the first look's alpha depends on the number of looks, which depends on its size */
+	for (size_t n = d->first; 2 * n < d->budget; n++) {
+		t.first = n;
+		if (attainable(&t, n, n, pp_seq_spent_after(&t, 1)))
+			return n;
+	}
+	return d->first;
+}
+
 int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
 		const double *y, size_t ny, struct pp_seq_result *out)
 {

@@ -184,6 +184,16 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 bool pp_seq_attainable(enum pp_test test, size_t nx, size_t ny, double alpha);
 
 /*
+ * The smallest first look, at least @d->first values per series, whose
+ * interval is attainable at the level the schedule gives look 1 (a look
+ * that cannot have one spends nothing and decides nothing: its runs wait
+ * for the next): for the paired signed-rank design 2^-n < alpha_1 / 2, for
+ * Mann-Whitney 1 / C(2n, n) < alpha_1 / 2, @d->first for welch.  @d->first
+ * when no look short of the budget is; 0 for a bad design.
+ */
+size_t pp_seq_first_attainable(const struct pp_seq_design *d);
+
+/*
  * Minimum detectable effect: max(threshold / 2 + z(1 - alpha/2) * se,
  * threshold) + z(power) * se, the true shift at which a normal estimate with
  * standard error @se, and its interval at level 1 - @alpha, meet SLOWER's

@@ -47,6 +47,35 @@ static size_t first_look(const struct pp_session *s)
 }
 
 /*
+ * @q's sequential design: nothing in it depends on its differences.  Its
+ * first look is the first at --measurements or more whose interval exists
+ * at that look's level (pp_seq_first_attainable): the paired signed-rank
+ * interval of the entry at 95 % needs 13 pairs at its first look, not 10.
+ */
+static struct pp_seq_design design_of(const struct pp_session *s, const struct pp_quantity *q)
+{
+	const struct pp_options *opt = s->opt;
+	struct pp_seq_design d = {
+	    .test = opt->test,
+	    .alpha = q->alpha > 0.0 && q->alpha < 1.0 ? q->alpha : 1.0 - opt->confidence,
+	    .threshold = s->threshold_ns,
+	    .budget = 2 * (size_t)opt->max_runs_comparison,
+	    .first = first_look(s),
+	    .growth = PP_SEQ_GROWTH,
+	    .rho = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_RHO : PP_SEQ_RHO,
+	    /* The entry asks only "slower?": below +threshold answers it. */
+	    .one_sided = q->kind == PP_Q_ENTRY,
+	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
+	    .paired = opt->runs != PP_RUNS_SHUFFLED,
+	};
+	size_t first = pp_seq_first_attainable(&d);
+
+	if (first)
+		d.first = first;
+	return d;
+}
+
+/*
  * The session's threshold, fixed once: --precision percent of the centre of
  * the entry's previous values at its first look (--measurements of them).
  * It depends on the previous revision's level only, never on a difference,
@@ -80,19 +109,7 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 
 	if (!(q->alpha > 0.0 && q->alpha < 1.0))
 		q->alpha = 1.0 - opt->confidence;
-	d->design = (struct pp_seq_design){
-	    .test = opt->test,
-	    .alpha = q->alpha,
-	    .threshold = s->threshold_ns,
-	    .budget = 2 * (size_t)opt->max_runs_comparison,
-	    .first = first_look(s),
-	    .growth = PP_SEQ_GROWTH,
-	    .rho = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_RHO : PP_SEQ_RHO,
-	    /* The entry asks only "slower?": below +threshold answers it. */
-	    .one_sided = q->kind == PP_Q_ENTRY,
-	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
-	    .paired = opt->runs != PP_RUNS_SHUFFLED,
-	};
+	d->design = design_of(s, q);
 	d->next_look = pp_seq_look_size(&d->design, 1);
 	q->threshold_ns = s->threshold_ns;
 	q->dec = d;
@@ -196,7 +213,7 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 		return PP_DECIDED;
 	/* The design is fixed when the first look is due, not before: the threshold
 	 * comes from the entry's first look. */
-	if (!q->dec && have < first_look(s))
+	if (!q->dec && have < design_of(s, q).first)
 		return PP_NEEDS_RUNS;
 	if (!q->dec && (err = start(s, q)))
 		return err;
@@ -231,7 +248,7 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
-	size_t next = q->dec ? q->dec->next_look : first_look(s);
+	size_t next = q->dec ? q->dec->next_look : design_of(s, q).first;
 
 	return q->decided || next <= have ? 0 : next - have;
 }

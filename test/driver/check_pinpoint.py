@@ -924,9 +924,12 @@ def scenario_undecided():
             fail("no line of the runs the undecided entry would need", p)
         if "No regression" in p.stdout:
             fail("an undecided entry reported as no regression", p)
-        if not re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, 3 looks, "
-                         r"minimum detectable effect", p.stdout, re.M):
+        # the first look is the first whose 99.9 % interval can exist (more than 10 pairs)
+        line = re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, (\d+) looks?, "
+                         r"minimum detectable effect", p.stdout, re.M)
+        if not line:
             fail("the entry's comparison line does not say undecided", p)
+        looks = int(line.group(1))
         if not re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed "
                          r"undecided\.  Each pair's two runs ran ",
                          p.stdout, re.M):
@@ -939,19 +942,22 @@ def scenario_undecided():
         if report["outcome"] != "undecided" or report["exit_code"] != 4 or e["verdict"] != "undecided":
             fail("JSON outcome %r, verdict %r" % (report["outcome"], e["verdict"]), p)
         seq = e["sequential"]
-        if seq["runs"] != 40 or seq["looks"] != 3 or seq["mde_ns"] is None or seq["max_runs_spent"]:
+        if (seq["runs"] != 40 or seq["looks"] != looks or not 1 <= looks <= 2 or
+                seq["mde_ns"] is None or seq["max_runs_spent"]):
             fail("JSON sequential %r" % seq, p)
         if not 0 < seq["alpha_spent"] <= seq["alpha"] + 1e-12 or abs(seq["alpha"] - 0.001) > 1e-9:
             fail("JSON alpha %r" % seq, p)
-        # --max-runs spent after the first round (10 + 10; the second look, at 14 + 14,
-        # would pass 24): undecided, and said so.
+        # --max-runs spent after the first round: undecided, and said so.  The first look is
+        # the first whose 99.9 % interval can exist (more than the 10 pairs asked for, 2^-n
+        # below its alpha / 2); the second is 1.4 times as large and would pass 40.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,
                      "--precision-threshold", "0", "--confidence", "99.9", "--measurements", "10",
-                     "--max-runs", "24", "--no-save-command", "--", "./same", check_status=4)
-        if not re.search(r"^Undecided: could not decide within 20 runs .*\(--max-runs was spent\)$",
-                         p.stdout, re.M):
+                     "--max-runs", "40", "--no-save-command", "--", "./same", check_status=4)
+        m = re.search(r"^Undecided: could not decide within (\d+) runs .*\(--max-runs was spent\)$",
+                      p.stdout, re.M)
+        if not m or not 2 * 10 < int(m.group(1)) <= 40:
             fail("the --max-runs stop is not reported", p)
-        if not re.search(r"^Runs: 20 of --max-runs 24 ", p.stdout, re.M):
+        if not m or not re.search(r"^Runs: %s of --max-runs 40 " % m.group(1), p.stdout, re.M):
             fail("runs used not reported", p)
         # Too few runs for even the first round: nothing is measured, and the entry is undecided.
         p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev, "--current", cur,

@@ -402,28 +402,45 @@ static void check_fixed_looks(void)
 }
 
 /*
- * Comparisons measured together are settled together (pp_settle): rounds
- * of 3 and 3 values give Mann-Whitney no interval at 95%, so none of the
- * three ranges is decided at its first look, and the second round measures
- * all three in the same runs, not one after the other.  Without the runs to
- * pay for that round, all three are undecided and nothing more is measured.
+ * Comparisons measured together are settled together (pp_settle).  The
+ * first round is as large as the first look whose interval exists at its
+ * level (pp_seq_first_attainable): asked for 3 pairs, the signed-rank
+ * interval of a part at 95 % needs more, and the round measures them, not
+ * 3 that could decide nothing.  With noise 10 times the shift, no range is
+ * decided at that look, and the later rounds measure all three in the same
+ * runs, not one after the other.  Without the runs to pay for a second
+ * round, all three are undecided after the first and nothing more is
+ * measured.
  */
 static void check_settle_all(void)
 {
 	static struct pp_prog_fn fn;
 	const struct pp_prog_fn *fns[2] = {&fn, &fn};
 	struct pp_options opt = default_options();
+	struct pp_seq_design d = {
+	    .test = opt.test,
+	    .alpha = 1 - opt.confidence,
+	    .threshold = 2.0,
+	    .budget = 2 * (size_t)opt.max_runs_comparison,
+	    .first = 3,
+	    .growth = PP_SEQ_GROWTH,
+	    .rho = PP_SEQ_RHO,
+	    .paired = true,
+	};
+	size_t first = pp_seq_first_attainable(&d), round1 = 2 * (first + (size_t)opt.warmups);
 	struct pp_quantity *qs[3];
 	struct pp_session s;
 	int err;
 
+	CHECK(first > 3 && first < 20, "the first attainable look of 3 pairs is %zu", first);
 	sim.noise = NOISE_NORMAL;
-	sim.scale = 1.0;
+	sim.scale = 20.0;
 	sim.shift = 10.0;
 	for (int budget = 0; budget < 2; budget++) {
 		memset(&s, 0, sizeof(s));
 		opt.measurements = 3;
-		opt.max_runs = budget ? 10 : 4000; /* 10: the first round's 8 and no more */
+		/* the first round's runs and not a second's */
+		opt.max_runs = budget ? (long)round1 + 2 : 40000;
 		s.opt = &opt;
 		s.threshold_ns = 2.0;
 		for (unsigned i = 0; i < 3; i++)
@@ -436,18 +453,21 @@ static void check_settle_all(void)
 		CHECK(!err, "settle failed: %d", err);
 		for (unsigned i = 0; i < 3; i++) {
 			CHECK(qs[i]->decided && qs[i]->order > 0, "range %u not decided", i);
+			CHECK(qs[i]->final_look.looks >= 1, "range %u: no look", i);
 			if (budget)
-				CHECK(qs[i]->verdict == PP_V_UNDECIDED && qs[i]->truncated,
-				      "--max-runs 10: range %u is %s", i,
-				      pp_verdict_name(qs[i]->verdict));
+				CHECK(qs[i]->verdict == PP_V_UNDECIDED && qs[i]->truncated &&
+					  qs[i]->final_look.runs == 2 * first,
+				      "--max-runs %ld: range %u is %s after %zu runs", opt.max_runs,
+				      i, pp_verdict_name(qs[i]->verdict), qs[i]->final_look.runs);
 			else
 				CHECK(qs[i]->verdict == PP_V_SLOWER && qs[i]->rounds >= 1,
 				      "range %u: %s after %d more rounds", i,
 				      pp_verdict_name(qs[i]->verdict), qs[i]->rounds);
 		}
 		if (budget) {
-			CHECK(sim.calls == 1 && s.runs_used == 8,
-			      "--max-runs 10: %u batches, %zu runs", sim.calls, s.runs_used);
+			CHECK(sim.calls == 1 && s.runs_used == round1,
+			      "--max-runs %ld: %u batches, %zu runs, want 1 and %zu", opt.max_runs,
+			      sim.calls, s.runs_used, round1);
 		} else {
 			CHECK(sim.calls >= 2, "%u batches: settle did not measure again",
 			      sim.calls);
@@ -494,11 +514,13 @@ static void check_settle_ride(void)
 	size_t most = 0, decided_n;
 	int err;
 
+	/* noise 2x the shift: not decided at the first look, so there are later rounds */
 	sim.noise = NOISE_NORMAL;
-	sim.scale = 1.0;
+	sim.scale = 20.0;
 	sim.shift = 10.0;
 	memset(&s, 0, sizeof(s));
 	opt.measurements = 3;
+	opt.max_runs = 40000;
 	s.opt = &opt;
 	s.threshold_ns = 2.0;
 	for (unsigned i = 0; i < 3; i++)

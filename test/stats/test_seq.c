@@ -673,6 +673,61 @@ static void check_one_sided(gsl_rng *r, double *x, double *y)
 	}
 }
 
+/*
+ * The first attainable look (pp_seq_first_attainable): with data that put
+ * every ordering at its most extreme (all pairs' differences positive,
+ * every y above every x), a first look of the size it returns has an
+ * interval at look 1's level, and a first look one smaller, in the design
+ * that schedule would have, has none; welch's is the size asked for.
+ */
+static void check_first_attainable(void)
+{
+	static const struct {
+		enum pp_test test;
+		bool paired, entry;
+		double alpha;
+	} cases[] = {
+	    {PP_TEST_MANN_WHITNEY, true, true, 0.05},  {PP_TEST_MANN_WHITNEY, true, false, 0.05},
+	    {PP_TEST_MANN_WHITNEY, true, true, 0.001}, {PP_TEST_MANN_WHITNEY, true, false, 0.01},
+	    {PP_TEST_MANN_WHITNEY, false, true, 0.05}, {PP_TEST_MANN_WHITNEY, false, false, 0.01},
+	    {PP_TEST_WELCH, true, true, 0.05},	       {PP_TEST_WELCH, false, false, 0.01},
+	};
+	double x[64], y[64];
+
+	for (size_t i = 0; i < 64; i++) {
+		x[i] = (double)i;
+		y[i] = 1000.0 + (double)i;
+	}
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct pp_seq_design d =
+		    cases[c].entry ? entry_design(cases[c].test, cases[c].alpha, 1.0, 400, 3)
+				   : design(cases[c].test, cases[c].alpha, 1.0, 400, 3);
+		size_t n;
+
+		d.paired = cases[c].paired;
+		n = pp_seq_first_attainable(&d);
+		CHECK(n >= 3 && n < 64, "case %zu: first attainable look %zu", c, n);
+		if (n < 3 || n >= 64)
+			continue;
+		if (cases[c].test == PP_TEST_WELCH)
+			CHECK(n == 3, "case %zu: welch's first look moved to %zu", c, n);
+		for (size_t k = n > 3 ? n - 1 : n; k <= n; k++) {
+			struct pp_seq_design t = d;
+			struct pp_seq_state st = {0};
+			struct pp_seq_result res;
+			int err;
+
+			t.first = k;
+			err = pp_seq_look(&t, &st, x, k, y, k, &res);
+			CHECK(!err && (res.confidence > 0) == (k == n),
+			      "case %zu: a first look of %zu (first attainable %zu): err %d, "
+			      "confidence %g",
+			      c, k, n, err, res.confidence);
+		}
+	}
+	CHECK(pp_seq_first_attainable(NULL) == 0, "no design: 0");
+}
+
 /* Mann-Whitney with 3 and 3 values: its best interval is at 90%, so none at 95%. */
 static void check_n3(void)
 {
@@ -934,6 +989,7 @@ int main(int argc, char **argv)
 	if (rule) {
 		check_rows();
 		check_n3();
+		check_first_attainable();
 		check_bad_input();
 		check_runs_to_decide();
 	}
