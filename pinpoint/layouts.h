@@ -7,7 +7,7 @@
  * its own (layouts.c, core/process.c): the build directory is never
  * written.  Where the linker puts the code moves a program by several per
  * cent by itself; measured in one layout per revision, that becomes part
- * of the difference (README, "Known limits").
+ * of the difference (doc/limits.md).
  *
  * A revision's layouts live in the cache, $XDG_CACHE_HOME/pinpoint/layouts/
  * DEV-INO (else ~/.cache/pinpoint/layouts/DEV-INO; the build directory's

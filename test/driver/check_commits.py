@@ -148,7 +148,7 @@ COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "12",
 
 
 def bisect_cmd(good_dir):
-    # The regression more than doubles the entry: a 5 % threshold, as the README's
+    # The regression more than doubles the entry: a 5 % threshold, as doc/using.md's
     # recipe advises (about half the nightly's slowdown, here far below it), so that
     # an unchanged commit is good after a few rounds even on a noisy machine.
     return [ARGS.pinpoint, "--bisect", "--depth", "0", "--previous", good_dir,

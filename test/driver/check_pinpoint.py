@@ -1245,27 +1245,27 @@ def man_options():
     return opts
 
 
-def readme_options():
-    """README's table of options: {name: (letter, value, text)}."""
-    with open(os.path.join(SOURCE, "README.md")) as f:
-        readme = f.read()
-    table = readme.split("\n## Options\n", 1)[1].strip().split("\n\n", 1)[0]
+def doc_options():
+    """doc/using.md's table of options: {name: (letter, value, text)}."""
+    with open(os.path.join(SOURCE, "doc", "using.md")) as f:
+        doc = f.read()
+    table = doc.split("\n## Options\n", 1)[1].strip().split("\n\n", 1)[0]
     opts = {}
     for row in table.splitlines()[2:]:
         cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]]
         for tag in re.findall(r"`([^`]+)`", cells[0]):
             m = DOC_OPTION.match(tag)
             if not m:
-                fail("README option %r is not -X, --NAME VALUE" % tag)
+                fail("doc/using.md option %r is not -X, --NAME VALUE" % tag)
             opts[m.group(2)] = (m.group(1), m.group(3), cells[1])
     return opts
 
 
 def scenario_help_docs():
-    """The man page and README's table of options agree with --help: the same
+    """The man page and doc/using.md's table of options agree with --help: the same
     options, letters and values, and each default --help shows."""
     want = help_options()
-    for doc, got in (("man/pinpoint.1", man_options()), ("README.md", readme_options())):
+    for doc, got in (("man/pinpoint.1", man_options()), ("doc/using.md", doc_options())):
         if sorted(got) != sorted(want):
             fail("%s lists other options than --help: missing %s, extra %s" % (
                 doc, sorted(set(want) - set(got)), sorted(set(got) - set(want))))

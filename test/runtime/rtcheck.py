@@ -398,7 +398,7 @@ def sampling_removed(ctx):
     inside, raw or net (0.944-0.969 of its twin, timed every time, against
     0.994-1.005 with timing=all): the timed executions, one in 8, read
     their clocks in other states of the out-of-order core than the others
-    would (README, Known limits); on the tests' first host it was within
+    would (doc/limits.md); on the tests' first host it was within
     2 %."""
     items = 'range=pairs:0-0;range=pairs:1-2'
     n = 100000
