@@ -185,18 +185,54 @@ int pp_blob_call(const struct pp_blob *b, uint32_t i, struct pp_blob_call *c, ch
 	return 0;
 }
 
-int pp_blob_call_in(const struct pp_blob_call *calls, uint32_t k, uint8_t fflags, char *why,
-		    size_t len)
+/*
+ * The rule of `via` for call @k, the calls before it already checked: 0, or
+ * k' + 1 for a direct call k' before it in the same list.
+ */
+static bool via_ok(const struct pp_blob_call *calls, uint32_t k)
+{
+	uint32_t via = calls[k].via;
+
+	return !via || (via <= k && pp_blob_kind_direct(calls[via - 1].kind));
+}
+
+/*
+ * Call @k of a function whose flags are @fflags, among its calls: the rules
+ * that take the calls before it or the function.
+ */
+static int call_in(const struct pp_blob_call *calls, uint32_t k, uint8_t fflags, char *why,
+		   size_t len)
 {
 	const struct pp_blob_call *c = &calls[k];
 
 	/* What a call came through is an inlined call before it. */
-	if (!pp_blob_via_ok(k, c->via, c->via && c->via <= k ? calls[c->via - 1].kind : 0))
+	if (!via_ok(calls, k))
 		return bad(why, len,
 			   "call %u came through call %u, which is not a direct call "
 			   "before it",
 			   k, c->via - 1);
 	if (c->fate == PP_FATE_TIMED && !(fflags & PP_FUNC_EMITTED))
 		return bad(why, len, "call %u is timed, the function not emitted", k);
+	return 0;
+}
+
+int pp_blob_calls(const struct pp_blob *b, const struct pp_blob_func *f, struct pp_blob_call *calls,
+		  uint32_t *dropped, char *why, size_t len)
+{
+	char inner[200];
+	uint32_t k;
+
+	if (dropped)
+		*dropped = 0;
+	for (k = 0; k < f->ncalls; k++) {
+		if (pp_blob_call(b, f->first_call + k, &calls[k], inner, sizeof(inner)))
+			return bad(why, len, "call %u: %s", k, inner);
+		if (dropped && !via_ok(calls, k)) {
+			calls[k].via = 0;
+			(*dropped)++;
+		}
+		if (call_in(calls, k, f->flags, why, len))
+			return -ENOEXEC;
+	}
 	return 0;
 }

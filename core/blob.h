@@ -12,8 +12,8 @@
  * The blob is untrusted input: every count, offset and string is checked
  * against it before use.  What is wrong with the header or the layout of
  * the regions makes the blob unreadable; what is wrong with one function's
- * records is that function's alone (pp_blob_func(), pp_blob_call(),
- * pp_blob_call_in()), and a reader can skip it and keep the rest.
+ * records is that function's alone (pp_blob_func(), pp_blob_calls()), and a
+ * reader can skip it and keep the rest.
  */
 #ifndef PINPOINT_BLOB_H
 #define PINPOINT_BLOB_H
@@ -80,21 +80,17 @@ static inline bool pp_blob_kind_direct(uint8_t kind)
 }
 
 /*
- * The rule of `via`: 0, or k' + 1 for a direct call k' before call @k of
- * the same list (@via_kind: the kind of call k', when k' < @k).
+ * The calls of function @f (read with pp_blob_func()) into
+ * @calls[0..f->ncalls), each checked on its own (pp_blob_call()) and with
+ * the rules that take the calls before it or the function: its `via` is 0
+ * or k' + 1 for a direct call k' before it; a timed call needs an emitted
+ * function.  With @dropped, a call whose via breaks the rule loses its via
+ * (it reads as 0) instead of failing, and *@dropped counts them: the pass
+ * reads its own blob so, where the optimiser can leave a via wrong.  0, or
+ * -ENOEXEC with @why naming the call by its index in the function
+ * (*@dropped then counts the calls before it).
  */
-static inline bool pp_blob_via_ok(uint32_t k, uint32_t via, uint8_t via_kind)
-{
-	return !via || (via <= k && pp_blob_kind_direct(via_kind));
-}
-
-/*
- * Call @k of a function whose flags are @fflags, among its calls: the
- * rules that take the calls before it (@calls[0..@k), already checked) or
- * the function.  0, or -ENOEXEC with @why (naming call @k by its index
- * in the function).
- */
-int pp_blob_call_in(const struct pp_blob_call *calls, uint32_t k, uint8_t fflags, char *why,
-		    size_t len);
+int pp_blob_calls(const struct pp_blob *b, const struct pp_blob_func *f, struct pp_blob_call *calls,
+		  uint32_t *dropped, char *why, size_t len);
 
 #endif /* PINPOINT_BLOB_H */

@@ -17,19 +17,15 @@
  * take from its cache only is missed (ld.so.conf lists the same directories).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <glob.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/deps.h"
+#include "core/elfsec.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_CONF_DEPTH 8
@@ -76,65 +72,60 @@ static void free_list(char **arr, size_t n)
 	free(arr);
 }
 
+/* The dynamic entries @o needs: DT_NEEDED, DT_RPATH, DT_RUNPATH. */
+static int read_dynamic(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	struct object *o = arg;
+	Elf_Data *data;
+	size_t n;
+	int ret = 0;
+
+	if (!sh->sh_entsize)
+		return 0;
+	data = pp_elf_entries(scn, sh, &n);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Dyn d;
+		const char *s;
+
+		if (!gelf_getdyn(data, (int)i, &d) || d.d_tag == DT_NULL)
+			break;
+		if (d.d_tag != DT_NEEDED && d.d_tag != DT_RPATH && d.d_tag != DT_RUNPATH)
+			continue;
+		s = elf_strptr(e->elf, sh->sh_link, d.d_un.d_val);
+		if (!s)
+			continue;
+		if (d.d_tag == DT_NEEDED)
+			ret = push(&o->needed, &o->nneeded, strdup(s));
+		else if (d.d_tag == DT_RPATH && !o->rpath)
+			ret = (o->rpath = strdup(s)) ? 0 : -ENOMEM;
+		else if (d.d_tag == DT_RUNPATH && !o->runpath)
+			ret = (o->runpath = strdup(s)) ? 0 : -ENOMEM;
+		if (ret)
+			return ret;
+	}
+	return 1; /* the first dynamic section is the one the loader reads */
+}
+
 /* Class and machine of @path, and its dynamic entries when @o is not NULL.
  * 0, -ENOEXEC (not a readable ELF file), -ENOMEM. */
 static int read_elf(const char *path, int *elfclass, int *machine, struct object *o)
 {
-	Elf_Scn *scn = NULL;
+	struct pp_elf e;
 	GElf_Ehdr eh;
-	struct stat st;
-	int fd, ret = 0;
-	Elf *elf;
+	int ret;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if (pp_elf_open(&e, path))
 		return -ENOEXEC;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -ENOEXEC;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -ENOEXEC;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+	if (!gelf_getehdr(e.elf, &eh)) {
 		ret = -ENOEXEC;
 		goto out;
 	}
-	*elfclass = gelf_getclass(elf);
+	*elfclass = gelf_getclass(e.elf);
 	*machine = eh.e_machine;
-	while (o && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Dyn d;
-			const char *s;
-
-			if (!gelf_getdyn(data, (int)i, &d) || d.d_tag == DT_NULL)
-				break;
-			if (d.d_tag != DT_NEEDED && d.d_tag != DT_RPATH && d.d_tag != DT_RUNPATH)
-				continue;
-			s = elf_strptr(elf, sh.sh_link, d.d_un.d_val);
-			if (!s)
-				continue;
-			if (d.d_tag == DT_NEEDED)
-				ret = push(&o->needed, &o->nneeded, strdup(s));
-			else if (d.d_tag == DT_RPATH && !o->rpath)
-				ret = (o->rpath = strdup(s)) ? 0 : -ENOMEM;
-			else if (d.d_tag == DT_RUNPATH && !o->runpath)
-				ret = (o->runpath = strdup(s)) ? 0 : -ENOMEM;
-			if (ret)
-				goto out;
-		}
-		break;
-	}
+	ret = o ? pp_elf_sections(&e, NULL, SHT_DYNAMIC, read_dynamic, o) : 0;
 out:
-	elf_end(elf);
-	close(fd);
-	return ret;
+	pp_elf_close(&e);
+	return ret > 0 ? 0 : ret;
 }
 
 /* One directory of a search path, $ORIGIN replaced; -EINVAL when it holds

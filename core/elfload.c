@@ -1,89 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * elfload.c - read the table section of ELF files with libelf, for an
+ * elfload.c - read the table sections of ELF files (walked by elfsec.c), for an
  * executable and the shared libraries it loads (found by deps.c from the ELF
  * files alone: nothing is run).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/deps.h"
+#include "core/elfsec.h"
 #include "core/table_priv.h"
 
-static int open_elf(struct pp_program *prog, const char *path, int *fd, Elf **elf)
+/* A walk over one file's table sections. */
+struct walk {
+	struct pp_program *prog;
+	const char *path;
+	int found;
+};
+
+/* Section @scn (PP_TABLE_SECTION) of @e: its blobs into the program. */
+static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
 {
-	struct stat st;
-
-	*elf = NULL;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pp_program_set_error(prog, "%s: libelf: %s", path, elf_errmsg(-1));
-		return -ENOEXEC;
-	}
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (*fd < 0) {
-		int err = errno;
-
-		pp_program_set_error(prog, "%s: %s", path, strerror(err));
-		return -err;
-	}
-	if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
-		pp_program_set_error(prog, "%s: not a regular file", path);
-		close(*fd);
-		*fd = -1;
-		return -ENOEXEC;
-	}
-	/* ELF_C_READ reads on demand, so a file truncated under us is an
-	 * error, not a SIGBUS as with a mapping. */
-	*elf = elf_begin(*fd, ELF_C_READ, NULL);
-	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
-		pp_program_set_error(prog, "%s: not an ELF file", path);
-		elf_end(*elf);
-		*elf = NULL;
-		close(*fd);
-		*fd = -1;
-		return -ENOEXEC;
-	}
-	return 0;
-}
-
-static int bad_elf(struct pp_program *prog, const char *path, const char *what)
-{
-	pp_program_set_error(prog, "%s: corrupt ELF file: %s: %s", path, what, elf_errmsg(-1));
-	return -ENOEXEC;
-}
-
-static int add_scn(struct pp_program *prog, const char *path, Elf_Scn *scn, const GElf_Shdr *sh)
-{
+	struct walk *w = arg;
 	Elf_Data *data, *more;
 	unsigned char *buf = NULL;
 	size_t size = 0;
 	int ret;
 
+	w->found = 1;
 	if (sh->sh_type == SHT_NOBITS) {
-		pp_program_set_error(prog, "%s: corrupt pinpoint table: section %s has no contents",
-				     path, PP_TABLE_SECTION);
+		pp_program_set_error(w->prog,
+				     "%s: corrupt pinpoint table: section %s has no contents",
+				     w->path, PP_TABLE_SECTION);
 		return -ENOEXEC;
 	}
 	if ((sh->sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-		return bad_elf(prog, path, "cannot decompress " PP_TABLE_SECTION);
+		return pp_elf_bad(e, "cannot decompress " PP_TABLE_SECTION);
 	data = elf_getdata(scn, NULL);
 	if (!data) {
 		if (elf_errno() || sh->sh_size)
-			return bad_elf(prog, path, "cannot read " PP_TABLE_SECTION);
-		return pp_program_add_section(prog, "", 0, path);
+			return pp_elf_bad(e, "cannot read " PP_TABLE_SECTION);
+		return pp_program_add_section(w->prog, "", 0, w->path);
 	}
 	more = elf_getdata(scn, data);
 	if (!more)
-		return pp_program_add_section(prog, data->d_buf ? data->d_buf : "", data->d_size,
-					      path);
+		return pp_program_add_section(w->prog, data->d_buf ? data->d_buf : "", data->d_size,
+					      w->path);
 	/* Several pieces (not seen in files read from disk): join them. */
 	for (data = NULL; (data = elf_getdata(scn, data));) {
 		unsigned char *b;
@@ -97,48 +62,27 @@ static int add_scn(struct pp_program *prog, const char *path, Elf_Scn *scn, cons
 			memcpy(buf + size, data->d_buf, data->d_size);
 		size += data->d_size;
 	}
-	ret = pp_program_add_section(prog, buf ? (void *)buf : "", size, path);
+	ret = pp_program_add_section(w->prog, buf ? (void *)buf : "", size, w->path);
 	free(buf);
 	return ret;
 }
 
 int pp_program_add_file(struct pp_program *prog, const char *path)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int fd, ret, found = 0;
-	Elf *elf;
+	struct walk w = {prog, path, 0};
+	struct pp_elf e;
+	int ret;
 
-	ret = open_elf(prog, path, &fd, &elf);
-	if (ret)
-		return ret;
-	if (elf_getshdrstrndx(elf, &shstrndx)) {
-		ret = bad_elf(prog, path, "section names");
-		goto out;
-	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh)) {
-			ret = bad_elf(prog, path, "section header");
-			goto out;
-		}
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, PP_TABLE_SECTION))
-			continue;
-		found = 1;
-		ret = add_scn(prog, path, scn, &sh);
-		if (ret)
-			goto out;
-	}
-	if (!found) {
+	ret = pp_elf_open(&e, path);
+	if (!ret)
+		ret = pp_elf_sections(&e, PP_TABLE_SECTION, SHT_NULL, add_scn, &w);
+	if (e.why[0])
+		pp_program_set_error(prog, "%s: %s", path, e.why);
+	else if (!ret && !w.found) {
 		pp_program_set_error(prog, "%s: %s", path, pp_table_strerror(-ENOENT));
 		ret = -ENOENT;
 	}
-out:
-	elf_end(elf);
-	close(fd);
+	pp_elf_close(&e);
 	return ret;
 }
 

@@ -218,7 +218,7 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 	struct pp_prog_fn f = {0};
 	struct pp_blob_func rf;
 	struct pp_blob_call *rc;
-	char why[200];
+	char why[240];
 	uint32_t k;
 	int ret;
 
@@ -235,17 +235,8 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		*scratch_cap = rf.ncalls;
 	}
 	rc = *scratch;
-	for (k = 0; k < rf.ncalls; k++) {
-		ret = pp_blob_call(&b->h, rf.first_call + k, &rc[k], why, sizeof(why));
-		if (ret) {
-			char at[240];
-
-			snprintf(at, sizeof(at), "call %u: %s", k, why);
-			return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), at);
-		}
-		if (pp_blob_call_in(rc, k, rf.flags, why, sizeof(why)))
-			return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
-	}
+	if (pp_blob_calls(&b->h, &rf, rc, NULL, why, sizeof(why)))
+		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
 	*claimed += rf.ncalls;
 	ret = intern(prog, b, rf.name, &f.name);
 	if (!ret)

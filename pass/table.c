@@ -165,37 +165,27 @@ int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
  * inlined at a call of the source the optimiser made direct: a call through
  * a pointer it resolved) keeps its entry and loses its via in m->calls;
  * *@dropped counts them.  Anything else wrong is the pass's own error: one
- * line on stderr, and the readers will skip the function.
+ * line on stderr, and the readers will skip the function (its vias are left
+ * as they are).
  */
 static int check_func(struct pp_module *m, const struct pp_blob *h, uint32_t i,
 		      struct pp_blob_call *rc, uint32_t *dropped)
 {
 	const struct pp_func *f = &m->funcs[i];
 	struct pp_blob_func rf;
-	char why[200];
-	uint32_t k;
-
-	if (pp_blob_func(h, i, &rf, why, sizeof(why)))
-		goto bad;
-	for (k = 0; k < rf.ncalls; k++) {
-		if (pp_blob_call(h, rf.first_call + k, &rc[k], why, sizeof(why)))
-			goto bad;
-		if (!pp_blob_via_ok(k, rc[k].via,
-				    rc[k].via && rc[k].via <= k ? rc[rc[k].via - 1].kind : 0)) {
-			m->calls[f->first_call + k].via = rc[k].via = 0;
-			(*dropped)++;
-		}
-		if (pp_blob_call_in(rc, k, rf.flags, why, sizeof(why)))
-			goto bad;
-	}
-	return 0;
-bad : {
+	char why[240];
 	size_t len;
 
+	if (!pp_blob_func(h, i, &rf, why, sizeof(why)) &&
+	    !pp_blob_calls(h, &rf, rc, dropped, why, sizeof(why))) {
+		for (uint32_t k = 0; *dropped && k < rf.ncalls; k++)
+			m->calls[f->first_call + k].via = rc[k].via;
+		return 0;
+	}
+	*dropped = 0;
 	fprintf(stderr, "pinpoint: %s: function %s: the table's record is unreadable (%s)\n",
 		LLVMGetSourceFileName(m->mod, &len), m->strtab.buf + f->name, why);
 	return -ENOEXEC;
-}
 }
 
 /*

@@ -16,9 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdarg.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +26,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "core/elfsec.h"
 #include "core/linkrec.h"
 #include "core/process.h"
 #include "core/util.h"
@@ -207,72 +206,76 @@ static bool have_lld(const struct pp_linkrec *r, char *cc, size_t len)
 	return in_path("ld.lld", record_path(r), found, sizeof(found));
 }
 
+/* A module's defined function symbols, with their addresses. */
+struct sym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct syms {
+	struct sym *v;
+	size_t n, cap;
+};
+
+static int add_syms(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	struct syms *y = arg;
+	size_t n;
+	Elf_Data *d = pp_elf_entries(scn, sh, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		name = elf_strptr(e->elf, sh->sh_link, s.st_name);
+		if (!name)
+			continue;
+		if (y->n == y->cap) {
+			struct sym *nv =
+			    realloc(y->v, (y->cap = y->cap ? 2 * y->cap : 256) * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			y->v = nv;
+		}
+		y->v[y->n++] = (struct sym){s.st_value, name};
+	}
+	return 0;
+}
+
 /*
  * A hash of the order of @path's functions (its defined function symbols
  * in address order); 0 when it cannot be read.
  */
 static uint64_t function_order(const char *path)
 {
-	struct sym {
-		uint64_t addr;
-		const char *name;
-	} *v = NULL;
-	size_t n = 0, cap = 0;
+	struct syms y = {0};
+	struct sym *v;
+	struct pp_elf e;
 	uint64_t h = 0;
-	Elf_Scn *scn = NULL;
-	Elf *e = NULL;
-	int fd;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if (pp_elf_open(&e, path))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	while (e && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    s.st_shndx == SHN_UNDEF || !s.st_value)
-				continue;
-			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (!name)
-				continue;
-			if (n == cap) {
-				struct sym *nv =
-				    realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
-
-				if (!nv)
-					goto out;
-				v = nv;
-			}
-			v[n++] = (struct sym){s.st_value, name};
-		}
-	}
+	if (pp_elf_sections(&e, NULL, SHT_SYMTAB, add_syms, &y))
+		goto out;
+	v = y.v;
 	/* insertion by address: the symbols come nearly sorted by section */
-	for (size_t i = 1; i < n; i++)
+	for (size_t i = 1; i < y.n; i++)
 		for (size_t j = i; j && v[j - 1].addr > v[j].addr; j--) {
 			struct sym t = v[j];
 
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	h = n ? FNV_INIT : 0;
-	for (size_t i = 0; i < n; i++)
+	h = y.n ? FNV_INIT : 0;
+	for (size_t i = 0; i < y.n; i++)
 		h = fnv_str(h, v[i].name);
 out:
-	free(v);
-	if (e)
-		elf_end(e);
-	close(fd);
+	free(y.v);
+	pp_elf_close(&e);
 	return h;
 }
 

@@ -4,14 +4,12 @@
  * CPU model and count, kernel, the LLVM of pinpoint's plugin, and the
  * compiler that built each revision, read from its binary's .comment section.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/elfsec.h"
 #include "pinpoint/report/platform.h"
 
 #ifndef PP_LLVM_VERSION
@@ -39,53 +37,47 @@ static void read_cpu(char *buf, size_t len)
 	fclose(f);
 }
 
+/* A .comment section: the compilers it names into the buffer @arg. */
+struct comment {
+	char *buf;
+	size_t len;
+};
+
+static int read_section(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	const struct comment *c = arg;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t used = 0;
+
+	(void)e;
+	(void)sh;
+	if (!d || !d->d_buf)
+		return 1;
+	c->buf[0] = 0;
+	for (size_t off = 0; off < d->d_size;) {
+		const char *s = (const char *)d->d_buf + off;
+		size_t n = strnlen(s, d->d_size - off);
+
+		if (n && used + n + 3 < c->len) {
+			used += snprintf(c->buf + used, c->len - used, "%s%.*s", used ? "; " : "",
+					 (int)n, s);
+		}
+		off += n + 1;
+	}
+	return 1;
+}
+
 /* The compilers named in @path's .comment section, "; "-separated. */
 static void read_comment(const char *path, char *buf, size_t len)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, used = 0;
-	Elf *e;
-	int fd;
+	struct comment c = {buf, len};
+	struct pp_elf e;
 
 	snprintf(buf, len, "unknown");
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if (pp_elf_open(&e, path))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_getshdrstrndx(e, &shstrndx))
-		goto out;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".comment"))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			break;
-		buf[0] = 0;
-		for (size_t off = 0; off < d->d_size;) {
-			const char *s = (const char *)d->d_buf + off;
-			size_t n = strnlen(s, d->d_size - off);
-
-			if (n && used + n + 3 < len) {
-				used += snprintf(buf + used, len - used, "%s%.*s", used ? "; " : "",
-						 (int)n, s);
-			}
-			off += n + 1;
-		}
-		break;
-	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
+	pp_elf_sections(&e, ".comment", SHT_NULL, read_section, &c);
+	pp_elf_close(&e);
 }
 
 void pp_platform_read(struct pp_platform *p, const struct pp_session *s)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/elfsec.h"
 #include "core/table.h"
 
 static const char *dir;
@@ -579,6 +580,84 @@ static void test_files(void)
 	pp_program_free(&p);
 }
 
+/* What a walk saw: its sections' types, and when to stop. */
+struct seen {
+	GElf_Word types[64];
+	size_t n, stop_at;
+	int stop_with;
+};
+
+static int see(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	struct seen *s = arg;
+
+	CHECK(e->elf && scn);
+	if (s->n < 64)
+		s->types[s->n] = sh->sh_type;
+	return ++s->n == s->stop_at ? s->stop_with : 0;
+}
+
+static int count_dyn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	size_t n, *total = arg;
+	Elf_Data *d = pp_elf_entries(scn, sh, &n);
+
+	(void)e;
+	CHECK(d != NULL);
+	CHECK_INT(n, sh->sh_size / sh->sh_entsize);
+	*total += n;
+	return 0;
+}
+
+/* The section walker (core/elfsec.c) that reads every ELF file. */
+static void test_elf(void)
+{
+	struct pp_elf e;
+	struct seen s = {0};
+	size_t all, ndyn = 0;
+
+	CHECK_INT(pp_elf_open(&e, path_of("no-such-file")), -ENOENT);
+	CHECK_STR(e.why, strerror(ENOENT));
+	CHECK(!e.elf && e.fd < 0);
+	CHECK_INT(pp_elf_open(&e, dir), -ENOEXEC);
+	CHECK_STR(e.why, "not a regular file");
+	CHECK_INT(pp_elf_open(&e, path_of("exe.bin")), -ENOEXEC);
+	CHECK_STR(e.why, "not an ELF file");
+	CHECK(!e.elf && e.fd < 0);
+	pp_elf_close(&e);
+
+	CHECK_INT(pp_elf_open(&e, path_of("ppt_exe")), 0);
+	/* All sections, in order: the first is never the null section. */
+	CHECK_INT(pp_elf_sections(&e, NULL, SHT_NULL, see, &s), 0);
+	all = s.n;
+	CHECK(all > 10 && s.types[0] != SHT_NULL);
+	/* By name: the linker made one table section of the two objects'. */
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(pp_elf_sections(&e, PP_TABLE_SECTION, SHT_NULL, see, &s), 0);
+	CHECK_INT(s.n, 1);
+	CHECK_INT(s.types[0], SHT_PROGBITS);
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(pp_elf_sections(&e, PP_TABLE_SECTION, SHT_NOBITS, see, &s), 0);
+	CHECK_INT(s.n, 0);
+	CHECK_INT(pp_elf_sections(&e, "no_such_section", SHT_NULL, see, &s), 0);
+	CHECK_INT(s.n, 0);
+	/* By type, and the entries of each. */
+	CHECK_INT(pp_elf_sections(&e, NULL, SHT_DYNAMIC, count_dyn, &ndyn), 0);
+	CHECK(ndyn > 1);
+	/* A positive return stops the walk ("found"), a negative one too. */
+	s = (struct seen){.stop_at = 3, .stop_with = 1};
+	CHECK_INT(pp_elf_sections(&e, NULL, SHT_NULL, see, &s), 1);
+	CHECK_INT(s.n, 3);
+	s = (struct seen){.stop_at = 2, .stop_with = -ENOMEM};
+	CHECK_INT(pp_elf_sections(&e, NULL, SHT_NULL, see, &s), -ENOMEM);
+	CHECK_INT(s.n, 2);
+	CHECK_INT(pp_elf_bad(&e, "what"), -ENOEXEC);
+	CHECK_HAS(e.why, "corrupt ELF file: what: ");
+	pp_elf_close(&e);
+	CHECK(!e.elf && e.fd < 0);
+	pp_elf_close(&e); /* closing again is harmless */
+}
+
 static int exists(const char *path)
 {
 	struct stat st;
@@ -867,7 +946,7 @@ static const struct test tests[] = {
     {"corrupt", test_corrupt},	 {"truncate", test_truncate}, {"mutate", test_mutate},
     {"files", test_files},	 {"load", test_load},	      {"load_hostile", test_load_hostile},
     {"lookup", test_lookup},	 {"suggest", test_suggest},   {"resolve", test_resolve},
-    {"demangle", test_demangle},
+    {"demangle", test_demangle}, {"elf", test_elf},
 };
 
 int main(int argc, char **argv)
