@@ -152,6 +152,31 @@ static bool same_entry(const char *line, const char *entry)
 	return same;
 }
 
+void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
+{
+	const struct pp_outcome_cmp *c = o->entry;
+
+	memset(e, 0, sizeof(*e));
+	e->time = o->s->started_wall;
+	snprintf(e->verdict, sizeof(e->verdict), "%s", o->verdict_name);
+	e->status = o->status;
+	e->prev_ns = e->prev_low = e->prev_high = NAN;
+	e->cur_ns = e->cur_low = e->cur_high = NAN;
+	e->diff_ns = e->diff_low = e->diff_high = e->threshold_ns = NAN;
+	if (!o->decided)
+		return;
+	e->prev_ns = c->ci[PP_PREV].centre;
+	e->prev_low = c->ci[PP_PREV].low;
+	e->prev_high = c->ci[PP_PREV].high;
+	e->cur_ns = c->ci[PP_CUR].centre;
+	e->cur_low = c->ci[PP_CUR].low;
+	e->cur_high = c->ci[PP_CUR].high;
+	e->diff_ns = c->cmp.diff.centre;
+	e->diff_low = c->cmp.diff.low;
+	e->diff_high = c->cmp.diff.high;
+	e->threshold_ns = c->threshold_ns;
+}
+
 long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
 		     size_t *bad)
 {

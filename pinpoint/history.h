@@ -31,6 +31,9 @@ struct pp_outcome;
 /* Append the outcome @o (its entry, verdict and exit status) to @path.  0 or -errno. */
 int pp_history_append(const struct pp_outcome *o, const char *path);
 
+/* The entry of @path that @o's session appends (history.h's line, read back). */
+void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e);
+
 /*
  * The sessions of @path for entry @entry, oldest first, in *@out (malloc'ed).
  * Lines of other entries are left out; lines that are not pinpoint's are

@@ -91,20 +91,30 @@ static void tree(FILE *f, const struct pp_outcome *o)
 	fputs("</div>\n", f);
 }
 
-/* The entry over the sessions of --history, this one included. */
+/*
+ * The entry over the sessions of --history, this one included (it is
+ * appended once the reports are written, with their exit status).
+ */
 static void trend(FILE *f, const struct pp_outcome *o)
 {
-	struct pp_history_entry *h;
+	struct pp_history_entry *h = NULL, *more;
 	size_t bad;
 	long n;
 
 	if (!o->opt->history)
 		return;
 	n = pp_history_load(o->opt->history, o->opt->entry, &h, &bad);
-	if (n > 0) {
-		fprintf(f, "<h2>The entry over %ld session%s</h2>\n", n, n == 1 ? "" : "s");
-		pp_svg_trend(f, h, (size_t)n);
+	if (n < 0)
+		n = 0; /* none yet: this session is the first */
+	more = realloc(h, ((size_t)n + 1) * sizeof(*h));
+	if (!more) {
+		free(h);
+		return;
 	}
+	h = more;
+	pp_history_entry_of(o, &h[n++]);
+	fprintf(f, "<h2>The entry over %ld session%s</h2>\n", n, n == 1 ? "" : "s");
+	pp_svg_trend(f, h, (size_t)n);
 	free(h);
 }
 
