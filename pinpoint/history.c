@@ -13,91 +13,92 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/json_string.h"
+#include "core/json.h"
 #include "pinpoint/decide.h"
 #include "pinpoint/history.h"
+#include "pinpoint/log.h"
 #include "pinpoint/report/report.h"
 
-static void put_num(FILE *f, const char *key, double v)
+/* The call at the end of the bottleneck chain, as reports name it (malloc'ed), or NULL. */
+static char *last_call(const struct pp_session *s)
 {
-	if (isfinite(v))
-		fprintf(f, ",\"%s\":%.17g", key, v);
-	else
-		fprintf(f, ",\"%s\":null", key);
-}
+	const struct pp_node *last = NULL;
 
-static void put_line(FILE *f, const struct pp_session *s)
-{
-	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
-	bool decided = e && e->decided;
-	const struct pp_node *last = NULL; /* the end of the bottleneck chain */
-
-	fprintf(f, "{\"time\":%.3f,\"entry\":", s->started_wall);
-	pp_json_put_string(f, s->opt->entry);
-	fputs(",\"previous\":", f);
-	pp_json_put_string(f, s->rev[PP_PREV].dir);
-	fputs(",\"current\":", f);
-	pp_json_put_string(f, s->rev[PP_CUR].dir);
-	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d",
-		decided ? pp_verdict_name(e->verdict) : "none", s->outcome);
-	if (decided) {
-		for (int r = 0; r < 2; r++) {
-			struct pp_interval iv = e->ci[r];
-			char key[32];
-
-			snprintf(key, sizeof(key), "%s_ns", r ? "current" : "previous");
-			put_num(f, key, iv.centre);
-			snprintf(key, sizeof(key), "%s_low_ns", r ? "current" : "previous");
-			put_num(f, key, iv.low);
-			snprintf(key, sizeof(key), "%s_high_ns", r ? "current" : "previous");
-			put_num(f, key, iv.high);
-		}
-		put_num(f, "diff_ns", e->cmp.diff.centre);
-		put_num(f, "diff_low_ns", e->cmp.diff.low);
-		put_num(f, "diff_high_ns", e->cmp.diff.high);
-		put_num(f, "threshold_ns", e->threshold_ns);
-		fprintf(f, ",\"runs\":[%zu,%zu]", e->series[PP_PREV].n, e->series[PP_CUR].n);
-	}
 	for (size_t i = 1; i < s->nnodes; i++)
 		if (s->nodes[i].chain && s->nodes[i].q &&
 		    (!last || s->nodes[i].depth >= last->depth))
 			last = &s->nodes[i];
-	if (last) {
-		char *label = pp_quantity_label(last->q);
+	return last ? pp_quantity_label(last->q) : NULL;
+}
 
-		if (label) {
-			fputs(",\"call\":", f);
-			pp_json_put_string(f, label);
-			free(label);
-		}
+/* The entry's figures of a decided comparison @e, into @o. */
+static json_t *figures_json(json_t *o, const struct pp_quantity *e)
+{
+	for (int r = 0; r < 2; r++) {
+		const char *rev = r == PP_CUR ? "current" : "previous";
+		struct pp_interval iv = e->ci[r];
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.centre));
+		snprintf(key, sizeof(key), "%s_low_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.low));
+		snprintf(key, sizeof(key), "%s_high_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.high));
 	}
-	fputs("}\n", f);
+	o = pp_json_set(o, "diff_ns", pp_json_real(e->cmp.diff.centre));
+	o = pp_json_set(o, "diff_low_ns", pp_json_real(e->cmp.diff.low));
+	o = pp_json_set(o, "diff_high_ns", pp_json_real(e->cmp.diff.high));
+	o = pp_json_set(o, "threshold_ns", pp_json_real(e->threshold_ns));
+	return pp_json_set(
+	    o, "runs",
+	    pp_json_push(pp_json_push(json_array(), pp_json_int((long long)e->series[PP_PREV].n)),
+			 pp_json_int((long long)e->series[PP_CUR].n)));
+}
+
+/* The session's history line (history.h). */
+static json_t *line_json(const struct pp_session *s)
+{
+	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
+	bool decided = e && e->decided;
+	char *call = last_call(s);
+	json_t *o =
+	    pp_json_object("time", pp_json_real(round(s->started_wall * 1000) / 1000), "entry",
+			   pp_json_str(s->opt->entry), "previous", pp_json_str(s->rev[PP_PREV].dir),
+			   "current", pp_json_str(s->rev[PP_CUR].dir), "verdict",
+			   pp_json_str(decided ? pp_verdict_name(e->verdict) : "none"), "status",
+			   pp_json_int(s->outcome), NULL);
+
+	if (decided)
+		o = figures_json(o, e);
+	if (call)
+		o = pp_json_set(o, "call", pp_json_str(call));
+	free(call);
+	return o;
 }
 
 int pp_history_append(const struct pp_session *s, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	json_t *line = line_json(s);
+	char *buf = line ? json_dumps(line, JSON_COMPACT | PP_JSON_REALS) : NULL;
+	size_t len;
 	int fd, err = 0;
 	ssize_t n;
 
-	if (!m)
+	json_decref(line);
+	if (!buf)
 		return -ENOMEM;
-	put_line(m, s);
-	if (fclose(m)) {
-		free(buf);
-		return -ENOMEM;
-	}
+	len = strlen(buf);
+	buf[len] = '\n'; /* in place of the NUL: one write() of the whole line */
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
 	}
-	n = write(fd, buf, len);
+	n = write(fd, buf, len + 1);
 	if (n < 0)
 		err = -errno;
-	else if ((size_t)n != len)
+	else if ((size_t)n != len + 1)
 		err = -EIO;
 	if (close(fd) && !err)
 		err = -errno;
@@ -106,114 +107,118 @@ out:
 	return err;
 }
 
-/* The number after "key": in @line; NAN when missing or null. */
-static double get_num(const char *line, const char *key)
+/* The number at @key of @o; NAN when it is missing, null or not a number. */
+static double get_num(const json_t *o, const char *key)
 {
-	char pat[48];
-	const char *p;
-	char *end;
-	double v;
+	const json_t *v = json_object_get(o, key);
 
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(line, pat);
-	if (!p)
-		return NAN;
-	p += strlen(pat);
-	v = strtod(p, &end);
-	return end == p ? NAN : v;
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The string after "key": in @line, when it has no escapes, in @buf. */
-static int get_str(const char *line, const char *key, char *buf, size_t size)
+/*
+ * @line read into @e when it is a session of @entry: 1, 0 when it is one of
+ * another entry, or -EINVAL with what is wrong with it in @why.
+ */
+static int parse_line(const char *line, const json_t *entry, struct pp_history_entry *e, char *why,
+		      size_t len)
 {
-	char pat[48];
-	const char *p, *q;
+	json_error_t jerr;
+	json_t *o = json_loads(line, 0, &jerr);
+	const json_t *verdict = json_object_get(o, "verdict");
+	int ret = -EINVAL;
 
-	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
-	p = strstr(line, pat);
-	if (!p)
-		return -ENOENT;
-	p += strlen(pat);
-	for (q = p; *q && *q != '"'; q++)
-		if (*q == '\\')
-			return -EINVAL;
-	if (*q != '"' || (size_t)(q - p) >= size)
-		return -EINVAL;
-	memcpy(buf, p, (size_t)(q - p));
-	buf[q - p] = 0;
-	return 0;
+	if (!o)
+		snprintf(why, len, "%s", jerr.text);
+	else if (!json_is_object(o))
+		snprintf(why, len, "not a JSON object");
+	else if (!json_is_string(verdict) || json_string_length(verdict) >= sizeof(e->verdict))
+		snprintf(why, len, "no \"verdict\"");
+	else if (!isfinite(e->time = get_num(o, "time")))
+		snprintf(why, len, "no \"time\"");
+	else if (!json_equal(json_object_get(o, "entry"), entry))
+		ret = 0;
+	else {
+		snprintf(e->verdict, sizeof(e->verdict), "%s", json_string_value(verdict));
+		e->status = json_is_integer(json_object_get(o, "status"))
+				? (int)json_integer_value(json_object_get(o, "status"))
+				: -1;
+		e->prev_ns = get_num(o, "previous_ns");
+		e->prev_low = get_num(o, "previous_low_ns");
+		e->prev_high = get_num(o, "previous_high_ns");
+		e->cur_ns = get_num(o, "current_ns");
+		e->cur_low = get_num(o, "current_low_ns");
+		e->cur_high = get_num(o, "current_high_ns");
+		e->diff_ns = get_num(o, "diff_ns");
+		e->diff_low = get_num(o, "diff_low_ns");
+		e->diff_high = get_num(o, "diff_high_ns");
+		e->threshold_ns = get_num(o, "threshold_ns");
+		ret = 1;
+	}
+	json_decref(o);
+	return ret;
 }
 
-/* Whether the "entry" of @line is @entry (compared as the JSON writer spells it). */
-static bool same_entry(const char *line, const char *entry)
+static bool blank(const char *s)
 {
-	char *want = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&want, &len);
-	bool same;
-
-	if (!m)
-		return false;
-	fputs("\"entry\":", m);
-	pp_json_put_string(m, entry);
-	fputc(',', m);
-	fclose(m);
-	same = want && strstr(line, want);
-	free(want);
-	return same;
+	return !s[strspn(s, " \t\r\n")];
 }
 
 long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
 		     size_t *bad)
 {
 	struct pp_history_entry *v = NULL;
-	size_t n = 0, cap = 0;
-	char *line = NULL;
-	size_t lcap = 0;
+	size_t n = 0, cap = 0, lineno = 0, first_bad = 0, lcap = 0;
+	char *line = NULL, why[JSON_ERROR_TEXT_LENGTH + 32] = "";
+	json_t *want = pp_json_str(entry);
+	long ret;
 	FILE *f;
 
 	*out = NULL;
 	*bad = 0;
+	if (!want)
+		return -ENOMEM;
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		json_decref(want);
 		return -errno;
+	}
 	while (getline(&line, &lcap, f) > 0) {
 		struct pp_history_entry e = {0};
+		char w[sizeof(why)];
+		int got;
 
-		if (line[0] != '{' || get_str(line, "verdict", e.verdict, sizeof(e.verdict)) ||
-		    !isfinite(e.time = get_num(line, "time"))) {
-			(*bad)++;
+		lineno++;
+		if (blank(line))
 			continue;
+		got = parse_line(line, want, &e, w, sizeof(w));
+		if (got < 0 && !(*bad)++) {
+			first_bad = lineno;
+			memcpy(why, w, sizeof(why));
 		}
-		if (!same_entry(line, entry))
+		if (got <= 0)
 			continue;
-		e.status = (int)get_num(line, "status");
-		e.prev_ns = get_num(line, "previous_ns");
-		e.prev_low = get_num(line, "previous_low_ns");
-		e.prev_high = get_num(line, "previous_high_ns");
-		e.cur_ns = get_num(line, "current_ns");
-		e.cur_low = get_num(line, "current_low_ns");
-		e.cur_high = get_num(line, "current_high_ns");
-		e.diff_ns = get_num(line, "diff_ns");
-		e.diff_low = get_num(line, "diff_low_ns");
-		e.diff_high = get_num(line, "diff_high_ns");
-		e.threshold_ns = get_num(line, "threshold_ns");
 		if (n == cap) {
 			struct pp_history_entry *nv =
 			    realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
 
 			if (!nv) {
-				free(v);
-				free(line);
-				fclose(f);
-				return -ENOMEM;
+				ret = -ENOMEM;
+				goto out;
 			}
 			v = nv;
 		}
 		v[n++] = e;
 	}
+	if (*bad)
+		pr_warn("%s:%zu: not a pinpoint history line (%s); %zu such line%s skipped", path,
+			first_bad, why, *bad, *bad == 1 ? "" : "s");
+	*out = v;
+	v = NULL;
+	ret = (long)n;
+out:
+	free(v);
 	free(line);
 	fclose(f);
-	*out = v;
-	return (long)n;
+	json_decref(want);
+	return ret;
 }
