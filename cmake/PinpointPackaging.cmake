@@ -96,6 +96,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # lld: the driver links each revision again in other code layouts with ld.lld.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "clang-${PINPOINT_LLVM_MAJOR}, lld-${PINPOINT_LLVM_MAJOR}, libc6, libelf1, libgsl27, libstdc++6")
+  "clang-${PINPOINT_LLVM_MAJOR}, lld-${PINPOINT_LLVM_MAJOR}, libc6, libelf1, libgsl27, libjansson4, libstdc++6")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 include(CPack)

@@ -26,7 +26,8 @@
  * is configured (generator, build type and the user's options of that
  * directory, cmakecache.h) and built in <worktree>/.pinpoint-cmake with the
  * compiler wrappers, and COMMAND runs there.  The sessions are pinpoint
- * itself, run again with the options of this one; their output goes to
+ * itself, run again with the options of this one (pp_options_argv(); with
+ * --verbose each one's command line is printed); their output goes to
  * stderr as progress, the last one's to stdout.  What git prints and the
  * sessions' --history lines go to a private work directory in $TMPDIR,
  * made and removed as a session's is (workdir.h, signals.h).
@@ -245,71 +246,63 @@ static int checkout(struct range *g, struct commit *c)
 	return 0;
 }
 
-/* The options of this session, for a session between @prev and @cur. */
+/* @s quoted for sh, appended to @f. */
+static void sh_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/*
+ * The command line of a session between @prev and @cur: this one's options
+ * (options.c gives them back, those of this process only left out), with
+ * the directories, the build command and, for a probe, depth 0 and the
+ * bisection's threshold.  The report files are the last session's; the
+ * probes write their history lines to the work directory when the
+ * threshold is to be read from BAD's.
+ */
 static int session_args(const struct range *g, const char *prev, const char *cur, bool probe,
 			struct pp_argv *a)
 {
-	const struct pp_options *o = g->opt;
+	struct pp_options o = *g->opt;
 	int err;
 
-	err = pp_argv_add(a, "%s", g->self);
-	err = err ?: pp_argv_add(a, "--entry=%s", o->entry);
-	err = err ?: pp_argv_add(a, "--depth=%d", probe ? 0 : o->depth);
-	err = err ?: pp_argv_add(a, "--previous=%s", prev);
-	err = err ?: pp_argv_add(a, "--current=%s", cur);
-	err = err ?: pp_argv_add(a, "--measurements=%d", o->measurements);
-	err = err ?: pp_argv_add(a, "--warmups=%d", o->warmups);
-	err = err ?: pp_argv_add(a, "--layouts=%d", o->layouts);
-	err = err ?: pp_argv_add(a, "--confidence=%.17g", 100 * o->confidence);
-	err = err
-		  ?: pp_argv_add(a, "--precision-threshold=%.17g",
-				 probe ? g->probe_precision : o->precision);
-	err = err ?: pp_argv_add(a, "--max-runs=%ld", o->max_runs);
-	err = err ?: pp_argv_add(a, "--max-runs-per-comparison=%d", o->max_runs_comparison);
-	err = err ?: pp_argv_add(a, "--max-time=%.17g", o->max_time);
-	if (o->executions == PP_EXECUTIONS_AUTO)
-		err = err ?: pp_argv_add(a, "--executions=auto");
-	else if (o->executions == PP_EXECUTIONS_ALL)
-		err = err ?: pp_argv_add(a, "--executions=all");
-	else
-		err = err ?: pp_argv_add(a, "--executions=%ld", o->executions);
-	if (o->cpu_list)
-		err = err ?: pp_argv_add(a, "--cpu=%s", o->cpu_list);
-	if (o->timeout > 0)
-		err = err ?: pp_argv_add(a, "--timeout=%.17g", o->timeout);
-	for (size_t i = 0; i < o->nexclude; i++)
-		err = err ?: pp_argv_add(a, "--exclude=%s", o->exclude[i]);
-	err = err ?: pp_argv_add(a, "--search=%s", pp_search_name(o->search));
-	err = err ?: pp_argv_add(a, "--max-paths=%d", o->max_paths);
-	if (o->have_seed)
-		err = err ?: pp_argv_add(a, "--seed=%lu", o->seed);
-	err =
-	    err ?: pp_argv_add(a, "--test=%s", o->test == PP_TEST_WELCH ? "welch" : "mann-whitney");
-	if (o->runs_given)
-		err = err ?: pp_argv_add(a, "--runs=%s", pp_runs_name(o->runs));
-	err = err ?: pp_argv_add(a, "--timing=%s", o->timing_all ? "all" : "sampled");
-	err = err ?: pp_argv_add(a, "--build-cmd=%s", g->build_cmd);
-	if (o->build_root)
-		err = err ?: pp_argv_add(a, "--build-root=%s", o->build_root);
-	err = err ?: pp_argv_add(a, "--no-save-command");
-	if (o->quiet)
-		err = err ?: pp_argv_add(a, "--quiet");
-	if (o->verbose)
-		err = err ?: pp_argv_add(a, "--verbose");
-	if (probe && !o->precision_given)
-		err = err ?: pp_argv_add(a, "--history=%s", g->history);
-	if (!probe) {
-		if (o->json)
-			err = err ?: pp_argv_add(a, "--json=%s", o->json);
-		if (o->html)
-			err = err ?: pp_argv_add(a, "--html=%s", o->html);
-		if (o->history)
-			err = err ?: pp_argv_add(a, "--history=%s", o->history);
+	o.previous = prev;
+	o.current = cur;
+	o.build_cmd = g->build_cmd;
+	o.no_save_command = true;
+	if (probe) {
+		o.depth = 0;
+		o.precision = g->probe_precision;
+		o.json = o.html = NULL;
+		o.history = o.precision_given ? NULL : g->history;
 	}
-	err = err ?: pp_argv_add(a, "--");
-	for (char **c = o->command; *c && !err; c++)
-		err = pp_argv_add(a, "%s", *c);
-	return err;
+	err = pp_argv_add(a, "%s", g->self);
+	return err ?: pp_options_argv(&o, a);
+}
+
+/* With --verbose: the command line of a session, quoted for sh. */
+static void print_args(const struct pp_argv *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (pp_verbose <= 0 || !(m = open_memstream(&buf, &len)))
+		return;
+	for (size_t i = 0; i < a->n; i++) {
+		if (i)
+			fputc(' ', m);
+		sh_quote(m, a->v[i]);
+	}
+	if (!fclose(m))
+		pr_dbg("session: %s", buf);
+	free(buf);
 }
 
 /* A session between @prev and @cur; its exit status, or -errno. */
@@ -323,6 +316,7 @@ static int run_session(const struct range *g, const char *prev, const char *cur,
 	err = session_args(g, prev, cur, probe, &a);
 	if (err)
 		goto out;
+	print_args(&a);
 	p.argv = a.v;
 	fflush(stdout);
 	err = pp_process_run(&p, &st);
@@ -446,18 +440,6 @@ static int split_range(const char *spec, char **good, char **bad)
 	*good = strndup(spec, (size_t)(dots - spec));
 	*bad = strdup(dots + 2);
 	return *good && *bad ? 0 : -ENOMEM;
-}
-
-/* @s quoted for sh, appended to @f. */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
 }
 
 /*

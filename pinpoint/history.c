@@ -13,143 +13,53 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/json_string.h"
+#include "core/json.h"
 #include "pinpoint/decide.h"
 #include "pinpoint/history.h"
 #include "pinpoint/outcome.h"
+#include "pinpoint/log.h"
 #include "pinpoint/report/report.h"
 
-static void put_num(FILE *f, const char *key, double v)
+/* The entry's figures of a decided comparison @e, into @o. */
+static json_t *figures_json(json_t *o, const struct pp_outcome_cmp *e)
 {
-	if (isfinite(v))
-		fprintf(f, ",\"%s\":%.17g", key, v);
-	else
-		fprintf(f, ",\"%s\":null", key);
-}
+	for (int r = 0; r < 2; r++) {
+		const char *rev = r == PP_CUR ? "current" : "previous";
+		struct pp_interval iv = e->ci[r];
+		char key[32];
 
-static void put_line(FILE *f, const struct pp_outcome *o)
-{
-	const struct pp_outcome_cmp *e = o->entry;
-
-	fprintf(f, "{\"time\":%.3f,\"entry\":", o->s->started_wall);
-	pp_json_put_string(f, o->opt->entry);
-	fputs(",\"previous\":", f);
-	pp_json_put_string(f, o->dir[PP_PREV]);
-	fputs(",\"current\":", f);
-	pp_json_put_string(f, o->dir[PP_CUR]);
-	fprintf(f, ",\"verdict\":\"%s\",\"status\":%d", o->verdict_name, o->status);
-	if (o->decided) {
-		for (int r = 0; r < 2; r++) {
-			struct pp_interval iv = e->ci[r];
-			char key[32];
-
-			snprintf(key, sizeof(key), "%s_ns", r ? "current" : "previous");
-			put_num(f, key, iv.centre);
-			snprintf(key, sizeof(key), "%s_low_ns", r ? "current" : "previous");
-			put_num(f, key, iv.low);
-			snprintf(key, sizeof(key), "%s_high_ns", r ? "current" : "previous");
-			put_num(f, key, iv.high);
-		}
-		put_num(f, "diff_ns", e->cmp.diff.centre);
-		put_num(f, "diff_low_ns", e->cmp.diff.low);
-		put_num(f, "diff_high_ns", e->cmp.diff.high);
-		put_num(f, "threshold_ns", e->threshold_ns);
-		fprintf(f, ",\"runs\":[%zu,%zu]", e->q->series[PP_PREV].n, e->q->series[PP_CUR].n);
+		snprintf(key, sizeof(key), "%s_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.centre));
+		snprintf(key, sizeof(key), "%s_low_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.low));
+		snprintf(key, sizeof(key), "%s_high_ns", rev);
+		o = pp_json_set(o, key, pp_json_real(iv.high));
 	}
-	if (o->chain_call) {
-		fputs(",\"call\":", f);
-		pp_json_put_string(f, o->chain_call->label);
-	}
-	fputs("}\n", f);
+	o = pp_json_set(o, "diff_ns", pp_json_real(e->cmp.diff.centre));
+	o = pp_json_set(o, "diff_low_ns", pp_json_real(e->cmp.diff.low));
+	o = pp_json_set(o, "diff_high_ns", pp_json_real(e->cmp.diff.high));
+	o = pp_json_set(o, "threshold_ns", pp_json_real(e->threshold_ns));
+	return pp_json_set(
+	    o, "runs",
+	    pp_json_push(
+		pp_json_push(json_array(), pp_json_int((long long)e->q->series[PP_PREV].n)),
+		pp_json_int((long long)e->q->series[PP_CUR].n)));
 }
 
-int pp_history_append(const struct pp_outcome *o, const char *path)
+/* The session's history line (history.h). */
+static json_t *line_json(const struct pp_outcome *oc)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int fd, err = 0;
-	ssize_t n;
+	json_t *o =
+	    pp_json_object("time", pp_json_real(round(oc->s->started_wall * 1000) / 1000), "entry",
+			   pp_json_str(oc->opt->entry), "previous", pp_json_str(oc->dir[PP_PREV]),
+			   "current", pp_json_str(oc->dir[PP_CUR]), "verdict",
+			   pp_json_str(oc->verdict_name), "status", pp_json_int(oc->status), NULL);
 
-	if (!m)
-		return -ENOMEM;
-	put_line(m, o);
-	if (fclose(m)) {
-		free(buf);
-		return -ENOMEM;
-	}
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-out:
-	free(buf);
-	return err;
-}
-
-/* The number after "key": in @line; NAN when missing or null. */
-static double get_num(const char *line, const char *key)
-{
-	char pat[48];
-	const char *p;
-	char *end;
-	double v;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(line, pat);
-	if (!p)
-		return NAN;
-	p += strlen(pat);
-	v = strtod(p, &end);
-	return end == p ? NAN : v;
-}
-
-/* The string after "key": in @line, when it has no escapes, in @buf. */
-static int get_str(const char *line, const char *key, char *buf, size_t size)
-{
-	char pat[48];
-	const char *p, *q;
-
-	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
-	p = strstr(line, pat);
-	if (!p)
-		return -ENOENT;
-	p += strlen(pat);
-	for (q = p; *q && *q != '"'; q++)
-		if (*q == '\\')
-			return -EINVAL;
-	if (*q != '"' || (size_t)(q - p) >= size)
-		return -EINVAL;
-	memcpy(buf, p, (size_t)(q - p));
-	buf[q - p] = 0;
-	return 0;
-}
-
-/* Whether the "entry" of @line is @entry (compared as the JSON writer spells it). */
-static bool same_entry(const char *line, const char *entry)
-{
-	char *want = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&want, &len);
-	bool same;
-
-	if (!m)
-		return false;
-	fputs("\"entry\":", m);
-	pp_json_put_string(m, entry);
-	fputc(',', m);
-	fclose(m);
-	same = want && strstr(line, want);
-	free(want);
-	return same;
+	if (oc->decided)
+		o = figures_json(o, oc->entry);
+	if (oc->chain_call)
+		o = pp_json_set(o, "call", pp_json_str(oc->chain_call->label));
+	return o;
 }
 
 void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
@@ -177,57 +87,148 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 	e->threshold_ns = c->threshold_ns;
 }
 
+int pp_history_append(const struct pp_outcome *o, const char *path)
+{
+	json_t *line = line_json(o);
+	char *buf = line ? json_dumps(line, JSON_COMPACT | PP_JSON_REALS) : NULL;
+	size_t len;
+	int fd, err = 0;
+	ssize_t n;
+
+	json_decref(line);
+	if (!buf)
+		return -ENOMEM;
+	len = strlen(buf);
+	buf[len] = '\n'; /* in place of the NUL: one write() of the whole line */
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	n = write(fd, buf, len + 1);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len + 1)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+out:
+	free(buf);
+	return err;
+}
+
+/* The number at @key of @o; NAN when it is missing, null or not a number. */
+static double get_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * @line read into @e when it is a session of @entry: 1, 0 when it is one of
+ * another entry, or -EINVAL with what is wrong with it in @why.
+ */
+static int parse_line(const char *line, const json_t *entry, struct pp_history_entry *e, char *why,
+		      size_t len)
+{
+	json_error_t jerr;
+	json_t *o = json_loads(line, 0, &jerr);
+	const json_t *verdict = json_object_get(o, "verdict");
+	int ret = -EINVAL;
+
+	if (!o)
+		snprintf(why, len, "%s", jerr.text);
+	else if (!json_is_object(o))
+		snprintf(why, len, "not a JSON object");
+	else if (!json_is_string(verdict) || json_string_length(verdict) >= sizeof(e->verdict))
+		snprintf(why, len, "no \"verdict\"");
+	else if (!isfinite(e->time = get_num(o, "time")))
+		snprintf(why, len, "no \"time\"");
+	else if (!json_equal(json_object_get(o, "entry"), entry))
+		ret = 0;
+	else {
+		snprintf(e->verdict, sizeof(e->verdict), "%s", json_string_value(verdict));
+		e->status = json_is_integer(json_object_get(o, "status"))
+				? (int)json_integer_value(json_object_get(o, "status"))
+				: -1;
+		e->prev_ns = get_num(o, "previous_ns");
+		e->prev_low = get_num(o, "previous_low_ns");
+		e->prev_high = get_num(o, "previous_high_ns");
+		e->cur_ns = get_num(o, "current_ns");
+		e->cur_low = get_num(o, "current_low_ns");
+		e->cur_high = get_num(o, "current_high_ns");
+		e->diff_ns = get_num(o, "diff_ns");
+		e->diff_low = get_num(o, "diff_low_ns");
+		e->diff_high = get_num(o, "diff_high_ns");
+		e->threshold_ns = get_num(o, "threshold_ns");
+		ret = 1;
+	}
+	json_decref(o);
+	return ret;
+}
+
+static bool blank(const char *s)
+{
+	return !s[strspn(s, " \t\r\n")];
+}
+
 long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
 		     size_t *bad)
 {
 	struct pp_history_entry *v = NULL;
-	size_t n = 0, cap = 0;
-	char *line = NULL;
-	size_t lcap = 0;
+	size_t n = 0, cap = 0, lineno = 0, first_bad = 0, lcap = 0;
+	char *line = NULL, why[JSON_ERROR_TEXT_LENGTH + 32] = "";
+	json_t *want = pp_json_str(entry);
+	long ret;
 	FILE *f;
 
 	*out = NULL;
 	*bad = 0;
+	if (!want)
+		return -ENOMEM;
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		json_decref(want);
 		return -errno;
+	}
 	while (getline(&line, &lcap, f) > 0) {
 		struct pp_history_entry e = {0};
+		char w[sizeof(why)];
+		int got;
 
-		if (line[0] != '{' || get_str(line, "verdict", e.verdict, sizeof(e.verdict)) ||
-		    !isfinite(e.time = get_num(line, "time"))) {
-			(*bad)++;
+		lineno++;
+		if (blank(line))
 			continue;
+		got = parse_line(line, want, &e, w, sizeof(w));
+		if (got < 0 && !(*bad)++) {
+			first_bad = lineno;
+			memcpy(why, w, sizeof(why));
 		}
-		if (!same_entry(line, entry))
+		if (got <= 0)
 			continue;
-		e.status = (int)get_num(line, "status");
-		e.prev_ns = get_num(line, "previous_ns");
-		e.prev_low = get_num(line, "previous_low_ns");
-		e.prev_high = get_num(line, "previous_high_ns");
-		e.cur_ns = get_num(line, "current_ns");
-		e.cur_low = get_num(line, "current_low_ns");
-		e.cur_high = get_num(line, "current_high_ns");
-		e.diff_ns = get_num(line, "diff_ns");
-		e.diff_low = get_num(line, "diff_low_ns");
-		e.diff_high = get_num(line, "diff_high_ns");
-		e.threshold_ns = get_num(line, "threshold_ns");
 		if (n == cap) {
 			struct pp_history_entry *nv =
 			    realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
 
 			if (!nv) {
-				free(v);
-				free(line);
-				fclose(f);
-				return -ENOMEM;
+				ret = -ENOMEM;
+				goto out;
 			}
 			v = nv;
 		}
 		v[n++] = e;
 	}
+	if (*bad)
+		pr_warn("%s:%zu: not a pinpoint history line (%s); %zu such line%s skipped", path,
+			first_bad, why, *bad, *bad == 1 ? "" : "s");
+	*out = v;
+	v = NULL;
+	ret = (long)n;
+out:
+	free(v);
 	free(line);
 	fclose(f);
-	*out = v;
-	return (long)n;
+	json_decref(want);
+	return ret;
 }

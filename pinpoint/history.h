@@ -36,8 +36,9 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 
 /*
  * The sessions of @path for entry @entry, oldest first, in *@out (malloc'ed).
- * Lines of other entries are left out; lines that are not pinpoint's are
- * counted in *@bad.  Returns the number read, or -errno.
+ * Lines of other entries and blank lines are left out; lines that are not
+ * pinpoint's (not JSON, or without a verdict and a time) are counted in
+ * *@bad and named by one warning.  Returns the number read, or -errno.
  */
 long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
 		     size_t *bad);

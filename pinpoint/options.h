@@ -5,11 +5,14 @@
 #ifndef PINPOINT_OPTIONS_H
 #define PINPOINT_OPTIONS_H
 
+#include <jansson.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/stats.h"
+#include "core/util.h"
 
 /*
  * How the runs of a round are made (schedule.h): DUET, in pairs of one run
@@ -63,7 +66,9 @@ struct pp_options {
 	bool bisect;		/* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
 	const char *commits;	/* GOOD..BAD: bisect the range, then pinpoint the call */
 	const char *history;	/* append the session's entry figures (JSON lines) */
+	bool dump;		/* --dump-options: print the table and these options, exit */
 	char **command;		/* NULL-terminated, NULL when not given */
+	uint64_t given;		/* bit i: the table's i-th option was on the command line */
 };
 
 /*
@@ -72,9 +77,25 @@ struct pp_options {
  */
 int pp_options_parse(struct pp_options *opt, int argc, char **argv);
 void pp_options_free(struct pp_options *opt);
+/*
+ * @opt back as a command line, appended to @a: every option that was given
+ * or is not at its default, as --NAME or --NAME=VALUE (the parser reads them
+ * back to the same options), then "--" and COMMAND when there is one.  The
+ * options of this process only (--commits, --bisect, ...) are left out: the
+ * argv of a session this one starts.  0 or -ENOMEM.
+ */
+int pp_options_argv(const struct pp_options *opt, struct pp_argv *a);
+/*
+ * The options that make a measurement what it is, as the report records
+ * them (doc/report.schema.json, "options"), then "command".  NULL when out
+ * of memory.
+ */
+json_t *pp_options_json(const struct pp_options *opt);
 /* The --runs value that selects @runs: "duet", "paired" or "shuffled". */
 const char *pp_runs_name(enum pp_runs runs);
 /* The --search value that selects @search: "attrib", "seed" or "linear". */
 const char *pp_search_name(enum pp_search search);
+/* The --test value that selects @test: "mann-whitney" or "welch". */
+const char *pp_test_name(enum pp_test test);
 
 #endif /* PINPOINT_OPTIONS_H */

@@ -9,7 +9,7 @@
 set -eu
 majors="14 ${1:-}"
 pkgs="cmake make gcc g++ pkg-config python3 python3-jsonschema python3-scipy file binutils
-      libelf-dev libgsl-dev git chromium"
+      libelf-dev libgsl-dev libjansson-dev git chromium"
 for m in $majors; do
 	pkgs="$pkgs clang-$m llvm-$m-dev llvm-$m-tools libclang-rt-$m-dev lld-$m"
 done

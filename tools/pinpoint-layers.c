@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json_string.h"
+#include "core/json.h"
 #include "core/table.h"
 #include "pinpoint/protocol.h"
 
@@ -39,7 +39,7 @@ static const struct opt_desc opt_descs[] = {
      "functions of that name (a suffix of their file name)."},
     {"depth", required_argument, 'd', "N",
      "With --entry: print layers 0 to N (default 1).  Layer 0 is FUNC alone."},
-    {"json", no_argument, 'j', NULL, "Print JSON instead of text."},
+    {"json", no_argument, 'j', NULL, "Print JSON instead of text: one document, on one line."},
     {"mangled", no_argument, 'm', NULL, "Print linkage names instead of demangled C++ names."},
     {"help", no_argument, 'h', NULL, "Print this help and exit."},
     {"version", no_argument, 'V', NULL, "Print the version and exit."},
@@ -245,11 +245,6 @@ static const char *fate_note(uint8_t f)
 	return f < 4 ? s[f] : "  ?";
 }
 
-static void json_str(const char *s)
-{
-	pp_json_put_string(stdout, s);
-}
-
 enum target { T_TABLE, T_EXTERNAL, T_INDIRECT };
 
 /* Where a function is in the layers: not yet, in the next one, printed. */
@@ -283,59 +278,22 @@ static void print_loc(const char *file, uint32_t line, uint32_t col)
  * functions of this layer and the earlier ones, or is NULL in the listing.
  */
 static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f,
-		       const unsigned char *seen, const char *indent, bool first)
+		       const unsigned char *seen, const char *indent)
 {
 	uint32_t k;
 
-	if (opt.json) {
-		printf("%s{\"name\": ", first ? "" : ",\n");
-		json_str(f->name);
-		printf(", \"display\": ");
-		json_str(display(f->name));
-		printf(", \"file\": ");
-		json_str(f->file);
-		printf(
-		    ", \"line\": %u, \"linkage\": \"%s\", \"emitted\": %s, \"object\": ", f->line,
-		    linkage_str(f->linkage), f->flags & PP_FUNC_EMITTED ? "true" : "false");
-		json_str(f->object);
-		printf(", \"calls\": [");
-	} else {
-		printf("%s%s (", indent, display(f->name));
-		print_loc(f->file, f->line, 0);
-		printf(") in %s%s\n", f->object,
-		       f->flags & PP_FUNC_EMITTED
-			   ? ""
-			   : "  not emitted (inlined everywhere or removed)");
-		if (!f->ncalls)
-			printf("%s    no calls\n", indent);
-	}
+	printf("%s%s (", indent, display(f->name));
+	print_loc(f->file, f->line, 0);
+	printf(") in %s%s\n", f->object,
+	       f->flags & PP_FUNC_EMITTED ? "" : "  not emitted (inlined everywhere or removed)");
+	if (!f->ncalls)
+		printf("%s    no calls\n", indent);
 	for (k = 0; k < f->ncalls; k++) {
 		const struct pp_prog_call *c = &f->calls[k];
 		const struct pp_prog_fn *to;
 		enum target t = target_of(prog, f, c, &to);
 		bool was_seen = seen && to && seen[to - prog->funcs] == SEEN;
 
-		if (opt.json) {
-			static const char *const tstr[] = {"table", "external", "indirect"};
-
-			printf("%s\n  {\"index\": %u, \"callee\": ", k ? "," : "", k);
-			json_str(c->callee);
-			printf(", \"display\": ");
-			json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
-			printf(", \"file\": ");
-			json_str(c->file);
-			printf(", \"line\": %u, \"col\": %u, \"kind\": \"%s\", \"target\": \"%s\", "
-			       "\"fate\": \"%s\", \"via\": ",
-			       c->line, c->col, kind_str(c->kind), tstr[t], fate_str(c->fate));
-			if (c->via)
-				printf("%u", c->via - 1);
-			else
-				printf("null");
-			if (seen)
-				printf(", \"seen\": %s", was_seen ? "true" : "false");
-			printf("}");
-			continue;
-		}
 		/* A call of inlined code goes under the call it came through. */
 		printf("%s    %u  %*s%s  ", indent, k, 2 * (int)pp_prog_call_chain(f, k, NULL, 0),
 		       "", c->callee[0] ? display(c->callee) : pp_prog_call_name(c));
@@ -349,36 +307,78 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 		/* Timed calls say nothing; the others cannot be measured. */
 		printf("%s\n", fate_note(c->fate));
 	}
-	if (opt.json)
-		printf("]}");
 }
 
-static void json_head(const struct pp_program *prog)
+/* Call @k of @f as JSON; "seen" only in the layers (@seen not NULL). */
+static json_t *call_json(const struct pp_program *prog, const struct pp_prog_fn *f, uint32_t k,
+			 const unsigned char *seen)
 {
-	size_t i;
+	static const char *const tstr[] = {"table", "external", "indirect"};
+	const struct pp_prog_call *c = &f->calls[k];
+	const struct pp_prog_fn *to;
+	enum target t = target_of(prog, f, c, &to);
+	json_t *o =
+	    pp_json_object("index", pp_json_int(k), "callee", pp_json_str(c->callee), "display",
+			   pp_json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c)),
+			   "file", pp_json_str(c->file), "line", pp_json_int(c->line), "col",
+			   pp_json_int(c->col), "kind", pp_json_str(kind_str(c->kind)), "target",
+			   pp_json_str(tstr[t]), "fate", pp_json_str(fate_str(c->fate)), "via",
+			   c->via ? pp_json_int(c->via - 1) : json_null(), NULL);
 
-	printf("{\"binary\": ");
-	json_str(opt.binary);
-	printf(",\n\"objects\": [");
-	for (i = 0; i < prog->nobjects; i++) {
-		printf("%s", i ? ", " : "");
-		json_str(prog->objects[i]);
-	}
-	printf("],\n");
+	if (seen)
+		o = pp_json_set(o, "seen", pp_json_bool(to && seen[to - prog->funcs] == SEEN));
+	return o;
+}
+
+/* One function with its calls as JSON; @seen as for print_func(). */
+static json_t *func_json(const struct pp_program *prog, const struct pp_prog_fn *f,
+			 const unsigned char *seen)
+{
+	json_t *calls = json_array();
+
+	for (uint32_t k = 0; k < f->ncalls; k++)
+		calls = pp_json_push(calls, call_json(prog, f, k, seen));
+	return pp_json_object("name", pp_json_str(f->name), "display",
+			      pp_json_str(display(f->name)), "file", pp_json_str(f->file), "line",
+			      pp_json_int(f->line), "linkage", pp_json_str(linkage_str(f->linkage)),
+			      "emitted", pp_json_bool(f->flags & PP_FUNC_EMITTED), "object",
+			      pp_json_str(f->object), "calls", calls, NULL);
+}
+
+/* The keys every JSON document starts with. */
+static json_t *json_head(const struct pp_program *prog)
+{
+	json_t *objects = json_array();
+
+	for (size_t i = 0; i < prog->nobjects; i++)
+		objects = pp_json_push(objects, pp_json_str(prog->objects[i]));
+	return pp_json_object("binary", pp_json_str(opt.binary), "objects", objects, NULL);
+}
+
+/* Print @doc on one line, then let it go. */
+static void print_json(json_t *doc)
+{
+	if (!doc)
+		die("out of memory");
+	pp_json_dumpf(doc, stdout, 0);
+	putchar('\n');
+	json_decref(doc);
 }
 
 static void list_all(const struct pp_program *prog)
 {
+	json_t *funcs;
 	size_t i;
 
-	if (opt.json) {
-		json_head(prog);
-		printf("\"functions\": [\n");
+	if (!opt.json) {
+		for (i = 0; i < prog->nfuncs; i++)
+			print_func(prog, &prog->funcs[i], NULL, "");
+		return;
 	}
+	funcs = json_array();
 	for (i = 0; i < prog->nfuncs; i++)
-		print_func(prog, &prog->funcs[i], NULL, "", i == 0);
-	if (opt.json)
-		printf("]}\n");
+		funcs = pp_json_push(funcs, func_json(prog, &prog->funcs[i], NULL));
+	print_json(pp_json_set(json_head(prog), "functions", funcs));
 }
 
 static const struct pp_prog_fn *find_entry(const struct pp_program *prog)
@@ -404,6 +404,7 @@ static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *
 {
 	size_t n = prog->nfuncs, nlayer = 1, nnext, i;
 	const struct pp_prog_fn **layer, **next;
+	json_t *layers = NULL;
 	unsigned char *seen;
 	long k;
 
@@ -419,23 +420,22 @@ static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *
 	}
 	layer[0] = entry;
 	seen[entry - prog->funcs] = SEEN;
-	if (opt.json) {
-		json_head(prog);
-		printf("\"entry\": ");
-		json_str(entry->name);
-		printf(", \"depth\": %ld,\n\"layers\": [", opt.depth);
-	}
+	if (opt.json)
+		layers = json_array();
 	for (k = 0; nlayer; k++) {
+		json_t *funcs = opt.json ? json_array() : NULL;
+
 		nnext = 0;
-		if (opt.json)
-			printf("%s\n{\"layer\": %ld, \"functions\": [\n", k ? "," : "", k);
-		else
+		if (!opt.json)
 			printf("layer %ld\n", k);
 		for (i = 0; i < nlayer; i++) {
 			const struct pp_prog_fn *f = layer[i];
 			uint32_t c;
 
-			print_func(prog, f, seen, "  ", i == 0);
+			if (opt.json)
+				funcs = pp_json_push(funcs, func_json(prog, f, seen));
+			else
+				print_func(prog, f, seen, "  ");
 			for (c = 0; c < f->ncalls && k < opt.depth; c++) {
 				const struct pp_prog_fn *to =
 				    pp_program_resolve(prog, f, &f->calls[c]);
@@ -447,7 +447,8 @@ static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *
 			}
 		}
 		if (opt.json)
-			printf("]}");
+			layers = pp_json_push(layers, pp_json_object("layer", pp_json_int(k),
+								     "functions", funcs, NULL));
 		/* The next layer is marked now: its functions are "(seen)" from
 		 * there on, not in the layer that calls them first. */
 		for (i = 0; i < nnext; i++)
@@ -456,7 +457,10 @@ static int print_layers(const struct pp_program *prog, const struct pp_prog_fn *
 		nlayer = nnext;
 	}
 	if (opt.json)
-		printf("]}\n");
+		print_json(pp_json_set(
+		    pp_json_set(pp_json_set(json_head(prog), "entry", pp_json_str(entry->name)),
+				"depth", pp_json_int(opt.depth)),
+		    "layers", layers));
 	free(seen);
 	free(layer);
 	free(next);

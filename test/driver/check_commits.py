@@ -19,6 +19,9 @@ not compile and commit 5 repairs it.  Scenarios:
            error line.
   history  --history appends one JSON line per session and the HTML report
            draws the trend of the entry.
+  commits-options  the sessions --commits starts run with the options it was
+           given (each session's command line, with --verbose, read back by
+           --dump-options), but for the directories, depth and files it sets.
 
 Usage: check_commits.py --pinpoint P SCENARIO
 """
@@ -26,12 +29,13 @@ import argparse
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import chain, fail, run, scenario_main  # noqa: E402
+from pinpoint_test import chain, dump_options, fail, run, scenario_main  # noqa: E402
 
 ARGS = None
 
@@ -406,6 +410,69 @@ def scenario_history():
         m = re.search(r'<svg class="trend".*?</svg>', html, re.S)
         if not m or m.group(0).count('class="night') != 2:
             fail("the HTML report has no trend with two sessions")
+
+
+# What --commits sets in each session's options itself: the directories, the
+# build command, --no-save-command; a probe's depth (0), its threshold and
+# its files (none, or the history it reads BAD's slowdown from).
+SET_BY_COMMITS = {"previous", "current", "build-cmd", "no-save-command"}
+SET_FOR_PROBES = {"depth", "precision-threshold", "json", "html", "history"}
+
+
+def scenario_commits_options():
+    with tempfile.TemporaryDirectory(prefix="pp-commits-opt-") as d:
+        repo, h = make_history(d)
+        js = os.path.join(d, "report.json")
+        # BAD is the slow commit, GOOD its parent: one probe of BAD, then the session
+        # (a budget and a threshold that keep the siblings of parse from taking minutes)
+        given = ["--seed", "4242", "--max-paths", "3", "--timing", "all", "--test", "welch",
+                 "--exclude", "emit*", "--warmups", "1", "--layouts", "1", "--confidence", "97.5",
+                 "--executions", "30", "--max-runs", "20000", "--max-time", "60.5",
+                 "--max-runs-per-comparison", "150", "--precision-threshold", "5",
+                 "--runs", "paired", "--search", "attrib", "--depth", "1"]
+        opts = ["--commits", "%s..%s" % (h[SLOW - 1], h[SLOW]), "--build-root",
+                os.path.join(d, "cache"), "--json", js, "--verbose"] + given + COMMON
+        p = run([ARGS.pinpoint] + opts + ["--", "./bench"], cwd=repo, timeout=1500)
+        if p.returncode != 1:
+            fail("--commits exit %d, expected 1" % p.returncode, p)
+        parent = {r["name"]: r for r in dump_options(ARGS.pinpoint, opts + ["--", "./bench"])
+                  ["options"]}
+        sessions = re.findall(r"^pinpoint: \S+:\d+: session: (.*)$", p.stderr, re.M)
+        if len(sessions) != 2:
+            fail("%d sessions' command lines printed, expected 2 (BAD, then the call)"
+                 % len(sessions), p)
+        for i, line in enumerate(sessions):
+            argv = shlex.split(line)
+            probe = i == 0
+            if argv[0] != os.path.realpath(ARGS.pinpoint):
+                fail("session %d is not pinpoint itself: %s" % (i, argv[0]), p)
+            sub = {r["name"]: r for r in dump_options(ARGS.pinpoint, argv[1:])["options"]}
+            for name, r in sorted(parent.items()):
+                if r["local"] or name in SET_BY_COMMITS or (probe and name in SET_FOR_PROBES):
+                    continue
+                if sub[name]["value"] != r["value"]:
+                    fail("session %d ran with --%s %r, --commits was given %r\n%s"
+                         % (i, name, sub[name]["value"], r["value"], line), p)
+            for name in ("commits", "bisect", "dump-options"):
+                if any(a.split("=")[0] == "--" + name for a in argv):
+                    fail("session %d was given --%s: %s" % (i, name, line), p)
+            want_depth = 0 if probe else 1
+            if sub["depth"]["value"] != want_depth or not sub["no-save-command"]["value"] \
+                    or sub["json"]["value"] != (None if probe else js):
+                fail("session %d: depth %r, --json %r" % (i, sub["depth"]["value"],
+                                                          sub["json"]["value"]), p)
+        # the last session's report records what it ran with
+        with open(js) as f:
+            report = json.load(f)
+        rec = report["options"]
+        for name, r in parent.items():
+            key = r["report"]
+            if key and key not in ("previous", "current", "timeout") and rec[key] != r["value"]:
+                fail("the last session's report has %s %r, --commits was given %r"
+                     % (key, rec[key], r["value"]), p)
+        if rec["seed"] != 4242 or rec["timing"] != "all" or rec["max_paths"] != 3 \
+                or report["measurement"]["seed"] != 4242:
+            fail("the report's options: %r" % rec, p)
 
 
 def main():

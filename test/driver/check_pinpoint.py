@@ -90,6 +90,73 @@ def scenario_timing_all():
             fail("timing=all %s every arming" % ("missing from" if want else "in"), p)
 
 
+def scenario_history_json():
+    """The report and the --history line are JSON whatever the paths hold
+    (bytes that are not UTF-8 become U+FFFD), the line has the report's
+    figures to the last digit, and lines of the history that are not a
+    session's are named in one warning and skipped: the trend draws the
+    others."""
+    import shutil
+    with tempfile.TemporaryDirectory() as d:
+        dirs = []
+        for rev in ("previous", "current"):
+            name = os.path.join(d, os.fsdecode(b"\xff\xfe " + rev.encode() + b" \xc3\xa9"))
+            shutil.copytree(os.path.join(ARGS.demo, rev), name)
+            dirs.append(name)
+        hist, page, js = (os.path.join(d, f) for f in ("h.jsonl", "r.html", "r.json"))
+        night = {"time": 1700000000.25, "entry": "run", "previous": "/b/old", "current": "/b/new",
+                 "verdict": "slower", "status": 1, "previous_ns": 1000.5, "previous_low_ns": 900,
+                 "previous_high_ns": 1100, "current_ns": 2000, "current_low_ns": 1900,
+                 "current_high_ns": 2100, "diff_ns": 999.5, "diff_low_ns": 800,
+                 "diff_high_ns": 1200, "threshold_ns": 10, "runs": [10, 10]}
+        lines = ["this is not JSON", json.dumps(night), "[1, 2, 3]",
+                 json.dumps(dict(night, verdict=7)), "", json.dumps(dict(night, entry="other")),
+                 json.dumps({"time": 1700000001, "entry": "run", "verdict": "none", "status": 4,
+                             "diff_ns": "not a number"}),
+                 '{"time": 1700000002, "entry": "run", "verdict": ', json.dumps(dict(night, time="late"))]
+        with open(hist, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        p = pinpoint("--entry", "run", "--depth", "2", "--previous", dirs[0], "--current", dirs[1],
+                     "--history", hist, "--html", page, "--json", js, "--", "./demo",
+                     check_status=1)
+        report = load_report(js, ARGS.schema, p)
+        warned = [l for l in p.stderr.splitlines() if hist in l]
+        if warned != ["pinpoint: warning: %s:1: not a pinpoint history line ('[' or '{' expected "
+                      "near 'this'); 5 such lines skipped" % hist]:
+            fail("the bad lines of the history are not one warning: %s" % warned, p)
+        replaced = [os.fsencode(x).decode("utf-8", "replace") for x in dirs]
+        if [report["options"]["previous"], report["options"]["current"]] != replaced \
+                or report["revisions"][0]["dir"] != replaced[0]:
+            fail("the report's directories are %r, not %r" % (
+                [report["options"]["previous"], report["options"]["current"]], replaced), p)
+        with open(hist, "rb") as f:
+            last = json.loads(f.read().decode("utf-8").splitlines()[-1])
+        entry = report["comparisons"][0]
+        want = {"entry": "run", "previous": replaced[0], "current": replaced[1],
+                "verdict": entry["verdict"], "status": 1,
+                "previous_ns": entry["previous"]["interval"]["centre"],
+                "current_low_ns": entry["current"]["interval"]["low"],
+                "diff_ns": entry["difference"]["interval"]["centre"],
+                "diff_high_ns": entry["difference"]["interval"]["high"],
+                "threshold_ns": entry["threshold_ns"],
+                "runs": [len(entry["previous_ns"]), len(entry["current_ns"])]}
+        got = {k: last.get(k) for k in want}
+        if got != want:
+            fail("the history line %r is not the report's %r" % (got, want), p)
+        # all the digits: the start to the microsecond in the report, to the ms in the line
+        if report["started"] == round(report["started"], 2) \
+                or abs(last["time"] - round(report["started"], 3)) > 1e-6:
+            fail("the report started at %r, the history line says %r"
+                 % (report["started"], last["time"]), p)
+        with open(page, errors="replace") as f:  # (the HTML gives paths as they are)
+            html = f.read()
+        trend = re.search(r'<svg class="trend".*?</svg>', html, re.S)
+        # the night, the undecided one (no figures to draw) and this session
+        if "<h2>The entry over 3 sessions</h2>" not in html or not trend \
+                or trend.group(0).count('class="night') != 2:
+            fail("the trend does not draw the three sessions of the entry", p)
+
+
 def scenario_demo_json():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
@@ -1294,11 +1361,12 @@ def scenario_help_defaults():
     as_recorded = {"current": lambda v: os.path.realpath(os.path.join(cur, v)),
                    "confidence": lambda v: float(v) / 100,
                    "executions": lambda v: {"auto": -1, "all": 0}.get(v, v)}
-    unrecorded = {"timing"}
+    # the option table's key for each option in the report (--dump-options)
+    table = json.loads(pinpoint("--dump-options", "--entry", "job", "--previous", prev,
+                                check_status=0).stdout)
+    keys = {o["name"]: o["report"] for o in table["options"]}
     for name, value in sorted(defaults.items()):
-        if name in unrecorded:
-            continue
-        key = {"max-time": "max_time_s"}.get(name, name.replace("-", "_"))
+        key = keys.get(name)
         if key not in used:
             fail("the report does not record --%s, whose default --help gives" % name, p)
         want = as_recorded.get(name, lambda v: v)(value)

@@ -76,7 +76,9 @@ def run(cmd, cwd=None, env=None, extra_env=None, expect=None, timeout=900, echo=
         env = dict(os.environ if env is None else env)
         env.update(extra_env)
     where = "(cd %s && " % cwd if cwd else ""
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    # (a path in the output may hold any byte)
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, errors="replace",
+                       timeout=timeout)
     print("$ %s%s%s -> %d" % (where, " ".join(cmd), ")" if cwd else "", p.returncode), flush=True)
     if echo:
         print(p.stdout, flush=True)
@@ -137,6 +139,18 @@ def pinpoint(exe, *args, status=None, env=None, timeout=800):
             a.startswith("--layouts") for a in opts):
         args = SUITE_LAYOUTS + args
     return run([exe] + args, env=env, expect=status, timeout=timeout)
+
+
+def dump_options(exe, args):
+    """What pinpoint makes of the command line @args (--dump-options put
+    first): {"options": [each row of its option table, with its "value"],
+    "argv": [the command line it gives back], "report": {the report's
+    "options"}}."""
+    p = run([exe, "--dump-options"] + list(args), expect=0)
+    try:
+        return json.loads(p.stdout)
+    except ValueError as e:
+        fail("--dump-options printed no JSON: %s" % e, p)
 
 
 def start_until_first_comparison(exe, prev, cur, json_path, command, env=None):

@@ -385,7 +385,7 @@ def scenario_deb(a, tmp):
     info = run(["dpkg-deb", "-f", pkg, "Package", "Depends"]).stdout
     if "Package: pinpoint" not in info or "clang-%s" % a.llvm_major not in info \
             or "lld-%s" % a.llvm_major not in info \
-            or "libelf1" not in info or "libgsl27" not in info:
+            or "libelf1" not in info or "libgsl27" not in info or "libjansson4" not in info:
         fail("package control fields:\n" + info)
     root = os.path.join(tmp, "root")
     run(["dpkg-deb", "-x", pkg, root])
