@@ -29,9 +29,9 @@
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_sort.h>
 
-#include "pinpoint/measure.h"
-#include "pinpoint/schedule.h"
-#include "pinpoint/settle.h"
+#include "pinpoint/measure/measure.h"
+#include "pinpoint/measure/schedule.h"
+#include "pinpoint/measure/settle.h"
 
 int pp_verbose = -1; /* the driver's, from main.c: quiet here */
 

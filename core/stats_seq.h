@@ -65,7 +65,7 @@ enum pp_seq_verdict {
 };
 
 /*
- * The driver's schedule and spending (pinpoint/decide.c; doc/statistics.md
+ * The driver's schedule and spending (pinpoint/measure/decide.c; doc/statistics.md
  * has the simulations that chose them): looks at --measurements values per
  * revision times PP_SEQ_GROWTH^(k - 1), weights k^PP_SEQ_RHO for the
  * comparisons of the search and k^PP_SEQ_ENTRY_RHO for the entry.  The entry

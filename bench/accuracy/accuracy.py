@@ -990,7 +990,7 @@ def trial(rec, tc, k, trials_dir):
     t0 = time.monotonic()
     if tc.get('fresh-layouts'):  # new link orders for every session: relinking is in its time
         for rev in ('previous', 'current'):
-            # the layouts' cache of the revision's directory (pinpoint/layouts.h)
+            # the layouts' cache of the revision's directory (pinpoint/layouts/layouts.h)
             st = os.stat(os.path.join(rec['dir'], rev))
             cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'),
                                                                       '.cache')

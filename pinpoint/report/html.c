@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "pinpoint/decide.h"
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/log.h"
-#include "pinpoint/history.h"
-#include "pinpoint/outcome.h"
+#include "pinpoint/report/history.h"
+#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/overview.h"
 #include "pinpoint/report/plots.h"

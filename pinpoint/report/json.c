@@ -15,9 +15,9 @@
 
 #include "core/json.h"
 #include "core/util.h"
-#include "pinpoint/decide.h"
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/log.h"
-#include "pinpoint/outcome.h"
+#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/json.h"
 #include "pinpoint/report/platform.h"
 #include "pinpoint/report/report.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pinpoint/outcome.h"
+#include "pinpoint/session/outcome.h"
 
 /* A node of the search: a function or a range of its calls, with its difference. */
 struct pp_overview_node {

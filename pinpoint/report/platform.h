@@ -5,7 +5,7 @@
 #ifndef PINPOINT_PLATFORM_H
 #define PINPOINT_PLATFORM_H
 
-#include "pinpoint/session.h"
+#include "pinpoint/session/session.h"
 
 struct pp_platform {
 	char cpu[256];

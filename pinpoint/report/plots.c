@@ -11,9 +11,9 @@
 #include <time.h>
 
 #include "core/util.h"
-#include "pinpoint/decide.h"
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/report/plots.h"
-#include "pinpoint/outcome.h"
+#include "pinpoint/session/outcome.h"
 
 /* The figure's coordinates (viewBox); the page scales it to its width. */
 #define W 1000

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pinpoint/history.h"
-#include "pinpoint/session.h"
+#include "pinpoint/report/history.h"
+#include "pinpoint/session/session.h"
 
 #define PP_SVG_PREVIOUS "#3b6fb6"
 #define PP_SVG_CURRENT "#d9682b"

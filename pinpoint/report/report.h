@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "pinpoint/session.h"
+#include "pinpoint/session/session.h"
 
 /* ---- text.c ---- */
 

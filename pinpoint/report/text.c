@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "pinpoint/decide.h"
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/log.h"
-#include "pinpoint/outcome.h"
+#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/report.h"
 
 static void print_comparison(const struct pp_outcome_cmp *q)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Code layouts: each revision measured with its modules linked again in
-other orders of their functions (pinpoint/layouts.h).
+other orders of their functions (pinpoint/layouts/layouts.h).
 
   check_layouts.py --pinpoint P --cc PINPOINT_CC --clang CLANG --builds DIR
                    --schema FILE SCENARIO
@@ -89,7 +89,7 @@ def build(tmp, name, flags=("-O2",)):
 
 
 def cache_dir(d):
-    """Where pinpoint keeps @d's layouts (pinpoint/layouts.h)."""
+    """Where pinpoint keeps @d's layouts (pinpoint/layouts/layouts.h)."""
     return cache_path("layouts", d)
 
 

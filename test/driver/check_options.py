@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The driver's option table (pinpoint/options.c), through --dump-options.
+"""The driver's option table (pinpoint/session/options.c), through --dump-options.
 
   round-trip  every option of the table, given a value other than its
               default, comes back from the command line the driver makes

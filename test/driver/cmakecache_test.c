@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmakecache_test.c - pinpoint/cmakecache.c on fixtures/CMakeCache.txt:
+ * cmakecache_test.c - pinpoint/build/cmakecache.c on fixtures/CMakeCache.txt:
  * the entries pinpoint needs, the user's options as cmake -D reads them
  * (quoted names and values, blanks at the end, INTERNAL and STATIC entries
  * and CMake's own left out), lines that are no entries passed over; the
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pinpoint/cmakecache.h"
+#include "pinpoint/build/cmakecache.h"
 
 #include "check.h"
 

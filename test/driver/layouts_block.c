@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * layouts_block.c - pp_decide_layouts_block (pinpoint/decide_layout.c):
+ * layouts_block.c - pp_decide_layouts_block (pinpoint/measure/decide_layout.c):
  * a comparison whose layouts differ by more than its threshold lets, with
  * its estimate near 0, no verdict through however many runs the same
  * layouts get, and is stopped; the same comparison with layouts that do not
@@ -18,8 +18,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "pinpoint/decide_priv.h"
-#include "pinpoint/session.h"
+#include "pinpoint/measure/decide_priv.h"
+#include "pinpoint/session/session.h"
 
 #include "check.h"
 

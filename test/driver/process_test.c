@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * process_test.c - runs made at the same time (core/process.c,
- * pp_process_run_set()) and the CPUs of a duet's two sides (pinpoint/duet.c,
+ * pp_process_run_set()) and the CPUs of a duet's two sides (pinpoint/measure/duet.c,
  * pp_duet_sides()) on a made-up /sys.
  *
  *   - two children run at once: one waits on a FIFO that the other writes,
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
-#include "pinpoint/duet.h"
+#include "pinpoint/measure/duet.h"
 
 #include "check.h"
 

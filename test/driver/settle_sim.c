@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * settle_sim.c - simulated sessions through the driver's real decide and
- * settle stages (pinpoint/decide.c, pinpoint/settle.c, pinpoint/session.c):
+ * settle stages (pinpoint/measure/decide.c, pinpoint/measure/settle.c, pinpoint/session/session.c):
  * only the measure stage is replaced, by one that appends synthetic run
  * values.  Checks:
  *
@@ -26,7 +26,7 @@
  *     (pp_seq_look_size, from --measurements).
  *   - comparisons measured together are measured again together while open.
  *   - a clear regression is found slower.
- *   - the noise warnings (pinpoint/noise.c) against a made-up /proc and /sys.
+ *   - the noise warnings (pinpoint/measure/noise.c) against a made-up /proc and /sys.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,11 +40,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "pinpoint/decide.h"
-#include "pinpoint/measure.h"
-#include "pinpoint/noise.h"
-#include "pinpoint/schedule.h"
-#include "pinpoint/settle.h"
+#include "pinpoint/measure/decide.h"
+#include "pinpoint/measure/measure.h"
+#include "pinpoint/measure/noise.h"
+#include "pinpoint/measure/schedule.h"
+#include "pinpoint/measure/settle.h"
 
 #include "check.h"
 

@@ -49,7 +49,7 @@ def skip(why):
 
 def cache_path(kind, d):
     """Where pinpoint keeps @kind ("layouts", "commands") of directory @d in the cache:
-    $XDG_CACHE_HOME/pinpoint/KIND/DEV-INO (pinpoint/layouts.h)."""
+    $XDG_CACHE_HOME/pinpoint/KIND/DEV-INO (pinpoint/layouts/layouts.h)."""
     st = os.stat(d)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "pinpoint", kind, "%x-%x" % (st.st_dev, st.st_ino))

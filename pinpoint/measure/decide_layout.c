@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * decide_layout.c - what the code layouts did to a comparison.
+ *
+ * With each revision measured in several layouts (layouts.h), a quantity's
+ * runs are nested in them: core/stats_nested.c splits each revision's
+ * spread into what the layouts add and what runs of one layout vary by.
+ * From the layouts' share, the sd of the difference that two single
+ * layouts of one revision make, sqrt(between_previous + between_current):
+ * a difference no larger than twice that is within what a relink alone can
+ * move the quantity by, and when twice that reaches half the threshold (a
+ * relink can move it by an amount that matters) the report marks it
+ * layout-sensitive (doc/statistics.md, "Code layouts").
+ */
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "pinpoint/measure/decide_priv.h"
+#include "pinpoint/session/session.h"
+
+void pp_decide_layout(struct pp_quantity *q, size_t n)
+{
+	double centre = q->cmp.diff.centre;
+
+	q->has_layout = false;
+	q->layout_sensitive = false;
+	q->layout_sd = NAN;
+	if (n < 4 || !q->series[PP_PREV].layout || !q->series[PP_CUR].layout)
+		return;
+	for (int r = 0; r < 2; r++)
+		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &q->layout[r]))
+			return;
+	q->has_layout = true;
+	q->layout_sd = sqrt(q->layout[PP_PREV].between + q->layout[PP_CUR].between);
+	q->layout_sensitive = isfinite(centre) && 2 * q->layout_sd >= q->threshold_ns / 2 &&
+			      fabs(centre) <= 2 * q->layout_sd;
+}
+
+/*
+ * A lower bound of the between-layout variance of @v: the method of
+ * moments with the mean square between layouts divided by the upper 0.1 %
+ * point of its F distribution under no layout effect, (MSB / F - MSW) / n0,
+ * at least 0.  With a few runs a layout the point estimate alone is mostly
+ * noise; this keeps a layout effect that is not there from stopping anything.
+ */
+static double between_low(const struct pp_layout_var *v)
+{
+	double f =
+	    gsl_cdf_fdist_Pinv(0.999, (double)(v->layouts - 1), (double)(v->runs - v->layouts));
+	double b = isfinite(f) && f > 0 && v->n0 > 0 ? (v->msb / f - v->within) / v->n0 : 0;
+
+	return b > 0 ? b : 0;
+}
+
+/*
+ * Whether @q's layouts, not its runs, keep it from a verdict after a look
+ * of @n runs a revision that decided nothing.  The layouts' interval never
+ * gets narrower than its between-layout part, sd sqrt(b_p / k_p + b_c /
+ * k_c), however many runs the same layouts get: with a lower bound of each
+ * b, at the level of all the alpha @q has left and its estimate where it is
+ * now, and the quantile of the look's own layouts' interval (Student's t),
+ * when no verdict is then within reach, more runs cannot decide it.
+ * Asked only from the fourth look on, with four runs a layout or more;
+ * stopping early is never a claim, so this cannot make a wrong verdict
+ * more likely.
+ */
+bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n)
+{
+	const struct pp_seq_design *d = &dec->design;
+	double c = dec->look.diff.centre, t = d->threshold, a = d->alpha - dec->seq.spent,
+	       floor = 0;
+	double term[2], df, den = 0, half;
+	unsigned k[2];
+
+	if (dec->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
+	    !q->series[PP_CUR].layout)
+		return false;
+	for (int r = 0; r < 2; r++) {
+		struct pp_layout_var v;
+
+		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
+		    n < 4 * v.layouts || v.layouts < 2)
+			return false;
+		k[r] = (unsigned)v.layouts;
+		term[r] = between_low(&v) / (double)v.layouts;
+		floor += term[r];
+		den += term[r] * term[r] / (double)(k[r] - 1);
+	}
+	/*
+	 * The quantile the look's layouts' interval takes: Student's t on the
+	 * k layout units' locations (k - 1 degrees of freedom) for pairs that
+	 * share their layouts, else Welch's on each revision's (Welch-
+	 * Satterthwaite's degrees of freedom of the two terms), at all the
+	 * alpha @q has left, the most any one look can spend.  z instead of t
+	 * made the floor too low by t/z (1.13 at 16 layouts, 95 %): a
+	 * comparison no look could decide went on to its budget.
+	 */
+	if (d->paired && k[0] == k[1])
+		df = k[0] - 1;
+	else
+		df = den > 0 ? floor * floor / den : (double)(k[0] < k[1] ? k[0] : k[1]) - 1;
+	half = gsl_cdf_tdist_Qinv(a / 2, df) * sqrt(floor);
+	q->layout_floor = half;
+	if (c + half < t && (d->one_sided || c - half > -t))
+		return false; /* "not slower", "the same", or either below the threshold */
+	if (c >= t && c - half > t / 2)
+		return false; /* slower */
+	if (c <= -t && c + half < (d->one_sided ? -t : -t / 2))
+		return false; /* faster */
+	/* none, e.g. for an estimate between 0 and T whose floor reaches T */
+	return true;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decide_priv.h - the decide stage's own state of a comparison: its
+ * sequential design, what its looks have spent and seen, and the size of
+ * its next look.  Only decide.c and decide_layout.c (and their tests) read
+ * it; the rest of the driver sees what a decision concluded (struct
+ * pp_last_look in session.h) and asks decide.h for the rest.
+ */
+#ifndef PINPOINT_DECIDE_PRIV_H
+#define PINPOINT_DECIDE_PRIV_H
+
+#include "pinpoint/measure/decide.h"
+
+struct pp_decision {
+	struct pp_seq_design design; /* fixed at the first look */
+	struct pp_seq_state seq;
+	struct pp_seq_result look; /* the last look taken */
+	size_t next_look;	   /* values per revision the next look takes */
+};
+
+/*
+ * Whether @q's code layouts, not its runs, keep it from a verdict after
+ * look @d->look at @n runs a revision that decided nothing
+ * (decide_layout.c); sets q->layout_floor.
+ */
+bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *d, size_t n);
+
+#endif /* PINPOINT_DECIDE_PRIV_H */

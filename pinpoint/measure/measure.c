@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/*
+ * measure.c - the measure stage: arm the probes for a batch of quantities,
+ * run both revisions in a random order (schedule.h) and turn the runtime's
+ * results into one value per run, appended to each quantity's series.
+ *
+ * Every value is in ns per execution of the entry, by one rule for the whole
+ * session (doc/semantics.md): every slot leaves out what ran before the end
+ * of the entry's first s->entry_skip executions (the runtime's skip=, set
+ * where the discover stage found the entry's steady state to begin: section
+ * 2.3.3 of the method); the entry's own time is its total over its count, a
+ * range's or a body's its total over the entry's count, all of them without
+ * the cost of the probes armed inside (the runtime takes it out).  No run
+ * picks its own rule; the discover stage's runs are armed by the same code.
+ *
+ * A call site that feeds two counters takes the probes' slow path, some
+ * hundreds of ns a call: so no site is armed twice.  A function's whole time
+ * is its body alone (whole=), its calls are ranges, and its own body and any
+ * range that holds other measured ranges are derived from them in the same
+ * run (the quantity's terms); only a function that may call itself has its
+ * own body measured by the runtime (fn=, which arms its calls once more).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/arming.h"
+#include "core/util.h"
+#include "pinpoint/log.h"
+#include "pinpoint/measure/measure.h"
+#include "pinpoint/measure/run.h"
+#include "pinpoint/measure/schedule.h"
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void __attribute__((format(printf, 2, 3))) put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int need;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	need = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (need < 0 || b->len + (size_t)need + 1 > b->cap) {
+		size_t cap = 2 * (b->len + (size_t)(need < 0 ? 0 : need) + 1);
+		char *p = need < 0 ? NULL : realloc(b->p, cap);
+
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	b->len += (size_t)vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether @q of revision @r is measured in the entry's slot. */
+static bool in_entry_slot(const struct pp_session *s, const struct pp_quantity *q, enum pp_rev_id r)
+{
+	return q->kind == PP_Q_ENTRY || (q->kind == PP_Q_TOTAL && q->fn[r] == s->rev[r].entry);
+}
+
+/* The slot of an earlier item of @qs[0..@i) that times @qs[i] too (fn and whole), or -1. */
+static int shared_slot(struct pp_quantity *const *qs, size_t i, const int *slot_of,
+		       enum pp_rev_id r)
+{
+	for (size_t j = 0; j < i; j++)
+		if ((qs[j]->kind == PP_Q_SELF || qs[j]->kind == PP_Q_TOTAL) && !qs[j]->nterms &&
+		    (qs[i]->kind == PP_Q_SELF || qs[i]->kind == PP_Q_TOTAL) &&
+		    qs[j]->fn[r] == qs[i]->fn[r] && slot_of[j] > 0)
+			return slot_of[j];
+	return -1;
+}
+
+/* Whether the function of @q (of revision @r) has an own body measured by fn= in @qs. */
+static bool fn_item(struct pp_quantity *const *qs, size_t nq, const struct pp_quantity *q,
+		    enum pp_rev_id r)
+{
+	for (size_t j = 0; j < nq; j++)
+		if (qs[j]->kind == PP_Q_SELF && !qs[j]->nterms && qs[j]->fn[r] == q->fn[r])
+			return true;
+	return false;
+}
+
+char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
+		const struct pp_arm_how *how, struct pp_quantity *const *qs, size_t nq,
+		int *slot_of)
+{
+	const struct pp_program *prog = &s->rev[r].prog;
+	char *out_arg = pp_arming_escape(out);
+	struct buf b = {0};
+	int nslots = 1;
+
+	if (!out_arg)
+		return NULL;
+	put(&b, PP_SPEC_KEY_OUT "=%s;" PP_SPEC_KEY_ENTRY "=%s;" PP_SPEC_KEY_SAMPLES "=%u", out_arg,
+	    how->entry ? how->entry : s->rev[r].entry_spec, how->samples);
+	free(out_arg);
+	if (how->session_rule && s->entry_skip)
+		put(&b, ";" PP_SPEC_KEY_SKIP "=%llu", s->entry_skip);
+	if (how->session_rule && s->entry_stop)
+		put(&b, ";" PP_SPEC_KEY_STOP "=%llu", s->entry_stop);
+	if (how->session_rule && s->opt->timing_all)
+		put(&b, ";" PP_SPEC_KEY_TIMING "=" PP_SPEC_TIMING_ALL);
+	for (size_t i = 0; i < nq; i++) {
+		const struct pp_quantity *q = qs[i];
+		const char *key;
+		char *spec;
+
+		if (q->nterms) { /* derived from its terms, measured in the same run */
+			slot_of[i] = PP_SLOT_DERIVED;
+			continue;
+		}
+		if (in_entry_slot(s, q, r)) {
+			slot_of[i] = 0;
+			continue;
+		}
+		if (q->absent[r]) { /* a call this revision does not make: 0 */
+			slot_of[i] = -1;
+			continue;
+		}
+		/* a function's own body and its whole time share one fn item */
+		slot_of[i] = shared_slot(qs, i, slot_of, r);
+		if (slot_of[i] >= 0)
+			continue;
+		spec = pp_arming_fn(prog, q->fn[r]);
+		if (!spec) {
+			b.oom = true;
+			break;
+		}
+		if (q->kind == PP_Q_RANGE) {
+			put(&b, ";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec,
+			    r == PP_PREV ? q->prev_first : q->first,
+			    r == PP_PREV ? q->prev_last : q->last);
+		} else {
+			/* a whole alone is its body only; with an own body measured, fn= */
+			key = q->kind == PP_Q_TOTAL && !fn_item(qs, nq, q, r) ? PP_SPEC_KEY_WHOLE
+									      : PP_SPEC_KEY_FN;
+			put(&b, ";%s=%s", key, spec);
+		}
+		free(spec);
+		slot_of[i] = nslots++;
+	}
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* The entry's value: its total over its count, both after the session's skip. */
+static int entry_value(struct pp_session *s, enum pp_rev_id r, const char *what,
+		       const struct pp_results *res, const struct pp_slot_result *e, double *v,
+		       double *removed)
+{
+	unsigned long long k = s->entry_skip;
+
+	if (k && (res->skipped != k || !e->count)) {
+		pp_session_fail(s,
+				"%s revision, %s: the entry ran %llu times, not more than the %llu "
+				"executions every run skips to its steady state",
+				s->rev[r].label, what,
+				(unsigned long long)(e->count + (res->skipped ? res->skipped : 0)),
+				k);
+		return -EIO;
+	}
+	*v = (double)e->total_ns / (double)e->count;
+	*removed = (double)e->probes_ns / (double)e->count;
+	return 0;
+}
+
+int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
+		 const struct pp_results *res, const struct pp_quantity *q, int slot, double *v,
+		 double *removed)
+{
+	const struct pp_slot_result *e = &res->slots[0], *sl;
+
+	*v = 0;
+	*removed = 0;
+	if (slot < 0)
+		return 0;
+	if ((size_t)slot >= res->nslots) {
+		pp_session_fail(s, "%s revision, %s: the runtime measured %zu slots, %d expected",
+				s->rev[r].label, what, res->nslots, slot + 1);
+		return -EIO;
+	}
+	sl = &res->slots[slot];
+	if (slot == 0 && (q->kind == PP_Q_ENTRY || q->kind == PP_Q_TOTAL))
+		return entry_value(s, r, what, res, e, v, removed);
+	if (!e->count) {
+		pp_session_fail(s, "%s revision, %s: the entry's executions were all skipped",
+				s->rev[r].label, what);
+		return -EIO;
+	}
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TOTAL) {
+		*v = (double)sl->total_ns / (double)e->count;
+		*removed = (double)sl->probes_ns / (double)e->count;
+	} else {
+		*v = ((double)sl->total_ns - (double)sl->calls_ns) / (double)e->count;
+		*removed = ((double)sl->probes_ns - (double)sl->calls_probes_ns) / (double)e->count;
+	}
+	return 0;
+}
+
+/* @qs[0..*@n) and, after them, every term a derived one needs that is not there. */
+static int with_terms(struct pp_quantity ***list, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		const struct pp_quantity *q = (*list)[i];
+
+		for (size_t t = 0; t < q->nterms; t++) {
+			struct pp_quantity **nl;
+			size_t j;
+
+			for (j = 0; j < *n && (*list)[j] != q->terms[t]; j++)
+				;
+			if (j < *n)
+				continue;
+			nl = realloc(*list, (*n + 1) * sizeof(*nl));
+			if (!nl)
+				return -ENOMEM;
+			*list = nl;
+			(*list)[(*n)++] = q->terms[t];
+		}
+	}
+	return 0;
+}
+
+/* The value of derived @q from its terms' values in @values (of @qs[0..n)). */
+static double derived_value(const struct pp_quantity *q, struct pp_quantity *const *qs,
+			    const double *values, const bool *done, size_t n, bool *ready)
+{
+	double v = 0;
+
+	*ready = true;
+	if (!values)
+		return 0;
+	for (size_t t = 0; t < q->nterms; t++) {
+		size_t j;
+
+		for (j = 0; j < n && qs[j] != q->terms[t]; j++)
+			;
+		if (j == n || !done[j]) {
+			*ready = false;
+			return 0;
+		}
+		v += q->signs[t] * values[j];
+	}
+	return v;
+}
+
+static void progress(struct pp_session *s, unsigned batch, size_t done, size_t total)
+{
+	if (s->opt->quiet || !isatty(2))
+		return;
+	if (done == total)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[Kpinpoint: batch %u: run %zu of %zu, %.0f s", batch,
+			done + 1, total, pp_now() - s->started);
+	fflush(stderr);
+}
+
+/* A new batch of @qs, armed for both revisions; NULL when out of memory. */
+static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
+				  int *slot_of[2], int layer)
+{
+	static const struct pp_arm_how how = {.samples = 0, .session_rule = true};
+	struct pp_arm_how h = how;
+	struct pp_batch *b = realloc(s->batches, (s->nbatches + 1) * sizeof(*b));
+
+	if (!b)
+		return NULL;
+	s->batches = b;
+	b = &s->batches[s->nbatches++];
+	memset(b, 0, sizeof(*b));
+	b->id = (unsigned)s->nbatches;
+	b->layer = layer;
+	b->nq = n;
+	b->qids = calloc(n, sizeof(*b->qids));
+	if (!b->qids)
+		return NULL;
+	h.samples = 0; /* the runtime's skip= leaves the warm-up out of every slot */
+	for (int r = 0; r < 2; r++) {
+		char out[4096];
+
+		pp_session_results_path(s, r, out, sizeof(out));
+		b->arming[r] = pp_arming(s, r, out, &h, qs, n, slot_of[r]);
+		if (!b->arming[r])
+			return NULL;
+		pr_dbg("batch %u %s: PINPOINT='%s'", b->id, s->rev[r].label, b->arming[r]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		b->qids[i] = qs[i]->id;
+		qs[i]->batch = b->id;
+	}
+	return b;
+}
+
+/* The values of @qs[0..@n) in run @res: the armed ones, then those derived from them. */
+static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
+		      const struct pp_results *res, struct pp_quantity **qs, size_t n,
+		      const int *slot_of, double *values, double *removed)
+{
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	size_t left = 0;
+	int err = 0;
+
+	if (!done)
+		return -ENOMEM;
+	for (size_t j = 0; j < n && !err; j++) {
+		if (slot_of[j] == PP_SLOT_DERIVED) {
+			left++;
+			continue;
+		}
+		err = pp_run_value(s, r, what, res, qs[j], slot_of[j], &values[j], &removed[j]);
+		done[j] = true;
+	}
+	/* terms first: a derived range can be a term of a derived own body */
+	while (!err && left) {
+		size_t before = left;
+
+		for (size_t j = 0; j < n; j++) {
+			bool ready;
+
+			if (done[j])
+				continue;
+			values[j] = derived_value(qs[j], qs, values, done, n, &ready);
+			removed[j] = derived_value(qs[j], qs, removed, done, n, &ready);
+			if (ready) {
+				done[j] = true;
+				left--;
+			}
+		}
+		if (left == before) {
+			pp_session_fail(s,
+					"%s revision, %s: a derived quantity's terms were not "
+					"measured",
+					s->rev[r].label, what);
+			err = -EIO;
+		}
+	}
+	free(done);
+	return err;
+}
+
+/*
+ * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
+ * results @res, its status @st, the session's time it took @turn_s, its CPU
+ * @cpu or -1); its values go to the run record and the series.
+ */
+static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
+		      int err, struct pp_results *res, const struct pp_run_status *st,
+		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of)
+{
+	enum pp_rev_id r = req->rev;
+	struct pp_run_record *rec;
+	char what[64];
+
+	snprintf(what, sizeof(what), "batch %u, run %u", b->id, req->index + 1);
+	s->runs_used++;
+	rec = pp_session_add_run(s);
+	if (!rec)
+		return -ENOMEM;
+	rec->batch = b->id;
+	rec->rev = r;
+	rec->index = req->index;
+	rec->warmup = req->index < (unsigned)s->opt->warmups;
+	rec->setup = req->setup;
+	rec->st = *st;
+	rec->turn_s = turn_s;
+	rec->cpu = cpu;
+	if (err)
+		return err;
+	if (!res->nslots || res->slots[0].kind != PP_SLOT_ENTRY || !res->slots[0].count) {
+		pp_session_fail(s, "%s revision, %s: the entry %s was never called",
+				s->rev[r].label, what, s->rev[r].entry->name);
+		return -EIO;
+	}
+	rec->entry_count = res->slots[0].count + res->skipped; /* all of the run's executions */
+	for (size_t k = 0; k < res->nslots; k++)
+		rec->lost += res->slots[k].lost;
+	pr_dbg("%s, %s%s: %.3f s, entry executed %llu times%s", what, s->rev[r].label,
+	       rec->warmup ? " (warm-up)" : "", st->wall_s, (unsigned long long)res->slots[0].count,
+	       cpu >= 0 ? ", duet" : "");
+	rec->nvalues = n;
+	rec->values = calloc(n ? n : 1, sizeof(double));
+	rec->removed = calloc(n ? n : 1, sizeof(double));
+	if (!rec->values || !rec->removed)
+		return -ENOMEM;
+	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
+	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
+		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
+				      req->setup.layout < 0 ? 0 : (unsigned)req->setup.layout))
+			err = -ENOMEM;
+	return err;
+}
+
+/*
+ * Turns @order[@turn .. @turn + @n) of batch @b: one run (@n = 1), or a duet
+ * (@n = 2: the first of the pair on s->duet_cpus[0], the second on [1]).
+ */
+static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum pp_rev_id *order,
+		    const int *layout, size_t turn, size_t n, unsigned next[2],
+		    struct pp_quantity **qs, size_t nq, int *slot_of[2])
+{
+	struct pp_run_req req[2];
+	struct pp_results res[2];
+	struct pp_run_status st[2];
+	double turn_s = 0;
+	int err, each[2] = {0, 0};
+
+	memset(res, 0, sizeof(res));
+	for (size_t k = 0; k < n; k++) {
+		enum pp_rev_id r = order[turn + k];
+
+		req[k] = (struct pp_run_req){.rev = r,
+					     .arming = b->arming[r],
+					     .index = next[r]++,
+					     .cpus = n > 1 ? &s->duet_cpus[k] : NULL};
+		if (pp_schedule_setup(s, layout[turn + k], &req[k].setup))
+			return -ENOMEM;
+	}
+	err = pp_run_revisions(s, b->id, req, n, res, st, each);
+	for (size_t k = 0; k < n; k++)
+		turn_s = st[k].wall_s > turn_s ? st[k].wall_s : turn_s;
+	/* each run is recorded, one that failed last; the first error is the batch's */
+	for (int failed = 0; failed < 2; failed++)
+		for (size_t k = 0; k < n; k++) {
+			int rerr;
+
+			if (!each[k] != !failed)
+				continue;
+			rerr =
+			    record_run(s, b, &req[k], each[k], &res[k], &st[k], turn_s / (double)n,
+				       n > 1 ? s->duet_cpu[k] : -1, qs, nq, slot_of[req[k].rev]);
+			if (rerr && !err)
+				err = rerr;
+		}
+	for (size_t k = 0; k < n; k++)
+		pp_results_free(&res[k]);
+	return err;
+}
+
+int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs, int layer)
+{
+	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven;
+	struct pp_quantity **qs = NULL;
+	int *slot_of[2] = {NULL, NULL}, *layout = NULL;
+	enum pp_rev_id *order = NULL;
+	unsigned next[2] = {0, 0};
+	size_t step = s->duet ? 2 : 1;
+	struct pp_batch *b;
+	enum pp_spent why;
+	int err = 0;
+
+	if (!nq)
+		return 0;
+	/* --max-runs or --max-time spent: nothing more is measured; settle.c calls the
+	 * comparisons undecided. */
+	why = pp_session_can_run(s, total, 0);
+	if (why) {
+		pr_dbg("%s spent (%zu runs used): %zu quantities not measured",
+		       pp_spent_option(why), s->runs_used, nq);
+		return 0;
+	}
+	qs = calloc(nq, sizeof(*qs));
+	if (!qs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(qs, given, nq * sizeof(*qs));
+	if (with_terms(&qs, &nq)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	slot_of[0] = calloc(nq, sizeof(int));
+	slot_of[1] = calloc(nq, sizeof(int));
+	order = calloc(total, sizeof(*order));
+	layout = calloc(total, sizeof(*layout));
+	if (!slot_of[0] || !slot_of[1] || !order || !layout) {
+		err = -ENOMEM;
+		goto out;
+	}
+	b = new_batch(s, qs, nq, slot_of, layer);
+	/* Warm-ups alternate, measured runs in a random order and layouts (schedule.h). */
+	if (!b || pp_schedule(s, s->opt->warmups, runs, order, layout)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* In a duet the two runs of each pair (and of each two warm-ups) at once. */
+	for (size_t turn = 0; turn < total && !err; turn += step) {
+		progress(s, b->id, turn, total);
+		err = run_turn(s, b, order, layout, turn, step, next, qs, nq, slot_of);
+	}
+	progress(s, b->id, total, total);
+out:
+	if (err == -EINTR)
+		s->interrupted = true;
+	if (err && err != -EINTR && err != -ENOMEM)
+		err = -EIO;
+	if (err == -ENOMEM)
+		pp_session_fail(s, "out of memory");
+	free(order);
+	free(layout);
+	free(qs);
+	free(slot_of[0]);
+	free(slot_of[1]);
+	return err;
+}

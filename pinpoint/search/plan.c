@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plan.c - the plan stage: compare the entry, with nothing armed inside it,
+ * run the search --search names below it (one row of the table below: a
+ * search is search.h's operations), then finish the attribution tree the
+ * search built (tree.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "pinpoint/log.h"
+#include "pinpoint/search/plan.h"
+#include "pinpoint/search/search.h"
+#include "pinpoint/measure/settle.h"
+#include "pinpoint/search/tree.h"
+
+static const struct pp_search_ops *const searches[] = {
+    [PP_SEARCH_ATTRIB] = &pp_search_attrib,
+    [PP_SEARCH_SEED] = &pp_search_seed,
+    [PP_SEARCH_LINEAR] = &pp_search_linear,
+};
+
+int pp_plan(struct pp_session *s)
+{
+	const struct pp_search_ops *ops = searches[s->opt->search];
+	const struct pp_prog_fn *entry[2] = {s->rev[PP_PREV].entry, s->rev[PP_CUR].entry};
+	struct pp_quantity *e;
+	int err, root;
+
+	/*
+	 * The entry first, with nothing armed inside it: its verdict decides
+	 * whether the session claims a regression, and a probe's cost is never
+	 * taken out exactly (account.c), so none is in its values.
+	 */
+	e = pp_quantity_get(s, PP_Q_ENTRY, entry, 0, 0);
+	if (!e)
+		return -ENOMEM;
+	e->alpha = 1 - s->opt->confidence;
+	err = pp_settle(s, &e, 1, NULL);
+	if (err)
+		return err;
+	if (e->verdict != PP_V_SLOWER)
+		return 0;
+	root = pp_node_add(s, PP_NODE_ENTRY, -1, entry, e);
+	if (root < 0)
+		return -ENOMEM;
+	s->nodes[root].sign = 1;
+	if (s->opt->depth == 0)
+		s->nodes[root].stop = "depth reached";
+	else
+		err = ops->dig(s, root);
+	pp_tree_finish(s, ops);
+	return err;
+}

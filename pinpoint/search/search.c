@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * search.c - what the searches share: how two revisions' call lists compare,
+ * which calls can be timed, where digging stops, and the set of functions
+ * already inspected.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/util.h"
+#include "pinpoint/search/align.h"
+#include "pinpoint/search/search.h"
+
+bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why)
+{
+	unsigned k, n = a->ncalls < b->ncalls ? a->ncalls : b->ncalls;
+	const struct pp_prog_call *ca, *cb;
+	char *la = NULL, *lb = NULL;
+	int r;
+
+	*why = NULL;
+	/* The same callees, through the same inlined calls. */
+	for (k = 0; k < n; k++)
+		if (!pp_same_callee(&a->calls[k], &b->calls[k]) ||
+		    a->calls[k].via != b->calls[k].via)
+			break;
+	if (k == n && a->ncalls == b->ncalls)
+		return true;
+	if (k < n) {
+		ca = &a->calls[k];
+		cb = &b->calls[k];
+		la = pp_prog_call_label(a, k);
+		lb = pp_prog_call_label(b, k);
+		r = asprintf(why,
+			     "its call list changed: %u calls before, %u now; call %u was %s "
+			     "(%s:%u), is %s (%s:%u)",
+			     a->ncalls, b->ncalls, k, la ? la : "?", ca->file, ca->line,
+			     lb ? lb : "?", cb->file, cb->line);
+	} else {
+		bool gone = a->ncalls > b->ncalls; /* the longer list has the extra calls */
+		const struct pp_prog_fn *f = gone ? a : b;
+		const struct pp_prog_call *c = &f->calls[k];
+
+		la = pp_prog_call_label(f, k);
+		r = asprintf(why,
+			     "its call list changed: %u calls before, %u now; call %u to %s "
+			     "(%s:%u) and after are %s",
+			     a->ncalls, b->ncalls, k, la ? la : "?", c->file, c->line,
+			     gone ? "gone" : "new");
+	}
+	free(la);
+	free(lb);
+	if (r < 0)
+		*why = NULL;
+	return false;
+}
+
+bool pp_call_timed(const struct pp_prog_call *c)
+{
+	return c->fate == PP_FATE_TIMED;
+}
+
+const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
+			int layer, const struct pp_prog_fn *callee[2])
+{
+	const struct pp_options *opt = s->opt;
+	const struct pp_prog_call *call = &fn[PP_CUR]->calls[at[PP_CUR]];
+
+	callee[PP_PREV] = NULL;
+	callee[PP_CUR] = NULL;
+	if (call->kind == PP_CALL_INDIRECT || call->kind == PP_CALL_INVOKE_INDIRECT)
+		return "indirect call";
+	callee[PP_PREV] = pp_program_resolve(&s->rev[PP_PREV].prog, fn[PP_PREV],
+					     &fn[PP_PREV]->calls[at[PP_PREV]]);
+	callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
+	if (!callee[PP_PREV] || !callee[PP_CUR])
+		return "external: no pinpoint table for the callee";
+	if (layer + 1 >= opt->depth)
+		return "depth reached";
+	if (pp_excluded(opt->exclude, opt->nexclude, call->callee))
+		return "excluded";
+	return NULL;
+}
+
+int pp_fnset_add(struct pp_fnset *set, const struct pp_prog_fn *fn)
+{
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? 2 * set->cap : 16;
+		const struct pp_prog_fn **n = realloc(set->fn, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		set->fn = n;
+		set->cap = cap;
+	}
+	set->fn[set->n++] = fn;
+	return 0;
+}
+
+bool pp_fnset_has(const struct pp_fnset *set, const struct pp_prog_fn *fn)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->fn[i] == fn)
+			return true;
+	return false;
+}
+
+void pp_fnset_free(struct pp_fnset *set)
+{
+	free(set->fn);
+	*set = (struct pp_fnset){0};
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * search.h - the searches below a slower entry, as a table of operations,
+ * and what they share.  A search is one file and one row of the table in
+ * plan.c: the attribution search (search_attrib.c, the default), the
+ * method's DiggingFind with BinaryFind or LinearFind (search_seed.c).  A
+ * search picks quantities, has them decided (settle.h) and adds nodes to the
+ * attribution tree (session.h); plan.c compares the entry before it and
+ * finishes the tree after it (tree.h).
+ */
+#ifndef PINPOINT_SEARCH_H
+#define PINPOINT_SEARCH_H
+
+#include "pinpoint/session/session.h"
+
+struct pp_search_ops {
+	const char *name; /* as --search spells it */
+	/* Search below the entry's node @root, found slower, adding nodes under it. */
+	int (*dig)(struct pp_session *s, int root);
+	/*
+	 * Mark the bottleneck chain in the finished tree; NULL when the search
+	 * marks it itself as it goes (its nodes' chain flags).
+	 */
+	void (*mark_chain)(struct pp_session *s);
+	/* The text report prints the attribution tree of this search. */
+	bool tree;
+};
+
+extern const struct pp_search_ops pp_search_attrib, pp_search_seed, pp_search_linear;
+
+/* Whether two revisions of a function have the same call list; if not, describe how. */
+bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why);
+
+/* Whether a call has probes in its revision (it was not inlined or removed). */
+bool pp_call_timed(const struct pp_prog_call *c);
+
+/*
+ * Why digging must stop at the call @k of @fn in both revisions (@at[r] its
+ * index in revision r), or NULL; @callee gets the callee in each revision.
+ */
+const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
+			int layer, const struct pp_prog_fn *callee[2]);
+
+/* The functions a search has inspected, to stop at recursion. */
+struct pp_fnset {
+	const struct pp_prog_fn **fn;
+	size_t n, cap;
+};
+
+/* Add @fn; 0 or -ENOMEM. */
+int pp_fnset_add(struct pp_fnset *set, const struct pp_prog_fn *fn);
+bool pp_fnset_has(const struct pp_fnset *set, const struct pp_prog_fn *fn);
+void pp_fnset_free(struct pp_fnset *set);
+
+#endif /* PINPOINT_SEARCH_H */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tree.c - finishing the attribution tree a search built: each node's share
+ * of its parent's difference, children ordered largest first, the
+ * bottleneck chain (the largest slower part at each layer, unless the search
+ * marked it) and the ranks of the further contributors.
+ */
+#include <stdlib.h>
+
+#include "pinpoint/search/tree.h"
+
+static double centre(const struct pp_node *n)
+{
+	return n->diff.centre;
+}
+
+/* Children of @p, largest difference first, the remainder last. */
+static void order_children(struct pp_session *s, int p)
+{
+	int *kids = NULL;
+	size_t nk = 0;
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].parent == p) {
+			int *n = realloc(kids, (nk + 1) * sizeof(*n));
+
+			if (!n)
+				break;
+			kids = n;
+			kids[nk++] = (int)i;
+		}
+	for (size_t i = 1; i < nk; i++) /* insertion sort: few children */
+		for (size_t j = i; j > 0; j--) {
+			const struct pp_node *a = &s->nodes[kids[j - 1]], *b = &s->nodes[kids[j]];
+			bool swap = a->kind == PP_NODE_REST ||
+				    (b->kind != PP_NODE_REST && centre(b) > centre(a));
+			int t;
+
+			if (!swap)
+				break;
+			t = kids[j];
+			kids[j] = kids[j - 1];
+			kids[j - 1] = t;
+		}
+	s->nodes[p].child = nk ? kids[0] : -1;
+	for (size_t i = 0; i < nk; i++)
+		s->nodes[kids[i]].next = i + 1 < nk ? kids[i + 1] : -1;
+	free(kids);
+}
+
+static bool recursive(const struct pp_node *n)
+{
+	return n->recursive;
+}
+
+/*
+ * The child the chain follows: the largest slower part, a recursive call
+ * last (its time is that of a function the tree inspects already); else the
+ * own body (spread).
+ */
+static int chain_child(const struct pp_session *s, int p)
+{
+	int best = -1, self = -1;
+	bool open = false;
+
+	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next) {
+		const struct pp_node *n = &s->nodes[c], *b = best >= 0 ? &s->nodes[best] : NULL;
+
+		if (n->kind == PP_NODE_SELF)
+			self = c;
+		open |= n->q && n->q->decided &&
+			(n->q->verdict == PP_V_UNDECIDED || n->q->verdict == PP_V_BOUNDED);
+		if (n->kind == PP_NODE_REST || n->sign <= 0)
+			continue;
+		if (!b || (recursive(b) && !recursive(n)) ||
+		    (recursive(b) == recursive(n) && centre(n) > centre(b)))
+			best = c;
+	}
+	/* No part shown slower, some still open: the own body is not named for it. */
+	if (best < 0 && open && (self < 0 || s->nodes[self].sign <= 0))
+		return -1;
+	return best >= 0 ? best : self;
+}
+
+/* The chain ends at @p with parts still open: say which, the largest first. */
+static void open_end(struct pp_session *s, int p)
+{
+	if (s->nodes[p].stop || s->nodes[p].child < 0)
+		return;
+	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next)
+		if (s->nodes[c].q && s->nodes[c].q->decided &&
+		    (s->nodes[c].q->verdict == PP_V_UNDECIDED ||
+		     s->nodes[c].q->verdict == PP_V_BOUNDED)) {
+			s->nodes[p].stop = "undecided between its parts: none was shown slower "
+					   "before the runs or the time ran out (see the tree)";
+			return;
+		}
+}
+
+static bool has_slower_child(const struct pp_session *s, int p)
+{
+	for (int c = s->nodes[p].child; c >= 0; c = s->nodes[c].next)
+		if (s->nodes[c].sign > 0 && s->nodes[c].kind != PP_NODE_REST)
+			return true;
+	return false;
+}
+
+/* Whether @n's numbers come from the runs of its function's parts (account.c). */
+static bool accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = &s->nodes[n->parent];
+
+	if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &s->nodes[p->parent];
+	return p->runs[0] >= 2 && p->runs[1] >= 2;
+}
+
+/* Each node's share of its parent's difference (point estimate and interval). */
+static void shares(struct pp_session *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *n = &s->nodes[i];
+		double pd;
+
+		if (n->parent < 0) {
+			n->share = 1;
+			n->share_ci = (struct pp_interval){1, 1, 1};
+			continue;
+		}
+		pd = s->nodes[n->parent].diff.centre;
+		/* A structural group has no quantity: its parts' shares are of its parent's parent.
+		 */
+		if (s->nodes[n->parent].kind == PP_NODE_STRUCTURAL &&
+		    s->nodes[n->parent].parent >= 0)
+			pd = s->nodes[s->nodes[n->parent].parent].diff.centre;
+		/* Parts accounted from the runs that measured them with their function keep
+		 * the shares of its whole there (account.c). */
+		if (accounted(s, n))
+			continue;
+		if (pd != 0) {
+			n->share = n->diff.centre / pd;
+			n->share_ci =
+			    (struct pp_interval){n->share, n->diff.low / pd, n->diff.high / pd};
+			if (pd < 0) {
+				n->share_ci.low = n->diff.high / pd;
+				n->share_ci.high = n->diff.low / pd;
+			}
+		}
+	}
+}
+
+void pp_tree_mark_chain(struct pp_session *s)
+{
+	int c = 0;
+
+	s->nodes[0].chain = true;
+	for (;;) {
+		int next;
+
+		if (s->nodes[c].kind == PP_NODE_STRUCTURAL)
+			break;
+		next = chain_child(s, c);
+		if (next < 0) {
+			open_end(s, c);
+			break;
+		}
+		c = next;
+		s->nodes[c].chain = true;
+	}
+	/* The changed code is named the cause only when it is the largest part. */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].kind == PP_NODE_STRUCTURAL && s->nodes[i].chain)
+			s->nodes[i].stop = "structural change";
+}
+
+/* Further contributors: slower parts off the chain with no slower part below, largest first. */
+static void rank_contributors(struct pp_session *s)
+{
+	unsigned rank = 0;
+
+	for (;;) {
+		int best = -1;
+
+		for (size_t i = 0; i < s->nnodes; i++) {
+			const struct pp_node *n = &s->nodes[i];
+
+			if (n->chain || n->rank || n->sign <= 0 || n->kind == PP_NODE_REST ||
+			    has_slower_child(s, (int)i))
+				continue;
+			if (best < 0 || centre(n) > centre(&s->nodes[best]))
+				best = (int)i;
+		}
+		if (best < 0)
+			break;
+		s->nodes[best].rank = ++rank;
+	}
+}
+
+/*
+ * A remainder without its function's accounting: the function's difference
+ * less its parts' (point estimates).
+ */
+static void point_remainders(struct pp_session *s)
+{
+	/* a structural group: its calls' differences added up */
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *g = &s->nodes[i];
+		double thr = s->threshold_ns;
+
+		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || accounted(s, g))
+			continue;
+		g->diff = (struct pp_interval){0, 0, 0};
+		for (size_t k = 0; k < s->nnodes; k++)
+			if (s->nodes[k].parent == (int)i) {
+				g->diff.centre += s->nodes[k].diff.centre;
+				g->diff.low += s->nodes[k].diff.low;
+				g->diff.high += s->nodes[k].diff.high;
+			}
+		g->sign = g->diff.low > 0 && g->diff.centre > thr     ? 1
+			  : g->diff.high < 0 && -g->diff.centre > thr ? -1
+								      : 0;
+	}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *n = &s->nodes[i];
+		double rest;
+
+		if (n->kind != PP_NODE_REST || n->parent < 0 || accounted(s, n))
+			continue;
+		rest = s->nodes[n->parent].diff.centre;
+		for (size_t k = 0; k < s->nnodes; k++)
+			if (k != i && s->nodes[k].parent == n->parent)
+				rest -= s->nodes[k].diff.centre;
+		n->diff = (struct pp_interval){rest, rest, rest};
+	}
+}
+
+void pp_tree_finish(struct pp_session *s, const struct pp_search_ops *ops)
+{
+	if (!s->nnodes)
+		return;
+	point_remainders(s);
+	for (size_t i = 0; i < s->nnodes; i++)
+		order_children(s, (int)i);
+	shares(s);
+	/* The chain starts at the entry, whichever search marked its steps. */
+	s->nodes[0].chain = true;
+	if (ops->mark_chain)
+		ops->mark_chain(s);
+	rank_contributors(s);
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the state of one pinpoint session: the two revisions, what was
+ * measured, every comparison and the bottleneck chain.  The stages read and
+ * extend it (discover -> plan -> measure -> decide); the report reads it.
+ */
+#ifndef PINPOINT_SESSION_H
+#define PINPOINT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "pinpoint/layouts/layouts.h"
+#include "pinpoint/session/options.h"
+#include "core/process.h"
+#include "core/stats.h"
+#include "core/stats_seq.h"
+#include "core/table.h"
+
+enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
+
+struct pp_revision {
+	const char *label; /* "previous" or "current" */
+	char *dir;	   /* absolute */
+	struct pp_program prog;
+	const struct pp_prog_fn *entry;
+	char *entry_spec; /* how the entry is armed in this revision */
+	uint64_t output_hash;
+	bool output_differs_warned;
+	struct pp_layouts lay; /* the code layouts its runs are measured in */
+};
+
+/* Something measured in both revisions, in ns per execution of the entry. */
+enum pp_qkind {
+	PP_Q_ENTRY, /* the entry function as a whole */
+	PP_Q_RANGE, /* calls first..last of a function */
+	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
+	PP_Q_TOTAL, /* a function's whole time, measured with its parts (the entry's: its slot) */
+};
+
+struct pp_series {
+	double *v;
+	unsigned *layout; /* the code layout of each value's run (0: the only one) */
+	size_t n, cap;
+};
+
+/* Append one value measured in @layout; 0 or -ENOMEM. */
+int pp_series_push_in(struct pp_series *s, double v, unsigned layout);
+
+/* Append one value of the only layout; 0 or -ENOMEM. */
+int pp_series_push(struct pp_series *s, double v);
+
+/* UNDECIDED: the budget was spent before the interval could decide; never "same". */
+/*
+ * PP_V_SLOWER: slower by the threshold or more (a regression);
+ * PP_V_SLOWER_BELOW, PP_V_FASTER_BELOW: shown different, and shown within the
+ * threshold; PP_V_NOT_SLOWER: the entry only (its question is one-sided):
+ * faster or the same.  PP_V_BOUNDED: left open because no answer could change
+ * the search's (q->left says why): its last look's interval is all that is
+ * known ("at most" its upper end).
+ */
+enum pp_verdict {
+	PP_V_SAME,
+	PP_V_SLOWER,
+	PP_V_FASTER,
+	PP_V_UNDECIDED,
+	PP_V_NOT_SLOWER,
+	PP_V_SLOWER_BELOW,
+	PP_V_FASTER_BELOW,
+	PP_V_BOUNDED,
+};
+
+/*
+ * Which of the session's budgets stopped a comparison: --max-runs,
+ * --max-time, or the time plan's share of --max-time for the part of the
+ * search it belongs to (the deadline the search gave pp_settle()).
+ */
+/* PP_SPENT_LAYOUTS: not spent, but more runs in the same layouts could not decide it. */
+enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
+
+/* What a comparison's last look saw, as its decision concluded (decide.c). */
+struct pp_last_look {
+	unsigned looks;	    /* looks taken, 0: none (undecided before its first) */
+	size_t runs;	    /* values it looked at, both revisions together */
+	size_t budget;	    /* values its design allowed, both revisions together */
+	double alpha;	    /* the error rate it could spend */
+	double alpha_spent; /* what its looks spent of it */
+	double confidence;  /* the level of the last look's interval */
+	double mde;	    /* the smallest difference that look could have told from none */
+};
+
+struct pp_decision;
+
+struct pp_quantity {
+	unsigned id;
+	enum pp_qkind kind;
+	const struct pp_prog_fn *fn[2]; /* the function in each revision */
+	unsigned first, last;		/* PP_Q_RANGE: calls of fn[PP_CUR] */
+	/* PP_Q_RANGE: the same calls in fn[PP_PREV] (the call lists aligned);
+	 * absent[r]: revision r has none of them (a call only one revision
+	 * makes), nothing is armed there and its value is 0. */
+	unsigned prev_first, prev_last;
+	bool absent[2];
+	struct pp_series series[2]; /* per-run values, per revision */
+	/*
+	 * Derived (nterms > 0): not armed, its value in a run is the sum of its
+	 * terms' values in that run, each times its sign (an own body is its
+	 * function's whole less its calls; a range, its calls or quarters), so
+	 * that no call site feeds two counters (measure.c).  The terms are
+	 * measured whenever it is.
+	 */
+	struct pp_quantity **terms;
+	signed char *signs;
+	size_t nterms;
+	unsigned batch; /* measured in this batch (1-based), 0 = not yet */
+	/* The error rate this comparison may spend, set by the plan (0: not set,
+	 * 1 - confidence): the entry's is 1 - confidence, the parts measured
+	 * under a comparison share its alpha (pp_seq_child_alpha). */
+	double alpha;
+	/* The sequential decision, decide.c's own (decide_priv.h); NULL until its first look. */
+	struct pp_decision *dec;
+	struct pp_last_look final_look; /* what its last look saw, set when it is decided */
+	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
+	enum pp_spent truncated;
+	char *left; /* PP_V_BOUNDED: why no more runs were spent on it (malloc'ed) */
+	/* Filled by pp_decide(): */
+	bool decided;
+	int rounds; /* rounds after its first, shared with the others of its batch still open */
+	struct pp_summary sum[2];
+	/* each revision's centre and interval as the test sees them (median and
+	 * its order-statistic interval, or the mean's with welch) */
+	struct pp_interval ci[2];
+	/*
+	 * Runs in several code layouts (decide_layout.c): how much of each
+	 * revision's spread comes from layout, and whether the difference is
+	 * within what layouts alone move the quantity.
+	 */
+	bool has_layout;
+	struct pp_layout_var layout[2];
+	double layout_sd;    /* sd of the difference two single layouts make */
+	double layout_floor; /* half-width no run in these layouts can shrink (0: not known) */
+	bool layout_sensitive;
+	struct pp_comparison cmp;
+	double threshold_ns;
+	enum pp_verdict verdict;
+	unsigned order; /* 1-based order of decision (pp_session_decided()), 0 = not decided */
+};
+
+/* How one run is made besides its arming (doc/semantics.md). */
+struct pp_run_setup {
+	int layout;	  /* index in the revision's layouts, -1: the build as it is */
+	unsigned env_pad; /* bytes of the PINPOINT_PAD variable */
+	unsigned heap;	  /* bytes the runtime moves the heap's start by (heap=) */
+};
+
+/* One run of the benchmark. */
+struct pp_run_record {
+	unsigned batch;
+	enum pp_rev_id rev;
+	unsigned index; /* within the batch and revision, warm-ups included */
+	bool warmup;
+	struct pp_run_setup setup;
+	struct pp_run_status st;
+	double turn_s; /* the session's time it took: its wall time, half its pair's in a duet */
+	int cpu;       /* the CPU of a duet run, -1: none of its own */
+	uint64_t entry_count;
+	uint64_t lost; /* executions of its slots abandoned without their exit probe */
+	size_t nvalues;
+	double *values;	 /* per quantity of the batch, in batch order */
+	double *removed; /* the probes' cost the runtime took out of each value, same order */
+};
+
+struct pp_batch {
+	unsigned id;
+	int layer; /* of the quantities it measures: 0 the entry, k the parts of a layer k-1
+		      function */
+	size_t nq;
+	unsigned *qids;
+	char *arming[2];
+};
+
+/*
+ * The attribution tree: what the search established, entry first.  A node
+ * is a function's comparison (the entry, a call dug into), a part of a
+ * function's slowdown (a call, a range, its own body, a call only in one
+ * revision) or the remainder nothing measured explains.  The writers read
+ * it; the plan stage builds it.
+ */
+enum pp_node_kind {
+	PP_NODE_ENTRY,	    /* the entry as a whole */
+	PP_NODE_CALL,	    /* a single call present in both revisions, dug into or named */
+	PP_NODE_RANGE,	    /* a range of calls that is slower as a whole only */
+	PP_NODE_SELF,	    /* the function's own body (with the calls inlined into it) */
+	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
+	PP_NODE_ADDED,	    /* a call only the current revision makes: its cost there */
+	PP_NODE_REMOVED,    /* a call only the previous revision made: its cost there */
+	PP_NODE_REST,	    /* the parent's difference its parts do not explain (point estimate) */
+};
+
+struct pp_node {
+	enum pp_node_kind kind;
+	const struct pp_prog_fn
+	    *fn[2]; /* the function the node is in (NULL: not in that revision) */
+	/* The calls, in each revision's call list (CALL, RANGE, ADDED, REMOVED);
+	 * first[r] > last[r] when the revision has none. */
+	unsigned first[2], last[2];
+	const struct pp_quantity *q; /* the comparison that shows it, or NULL */
+	int parent;		     /* index in s->nodes, -1 for the root */
+	int child, next; /* first child and next sibling, largest difference first; -1 = none */
+	unsigned depth;	 /* layer: 0 at the entry's node and its parts */
+	struct pp_interval diff;     /* current - previous, ns per entry execution */
+	double share;		     /* diff.centre / the parent's diff.centre (point estimates) */
+	struct pp_interval share_ci; /* diff's interval as a share of the parent's centre */
+	int sign;	  /* +1 significantly slower, -1 significantly faster, 0 neither */
+	bool chain;	  /* on the bottleneck chain */
+	unsigned rank;	  /* 1-based rank among the further contributors, 0 = none */
+	const char *stop; /* why the search stopped here, or NULL */
+	bool recursive;	  /* stopped at a call to a function the search inspects already */
+	char *detail;	  /* what changed, or which calls are inlined here; or NULL */
+	/*
+	 * A function searched (account.c): its whole time measured with its
+	 * parts, the difference of that in the runs of its parts, how many runs
+	 * per revision measured them all (0: none, the children's numbers are
+	 * their comparisons' own), and the child that leads in its direction
+	 * and the runner-up the same runs do not tell it from (-1: none).
+	 */
+	const struct pp_quantity *total;
+	struct pp_interval whole, parts; /* the whole's difference and its parts' together */
+	/*
+	 * The probes' cost as the runtime calibrated it, scaled to what this
+	 * function's runs show (account.c): scale = (its whole with its parts
+	 * armed, probes left in) less (it with nothing armed inside, clean[]),
+	 * over what the runtime took out; 1 when that cannot be told.
+	 */
+	double probe_scale;
+	double scales[2]; /* the same, each revision's own (what is applied) */
+	double clean[2];  /* its mean with nothing armed inside, per revision; NaN: none */
+	double mean[2];	  /* a part: its mean over those runs, per revision */
+	size_t runs[2];
+	int lead, tie;
+};
+
+struct pp_session {
+	struct pp_options *opt;
+	struct pp_revision rev[2];
+	char *workdir;
+	double timeout_s;
+	size_t nq;
+	struct pp_quantity **q;
+	size_t nbatches;
+	struct pp_batch *batches;
+	size_t nruns;
+	struct pp_run_record *runs;
+	size_t nnodes;
+	struct pp_node *nodes; /* the attribution tree, the entry's node first */
+	bool budget_cut;       /* --max-paths left slower calls unexamined */
+	char *failure;	       /* what failed to measure (the first failure) */
+	bool interrupted;
+	bool outputs_differ_warned; /* previous and current printed different output */
+	double started, finished;   /* monotonic clock, s */
+	double measuring;	    /* when measuring began (after the builds); 0 until then */
+	double started_wall;	    /* seconds since the epoch */
+	volatile int *stop;
+	unsigned ndecided; /* comparisons decided so far */
+	/*
+	 * Fixed by the discover stage, the same for every run and quantity:
+	 * entry executions each run skips before the entry's value (its steady
+	 * state begins there).
+	 */
+	unsigned long long entry_skip;
+	/*
+	 * Also fixed by the discover stage: each run ends when the entry's
+	 * entry_stop-th execution returns (the runtime's stop=), 0: runs go to
+	 * their end.  entry_count is the fewest executions a discovery run made.
+	 */
+	unsigned long long entry_stop, entry_count;
+	/*
+	 * The threshold of every comparison: --precision of the centre of the
+	 * entry's previous values at its first look, fixed then (pp_decide());
+	 * until then, of the previous revision's discovery run.
+	 */
+	double threshold_ns;
+	bool threshold_fixed;
+	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
+	/* The runs' random order (schedule.c): its generator, made on first use, and seed. */
+	gsl_rng *rng;
+	unsigned long seed;
+	bool seeded;
+	/*
+	 * Duet runs (duet.h): the two runs of a pair at the same time, the
+	 * first of the pair on duet_cpus[0], the second on duet_cpus[1];
+	 * duet_cpu[i] is the one CPU of side i, -1 when it has several.
+	 */
+	bool duet;
+	cpu_set_t duet_cpus[2];
+	int duet_cpu[2];
+	/* Told of each comparison as it is decided (the live report line), or NULL. */
+	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
+};
+
+/* A list of quantities, each at most once. */
+struct pp_qlist {
+	struct pp_quantity **q;
+	size_t n, cap;
+};
+
+/* Append @q unless it is there already; -ENOMEM when @q is NULL or out of memory. */
+int pp_qlist_add(struct pp_qlist *l, struct pp_quantity *q);
+void pp_qlist_free(struct pp_qlist *l);
+
+/*
+ * Make @q derived: its value is the sum of @terms[i]'s times @signs[i]
+ * (+1 or -1) in the same run.  A quantity already derived keeps its terms,
+ * and one that is its one term stays as it is.  Returns 0, -EINVAL (a term
+ * that is @q or is derived from @q), -ENOMEM.
+ */
+int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
+		       const signed char *signs, size_t n);
+
+/* The quantity (@kind, @fn in both revisions, calls @first..@last), made once. */
+struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], unsigned first,
+				    unsigned last);
+
+/*
+ * A range whose calls sit at different places in the two revisions' call
+ * lists: @first[r]..@last[r] in revision r, or none there when @absent[r].
+ */
+struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2]);
+
+/* A new node of the tree under @parent (-1: the root), or -1 when out of memory. */
+int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
+		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q);
+
+/*
+ * Whether the session can pay for @runs more runs (both revisions, warm-ups
+ * included): within --max-runs, and within --max-time at the mean wall time
+ * of the runs so far, and when @deadline > 0 (monotonic clock, s) before
+ * it.  Returns PP_SPENT_NONE, or the budget that cannot.
+ */
+enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double deadline);
+/* Seconds of --max-time left (INFINITY without a limit). */
+double pp_session_time_left(const struct pp_session *s);
+
+/* How the session's runs are made: --runs, duet falling back to paired where it cannot be. */
+enum pp_runs pp_session_runs(const struct pp_session *s);
+/* The option that @why names: "--max-runs" or "--max-time". */
+const char *pp_spent_option(enum pp_spent why);
+
+/* A new, zeroed run record, or NULL when out of memory. */
+struct pp_run_record *pp_session_add_run(struct pp_session *s);
+
+/* Record what failed (kept: the first failure is the cause). */
+void pp_session_fail(struct pp_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* @q was decided: number it (q->order) and tell s->on_decided. */
+void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
+
+/* Where the runtime writes revision @r's results during the session (each its own:
+ * duet runs of both revisions write at the same time). */
+void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char *buf, size_t len);
+
+/*
+ * "slower", "faster", "same", "undecided", "not-slower",
+ * "slower-below-threshold" or "faster-below-threshold", as the JSON report
+ * spells verdicts.
+ */
+const char *pp_verdict_name(enum pp_verdict v);
+/* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ...:
+ * as the text report prints verdicts (the same table as pp_verdict_name's). */
+const char *pp_verdict_word(enum pp_verdict v);
+
+void pp_session_free(struct pp_session *s);
+
+#endif /* PINPOINT_SESSION_H */
