@@ -231,7 +231,10 @@ static const struct pp_option_desc options[] = {
     {"max-paths", 0, &type_int, FIELD(max_paths), .arg = "N", .min = 0, .max = 100000, .def = "8",
      .report = "max_paths", .help = "calls the attribution search digs into, at most"},
     {"test", 0, &type_choice, FIELD(test), .choices = test_choices, .def = "mann-whitney",
-     .report = "test", .help = "statistical test"},
+     .report = "test",
+     .help = "statistical test: mann-whitney, a rank test (on the pairs' differences, the "
+	     "Wilcoxon signed-rank test with duet or paired runs; Mann-Whitney U with --runs "
+	     "shuffled); welch, a t test (the paired t; Welch's t with --runs shuffled)"},
     {"timing", 0, &type_choice, FIELD(timing_all), .choices = timing_choices, .def = "sampled",
      .report = "timing",
      .help = "how armed calls are timed: sampled times a random one in 8 executions of a short "
