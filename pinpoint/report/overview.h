@@ -8,6 +8,7 @@
 #ifndef PINPOINT_OVERVIEW_H
 #define PINPOINT_OVERVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -22,6 +23,7 @@ struct pp_overview_node {
 	double share;		 /* of the parent's difference (1 for the entry) */
 	enum pp_verdict verdict;
 	unsigned order; /* the comparison's number in the report, 0 if none */
+	bool rest;	/* the parent's unexplained remainder */
 };
 
 /*
@@ -33,7 +35,14 @@ struct pp_overview_node {
 long pp_overview_nodes(const struct pp_outcome *o, struct pp_overview_node **out);
 void pp_overview_free(struct pp_overview_node *v, size_t n);
 
-/* The overview as an SVG figure (nothing when there are no nodes). */
+/*
+ * The overview of nodes @v[0..@n) (parents before children) as an SVG figure
+ * whose bars and labels all lie within its width, whatever the tree.  A
+ * remainder whose difference and interval are zero is left out.
+ */
+void pp_svg_overview_draw(FILE *f, const struct pp_overview_node *v, long n);
+
+/* The overview of @o's attribution tree (nothing when there are no nodes). */
 void pp_svg_overview(FILE *f, const struct pp_outcome *o);
 
 #endif /* PINPOINT_OVERVIEW_H */

@@ -35,6 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from pinpoint_test import SUITE_BUDGET, SUITE_LAYOUTS  # noqa: E402
 from pinpoint_test import chain, dump_options, fail, run, scenario_main  # noqa: E402
 
 ARGS = None
@@ -147,8 +148,18 @@ def make_history(d):
     return repo, hashes
 
 
+# Each revision as built, in one code layout, as in the rest of the suite
+# (test/harness): every commit is a new build, whose 64 layouts each session
+# would link anew, and what is checked here is the walk over the commits
+# (test/driver/check_layouts.py measures the layouts).
+LAYOUTS = SUITE_LAYOUTS
 COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "12",
-          "--no-save-command"]
+          "--no-save-command"] + LAYOUTS
+# Sessions that compare the same code: at the default threshold (1 %) this
+# entry of a fraction of a millisecond takes thousands of runs to be found not
+# slower; 20 % decides it within the suite's budget (test/harness), far below
+# the regression's +200 %.
+SAME_CODE = ["--precision-threshold", "20"] + SUITE_BUDGET
 
 
 def bisect_cmd(good_dir):
@@ -238,7 +249,8 @@ def scenario_commits():
             fail("the worktrees are not kept in the build root: %s" % wts, p)
         # a range whose BAD is not slower
         # (identical code: on a noisy machine its runs may stay undecided, exit 4)
-        p = run(args[:2] + ["%s..%s" % (h[0], h[SLOW - 1])] + args[3:], cwd=repo, timeout=900)
+        p = run(args[:2] + ["%s..%s" % (h[0], h[SLOW - 1])] + args[3:-2] + SAME_CODE
+                + args[-2:], cwd=repo, timeout=900)
         if not ((p.returncode == 0 and "No regression" in p.stdout)
                 or (p.returncode == 4 and p.stdout.startswith("Undecided: "))):
             fail("GOOD..commit %d is not reported as no regression (or undecided)" % SLOW, p)
@@ -256,7 +268,8 @@ def scenario_commits_cmake():
              "-DBENCH_NOTE=nightly run"], expect=0)
         p = run([ARGS.pinpoint, "--commits", "%s..main" % h[0], "--current", build,
                  "--depth", "1", "--build-root", os.path.join(d, "cache"), "--entry", "entry",
-                 "--measurements", "8", "--no-save-command", "--", "./bench"], timeout=1500)
+                 "--measurements", "8", "--no-save-command"] + LAYOUTS + ["--", "./bench"],
+                timeout=1500)
         if p.returncode != 1:
             fail("--commits on a CMake build exit %d, expected 1" % p.returncode, p)
         if not re.search(r"^First slower commit: %s " % h[SLOW][:12], p.stdout, re.M):
@@ -384,7 +397,7 @@ def scenario_history():
         # two nights: the same code (a comment changed), then the regression
         for prev, cur in [(0, 1), (1, 2)]:
             p = run([ARGS.pinpoint, "--depth", "0", "--previous", dirs[prev], "--current",
-                     dirs[cur], "--history", hist, "--html", page, "-q"] + COMMON
+                     dirs[cur], "--history", hist, "--html", page, "-q"] + COMMON + SAME_CODE
                     + ["--", "./bench"])
             # the first night compares the same code: same, a chance verdict, or undecided (4)
             if p.returncode not in (0, 1, 4) or (cur == 2 and p.returncode != 1):

@@ -15,7 +15,7 @@ swap       each run sees its layout at the binary's path (the benchmark
            hashes it), while the build directory's binary stays as built
 interrupt  SIGINT, then SIGINT and SIGTERM, during a session: every file of
            both build directories as built
-killed     SIGKILL at 50 moments of sessions: every file of both build
+killed     SIGKILL at 25 moments of sessions: every file of both build
            directories as built (sha256), and nothing to put back
 userfiles  cp and strip onto the binaries during a session: the user's
            files stay as they made them, the cache is not touched
@@ -292,20 +292,20 @@ def scenario_interrupt():
 
 
 def scenario_killed():
-    """SIGKILL at 50 moments of sessions: the build directories as built."""
+    """SIGKILL at 25 moments of sessions: the build directories as built."""
     import random
     rnd = random.Random(20261128)
     with tempfile.TemporaryDirectory() as tmp:
         prev, cur = build(tmp, "previous"), build(tmp, "current")
         before = tree_sums(prev, cur)
-        for i in range(50):
+        for i in range(25):
             cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000",
                    "--previous", prev, "--current", cur, "--", "./placement"]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(rnd.uniform(0, 2.5))
             proc.kill()
             proc.wait(timeout=60)
-            if i % 10 == 9:  # a new pair of layouts now and then: a kill while linking
+            if i % 5 == 4:  # a new pair of layouts now and then: a kill while linking
                 shutil.rmtree(cache_dir(cur), ignore_errors=True)
             check(tree_sums(prev, cur) == before,
                   "after SIGKILL %d the build directories are not as built" % (i + 1))

@@ -39,11 +39,53 @@ def session(name, entry, depth, *extra, status=1):
                     "--current", cur, *extra, "--", "./" + name, check_status=status)
 
 
-def demo_session(*extra, status=1):
-    return pinpoint("--entry", "run", "--depth", "2",
+def demo_session(*extra, status=1, depth=2):
+    return pinpoint("--entry", "run", "--depth", str(depth),
                     "--previous", os.path.join(ARGS.demo, "previous"),
                     "--current", os.path.join(ARGS.demo, "current"), *extra, "--", "./demo",
                     check_status=status)
+
+
+class Finished:
+    """A finished session as subprocess.run returns it: status, stdout, stderr."""
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def demo_report_dir():
+    return os.path.join(ARGS.builds, "demo-report")
+
+
+def scenario_demo_report():
+    """The demo's session with its JSON and HTML reports, kept in the build
+    directory for the scenarios that read it (ctest fixture demo-report):
+    demo, demo-json and html look at one session instead of one each."""
+    d = demo_report_dir()
+    os.makedirs(d, exist_ok=True)
+    for name in os.listdir(d):
+        os.unlink(os.path.join(d, name))
+    p = demo_session("--json", os.path.join(d, "report.json"), "--html",
+                     os.path.join(d, "report.html"), "--measurements", "12")
+    for name, text in (("stdout", p.stdout), ("stderr", p.stderr),
+                       ("status", "%d\n" % p.returncode)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+
+
+def demo_report():
+    """The session of scenario demo-report, as run: (process, JSON path, HTML path)."""
+    d = demo_report_dir()
+    try:
+        with open(os.path.join(d, "status")) as f:
+            status = int(f.read())
+        with open(os.path.join(d, "stdout")) as f:
+            out = f.read()
+        with open(os.path.join(d, "stderr")) as f:
+            err = f.read()
+    except (OSError, ValueError):
+        fail("no demo session in %s: the scenario demo-report makes it" % d)
+    return Finished(status, out, err), os.path.join(d, "report.json"), \
+        os.path.join(d, "report.html")
 
 
 def check_locations(p, names):
@@ -53,7 +95,7 @@ def check_locations(p, names):
 
 
 def scenario_demo():
-    p = demo_session()
+    p = demo_report()[0]
     expect_chain(p, ["run", "bridge", "failure_run"])
     check_locations(p, ["bridge", "failure_run"])
     if not re.search(r"^\[1\] run \(entry\).*SLOWER", p.stdout, re.M):
@@ -158,33 +200,31 @@ def scenario_history_json():
 
 
 def scenario_demo_json():
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "report.json")
-        p = demo_session("--json", path, "--measurements", "12")
-        report = load_report(path, ARGS.schema, p)
-        if report["outcome"] != "regression" or report["exit_code"] != 1:
-            fail("outcome %r" % report["outcome"], p)
-        kinds = [(l["kind"], l.get("callee")) for l in report["bottleneck_chain"]]
-        if kinds != [("entry", None), ("call", "bridge"), ("call", "failure_run")]:
-            fail("chain in JSON is %r" % kinds, p)
-        decided = [c for c in report["comparisons"] if c["decided"]]
-        for c in decided:
-            if len(c["previous_ns"]) < 12 or len(c["current_ns"]) < 12:
-                fail("comparison %s has fewer samples than --measurements" % c["label"], p)
-        # Every value of a comparison is a kept run of a batch it was measured in.
-        kept = [r for r in report["runs"] if not r["warmup"]]
-        for c in report["comparisons"]:
-            batches = {b["id"] for b in report["batches"] if c["id"] in b["comparisons"]}
-            for rev, key in (("previous", "previous_ns"), ("current", "current_ns")):
-                n = sum(1 for r in kept if r["revision"] == rev and r["batch"] in batches)
-                if n != len(c[key]):
-                    fail("comparison %s has %d %s values, its batches %d runs" %
-                         (c["label"], len(c[key]), rev, n), p)
-        last = report["bottleneck_chain"][-1]
-        if not (last["cost_ns"]["low"] > 0 and last["call_line"] > 0 and last["call_file"].endswith("demo.c")):
-            fail("the bottleneck's cost or location is missing: %r" % last, p)
-        if "cpu" not in report["platform"] or not report["platform"]["kernel"]:
-            fail("platform missing", p)
+    p, path, _ = demo_report()
+    report = load_report(path, ARGS.schema, p)
+    if report["outcome"] != "regression" or report["exit_code"] != 1:
+        fail("outcome %r" % report["outcome"], p)
+    kinds = [(l["kind"], l.get("callee")) for l in report["bottleneck_chain"]]
+    if kinds != [("entry", None), ("call", "bridge"), ("call", "failure_run")]:
+        fail("chain in JSON is %r" % kinds, p)
+    decided = [c for c in report["comparisons"] if c["decided"]]
+    for c in decided:
+        if len(c["previous_ns"]) < 12 or len(c["current_ns"]) < 12:
+            fail("comparison %s has fewer samples than --measurements" % c["label"], p)
+    # Every value of a comparison is a kept run of a batch it was measured in.
+    kept = [r for r in report["runs"] if not r["warmup"]]
+    for c in report["comparisons"]:
+        batches = {b["id"] for b in report["batches"] if c["id"] in b["comparisons"]}
+        for rev, key in (("previous", "previous_ns"), ("current", "current_ns")):
+            n = sum(1 for r in kept if r["revision"] == rev and r["batch"] in batches)
+            if n != len(c[key]):
+                fail("comparison %s has %d %s values, its batches %d runs" %
+                     (c["label"], len(c[key]), rev, n), p)
+    last = report["bottleneck_chain"][-1]
+    if not (last["cost_ns"]["low"] > 0 and last["call_line"] > 0 and last["call_file"].endswith("demo.c")):
+        fail("the bottleneck's cost or location is missing: %r" % last, p)
+    if "cpu" not in report["platform"] or not report["platform"]["kernel"]:
+        fail("platform missing", p)
 
 
 def scenario_run_order():
@@ -199,7 +239,9 @@ def scenario_run_order():
     def first_orders(seed, *extra):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "report.json")
-            p = demo_session("--json", path, "--seed", str(seed), *extra)
+            # the entry and its calls: batches enough (the entry's looks, then its
+            # layer's) for the order of each, in half a session
+            p = demo_session("--json", path, "--seed", str(seed), *extra, depth=1)
             report = load_report(path, ARGS.schema, p)
         if report["measurement"]["seed"] != seed:
             fail("the report gives seed %r, not %d" % (report["measurement"]["seed"], seed), p)
@@ -740,29 +782,135 @@ def check_drawing(image, html):
                  "%d, looked at y=%d..%d)" % (name, top, h, below.start, below.stop))
 
 
+# Put into a copy of a page: where every bar and label of its overview lies in the
+# window, and how wide the page is, as JSON in a hidden <pre> that --dump-dom prints.
+BOXES = """<script>
+(function () {
+  var root = document.documentElement, boxes = [];
+  document.querySelectorAll('svg.overview').forEach(function (svg) {
+    var s = svg.getBoundingClientRect();
+    svg.querySelectorAll('rect, text').forEach(function (e) {
+      var b = e.getBoundingClientRect();
+      boxes.push([e.tagName, (e.textContent || '').slice(0, 60), b.left, b.right, s.left, s.right]);
+    });
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'pp-boxes';
+  pre.style.display = 'none';
+  pre.textContent = JSON.stringify({client: root.clientWidth, scroll: root.scrollWidth,
+                                    boxes: boxes});
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def chromium_cmd(chromium, d, *args):
+    return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--user-data-dir=" + os.path.join(d, "profile"), *args]
+
+
+def check_overview_fits(chromium, page, d, what):
+    """Every bar and label of the overview of @page, laid out by headless Chromium, lies within
+    the figure, and the figure within the window: nothing runs off the page."""
+    from html import unescape
+    with open(page) as f:
+        text = f.read()
+    probe = os.path.join(d, "probe.html")
+    with open(probe, "w") as f:
+        f.write(text.replace("</body>", BOXES + "</body>"))
+    p = subprocess.run(chromium_cmd(chromium, d, "--window-size=1200,3200", "--dump-dom",
+                                    "file://" + probe), capture_output=True, text=True,
+                       timeout=120)
+    m = re.search(r'<pre id="pp-boxes"[^>]*>(.*?)</pre>', p.stdout, re.S)
+    if not m:
+        fail("%s: chromium gave no places of the overview's bars and labels:\n%s"
+             % (what, p.stderr[-2000:]))
+    got = json.loads(unescape(m.group(1)))
+    boxes = got["boxes"]
+    if not boxes:
+        fail("%s: no overview drawn" % what)
+    out = [b for b in boxes if b[2] < b[4] - 0.5 or b[3] > b[5] + 0.5]
+    print("%s: %d bars and labels within x=%.1f..%.1f, the figure x=%.1f..%.1f, window %d px"
+          % (what, len(boxes), min(b[2] for b in boxes), max(b[3] for b in boxes),
+             boxes[0][4], boxes[0][5], got["client"]))
+    if out:
+        fail("%s: %d of the overview's bars and labels leave the figure (x=%.1f..%.1f): %s"
+             % (what, len(out), out[0][4], out[0][5],
+                "; ".join("%s %r x=%.1f..%.1f" % tuple(b[:4]) for b in out[:5])))
+    if boxes[0][5] > got["client"] + 0.5 or got["scroll"] > got["client"]:
+        fail("%s: the page is %d px wide in a window of %d px" % (what, got["scroll"],
+                                                                got["client"]))
+
+
+def overview_nodes(svg):
+    """The overview's nodes: (its label as drawn, the full name in its title)."""
+    from html import unescape
+    return [(unescape(t), unescape(n)) for t, n in re.findall(
+        r'<g class="node[^>]*><rect[^>]*/><text[^>]*>(.*?)</text><title>(.*?)</title></g>', svg)]
+
+
+def check_labels(svg, what):
+    """Each label names its node whole, or its start and an ellipsis; its title, whole; no
+    remainder of 0 ns is drawn."""
+    nodes = overview_nodes(svg)
+    for text, title in nodes:
+        if re.match(r"unexplained remainder of .*  \+0 ns \(", text):
+            fail("%s: a remainder of 0 ns is drawn: %r" % (what, text))
+        # "[order] name  +diff (share of its parent)"
+        name = re.sub(r"^\[\d+\] ", "", text).rsplit("  ", 1)[0]
+        if name.endswith("\u2026") and title.startswith(name[:-1]) and len(name) <= len(title):
+            continue
+        if name != title:
+            fail("%s: the label %r does not name %r" % (what, text, title))
+    return nodes
+
+
+def check_fixture_overviews(chromium, d):
+    """The overviews of the trees of test/driver/fixtures/overview-*.txt, drawn by
+    test-driver-overview: two slower subtrees whose shares add up to more than the
+    entry's, a part 30 times its function, forty parts side by side, a name longer
+    than the page; remainders of 0 ns left out."""
+    names = sorted(n for n in os.listdir(ARGS.fixtures) if re.match(r"overview-.*\.txt$", n))
+    if not names:
+        fail("no overview fixtures in %s" % ARGS.fixtures)
+    for name in names:
+        fixture = os.path.join(ARGS.fixtures, name)
+        page = os.path.join(d, name + ".html")
+        run([ARGS.overview, fixture, page], expect=0)
+        with open(fixture) as f:
+            rows = [l.split(None, 8) for l in f if l.strip() and not l.startswith("#")]
+        zero = [r for r in rows if r[1] == "rest" and r[4:7] == ["0", "0", "0"]]
+        with open(page) as f:
+            svg = re.search(r'<svg class="overview".*?</svg>', f.read(), re.S).group(0)
+        nodes = check_labels(svg, name)
+        if len(nodes) != len(rows) - len(zero):
+            fail("%s: %d nodes drawn of %d, %d of them remainders of 0 ns"
+                 % (name, len(nodes), len(rows), len(zero)))
+        check_overview_fits(chromium, page, d, name)
+
+
 def scenario_html():
     """The HTML report renders in headless Chromium: the overview of the search, and per
     comparison the interval of the difference against 0 and +-threshold, the runs in order and
-    a box per revision, across the page."""
+    a box per revision, across the page; the overview's bars and labels stay within the page,
+    the demo's and those of fixture trees no session is sure to make."""
     import shutil
     chromium = shutil.which("chromium")
     with tempfile.TemporaryDirectory() as d:
-        page = os.path.join(d, "report.html")
-        demo_session("--html", page, "--measurements", "8")
+        page = demo_report()[2]
         with open(page) as f:
             html = f.read()
         if html.count("<svg") < 3 or "http" in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail("the report is not self-contained or has no plots")
+        svg = re.search(r'<svg class="overview".*?</svg>', html, re.S)
+        check_labels(svg.group(0) if svg else "", "the demo's report")
         if not chromium:
             skip("no chromium to render the page (tools/install-deps.sh installs it)")
         # tall enough for the first comparison's runs below a long overview and summary
         png = os.path.join(d, "shot.png")
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        "--user-data-dir=" + os.path.join(d, "profile"), "--screenshot=" + png,
-                        "--window-size=1200,3200", "file://" + page],
-                       capture_output=True, timeout=120)
+        subprocess.run(chromium_cmd(chromium, d, "--screenshot=" + png, "--window-size=1200,3200",
+                                    "file://" + page), capture_output=True, timeout=120)
         if not os.path.exists(png):
             fail("chromium made no screenshot")
         image = read_png(png)
@@ -773,6 +921,8 @@ def scenario_html():
         print("plotted pixels: previous %d, current %d" % tuple(counts.values()))
         if min(counts.values()) < 200:
             fail("the screenshot does not show both revisions' runs")
+        check_overview_fits(chromium, page, d, "the demo's report")
+        check_fixture_overviews(chromium, d)
 
 
 def scenario_exclude():
@@ -848,38 +998,61 @@ def describe_claim(k, report):
 
 
 def scenario_identical():
-    """Identical revisions: at most 2 of 20 sessions may claim a regression
-    (exit 1), or, when more do, at most 5 of those 20 and 20 more.  The
-    stated rate is at most alpha/2 = 2.5 %.  A tool exactly at it fails
-    this with probability 0.0003, one at 5 % with 0.0098, one at 20 % with
-    0.73 (binomial; one stage of 20 with at most 2: 0.013, 0.075 and 0.79).
-    The second stage is for a shared host's noisy episodes, which make
-    several sessions in a row claim a regression (3 of 20 seen in CI, where
-    every other run of this test saw none): it runs later, mostly outside
-    the episode.  Telling 5 % from 10 % takes thousands of sessions: the
-    simulated sessions through the real decide and settle stages do that
-    (driver-settle-sim, stats-seq).  A session that cannot decide within
-    its runs (exit 4, a loaded machine) is honest, and counted apart."""
+    """Identical revisions: every session decides, and one that claims no regression
+    ends "not slower" (or below the threshold, or faster) and names no call.  At most 2 of
+    20 sessions may claim a regression (exit 1), or, when more do, at most 5 of those 20
+    and 20 more.  The stated rate is at most alpha/2 = 2.5 %.  A tool exactly at it fails
+    this with probability 0.0003, one at 5 % with 0.0098, one at 20 % with 0.73
+    (binomial; one stage of 20 with at most 2: 0.013, 0.075 and 0.79).  The second stage
+    is for a shared host's noisy episodes, which make several sessions in a row claim a
+    regression (3 of 20 seen in CI, where every other run of this test saw none): it runs
+    later, mostly outside the episode.  Telling 5 % from 10 % takes thousands of sessions:
+    the simulated sessions through the real decide and settle stages do that
+    (driver-settle-sim, stats-seq).
+
+    The first session of each stage runs with pinpoint's defaults, each revision in 64
+    code layouts of its own, so that the pair differs by layout alone; the others measure
+    each revision as built (the suite's way, test/harness), cheap enough for 20.  A
+    session that cannot decide (exit 4) fails the test: identical revisions are the
+    easiest question pinpoint is asked, and each session has pinpoint's default budget
+    (3000 runs per revision; on an idle machine 20-60 decide as built, a few hundred in
+    layouts), which leaves a loaded machine room."""
     prev, cur = prog("same")
-    results = []
+    results, verdicts, undecided = [], [], []
 
     def sessions(n):
         for i in range(n):
+            layouts = ["--layouts", "64" if i == 0 else "1", "--max-runs-per-comparison", "3000"]
             with tempfile.TemporaryDirectory() as d:
                 path = os.path.join(d, "report.json")
                 p = pinpoint("--entry", "steady", "--depth", "2", "--previous", prev,
-                             "--current", cur, "--max-runs-per-comparison", "100", "--quiet",
-                             "--no-save-command", "--json", path, "--", "./same")
+                             "--current", cur, *layouts, "--quiet", "--no-save-command",
+                             "--json", path, "--", "./same")
                 if p.returncode not in (0, 1, 4):
-                    fail("session %d failed" % len(results), p)
-                if p.returncode == 4 and "Undecided: could not decide within" not in p.stdout:
+                    fail("session %d failed" % (len(results) + 1), p)
+                report = load_report(path, ARGS.schema, p)
+            k, entry = len(results) + 1, report["comparisons"][0]
+            if p.returncode == 4:
+                if not p.stdout.startswith("Undecided: could not decide within"):
                     fail("exit status 4 without the undecided line", p)
-                if p.returncode == 1:
-                    describe_claim(len(results) + 1, load_report(path, ARGS.schema, p))
+                undecided.append("session %d (%s): %s" % (k, " ".join(layouts),
+                                                           p.stdout.splitlines()[0]))
+            elif p.returncode == 1:
+                describe_claim(k, report)
+            elif report["outcome"] != "no-regression" or report["bottleneck_chain"] or \
+                    "Bottleneck chain" in p.stdout or entry["verdict"] not in (
+                        "not-slower", "slower-below-threshold", "faster"):
+                fail("session %d: exit 0 with outcome %s, entry %s and chain %r" % (
+                    k, report["outcome"], entry["verdict"], report["bottleneck_chain"]), p)
             results.append(p.returncode)
-        print("identical revisions: of %d sessions %d found no regression, %d were undecided, "
-              "%d claimed a regression" % (len(results), results.count(0), results.count(4),
-                                            results.count(1)))
+            verdicts.append(entry["verdict"])
+        print("identical revisions: of %d sessions %d found no regression (%s), %d were "
+              "undecided, %d claimed a regression" % (
+                  len(results), results.count(0),
+                  ", ".join("%d %s" % (verdicts.count(v), v) for v in sorted(set(verdicts))),
+                  results.count(4), results.count(1)))
+        if undecided:
+            fail("identical revisions left undecided:\n  " + "\n  ".join(undecided))
 
     sessions(20)
     if results.count(1) <= 2:
@@ -1427,6 +1600,8 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--demo", required=True)
     ap.add_argument("--schema", required=True)
+    ap.add_argument("--overview", help="test-driver-overview, for the html scenario")
+    ap.add_argument("--fixtures", help="test/driver/fixtures, for the html scenario")
     scenario_main(ap, globals())
 
 

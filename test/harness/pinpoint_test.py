@@ -157,7 +157,7 @@ def start_until_first_comparison(exe, prev, cur, json_path, command, env=None):
     """A long session of @command, started in the background and returned with the lines it
     printed once its first comparison is printed (to be signalled mid-session)."""
     cmd = [exe, "--entry", "run", "--depth", "3", "--previous", prev, "--current", cur,
-           "--measurements", "6", "--json", json_path, "--", command]
+           "--measurements", "6", "--json", json_path] + SUITE_LAYOUTS + ["--", command]
     print("$ " + " ".join(cmd), flush=True)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
