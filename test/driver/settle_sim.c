@@ -78,6 +78,8 @@ static struct {
 	unsigned calls, sessions;
 	size_t last_nq; /* quantities given to the last call */
 	bool burst;
+	double first_scale; /* > 0: the noise of the first call's runs (a first look that cannot
+			       tell) */
 } sim;
 
 static double draw(void)
@@ -131,7 +133,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		qs[i]->batch = sim.calls;
 	for (size_t j = 0; j < total; j++) {
 		enum pp_rev_id r = order[j];
-		double v = 100.0 + (r == PP_CUR ? sim.shift : 0.0) + sim.scale * noise_at(j, level);
+		double scale = sim.calls == 1 && sim.first_scale > 0 ? sim.first_scale : sim.scale;
+		double v = 100.0 + (r == PP_CUR ? sim.shift : 0.0) + scale * noise_at(j, level);
 
 		if (sim.noise == NOISE_DUET && j % 2 == 0) {
 			/* a pair at once: turns j and j + 1 */
@@ -406,11 +409,10 @@ static void check_fixed_looks(void)
  * first round is as large as the first look whose interval exists at its
  * level (pp_seq_first_attainable): asked for 3 pairs, the signed-rank
  * interval of a part at 95 % needs more, and the round measures them, not
- * 3 that could decide nothing.  With noise 10 times the shift, no range is
- * decided at that look, and the later rounds measure all three in the same
- * runs, not one after the other.  Without the runs to pay for a second
- * round, all three are undecided after the first and nothing more is
- * measured.
+ * 3 that could decide nothing.  The first round's runs are 100 times as
+ * noisy as the shift, so no range is decided at that look, and the later
+ * rounds measure all three in the same runs, not one after the other.  Without the runs to pay for
+ * a second round, all three are undecided after the first and nothing more is measured.
  */
 static void check_settle_all(void)
 {
@@ -434,10 +436,11 @@ static void check_settle_all(void)
 
 	CHECK(first > 3 && first < 20, "the first attainable look of 3 pairs is %zu", first);
 	sim.noise = NOISE_NORMAL;
-	sim.scale = 20.0;
+	sim.scale = 1.0;
 	sim.shift = 10.0;
 	for (int budget = 0; budget < 2; budget++) {
 		memset(&s, 0, sizeof(s));
+		sim.first_scale = 1000.0;
 		opt.measurements = 3;
 		/* the first round's runs and not a second's */
 		opt.max_runs = budget ? (long)round1 + 2 : 40000;
@@ -474,6 +477,7 @@ static void check_settle_all(void)
 			CHECK(sim.last_nq == 3 && qs[0]->batch == qs[2]->batch,
 			      "the last round measured %zu of the 3 open ranges", sim.last_nq);
 		}
+		sim.first_scale = 0;
 		pp_session_free(&s);
 	}
 }
@@ -514,9 +518,10 @@ static void check_settle_ride(void)
 	size_t most = 0, decided_n;
 	int err;
 
-	/* noise 2x the shift: not decided at the first look, so there are later rounds */
+	/* the first round's runs 100 times as noisy as the shift: nothing is decided at the
+	 * first look, so there are later rounds */
 	sim.noise = NOISE_NORMAL;
-	sim.scale = 20.0;
+	sim.scale = 1.0;
 	sim.shift = 10.0;
 	memset(&s, 0, sizeof(s));
 	opt.measurements = 3;
@@ -536,6 +541,7 @@ static void check_settle_ride(void)
 	r.q[3]->decided = true;
 	decided_n = r.q[3]->series[PP_PREV].n;
 	sim.calls = 0;
+	sim.first_scale = 1000.0;
 	err = err ?: pp_settle(&s, qs, 3, &ride);
 	CHECK(!err, "settle with riders failed: %d", err);
 	for (unsigned i = 0; i < 3; i++) {
@@ -546,6 +552,7 @@ static void check_settle_ride(void)
 	}
 	/* the range decided last was open in every round, the riders rode in every one */
 	CHECK(r.fills >= 2 && r.fills == sim.calls, "%u fills for %u rounds", r.fills, sim.calls);
+	sim.first_scale = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		CHECK(!r.q[i]->decided && r.q[i]->order == 0, "rider %u was decided", i);
 		CHECK(r.q[i]->series[PP_PREV].n == most && r.q[i]->series[PP_CUR].n == most,
