@@ -400,6 +400,12 @@ def sampling_removed(ctx):
     their clocks in other states of the out-of-order core than the others
     would (doc/limits.md); on the tests' first host it was within
     2 %."""
+    if ctx.args.unit == ctx.args.unit_asan:
+        # AddressSanitizer's checks around every access change what a probe
+        # costs beside the work: the removal is checked where the code is the
+        # program's (rt.sampling); here the scenarios run for memory errors
+        print('sampling: the probes\' removal is not timed under AddressSanitizer')
+        return
     items = 'range=pairs:0-0;range=pairs:1-2'
     n = 100000
     got = {}
