@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,43 +21,55 @@
 #include "pinpoint/log.h"
 #include "pinpoint/report/report.h"
 
-/* The entry's figures of a decided comparison @e, into @o. */
-static json_t *figures_json(json_t *o, const struct pp_outcome_cmp *e)
-{
-	for (int r = 0; r < 2; r++) {
-		const char *rev = r == PP_CUR ? "current" : "previous";
-		struct pp_interval iv = e->ci[r];
-		char key[32];
-
-		snprintf(key, sizeof(key), "%s_ns", rev);
-		o = pp_json_set(o, key, pp_json_real(iv.centre));
-		snprintf(key, sizeof(key), "%s_low_ns", rev);
-		o = pp_json_set(o, key, pp_json_real(iv.low));
-		snprintf(key, sizeof(key), "%s_high_ns", rev);
-		o = pp_json_set(o, key, pp_json_real(iv.high));
+/* The entry's figures in a history line, the same keys written and read back. */
+#define FIGURE(key, field)                                                                         \
+	{                                                                                          \
+		key, offsetof(struct pp_history_entry, field)                                      \
 	}
-	o = pp_json_set(o, "diff_ns", pp_json_real(e->cmp.diff.centre));
-	o = pp_json_set(o, "diff_low_ns", pp_json_real(e->cmp.diff.low));
-	o = pp_json_set(o, "diff_high_ns", pp_json_real(e->cmp.diff.high));
-	o = pp_json_set(o, "threshold_ns", pp_json_real(e->threshold_ns));
-	return pp_json_set(
-	    o, "runs",
-	    pp_json_push(
-		pp_json_push(json_array(), pp_json_int((long long)e->q->series[PP_PREV].n)),
-		pp_json_int((long long)e->q->series[PP_CUR].n)));
+static const struct {
+	const char *key;
+	size_t off;
+} figures[] = {
+    FIGURE("previous_ns", prev_ns),
+    FIGURE("previous_low_ns", prev_low),
+    FIGURE("previous_high_ns", prev_high),
+    FIGURE("current_ns", cur_ns),
+    FIGURE("current_low_ns", cur_low),
+    FIGURE("current_high_ns", cur_high),
+    FIGURE("diff_ns", diff_ns),
+    FIGURE("diff_low_ns", diff_low),
+    FIGURE("diff_high_ns", diff_high),
+    FIGURE("threshold_ns", threshold_ns),
+};
+#undef FIGURE
+
+static double *figure(struct pp_history_entry *e, size_t i)
+{
+	return (double *)((char *)e + figures[i].off);
 }
 
 /* The session's history line (history.h). */
 static json_t *line_json(const struct pp_outcome *oc)
 {
-	json_t *o =
-	    pp_json_object("time", pp_json_real(round(oc->s->started_wall * 1000) / 1000), "entry",
+	struct pp_history_entry e;
+	json_t *o;
+
+	pp_history_entry_of(oc, &e);
+	o = pp_json_object("time", pp_json_real(round(e.time * 1000) / 1000), "entry",
 			   pp_json_str(oc->opt->entry), "previous", pp_json_str(oc->dir[PP_PREV]),
 			   "current", pp_json_str(oc->dir[PP_CUR]), "verdict",
-			   pp_json_str(oc->verdict_name), "status", pp_json_int(oc->status), NULL);
+			   pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
+	if (oc->decided) {
+		const struct pp_quantity *q = oc->entry->q;
 
-	if (oc->decided)
-		o = figures_json(o, oc->entry);
+		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+			o = pp_json_set(o, figures[i].key, pp_json_real(*figure(&e, i)));
+		o = pp_json_set(
+		    o, "runs",
+		    pp_json_push(
+			pp_json_push(json_array(), pp_json_int((long long)q->series[PP_PREV].n)),
+			pp_json_int((long long)q->series[PP_CUR].n)));
+	}
 	if (oc->chain_call)
 		o = pp_json_set(o, "call", pp_json_str(oc->chain_call->label));
 	return o;
@@ -152,16 +165,8 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 		e->status = json_is_integer(json_object_get(o, "status"))
 				? (int)json_integer_value(json_object_get(o, "status"))
 				: -1;
-		e->prev_ns = get_num(o, "previous_ns");
-		e->prev_low = get_num(o, "previous_low_ns");
-		e->prev_high = get_num(o, "previous_high_ns");
-		e->cur_ns = get_num(o, "current_ns");
-		e->cur_low = get_num(o, "current_low_ns");
-		e->cur_high = get_num(o, "current_high_ns");
-		e->diff_ns = get_num(o, "diff_ns");
-		e->diff_low = get_num(o, "diff_low_ns");
-		e->diff_high = get_num(o, "diff_high_ns");
-		e->threshold_ns = get_num(o, "threshold_ns");
+		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+			*figure(e, i) = get_num(o, figures[i].key);
 		ret = 1;
 	}
 	json_decref(o);

@@ -105,16 +105,6 @@ static bool has_slower_child(const struct pp_session *s, int p)
 	return false;
 }
 
-/* Whether @n's numbers come from the runs of its function's parts (account.c). */
-static bool accounted(const struct pp_session *s, const struct pp_node *n)
-{
-	const struct pp_node *p = &s->nodes[n->parent];
-
-	if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-		p = &s->nodes[p->parent];
-	return p->runs[0] >= 2 && p->runs[1] >= 2;
-}
-
 /* Each node's share of its parent's difference (point estimate and interval). */
 static void shares(struct pp_session *s)
 {
@@ -135,7 +125,7 @@ static void shares(struct pp_session *s)
 			pd = s->nodes[s->nodes[n->parent].parent].diff.centre;
 		/* Parts accounted from the runs that measured them with their function keep
 		 * the shares of its whole there (account.c). */
-		if (accounted(s, n))
+		if (pp_node_accounted(s, n))
 			continue;
 		if (pd != 0) {
 			n->share = n->diff.centre / pd;
@@ -207,7 +197,7 @@ static void point_remainders(struct pp_session *s)
 		struct pp_node *g = &s->nodes[i];
 		double thr = s->threshold_ns;
 
-		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || accounted(s, g))
+		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || pp_node_accounted(s, g))
 			continue;
 		g->diff = (struct pp_interval){0, 0, 0};
 		for (size_t k = 0; k < s->nnodes; k++)
@@ -224,7 +214,7 @@ static void point_remainders(struct pp_session *s)
 		struct pp_node *n = &s->nodes[i];
 		double rest;
 
-		if (n->kind != PP_NODE_REST || n->parent < 0 || accounted(s, n))
+		if (n->kind != PP_NODE_REST || n->parent < 0 || pp_node_accounted(s, n))
 			continue;
 		rest = s->nodes[n->parent].diff.centre;
 		for (size_t k = 0; k < s->nnodes; k++)

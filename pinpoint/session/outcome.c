@@ -106,16 +106,6 @@ static char *node_where(const struct pp_node *n)
 	return buf;
 }
 
-/* Whether @n's numbers come from the runs of its function's parts (account.c). */
-static bool accounted(const struct pp_session *s, const struct pp_node *n)
-{
-	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
-
-	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-		p = &s->nodes[p->parent];
-	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
-}
-
 static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 {
 	o->nodes = calloc(s->nnodes ? s->nnodes : 1, sizeof(*o->nodes));
@@ -140,8 +130,7 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 		v->diff = n->diff;
 		v->share = n->share;
 		v->share_ci = n->share_ci;
-		v->accounted = accounted(s, n);
-		v->point = n->kind == PP_NODE_REST && !v->accounted;
+		v->point = n->kind == PP_NODE_REST && !pp_node_accounted(s, n);
 		v->share_shown = n->parent >= 0 && !v->point;
 		/* the own body is the whole less its calls in the same runs: the
 		 * remainder of an accounted function is zero by construction */
@@ -189,14 +178,11 @@ static int make_lists(struct pp_outcome *o)
 			break;
 		o->contrib[o->ncontrib++] = k;
 	}
-	if (o->nchain) {
-		o->bottleneck = &o->nodes[o->chain[o->nchain - 1]];
-		for (size_t i = o->nchain; i-- > 1;)
-			if (o->nodes[o->chain[i]].cmp) {
-				o->chain_call = o->nodes[o->chain[i]].cmp;
-				break;
-			}
-	}
+	for (size_t i = o->nchain; i-- > 1;)
+		if (o->nodes[o->chain[i]].cmp) {
+			o->chain_call = o->nodes[o->chain[i]].cmp;
+			break;
+		}
 	return 0;
 }
 
@@ -286,9 +272,6 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	o->decided = o->entry && o->entry->decided;
 	o->verdict = o->entry ? o->entry->verdict : PP_V_UNDECIDED;
 	o->verdict_name = o->decided ? o->entry->verdict_name : "none";
-	o->entry_base_ns = s->nq && s->q[0]->sum[PP_PREV].n
-			       ? pp_summary_centre(&s->q[0]->sum[PP_PREV], s->opt->test)
-			       : 0;
 	o->tree = s->nnodes >= 2 && s->opt->search == PP_SEARCH_ATTRIB;
 	make_noise(o, s);
 	pp_platform_read(&o->platform, s);

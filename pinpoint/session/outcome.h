@@ -39,13 +39,6 @@ struct pp_outcome_cmp {
 	double layout_sd, layout_floor;
 };
 
-/* Why the search stopped at a node. */
-enum pp_stop {
-	PP_STOP_NONE,
-	PP_STOP_RECURSION, /* a recursive call: its function is inspected already */
-	PP_STOP_OTHER,	   /* anything else: the node's stop text says what */
-};
-
 /* One node of the attribution tree, entry first (index 0). */
 struct pp_outcome_node {
 	const struct pp_node *n; /* its calls, functions and accounting, read-only */
@@ -66,7 +59,6 @@ struct pp_outcome_node {
 	unsigned rank;	     /* 1-based among the further contributors, 0: none */
 	const char *stop;    /* why the search stopped here, or NULL */
 	const char *detail;  /* what changed, or the calls inlined here, or NULL */
-	bool accounted;	     /* its numbers come from the runs of its function's parts */
 	bool whole_measured; /* a function measured with its parts: whole, runs */
 	int tie;	     /* the runner-up the same runs do not tell it from, -1: none */
 };
@@ -83,14 +75,12 @@ struct pp_outcome {
 	enum pp_verdict verdict;
 	bool decided;
 	const char *verdict_name; /* "none" when the entry was not decided */
-	double entry_base_ns;	  /* the entry's previous centre (the % of entry) */
 	size_t ncmp;
 	struct pp_outcome_cmp *cmp; /* in the session's order of quantities */
 	size_t nnodes;
 	struct pp_outcome_node *nodes;
 	size_t nchain;
 	int *chain; /* node indices, the entry first, the bottleneck last */
-	const struct pp_outcome_node *bottleneck; /* the chain's end, NULL: no chain */
 	/* The call the chain ends at, for --history: the deepest chain node with a
 	 * comparison of its own, or NULL */
 	const struct pp_outcome_cmp *chain_call;

@@ -181,6 +181,15 @@ void pp_qlist_free(struct pp_qlist *l)
 	*l = (struct pp_qlist){0};
 }
 
+bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+
+	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &s->nodes[p->parent];
+	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
+}
+
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q)
 {

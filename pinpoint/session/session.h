@@ -333,6 +333,13 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
 				      const unsigned first[2], const unsigned last[2],
 				      const bool absent[2]);
 
+/*
+ * Whether node @n's numbers come from the runs that measured its function's
+ * parts together with its whole (account.c): its function (a structural
+ * group's parent) was measured so in 2 runs a revision or more.
+ */
+bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n);
+
 /* A new node of the tree under @parent (-1: the root), or -1 when out of memory. */
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 		const struct pp_prog_fn *const fn[2], const struct pp_quantity *q);
