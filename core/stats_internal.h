@@ -24,6 +24,12 @@ double pp_tie_sum(const double *s, size_t n);
 double *pp_sorted_copy(const double *x, size_t n);
 
 /*
+ * Tukey's fences of @r[0..@n): @k interquartile ranges beyond the quartiles
+ * (GSL's, R's type 7), into *@lo and *@hi (stats_nested.c).  0 or -ENOMEM.
+ */
+int pp_fences(const double *r, size_t n, double k, double *lo, double *hi);
+
+/*
  * The k-th smallest (0-based) of the nx * ny differences ys[j] - xs[i], without
  * forming them: xs and ys sorted ascending, k < nx * ny.  Returns 0 or -ENOMEM.
  */

@@ -188,12 +188,7 @@ out:
 	return ret;
 }
 
-/*
- * The fences of runs' residuals @r[0..@n) from their layouts' medians:
- * Tukey's, PP_LAYOUT_FENCE interquartile ranges beyond the quartiles.
- * 0 or -ENOMEM.
- */
-static int fences(const double *r, size_t n, double *lo, double *hi)
+int pp_fences(const double *r, size_t n, double k, double *lo, double *hi)
 {
 	double *s = pp_sorted_copy(r, n), q1, q3;
 
@@ -202,8 +197,8 @@ static int fences(const double *r, size_t n, double *lo, double *hi)
 	q1 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.25);
 	q3 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.75);
 	free(s);
-	*lo = q1 - PP_LAYOUT_FENCE * (q3 - q1);
-	*hi = q3 + PP_LAYOUT_FENCE * (q3 - q1);
+	*lo = q1 - k * (q3 - q1);
+	*hi = q3 + k * (q3 - q1);
 	return 0;
 }
 
@@ -235,7 +230,7 @@ int pp_layout_diff(const double *x, const unsigned *lx, size_t nx, const double 
 	if (!r || !mx || !my || medians_of(x, lx, nx, &medx, r) ||
 	    medians_of(y, ly, ny, &medy, r + nx))
 		goto out;
-	ret = fences(r, nx + ny, &lo, &hi);
+	ret = pp_fences(r, nx + ny, PP_LAYOUT_FENCE, &lo, &hi);
 	if (ret)
 		goto out;
 	hold(r, lx, nx, medx, lo, hi);
@@ -292,7 +287,7 @@ int pp_layout_paired(const double *d, const unsigned *unit, size_t n, double con
 	loc = malloc(n * sizeof(*loc));
 	if (!r || !loc || medians_of(d, unit, n, &med, r))
 		goto out;
-	ret = fences(r, n, &lo, &hi);
+	ret = pp_fences(r, n, PP_LAYOUT_FENCE, &lo, &hi);
 	if (ret)
 		goto out;
 	hold(r, unit, n, med, lo, hi);

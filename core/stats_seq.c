@@ -332,6 +332,45 @@ size_t pp_seq_first_attainable(const struct pp_seq_design *d)
 	return d->first;
 }
 
+/* The look's interval at level 1 - @a, the runs' and the layouts' (pp_seq_interval). */
+static int interval_at(enum pp_test test, bool paired, const double *x, const unsigned *lx,
+		       size_t nx, const double *y, const unsigned *ly, size_t ny, double a,
+		       struct pp_interval *out)
+{
+	double *diffs = NULL;
+	int err;
+
+	if (paired) {
+		diffs = malloc(nx * sizeof(*diffs));
+		if (!diffs)
+			return -ENOMEM;
+		for (size_t i = 0; i < nx; i++)
+			diffs[i] = y[i] - x[i];
+	}
+	err = look_interval(test, diffs, x, nx, y, ny, a, out);
+	if (!err)
+		err = widen_by_layouts(diffs, x, lx, nx, y, ly, ny, a, out);
+	free(diffs);
+	return err;
+}
+
+int pp_seq_interval(enum pp_test test, bool paired, const double *x, const unsigned *lx, size_t nx,
+		    const double *y, const unsigned *ly, size_t ny, double confidence,
+		    struct pp_interval *out)
+{
+	struct pp_seq_design d = {.test = test, .paired = paired};
+	double a = 1.0 - confidence;
+
+	if (!x || !y || !out || nx < 2 || ny < 2 || !valid_alpha(a) || (paired && nx != ny) ||
+	    (test != PP_TEST_WELCH && test != PP_TEST_MANN_WHITNEY) || !pp_all_finite(x, nx) ||
+	    !pp_all_finite(y, ny))
+		return -EINVAL;
+	pp_stats_init();
+	if (!attainable(&d, nx, ny, a))
+		return -ERANGE;
+	return interval_at(test, paired, x, lx, nx, y, ly, ny, a, out);
+}
+
 int pp_seq_look(const struct pp_seq_design *d, struct pp_seq_state *st, const double *x, size_t nx,
 		const double *y, size_t ny, struct pp_seq_result *out)
 {
@@ -370,16 +409,7 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 	out->mde = INFINITY;
 	out->verdict = PP_SEQ_CONTINUE;
 	if (a >= PP_SEQ_MIN_ALPHA && attainable(d, nx, ny, a)) {
-		double *diffs = d->paired ? malloc(nx * sizeof(*diffs)) : NULL;
-
-		if (d->paired && !diffs)
-			return -ENOMEM;
-		for (size_t i = 0; diffs && i < nx; i++)
-			diffs[i] = y[i] - x[i];
-		err = look_interval(d->test, diffs, x, nx, y, ny, a, &out->diff);
-		if (!err)
-			err = widen_by_layouts(diffs, x, lx, nx, y, ly, ny, a, &out->diff);
-		free(diffs);
+		err = interval_at(d->test, d->paired, x, lx, nx, y, ly, ny, a, &out->diff);
 		if (err)
 			return err;
 		st->spent += a;

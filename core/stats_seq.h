@@ -177,6 +177,19 @@ int pp_seq_look_in(const struct pp_seq_design *d, struct pp_seq_state *st, const
 		   struct pp_seq_result *out);
 
 /*
+ * The interval one look of pp_seq_look_in takes, at a fixed @confidence:
+ * the runs' (@paired: through the differences y[i] - x[i], else the two
+ * samples'), by @test, and its union with the layouts' when both sides'
+ * runs are in two layouts or more (@lx, @ly NULL: one layout).  What the
+ * verdicts are taken on, for the figures that describe the same runs
+ * (the attribution tree's).  Returns 0, -EINVAL, -ERANGE (no interval at
+ * that level for so few values), -ENOMEM, -EDOM.
+ */
+int pp_seq_interval(enum pp_test test, bool paired, const double *x, const unsigned *lx, size_t nx,
+		    const double *y, const unsigned *ly, size_t ny, double confidence,
+		    struct pp_interval *out);
+
+/*
  * Whether a two-sided interval at level 1 - @alpha exists for samples of
  * @nx and @ny values: always for welch (n >= 2), for Mann-Whitney when the
  * most extreme of the C(nx + ny, nx) orderings is rarer than alpha / 2.

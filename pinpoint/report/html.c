@@ -63,7 +63,15 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
 	if (n->parent >= 0)
-		fprintf(f, ", %s of its parent", pp_fmt_pct(n->share, a, 32));
+		fprintf(f, ", %s of its parent (%s of the entry)", pp_fmt_pct(n->share, a, 32),
+			pp_fmt_pct(n->entry_share, b, 32));
+	if (isfinite(n->others.centre))
+		fprintf(f, " [above 100 %%: the rest of its parent %s%s [%s, %s]]",
+			n->others.centre >= 0 ? "+" : "", pp_fmt_ns(n->others.centre, a, 32),
+			pp_fmt_ns(n->others.low, b, 32), pp_fmt_ns(n->others.high, c, 32));
+	if (n->probe_uncertain)
+		fprintf(f, " [probe cost uncertain: up to %s of it]",
+			pp_fmt_ns(n->probe_unc, a, 32));
 	if (n->stop && n->kind != PP_NODE_REST) {
 		fputs(" [", f);
 		pp_svg_escape(f, n->stop);

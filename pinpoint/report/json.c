@@ -44,6 +44,12 @@ static json_t *pair_real(double prev, double cur)
 	return pp_json_push(pp_json_push(json_array(), pp_json_real(prev)), pp_json_real(cur));
 }
 
+/* An interval, or null when its centre is not known. */
+static json_t *interval_or_null(struct pp_interval iv)
+{
+	return isfinite(iv.centre) ? interval_json(iv) : json_null();
+}
+
 static json_t *pair_int(long long prev, long long cur)
 {
 	return pp_json_push(pp_json_push(json_array(), pp_json_int(prev)), pp_json_int(cur));
@@ -305,7 +311,8 @@ static json_t *run_json(const struct pp_session *s, const struct pp_run_record *
 	    pp_json_real(r->st.wall_s), "cpu_s", pp_json_real(r->st.cpu_s), "cpu",
 	    index_or_null(r->cpu), "layout", index_or_null(r->setup.layout), "env_pad",
 	    pp_json_int(r->setup.env_pad), "heap_offset", pp_json_int(r->setup.heap), "entry_count",
-	    pp_json_int((long long)r->entry_count), "values_ns", values_json(r->values, r->nvalues),
+	    pp_json_int((long long)r->entry_count), "lost_executions", pp_json_int((long long)r->lost),
+	    "values_ns", values_json(r->values, r->nvalues),
 	    NULL);
 }
 
@@ -392,6 +399,7 @@ static json_t *node_fields(json_t *o, const struct pp_node *n)
 	if (n->q)
 		o = pp_json_set(o, "comparison", pp_json_int(n->q->id));
 	o = pp_json_set(o, "cost_ns", interval_json(n->diff));
+	o = pp_json_set(o, "share_of_entry", pp_json_real(n->entry_share));
 	o = pp_json_set(o, "stop", pp_json_str(n->stop));
 	return pp_json_set(o, "detail", pp_json_str(n->detail));
 }
@@ -432,14 +440,24 @@ static json_t *accounting_json(const struct pp_session *s, const struct pp_node 
 		return json_null();
 	}
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
-		parts = pp_json_push(parts, pp_json_object("node", pp_json_int(c), "mean_ns",
-							   pair_real(s->nodes[c].mean[PP_PREV],
-								     s->nodes[c].mean[PP_CUR]),
-							   NULL));
+		parts = pp_json_push(
+		    parts,
+		    pp_json_object("node", pp_json_int(c), "mean_ns",
+				   pair_real(s->nodes[c].mean[PP_PREV], s->nodes[c].mean[PP_CUR]),
+				   "probe_cost_removed_ns",
+				   pair_real(s->nodes[c].part_removed[PP_PREV],
+					     s->nodes[c].part_removed[PP_CUR]),
+				   "probe_cost_uncertainty_ns", pp_json_real(s->nodes[c].probe_unc),
+				   "probe_cost_uncertain",
+				   pp_json_bool(s->nodes[c].probe_uncertain), NULL));
 	o = pp_json_object(
-	    "runs", pair_int((long long)n->runs[PP_PREV], (long long)n->runs[PP_CUR]), "whole_ns",
-	    interval_json(n->whole), "parts_ns", interval_json(n->parts), "probe_scale",
-	    pp_json_real(n->probe_scale), "probe_scales", pair_real(n->scales[0], n->scales[1]),
+	    "runs", pair_int((long long)n->runs[PP_PREV], (long long)n->runs[PP_CUR]), "paired",
+	    pp_json_bool(n->paired), "whole_ns", interval_json(n->whole), "whole_mean_ns",
+	    pair_real(n->whole_mean[PP_PREV], n->whole_mean[PP_CUR]), "parts_ns",
+	    interval_json(n->parts), "probe_cost_removed_ns",
+	    pair_real(n->removed[PP_PREV], n->removed[PP_CUR]), "probe_cost_left_in_ns",
+	    pp_json_push(pp_json_push(json_array(), interval_or_null(n->left_in[PP_PREV])),
+			 interval_or_null(n->left_in[PP_CUR])),
 	    "clean_ns", pair_real(n->clean[PP_PREV], n->clean[PP_CUR]), "parts", parts, NULL);
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
 		if (s->nodes[c].kind == PP_NODE_REST)
@@ -478,6 +496,7 @@ static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 	o = pp_json_set(o, "share", pp_json_real(n->share));
 	o = pp_json_set(o, "share_interval", interval_json(n->share_ci));
 	o = pp_json_set(o, "point_estimate", pp_json_bool(oc->nodes[i].point));
+	o = pp_json_set(o, "others_ns", interval_or_null(oc->nodes[i].others));
 	o = pp_json_set(o, "accounting", accounting_json(s, n));
 	o = pp_json_set(o, "sign", pp_json_int(n->sign));
 	o = pp_json_set(o, "chain", pp_json_bool(n->chain));

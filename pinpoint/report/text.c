@@ -73,13 +73,61 @@ static void print_diff(FILE *f, struct pp_interval d, bool point)
 		fprintf(f, " [%s, %s]", pp_fmt_ns(d.low, b, 32), pp_fmt_ns(d.high, c, 32));
 }
 
-/* " = 12.3 % of run": a figure as a share of the entry's difference. */
-static void print_of_entry(FILE *f, const struct pp_outcome *o, double ns)
+/* " = 12.3 % of run": @n's share of the entry's difference, its shares along its path multiplied.
+ */
+static void print_of_entry(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
 {
-	const struct pp_outcome_node *root = &o->nodes[0];
+	if (isfinite(n->entry_share))
+		fprintf(f, " = %.1f%% of %s", 100.0 * n->entry_share, o->nodes[0].name);
+}
 
-	if (root->diff.centre != 0)
-		fprintf(f, " = %.1f%% of %s", 100.0 * ns / root->diff.centre, root->name);
+/* A share above all of its function's: say that the rest of the function got faster. */
+static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
+{
+	const struct pp_outcome_node *p;
+	char a[32], b[32], c[32];
+
+	if (!isfinite(n->others.centre) || n->parent < 0)
+		return;
+	p = &o->nodes[n->parent];
+	if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+		p = &o->nodes[p->parent];
+	fprintf(f, "  [above 100 %%: the rest of %s %s %s%s [%s, %s]]", p->name,
+		n->others.high < 0 ? "got faster:" : "changed by", n->others.centre >= 0 ? "+" : "",
+		pp_fmt_ns(n->others.centre, a, 32), pp_fmt_ns(n->others.low, b, 32),
+		pp_fmt_ns(n->others.high, c, 32));
+}
+
+/* A part whose difference the probes' cost left in its function could move by T/2 or more. */
+static void print_probe_mark(FILE *f, const struct pp_outcome_node *n)
+{
+	char a[32];
+
+	if (n->probe_uncertain)
+		fprintf(f, "  [probe cost uncertain: up to %s of it]",
+			pp_fmt_ns(n->probe_unc, a, 32));
+}
+
+/* "probe cost left in: +1.2 us [-0.4 us, +2.8 us] of 40 us taken out (previous), ...". */
+static void print_left_in(FILE *f, const struct pp_node *n)
+{
+	static const char *const rev[2] = {"previous", "current"};
+	char a[32], b[32], c[32], d[32];
+
+	if (!isfinite(n->left_in[0].centre) && !isfinite(n->left_in[1].centre))
+		return;
+	fprintf(f, "; probe cost left in:");
+	for (int r = 0; r < 2; r++) {
+		const struct pp_interval *l = &n->left_in[r];
+
+		if (!isfinite(l->centre))
+			fprintf(f, "%s not known (%s)", r ? "," : "", rev[r]);
+		else
+			fprintf(f, "%s %s%s [%s, %s] of %s taken out (%s)", r ? "," : "",
+				l->centre >= 0 ? "+" : "", pp_fmt_ns(l->centre, a, 32),
+				pp_fmt_ns(l->low, b, 32), pp_fmt_ns(l->high, c, 32),
+				pp_fmt_ns(n->removed[r], d, 32), rev[r]);
+	}
 }
 
 /* A chain step its parent's runs do not tell from the runner-up: say so. */
@@ -108,7 +156,9 @@ static void print_chain(FILE *f, const struct pp_outcome *o)
 		fprintf(f, "  costs %s%s [%s, %s]", n->diff.centre >= 0 ? "+" : "",
 			pp_fmt_ns(n->diff.centre, a, 32), pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
-		print_of_entry(f, o, n->diff.centre);
+		print_of_entry(f, o, n);
+		print_others(f, o, n);
+		print_probe_mark(f, n);
 		if (n->stop)
 			fprintf(f, "  [%s]", n->stop);
 		print_tie(f, o, n);
@@ -138,6 +188,8 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 			pp_fmt_pct(n->share_ci.high, c, sizeof(c)));
 	else if (n->parent >= 0)
 		fprintf(f, "  %s", pp_fmt_pct(n->share, a, sizeof(a)));
+	print_others(f, o, n);
+	print_probe_mark(f, n);
 	if (n->chain)
 		fprintf(f, "  (chain)");
 	if (n->rank)
@@ -152,7 +204,9 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 	if (n->whole_measured) {
 		fprintf(f, "  (whole, with its parts: ");
 		print_diff(f, n->n->whole, false);
-		fprintf(f, " in %zu+%zu runs)", n->n->runs[PP_PREV], n->n->runs[PP_CUR]);
+		fprintf(f, " in %zu %s", n->n->runs[PP_CUR], n->n->paired ? "pairs" : "runs");
+		print_left_in(f, n->n);
+		fprintf(f, ")");
 	}
 	fprintf(f, "\n");
 	for (int k = n->child; k >= 0; k = o->nodes[k].next)
@@ -163,9 +217,9 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 {
 	if (!o->tree)
 		return;
-	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval]; share of its "
-		   "function's difference [interval]; a function's parts, its remainder and its "
-		   "whole are measured in the same runs):\n");
+	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval], taken as the "
+		   "verdicts are; share of its function's difference [Fieller's interval]; a "
+		   "function's parts, its remainder and its whole from the same runs):\n");
 	print_subtree(f, o, 0, 2);
 	for (size_t k = 0; k < o->ncontrib; k++) {
 		const struct pp_outcome_node *n = &o->nodes[o->contrib[k]];
@@ -176,7 +230,7 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 		print_path(f, o, o->contrib[k]);
 		fprintf(f, "  ");
 		print_diff(f, n->diff, false);
-		print_of_entry(f, o, n->diff.centre);
+		print_of_entry(f, o, n);
 		if (n->stop)
 			fprintf(f, "  [%s]", n->stop);
 		fprintf(f, "\n");
@@ -190,7 +244,7 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 		print_path(f, o, o->improved[k]);
 		fprintf(f, "  ");
 		print_diff(f, n->diff, false);
-		print_of_entry(f, o, n->diff.centre);
+		print_of_entry(f, o, n);
 		fprintf(f, "\n");
 	}
 	if (o->budget_cut)

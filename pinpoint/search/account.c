@@ -5,55 +5,64 @@
  *
  * The search measures a function F's own body, calls and F's whole time in
  * the same runs until the last of them is settled (search_attrib.c).  From
- * those runs, per revision and run: each part's value, F's whole time, and
- * the remainder (the whole less the parts the tree names).  Differences of
- * means add up, so a part's difference is the difference of its means over
- * those runs (Welch's interval), the remainder likewise, and a part's share
- * is the ratio of its difference to the whole's with Fieller's interval
- * (core/stats_ratio.c), which accounts for the part and the whole being
- * measured in the same runs.  Each comparison's own verdict stands as its
- * looks decided it; these numbers only describe, rank and share: the parts
- * are ranked by them, on the same final runs, not by estimates taken when
- * each comparison happened to stop (which optional stopping biases away
- * from 0).  doc/statistics.md, "Numbers that add up".
+ * those runs: each part's difference, F's whole's, the remainder's (the
+ * whole less the parts the tree names), each taken the way the verdicts are
+ * (core/stats_seq.h, pp_seq_interval): in the paired design through the
+ * differences of the pairs (a previous and a current run of one batch and
+ * turn), by the session's test, and as the union with the code layouts'
+ * interval when the runs are in several layouts.  A part's share of F is
+ * the ratio of its mean difference to the whole's in the same pairs, with
+ * Fieller's interval (pp_ratio_paired; the units' too with layouts).  Each
+ * comparison's own verdict stands as its looks decided it; these numbers
+ * describe, rank and share: the parts are ranked by them, on the same
+ * final runs, not by estimates taken when each comparison happened to stop
+ * (which optional stopping biases away from 0).  doc/statistics.md,
+ * "Numbers from the same runs".
  *
  * The runtime takes out of each value what the probes armed inside it cost,
- * as it calibrated them in a loop at start-up; in real code the processor
- * overlaps a probe's work with the program's, so the calibrated cost is off
- * by a share that depends on the code (some 25 % too high around a chain of
- * dependent multiplications).  F's whole, measured with its parts armed,
- * and F measured with nothing armed inside it (its comparison in its
- * caller's runs, the entry's own runs) are the same time: the share of the
- * removed cost that makes them agree, over both revisions, is applied to
- * every value of F's parts (probe_scale).
+ * as it calibrated them at start-up.  Nothing here rescales that: how much
+ * of the probes' cost is left in (or taken out too much) is measured, per
+ * revision, as F's whole with its parts armed less F with nothing armed
+ * inside it (its comparison in its caller's runs, the entry's own runs),
+ * with Welch's interval, and reported beside the numbers.  A part whose
+ * difference could move by T/2 or more by that error, relative to what was
+ * taken out, in the probes taken out of it is marked
+ * (probe_cost_uncertainty).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/stats_seq.h"
 #include "pinpoint/search/tree.h"
 
-/* The columns of values: [k][i] is quantity k's value in run i of one revision. */
+/*
+ * The columns of values: column k holds quantity k's value in each run of
+ * each revision; paired, row i of both revisions is pair i.
+ */
 struct table {
-	size_t nq, n[2];
+	size_t nq, n[2], len; /* len: the column stride */
+	bool paired;
 	const struct pp_quantity **q;
-	double *v[2];  /* nq columns of n[r] values, column-major */
-	double *rm[2]; /* the probes' cost taken out of each, the same layout */
+	double *v[2];	   /* nq columns, column-major */
+	double *rm[2];	   /* the probes' cost taken out of each, the same layout */
+	unsigned *lay[2];  /* each row's code layout (0: the only one) */
+	bool units_paired; /* paired rows whose layouts are paired too */
 };
 
 static double *col(const struct table *t, int r, size_t k)
 {
-	return t->v[r] + k * (t->n[0] > t->n[1] ? t->n[0] : t->n[1]);
+	return t->v[r] + k * t->len;
 }
 
 static double *rmcol(const struct table *t, int r, size_t k)
 {
-	return t->rm[r] + k * (t->n[0] > t->n[1] ? t->n[0] : t->n[1]);
+	return t->rm[r] + k * t->len;
 }
 
-/* The value of each of @t's quantities in run @rec, or false when one was not measured. */
-static bool run_values(const struct pp_session *s, const struct pp_run_record *rec,
-		       const struct table *t, double *out, double *rm)
+/* Whether run @rec measured every quantity of @t; where in its values into @at. */
+static bool measured_all(const struct pp_session *s, const struct pp_run_record *rec,
+			 const struct table *t, size_t *at)
 {
 	const struct pp_batch *b;
 
@@ -67,49 +76,123 @@ static bool run_values(const struct pp_session *s, const struct pp_run_record *r
 			;
 		if (j == b->nq || j >= rec->nvalues)
 			return false;
-		out[k] = rec->values[j];
-		rm[k] = rec->removed ? rec->removed[j] : 0;
+		at[k] = j;
 	}
 	return true;
 }
 
-/* Fill @t from every run that measured all of its quantities.  0 or -ENOMEM. */
+/* Row @i of revision @r from run @rec, whose values are at @at. */
+static void put_row(struct table *t, int r, size_t i, const struct pp_run_record *rec,
+		    const size_t *at)
+{
+	for (size_t k = 0; k < t->nq; k++) {
+		col(t, r, k)[i] = rec->values[at[k]];
+		rmcol(t, r, k)[i] = rec->removed ? rec->removed[at[k]] : 0;
+	}
+	t->lay[r][i] = rec->setup.layout < 0 ? 0 : (unsigned)rec->setup.layout;
+}
+
+/*
+ * The current run of @prev's pair: the same batch and turn, or -1.  A
+ * batch's pairs are run close together, so the search looks near @i first.
+ */
+static long pair_of(const struct pp_session *s, size_t i)
+{
+	const struct pp_run_record *p = &s->runs[i];
+
+	for (size_t d = 1; d < s->nruns; d++) {
+		size_t at[2] = {i + d, i >= d ? i - d : s->nruns};
+
+		for (int k = 0; k < 2; k++) {
+			const struct pp_run_record *c = at[k] < s->nruns ? &s->runs[at[k]] : NULL;
+
+			if (c && c->rev == PP_CUR && c->batch == p->batch && c->index == p->index &&
+			    !c->warmup)
+				return (long)at[k];
+		}
+		if (i + d >= s->nruns && i < d)
+			break;
+	}
+	return -1;
+}
+
+/*
+ * Fill @t from every run (unpaired) or every pair of runs (paired) that
+ * measured all of its quantities.  0 or -ENOMEM.
+ */
 static int fill(const struct pp_session *s, struct table *t)
 {
-	size_t cap = s->nruns ? s->nruns : 1, len;
-	double *row = calloc(2 * t->nq, sizeof(*row));
+	size_t cap = s->nruns ? s->nruns : 1;
+	size_t *at = calloc(2 * t->nq, sizeof(*at));
+	int err = 0;
 
+	t->len = cap;
 	for (int r = 0; r < 2; r++) {
 		t->v[r] = calloc(t->nq * cap, sizeof(double));
 		t->rm[r] = calloc(t->nq * cap, sizeof(double));
+		t->lay[r] = calloc(cap, sizeof(unsigned));
+		if (!t->v[r] || !t->rm[r] || !t->lay[r])
+			err = -ENOMEM;
 	}
-	if (!row || !t->v[0] || !t->v[1] || !t->rm[0] || !t->rm[1]) {
-		free(row);
+	if (!at || err) {
+		free(at);
 		return -ENOMEM;
 	}
-	/* columns are cap long while filling: place values by run within their revision */
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pp_run_record *rec = &s->runs[i];
-		int r = rec->rev;
+		long j;
 
-		if (!run_values(s, rec, t, row, row + t->nq))
+		if (!measured_all(s, rec, t, at))
 			continue;
-		for (size_t k = 0; k < t->nq; k++) {
-			t->v[r][k * cap + t->n[r]] = row[k];
-			t->rm[r][k * cap + t->n[r]] = row[t->nq + k];
+		if (!t->paired) {
+			put_row(t, rec->rev, t->n[rec->rev]++, rec, at);
+			continue;
 		}
-		t->n[r]++;
+		if (rec->rev != PP_PREV || (j = pair_of(s, i)) < 0 ||
+		    !measured_all(s, &s->runs[j], t, at + t->nq))
+			continue;
+		put_row(t, PP_PREV, t->n[PP_PREV]++, rec, at);
+		put_row(t, PP_CUR, t->n[PP_CUR]++, &s->runs[j], at + t->nq);
 	}
-	free(row);
-	/* then as long as the longer revision's, which col() assumes */
-	len = t->n[0] > t->n[1] ? t->n[0] : t->n[1];
-	for (int r = 0; r < 2; r++)
-		for (size_t k = 1; k < t->nq; k++)
-			for (size_t i = 0; i < t->n[r]; i++) {
-				t->v[r][k * len + i] = t->v[r][k * cap + i];
-				t->rm[r][k * len + i] = t->rm[r][k * cap + i];
-			}
+	free(at);
+	t->units_paired = t->paired;
+	for (size_t i = 0; t->paired && i < t->n[0]; i++)
+		if (t->lay[0][i] != t->lay[1][i])
+			t->units_paired = false;
 	return 0;
+}
+
+/* The difference of @v (per row of each revision) as the verdicts take it, into @out. */
+static int estimate(const struct pp_session *s, const struct table *t, double *const v[2],
+		    struct pp_interval *out)
+{
+	return pp_seq_interval(s->opt->test, t->paired, v[0], t->lay[0], t->n[0], v[1], t->lay[1],
+			       t->n[1], s->opt->confidence, out);
+}
+
+/* The share of @a's difference in @b's (per row of each revision), Fieller's interval. */
+static int share_of(const struct pp_session *s, const struct table *t, double *const a[2],
+		    double *const b[2], struct pp_interval *out)
+{
+	const double conf = s->opt->confidence;
+	double *da, *db;
+	int err;
+
+	if (!t->paired)
+		return pp_ratio_interval(a[0], b[0], t->n[0], a[1], b[1], t->n[1], conf, out);
+	da = malloc(t->n[0] * sizeof(*da));
+	db = malloc(t->n[0] * sizeof(*db));
+	err = da && db ? 0 : -ENOMEM;
+	for (size_t i = 0; !err && i < t->n[0]; i++) {
+		da[i] = a[1][i] - a[0][i];
+		db[i] = b[1][i] - b[0][i];
+	}
+	if (!err)
+		err =
+		    pp_ratio_paired(da, db, t->units_paired ? t->lay[0] : NULL, t->n[0], conf, out);
+	free(da);
+	free(db);
+	return err;
 }
 
 /* Whether @q times something inside function @fn (of the current revision). */
@@ -118,84 +201,113 @@ static bool inside(const struct pp_quantity *q, const struct pp_prog_fn *fn)
 	return q->fn[PP_CUR] == fn && q->kind != PP_Q_ENTRY;
 }
 
-/*
- * The mean of @clean per revision over the runs that armed nothing inside
- * @fn, into @m (NaN where fewer than two).
- */
-static void clean_means(const struct pp_session *s, const struct pp_quantity *clean,
-			const struct pp_prog_fn *fn, double m[2])
+/* Whether revision @r of @t has a run in layout @l. */
+static bool has_layout(const struct table *t, int r, unsigned l)
 {
-	double sum[2] = {0, 0};
-	size_t n[2] = {0, 0};
-
-	for (size_t i = 0; i < s->nruns; i++) {
-		const struct pp_run_record *rec = &s->runs[i];
-		const struct pp_batch *b;
-		bool ok = true;
-		size_t at = 0;
-
-		if (rec->warmup || !rec->batch || rec->batch > s->nbatches || !rec->values)
-			continue;
-		b = &s->batches[rec->batch - 1];
-		at = b->nq;
-		for (size_t j = 0; j < b->nq && ok; j++) {
-			const struct pp_quantity *q = s->q[b->qids[j]];
-
-			if (q == clean)
-				at = j;
-			else if (inside(q, fn))
-				ok = false;
-		}
-		if (!ok || at == b->nq || at >= rec->nvalues)
-			continue;
-		sum[rec->rev] += rec->values[at];
-		n[rec->rev]++;
-	}
-	for (int r = 0; r < 2; r++)
-		m[r] = n[r] >= 2 ? sum[r] / (double)n[r] : NAN;
+	for (size_t i = 0; i < t->n[r]; i++)
+		if (t->lay[r][i] == l)
+			return true;
+	return false;
 }
 
 /*
- * The share of the calibrated probe cost that makes @f's whole, measured
- * with its parts (column 0 of @t), agree with @f measured clean, in each
- * revision; every value of @t then keeps (1 - scale) of what was taken out
- * of it.  1 (nothing changes) without clean runs or where too little was
- * taken out to be told from noise.  Each revision has its own: the probes
- * armed inside F run as many times as F's calls do, which a regression
- * changes, and the clean runs of a revision are that revision's.
+ * @clean's values in revision @r over the runs that armed nothing inside
+ * @fn, into @out (room for s->nruns): those of the layouts @t's runs were
+ * in when there are any, else all.  Their number.
  */
-static void scale_probes(const struct pp_session *s, struct pp_node *f, struct table *t)
+static size_t clean_values(const struct pp_session *s, const struct pp_quantity *clean,
+			   const struct pp_prog_fn *fn, const struct table *t, int r, double *out)
 {
-	const struct pp_quantity *clean = f->q;
-	double over = 0, removed = 0;
+	size_t n = 0, all = 0;
+
+	for (int pass = 0; pass < 2 && !n; pass++)
+		for (size_t i = 0; i < s->nruns; i++) {
+			const struct pp_run_record *rec = &s->runs[i];
+			const struct pp_batch *b;
+			bool ok = true;
+			size_t at;
+
+			if (rec->warmup || rec->rev != (enum pp_rev_id)r || !rec->batch ||
+			    rec->batch > s->nbatches || !rec->values)
+				continue;
+			b = &s->batches[rec->batch - 1];
+			at = b->nq;
+			for (size_t j = 0; j < b->nq && ok; j++) {
+				const struct pp_quantity *q = s->q[b->qids[j]];
+
+				if (q == clean)
+					at = j;
+				else if (inside(q, fn))
+					ok = false;
+			}
+			if (!ok || at == b->nq || at >= rec->nvalues)
+				continue;
+			all++;
+			if (!pass &&
+			    !has_layout(t, r,
+					rec->setup.layout < 0 ? 0 : (unsigned)rec->setup.layout))
+				continue;
+			out[n++] = rec->values[at];
+		}
+	return all ? n : 0;
+}
+
+/*
+ * What of the probes' cost is left in F's whole measured with its parts,
+ * per revision: that whole less F with nothing armed inside (@f->q), means
+ * and Welch's interval.  NaN-centred where F has no clean runs.
+ */
+static int probe_cost_left_in(const struct pp_session *s, struct pp_node *f, const struct table *t)
+{
+	double *clean = malloc((s->nruns ? s->nruns : 1) * sizeof(*clean));
 
 	if (!clean)
-		return;
-	clean_means(s, clean, f->total->fn[PP_CUR], f->clean);
-	if (!isfinite(f->clean[0]) || !isfinite(f->clean[1]))
-		return;
+		return -ENOMEM;
 	for (int r = 0; r < 2; r++) {
-		double v = 0, rm = 0, scale;
+		size_t n = f->q ? clean_values(s, f->q, f->total->fn[PP_CUR], t, r, clean) : 0;
+		struct pp_comparison c;
+		double m = 0, rm = 0;
 
-		for (size_t i = 0; i < t->n[r]; i++) {
-			v += col(t, r, 0)[i];
+		for (size_t i = 0; i < n; i++)
+			m += clean[i];
+		for (size_t i = 0; i < t->n[r]; i++)
 			rm += rmcol(t, r, 0)[i];
-		}
-		v /= (double)t->n[r];
-		rm /= (double)t->n[r];
-		f->scales[r] = 1;
-		if (rm < 0.01 * (v + rm))
-			continue;
-		scale = (v + rm - f->clean[r]) / rm;
-		scale = scale < 0 ? 0 : scale > 2 ? 2 : scale;
-		f->scales[r] = scale;
-		over += scale * rm;
-		removed += rm;
-		for (size_t k = 0; k < t->nq; k++)
-			for (size_t i = 0; i < t->n[r]; i++)
-				col(t, r, k)[i] += (1 - scale) * rmcol(t, r, k)[i];
+		f->removed[r] = t->n[r] ? rm / (double)t->n[r] : 0;
+		f->clean[r] = n >= 2 ? m / (double)n : NAN;
+		f->left_in[r] = (struct pp_interval){NAN, NAN, NAN};
+		if (n >= 2 && !pp_compare(PP_TEST_WELCH, clean, n, col(t, r, 0), t->n[r],
+					  s->opt->confidence, &c))
+			f->left_in[r] = c.diff;
 	}
-	f->probe_scale = removed > 0 ? over / removed : 1;
+	free(clean);
+	return 0;
+}
+
+/*
+ * How far a part's difference could move by an error in the probes' cost
+ * taken out of it (@rm, per revision): F's cost left in over what was
+ * taken out of F's whole is the calibration's relative error e in that
+ * revision, its interval clipped to [-1, 1] (wider than all that was taken
+ * out, it is the runs' noise, not the probes'; not known, all of it), and
+ * the part's error in revision r is e_r rm_r.  The largest |e_c rm_c -
+ * e_p rm_p| over both intervals: revisions calibrate apart, so their
+ * errors are not assumed to cancel.
+ */
+static double probe_cost_uncertainty(const struct pp_node *f, const double rm[2])
+{
+	double lo[2], hi[2];
+
+	for (int r = 0; r < 2; r++) {
+		const struct pp_interval *l = &f->left_in[r];
+		bool known = isfinite(l->low) && isfinite(l->high) && f->removed[r] > 0;
+
+		lo[r] = known ? fmax(l->low / f->removed[r], -1) : -1;
+		hi[r] = known ? fmin(l->high / f->removed[r], 1) : 1;
+		if (lo[r] > hi[r]) /* the whole interval beyond +-1 */
+			lo[r] = hi[r] = lo[r] > 0 ? 1 : -1;
+	}
+	return fmax(fabs(hi[PP_CUR] * rm[PP_CUR] - lo[PP_PREV] * rm[PP_PREV]),
+		    fabs(lo[PP_CUR] * rm[PP_CUR] - hi[PP_PREV] * rm[PP_PREV]));
 }
 
 /* A part: the child node and the columns of @t it sums (a structural group sums several). */
@@ -204,30 +316,38 @@ struct part {
 	size_t first, n; /* columns first..first+n-1 of the table */
 };
 
-/* Per run of revision @r, the sum of @p's columns into @out. */
-static void part_values(const struct table *t, int r, const struct part *p, double *out)
+/* Per row of revision @r, the sum of @p's columns into @out; the mean removed cost into *@rm. */
+static void part_values(const struct table *t, int r, const struct part *p, double *out, double *rm)
 {
+	double sum = 0;
+
 	for (size_t i = 0; i < t->n[r]; i++) {
 		out[i] = 0;
-		for (size_t k = p->first; k < p->first + p->n; k++)
+		for (size_t k = p->first; k < p->first + p->n; k++) {
 			out[i] += col(t, r, k)[i];
+			sum += rmcol(t, r, k)[i];
+		}
 	}
+	if (rm)
+		*rm = t->n[r] ? sum / (double)t->n[r] : 0;
 }
 
 struct sums {
-	double *v[2]; /* one value per run of each revision */
+	double *v[2]; /* one value per row of each revision */
 };
 
-/* The difference of means of @v over the runs, Welch's interval, and its share of @whole. */
+/*
+ * A part's numbers: its difference, its means, its share of @f's whole
+ * with the rest of @f beside it where the share is above 1, and what the
+ * probes' cost could move it by (@rm: the cost taken out of it).
+ */
 static void number(const struct pp_session *s, const struct table *t, const struct sums *v,
-		   struct pp_node *n)
+		   const double rm[2], const struct pp_node *f, struct pp_node *n)
 {
-	const double conf = s->opt->confidence;
-	struct pp_comparison c;
+	double *whole[2] = {col(t, 0, 0), col(t, 1, 0)};
 	struct pp_interval sh;
 
-	if (!pp_compare(PP_TEST_WELCH, v->v[0], t->n[0], v->v[1], t->n[1], conf, &c))
-		n->diff = c.diff;
+	estimate(s, t, v->v, &n->diff);
 	for (int r = 0; r < 2; r++) {
 		double m = 0;
 
@@ -235,10 +355,30 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 			m += v->v[r][i];
 		n->mean[r] = m / (double)t->n[r];
 	}
-	if (!pp_ratio_interval(v->v[0], col(t, 0, 0), t->n[0], v->v[1], col(t, 1, 0), t->n[1], conf,
-			       &sh)) {
+	if (!share_of(s, t, v->v, whole, &sh)) {
 		n->share = sh.centre;
 		n->share_ci = sh;
+	}
+	n->part_removed[0] = rm ? rm[0] : NAN;
+	n->part_removed[1] = rm ? rm[1] : NAN;
+	n->probe_unc = rm ? probe_cost_uncertainty(f, rm) : NAN;
+	n->probe_uncertain = isfinite(n->probe_unc) && n->probe_unc >= s->threshold_ns / 2;
+	n->others = (struct pp_interval){NAN, NAN, NAN};
+	if (n->share > 1) {
+		/* more than all of it: the rest of F, whole less this part, got faster */
+		struct sums rest;
+		bool ok = true;
+
+		for (int r = 0; r < 2; r++) {
+			rest.v[r] = malloc((t->n[r] ? t->n[r] : 1) * sizeof(double));
+			ok = ok && rest.v[r];
+			for (size_t i = 0; rest.v[r] && i < t->n[r]; i++)
+				rest.v[r][i] = whole[r][i] - v->v[r][i];
+		}
+		if (ok)
+			estimate(s, t, rest.v, &n->others);
+		free(rest.v[0]);
+		free(rest.v[1]);
 	}
 }
 
@@ -247,8 +387,7 @@ static void lead_and_tie(const struct pp_session *s, const struct table *t, stru
 			 const struct part *parts, size_t np, struct sums *v, int dir)
 {
 	const struct part *a = NULL, *b = NULL;
-	struct sums z = {{v->v[0], v->v[1]}};
-	struct pp_comparison c;
+	struct pp_interval c;
 	double *vb[2];
 
 	for (size_t i = 0; i < np; i++) {
@@ -273,14 +412,12 @@ static void lead_and_tie(const struct pp_session *s, const struct table *t, stru
 	if (vb[0] && vb[1]) {
 		/* per run, a less b: the difference of their differences */
 		for (int r = 0; r < 2; r++) {
-			part_values(t, r, a, z.v[r]);
-			part_values(t, r, b, vb[r]);
+			part_values(t, r, a, v->v[r], NULL);
+			part_values(t, r, b, vb[r], NULL);
 			for (size_t i = 0; i < t->n[r]; i++)
-				z.v[r][i] -= vb[r][i];
+				v->v[r][i] -= vb[r][i];
 		}
-		if (!pp_compare(PP_TEST_WELCH, z.v[0], t->n[0], z.v[1], t->n[1], s->opt->confidence,
-				&c) &&
-		    !(dir * c.diff.low > 0 && dir * c.diff.high > 0))
+		if (!estimate(s, t, v->v, &c) && !(dir * c.low > 0 && dir * c.high > 0))
 			f->tie = b->node;
 	}
 	free(vb[0]);
@@ -330,27 +467,56 @@ static int columns(const struct pp_session *s, struct pp_node *f, struct part *p
 
 /* The numbers of a structural group's calls, each a share of F's whole. */
 static void group_calls(struct pp_session *s, const struct table *t, const struct part *p,
-			struct sums *v)
+			struct pp_node *f, struct sums *v)
 {
 	size_t k = p->first;
 
 	for (size_t i = 0; i < s->nnodes && k < p->first + p->n; i++) {
 		struct part one = {(int)i, k, 1};
+		double rm[2];
 
 		if (s->nodes[i].parent != p->node || !s->nodes[i].q)
 			continue;
 		for (int r = 0; r < 2; r++)
-			part_values(t, r, &one, v->v[r]);
-		number(s, t, v, &s->nodes[i]);
+			part_values(t, r, &one, v->v[r], &rm[r]);
+		number(s, t, v, rm, f, &s->nodes[i]);
 		k++;
 	}
+}
+
+/*
+ * The remainder: per run the whole less the parts named (@sum), zero by
+ * construction when F's own body is one of them (it is the whole less its
+ * calls in the same run), then not a finding.
+ */
+static void number_rest(const struct pp_session *s, const struct table *t, struct sums *sum,
+			struct pp_node *f, struct pp_node *rest)
+{
+	bool zero = true;
+
+	for (int r = 0; r < 2; r++)
+		for (size_t k = 0; k < t->n[r]; k++) {
+			double w = col(t, r, 0)[k];
+
+			sum->v[r][k] = w - sum->v[r][k];
+			if (fabs(sum->v[r][k]) > 1e-9 * (fabs(w) + 1))
+				zero = false;
+		}
+	if (zero) {
+		rest->diff = (struct pp_interval){0, 0, 0};
+		rest->share = 0;
+		rest->share_ci = (struct pp_interval){0, 0, 0};
+		rest->mean[0] = rest->mean[1] = 0;
+		return;
+	}
+	number(s, t, sum, NULL, f, rest);
 }
 
 int pp_tree_account(struct pp_session *s, int node)
 {
 	struct pp_node *f = &s->nodes[node];
 	struct part *parts = calloc(s->nnodes + 1, sizeof(*parts));
-	struct table t = {0};
+	struct table t = {.paired = s->opt->runs != PP_RUNS_SHUFFLED};
 	struct sums v = {{NULL, NULL}}, sum = {{NULL, NULL}};
 	int rest, err = 0, dir = f->sign < 0 ? -1 : 1;
 	size_t np;
@@ -375,46 +541,44 @@ int pp_tree_account(struct pp_session *s, int node)
 	}
 	f->runs[0] = t.n[0];
 	f->runs[1] = t.n[1];
-	scale_probes(s, f, &t);
+	f->paired = t.paired;
 	{
-		struct pp_comparison c;
+		double *whole[2] = {col(&t, 0, 0), col(&t, 1, 0)};
 
-		if (!pp_compare(PP_TEST_WELCH, col(&t, 0, 0), t.n[0], col(&t, 1, 0), t.n[1],
-				s->opt->confidence, &c))
-			f->whole = c.diff;
+		estimate(s, &t, whole, &f->whole);
+		for (int r = 0; r < 2; r++) {
+			double m = 0;
+
+			for (size_t i = 0; i < t.n[r]; i++)
+				m += whole[r][i];
+			f->whole_mean[r] = m / (double)t.n[r];
+		}
 	}
+	err = probe_cost_left_in(s, f, &t);
+	if (err)
+		goto out;
 	for (size_t i = 0; i < np; i++) {
 		struct pp_node *x = &s->nodes[parts[i].node];
+		double rm[2];
 
 		for (int r = 0; r < 2; r++) {
-			part_values(&t, r, &parts[i], v.v[r]);
+			part_values(&t, r, &parts[i], v.v[r], &rm[r]);
 			for (size_t k = 0; k < t.n[r]; k++)
 				sum.v[r][k] += v.v[r][k];
 		}
-		number(s, &t, &v, x);
+		number(s, &t, &v, rm, f, x);
 		if (x->kind == PP_NODE_STRUCTURAL) {
 			double thr = s->threshold_ns;
 
 			x->sign = x->diff.low > 0 && x->diff.centre >= thr     ? 1
 				  : x->diff.high < 0 && -x->diff.centre >= thr ? -1
 									       : 0;
-			group_calls(s, &t, &parts[i], &v);
+			group_calls(s, &t, &parts[i], f, &v);
 		}
 	}
-	{
-		struct pp_comparison c;
-
-		if (!pp_compare(PP_TEST_WELCH, sum.v[0], t.n[0], sum.v[1], t.n[1],
-				s->opt->confidence, &c))
-			f->parts = c.diff;
-	}
-	if (rest >= 0) {
-		/* per run, the whole less the parts named */
-		for (int r = 0; r < 2; r++)
-			for (size_t k = 0; k < t.n[r]; k++)
-				sum.v[r][k] = col(&t, r, 0)[k] - sum.v[r][k];
-		number(s, &t, &sum, &s->nodes[rest]);
-	}
+	estimate(s, &t, sum.v, &f->parts);
+	if (rest >= 0)
+		number_rest(s, &t, &sum, f, &s->nodes[rest]);
 	lead_and_tie(s, &t, f, parts, np, &v, dir);
 out:
 	for (int r = 0; r < 2; r++) {
@@ -422,6 +586,7 @@ out:
 		free(sum.v[r]);
 		free(t.v[r]);
 		free(t.rm[r]);
+		free(t.lay[r]);
 	}
 	free(t.q);
 	free(parts);

@@ -139,6 +139,27 @@ static void shares(struct pp_session *s)
 	}
 }
 
+/*
+ * Each node's share of the entry: its share of its parent's (a structural
+ * group's calls: of the function the group is in) times that one's share
+ * of the entry, along the path.  A parent's nodes come before its children's.
+ */
+static void entry_shares(struct pp_session *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct pp_node *n = &s->nodes[i];
+		const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+
+		if (!p) {
+			n->entry_share = 1;
+			continue;
+		}
+		if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
+			p = &s->nodes[p->parent];
+		n->entry_share = n->share * p->entry_share;
+	}
+}
+
 void pp_tree_mark_chain(struct pp_session *s)
 {
 	int c = 0;
@@ -232,6 +253,7 @@ void pp_tree_finish(struct pp_session *s, const struct pp_search_ops *ops)
 	for (size_t i = 0; i < s->nnodes; i++)
 		order_children(s, (int)i);
 	shares(s);
+	entry_shares(s);
 	/* The chain starts at the entry, whichever search marked its steps. */
 	s->nodes[0].chain = true;
 	if (ops->mark_chain)

@@ -130,6 +130,10 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 		v->diff = n->diff;
 		v->share = n->share;
 		v->share_ci = n->share_ci;
+		v->entry_share = n->entry_share;
+		v->others = n->share > 1 ? n->others : (struct pp_interval){NAN, NAN, NAN};
+		v->probe_unc = n->probe_unc;
+		v->probe_uncertain = n->probe_uncertain;
 		v->point = n->kind == PP_NODE_REST && !pp_node_accounted(s, n);
 		v->share_shown = n->parent >= 0 && !v->point;
 		/* the own body is the whole less its calls in the same runs: the

@@ -51,6 +51,13 @@ struct pp_outcome_node {
 	struct pp_interval diff;	  /* current - previous, ns per entry execution */
 	double share;			  /* of its parent's difference */
 	struct pp_interval share_ci;
+	double entry_share; /* of the entry's: the shares along its path multiplied */
+	/* its share is above 1: the rest of its parent, which got faster (else NaN) */
+	struct pp_interval others;
+	/* how far the probe cost left in its function could move it (NaN: not
+	 * known), and whether that reaches half the threshold */
+	double probe_unc;
+	bool probe_uncertain;
 	bool share_shown;    /* share_ci is an interval (else a point share, or none) */
 	bool point;	     /* diff is a point estimate (a remainder without accounting) */
 	bool zero;	     /* a remainder that is zero by construction: not printed */

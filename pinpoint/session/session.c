@@ -207,10 +207,13 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->parent = parent;
 	n->child = n->next = -1;
 	n->lead = n->tie = -1;
-	n->probe_scale = 1;
-	n->scales[0] = n->scales[1] = 1;
 	n->clean[0] = n->clean[1] = NAN;
 	n->mean[0] = n->mean[1] = NAN;
+	n->part_removed[0] = n->part_removed[1] = NAN;
+	n->whole_mean[0] = n->whole_mean[1] = NAN;
+	n->left_in[0] = n->left_in[1] = n->others = (struct pp_interval){NAN, NAN, NAN};
+	n->probe_unc = NAN;
+	n->entry_share = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0				   ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1

@@ -229,16 +229,29 @@ struct pp_node {
 	 */
 	const struct pp_quantity *total;
 	struct pp_interval whole, parts; /* the whole's difference and its parts' together */
+	double whole_mean[2];		 /* its whole's mean over those runs, per revision */
 	/*
-	 * The probes' cost as the runtime calibrated it, scaled to what this
-	 * function's runs show (account.c): scale = (its whole with its parts
-	 * armed, probes left in) less (it with nothing armed inside, clean[]),
-	 * over what the runtime took out; 1 when that cannot be told.
+	 * The probes' cost (account.c): what the runtime took out of its whole
+	 * on average, per revision, and what is left in: its whole with its
+	 * parts armed less it with nothing armed inside (clean[]), Welch's
+	 * interval (NaN: no clean runs).
 	 */
-	double probe_scale;
-	double scales[2]; /* the same, each revision's own (what is applied) */
-	double clean[2];  /* its mean with nothing armed inside, per revision; NaN: none */
-	double mean[2];	  /* a part: its mean over those runs, per revision */
+	double removed[2];
+	struct pp_interval left_in[2];
+	double clean[2]; /* its mean with nothing armed inside, per revision; NaN: none */
+	bool paired;	 /* its numbers are the pairs' (the paired design) */
+	/*
+	 * A part: its mean over those runs, per revision; how far the probe
+	 * cost left in could move its difference (NaN: not known), reaching
+	 * half the threshold; where its share is above 1, the rest of its
+	 * function (the whole less it), which then got faster.
+	 */
+	double mean[2];
+	double part_removed[2]; /* the probes' cost taken out of it, mean per revision */
+	double probe_unc;
+	bool probe_uncertain;
+	struct pp_interval others;
+	double entry_share; /* its share of the entry: the shares along its path multiplied */
 	size_t runs[2];
 	int lead, tie;
 };

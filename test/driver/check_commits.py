@@ -36,7 +36,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from pinpoint_test import SUITE_BUDGET, SUITE_LAYOUTS  # noqa: E402
-from pinpoint_test import chain, dump_options, fail, run, scenario_main  # noqa: E402
+from pinpoint_test import chain, check_parts_within, dump_options, fail, run, scenario_main  # noqa: E402
 
 ARGS = None
 
@@ -235,6 +235,7 @@ def scenario_commits():
             fail("the bisection's threshold is not half of BAD's slowdown", p)
         with open(js) as f:
             report = json.load(f)
+        check_parts_within(report, p)
         if h[SLOW] not in json.dumps(report):
             fail("the JSON report of the last session is not of commit %d" % (SLOW + 1), p)
         # what the user gave reaches the sessions (the last one's report says)
@@ -477,6 +478,7 @@ def scenario_commits_options():
         # the last session's report records what it ran with
         with open(js) as f:
             report = json.load(f)
+        check_parts_within(report, p)
         rec = report["options"]
         for name, r in parent.items():
             key = r["report"]

@@ -530,43 +530,97 @@ def scenario_riders():
         fail("no round carried the next layer's parts as riders", p)
 
 
+def probe_uncertainty(acc, rm):
+    """How far a part's difference could move by the calibration's error,
+    recomputed from the report: the relative error of each revision (cost
+    left in over cost taken out, its interval within [-1, 1]; unknown: all
+    of it) times the part's cost taken out @rm, the largest difference of
+    the two revisions' over both intervals (pinpoint/search/account.c)."""
+    lo, hi = [], []
+    for r in range(2):
+        left, removed = acc["probe_cost_left_in_ns"][r], acc["probe_cost_removed_ns"][r]
+        if left is None or not removed or left["low"] is None or left["high"] is None:
+            lo.append(-1.0)
+            hi.append(1.0)
+            continue
+        l, h = max(left["low"] / removed, -1.0), min(left["high"] / removed, 1.0)
+        if l > h:
+            l = h = 1.0 if l > 0 else -1.0
+        lo.append(l)
+        hi.append(h)
+    return max(abs(hi[1] * rm[1] - lo[0] * rm[0]), abs(lo[1] * rm[1] - hi[0] * rm[0]))
+
+
 def scenario_hot_calls():
-    """Numbers that add up where armed probes cost as much as the calls they time.
+    """Probes that cost as much as the calls they time: their cost is
+    measured and reported, not fitted away.
 
     scan() makes 100000 calls of step() an execution, each some 10 ns.  The
-    parts of scan() (the calls of step(), its own body), measured together
-    in scan's own runs with every call armed, must each be within scan's
-    time as runs with nothing armed inside scan measured it, and add up to
-    it within 5 %, in both revisions: a probe's cost is not the program's.
+    parts of scan() (the calls of step(), its own body) are measured
+    together in scan's own runs with every call armed.  The report must say
+    what the calibration took out of scan's whole and what it left in
+    (scan's whole with its parts less scan with nothing armed inside, per
+    revision, an interval around that difference of means); no part may be
+    above its function (10 % slack); the parts add up to the whole they were
+    measured with; and a part is marked exactly where the calibration's
+    error, carried into what was taken out of it, could move its difference
+    by half the threshold or more.
     """
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session("hotcalls", "run", 3, "--json", path)
         report = load_report(path, ARGS.schema, p)
     tree = report["tree"]
+    thr = report["measurement"]["threshold_ns"]
     by_id = {n["id"]: n for n in tree}
     scan = [n for n in tree if n["kind"] == "call" and n.get("callee") == "scan"]
     if not scan or not scan[0]["chain"] or not scan[0]["accounting"]:
         fail("scan() is not on the chain with its parts accounted", p)
     acc = scan[0]["accounting"]
-    parts = {by_id[x["node"]]["kind"] + ":" + by_id[x["node"]].get("callee", ""): x["mean_ns"]
+    parts = {by_id[x["node"]]["kind"] + ":" + by_id[x["node"]].get("callee", ""): x
              for x in acc["parts"] if by_id[x["node"]]["kind"] != "remainder"}
     if set(parts) != {"call:step", "self:"}:
         fail("the parts of scan() are %r" % sorted(parts), p)
     for r, rev in enumerate(("previous", "current")):
-        total = acc["clean_ns"][r]
-        got = {k: v[r] for k, v in parts.items()}
-        if total is None:
+        whole, clean = acc["whole_mean_ns"][r], acc["clean_ns"][r]
+        left, removed = acc["probe_cost_left_in_ns"][r], acc["probe_cost_removed_ns"][r]
+        got = {k: v["mean_ns"][r] for k, v in parts.items()}
+        if clean is None or left is None:
             fail("no runs measured scan() with nothing armed inside it", p)
+        if not removed or removed <= 0:
+            fail("%s revision: no probe cost taken out of scan()'s whole (%r)" % (rev, removed), p)
+        if abs(left["centre"] - (whole - clean)) > 1e-6 * clean or \
+                not left["low"] <= left["centre"] <= left["high"]:
+            fail("%s revision: probe cost left in %r is not scan()'s whole %.0f less clean %.0f"
+                 % (rev, left, whole, clean), p)
         for k, v in got.items():
-            if v > 1.05 * total:
-                fail("%s revision: part %s of scan() is %.0f ns, scan() itself %.0f ns"
-                     % (rev, k, v, total), p)
-        if abs(sum(got.values()) - total) > 0.05 * total:
-            fail("%s revision: the parts of scan() add up to %.0f ns, scan() is %.0f ns (%r)"
-                 % (rev, sum(got.values()), total, got), p)
-        print("%s: scan() %.0f ns, parts %r, probe scale %.2f"
-              % (rev, total, {k: round(v) for k, v in got.items()}, acc["probe_scale"]))
+            if v > 1.10 * whole:
+                fail("%s revision: part %s of scan() is %.0f ns, scan() with it %.0f ns"
+                     % (rev, k, v, whole), p)
+        if abs(sum(got.values()) - whole) > 1e-6 * whole:
+            fail("%s revision: the parts of scan() add up to %.0f ns, its whole with them %.0f ns"
+                 % (rev, sum(got.values()), whole), p)
+        print("%s: scan() clean %.0f ns, with its parts %.0f ns, parts %r, probe cost taken out "
+              "%.0f ns, left in %+.0f ns [%+.0f, %+.0f]"
+              % (rev, clean, whole, {k: round(v) for k, v in got.items()}, removed,
+                 left["centre"], left["low"], left["high"]))
+    if "probe cost left in:" not in p.stdout:
+        fail("the text report does not give scan()'s probe cost left in", p)
+    for k, x in parts.items():
+        node = by_id[x["node"]]
+        u = x["probe_cost_uncertainty_ns"]
+        if u is None or u < 0:
+            fail("part %s has no probe cost uncertainty (%r)" % (k, u), p)
+        if x["probe_cost_uncertain"] != (u >= thr / 2):
+            fail("part %s: uncertainty %.0f ns against threshold %.0f ns, marked %r"
+                 % (k, u, thr, x["probe_cost_uncertain"]), p)
+        if x["probe_cost_uncertain"] and "probe cost uncertain" not in p.stdout:
+            fail("part %s is marked but the text report does not say so" % k, p)
+        want = probe_uncertainty(acc, x["probe_cost_removed_ns"])
+        if abs(u - want) > 1e-6 * max(want, 1.0):
+            fail("part %s: uncertainty %.0f ns, recomputed from the report %.0f ns" % (k, u, want), p)
+        print("part %s: %s, probe cost uncertainty %.0f ns (threshold %.0f ns)%s"
+              % (k, node["cost_ns"], u, thr, ", marked" if x["probe_cost_uncertain"] else ""))
 
 
 def scenario_inlined_one_side():

@@ -214,7 +214,41 @@ def load_report(path, schema, p):
         jsonschema.validate(report, schema)
     except jsonschema.ValidationError as e:
         fail("report does not match the schema: %s" % e.message, p)
+    check_parts_within(report, p)
     return report
+
+
+def check_parts_within(report, p):
+    """No part above its function: in every function the tree accounts, each
+    part's mean over the runs that measured them together is at most its
+    whole's mean in those runs, 10 % slack, in both revisions.  A part above
+    its whole is the probes' cost taken out wrongly (too much from the
+    whole, too little from the part), whatever the CPU.  Not where
+    executions were abandoned (longjmp, exceptions): an abandoned execution
+    of the whole is not counted while the calls it finished are, which the
+    report says ("executions were abandoned")."""
+    if any(r.get("lost_executions") for r in report.get("runs", [])):
+        return
+    by_id = {n["id"]: n for n in report.get("tree", [])}
+    for n in report.get("tree", []):
+        acc = n.get("accounting")
+        if not acc:
+            continue
+        for part in acc["parts"]:
+            node = by_id.get(part["node"], {})
+            if node.get("kind") == "remainder":
+                continue
+            for r, rev in enumerate(("previous", "current")):
+                whole, v = acc["whole_mean_ns"][r], part["mean_ns"][r]
+                if whole is None or v is None:
+                    continue
+                if v > 1.10 * whole + 1.0:
+                    fail("%s revision: part %d (%s %s) of %s is %.0f ns, above its function's "
+                      "whole %.0f ns measured with it" % (rev, part["node"], node.get("kind"),
+                                                         node.get("callee", ""), n["function"]
+                                                         if n["kind"] == "entry" else
+                                                         n.get("callee", n["function"]), v, whole),
+                         p)
 
 
 def scenario_main(ap, namespace, call=None):

@@ -22,6 +22,17 @@ and scipy.optimize.brentq on that inequality, not by the closed form the C
 code solves, so the two are independent.  Lines:
 
   ratio NX NY CONF  XA... XB... YA... YB...  CENTRE LOW HIGH   (inf for an open end)
+
+Runs in pairs (pp_ratio_paired): the pairs' differences a_i and b_i of a
+part and its whole, each first held within Tukey's outer fences (3 IQR beyond
+its quartiles, numpy.percentile's default linear rule, R's type 7), one
+sample of N: the same set with var from numpy's
+covariance matrix of (a, b) over N, q from N (z from 30 pairs, else t on
+N - 1 df); with units (code layouts, K of them, each pair's unit given),
+also the set from the K units' mean differences (q from K), and the union
+of the two sets.  Lines:
+
+  paired N K CONF  A... B... UNIT...  CENTRE LOW HIGH     (K 0: no units given)
 """
 import math
 import sys
@@ -43,9 +54,19 @@ def fieller(xa, xb, ya, yb, conf):
     db = np.mean(yb) - np.mean(xb)
     cx = np.cov(np.vstack([xa, xb]), ddof=1) / nx
     cy = np.cov(np.vstack([ya, yb]), ddof=1) / ny
-    v = cx + cy
     p = 1 - (1 - conf) / 2
     q = norm.ppf(p) if nx >= 30 and ny >= 30 else student.ppf(p, min(nx, ny) - 1)
+    return fieller_set(da, db, cx + cy, q)
+
+
+def fieller_paired(a, b, conf):
+    n = len(a)
+    p = 1 - (1 - conf) / 2
+    q = norm.ppf(p) if n >= 30 else student.ppf(p, n - 1)
+    return fieller_set(np.mean(a), np.mean(b), np.cov(np.vstack([a, b]), ddof=1) / n, q)
+
+
+def fieller_set(da, db, v, q):
 
     def f(theta):  # <= 0 inside the set
         return (da - theta * db) ** 2 - q * q * (v[0, 0] - 2 * theta * v[0, 1] + theta ** 2 * v[1, 1])
@@ -90,6 +111,49 @@ def cases():
         yield nx, ny, conf, xa, xb, ya, yb
 
 
+PAIRED = [
+    # n, units (0: none), conf, part shift, rest shift, part sd, rest sd, unit sd
+    (12, 0, 0.95, 5.0, 1.0, 1.0, 1.0, 0.0),
+    (20, 0, 0.99, 2.0, -1.0, 1.0, 2.0, 0.0),
+    (40, 0, 0.95, 1.0, 0.5, 0.5, 0.5, 0.0),
+    (10, 0, 0.95, 0.3, 0.1, 2.0, 2.0, 0.0),  # the whole is not clearly away from 0: open
+    (32, 8, 0.95, 4.0, 1.0, 1.0, 1.0, 1.5),  # the units' set is the wider
+    (24, 4, 0.95, 3.0, 2.0, 1.0, 1.0, 0.1),  # the pairs' set is the wider
+    (64, 32, 0.95, 2.0, 2.0, 1.0, 1.0, 0.8),  # z for the pairs and the units
+    (30, 0, 0.95, 3.0, 1.0, 1.0, 1.0, -1.0),  # three pairs far out: held at the fences
+]
+
+
+def paired_cases():
+    rng = np.random.default_rng(20261128)
+    for n, k, conf, sa, sr, sda, sdr, sdu in PAIRED:
+        unit = np.arange(n) % k if k else np.zeros(n, dtype=int)
+        ua = rng.normal(0, max(sdu, 0), max(k, 1))
+        ub = rng.normal(0, max(sdu, 0), max(k, 1))
+        a = sa + rng.normal(0, sda, n) + ua[unit]
+        b = a + sr + rng.normal(0, sdr, n) + ub[unit]
+        if sdu < 0:  # a machine's bursts: three pairs far out in both
+            a[:3] += 40.0
+            b[:3] += 60.0
+        yield n, k, conf, a, b, unit
+
+
+def fenced(v):
+    q1, q3 = np.percentile(v, [25, 75])
+    return np.clip(v, q1 - 3.0 * (q3 - q1), q3 + 3.0 * (q3 - q1))
+
+
+def union_paired(a, b, unit, k, conf):
+    a, b = fenced(a), fenced(b)
+    c, lo, hi = fieller_paired(a, b, conf)
+    if k >= 2:
+        ua = np.array([np.mean(a[unit == u]) for u in range(k)])
+        ub = np.array([np.mean(b[unit == u]) for u in range(k)])
+        _, ulo, uhi = fieller_paired(ua, ub, conf)
+        lo, hi = min(lo, ulo), max(hi, uhi)
+    return c, lo, hi
+
+
 def fmt(v):
     return "inf" if v == math.inf else "-inf" if v == -math.inf else repr(float(v))
 
@@ -100,6 +164,11 @@ def lines():
         c, lo, hi = fieller(xa, xb, ya, yb, conf)
         vals = " ".join(repr(float(v)) for v in list(xa) + list(xb) + list(ya) + list(yb))
         yield "ratio %d %d %r %s %s %s %s" % (nx, ny, conf, vals, fmt(c), fmt(lo), fmt(hi))
+    for n, k, conf, a, b, unit in paired_cases():
+        c, lo, hi = union_paired(a, b, unit, k, conf)
+        vals = " ".join(repr(float(v)) for v in list(a) + list(b))
+        units = " ".join(str(int(u)) for u in unit)
+        yield "paired %d %d %r %s %s %s %s %s" % (n, k, conf, vals, units, fmt(c), fmt(lo), fmt(hi))
 
 
 def main():

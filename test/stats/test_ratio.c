@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_ratio.c - the share intervals (pp_ratio_interval, core/stats_ratio.c):
+ * test_ratio.c - the share intervals (pp_ratio_interval, pp_ratio_paired,
+ * core/stats_ratio.c):
  * reference values from scipy (ratio_fixtures.txt, written by
  * make_ratio_fixtures.py, which finds the ends by root-finding, not by the
  * closed form), bad input, and the coverage of the interval by simulation:
@@ -80,6 +81,50 @@ static void check_fixtures(const char *path)
 	CHECK(n >= 5, "%d ratio fixtures read from %s", n, path);
 }
 
+/* "paired N K CONF A... B... UNIT... CENTRE LOW HIGH" lines: pp_ratio_paired. */
+static void check_paired_fixtures(const char *path)
+{
+	char line[65536];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	CHECK(f != NULL, "cannot open %s", path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		double a[MAXN], b[MAXN], conf, want[3];
+		unsigned unit[MAXN];
+		struct pp_interval got;
+		size_t np, k;
+		char *save, name[32];
+
+		if (strncmp(line, "paired ", 7))
+			continue;
+		np = strtoul(strtok_r(line + 7, " \n", &save), NULL, 10);
+		k = strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
+		conf = strtod(strtok_r(NULL, " \n", &save), NULL);
+		if (np > MAXN) {
+			CHECK(0, "fixture too large");
+			break;
+		}
+		for (size_t i = 0; i < np; i++)
+			a[i] = parse(strtok_r(NULL, " \n", &save));
+		for (size_t i = 0; i < np; i++)
+			b[i] = parse(strtok_r(NULL, " \n", &save));
+		for (size_t i = 0; i < np; i++)
+			unit[i] = (unsigned)strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
+		for (int j = 0; j < 3; j++)
+			want[j] = parse(strtok_r(NULL, " \n", &save));
+		snprintf(name, sizeof(name), "paired %d", ++n);
+		CHECK(!pp_ratio_paired(a, b, k ? unit : NULL, np, conf, &got), "%s failed", name);
+		CHECK_CLOSE(name, "centre", got.centre, want[0], 1e-9, 0);
+		CHECK_CLOSE(name, "low", got.low, want[1], 1e-7, 1e-12);
+		CHECK_CLOSE(name, "high", got.high, want[2], 1e-7, 1e-12);
+	}
+	fclose(f);
+	CHECK(n >= 5, "%d paired ratio fixtures read from %s", n, path);
+}
+
 static void check_errors(void)
 {
 	double a[3] = {1, 2, 3}, b[3] = {2, 3, 5}, bad[3] = {1, NAN, 3};
@@ -89,6 +134,9 @@ static void check_errors(void)
 	CHECK(pp_ratio_interval(a, b, 3, a, b, 3, 1.0, &iv) == -EINVAL, "confidence 1 accepted");
 	CHECK(pp_ratio_interval(a, bad, 3, a, b, 3, 0.95, &iv) == -EINVAL, "NaN accepted");
 	CHECK(pp_ratio_interval(NULL, b, 3, a, b, 3, 0.95, &iv) == -EINVAL, "NULL accepted");
+	CHECK(pp_ratio_paired(a, b, NULL, 1, 0.95, &iv) == -EINVAL, "one pair accepted");
+	CHECK(pp_ratio_paired(a, bad, NULL, 3, 0.95, &iv) == -EINVAL, "paired NaN accepted");
+	CHECK(pp_ratio_paired(a, b, NULL, 3, 0.0, &iv) == -EINVAL, "confidence 0 accepted");
 }
 
 /* Smallest k with P(X > k) <= 0.001, X ~ Binomial(n, p). */
@@ -152,6 +200,60 @@ static void check_coverage(void)
 	gsl_rng_free(rng);
 }
 
+/*
+ * Pairs: each pair's two runs share a run effect far larger than the noise
+ * (what the paired design cancels), the part shifts by 2 and the rest by 3
+ * (true share 0.4), 16 pairs in 8 layout units each with its own effect on
+ * either revision; the union with the units' set must still cover at 95 %
+ * at least (it may cover more: printed), and the pairs' set alone must
+ * cover within the binomial limits when there are no unit effects.
+ */
+static void check_paired_coverage(void)
+{
+	const unsigned sessions = 4000, n = 16;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned miss[2] = {0, 0};
+	unsigned hi = upper_limit(0.05, sessions), lo = lower_limit(0.05, sessions);
+
+	gsl_rng_set(rng, 43);
+	for (unsigned k = 0; k < sessions; k++) {
+		for (int with_units = 0; with_units < 2; with_units++) {
+			double a[16], b[16], ua[8], ub[8];
+			unsigned unit[16];
+			struct pp_interval iv;
+
+			for (unsigned u = 0; u < 8; u++) {
+				ua[u] = with_units ? gsl_ran_gaussian(rng, 0.5) : 0;
+				ub[u] = with_units ? gsl_ran_gaussian(rng, 0.5) : 0;
+			}
+			for (unsigned i = 0; i < n; i++) {
+				double run = gsl_ran_gaussian(rng, 5.0); /* cancels in the pair */
+				double xa = 10 + run + gsl_ran_gaussian(rng, 1.0);
+				double xb = xa + 20 + gsl_ran_gaussian(rng, 1.0);
+				double ya = 12 + run + gsl_ran_gaussian(rng, 1.0) + ua[i % 8];
+				double yb = ya + 23 + gsl_ran_gaussian(rng, 1.0) + ub[i % 8];
+
+				unit[i] = i % 8;
+				a[i] = ya - xa;
+				b[i] = yb - xb;
+			}
+			if (pp_ratio_paired(a, b, with_units ? unit : NULL, n, 0.95, &iv)) {
+				CHECK(0, "session %u: pp_ratio_paired failed", k);
+				goto out;
+			}
+			if (!(iv.low <= 0.4 && 0.4 <= iv.high))
+				miss[with_units]++;
+		}
+	}
+	printf("paired coverage: %u of %u pairs' intervals miss the true share (limits %u..%u), "
+	       "%u with layout units\n",
+	       miss[0], sessions, lo, hi, miss[1]);
+	CHECK(miss[0] <= hi && miss[0] >= lo, "%u of %u paired intervals miss", miss[0], sessions);
+	CHECK(miss[1] <= hi, "%u of %u intervals with layout units miss", miss[1], sessions);
+out:
+	gsl_rng_free(rng);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -159,7 +261,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	check_fixtures(argv[1]);
+	check_paired_fixtures(argv[1]);
 	check_errors();
 	check_coverage();
+	check_paired_coverage();
 	return report("test_ratio");
 }

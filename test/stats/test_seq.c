@@ -1068,6 +1068,61 @@ out:
 	free(runs[1]);
 }
 
+/*
+ * pp_seq_interval: without layouts the paired test's own interval (R's
+ * wilcox.test / t.test paired values are checked for pp_compare_paired in
+ * test_fixtures.c), the two samples' when unpaired; with layouts the union
+ * with the units' interval (pp_layout_paired), whose ends it must reach;
+ * no interval where none exists at that level.
+ */
+static void check_interval(gsl_rng *r)
+{
+	enum { N = 24 };
+	double x[N], y[N], d[N];
+	unsigned lay[N];
+	struct pp_comparison c;
+	struct pp_interval iv, l;
+
+	for (size_t i = 0; i < N; i++) {
+		double run = gsl_ran_gaussian(r, 3.0);
+
+		lay[i] = (unsigned)(i % 6);
+		x[i] = 100 + run + gsl_ran_gaussian(r, 1.0);
+		y[i] = 102 + run + gsl_ran_gaussian(r, 1.0) + 0.8 * (double)lay[i];
+		d[i] = y[i] - x[i];
+	}
+	for (int t = 0; t < 2; t++) {
+		enum pp_test test = t ? PP_TEST_WELCH : PP_TEST_MANN_WHITNEY;
+
+		CHECK(!pp_seq_interval(test, true, x, NULL, N, y, NULL, N, 0.95, &iv) &&
+			  !pp_compare_paired(test, x, y, N, 0.95, &c),
+		      "interval %d failed", t);
+		CHECK_CLOSE("interval paired", "centre", iv.centre, c.diff.centre, 1e-12, 0);
+		CHECK_CLOSE("interval paired", "low", iv.low, c.diff.low, 1e-12, 0);
+		CHECK_CLOSE("interval paired", "high", iv.high, c.diff.high, 1e-12, 0);
+		CHECK(!pp_seq_interval(test, false, x, NULL, N, y, NULL, N, 0.95, &iv) &&
+			  !pp_compare(test, x, N, y, N, 0.95, &c),
+		      "unpaired interval %d failed", t);
+		CHECK_CLOSE("interval unpaired", "low", iv.low, c.diff.low, 1e-12, 0);
+		CHECK_CLOSE("interval unpaired", "high", iv.high, c.diff.high, 1e-12, 0);
+		CHECK(!pp_seq_interval(test, true, x, lay, N, y, lay, N, 0.95, &iv) &&
+			  !pp_layout_paired(d, lay, N, 0.95, &l) &&
+			  !pp_compare_paired(test, x, y, N, 0.95, &c),
+		      "interval in layouts %d failed", t);
+		CHECK(iv.centre == c.diff.centre && iv.low == fmin(c.diff.low, l.low) &&
+			  iv.high == fmax(c.diff.high, l.high),
+		      "test %d: [%g, %g] is not the union of the runs' [%g, %g] and the units' "
+		      "[%g, %g]",
+		      t, iv.low, iv.high, c.diff.low, c.diff.high, l.low, l.high);
+	}
+	/* 3 pairs: no signed-rank interval at 95 % (2^-3 > 0.025) */
+	CHECK(pp_seq_interval(PP_TEST_MANN_WHITNEY, true, x, NULL, 3, y, NULL, 3, 0.95, &iv) ==
+		  -ERANGE,
+	      "a signed-rank interval of 3 pairs at 95 %%");
+	CHECK(pp_seq_interval(PP_TEST_WELCH, true, x, NULL, 3, y, NULL, 4, 0.95, &iv) == -EINVAL,
+	      "unequal pairs accepted");
+}
+
 int main(int argc, char **argv)
 {
 	double *x = malloc(3000 * sizeof(*x)), *y = malloc(3000 * sizeof(*y));
@@ -1088,6 +1143,7 @@ int main(int argc, char **argv)
 		check_rows();
 		check_n3();
 		check_first_attainable();
+		check_interval(r);
 		check_bad_input();
 		check_runs_to_decide();
 	}
