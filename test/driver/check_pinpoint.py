@@ -23,6 +23,9 @@ import pinpoint_test  # noqa: E402
 from pinpoint_test import expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import generated_docs  # noqa: E402
+
 
 def pinpoint(*args, check_status=None):
     return harness_pinpoint(ARGS.pinpoint, *args, status=check_status)
@@ -1502,87 +1505,21 @@ def scenario_usage_errors():
         fail("--version", v)
 
 
-SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-HELP_OPTION = re.compile(r"^  (?:-(\w), |    )--([\w-]+)(?: (\S+))? +(.*)$")
-DOC_OPTION = re.compile(r"^(?:-(\w), )?--([\w-]+)(?: (\S+))?$")
-
-
 def help_options():
-    """--help's options: {name: (letter, value, default or None)}; the
-    default is the one a (default X...) shows, not a described one."""
+    """--help's options: {name: (letter, value, default or None, text)}
+    (tools/generated_docs.py reads them, for the documentation too)."""
     h = pinpoint("--help", check_status=0)
-    opts = {}
-    for line in h.stdout.splitlines():
-        m = HELP_OPTION.match(line)
-        if m:
-            d = re.search(r"\(default ([^,;:)\s]+)", m.group(4))
-            opts[m.group(2)] = (m.group(1), m.group(3), d.group(1) if d else None)
+    opts = generated_docs.help_options(h.stdout)
     if len(opts) < 30:
         fail("--help lists %d options" % len(opts), h)
     return opts
-
-
-def man_options():
-    """The man page's OPTIONS: {name: (letter, value, text)}."""
-    with open(os.path.join(SOURCE, "man", "pinpoint.1")) as f:
-        page = f.read()
-    section = page.split("\n.SH OPTIONS\n", 1)[1].split("\n.SH ", 1)[0]
-    opts = {}
-    for item in ("\n" + section).split("\n.TP\n")[1:]:
-        lines = item.split("\n.PP\n", 1)[0].splitlines()
-        macro, _, rest = lines[0].partition(" ")
-        args = [a if a or not b else b for a, b in re.findall(r'"([^"]*)"|(\S+)', rest)]
-        # .B joins its arguments with spaces, .BR, .BI and the like alternate fonts without
-        tag = (" " if macro == ".B" else "").join(args)
-        tag = re.sub(r"\\f[BIRP]", "", tag.replace("\\-", "-"))
-        text = " ".join(re.sub(r"^\.[A-Z]+ ", "", l) for l in lines[1:])
-        text = re.sub(r"\\f[BIRP]", "", text.replace("\\-", "-").replace('"', ""))
-        m = DOC_OPTION.match(tag)
-        if not m:
-            fail("man page option %r is not -X, --NAME VALUE" % tag)
-        opts[m.group(2)] = (m.group(1), m.group(3), text)
-    return opts
-
-
-def doc_options():
-    """doc/using.md's table of options: {name: (letter, value, text)}."""
-    with open(os.path.join(SOURCE, "doc", "using.md")) as f:
-        doc = f.read()
-    table = doc.split("\n## Options\n", 1)[1].strip().split("\n\n", 1)[0]
-    opts = {}
-    for row in table.splitlines()[2:]:
-        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]]
-        for tag in re.findall(r"`([^`]+)`", cells[0]):
-            m = DOC_OPTION.match(tag)
-            if not m:
-                fail("doc/using.md option %r is not -X, --NAME VALUE" % tag)
-            opts[m.group(2)] = (m.group(1), m.group(3), cells[1])
-    return opts
-
-
-def scenario_help_docs():
-    """The man page and doc/using.md's table of options agree with --help: the same
-    options, letters and values, and each default --help shows."""
-    want = help_options()
-    for doc, got in (("man/pinpoint.1", man_options()), ("doc/using.md", doc_options())):
-        if sorted(got) != sorted(want):
-            fail("%s lists other options than --help: missing %s, extra %s" % (
-                doc, sorted(set(want) - set(got)), sorted(set(got) - set(want))))
-        for name, (letter, value, default) in sorted(want.items()):
-            if got[name][:2] != (letter, value):
-                fail("%s: --%s is %r, --help says %r" % (doc, name, got[name][:2], (letter, value)))
-            if default is not None and not re.search(
-                    r"default:? `?%s`?(?![\w.])" % re.escape(default), got[name][2]):
-                fail("%s: --%s does not say its default is %s: %r" % (doc, name, default,
-                                                                       got[name][2]))
-        print("%s: %d options agree with --help" % (doc, len(got)))
 
 
 def scenario_help_defaults():
     """Each default --help shows is the one a session runs with: a session
     given no option but --entry and --previous (in its current directory)
     records the options it ran with in the JSON report."""
-    defaults = {name: d for name, (_, _, d) in help_options().items() if d is not None}
+    defaults = {name: d for name, (_, _, d, _) in help_options().items() if d is not None}
     prev, cur = prog("fail")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
