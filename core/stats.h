@@ -265,4 +265,29 @@ int pp_variance_components(const double *x, size_t rows, size_t n, const unsigne
  */
 double pp_executions_per_run(const struct pp_varcomp *vc, double run_cost, double exec_cost);
 
+/*
+ * The same components for runs in pairs, of the pairs' differences: rows
+ * 2i and 2i + 1 are pair i, one run of block 0 (the previous revision) and
+ * one of block 1 (the current one), in either order; row i of the
+ * differences is x[cur][j] - x[prev][j], value by value, and *@out holds
+ * pp_variance_components() of the rows / 2 differences in one block.  What
+ * the two runs of a pair share is in no difference.  Returns 0, -EINVAL
+ * (odd @rows, a pair not of one run of each block, n < 2, a non-finite
+ * value), -ENODATA (fewer than two pairs), -ENOMEM.
+ */
+int pp_variance_components_paired(const double *x, size_t rows, size_t n, const unsigned *block,
+				  struct pp_varcomp *out);
+
+/*
+ * --executions auto: kept executions per run from a dimensioning
+ * experiment laid out as for pp_variance_components() (@block: the
+ * revisions), for runs compared in pairs (@paired: the components of the
+ * pairs' differences, pp_variance_components_paired()) or as independent
+ * samples, between_long taken at its upper bound between_long_high, then
+ * pp_executions_per_run().  *@vc holds the components used.  NAN when they
+ * cannot be had.
+ */
+double pp_executions_auto(const double *x, size_t rows, size_t n, const unsigned *block,
+			  bool paired, double run_cost, double exec_cost, struct pp_varcomp *vc);
+
 #endif /* PINPOINT_STATS_H */

@@ -25,6 +25,19 @@
  * of the halves' means.  For independent executions it estimates the
  * within variance; with correlated ones it is larger, and the optimum
  * keeps more executions.
+ *
+ * Which spread between runs counts depends on the design.  With runs in
+ * pairs (duet or paired, schedule.h) a comparison is made on the pairs'
+ * differences, so what a pair's two runs share (the machine's level while
+ * they ran, a slow moment that spans both) is in neither difference and
+ * calls for no more runs; the components that count are those of the
+ * differences, pp_variance_components_paired().  Less spread between pairs
+ * means more executions per run, not fewer: once the runs' own levels
+ * cancel, longer runs are the cheaper way to average what is left.  What
+ * the two runs share within them (executions that do different work, the
+ * same in both revisions) cancels too, and there the optimum keeps fewer.
+ * Shuffled runs are compared as independent samples: the components of
+ * single runs about their revision's mean.
  */
 #include <errno.h>
 #include <math.h>
@@ -115,6 +128,52 @@ out:
 	free(brows);
 	free(rmean);
 	return ret;
+}
+
+int pp_variance_components_paired(const double *x, size_t rows, size_t n, const unsigned *block,
+				  struct pp_varcomp *out)
+{
+	size_t pairs = rows / 2;
+	double *d;
+	int ret;
+
+	if (!x || !block || !out || n < 2 || rows % 2 || !pp_all_finite(x, rows * n))
+		return -EINVAL;
+	for (size_t p = 0; p < pairs; p++)
+		if (block[2 * p] > 1 || block[2 * p + 1] > 1 || block[2 * p] == block[2 * p + 1])
+			return -EINVAL; /* not one run of each revision */
+	if (pairs < 2)
+		return -ENODATA;
+	d = malloc(pairs * n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (size_t p = 0; p < pairs; p++) {
+		size_t cur = block[2 * p] ? 2 * p : 2 * p + 1, prev = 4 * p + 1 - cur;
+
+		for (size_t j = 0; j < n; j++)
+			d[p * n + j] = x[cur * n + j] - x[prev * n + j];
+	}
+	ret = pp_variance_components(d, pairs, n, NULL, out);
+	free(d);
+	return ret;
+}
+
+double pp_executions_auto(const double *x, size_t rows, size_t n, const unsigned *block,
+			  bool paired, double run_cost, double exec_cost, struct pp_varcomp *vc)
+{
+	int err = paired ? pp_variance_components_paired(x, rows, n, block, vc)
+			 : pp_variance_components(x, rows, n, block, vc);
+
+	if (err)
+		return NAN;
+	/*
+	 * The spread between runs at its upper bound: from a few discovery runs
+	 * its estimate is often 0, which sends every run to its end, while too
+	 * few executions a run cost little (a run's cost is flat near the
+	 * optimum, and the runs' own spread is what most sessions are made of).
+	 */
+	vc->between_long = fmax(vc->between_long, vc->between_long_high);
+	return pp_executions_per_run(vc, run_cost, exec_cost);
 }
 
 double pp_executions_per_run(const struct pp_varcomp *vc, double run_cost, double exec_cost)

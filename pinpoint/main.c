@@ -276,6 +276,24 @@ static int find_command(struct pp_session *s, char ***loaded, char **storage)
 	return GO_ON;
 }
 
+/*
+ * --bisect: every step of a bisection compares at the threshold its bad
+ * commit gives (commits.c), unless --precision-threshold was given.
+ */
+static int bisect_threshold(struct pp_options *opt, enum pp_bisect_stage *stage)
+{
+	int code;
+
+	if (!opt->bisect || opt->precision_given)
+		return GO_ON;
+	*stage = PP_BISECT_BAD;
+	code = pp_commits_bisect_bad(opt);
+	if (code)
+		return code;
+	*stage = PP_BISECT_OPTIONS;
+	return GO_ON;
+}
+
 /* The session's work directory, in @buf, removed by a second signal too. */
 static int open_workdir(struct pp_session *s, char *buf, size_t len)
 {
@@ -518,6 +536,8 @@ int main(int argc, char **argv)
 	code = open_revisions(&s);
 	if (code == GO_ON)
 		code = find_command(&s, &loaded, &saved);
+	if (code == GO_ON)
+		code = bisect_threshold(&opt, &stage);
 	if (code == GO_ON)
 		code = open_workdir(&s, workdir, sizeof(workdir));
 	s.started = pp_now();

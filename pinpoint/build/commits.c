@@ -17,10 +17,13 @@
  * Without --precision-threshold, the commits between are compared at half
  * the slowdown BAD was found to have at least (the lower end of its
  * interval, read back from the --history line of BAD's session), when that
- * is above the default: the question is which commit brought the slowdown
- * BAD shows, and an unchanged commit is told from GOOD within a threshold
- * that size in a few rounds, where the default 1 % can take hundreds of
- * runs on a noisy entry.  Then one full session between the last fast and
+ * is above the default (pp_bisect_threshold(), bisect.c): the question is
+ * which commit brought the slowdown BAD shows, and an unchanged commit is
+ * told from GOOD within a threshold that size in a few rounds, where the
+ * default 1 % can take hundreds of runs on a noisy entry.  --bisect takes
+ * its steps' threshold the same way: the bisection's bad commit is checked
+ * out, built and compared with --previous here, once per bisection
+ * (pp_commits_bisect_bad()).  Then one full session between the last fast and
  * the first slow commit names the call.  Without --build-cmd, --current is
  * a CMake build directory of a source tree in the repository: each commit
  * is configured (generator, build type and the user's options of that
@@ -30,12 +33,12 @@
  * --verbose each one's command line is printed); their output goes to
  * stderr as progress, the last one's to stdout.  What git prints and the
  * sessions' --history lines go to a private work directory in $TMPDIR,
- * made and removed as a session's is (workdir.h, signals.h).
+ * made and removed as a session's is (workdir.h, signals.h); --bisect's
+ * BAD line stays under the build root for the later steps.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -48,10 +51,10 @@
 
 #include "core/process.h"
 #include "core/util.h"
+#include "pinpoint/build/bisect.h"
 #include "pinpoint/build/build.h"
 #include "pinpoint/build/cmakecache.h"
 #include "pinpoint/build/commits.h"
-#include "pinpoint/report/history.h"
 #include "pinpoint/log.h"
 #include "pinpoint/session/signals.h"
 #include "pinpoint/build/workdir.h"
@@ -79,6 +82,7 @@ struct commit {
 
 struct range {
 	const struct pp_options *opt;
+	const char *what;    /* the option being run, for messages: --commits or --bisect */
 	char *top;	     /* the repository's work tree */
 	char *rel;	     /* the current directory, relative to it ("" or "sub/dir/") */
 	char *build_cmd;     /* --build-cmd, or the one made for a CMake build directory */
@@ -482,19 +486,23 @@ static int cmake_build_cmd(struct range *g, const struct pp_cmake_cache *c, cons
 	return buf ? 0 : -ENOMEM;
 }
 
-/* The git work tree @in is in, into g->top; -EINVAL after one error line. */
-static int find_work_tree(struct range *g, const char *in)
+/* The git work tree @in is in, into g->top; -EINVAL after one error line unless @quiet. */
+static int find_work_tree(struct range *g, const char *in, bool quiet)
 {
 	char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
 	size_t tl;
 
+	free(g->top);
+	g->top = NULL;
 	if (run_capture(g, argv, in, &g->top) || !g->top || !*g->top) {
-		pr_err("%s is not in a git work tree", in);
+		if (!quiet)
+			pr_err("%s is not in a git work tree", in);
 		return -EINVAL;
 	}
 	tl = strlen(g->top);
 	if (strncmp(in, g->top, tl) || (in[tl] && in[tl] != '/')) {
-		pr_err("%s is not inside its work tree %s", in, g->top);
+		if (!quiet)
+			pr_err("%s is not inside its work tree %s", in, g->top);
 		return -EINVAL;
 	}
 	return 0;
@@ -517,7 +525,7 @@ static int setup(struct range *g, const struct pp_options *opt)
 
 	g->opt = opt;
 	if (!opt->command) {
-		pr_err("--commits needs the benchmark command after '--'");
+		pr_err("%s needs the benchmark command after '--'", g->what);
 		return -EINVAL;
 	}
 	if (!realpath(opt->current, cur)) {
@@ -527,11 +535,15 @@ static int setup(struct range *g, const struct pp_options *opt)
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", cur);
 	if (!opt->build_cmd && (pp_cmake_cache_read(cache, &c) || !c.home)) {
 		pp_cmake_cache_free(&c);
-		pr_err("--commits needs --build-cmd CMD (how each commit is built in its "
-		       "checkout), or --current a CMake build directory");
+		pr_err("%s needs --build-cmd CMD (how each commit is built in its checkout), or "
+		       "--current a CMake build directory%s",
+		       g->what,
+		       opt->bisect ? ", to build the bisection's bad commit (or give "
+				     "--precision-threshold P)"
+				   : "");
 		return -EINVAL;
 	}
-	err = find_work_tree(g, c.home ? c.home : cur);
+	err = find_work_tree(g, c.home ? c.home : cur, false);
 	if (!err && c.home) {
 		const char *src = in_work_tree(g, c.home);
 
@@ -564,35 +576,12 @@ static int setup(struct range *g, const struct pp_options *opt)
 
 /*
  * Without --precision-threshold: the bisection's threshold from BAD's
- * session (the last line the probes wrote so far), half the lower end of
- * its difference's interval, as a percentage of GOOD's entry, when that is
- * above the default.
+ * session, the last line the probes wrote so far (bisect.h).
  */
 static void bisection_threshold(struct range *g)
 {
-	struct pp_history_entry *e = NULL;
-	size_t bad;
-	long n;
-
-	if (g->opt->precision_given)
-		return;
-	n = pp_history_load(g->history, g->opt->entry, &e, &bad);
-	if (n > 0) {
-		const struct pp_history_entry *b = &e[n - 1];
-		double pct = 50.0 * b->diff_low / b->prev_ns;
-
-		if (isfinite(pct) && b->prev_ns > 0 && pct > g->probe_precision) {
-			char low[32];
-
-			g->probe_precision = pct;
-			fprintf(stderr,
-				"pinpoint: BAD is at least %s (%.1f%%) slower than GOOD: while "
-				"bisecting, a commit counts as slower above half of that, %.2f%% "
-				"(--precision-threshold sets it)\n",
-				pp_fmt_ns(b->diff_low, low, sizeof(low)), 2 * pct, pct);
-		}
-	}
-	free(e);
+	if (!g->opt->precision_given)
+		pp_bisect_threshold(g->history, g->opt->entry, &g->probe_precision);
 }
 
 /*
@@ -737,7 +726,10 @@ static int pinpoint_call(const struct range *g)
 static void range_free(struct range *g)
 {
 	if (g->work[0]) {
-		unlink(g->history);
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/%s", g->work, work_files[0]);
+		unlink(path);
 		rmdir(g->work);
 	}
 	for (size_t i = 0; i < g->n; i++) {
@@ -754,7 +746,7 @@ static void range_free(struct range *g)
 
 int pp_commits_run(const struct pp_options *opt)
 {
-	struct range g = {.opt = opt};
+	struct range g = {.opt = opt, .what = "--commits"};
 	int code;
 
 	pp_signals_catch(&commits_stop);
@@ -769,4 +761,188 @@ int pp_commits_run(const struct pp_options *opt)
 		code = pinpoint_call(&g);
 	range_free(&g);
 	return code;
+}
+
+/*
+ * --bisect: the bisection in progress in the work tree, its BAD in @hash
+ * and the git directory that keeps its files (one per worktree) in @dir;
+ * -ENOENT when there is none.  BAD is the first commit its log
+ * (BISECT_LOG) names with the bad term (BISECT_TERMS: "bad" unless `git
+ * bisect start --term-new` named it otherwise): the one the bisection
+ * started from, whichever step runs.
+ */
+static int bisection_bad(const struct range *g, char *dir, size_t len, char hash[41])
+{
+	char *argv[] = {"git", "rev-parse", "--absolute-git-dir", NULL};
+	char path[PATH_MAX + 16], term[64] = "", prefix[80], *out = NULL, *line = NULL;
+	size_t cap = 0, pl;
+	int err = -ENOENT;
+	FILE *f;
+
+	if (run_capture(g, argv, g->top, &out) || !out ||
+	    snprintf(dir, len, "%s", out) >= (int)len) {
+		free(out);
+		return -ENOENT;
+	}
+	free(out);
+	snprintf(path, sizeof(path), "%s/BISECT_TERMS", dir);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(term, sizeof(term), f))
+			term[strcspn(term, "\r\n")] = 0;
+		fclose(f);
+	}
+	pl = (size_t)snprintf(prefix, sizeof(prefix), "# %s: [", *term ? term : "bad");
+	snprintf(path, sizeof(path), "%s/BISECT_LOG", dir);
+	if (!(f = fopen(path, "re")))
+		return -ENOENT;
+	while (err && getline(&line, &cap, f) > 0)
+		if (!strncmp(line, prefix, pl) && strspn(line + pl, "0123456789abcdef") == 40 &&
+		    line[pl + 40] == ']') {
+			memcpy(hash, line + pl, 40);
+			hash[40] = 0;
+			err = 0;
+		}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/*
+ * Where BAD's session line is kept for the steps of this bisection, under
+ * the build root beside the worktrees: one file per bisection (the git
+ * directory, and when `git bisect start` wrote BISECT_START), GOOD, entry
+ * and BAD, so that a new bisection, or the same one against another GOOD,
+ * measures again.
+ */
+static int bad_line_path(const struct range *g, const char *dir, const char *bad, char *path,
+			 size_t len)
+{
+	char start[PATH_MAX + 16], good[PATH_MAX], *key = NULL;
+	struct stat st;
+	int n;
+
+	snprintf(start, sizeof(start), "%s/BISECT_START", dir);
+	if (stat(start, &st) || !realpath(g->opt->previous, good))
+		return -ENOENT;
+	if (asprintf(&key, "%s\n%llu %lld.%09ld\n%s\n%s\n%s", dir, (unsigned long long)st.st_ino,
+		     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, good, g->opt->entry,
+		     bad) < 0)
+		return -ENOMEM;
+	n = snprintf(path, len, "%s/bisect-%016llx.jsonl", g->root,
+		     (unsigned long long)pp_str_hash(key));
+	free(key);
+	return n < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+/* BAD checked out and compared with --previous, its line appended to g->history. */
+static int measure_bad(struct range *g, struct commit *bad)
+{
+	int st;
+
+	bad->subject = subject_of(g, bad->hash);
+	fprintf(stderr,
+		"pinpoint: the bisection's bad commit %.12s %s: comparing it with --previous %s "
+		"once, for the threshold of every step\n",
+		bad->hash, bad->subject, g->opt->previous);
+	st = checkout(g, bad);
+	if (!st)
+		st = run_session(g, g->opt->previous, bad->dir, true);
+	if (st == -EINTR || commits_stop || st == PP_EXIT_INTERRUPTED)
+		return PP_EXIT_INTERRUPTED;
+	if (st == PP_EXIT_REGRESSION)
+		return GO_ON;
+	unlink(g->history); /* the next step measures it again */
+	if (st == PP_EXIT_NO_REGRESSION)
+		pr_err("the bisection's bad commit %.12s is not slower than --previous %s by the "
+		       "threshold: nothing to bisect (--precision-threshold P bisects without it)",
+		       bad->hash, g->opt->previous);
+	else if (st == PP_EXIT_UNDECIDED)
+		pr_err("the bisection's bad commit %.12s could not be told from --previous %s "
+		       "within its runs: give --precision-threshold P (about half its slowdown)",
+		       bad->hash, g->opt->previous);
+	else
+		pr_err(
+		    "the bisection's bad commit %.12s could not be compared with --previous %s "
+		    "(it does not build or cannot be measured: see above); --precision-threshold "
+		    "P bisects without it",
+		    bad->hash, g->opt->previous);
+	return st == PP_EXIT_MEASUREMENT ? st : PP_EXIT_USAGE;
+}
+
+/*
+ * A step of the bisection: BAD's line for this bisection, measured on the
+ * first step that finds none, read back on the others, then the threshold.
+ */
+static int bad_threshold(struct range *g, struct pp_options *opt)
+{
+	char dir[PATH_MAX];
+	struct commit bad = {0};
+	double pct = opt->precision;
+	int code = GO_ON, st;
+
+	if (bisection_bad(g, dir, sizeof(dir), bad.hash)) {
+		pr_warn("no git bisection with a bad commit is in progress in %s: the commit is "
+			"compared at --precision-threshold's default, %g%%",
+			g->top, opt->precision);
+		return GO_ON;
+	}
+	if (opt->no_build) {
+		pr_err(
+		    "--bisect builds the bisection's bad commit to measure it once, which "
+		    "--no-build excludes: give --precision-threshold P (about half its slowdown)");
+		return PP_EXIT_USAGE;
+	}
+	if (setup(g, opt))
+		return PP_EXIT_USAGE;
+	if (bad_line_path(g, dir, bad.hash, g->history, sizeof(g->history))) {
+		pr_err("no place for the bisection's bad commit's figures under %s", g->root);
+		return PP_EXIT_USAGE;
+	}
+	g->probe_precision = opt->precision;
+	st = pp_bisect_threshold(g->history, opt->entry, &pct);
+	if (st != PP_EXIT_REGRESSION) {
+		unlink(g->history); /* none, or one the last measurement left unfinished */
+		code = measure_bad(g, &bad);
+		if (code == GO_ON)
+			st = pp_bisect_threshold(g->history, opt->entry, &pct);
+	}
+	if (code == GO_ON && st != PP_EXIT_REGRESSION) {
+		pr_err("the bisection's bad commit %.12s: no figures in %s", bad.hash, g->history);
+		code = PP_EXIT_MEASUREMENT;
+	}
+	opt->precision = pct;
+	free(bad.subject);
+	free(bad.dir);
+	return code;
+}
+
+int pp_commits_bisect_bad(struct pp_options *opt)
+{
+	struct range g = {.opt = opt, .what = "--bisect"};
+	struct pp_cmake_cache c = {0};
+	char cur[PATH_MAX] = "", cache[PATH_MAX + 16];
+	int code;
+
+	pp_signals_catch(&commits_stop);
+	code = open_workdir(&g);
+	if (code != GO_ON)
+		goto out;
+	/* the work tree setup() finds, without its messages: none is no bisection */
+	if (realpath(opt->current, cur)) {
+		snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", cur);
+		if (opt->build_cmd || pp_cmake_cache_read(cache, &c) || !c.home)
+			pp_cmake_cache_free(&c);
+	}
+	if (!*cur || find_work_tree(&g, c.home ? c.home : cur, true)) {
+		pr_warn("%s is not in a git work tree: no bisection, the commit is compared at "
+			"--precision-threshold's default, %g%%",
+			opt->current, opt->precision);
+		code = GO_ON;
+		goto out;
+	}
+	code = bad_threshold(&g, opt);
+out:
+	pp_cmake_cache_free(&c);
+	range_free(&g);
+	return code == GO_ON ? 0 : code;
 }

@@ -18,4 +18,18 @@
  */
 int pp_commits_run(const struct pp_options *opt);
 
+/*
+ * --bisect without --precision-threshold, one step of a `git bisect` of
+ * the work tree of --current: sets opt->precision to the threshold of every
+ * step (pp_bisect_threshold()) from the bisection's bad commit, compared
+ * with --previous once per bisection as --commits compares BAD with GOOD
+ * (checked out and built under the build root, a --depth 0 session), its
+ * --history line kept under the build root for the later steps.  Returns 0
+ * to go on (opt->precision left alone, after a warning, outside a
+ * bisection), else an exit status after one error line: 2 when BAD is not
+ * slower, stays undecided or cannot be built, or the command line cannot
+ * build it; 3 when it cannot be measured; 130 when interrupted.
+ */
+int pp_commits_bisect_bad(struct pp_options *opt);
+
 #endif /* PINPOINT_COMMITS_H */

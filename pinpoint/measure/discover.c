@@ -161,12 +161,18 @@ out:
 /*
  * --executions auto: the execution after which runs end, from the discovery
  * runs' executions skip..n-1 (0: runs go to their end).  Kept executions per
- * run are the two-stage optimum (pp_executions_per_run), at least
+ * run are the two-stage optimum (pp_executions_auto), at least
  * PP_MIN_KEPT; a run's cost besides them is its wall time outside the
- * entry plus its warm-up.
+ * entry plus its warm-up.  When the session's runs go in pairs (@paired:
+ * duet or paired), the spread that counts is that of the pairs'
+ * differences, since what both runs of a pair share cancels in the
+ * comparison.  The discovery runs alternate, so that runs 2i and 2i + 1
+ * are one of each revision one after the other (discover_more), a pair as
+ * --runs paired makes them; duet pairs, run at the same time, share more
+ * than these runs can show.
  */
 static unsigned long long auto_stop(const struct pp_disc *d, size_t nd, size_t n,
-				    unsigned long long skip, unsigned long long count)
+				    unsigned long long skip, unsigned long long count, bool paired)
 {
 	size_t kept = n > skip ? n - (size_t)skip : 0;
 	double *x = NULL, exec = 0, other = 0, k;
@@ -190,20 +196,13 @@ static unsigned long long auto_stop(const struct pp_disc *d, size_t nd, size_t n
 		exec += (double)e->total_ns / (double)e->count / (double)nd;
 		other += fmax(0.0, wall_ns - (double)e->total_ns) / (double)nd;
 	}
-	if (pp_variance_components(x, nd, kept, block, &vc))
+	k = pp_executions_auto(x, nd, kept, block, paired, other + (double)skip * exec, exec, &vc);
+	if (isnan(k))
 		goto out;
-	/*
-	 * The spread between runs at its upper bound: from a few discovery runs
-	 * its estimate is often 0, which sends every run to its end, while too
-	 * few executions a run cost little (a run's cost is flat near the
-	 * optimum, and the runs' own spread is what most sessions are made of).
-	 */
-	vc.between_long = fmax(vc.between_long, vc.between_long_high);
-	k = pp_executions_per_run(&vc, other + (double)skip * exec, exec);
-	pr_dbg("executions: sd %.0f ns within runs (%.0f ns over runs' halves), %.0f ns between "
-	       "runs (%.0f%% upper bound), %.0f ns a run besides its executions, %.0f ns an "
+	pr_dbg("executions: sd %.0f ns within %s (%.0f ns over halves), %.0f ns between them "
+	       "(%.0f%% upper bound), %.0f ns a run besides its executions, %.0f ns an "
 	       "execution: %.1f executions per run after the warm-up",
-	       sqrt(vc.within), sqrt(vc.within_long),
+	       sqrt(vc.within), paired ? "the pairs' differences" : "runs", sqrt(vc.within_long),
 	       vc.between_long > 0 ? sqrt(vc.between_long) : 0.0, 100 * PP_VARCOMP_HIGH, other,
 	       exec, k);
 	if (isfinite(k)) {
@@ -236,7 +235,7 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 	s->entry_skip = skip;
 	s->entry_count = count;
 	if (s->opt->executions == PP_EXECUTIONS_AUTO) {
-		s->entry_stop = auto_stop(d, nd, n, skip, count);
+		s->entry_stop = auto_stop(d, nd, n, skip, count, s->opt->runs != PP_RUNS_SHUFFLED);
 	} else if (s->opt->executions != PP_EXECUTIONS_ALL) {
 		if ((unsigned long long)s->opt->executions <= skip) {
 			pr_err(
@@ -357,7 +356,11 @@ fail:
 	return err;
 }
 
-/* More runs, alternately, when the entry runs often enough in each for the rules. */
+/*
+ * More runs, alternately, when the entry runs often enough in each for the
+ * rules: after the first two (previous, current), pairs of either order,
+ * runs 2i and 2i + 1 one of each revision (auto_stop's pairs).
+ */
 static int discover_more(struct pp_session *s, struct pp_disc *d, size_t *nd, double *slowest)
 {
 	if (d[0].res.slots[0].count < 3 * PP_WARMUP_BATCH ||

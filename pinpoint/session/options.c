@@ -256,7 +256,8 @@ static const struct pp_option_desc options[] = {
      .help = "use the build directories as they are, build nothing"},
     {"bisect", 0, &type_flag, FIELD(bisect), .flags = PP_OPT_LOCAL,
      .help = "exit status for `git bisect run`: 0 good, 1 bad (slower), 125 skip (no build, "
-	     "no decision), 128 abort"},
+	     "no decision), 128 abort; without --precision-threshold every step compares at "
+	     "half the slowdown of the bisection's bad commit, measured once"},
     {"commits", 0, &type_range, FIELD(commits), .arg = "GOOD..BAD", .flags = PP_OPT_LOCAL,
      .help = "find the first commit of a git range that made FUNC slower, then the call"},
     {"history", 0, &type_string, FIELD(history), .arg = "FILE", .what = "file name",

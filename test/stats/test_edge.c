@@ -96,6 +96,66 @@ static void bad_input(void)
 	CHECK(isnan(pp_executions_per_run(NULL, 1, 1)), "k: NULL");
 }
 
+/*
+ * --executions auto for runs in pairs (pp_executions_auto): what the two
+ * runs of a pair share cancels in their difference.  Eight runs of eight
+ * executions, revisions 0 1 1 0 0 1 1 0 (runs 2i, 2i + 1 a pair, as the
+ * discovery runs), value j of run r = 1000 + 10 * revision + shared[r / 2]
+ * + own[r] + trend * j + ((3j + 5r) % 7 - 3).  Reference values:
+ * executions_auto_ref.py (numpy and scipy, the components by hand).
+ */
+static void fill_runs(double x[64], const double shared[4], double trend, const double own[8])
+{
+	static const unsigned rev[8] = {0, 1, 1, 0, 0, 1, 1, 0};
+
+	for (int r = 0; r < 8; r++)
+		for (int j = 0; j < 8; j++)
+			x[r * 8 + j] = 1000 + 10.0 * rev[r] + shared[r / 2] + own[r] + trend * j +
+				       (double)((3 * j + 5 * r) % 7 - 3);
+}
+
+static void executions_auto(void)
+{
+	static const unsigned rev[8] = {0, 1, 1, 0, 0, 1, 1, 0},
+			      unpaired[8] = {0, 1, 1, 1, 0, 1, 1, 0};
+	static const double run_effect[4] = {0, 40, -30, 60}, no_effect[4] = {0, 0, 0, 0};
+	static const double small[8] = {0.5, -0.5, 0, 1, -1, 0.5, 0, -0.5},
+			    own[8] = {4, -3, 2, -5, 1, 5, -2, 3};
+	struct pp_varcomp vc;
+	double x[64], paired, single;
+
+	/* A large run effect both runs of a pair share: it is most of the spread
+	 * between single runs, which asks for more runs and as few executions as
+	 * can be; in the pairs' differences it cancels, and what is left between
+	 * pairs is small beside the executions' noise, which longer runs average. */
+	fill_runs(x, run_effect, 0, small);
+	paired = pp_executions_auto(x, 8, 8, rev, true, 200, 1, &vc);
+	single = pp_executions_auto(x, 8, 8, rev, false, 200, 1, &vc);
+	CHECK_CLOSE("shared run effect", "paired k", paired, 20.754052075558143, 1e-9, 0);
+	CHECK_CLOSE("shared run effect", "unpaired k", single, 0.31634737809543656, 1e-9, 0);
+	CHECK(paired > 10 * single, "shared run effect: paired k %g, unpaired %g", paired, single);
+	/* Executions that slow down through the run alike in both revisions: a
+	 * spread within runs that cancels in the differences, while the runs'
+	 * own levels add up in them: fewer executions for pairs. */
+	fill_runs(x, no_effect, 3, own);
+	paired = pp_executions_auto(x, 8, 8, rev, true, 200, 1, &vc);
+	single = pp_executions_auto(x, 8, 8, rev, false, 200, 1, &vc);
+	CHECK_CLOSE("shared trend", "paired k", paired, 2.6310447453706352, 1e-9, 0);
+	CHECK_CLOSE("shared trend", "unpaired k", single, 115.07992593493543, 1e-9, 0);
+	CHECK(paired < single / 10, "shared trend: paired k %g, unpaired %g", paired, single);
+
+	/* Pairs of one run of each revision, two or more of them. */
+	CHECK(pp_variance_components_paired(x, 8, 8, unpaired, &vc) == -EINVAL,
+	      "paired varcomp: a pair of two current runs");
+	CHECK(pp_variance_components_paired(x, 7, 8, rev, &vc) == -EINVAL,
+	      "paired varcomp: odd rows");
+	CHECK(pp_variance_components_paired(x, 2, 8, rev, &vc) == -ENODATA,
+	      "paired varcomp: one pair");
+	CHECK(pp_variance_components_paired(x, 8, 1, rev, &vc) == -EINVAL, "paired varcomp: n=1");
+	CHECK(isnan(pp_executions_auto(x, 8, 8, unpaired, true, 200, 1, &vc)),
+	      "auto: no pairs, no k");
+}
+
 static int all_finite(const struct pp_comparison *c)
 {
 	return isfinite(c->diff.centre) && isfinite(c->diff.low) && isfinite(c->diff.high) &&
@@ -466,6 +526,7 @@ int main(int argc, char **argv)
 	formats();
 	warmup_trim(r);
 	paired(r);
+	executions_auto();
 	gsl_rng_free(r);
 	return report(argv[0]);
 }
