@@ -374,7 +374,12 @@ def replace_demo_block(readme, lines):
 #    measured again for further contributors (a second line of the same
 #    part): their verdicts are masked, when they are verdicts pinpoint
 #    prints (verdict_words()).  The chain's steps are SLOWER in both.
-#  - "Runs:" adds "; N stayed undecided" and "; N were left open" for those.
+#  - "Runs:" adds "; N stayed undecided" and "; N was/were left open" for those,
+#    and says whether each pair's runs ran at the same time on two CPUs
+#    (duet) or one after the other, which a loaded machine decides.
+#  - a share above 100 % is marked with the rest of its function beside it,
+#    and a part the probes' calibration could move by half the threshold
+#    "probe cost uncertain": both depend on the runs' noise, on any line.
 #  - "Time:" adds ", linking the layouts N s", and "Layouts:" leaves out
 #    "(all reused from an earlier session)", when this session linked the
 #    layouts: whether an earlier one did depends on the cache, not the demo.
@@ -399,6 +404,13 @@ def replace_demo_block(readme, lines):
 NUMBER = re.compile(r"(?<![\w.:])(?:[+-]inf\b|[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
                     r"(?: ?(?:ns|us|ms|s)\b|%)?)")
 SOURCE_PATH = re.compile(r"\S*(/demo/\w+/demo\.c)")
+# marks whose presence depends on how the runs fell, on any line: a share
+# above 100 % (its centre over 1 by noise), and a part the calibration's
+# error could move by half the threshold
+RUN_MARK = re.compile(r"  \[(?:above # %: [^\[\]]*(?:\[[^\]]*\])?|probe cost uncertain: [^\]]*)\]")
+# how the pairs ran: at the same time on two CPUs when two are free, else one
+# after the other (a loaded machine)
+RUNS_HOW = re.compile(r"Each pair's two runs ran [^.]*\.|The runs ran one at a time [^.]*\.")
 OFF_CHAIN_MARK = re.compile(r"  (?:\[(?:left open|undecided|layout-sensitive)\b[^\]]*\]|"
                             r"\(contributor #\))")
 
@@ -408,6 +420,8 @@ def mask(line):
     after a number made "(s)", and the clone's path made CLONE."""
     line = SOURCE_PATH.sub(CLONE + r"\1", line)
     line = NUMBER.sub("#", line)
+    line = RUN_MARK.sub("", line)
+    line = RUNS_HOW.sub("<how the pairs ran>", line)
     return re.sub(r"# (look|comparison|run)s?\b", r"# \1(s)", line)
 
 
@@ -471,7 +485,8 @@ def summary_forms(parts):
         if line.startswith("Layout spread: "):
             continue
         line = mask(line)
-        line = line.replace("; # stayed undecided", "").replace("; # were left open", "")
+        line = line.replace("; # stayed undecided", "")
+        line = line.replace("; # were left open", "").replace("; # was left open", "")
         line = line.replace(", linking the layouts #", "")
         line = line.replace(" (all reused from an earlier session)", "")
         out.append(line)

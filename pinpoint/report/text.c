@@ -114,8 +114,14 @@ static void print_left_in(FILE *f, const struct pp_node *n)
 	static const char *const rev[2] = {"previous", "current"};
 	char a[32], b[32], c[32], d[32];
 
-	if (!isfinite(n->left_in[0].centre) && !isfinite(n->left_in[1].centre))
+	if (!isfinite(n->left_in[0].centre) && !isfinite(n->left_in[1].centre)) {
+		fprintf(
+		    f,
+		    "; probe cost left in: not measured, no run timed it with nothing armed inside "
+		    "(%s taken out, %s)",
+		    pp_fmt_ns(n->removed[0], a, 32), pp_fmt_ns(n->removed[1], b, 32));
 		return;
+	}
 	fprintf(f, "; probe cost left in:");
 	for (int r = 0; r < 2; r++) {
 		const struct pp_interval *l = &n->left_in[r];
@@ -351,7 +357,7 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 	if (o->nundecided)
 		fprintf(f, "; %u stayed undecided", o->nundecided);
 	if (o->nleft)
-		fprintf(f, "; %u were left open", o->nleft);
+		fprintf(f, "; %u %s left open", o->nleft, o->nleft == 1 ? "was" : "were");
 	fprintf(f, ".  %s\n", o->runs_sentence);
 	print_time(f, o);
 }
