@@ -114,15 +114,17 @@ int pp_ratio_interval(const double *xa, const double *xb, size_t nx, const doubl
 
 /*
  * The share of paired runs: pair i's differences (current less previous) of
- * a part, @a[i], and of its whole, @b[i], measured in the same two runs,
- * each held within its outer Tukey fences (three interquartile ranges
- * beyond its quartiles); centre mean(a) / mean(b), Fieller's interval at
- * @confidence from the pairs (z from 30 pairs, else Student's t on n - 1 df).  With @unit (the
- * code-layout unit of each pair, NULL: none) and two units or more holding
- * more than one pair somewhere, the union with the same interval from the
- * units' mean differences (k - 1 df), as a verdict's interval is the union
- * of its runs' and its layouts' (stats_ratio.c).  Returns 0, -EINVAL (fewer
- * than 2 pairs, a non-finite value, bad confidence), -ENOMEM, -EDOM.
+ * a part, @a[i], and of its whole, @b[i], measured in the same two runs;
+ * over the pairs whose @b lies within its outer Tukey fences (three
+ * interquartile ranges beyond its quartiles: the same pairs for every part
+ * of one whole, so the shares still add up), centre mean(a) / mean(b) and
+ * Fieller's interval at @confidence (z from 30 pairs, else Student's t on
+ * n - 1 df).  With @unit (the code-layout unit of each pair, NULL: none)
+ * and two units or more holding more than one pair somewhere, the union
+ * with the same interval from the units' mean differences (k - 1 df), as
+ * a verdict's interval is the union of its runs' and its layouts'
+ * (stats_ratio.c).  Returns 0, -EINVAL (fewer than 2 pairs kept, a
+ * non-finite value, bad confidence), -ENOMEM, -EDOM.
  */
 int pp_ratio_paired(const double *a, const double *b, const unsigned *unit, size_t n,
 		    double confidence, struct pp_interval *out);

@@ -10,6 +10,7 @@ status 1; "SKIP: ..." and exit status 77 (ctest's SKIP_RETURN_CODE); else
 "PASS: SCENARIO".
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -220,13 +221,20 @@ def load_report(path, schema, p):
 
 def check_parts_within(report, p):
     """No part above its function: in every function the tree accounts, each
-    part's mean over the runs that measured them together is at most its
-    whole's mean in those runs, 10 % slack, in both revisions.  A part above
-    its whole is the probes' cost taken out wrongly (too much from the
-    whole, too little from the part), whatever the CPU.  Not where
-    executions were abandoned (longjmp, exceptions): an abandoned execution
-    of the whole is not counted while the calls it finished are, which the
-    report says ("executions were abandoned")."""
+    part's mean over the runs that measured them together is at most the
+    function's time, 10 % slack (and a quarter of the probes' cost taken
+    out of the part), in both revisions, unless the report marks the part
+    "probe cost uncertain" (the calibration's error, as the function's
+    runs measured it, could move it by half the threshold).  The function's time is
+    its mean with nothing armed inside it (clean_ns) where runs measured it
+    so, else its whole's mean measured with its parts.  Taking out too
+    much of the probes' cost only makes a part smaller, and the whole,
+    which holds the part's own probes too, smaller still: a part above the
+    clean function is one that kept probe cost the calibration missed, on
+    whatever CPU.  Not where executions were abandoned (longjmp,
+    exceptions): an abandoned execution of the whole is not counted while
+    the calls it finished are, which the report says ("executions were
+    abandoned")."""
     if any(r.get("lost_executions") for r in report.get("runs", [])):
         return
     by_id = {n["id"]: n for n in report.get("tree", [])}
@@ -234,21 +242,31 @@ def check_parts_within(report, p):
         acc = n.get("accounting")
         if not acc:
             continue
+        name = n["function"] if n["kind"] == "entry" else n.get("callee", n["function"])
         for part in acc["parts"]:
             node = by_id.get(part["node"], {})
-            if node.get("kind") == "remainder":
+            # a part the report marks: its figure is as good as the
+            # calibration, and the report says so
+            if node.get("kind") == "remainder" or part.get("probe_cost_uncertain"):
                 continue
             for r, rev in enumerate(("previous", "current")):
-                whole, v = acc["whole_mean_ns"][r], part["mean_ns"][r]
-                if whole is None or v is None:
+                clean, v = acc["clean_ns"][r], part["mean_ns"][r]
+                whole = max(x for x in (clean, acc["whole_mean_ns"][r], -math.inf)
+                            if x is not None)
+                if whole == -math.inf or v is None:
                     continue
-                if v > 1.10 * whole + 1.0:
-                    fail("%s revision: part %d (%s %s) of %s is %.0f ns, above its function's "
-                      "whole %.0f ns measured with it" % (rev, part["node"], node.get("kind"),
-                                                         node.get("callee", ""), n["function"]
-                                                         if n["kind"] == "entry" else
-                                                         n.get("callee", n["function"]), v, whole),
-                         p)
+                # and a quarter of the probes' cost taken out of the part: the
+                # calibration's error where the processor overlaps probes with
+                # the program (bench/README.md: about 25 %), which a function of
+                # a few ns a call (hotcalls.c's step, 1.5 ns) cannot hide
+                removed = (part.get("probe_cost_removed_ns") or [None, None])[r] or 0.0
+                if v > 1.10 * whole + 0.25 * abs(removed) + 1.0:
+                    fail("%s revision: part %d (%s %s) of %s is %.0f ns, above the function's "
+                         "%.0f ns (%s; %.0f ns of probes taken out of the part)"
+                         % (rev, part["node"], node.get("kind"), node.get("callee", ""), name,
+                            v, whole,
+                            "clean" if whole == clean else "its whole measured with it",
+                            removed), p)
 
 
 def scenario_main(ap, namespace, call=None):

@@ -24,9 +24,9 @@ code solves, so the two are independent.  Lines:
   ratio NX NY CONF  XA... XB... YA... YB...  CENTRE LOW HIGH   (inf for an open end)
 
 Runs in pairs (pp_ratio_paired): the pairs' differences a_i and b_i of a
-part and its whole, each first held within Tukey's outer fences (3 IQR beyond
-its quartiles, numpy.percentile's default linear rule, R's type 7), one
-sample of N: the same set with var from numpy's
+part and its whole, over the pairs whose b_i lies within b's outer Tukey
+fences (3 IQR beyond its quartiles, numpy.percentile's default linear
+rule, R's type 7), one sample of N: the same set with var from numpy's
 covariance matrix of (a, b) over N, q from N (z from 30 pairs, else t on
 N - 1 df); with units (code layouts, K of them, each pair's unit given),
 also the set from the K units' mean differences (q from K), and the union
@@ -138,17 +138,19 @@ def paired_cases():
         yield n, k, conf, a, b, unit
 
 
-def fenced(v):
-    q1, q3 = np.percentile(v, [25, 75])
-    return np.clip(v, q1 - 3.0 * (q3 - q1), q3 + 3.0 * (q3 - q1))
+def within_fences(b):
+    q1, q3 = np.percentile(b, [25, 75])
+    return (b >= q1 - 3.0 * (q3 - q1)) & (b <= q3 + 3.0 * (q3 - q1))
 
 
 def union_paired(a, b, unit, k, conf):
-    a, b = fenced(a), fenced(b)
+    keep = within_fences(b)
+    a, b, unit = a[keep], b[keep], unit[keep]
     c, lo, hi = fieller_paired(a, b, conf)
     if k >= 2:
-        ua = np.array([np.mean(a[unit == u]) for u in range(k)])
-        ub = np.array([np.mean(b[unit == u]) for u in range(k)])
+        units = [u for u in range(k) if np.any(unit == u)]
+        ua = np.array([np.mean(a[unit == u]) for u in units])
+        ub = np.array([np.mean(b[unit == u]) for u in units])
         _, ulo, uhi = fieller_paired(ua, ub, conf)
         lo, hi = min(lo, ulo), max(hi, uhi)
     return c, lo, hi
