@@ -27,8 +27,10 @@
  * gets one such check, whose armed path runs a copy of the call between its
  * enter and exit (insert_call_probe): one check per call instead of two
  * (expat 1.090x -> 1.071x of the plain build's CPU time, brotli 1.036x ->
- * 1.025x, bench/README.md).  An invoke, and a call LLVM must not duplicate,
- * keep an enter before and an exit after.  The
+ * 1.025x, bench/README.md).  An indirect call always gets the check, never
+ * sleds: its armed path passes the target to the runtime before the enter
+ * probe (build_target_note, abi.h 5.).  An invoke, and a call LLVM must not
+ * duplicate, keep an enter before and an exit after.  The
  * points are collected in program order first, then probed from the last
  * to the first: each split then only moves what lies between two points.
  * Part of the pass plugin (clang -fpass-plugin=pinpoint-pass.so, or

@@ -63,23 +63,22 @@ int main(int argc, char **argv)
 // LIST: addrs 4
 
 // IR-LABEL: define internal i64 @apply.pinpoint(
-// IR: %[[T:[0-9]+]] = bitcast i64 (i8*)* %0 to i8*
-// IR-NEXT: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09movq $2, %rax\0A\09call *__pinpoint_target_r11@GOTPCREL(%rip)", "i,i,r,~{rax},~{r10},~{r11},{{.*}}"({{.*}}@__pinpoint_fn_apply {{.*}}, i32 1, i8* %[[T]])
+// IR: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09movq $2, %rax\0A\09call *__pinpoint_target_r11@GOTPCREL(%rip)", "i,i,r,~{rax},~{r10},~{r11},{{.*}}"({{.*}}@__pinpoint_fn_apply{{.*}}, i32 1, {{i8\*|ptr}} %{{[0-9]+}})
 // IR-NEXT: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_enter_r11
 // IR-NEXT: call i64 %0(
 // IR-NEXT: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09movl $$${1:c}, %r10d\0A\09call *__pinpoint_exit_r11
 // IR: call i64 %0(
 // IR: define linkonce_odr hidden void @__pinpoint_module_init()
-// IR: call void @__pinpoint_register_addrs(i8* @__start_pinpoint_addrs, i8* @__stop_pinpoint_addrs)
+// IR: call void @__pinpoint_register_addrs({{.*}}@__start_pinpoint_addrs, {{.*}}@__stop_pinpoint_addrs)
 // IR: define linkonce_odr hidden void @__pinpoint_module_fini()
 // IR-NEXT: call void @__pinpoint_unregister_addrs(
 
 // Each function's record and address, linked to its section.
 // RUN: %ppcc -O2 -fno-inline -S -emit-llvm %s -o - | %FileCheck --check-prefix=ADDRS %s
-// ADDRS: @__pinpoint_addr_twice = private global { i8*, i8* } { i8* bitcast ({{.*}}@__pinpoint_fn_twice to i8*), i8* bitcast (i64 (i8*)* @twice to i8*) }, section "pinpoint_addrs", align 8, !associated ![[TW:[0-9]+]]
+// ADDRS: @__pinpoint_addr_twice = private global { {{i8\*|ptr}}, {{i8\*|ptr}} } { {{.*}}@__pinpoint_fn_twice{{.*}}, {{.*}}@twice{{( to i8\*\))?}} }, section "pinpoint_addrs", align 8, !associated ![[TW:[0-9]+]]
 // ADDRS: @__start_pinpoint_addrs = extern_weak hidden global i8
-// ADDRS: ![[TW]] = !{i64 (i8*)* @twice}
+// ADDRS: ![[TW]] = !{{{.*}}@twice}
 
 // IR-CALL-LABEL: define internal i64 @apply.pinpoint(
-// IR-CALL: call void @__pinpoint_target(i8* bitcast ({{.*}}@__pinpoint_fn_apply to i8*), i32 1, i8* %{{[0-9]+}})
+// IR-CALL: call void @__pinpoint_target({{.*}}@__pinpoint_fn_apply{{.*}}, i32 1, {{i8\*|ptr}} %{{[0-9]+}})
 // IR-CALL-NEXT: call preserve_mostcc void @__pinpoint_enter_fast(
