@@ -391,6 +391,146 @@ static int parse_slot(struct pp_results *res, struct line *l)
 	return 0;
 }
 
+static const char *const target_kinds[] = {
+    [PP_TGT_FN] = PP_RES_TARGET_FN,
+    [PP_TGT_SYM] = PP_RES_TARGET_SYM,
+    [PP_TGT_EXT] = PP_RES_TARGET_EXT,
+    [PP_TGT_OTHER] = PP_RES_TARGET_OTHER,
+};
+
+const char *pp_target_kind_name(enum pp_target_kind k)
+{
+	return (unsigned)k < sizeof(target_kinds) / sizeof(target_kinds[0]) ? target_kinds[k] : "?";
+}
+
+/* "0x" and 1 to 16 hexadecimal digits. */
+static int parse_hex(const struct field *f, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (f->len < 3 || f->len > 18 || f->s[0] != '0' || f->s[1] != 'x')
+		return -1;
+	for (size_t i = 2; i < f->len; i++) {
+		int d = pp_spec_hex(f->s[i]);
+
+		if (d < 0)
+			return -1;
+		v = v << 4 | (unsigned)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A percent-encoded value (protocol.h), decoded into a new string. */
+static int decode_field(const struct field *f, char **out)
+{
+	char *s;
+
+	if (*out)
+		return -EBADMSG; /* given twice */
+	s = malloc(f->len + 1);
+	if (!s)
+		return -ENOMEM;
+	if (pp_spec_decode(f->s, f->len, s, f->len + 1) <= 0) {
+		free(s);
+		return -EBADMSG;
+	}
+	*out = s;
+	return 0;
+}
+
+static void free_target(struct pp_target_result *t)
+{
+	free(t->name);
+	free(t->file);
+	free(t->module);
+}
+
+/* target SLOT KIND ADDR [name=N] [file=F] [module=M] count=C total_ns=T ... */
+static int parse_target_fields(struct pp_results *res, struct line *l, struct pp_target_result *t,
+			       struct pp_slot_result **slot)
+{
+	struct field f;
+	unsigned seen = 0;
+	uint64_t v;
+	int r;
+
+	if (next_field(l, &f) != 1 || parse_u64(&f, UINT_MAX, &v) || !res->nslots ||
+	    v != res->nslots - 1)
+		return -EBADMSG; /* after its slot's record */
+	*slot = &res->slots[v];
+	if (next_field(l, &f) != 1)
+		return -EBADMSG;
+	for (t->kind = 0; t->kind <= PP_TGT_OTHER && !is(&f, target_kinds[t->kind]); t->kind++)
+		;
+	if (t->kind > PP_TGT_OTHER || next_field(l, &f) != 1 || parse_hex(&f, &t->addr) ||
+	    (t->kind == PP_TGT_OTHER) != (t->addr == 0))
+		return -EBADMSG;
+	while ((r = next_field(l, &f)) == 1) {
+		struct field val;
+		uint64_t *num = NULL;
+		char **str = NULL;
+		unsigned bit = 0;
+
+		if (split_pair(&f, &f, &val))
+			return -EBADMSG;
+		if (is(&f, PP_RES_NAME))
+			str = &t->name;
+		else if (is(&f, PP_RES_FILE))
+			str = &t->file;
+		else if (is(&f, PP_RES_MODULE_KEY))
+			str = &t->module;
+		else if (is(&f, PP_RES_COUNT))
+			num = &t->count, bit = 1;
+		else if (is(&f, PP_RES_TOTAL_NS))
+			num = &t->total_ns, bit = 2;
+		else if (is(&f, PP_RES_PROBES_NS))
+			num = &t->probes_ns, bit = 4;
+		else if (is(&f, PP_RES_LOST))
+			num = &t->lost, bit = 8;
+		else if (is(&f, PP_RES_TIMED))
+			num = &t->timed, bit = 16;
+		else
+			continue; /* unknown keys are for newer readers */
+		if (str) {
+			r = decode_field(&val, str);
+			if (r)
+				return r;
+			continue;
+		}
+		if ((seen & bit) || parse_u64(&val, UINT64_MAX, num))
+			return -EBADMSG;
+		seen |= bit;
+	}
+	if (r < 0 || !(seen & 1) || !(seen & 2))
+		return -EBADMSG;
+	if (!(seen & 16))
+		t->timed = t->count;
+	else if (t->timed > t->count)
+		return -EBADMSG;
+	/* a function's record has a name; others past those kept have none */
+	if ((t->kind == PP_TGT_FN && !t->name) || (t->kind != PP_TGT_FN && t->file) ||
+	    (t->kind == PP_TGT_OTHER && (t->name || t->module)))
+		return -EBADMSG;
+	return 0;
+}
+
+static int parse_target(struct pp_results *res, struct line *l)
+{
+	struct pp_target_result t = {0};
+	struct pp_slot_result *slot = NULL;
+	int r = parse_target_fields(res, l, &t, &slot);
+
+	if (!r && grow((void **)&slot->targets, slot->ntargets, sizeof(*slot->targets)))
+		r = -ENOMEM;
+	if (r) {
+		free_target(&t);
+		return r;
+	}
+	slot->targets[slot->ntargets++] = t;
+	return 0;
+}
+
 static int parse_samples(struct pp_results *res, struct text *t, struct line *l)
 {
 	struct field n, dropped, extra;
@@ -471,6 +611,8 @@ int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *
 			ret = parse_skipped(res, &rest);
 		else if (is(&rec, PP_RES_SLOT))
 			ret = parse_slot(res, &rest);
+		else if (is(&rec, PP_RES_TARGET))
+			ret = parse_target(res, &rest);
 		else if (is(&rec, PP_RES_SAMPLES))
 			ret = parse_samples(res, &t, &rest);
 		else if (is(&rec, PP_RES_END))
@@ -569,8 +711,12 @@ void pp_results_free(struct pp_results *res)
 	for (i = 0; i < res->nmodules; i++)
 		free(res->modules[i]);
 	free(res->modules);
-	for (i = 0; i < res->nslots; i++)
+	for (i = 0; i < res->nslots; i++) {
 		free(res->slots[i].spec);
+		for (size_t k = 0; k < res->slots[i].ntargets; k++)
+			free_target(&res->slots[i].targets[k]);
+		free(res->slots[i].targets);
+	}
 	free(res->slots);
 	free(res->samples);
 	memset(res, 0, sizeof(*res));

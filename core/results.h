@@ -10,6 +10,23 @@
 
 enum pp_slot_kind { PP_SLOT_ENTRY, PP_SLOT_FN, PP_SLOT_RANGE, PP_SLOT_WHOLE };
 
+/* Where an indirect call went (doc/formats.md, 3: the target record). */
+enum pp_target_kind {
+	PP_TGT_FN,    /* an instrumented function: name and file its record's */
+	PP_TGT_SYM,   /* in an instrumented module, without a record: its symbol */
+	PP_TGT_EXT,   /* outside every instrumented module */
+	PP_TGT_OTHER, /* the targets past those the runtime kept apart */
+};
+
+struct pp_target_result {
+	enum pp_target_kind kind;
+	uint64_t addr;
+	char *name;   /* decoded; NULL when not given */
+	char *file;   /* PP_TGT_FN: the function's file; else NULL */
+	char *module; /* the module that maps it, when known; else NULL */
+	uint64_t count, total_ns, probes_ns, lost, timed;
+};
+
 struct pp_slot_result {
 	unsigned index;
 	enum pp_slot_kind kind;
@@ -24,6 +41,8 @@ struct pp_slot_result {
 	uint64_t lost;		  /* executions abandoned without their exit probe */
 	uint64_t timed;		  /* executions timed: count, or fewer when sampled and
 				   * total_ns (and calls_ns) are estimates */
+	size_t ntargets;	  /* a range of one indirect call: where it went */
+	struct pp_target_result *targets;
 };
 
 struct pp_results {
@@ -47,6 +66,9 @@ struct pp_results {
 	int complete; /* the "end" line was seen */
 };
 
+/* The name pinpoint gives target kind @k in the results ("fn", "sym", ...). */
+const char *pp_target_kind_name(enum pp_target_kind k);
+
 /*
  * Parse results text.  Returns 0, -EPROTO for another format version,
  * -EBADMSG for malformed or truncated input (the error line number is stored
@@ -54,7 +76,8 @@ struct pp_results {
  *
  * Strict: fields are separated by single spaces, numbers are plain decimals
  * in range, records that may appear once (pid, clock, samples) do, slots are
- * numbered 0, 1, ... in order, nothing follows "end".  Lenient where newer
+ * numbered 0, 1, ... in order, a target record follows its slot's record
+ * with a known kind and well-encoded names, nothing follows "end".  Lenient where newer
  * writers may add things: unknown key=value pairs of a slot and unknown
  * records (a line starting with a lower-case word) are ignored; pid, clock,
  * overhead, skipped and a slot's keys are optional (0 or NULL when absent).

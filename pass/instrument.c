@@ -233,6 +233,11 @@ static int probe_blob(struct pp_module *m, LLVMValueRef node, bool *changed)
 		records[n++] = m->funcs[i].record;
 	}
 	pp_append_used(m->mod, records, n);
+	n = 0; /* the functions' addresses, kept as the entries are */
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].fn && m->funcs[i].addr)
+			records[n++] = m->funcs[i].addr;
+	pp_append_compiler_used(m->mod, records, n);
 	dbg_records = use_debug_intrinsics(m->mod);
 	n = 0; /* records[] now holds the entries' targets (entry.c) */
 	for (uint32_t i = 0; i < m->nfuncs && !err; i++) {

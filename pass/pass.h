@@ -74,6 +74,7 @@ struct pp_func {
 	uint32_t first_own, nown;
 	uint32_t first_node, nnodes; /* slice of pp_module.node_pos */
 	LLVMValueRef flags, record;  /* created by records.c */
+	LLVMValueRef addr;	     /* records.c: its pp_fn_addr, NULL for LTO */
 	bool stub;		     /* late phase: body probes in a stub (stub.c) */
 };
 
@@ -96,6 +97,8 @@ struct pp_module {
 	/* Types, in the module's pointer flavour (typed in LLVM 14). */
 	LLVMTypeRef i8, i32, ptr, record_ty, probe_fn_ty;
 	LLVMValueRef enter_fn, exit_fn; /* as callees of probe_fn_ty */
+	LLVMTypeRef target_fn_ty;	/* void (ptr, i32, ptr): abi.h, 5. */
+	LLVMValueRef target_fn;		/* PP_TARGET_FN, C convention */
 	unsigned probe_cc;		/* their calling convention */
 	bool asm_probes;		/* a call's probes are inline asm (probes.c) */
 	bool sleds;			/* ... sleds, keeping vector registers (jumps.c) */
@@ -285,6 +288,8 @@ bool pp_entry_eligible(LLVMValueRef fn);
  * probes leave the vector registers to the runtime: code of an executable,
  * not for LTO. */
 bool pp_sleds_ok(LLVMModuleRef mod);
+/* Whether the module is built for LTO (clang's EnableSplitLTOUnit flag). */
+bool pp_module_for_lto(LLVMModuleRef mod);
 void pp_forward_call(LLVMValueRef call, LLVMValueRef fn, bool musttail);
 void pp_erase_named_metadata(LLVMModuleRef mod, const char *name);
 const char *pp_comdat_name(LLVMValueRef fn, size_t *len);

@@ -267,6 +267,11 @@ extern "C" bool pp_sleds_ok(LLVMModuleRef Mod)
 	return executable(M) && !M->getModuleFlag("EnableSplitLTOUnit");
 }
 
+extern "C" bool pp_module_for_lto(LLVMModuleRef Mod)
+{
+	return unwrap(Mod)->getModuleFlag("EnableSplitLTOUnit") != nullptr;
+}
+
 // Whether Fn's entry may carry a 5-byte no-op that the runtime patches
 // into a jump (entry.c): nothing else claims the entry (naked, a patchable
 // entry or prefix of the user's, -mfentry, XRay, an endbr64 of

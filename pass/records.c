@@ -3,10 +3,12 @@
  * records.c - what the runtime sees of an instrumented module.
  *
  * Per function: a zeroed flags array (one byte per probe site: [0] the
- * body, [k+1] call k) and a struct pp_fn record in section pinpoint_fns.
+ * body, [k+1] call k), a struct pp_fn record in section pinpoint_fns and
+ * a struct pp_fn_addr in section pinpoint_addrs (abi.h, 5.).
  * Per module: the runtime declarations (below) and
  * __pinpoint_module_init, which hands [__start_pinpoint_fns,
- * __stop_pinpoint_fns) to __pinpoint_register and the static branches
+ * __stop_pinpoint_fns) to __pinpoint_register, the functions' addresses
+ * to __pinpoint_register_addrs and the static branches
  * [__start_pinpoint_jumps, __stop_pinpoint_jumps) to
  * __pinpoint_register_jumps before user constructors run, and
  * __pinpoint_module_fini, which hands the same ranges to
@@ -103,6 +105,12 @@ void pp_declare_runtime(struct pp_module *m)
 	params[0] = m->ptr;
 	params[1] = m->i32;
 	m->probe_fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), params, 2, 0);
+	{
+		LLVMTypeRef tparams[3] = {m->ptr, m->i32, m->ptr};
+
+		m->target_fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(m->ctx), tparams, 3, 0);
+	}
+	m->target_fn = runtime_fn(m, PP_TARGET_FN, m->target_fn_ty);
 	m->jumps = pp_use_jumps(m->mod);
 	if (use_preserve_most(m->mod)) {
 		m->enter_fn = fast_fn(m, PP_ENTER_FAST_FN);
@@ -180,6 +188,39 @@ LLVMValueRef pp_armed_ptr(struct pp_module *m, struct pp_func *f)
 	return LLVMConstInBoundsGEP2(m->record_ty, f->record, idx, 2);
 }
 
+/*
+ * {record, &f} in PP_ADDRS_SECTION: what lets the runtime name the target
+ * of an indirect call at exit (abi.h, 5.).  The entry goes with f: in its
+ * comdat group, or linked to its section (!associated, SHF_LINK_ORDER), so
+ * --gc-sections drops it with an unused f rather than keep f for it.  Not
+ * for LTO: a reference to every function would keep them all through the
+ * link-time optimisation.
+ */
+static void emit_addr(struct pp_module *m, struct pp_func *f)
+{
+	LLVMTypeRef fields[2] = {m->ptr, m->ptr};
+	LLVMTypeRef ty = LLVMStructTypeInContext(m->ctx, fields, 2, 0);
+	LLVMValueRef vals[2], g;
+	unsigned kind;
+
+	if (pp_module_for_lto(m->mod))
+		return;
+	vals[0] = LLVMConstPointerCast(f->record, m->ptr);
+	vals[1] = LLVMConstPointerCast(f->fn, m->ptr);
+	/* named (llvm.compiler.used), and shared as the record is */
+	g = add_global(m, f, ty, "addr", shared_by_objects(f->fn));
+	LLVMSetInitializer(g, LLVMConstStructInContext(m->ctx, vals, 2, 0));
+	LLVMSetSection(g, PP_ADDRS_SECTION);
+	LLVMSetAlignment(g, LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m->mod), ty));
+	if (!LLVMGetComdat(f->fn)) {
+		LLVMMetadataRef fn_md = LLVMValueAsMetadata(f->fn);
+
+		kind = LLVMGetMDKindIDInContext(m->ctx, "associated", 10);
+		LLVMGlobalSetMetadata(g, kind, LLVMMDNodeInContext2(m->ctx, &fn_md, 1));
+	}
+	f->addr = g;
+}
+
 void pp_emit_records(struct pp_module *m, struct pp_func *f)
 {
 	bool shared = shared_by_objects(f->fn);
@@ -201,6 +242,7 @@ void pp_emit_records(struct pp_module *m, struct pp_func *f)
 	/* The ABI alignment keeps records of different objects back to back. */
 	LLVMSetAlignment(f->record,
 			 LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m->mod), m->record_ty));
+	emit_addr(m, f);
 }
 
 /*
@@ -235,9 +277,9 @@ static void call_with_range(struct pp_module *m, LLVMBuilderRef b, const char *c
 
 /*
  * A linkonce_odr hidden function in its own comdat handing the runtime the
- * module's records and static branches: registering (@init) the records
- * first, so that the branches of the sites it arms are patched, or
- * unregistering the branches first.
+ * module's records, functions' addresses and static branches: registering
+ * (@init) the records first, so that the branches of the sites it arms are
+ * patched, or unregistering the branches first.
  */
 static LLVMValueRef range_caller(struct pp_module *m, const char *name, bool init)
 {
@@ -256,6 +298,9 @@ static LLVMValueRef range_caller(struct pp_module *m, const char *name, bool ini
 	if (init)
 		call_with_range(m, b, PP_REGISTER_FN, "__start_" PP_FNS_SECTION,
 				"__stop_" PP_FNS_SECTION, false);
+	/* weak: a link unit built for LTO has none (emit_addr) */
+	call_with_range(m, b, init ? PP_REGISTER_ADDRS_FN : PP_UNREGISTER_ADDRS_FN,
+			"__start_" PP_ADDRS_SECTION, "__stop_" PP_ADDRS_SECTION, true);
 	call_with_range(m, b, init ? PP_REGISTER_JUMPS_FN : PP_UNREGISTER_JUMPS_FN,
 			"__start_" PP_JUMPS_SECTION, "__stop_" PP_JUMPS_SECTION, true);
 	if (!init)

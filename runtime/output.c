@@ -13,8 +13,11 @@
  * process's results silently replace another's (doc/semantics.md).  Only the
  * process that initialised the runtime writes: a forked child writes nothing.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -166,6 +169,140 @@ static void put_key(struct pp_writer *w, const char *key, uint64_t v)
 	put_u64(w, v);
 }
 
+/* A name or path percent-encoded (protocol.h), so it stays one field. */
+static void put_enc(struct pp_writer *w, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[3] = {PP_SPEC_ESCAPE, hex[c >> 4], hex[c & 15]};
+
+		if (pp_spec_needs_escape(c))
+			put(w, e, 3);
+		else
+			put(w, s, 1);
+	}
+}
+
+static void put_hex(struct pp_writer *w, uintptr_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[2 + 2 * sizeof(v)];
+	int i = sizeof(d);
+
+	do {
+		d[--i] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	d[--i] = 'x';
+	d[--i] = '0';
+	put(w, d + i, sizeof(d) - (size_t)i);
+}
+
+/* The absolute path of the module that maps @addr into @path, as arm.c
+ * lists modules; false when no module does. */
+static bool module_of(uintptr_t addr, char *path, size_t cap)
+{
+	struct link_map *lm = NULL;
+	const char *name;
+	Dl_info info;
+	ssize_t n;
+
+	if (!dladdr1((void *)addr, &info, (void **)&lm, RTLD_DL_LINKMAP))
+		return false;
+	name = lm && lm->l_name ? lm->l_name : info.dli_fname;
+	if (!name || !*name) {
+		n = readlink("/proc/self/exe", path, cap - 1);
+		if (n < 0)
+			return false;
+		path[n] = '\0';
+		return true;
+	}
+	if (cap >= PATH_MAX && realpath(name, path))
+		return true;
+	return snprintf(path, cap, "%s", name) < (int)cap;
+}
+
+/*
+ * Target @addr of slot @i's indirect call (target.c), what it was: an
+ * instrumented function (fn, by its record), a symbol of an instrumented
+ * module without a record (sym), one outside every instrumented module
+ * (ext), or the targets past those kept (other).  doc/formats.md, 3.
+ */
+static void put_target(struct pp_writer *w, unsigned i, uintptr_t addr, const struct pp_total *v,
+		       double tpn)
+{
+	const struct pp_fn *rec = addr ? pp_target_record(addr) : NULL;
+	const char *kind = !addr ? PP_RES_TARGET_OTHER : PP_RES_TARGET_FN, *sym = NULL;
+	char path[PATH_MAX];
+	bool inside = false, mod = false;
+	uint64_t ns, probes_ns, count = v->count + v->scount, timed = v->count + v->stimed;
+	Dl_info info;
+
+	if (addr && !rec) {
+		mod = module_of(addr, path, sizeof(path));
+		for (unsigned m = 0; mod && m < pp_nmodules; m++)
+			inside |= !strcmp(pp_modules[m], path);
+		kind = inside ? PP_RES_TARGET_SYM : PP_RES_TARGET_EXT;
+		if (dladdr((void *)addr, &info) && info.dli_sname &&
+		    (uintptr_t)info.dli_saddr == addr)
+			sym = info.dli_sname;
+	}
+	puts_(w, PP_RES_TARGET " ");
+	put_u64(w, i);
+	puts_(w, " ");
+	puts_(w, kind);
+	puts_(w, " ");
+	put_hex(w, addr);
+	if (rec || sym) {
+		puts_(w, " " PP_RES_NAME "=");
+		put_enc(w, rec ? rec->name : sym);
+	}
+	if (rec && rec->file && *rec->file) {
+		puts_(w, " " PP_RES_FILE "=");
+		put_enc(w, rec->file);
+	}
+	if (mod) {
+		puts_(w, " " PP_RES_MODULE_KEY "=");
+		put_enc(w, path);
+	}
+	times(v, tpn, &ns, &probes_ns);
+	put_key(w, PP_RES_COUNT, count);
+	put_key(w, PP_RES_TOTAL_NS, ns);
+	put_key(w, PP_RES_PROBES_NS, probes_ns);
+	if (v->lost)
+		put_key(w, PP_RES_LOST, v->lost);
+	if (timed < count)
+		put_key(w, PP_RES_TIMED, timed);
+	puts_(w, "\n");
+}
+
+/* The targets of slot @i's counter, if it kept them, less the skip=K copy
+ * when @skip. */
+static void put_targets(struct pp_writer *w, unsigned i, bool skip, double tpn)
+{
+	int j = pp_ld(&pp_ttable_of[i]) - 1;
+
+	if (j < 0)
+		return;
+	for (unsigned k = 0; k <= PP_MAX_TARGETS; k++) {
+		const struct pp_target *e = &pp_ttotals[j][k];
+		struct pp_total v;
+
+		pp_total_read(&e->t, &v);
+		if (skip) {
+			const struct pp_total *copy = &pp_tskipped[j][k].t;
+
+#define PP_LESS(f) v.f -= copy->f <= v.f ? copy->f : v.f;
+			PP_TOTAL_FIELDS(PP_LESS)
+#undef PP_LESS
+		}
+		if (v.count + v.scount + v.lost)
+			put_target(w, i, k < PP_MAX_TARGETS ? pp_ld(&e->addr) : 0, &v, tpn);
+	}
+}
+
 static void write_results(struct pp_writer *w, double tpn)
 {
 	uint32_t nsamples = pp_ld(&pp_nsamples);
@@ -239,6 +376,7 @@ static void write_results(struct pp_writer *w, double tpn)
 			put_u64(w, timed);
 		}
 		puts_(w, "\n");
+		put_targets(w, i, skip, tpn);
 	}
 	if (nsamples > pp_samples_cap)
 		nsamples = pp_samples_cap;

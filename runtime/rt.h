@@ -169,17 +169,6 @@ enum pp_thread_state {
 	PP_THREAD_DIRECT,  /* registry full or thread ended: add to totals */
 };
 
-struct pp_thread {
-	int state;
-	unsigned reg;	  /* registry index when listed */
-	uint64_t rng;	  /* the sampling gaps' generator (sample.c) */
-	uint64_t dropped; /* entry executions past the sample buffer */
-	/* armed probe executions of this thread that reached a counter: those
-	 * that read no clock and those that did (calib.c) */
-	uint64_t plain, clock;
-	struct pp_tcounter c[PP_MAX_COUNTERS];
-};
-
 /* A counter's finished executions, summed over threads: what struct
  * pp_tcounter keeps of them (sum, count, ssum, stimed, scount and the
  * probes inside), and those lost.  Kept as sums so that the estimates
@@ -194,6 +183,41 @@ struct pp_total {
  * has too. */
 #define PP_TOTAL_FIELDS(X)                                                                         \
 	X(sum) X(count) X(ssum) X(stimed) X(scount) X(plain) X(clock) X(splain) X(sclock) X(lost)
+
+/* ---- target.c: where an armed indirect call went (abi.h, 5.) ---- */
+
+/* Targets a counter keeps apart, per thread and in all; the rest are
+ * "others" (entry PP_MAX_TARGETS). */
+#define PP_MAX_TARGETS 8
+/* Counters (ranges of one indirect call) that keep targets. */
+#define PP_MAX_TTABLES 16
+
+/* A counter's executions that went to one target: what the counter keeps
+ * of them. */
+struct pp_target {
+	uintptr_t addr; /* 0: others */
+	struct pp_total t;
+};
+
+/* A thread's targets of one counter. */
+struct pp_ttable {
+	uint32_t cur;	      /* 1 + the entry of the last note's target; 0: none */
+	struct pp_total mark; /* the counter's sums at that note */
+	struct pp_target e[PP_MAX_TARGETS + 1];
+};
+
+struct pp_thread {
+	int state;
+	unsigned reg;	  /* registry index when listed */
+	uint64_t rng;	  /* the sampling gaps' generator (sample.c) */
+	uint64_t dropped; /* entry executions past the sample buffer */
+	/* armed probe executions of this thread that reached a counter: those
+	 * that read no clock and those that did (calib.c) */
+	uint64_t plain, clock;
+	struct pp_tcounter c[PP_MAX_COUNTERS];
+	/* after the counters: the fast paths' offsets (layout.h) stay */
+	struct pp_ttable tt[PP_MAX_TTABLES];
+};
 
 extern __thread struct pp_thread pp_self;
 extern struct pp_total pp_totals[PP_MAX_COUNTERS];
@@ -213,6 +237,22 @@ void pp_total_read(const struct pp_total *tot, struct pp_total *v);
  * listed threads as at exit, in pp_skipped (other threads' blocks are read
  * as they are, without stopping them). */
 void pp_skip_take(void);
+
+/* target.c: slot i's counter keeps targets in table pp_ttable_of[i] - 1
+ * (0: none yet, -1: none left); their totals, and the skip=K copy. */
+extern int pp_ttable_of[PP_MAX_SLOTS];
+extern struct pp_target pp_ttotals[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
+extern struct pp_target pp_tskipped[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
+/* The note of an indirect call's target, before its enter probe. */
+void pp_target_note(struct pp_fn *fn, uint32_t site, const void *target);
+/* Counter @i of thread @t is merged with sums @now (thread.c): its targets
+ * go into the totals, and are cleared when @own. */
+void pp_target_merge(struct pp_thread *t, unsigned i, const struct pp_total *now, bool own);
+/* skip=K: the targets' totals, then each listed thread's, into the copy. */
+void pp_target_skip_globals(void);
+void pp_target_skip_thread(const struct pp_thread *t, unsigned i, const struct pp_total *now);
+/* The record of the instrumented function at @addr, or NULL (at exit). */
+const struct pp_fn *pp_target_record(uintptr_t addr);
 
 /* ---- sample.c: timing a random sample of a hot counter's executions ---- */
 

@@ -11,6 +11,8 @@
  * registry is full a thread adds its finished executions straight to the
  * totals with atomic adds.
  *
+ * An indirect call's targets (target.c) are merged with their counter.
+ *
  * The totals are sums of what the blocks keep (struct pp_total), the
  * estimates are taken from them at the end (sample.c).  skip=K keeps a copy
  * of them, the live blocks merged in, when the entry's K-th execution ends
@@ -127,6 +129,8 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, bool own
 				v.lost++;
 			}
 		}
+		if (i < PP_MAX_SLOTS)
+			pp_target_merge(t, i, &v, own);
 		if (v.count | v.scount | v.lost)
 			add_total(&pp_totals[i], &v, true);
 		if (own)
@@ -225,6 +229,7 @@ void pp_skip_take(void)
 		}
 		for (unsigned i = 0; i < PP_MAX_COUNTERS; i++)
 			pp_total_read(&pp_totals[i], &pp_skipped[i]);
+		pp_target_skip_globals();
 		for (unsigned r = 0; r < PP_MAX_THREADS; r++) {
 			struct pp_thread *t = __atomic_load_n(&pp_registry[r], __ATOMIC_SEQ_CST);
 			struct pp_total v;
@@ -234,6 +239,8 @@ void pp_skip_take(void)
 			for (unsigned i = 0; i < PP_MAX_COUNTERS; i++) {
 				read_counter(&t->c[i], &v);
 				add_total(&pp_skipped[i], &v, false);
+				if (i < PP_MAX_SLOTS)
+					pp_target_skip_thread(t, i, &v);
 			}
 		}
 		done = !__atomic_load_n(&pp_merging, __ATOMIC_SEQ_CST) &&

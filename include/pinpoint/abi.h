@@ -109,6 +109,25 @@
  *    which returns to the code after the no-op.  A call right before a ret
  *    or unreachable (which the backend may make a jump) keeps the asm goto
  *    check and armed copy of 3.
+ *
+ * 5. Indirect calls.  An indirect call (kind PP_CALL_INDIRECT or
+ *    PP_CALL_INVOKE_INDIRECT) tells the runtime where it goes: its armed
+ *    path calls PP_TARGET_FN(&fn, site, target) right before its enter
+ *    probe, outside the call's own interval, with the pointer the call is
+ *    about to call (on x86-64 inline asm, "leaq <record>(%rip), %r11;
+ *    movl $<site>, %r10d; movq <target>, %rax; call
+ *    *PP_TARGET_R11_FN@GOTPCREL(%rip)", clobbering rax, r10, r11 and the
+ *    flags, like 3.'s).  Such a call is probed with the check and armed
+ *    copy of 3., never with sleds: a sled is a no-op where the target is
+ *    not in any register yet (call *8(%rbx)), and the armed copy has it.
+ *    Unarmed it is the one no-op of a check.  Each instrumented function
+ *    also has a struct pp_fn_addr in section PP_ADDRS_SECTION (writable,
+ *    SHF_LINK_ORDER with the function, or in its comdat group), which the
+ *    module constructor hands to PP_REGISTER_ADDRS_FN after the records:
+ *    at exit the runtime names a target by the record whose function has
+ *    its address, and looks nothing up on the hot path.  Not in a module
+ *    built for LTO, where a reference to every function would keep them
+ *    all (the runtime then names such targets by their symbol).
  */
 #ifndef PINPOINT_ABI_H
 #define PINPOINT_ABI_H
@@ -120,6 +139,8 @@
 #define PP_JUMPS_SECTION "pinpoint_jumps"
 /* The thunks of the sleds around timed calls (4.). */
 #define PP_SLEDS_SECTION ".pinpoint_sleds"
+/* Each instrumented function's record and address (5.). */
+#define PP_ADDRS_SECTION "pinpoint_addrs"
 #define PP_TABLE_MAGIC "PINPOINT"
 /* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero).
  * 3: pp_table_call.via, and calls that came into a function by inlining
@@ -152,10 +173,16 @@
  * and x87 state (3.). */
 #define PP_ENTER_R11_FN "__pinpoint_enter_r11"
 #define PP_EXIT_R11_FN "__pinpoint_exit_r11"
+/* An indirect call's target, before its enter probe (5.); x86-64: the
+ * record in r11, the site in r10d, the target in rax. */
+#define PP_TARGET_FN "__pinpoint_target"
+#define PP_TARGET_R11_FN "__pinpoint_target_r11"
 #define PP_REGISTER_FN "__pinpoint_register"
 #define PP_UNREGISTER_FN "__pinpoint_unregister"
 #define PP_REGISTER_JUMPS_FN "__pinpoint_register_jumps"
 #define PP_UNREGISTER_JUMPS_FN "__pinpoint_unregister_jumps"
+#define PP_REGISTER_ADDRS_FN "__pinpoint_register_addrs"
+#define PP_UNREGISTER_ADDRS_FN "__pinpoint_unregister_addrs"
 /* Names the pass gives to what it creates; functions with this prefix are
  * never instrumented. */
 #define PP_PREFIX "__pinpoint_"
@@ -248,6 +275,13 @@ struct pp_fn {
 			   flags (read by the probes' dispatch, see 3.) */
 };
 
+/* One per instrumented function, in PP_ADDRS_SECTION (5.): the address
+ * that a pointer to the function holds, and the function's record. */
+struct pp_fn_addr {
+	struct pp_fn *fn;
+	const void *addr;
+};
+
 /* pp_fn.armed from which a function's armed clone runs. */
 #define PP_FN_ARMED 2u
 
@@ -283,6 +317,9 @@ void __pinpoint_register(struct pp_fn *begin, struct pp_fn *end);
 void __pinpoint_unregister(struct pp_fn *begin, struct pp_fn *end);
 void __pinpoint_register_jumps(const struct pp_jump *begin, const struct pp_jump *end);
 void __pinpoint_unregister_jumps(const struct pp_jump *begin, const struct pp_jump *end);
+void __pinpoint_target(struct pp_fn *fn, uint32_t site, const void *target);
+void __pinpoint_register_addrs(const struct pp_fn_addr *begin, const struct pp_fn_addr *end);
+void __pinpoint_unregister_addrs(const struct pp_fn_addr *begin, const struct pp_fn_addr *end);
 #ifdef __cplusplus
 }
 #endif

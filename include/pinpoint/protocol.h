@@ -120,6 +120,18 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 #define PP_RES_CLOCK_NS "clock_ns"
 #define PP_RES_BIAS_NS "bias_ns"
 #define PP_RES_CALIB_NS "calib_ns"
+/* target SLOT KIND ADDR [name=N] [file=F] [module=M] count=... total_ns=...
+ * probes_ns=... [lost=L] [timed=T]: where slot SLOT's indirect call went,
+ * after its slot line; N, F and M percent-encoded.  Added within version 1:
+ * readers skip records they do not know. */
+#define PP_RES_TARGET "target"
+#define PP_RES_TARGET_FN "fn"	    /* an instrumented function: its record's name and file */
+#define PP_RES_TARGET_SYM "sym"	    /* in an instrumented module, without a record */
+#define PP_RES_TARGET_EXT "ext"	    /* outside every instrumented module */
+#define PP_RES_TARGET_OTHER "other" /* the targets past those kept apart */
+#define PP_RES_NAME "name"
+#define PP_RES_FILE "file"
+#define PP_RES_MODULE_KEY "module"
 
 /* ---- limits ---- */
 

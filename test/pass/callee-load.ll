@@ -33,6 +33,7 @@ entry:
 ; CHECK-NEXT:    br i1 [[C]], label %[[ARMED:[^,]+]], label %[[CALL:[^,]+]]
 ; CHECK:       [[ARMED]]:
 ; CHECK-NEXT:    [[FN2:%.*]] = load {{.*}} %slot
+; CHECK:         call void @__pinpoint_target({{.*}}, i32 1, {{.*}})
 ; CHECK-NEXT:    call void @__pinpoint_enter({{.*}}, i32 1)
 ; CHECK-NEXT:    %r.armed = call i32 [[FN2]](
 ; CHECK-NEXT:    call void @__pinpoint_exit({{.*}}, i32 1)

@@ -10,6 +10,7 @@
 
 // IR: @llvm.global_dtors = appending global [2 x {{.*}}] [{{.*}} i32 65535, {{.*}}@user_dtor{{.*}}, {{.*}} i32 1, {{.*}}@__pinpoint_module_fini{{.*}}@__pinpoint_module_fini
 // IR: define linkonce_odr hidden void @__pinpoint_module_fini() {{.*}}comdat
+// IR-NEXT: call void @__pinpoint_unregister_addrs({{.*}}@__start_pinpoint_addrs{{.*}}@__stop_pinpoint_addrs
 // IR-NEXT: call void @__pinpoint_unregister_jumps({{.*}}@__start_pinpoint_jumps{{.*}}@__stop_pinpoint_jumps
 // IR-NEXT: call void @__pinpoint_unregister({{.*}}@__start_pinpoint_fns{{.*}}@__stop_pinpoint_fns
 

@@ -115,6 +115,7 @@ declare void @abort()
 ; CHECK: define linkonce_odr hidden void @__pinpoint_module_init() #[[NOUNWIND]] comdat {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: call void @__pinpoint_register({{.*}}@__start_pinpoint_fns{{.*}}, {{.*}}@__stop_pinpoint_fns{{.*}})
+; CHECK-NEXT: call void @__pinpoint_register_addrs({{.*}}@__start_pinpoint_addrs{{.*}}, {{.*}}@__stop_pinpoint_addrs{{.*}})
 ; CHECK-NEXT: call void @__pinpoint_register_jumps({{.*}}@__start_pinpoint_jumps{{.*}}, {{.*}}@__stop_pinpoint_jumps{{.*}})
 ; CHECK-NEXT: ret void
 ; CHECK: declare void @__pinpoint_register({{.*}}, {{.*}}) #[[NOUNWIND]]

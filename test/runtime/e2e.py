@@ -76,6 +76,51 @@ def scenario_basic(ctx, name='rt_e2e_basic'):
         check('run_ns' not in r.said, 'stop: main went on after the stop')
 
 
+def scenario_indirect(ctx):
+    """An indirect call's targets: each named (two functions of the program
+    by their records, strlen outside every instrumented module), counted,
+    and timed as the call is, their times adding up to the call's."""
+    name = 'rt_e2e_indirect'
+    for timing in ('all', 'sampled'):
+        r = ctx.run(name, 'whole=run;range=apply:0-0;timing=' + timing, binary=prog(ctx, name),
+                    argv=[])
+        if not clean(ctx, r, name + ' ' + timing):
+            continue
+        call = slot(r, 1, 'range', 'apply:0-0', 1)
+        check(call.count == 300, '%s: call count %d' % (timing, call.count))
+        by = {(t.kind, t.name): t for t in call.targets}
+        check(sorted(k for k, _ in by) == ['ext', 'fn', 'fn'] and len(by) == 3,
+              '%s: targets %r' % (timing, call.targets))
+        slow, quick = by.get(('fn', 'sleep_ms')), by.get(('fn', 'count_up'))
+        ext = [t for t in call.targets if t.kind == 'ext']
+        if not (slow and quick and ext):
+            continue
+        check(slow.file.endswith('indirect.c') and quick.file.endswith('indirect.c'),
+              '%s: files %s %s' % (timing, slow.file, quick.file))
+        check(ext[0].module and 'libc' in os.path.basename(ext[0].module),
+              '%s: strlen in %r' % (timing, ext[0].module))
+        check(all(t.count == 100 for t in call.targets),
+              '%s: counts %r' % (timing, [t.count for t in call.targets]))
+        between(slow.total_ns, 100 * MS, call.total_ns, '%s: the 1 ms target' % timing)
+        check(quick.total_ns < 2 * MS and ext[0].total_ns < 2 * MS,
+              '%s: the short targets %d %d' % (timing, quick.total_ns, ext[0].total_ns))
+        # each target's time is estimated as the call's, each at least 0
+        total = sum(t.total_ns for t in call.targets)
+        check(abs(total - call.total_ns) <= 1000 + call.total_ns // 1000,
+              '%s: targets %d ns, the call %d ns' % (timing, total, call.total_ns))
+        timed = [t.fields.get('timed', t.count) for t in call.targets]
+        check(sum(timed) == call.get('timed', call.count),
+              '%s: timed %r of %r' % (timing, timed, call))
+
+    # skip=K: the targets leave out what came before, as the call does
+    r = ctx.run(name, 'entry=apply;range=apply:0-0;skip=150;timing=all', binary=prog(ctx, name),
+                argv=[])
+    if clean(ctx, r, name + ' skip'):
+        call = slot(r, 1, 'range', 'apply:0-0', 1)
+        check(call.count == 150 and sum(t.count for t in call.targets) == 150 and
+              all(t.count == 50 for t in call.targets), 'skip: counts %r' % call.targets)
+
+
 def scenario_threads(ctx):
     r = ctx.run('threads', 'fn=work;range=work:0-0', binary=prog(ctx, 'rt_e2e_threads'), argv=[])
     if not clean(ctx, r, 'threads'):

@@ -33,6 +33,71 @@ class Slot:
         return 'slot %d %s %s %r' % (self.index, self.kind, self.spec, self.fields)
 
 
+class Target:
+    """Where slot SLOT's indirect call went: kind fn, sym, ext or other."""
+
+    def __init__(self, kind, addr, names, fields):
+        self.kind = kind
+        self.addr = addr
+        self.name = names.get('name')
+        self.file = names.get('file')
+        self.module = names.get('module')
+        self.fields = fields
+
+    def __getattr__(self, key):
+        try:
+            return self.fields[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __repr__(self):
+        return 'target %s %#x %s %s %r' % (self.kind, self.addr, self.name, self.module,
+                                           self.fields)
+
+
+def _decode(val, lineno):
+    """A percent-encoded value (protocol.h)."""
+    out = bytearray()
+    i = 0
+    raw = val.encode('utf-8', 'surrogateescape')
+    while i < len(raw):
+        if raw[i:i + 1] == b'%':
+            if not re.match(rb'[0-9A-Fa-f]{2}\Z', raw[i + 1:i + 3]):
+                raise FormatError('line %d: bad escape in %r' % (lineno, val))
+            out.append(int(raw[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out.append(raw[i])
+            i += 1
+    return out.decode('utf-8', 'surrogateescape')
+
+
+def _target(toks, slot, lineno):
+    if len(toks) < 4 or _uint(toks[0], lineno) != slot.index:
+        raise FormatError('line %d: a target line not after its slot' % lineno)
+    kind = toks[1]
+    if kind not in ('fn', 'sym', 'ext', 'other') or not re.match(r'0x[0-9a-f]+\Z', toks[2]):
+        raise FormatError('line %d: bad target %r' % (lineno, toks[1:3]))
+    addr = int(toks[2], 16)
+    if (kind == 'other') != (addr == 0):
+        raise FormatError('line %d: target %s at %#x' % (lineno, kind, addr))
+    names, fields = {}, {}
+    for kv in toks[3:]:
+        key, sep, val = kv.partition('=')
+        if not sep or key in names or key in fields:
+            raise FormatError('line %d: bad field %r' % (lineno, kv))
+        if key in ('name', 'file', 'module'):
+            names[key] = _decode(val, lineno)
+        else:
+            fields[key] = _uint(val, lineno)
+    for key in ('count', 'total_ns', 'probes_ns'):
+        if key not in fields:
+            raise FormatError('line %d: target lacks %s' % (lineno, key))
+    if (kind == 'fn') != ('name' in names and kind == 'fn') or (kind != 'fn' and 'file' in names):
+        raise FormatError('line %d: a %s target names %r' % (lineno, kind, names))
+    return Target(kind, addr, names, fields)
+
+
 class Results:
     def __init__(self):
         self.pid = None
@@ -131,6 +196,9 @@ def parse(text):
             if key in fields:
                 raise FormatError('line %d: a %s slot has %s' % (n, toks[1], key))
         res.slots.append(Slot(index, toks[1], toks[2], fields))
+        res.slots[-1].targets = []
+        while n < len(lines) and lines[n].startswith('target '):
+            res.slots[-1].targets.append(_target(take('target ').split(' '), res.slots[-1], n))
     toks = take('samples ').split(' ')
     if len(toks) != 2:
         raise FormatError('line %d: bad samples line' % n)

@@ -1004,10 +1004,11 @@ def scenario_symbols(ctx):
                    .splitlines() if l.strip())
     want = {'__pinpoint_enter', '__pinpoint_enter_at', '__pinpoint_exit',
             '__pinpoint_register', '__pinpoint_unregister',
-            '__pinpoint_register_jumps', '__pinpoint_unregister_jumps'}
+            '__pinpoint_register_jumps', '__pinpoint_unregister_jumps',
+            '__pinpoint_register_addrs', '__pinpoint_unregister_addrs', '__pinpoint_target'}
     if ctx.args.arch == 'x86_64':
         want |= {'__pinpoint_enter_fast', '__pinpoint_exit_fast',
-                 '__pinpoint_enter_r11', '__pinpoint_exit_r11'}
+                 '__pinpoint_enter_r11', '__pinpoint_exit_r11', '__pinpoint_target_r11'}
     check(exported == want, 'symbols: exported %s' % sorted(exported))
 
 

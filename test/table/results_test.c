@@ -460,10 +460,63 @@ static void test_arming(void)
 	CHECK_STR(out, "Abc");
 }
 
+/* An indirect call's targets (doc/formats.md, 3): after their slot, names
+ * decoded, kinds kept; anything the runtime never writes is refused. */
+static void test_targets(void)
+{
+	static const char head[] = "pinpoint-results 1\n"
+				   "slot 0 range sort_all:0-0 found=1 total_ns=880 count=30 "
+				   "probes_ns=7 timed=4\n";
+	static const char good[] =
+	    "target 0 fn 0x401230 name=by_key file=src/cmp%20funcs.c count=20 total_ns=600 "
+	    "probes_ns=5 timed=2\n"
+	    "target 0 ext 0x7f3a12345670 name=strcmp module=/lib/libc.so.6 count=9 "
+	    "total_ns=279 probes_ns=2 lost=1 new_key=1\n"
+	    "target 0 other 0x0 count=1 total_ns=1 probes_ns=0\n"
+	    "end\n";
+	static const char *const bad[] = {
+	    "target 1 fn 0x4 name=f count=1 total_ns=1 probes_ns=0\nend\n", /* no slot 1 */
+	    "target 0 far 0x4 count=1 total_ns=1 probes_ns=0\nend\n",	    /* kind */
+	    "target 0 fn 4 name=f count=1 total_ns=1 probes_ns=0\nend\n",   /* address */
+	    "target 0 fn 0x4 count=1 total_ns=1 probes_ns=0\nend\n",	    /* no name */
+	    "target 0 other 0x4 count=1 total_ns=1 probes_ns=0\nend\n",	    /* others at 0 */
+	    "target 0 ext 0x4 file=a.c count=1 total_ns=1 probes_ns=0\nend\n",
+	    "target 0 fn 0x4 name=f%2 count=1 total_ns=1 probes_ns=0\nend\n", /* escape */
+	    "target 0 fn 0x4 name=f total_ns=1 probes_ns=0\nend\n",	      /* count */
+	    "target 0 fn 0x4 name=f count=1 total_ns=1 timed=2\nend\n",	      /* timed */
+	};
+	struct pp_results r;
+	char text[1024];
+	int line;
+
+	snprintf(text, sizeof(text), "%s%s", head, good);
+	CHECK_INT(parse(text, &r, &line), 0);
+	CHECK(r.nslots == 1 && r.slots[0].ntargets == 3);
+	if (r.nslots == 1 && r.slots[0].ntargets == 3) {
+		const struct pp_target_result *t = r.slots[0].targets;
+
+		CHECK(t[0].kind == PP_TGT_FN && t[0].addr == 0x401230);
+		CHECK_STR(t[0].name, "by_key");
+		CHECK_STR(t[0].file, "src/cmp funcs.c");
+		CHECK(t[0].count == 20 && t[0].total_ns == 600 && t[0].timed == 2);
+		CHECK(t[1].kind == PP_TGT_EXT && !t[1].file && t[1].lost == 1 && t[1].timed == 9);
+		CHECK_STR(t[1].module, "/lib/libc.so.6");
+		CHECK(t[2].kind == PP_TGT_OTHER && !t[2].name && t[2].addr == 0);
+		CHECK_STR(pp_target_kind_name(t[1].kind), "ext");
+	}
+	pp_results_free(&r);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", head, bad[i]);
+		CHECK_INT(parse(text, &r, &line), -EBADMSG);
+		CHECK_INT(line, 3);
+		pp_results_free(&r);
+	}
+}
+
 static const struct test tests[] = {
     {"example", test_example}, {"variants", test_variants}, {"bad", test_bad},
     {"samples", test_samples}, {"read", test_read},	    {"arming", test_arming},
-    {"others", test_others},
+    {"others", test_others},   {"targets", test_targets},
 };
 
 int main(int argc, char **argv)

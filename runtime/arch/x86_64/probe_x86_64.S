@@ -365,4 +365,41 @@
 	ENTER __pinpoint_enter_r11, 5
 	EXIT __pinpoint_exit_r11, 5
 
+/*
+ * __pinpoint_target_r11: an indirect call's target (abi.h, 5.), the record
+ * in r11, the site in r10d and the target in rax, which the inline asm
+ * declares clobbered.  Saves the other registers the C convention lets
+ * pp_target_note() clobber; that function (target.c, -mgeneral-regs-only)
+ * leaves the vector and x87 state alone.  At entry rsp is 8 mod 16: six
+ * pushes and 8 bytes align it for the call.
+ */
+	.p2align 4
+	.globl __pinpoint_target_r11
+	.type __pinpoint_target_r11, @function
+__pinpoint_target_r11:
+	.cfi_startproc
+	CFI_PUSH(%rcx)
+	CFI_PUSH(%rdx)
+	CFI_PUSH(%rsi)
+	CFI_PUSH(%rdi)
+	CFI_PUSH(%r8)
+	CFI_PUSH(%r9)
+	sub $8, %rsp
+	.cfi_adjust_cfa_offset 8
+	mov %r11, %rdi
+	mov %r10d, %esi
+	mov %rax, %rdx
+	call pp_target_note
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	CFI_POP(%r9)
+	CFI_POP(%r8)
+	CFI_POP(%rdi)
+	CFI_POP(%rsi)
+	CFI_POP(%rdx)
+	CFI_POP(%rcx)
+	ret
+	.cfi_endproc
+	.size __pinpoint_target_r11, . - __pinpoint_target_r11
+
 	.section .note.GNU-stack, "", @progbits

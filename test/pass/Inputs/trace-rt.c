@@ -8,6 +8,7 @@
  *   PP_TRACE_ARM=1   arm every probe site of every record
  *   PP_TRACE_UNREGISTER=1  print each range handed to __pinpoint_unregister
  *   PP_TRACE_JUMPS=1 print how many static branches it patched (abi.h, 4.)
+ *   (always) an indirect call's target, named by its function's record (abi.h, 5.)
  *
  * Build it without the plugin and link it into an instrumented program:
  *   clang -c -I include trace-rt.c && clang -fpass-plugin=... t.c trace-rt.o
@@ -95,7 +96,45 @@ __attribute__((preserve_most)) void __pinpoint_exit_fast(struct pp_fn *fn, uint3
 		"pop %rdx\n\tpop %rcx\n\tpop %rax\n\tret\n\t.size " name ", . - " name)
 TRACE_R11(PP_ENTER_R11_FN, "__pinpoint_enter", "0");
 TRACE_R11(PP_EXIT_R11_FN, "__pinpoint_exit", PP_XSTR(PP_EXIT_BIAS));
+/* An indirect call's target (abi.h, 5.): the target in rax besides. */
+__asm__(".text\n\t.globl " PP_TARGET_R11_FN "\n\t.type " PP_TARGET_R11_FN
+	", @function\n" PP_TARGET_R11_FN ":\n\t"
+	"push %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"
+	"push %r8\n\tpush %r9\n\tmov %r11, %rdi\n\tmov %r10d, %esi\n\tmov %rax, %rdx\n\t"
+	"call " PP_TARGET_FN "@PLT\n\tpop %r9\n\tpop %r8\n\tpop %rdi\n\tpop %rsi\n\t"
+	"pop %rdx\n\tpop %rcx\n\tpop %rax\n\tret\n\t.size " PP_TARGET_R11_FN
+	", . - " PP_TARGET_R11_FN);
 #endif
+
+static const struct pp_fn_addr *addrs_begin, *addrs_end;
+
+/* The functions' addresses (abi.h, 5.): with PP_TRACE_LIST, how many. */
+void __pinpoint_register_addrs(const struct pp_fn_addr *begin, const struct pp_fn_addr *end)
+{
+	addrs_begin = begin;
+	addrs_end = end;
+	if (getenv("PP_TRACE_LIST"))
+		printf("addrs %d\n", begin ? (int)(end - begin) : 0);
+	fflush(stdout);
+}
+
+void __pinpoint_unregister_addrs(const struct pp_fn_addr *begin, const struct pp_fn_addr *end)
+{
+	(void)begin;
+	(void)end;
+}
+
+/* An indirect call's target, named by its record as the runtime does at
+ * exit, or "?" outside the instrumented functions. */
+void __pinpoint_target(struct pp_fn *fn, uint32_t site, const void *target)
+{
+	const char *name = "?";
+
+	for (const struct pp_fn_addr *a = addrs_begin; a && a < addrs_end; a++)
+		if (a->addr == target)
+			name = a->fn->name;
+	printf("target %s %u %s\n", fn->name, site, name);
+}
 
 static unsigned char *at(const int32_t *field)
 {
