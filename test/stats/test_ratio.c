@@ -35,94 +35,81 @@ static double parse(const char *tok)
 	return strtod(tok, NULL);
 }
 
+/* @n values of @save's line into @v. */
+static void values(double *v, size_t n, char **save)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = parse(strtok_r(NULL, " \n", save));
+}
+
+/* One "ratio NX NY CONF XA... XB... YA... YB..." line (pp_ratio_interval), into @got. */
+static int ratio_line(char **save, double *want, struct pp_interval *got)
+{
+	double xa[MAXN], xb[MAXN], ya[MAXN], yb[MAXN], conf;
+	size_t nx = strtoul(strtok_r(NULL, " \n", save), NULL, 10);
+	size_t ny = strtoul(strtok_r(NULL, " \n", save), NULL, 10);
+
+	conf = strtod(strtok_r(NULL, " \n", save), NULL);
+	if (nx > MAXN || ny > MAXN)
+		return -E2BIG;
+	values(xa, nx, save);
+	values(xb, nx, save);
+	values(ya, ny, save);
+	values(yb, ny, save);
+	values(want, 3, save);
+	return pp_ratio_interval(xa, xb, nx, ya, yb, ny, conf, got);
+}
+
+/* One "paired N K CONF A... B... UNIT..." line (pp_ratio_paired), into @got. */
+static int paired_line(char **save, double *want, struct pp_interval *got)
+{
+	double a[MAXN], b[MAXN], conf;
+	unsigned unit[MAXN];
+	size_t np = strtoul(strtok_r(NULL, " \n", save), NULL, 10);
+	size_t k = strtoul(strtok_r(NULL, " \n", save), NULL, 10);
+
+	conf = strtod(strtok_r(NULL, " \n", save), NULL);
+	if (np > MAXN)
+		return -E2BIG;
+	values(a, np, save);
+	values(b, np, save);
+	for (size_t i = 0; i < np; i++)
+		unit[i] = (unsigned)strtoul(strtok_r(NULL, " \n", save), NULL, 10);
+	values(want, 3, save);
+	return pp_ratio_paired(a, b, k ? unit : NULL, np, conf, got);
+}
+
+/* Every fixture line, each ending CENTRE LOW HIGH (inf for an open end). */
 static void check_fixtures(const char *path)
 {
 	char line[65536];
 	FILE *f = fopen(path, "r");
-	int n = 0;
+	int n[2] = {0, 0};
 
 	CHECK(f != NULL, "cannot open %s", path);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		double xa[MAXN], xb[MAXN], ya[MAXN], yb[MAXN], conf, want[3];
+		char *save, *kind = strtok_r(line, " \n", &save), name[32];
 		struct pp_interval got;
-		size_t nx, ny;
-		char *tok, *save;
-		char name[32];
+		double want[3];
+		int paired, err;
 
-		if (line[0] == '#' || strncmp(line, "ratio ", 6))
+		if (!kind || (strcmp(kind, "ratio") && strcmp(kind, "paired")))
 			continue;
-		tok = strtok_r(line + 6, " \n", &save);
-		nx = strtoul(tok, NULL, 10);
-		ny = strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
-		conf = strtod(strtok_r(NULL, " \n", &save), NULL);
-		if (nx > MAXN || ny > MAXN) {
-			CHECK(0, "fixture too large");
-			break;
-		}
-		for (size_t i = 0; i < nx; i++)
-			xa[i] = parse(strtok_r(NULL, " \n", &save));
-		for (size_t i = 0; i < nx; i++)
-			xb[i] = parse(strtok_r(NULL, " \n", &save));
-		for (size_t i = 0; i < ny; i++)
-			ya[i] = parse(strtok_r(NULL, " \n", &save));
-		for (size_t i = 0; i < ny; i++)
-			yb[i] = parse(strtok_r(NULL, " \n", &save));
-		for (int k = 0; k < 3; k++)
-			want[k] = parse(strtok_r(NULL, " \n", &save));
-		snprintf(name, sizeof(name), "ratio %d", ++n);
-		CHECK(!pp_ratio_interval(xa, xb, nx, ya, yb, ny, conf, &got), "%s failed", name);
+		paired = !strcmp(kind, "paired");
+		err = paired ? paired_line(&save, want, &got) : ratio_line(&save, want, &got);
+		snprintf(name, sizeof(name), "%s %d", kind, ++n[paired]);
+		CHECK(!err, "%s failed: %d", name, err);
+		if (err)
+			continue;
 		CHECK_CLOSE(name, "centre", got.centre, want[0], 1e-9, 0);
 		CHECK_CLOSE(name, "low", got.low, want[1], 1e-7, 1e-12);
 		CHECK_CLOSE(name, "high", got.high, want[2], 1e-7, 1e-12);
 	}
 	fclose(f);
-	CHECK(n >= 5, "%d ratio fixtures read from %s", n, path);
-}
-
-/* "paired N K CONF A... B... UNIT... CENTRE LOW HIGH" lines: pp_ratio_paired. */
-static void check_paired_fixtures(const char *path)
-{
-	char line[65536];
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	CHECK(f != NULL, "cannot open %s", path);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		double a[MAXN], b[MAXN], conf, want[3];
-		unsigned unit[MAXN];
-		struct pp_interval got;
-		size_t np, k;
-		char *save, name[32];
-
-		if (strncmp(line, "paired ", 7))
-			continue;
-		np = strtoul(strtok_r(line + 7, " \n", &save), NULL, 10);
-		k = strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
-		conf = strtod(strtok_r(NULL, " \n", &save), NULL);
-		if (np > MAXN) {
-			CHECK(0, "fixture too large");
-			break;
-		}
-		for (size_t i = 0; i < np; i++)
-			a[i] = parse(strtok_r(NULL, " \n", &save));
-		for (size_t i = 0; i < np; i++)
-			b[i] = parse(strtok_r(NULL, " \n", &save));
-		for (size_t i = 0; i < np; i++)
-			unit[i] = (unsigned)strtoul(strtok_r(NULL, " \n", &save), NULL, 10);
-		for (int j = 0; j < 3; j++)
-			want[j] = parse(strtok_r(NULL, " \n", &save));
-		snprintf(name, sizeof(name), "paired %d", ++n);
-		CHECK(!pp_ratio_paired(a, b, k ? unit : NULL, np, conf, &got), "%s failed", name);
-		CHECK_CLOSE(name, "centre", got.centre, want[0], 1e-9, 0);
-		CHECK_CLOSE(name, "low", got.low, want[1], 1e-7, 1e-12);
-		CHECK_CLOSE(name, "high", got.high, want[2], 1e-7, 1e-12);
-	}
-	fclose(f);
-	CHECK(n >= 5, "%d paired ratio fixtures read from %s", n, path);
+	CHECK(n[0] >= 5 && n[1] >= 5, "%d ratio and %d paired fixtures read from %s", n[0], n[1],
+	      path);
 }
 
 static void check_errors(void)
@@ -261,7 +248,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	check_fixtures(argv[1]);
-	check_paired_fixtures(argv[1]);
 	check_errors();
 	check_coverage();
 	check_paired_coverage();
