@@ -210,7 +210,10 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 	if (n->whole_measured) {
 		fprintf(f, "  (whole, with its parts: ");
 		print_diff(f, n->n->whole, false);
-		fprintf(f, " in %zu %s", n->n->runs[PP_CUR], n->n->paired ? "pairs" : "runs");
+		if (n->n->paired)
+			fprintf(f, " in %zu pairs", n->n->runs[PP_CUR]);
+		else
+			fprintf(f, " in %zu+%zu runs", n->n->runs[PP_PREV], n->n->runs[PP_CUR]);
 		print_left_in(f, n->n);
 		fprintf(f, ")");
 	}
