@@ -84,19 +84,34 @@ static int check_dir(const char *what, const char *dir, char **abs)
 	return 0;
 }
 
+/* What a remembered command's file starts with: the mark, then the directory's path. */
+#define PP_COMMAND_MARK "pinpoint-command-of"
+
+struct command_file {
+	const char *dir;
+	char *const *argv;
+};
+
 static void write_command(FILE *f, const void *arg)
 {
-	for (char *const *a = arg; *a; a++)
+	const struct command_file *c = arg;
+
+	fwrite(PP_COMMAND_MARK, 1, sizeof(PP_COMMAND_MARK), f);
+	fwrite(c->dir, 1, strlen(c->dir) + 1, f);
+	for (char *const *a = c->argv; *a; a++)
 		fwrite(*a, 1, strlen(*a) + 1, f);
 }
 
 /*
  * COMMAND is remembered in the cache, not in the build directory:
  * $XDG_CACHE_HOME/pinpoint/commands/DEV-INO (else ~/.cache/...; CURRENT's
- * device and inode, as its layouts are kept), NUL-separated: a new file
- * created exclusively and renamed over the old one (a link there is
- * replaced, not followed).  One an earlier pinpoint left in
- * CURRENT/.pinpoint/command is still read.
+ * device and inode, as its layouts are kept), NUL-separated, after a mark
+ * and CURRENT's path: a new file created exclusively and renamed over the
+ * old one (a link there is replaced, not followed).  A directory deleted
+ * frees its inode for the next one made, so a file whose path is not
+ * CURRENT's is another directory's and is not used.  One an earlier
+ * pinpoint left in CURRENT/.pinpoint/command, or one without the mark, is
+ * still read.
  */
 static int command_path(const char *dir, char *path, size_t len)
 {
@@ -105,6 +120,7 @@ static int command_path(const char *dir, char *path, size_t len)
 
 static int save_command(const char *dir, char **argv, char *path, size_t len)
 {
+	const struct command_file c = {dir, argv};
 	int err = command_path(dir, path, len);
 	char *slash;
 
@@ -114,13 +130,13 @@ static int save_command(const char *dir, char **argv, char *path, size_t len)
 	*slash = 0;
 	err = pp_mkdir_p(path);
 	*slash = '/';
-	return err ? err : pp_write_atomic(path, write_command, argv);
+	return err ? err : pp_write_atomic(path, write_command, &c);
 }
 
 static char **load_command(const char *dir, char **storage)
 {
 	char path[PATH_MAX], **argv;
-	size_t len = 0, cap = 0, n = 0;
+	size_t len = 0, cap = 0, n = 0, off;
 	FILE *f = NULL;
 	int c;
 
@@ -149,10 +165,20 @@ static char **load_command(const char *dir, char **storage)
 	fclose(f);
 	if (!n || !*storage || (*storage)[len - 1])
 		return NULL;
+	off = 0;
+	if (!strcmp(*storage, PP_COMMAND_MARK)) {
+		/* the mark, the directory's path, at least one word */
+		const char *of = *storage + sizeof(PP_COMMAND_MARK);
+
+		if (n < 3 || strcmp(of, dir))
+			return NULL;
+		off = sizeof(PP_COMMAND_MARK) + strlen(of) + 1;
+		n -= 2;
+	}
 	argv = calloc(n + 1, sizeof(*argv));
 	if (!argv)
 		return NULL;
-	for (size_t i = 0, off = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		argv[i] = *storage + off;
 		off += strlen(argv[i]) + 1;
 	}

@@ -385,6 +385,9 @@ def replace_demo_block(readme, lines):
 #    layouts: whether an earlier one did depends on the cache, not the demo.
 #  - "Layout spread:" is printed once the entry has had more runs than
 #    there are layouts, which it seldom needs.
+#  - a call off the chain is a node of the tree unless it was decided the
+#    same (then its time is in its function's unexplained remainder, which
+#    is printed when not zero): the tree is compared without them.
 #  - the attribution tree orders a function's parts by size, and marks a
 #    part off the chain with a sign and with what its comparison ended in
 #    ([left open: ...], [undecided: ...], [layout-sensitive: ...]): each
@@ -506,6 +509,10 @@ def tree_form(lines):
             indent, text = indent - 2, "  " + text
         if "  (chain)" not in text:
             text = "? " + OFF_CHAIN_MARK.sub("", text[2:])
+            # a call off the chain is a node unless it was decided the same,
+            # when its time is in the remainder, printed when not zero
+            if re.match(r"\? (\S+  call # of |unexplained remainder )", text):
+                continue
         nodes.append((indent, text))
 
     def build(i, indent):

@@ -1577,13 +1577,22 @@ def scenario_remembered_command():
     pinpoint("--entry", "steady", "--previous", prev, "--current", cur, *budget,
              "--", "./same", "x y")
     with open(cmdfile, "rb") as f:
-        if f.read() != b"./same\0x y\0":
+        if f.read() != b"pinpoint-command-of\0" + os.path.realpath(cur).encode() + \
+                b"\0./same\0x y\0":
             fail("the command was not remembered")
     if sorted(os.listdir(cur)) != before:
         fail("the command was remembered in the build directory: %s" % os.listdir(cur))
     p = pinpoint("--entry", "steady", "--previous", prev, "--current", cur, *budget)
     if p.returncode not in (0, 1, 4) or "no command" in p.stderr:
         fail("the remembered command was not used", p)
+    # a file of another directory that had this inode (deleted, its inode
+    # reused) is not this one's
+    with open(cmdfile, "wb") as f:
+        f.write(b"pinpoint-command-of\0/gone/build\0./bench.sh\0")
+    p = pinpoint("--entry", "steady", "--previous", prev, "--current", cur, *budget,
+                 check_status=2)
+    if "no command" not in p.stderr:
+        fail("another directory's remembered command was used", p)
 
 
 def main():

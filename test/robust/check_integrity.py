@@ -153,7 +153,8 @@ def scenario_symlinks():
             if mode != 0o644 & ~umask:
                 fail("%s has mode %o, expected %o" % (path, mode, 0o644 & ~umask), p)
         with open(cmdfile, "rb") as f:
-            if f.read() != b"./mutual\0":
+            if f.read() != b"pinpoint-command-of\0" + os.path.realpath(cur).encode() + \
+                    b"\0./mutual\0":
                 fail("the remembered command is not ./mutual", p)
         # The planted temporaries' links are left as they were, to what they pointed to.
         tmps = [n for n in os.listdir(out) if ".tmp." in n]
