@@ -357,6 +357,76 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 }
 
 /*
+ * The name a target is kept under (session.h): an instrumented function's
+ * linkage name, the symbol of an address in an instrumented module (the
+ * table may know it by name), "ext:" and the symbol or module outside them,
+ * or "other".  Malloc'ed, NULL when out of memory.
+ */
+static char *target_key(const struct pp_target_result *t)
+{
+	const char *m = t->name;
+	char *k;
+
+	if ((t->kind == PP_TGT_FN || t->kind == PP_TGT_SYM) && t->name)
+		return strdup(t->name);
+	if (t->kind != PP_TGT_EXT)
+		return strdup("other");
+	if (!m && t->module)
+		m = strrchr(t->module, '/') ? strrchr(t->module, '/') + 1 : t->module;
+	if (asprintf(&k, "ext:%s", m ? m : "?") < 0)
+		return NULL;
+	return k;
+}
+
+/* Keep target @t of the quantity @qi of the batch in @rec, per entry execution of @e. */
+static int keep_target(struct pp_run_record *rec, unsigned qi, const struct pp_target_result *t,
+		       const struct pp_slot_result *e)
+{
+	struct pp_run_target *nt;
+	char *key = target_key(t);
+
+	if (!key)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec->ntargets; i++) {
+		nt = &rec->targets[i];
+		if (nt->qi == qi && !strcmp(nt->key, key)) { /* two addresses, one name */
+			nt->v += (double)t->total_ns / (double)e->count;
+			nt->count += t->count;
+			free(key);
+			return 0;
+		}
+	}
+	nt = realloc(rec->targets, (rec->ntargets + 1) * sizeof(*nt));
+	if (!nt) {
+		free(key);
+		return -ENOMEM;
+	}
+	rec->targets = nt;
+	rec->targets[rec->ntargets++] = (struct pp_run_target){
+	    .qi = qi, .key = key, .v = (double)t->total_ns / (double)e->count, .count = t->count};
+	return 0;
+}
+
+/* The targets of the indirect calls the batch times alone (a range of one call). */
+static int keep_targets(struct pp_run_record *rec, const struct pp_results *res,
+			struct pp_quantity *const *qs, size_t n, const int *slot_of)
+{
+	int err = 0;
+
+	for (size_t j = 0; j < n && !err; j++) {
+		const struct pp_slot_result *sl;
+
+		if (slot_of[j] <= 0 || (size_t)slot_of[j] >= res->nslots ||
+		    qs[j]->kind != PP_Q_RANGE || !res->slots[0].count)
+			continue;
+		sl = &res->slots[slot_of[j]];
+		for (size_t t = 0; t < sl->ntargets && !err; t++)
+			err = keep_target(rec, (unsigned)j, &sl->targets[t], &res->slots[0]);
+	}
+	return err;
+}
+
+/*
  * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
  * results @res, its status @st, the session's time it took @turn_s, its CPU
  * @cpu or -1); its values go to the run record and the series.
@@ -401,6 +471,8 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	if (!rec->values || !rec->removed)
 		return -ENOMEM;
 	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
+	if (!err)
+		err = keep_targets(rec, res, qs, n, slot_of);
 	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
 		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
 				      req->setup.layout < 0 ? 0 : (unsigned)req->setup.layout))

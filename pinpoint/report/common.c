@@ -101,6 +101,8 @@ const char *pp_node_function(const struct pp_node *n)
 	const struct pp_prog_call *c = pp_node_call(n, NULL);
 	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
 
+	if (n->kind == PP_NODE_CALL && n->into[PP_CUR]) /* an indirect call dug into */
+		return n->into[PP_CUR]->name;
 	if (c &&
 	    (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED))
 		return pp_prog_call_name(c);
@@ -133,8 +135,8 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 	case PP_NODE_ENTRY:
 		r = asprintf(&l, "%s", pp_fn_name(fn));
 		break;
-	case PP_NODE_CALL:
-		r = asprintf(&l, "%s", c);
+	case PP_NODE_CALL: /* an indirect call dug into: by its target */
+		r = asprintf(&l, "%s", n->into[PP_CUR] ? pp_fn_name(n->into[PP_CUR]) : c);
 		break;
 	case PP_NODE_RANGE:
 		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],

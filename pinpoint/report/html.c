@@ -83,6 +83,15 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		pp_svg_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
+	if (n->ntargets) { /* an indirect call: where its time went */
+		fputs("<p class=\"targets\">targets:", f);
+		for (size_t k = 0; k < n->ntargets; k++) {
+			fputs(k ? ", " : " ", f);
+			pp_svg_escape(f, n->targets[k].name);
+			fprintf(f, " %.0f %%", 100 * n->targets[k].share);
+		}
+		fputs("</p>\n", f);
+	}
 	if (n->cmp && n->cmp->decided)
 		pp_svg_comparison(f, n->cmp);
 	for (int k = n->child; k >= 0; k = o->nodes[k].next)

@@ -311,9 +311,8 @@ static json_t *run_json(const struct pp_session *s, const struct pp_run_record *
 	    pp_json_real(r->st.wall_s), "cpu_s", pp_json_real(r->st.cpu_s), "cpu",
 	    index_or_null(r->cpu), "layout", index_or_null(r->setup.layout), "env_pad",
 	    pp_json_int(r->setup.env_pad), "heap_offset", pp_json_int(r->setup.heap), "entry_count",
-	    pp_json_int((long long)r->entry_count), "lost_executions", pp_json_int((long long)r->lost),
-	    "values_ns", values_json(r->values, r->nvalues),
-	    NULL);
+	    pp_json_int((long long)r->entry_count), "lost_executions",
+	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues), NULL);
 }
 
 static json_t *runs_json(const struct pp_session *s)
@@ -369,9 +368,23 @@ static json_t *inlined_through_json(const struct pp_prog_fn *fn, unsigned k)
 	return a;
 }
 
-/* The fields a chain step and a tree node share, into @o. */
-static json_t *node_fields(json_t *o, const struct pp_node *n)
+/* An indirect call's targets, largest share of its time first. */
+static json_t *targets_json(const struct pp_outcome_node *v)
 {
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < v->ntargets; k++)
+		a = pp_json_push(a, pp_json_object("name", pp_json_str(v->targets[k].name), "share",
+						   pp_json_real(v->targets[k].share),
+						   "difference_share",
+						   pp_json_real(v->targets[k].diff_share), NULL));
+	return a;
+}
+
+/* The fields a chain step and a tree node share, into @o. */
+static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
+{
+	const struct pp_node *n = v->n;
 	int r;
 	const struct pp_prog_call *c = pp_node_call(n, &r);
 	const struct pp_prog_fn *fn = n->fn[r] ? n->fn[r] : n->fn[1 - r];
@@ -396,6 +409,15 @@ static json_t *node_fields(json_t *o, const struct pp_node *n)
 		free(label);
 		o = pp_json_set(o, "inlined_through", inlined_through_json(fn, n->first[r]));
 	}
+	if (v->ntargets)
+		o = pp_json_set(o, "targets", targets_json(v));
+	if (v->into)
+		o = pp_json_set(o, "into",
+				pp_json_object("function", pp_json_str(v->into->name),
+					       "function_demangled",
+					       pp_json_str(pp_demangle(v->into->name)), "file",
+					       pp_json_str(v->into->file), "line",
+					       pp_json_int(v->into->line), NULL));
 	if (n->q)
 		o = pp_json_set(o, "comparison", pp_json_int(n->q->id));
 	o = pp_json_set(o, "cost_ns", interval_json(n->diff));
@@ -409,7 +431,7 @@ static json_t *chain_json(const struct pp_outcome *o)
 	json_t *a = json_array();
 
 	for (size_t k = 0; k < o->nchain; k++)
-		a = pp_json_push(a, node_fields(json_object(), o->nodes[o->chain[k]].n));
+		a = pp_json_push(a, node_fields(json_object(), &o->nodes[o->chain[k]]));
 	return a;
 }
 
@@ -492,7 +514,7 @@ static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 		children = pp_json_push(children, pp_json_int(c));
 	o = pp_json_object("id", pp_json_int((long long)i), "parent", pp_json_int(n->parent),
 			   "children", children, "layer", pp_json_int(n->depth), NULL);
-	o = node_fields(o, n);
+	o = node_fields(o, &oc->nodes[i]);
 	o = pp_json_set(o, "share", pp_json_real(n->share));
 	o = pp_json_set(o, "share_interval", interval_json(n->share_ci));
 	o = pp_json_set(o, "point_estimate", pp_json_bool(oc->nodes[i].point));

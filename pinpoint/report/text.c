@@ -145,6 +145,18 @@ static void print_tie(FILE *f, const struct pp_outcome *o, const struct pp_outco
 		n->name, o->nodes[n->tie].name);
 }
 
+/* An indirect call's targets, on a line of their own under its node. */
+static void print_targets(FILE *f, const struct pp_outcome_node *n, int indent)
+{
+	if (!n->ntargets)
+		return;
+	fprintf(f, "%*stargets:", indent, "");
+	for (size_t k = 0; k < n->ntargets; k++)
+		fprintf(f, "%s %s %.0f %%", k ? "," : "", n->targets[k].name,
+			100 * n->targets[k].share);
+	fprintf(f, "\n");
+}
+
 static void print_chain(FILE *f, const struct pp_outcome *o)
 {
 	int indent = 0;
@@ -169,6 +181,7 @@ static void print_chain(FILE *f, const struct pp_outcome *o)
 			fprintf(f, "  [%s]", n->stop);
 		print_tie(f, o, n);
 		fprintf(f, "\n");
+		print_targets(f, n, indent + 6);
 		indent += 2;
 	}
 }
@@ -218,6 +231,7 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 		fprintf(f, ")");
 	}
 	fprintf(f, "\n");
+	print_targets(f, n, indent + 4);
 	for (int k = n->child; k >= 0; k = o->nodes[k].next)
 		print_subtree(f, o, k, indent + 4);
 }

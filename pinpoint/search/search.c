@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "pinpoint/search/align.h"
 #include "pinpoint/search/search.h"
+#include "pinpoint/session/targets.h"
 
 bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, char **why)
 {
@@ -61,24 +63,102 @@ bool pp_call_timed(const struct pp_prog_call *c)
 	return c->fate == PP_FATE_TIMED;
 }
 
+bool pp_call_indirect(const struct pp_prog_call *c)
+{
+	return c->kind == PP_CALL_INDIRECT || c->kind == PP_CALL_INVOKE_INDIRECT;
+}
+
+/* Keep @why (malloc'ed, may be NULL) as @n's stop reason; return it, or @fallback. */
+static const char *own_stop(struct pp_node *n, char *why, const char *fallback)
+{
+	if (!why)
+		return fallback;
+	free(n->stop_own);
+	n->stop_own = why;
+	return why;
+}
+
+/*
+ * At indirect call @n, found slower or faster: the target that holds most
+ * of its difference (pp_targets_dominant()), looked up by name in each
+ * revision as a direct callee is, into @callee; or why the search stops.
+ */
+static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
+				   const struct pp_prog_fn *const fn[2], const int at[2],
+				   const struct pp_prog_fn *callee[2])
+{
+	const struct pp_target_share *d;
+	struct pp_targets t;
+	const char *stop = "indirect call";
+	char *why = NULL;
+
+	if (!n || !n->q || pp_targets_of(s, n->q, &t)) {
+		if (n && n->q)
+			pp_targets_free(&t);
+		return stop;
+	}
+	d = pp_targets_dominant(&t);
+	if (!t.n) {
+		stop = "indirect call: no targets recorded";
+	} else if (!d) {
+		if (asprintf(&why, "indirect call: %zu targets, none holds %.0f %% of it", t.n,
+			     100 * PP_TARGET_DOMINANT) < 0)
+			why = NULL;
+	} else if (!strcmp(d->key, "other")) {
+		stop = "indirect call: its targets were not told apart (\"other\")";
+	} else if (!strncmp(d->key, "ext:", 4)) {
+		if (asprintf(&why, "indirect call into %s (not instrumented)", d->key + 4) < 0)
+			why = NULL;
+	} else {
+		for (int r = 0; r < 2; r++) {
+			struct pp_prog_call c = fn[r]->calls[at[r]];
+
+			c.callee = d->key;
+			c.kind = PP_CALL_DIRECT;
+			callee[r] = pp_program_resolve(&s->rev[r].prog, fn[r], &c);
+		}
+		if (!callee[PP_PREV] && !callee[PP_CUR]) {
+			if (asprintf(&why, "indirect call into %s (not instrumented)",
+				     pp_demangle(d->key)) < 0)
+				why = NULL;
+		} else if (!callee[PP_PREV] || !callee[PP_CUR]) {
+			if (asprintf(
+				&why, "indirect call into %s, a function only the %s revision has",
+				pp_demangle(d->key), callee[PP_CUR] ? "current" : "previous") < 0)
+				why = NULL;
+			callee[PP_PREV] = callee[PP_CUR] = NULL;
+		} else {
+			stop = NULL;
+		}
+	}
+	stop = own_stop(n, why, stop);
+	pp_targets_free(&t);
+	return stop;
+}
+
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
-			int layer, const struct pp_prog_fn *callee[2])
+			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2])
 {
 	const struct pp_options *opt = s->opt;
 	const struct pp_prog_call *call = &fn[PP_CUR]->calls[at[PP_CUR]];
+	const char *stop;
 
 	callee[PP_PREV] = NULL;
 	callee[PP_CUR] = NULL;
-	if (call->kind == PP_CALL_INDIRECT || call->kind == PP_CALL_INVOKE_INDIRECT)
-		return "indirect call";
-	callee[PP_PREV] = pp_program_resolve(&s->rev[PP_PREV].prog, fn[PP_PREV],
-					     &fn[PP_PREV]->calls[at[PP_PREV]]);
-	callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
+	if (pp_call_indirect(call)) {
+		stop = indirect_callee(s, n, fn, at, callee);
+		if (stop)
+			return stop;
+	} else {
+		callee[PP_PREV] = pp_program_resolve(&s->rev[PP_PREV].prog, fn[PP_PREV],
+						     &fn[PP_PREV]->calls[at[PP_PREV]]);
+		callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
+	}
 	if (!callee[PP_PREV] || !callee[PP_CUR])
 		return "external: no pinpoint table for the callee";
 	if (layer + 1 >= opt->depth)
 		return "depth reached";
-	if (pp_excluded(opt->exclude, opt->nexclude, call->callee))
+	if (pp_excluded(opt->exclude, opt->nexclude, callee[PP_CUR]->name))
 		return "excluded";
 	return NULL;
 }

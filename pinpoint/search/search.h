@@ -34,12 +34,19 @@ bool pp_same_call_list(const struct pp_prog_fn *a, const struct pp_prog_fn *b, c
 /* Whether a call has probes in its revision (it was not inlined or removed). */
 bool pp_call_timed(const struct pp_prog_call *c);
 
+/* Whether a call goes through a pointer (a function pointer, a C++ virtual call). */
+bool pp_call_indirect(const struct pp_prog_call *c);
+
 /*
  * Why digging must stop at the call @k of @fn in both revisions (@at[r] its
  * index in revision r), or NULL; @callee gets the callee in each revision.
+ * An indirect call is dug into through the target that holds most of its
+ * difference in the runs of its node @n (targets.h); with @n NULL, or
+ * without such a target, it stops there (a reason made for @n is kept in
+ * its stop_own).
  */
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
-			int layer, const struct pp_prog_fn *callee[2]);
+			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2]);
 
 /* The functions a search has inspected, to stop at recursion. */
 struct pp_fnset {

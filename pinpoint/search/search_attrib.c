@@ -634,7 +634,7 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 	{
 		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
 
-		if (pp_dig_stop(s, v->fn, at, st->layer, callee) ||
+		if (pp_dig_stop(s, v->fn, at, st->layer, NULL, callee) ||
 		    pp_fnset_has(&st->a->seen, callee[PP_CUR]))
 			return 0;
 	}
@@ -985,7 +985,7 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		const struct pp_prog_fn *callee[2];
 		const int c = dig[d];
 		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
-		const char *stop = pp_dig_stop(s, st->v->fn, at, st->layer, callee);
+		const char *stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee);
 
 		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR])) {
 			stop = "recursion: already inspected";
@@ -1000,6 +1000,11 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 			continue;
 		}
 		a->paths++;
+		/* an indirect call is dug into through its target, named in the reports */
+		if (pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]])) {
+			s->nodes[c].into[PP_PREV] = callee[PP_PREV];
+			s->nodes[c].into[PP_CUR] = callee[PP_CUR];
+		}
 		/* the first call dug into under a function of the chain leads it: the chain */
 		err = search_fn(a, c, callee, st->layer + 1, st->chain && d == 0 && !a->off_chain);
 		a->off_chain = true;

@@ -14,6 +14,7 @@
 #include "pinpoint/measure/decide.h"
 #include "pinpoint/log.h"
 #include "pinpoint/session/outcome.h"
+#include "pinpoint/session/targets.h"
 #include "pinpoint/report/report.h"
 
 int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
@@ -83,6 +84,10 @@ static char *node_where(const struct pp_node *n)
 			break;
 		fprintf(f, "call %u of %s at ", n->first[r], pp_fn_name(n->fn[r]));
 		pp_print_loc(f, c->file, c->line, c->col);
+		if (n->into[r]) { /* an indirect call, dug into through its target */
+			fprintf(f, ", through its pointer into ");
+			pp_print_loc(f, n->into[r]->file, n->into[r]->line, 0);
+		}
 		break;
 	case PP_NODE_RANGE:
 		c = pp_node_call(n, &r);
@@ -104,6 +109,35 @@ static char *node_where(const struct pp_node *n)
 		return NULL;
 	}
 	return buf;
+}
+
+/* The targets of indirect call @n that its current revision's runs saw. */
+static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
+			const struct pp_node *n)
+{
+	const struct pp_prog_call *c;
+	struct pp_targets t;
+	int r, err;
+
+	v->into = n->into[PP_CUR];
+	c = n->kind == PP_NODE_CALL && n->q ? pp_node_call(n, &r) : NULL;
+	if (!c || (c->kind != PP_CALL_INDIRECT && c->kind != PP_CALL_INVOKE_INDIRECT))
+		return 0;
+	err = pp_targets_of(s, n->q, &t);
+	if (!err && t.n) {
+		v->targets = calloc(t.n, sizeof(*v->targets));
+		err = v->targets ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; !err && i < t.n; i++) {
+		if (!t.t[i].mean[PP_CUR])
+			continue; /* a target of the previous revision only */
+		v->targets[v->ntargets++] =
+		    (struct pp_outcome_target){.name = pp_demangle(t.t[i].key),
+					       .share = t.t[i].share,
+					       .diff_share = t.t[i].diff_share};
+	}
+	pp_targets_free(&t);
+	return err;
 }
 
 static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
@@ -150,6 +184,8 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 				 s->nodes[n->parent].lead == (int)i
 			     ? s->nodes[n->parent].tie
 			     : -1;
+		if (node_targets(v, s, n))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -292,6 +328,7 @@ void pp_outcome_free(struct pp_outcome *o)
 	for (size_t i = 0; o->nodes && i < o->nnodes; i++) {
 		free(o->nodes[i].name);
 		free(o->nodes[i].where);
+		free(o->nodes[i].targets);
 	}
 	free(o->cmp);
 	free(o->nodes);

@@ -39,6 +39,13 @@ struct pp_outcome_cmp {
 	double layout_sd, layout_floor;
 };
 
+/* Where an indirect call went, in the current revision's runs that timed it. */
+struct pp_outcome_target {
+	const char *name;  /* as reports print it: demangled, "ext:strcmp", "other" */
+	double share;	   /* of the call's time */
+	double diff_share; /* of the call's difference (targets.h), NaN: none */
+};
+
 /* One node of the attribution tree, entry first (index 0). */
 struct pp_outcome_node {
 	const struct pp_node *n; /* its calls, functions and accounting, read-only */
@@ -68,6 +75,11 @@ struct pp_outcome_node {
 	const char *detail;  /* what changed, or the calls inlined here, or NULL */
 	bool whole_measured; /* a function measured with its parts: whole, runs */
 	int tie;	     /* the runner-up the same runs do not tell it from, -1: none */
+	/* An indirect call: the targets observed, largest share first, and the
+	 * function dug into as its target (current revision), or NULL */
+	size_t ntargets;
+	struct pp_outcome_target *targets;
+	const struct pp_prog_fn *into;
 };
 
 struct pp_outcome {

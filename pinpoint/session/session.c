@@ -37,10 +37,15 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nruns; i++) {
 		free(s->runs[i].values);
 		free(s->runs[i].removed);
+		for (size_t t = 0; t < s->runs[i].ntargets; t++)
+			free(s->runs[i].targets[t].key);
+		free(s->runs[i].targets);
 	}
 	free(s->runs);
-	for (size_t i = 0; i < s->nnodes; i++)
+	for (size_t i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].detail);
+		free(s->nodes[i].stop_own);
+	}
 	free(s->nodes);
 	if (s->rng)
 		gsl_rng_free(s->rng);

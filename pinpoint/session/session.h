@@ -156,6 +156,17 @@ struct pp_run_setup {
 	unsigned heap;	  /* bytes the runtime moves the heap's start by (heap=) */
 };
 
+/*
+ * Where an indirect call went in one run: a quantity of the batch that
+ * times one indirect call (a range of one call), per target.
+ */
+struct pp_run_target {
+	unsigned qi;	/* the quantity's index in the batch */
+	char *key;	/* the target's function (linkage) name, "ext:<symbol>" or "other" */
+	double v;	/* its time, ns per entry execution, as the quantity's value */
+	uint64_t count; /* its executions in the run, after the session's skip */
+};
+
 /* One run of the benchmark. */
 struct pp_run_record {
 	unsigned batch;
@@ -171,6 +182,8 @@ struct pp_run_record {
 	size_t nvalues;
 	double *values;	 /* per quantity of the batch, in batch order */
 	double *removed; /* the probes' cost the runtime took out of each value, same order */
+	size_t ntargets;
+	struct pp_run_target *targets; /* the indirect calls' targets, by quantity */
 };
 
 struct pp_batch {
@@ -220,6 +233,9 @@ struct pp_node {
 	const char *stop; /* why the search stopped here, or NULL */
 	bool recursive;	  /* stopped at a call to a function the search inspects already */
 	char *detail;	  /* what changed, or which calls are inlined here; or NULL */
+	char *stop_own;	  /* the stop reason when made for this node (stop points to it) */
+	/* An indirect call dug into: the target it went to, in each revision */
+	const struct pp_prog_fn *into[2];
 	/*
 	 * A function searched (account.c): its whole time measured with its
 	 * parts, the difference of that in the runs of its parts, how many runs

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * targets.h - where an indirect call went, from the runs that timed it: each
+ * target's share of the call's time and of its difference, for the reports
+ * and for the search, which digs into a target that holds most of it.
+ */
+#ifndef PINPOINT_TARGETS_H
+#define PINPOINT_TARGETS_H
+
+#include <stddef.h>
+
+#include "pinpoint/session/session.h"
+
+/* A target holding this share of an indirect call's difference or more is dug into. */
+#define PP_TARGET_DOMINANT 0.8
+
+struct pp_target_share {
+	const char *key; /* as the run records keep it (session.h): a name, "ext:..." or "other" */
+	double
+	    mean[2]; /* its time, ns per entry execution, mean over the runs that timed the call */
+	double median[2]; /* ... and median (a run it did not reach counts 0) */
+	double share;	  /* of the call's time in the current revision's runs (0 without runs) */
+	/*
+	 * Of the call's difference: its median's difference over the sum of
+	 * those of all targets (so that the shares add up to 1); medians, so
+	 * that a run the machine interrupted in one target does not make
+	 * that target's difference.  NaN when the sum is 0.
+	 */
+	double diff_share;
+};
+
+struct pp_targets {
+	size_t n;
+	struct pp_target_share *t; /* largest share of the current revision's time first */
+	size_t runs[2];		   /* runs per revision that timed the call */
+	double call[2];		   /* the call's mean over those runs */
+};
+
+/*
+ * The targets the runs of @q (a range of one indirect call) recorded, into
+ * @out (none: @out->n 0).  Warm-ups are left out.  0 or -ENOMEM; call
+ * pp_targets_free() in both cases.
+ */
+int pp_targets_of(const struct pp_session *s, const struct pp_quantity *q, struct pp_targets *out);
+
+/*
+ * The target that holds at least PP_TARGET_DOMINANT of the call's
+ * difference, or the only one observed; NULL when none does.
+ */
+const struct pp_target_share *pp_targets_dominant(const struct pp_targets *t);
+
+void pp_targets_free(struct pp_targets *t);
+
+#endif /* PINPOINT_TARGETS_H */
