@@ -484,13 +484,25 @@ def sampling_threshold(ctx):
     else:
         print('threshold at its floor (%d ns, two reads %d ns): the short case is rt.sampling\'s'
               % (below, reads))
-    # four times the line: timed every time, however fast the host
+    # four times the line: timed every time, however fast the host.  Each
+    # process measures its own clock reads, so its line is its own: a run
+    # whose reads came out slow enough to put its line above these calls
+    # (a preempted calibration) may rightly sample them; up to 3 runs
     rounds = max(1, int(4 * below / per_round))
-    r = ctx.run('steady', 'range=steady:0-0', argv=['steady', str(rounds)])
-    if clean(ctx, r, 'threshold, long'):
+    for _ in range(3):
+        r = ctx.run('steady', 'range=steady:0-0', argv=['steady', str(rounds)])
+        if not clean(ctx, r, 'threshold, long'):
+            return
         s = slot(r, 0, 'range', 'steady:0-0', 1)
-        check(s.count == n and 'timed' not in s.fields,
-              'threshold: calls of %.0f ns, over %d ns, sampled: %r' % (rounds * per_round, below, s))
+        check(s.count == n, 'threshold, long: count %d' % s.count)
+        mine = r.res.below_ns
+        if 'timed' not in s.fields or s.total_ns / n < 2 * mine:
+            break
+    else:
+        mine = r.res.below_ns
+    check('timed' not in s.fields or s.total_ns / n < 2 * mine,
+          'threshold: calls of %.0f ns, over %d ns (this process\'s line %d ns), sampled: %r'
+          % (s.total_ns / n, below, mine, s))
 
 
 def scenario_sleep(ctx):
