@@ -24,15 +24,17 @@
  *
  * Runs taken in pairs (pp_ratio_paired): the same set from the pairs'
  * differences a_i = ya_i - xa_i and b_i = yb_i - xb_i, one sample of n, its
- * variances and covariance over n, t on n - 1 degrees of freedom, each of
- * a and b first held within its outer Tukey fences (as the layouts'
- * locations are within the inner ones, stats_nested.c): a burst of the machine that slows one run
- * of a pair by ten times the rest's spread would otherwise make the share of means, not the shift
- * the verdicts' signed-rank estimate sees.  With the pairs in code-layout units, the set is also
- * taken from the units' mean differences (k units, t on k - 1), and the union of the two is the
- * interval, as a comparison's verdict takes the union of its runs' and its
- * layouts' intervals (stats_seq.c): a share is the same kind of number as
- * the difference it divides.
+ * variances and covariance over n, t on n - 1 degrees of freedom, over the
+ * pairs whose b_i lies within b's outer Tukey fences: a burst of the
+ * machine that slows one run of a pair by ten times the rest's spread
+ * would otherwise make the share one of means, not of the shift the
+ * verdicts' signed-rank estimate sees.  The pairs left out depend on the
+ * whole alone, so the shares of a function's parts, over the same pairs,
+ * still add up.  With the pairs in code-layout units, the set is also
+ * taken from the units' mean differences (k units, t on k - 1), and the
+ * union of the two is the interval, as a comparison's verdict takes the
+ * union of its runs' and its layouts' intervals (stats_seq.c): a share is
+ * the same kind of number as the difference it divides.
  */
 #include <errno.h>
 #include <math.h>

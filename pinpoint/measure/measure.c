@@ -475,7 +475,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 		err = keep_targets(rec, res, qs, n, slot_of);
 	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
 		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
-				      req->setup.layout < 0 ? 0 : (unsigned)req->setup.layout))
+				      pp_setup_layout(&req->setup)))
 			err = -ENOMEM;
 	return err;
 }

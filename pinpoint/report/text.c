@@ -84,15 +84,12 @@ static void print_of_entry(FILE *f, const struct pp_outcome *o, const struct pp_
 /* A share above all of its function's: say that the rest of the function got faster. */
 static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
 {
-	const struct pp_outcome_node *p;
+	int w = pp_node_whole(o->s, n->n);
 	char a[32], b[32], c[32];
 
-	if (!isfinite(n->others.centre) || n->parent < 0)
+	if (!isfinite(n->others.centre) || w < 0)
 		return;
-	p = &o->nodes[n->parent];
-	if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-		p = &o->nodes[p->parent];
-	fprintf(f, "  [above 100 %%: the rest of %s %s %s%s [%s, %s]]", p->name,
+	fprintf(f, "  [above 100 %%: the rest of %s %s %s%s [%s, %s]]", o->nodes[w].name,
 		n->others.high < 0 ? "got faster:" : "changed by", n->others.centre >= 0 ? "+" : "",
 		pp_fmt_ns(n->others.centre, a, 32), pp_fmt_ns(n->others.low, b, 32),
 		pp_fmt_ns(n->others.high, c, 32));

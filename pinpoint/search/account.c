@@ -33,6 +33,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "core/stats_seq.h"
 #include "pinpoint/search/tree.h"
 
@@ -64,19 +66,14 @@ static double *rmcol(const struct table *t, int r, size_t k)
 static bool measured_all(const struct pp_session *s, const struct pp_run_record *rec,
 			 const struct table *t, size_t *at)
 {
-	const struct pp_batch *b;
-
-	if (rec->warmup || !rec->batch || rec->batch > s->nbatches || !rec->values)
+	if (rec->warmup)
 		return false;
-	b = &s->batches[rec->batch - 1];
 	for (size_t k = 0; k < t->nq; k++) {
-		size_t j;
+		int j = pp_run_value_at(s, rec, t->q[k]);
 
-		for (j = 0; j < b->nq && b->qids[j] != t->q[k]->id; j++)
-			;
-		if (j == b->nq || j >= rec->nvalues)
+		if (j < 0)
 			return false;
-		at[k] = j;
+		at[k] = (size_t)j;
 	}
 	return true;
 }
@@ -89,7 +86,7 @@ static void put_row(struct table *t, int r, size_t i, const struct pp_run_record
 		col(t, r, k)[i] = rec->values[at[k]];
 		rmcol(t, r, k)[i] = rec->removed ? rec->removed[at[k]] : 0;
 	}
-	t->lay[r][i] = rec->setup.layout < 0 ? 0 : (unsigned)rec->setup.layout;
+	t->lay[r][i] = pp_setup_layout(&rec->setup);
 }
 
 /*
@@ -218,7 +215,7 @@ static bool has_layout(const struct table *t, int r, unsigned l)
 static size_t clean_values(const struct pp_session *s, const struct pp_quantity *clean,
 			   const struct pp_prog_fn *fn, const struct table *t, int r, double *out)
 {
-	size_t n = 0, all = 0;
+	size_t n = 0;
 
 	for (int pass = 0; pass < 2 && !n; pass++)
 		for (size_t i = 0; i < s->nruns; i++) {
@@ -242,14 +239,11 @@ static size_t clean_values(const struct pp_session *s, const struct pp_quantity 
 			}
 			if (!ok || at == b->nq || at >= rec->nvalues)
 				continue;
-			all++;
-			if (!pass &&
-			    !has_layout(t, r,
-					rec->setup.layout < 0 ? 0 : (unsigned)rec->setup.layout))
+			if (!pass && !has_layout(t, r, pp_setup_layout(&rec->setup)))
 				continue;
 			out[n++] = rec->values[at];
 		}
-	return all ? n : 0;
+	return n;
 }
 
 /*
@@ -266,14 +260,9 @@ static int probe_cost_left_in(const struct pp_session *s, struct pp_node *f, con
 	for (int r = 0; r < 2; r++) {
 		size_t n = f->q ? clean_values(s, f->q, f->total->fn[PP_CUR], t, r, clean) : 0;
 		struct pp_comparison c;
-		double m = 0, rm = 0;
 
-		for (size_t i = 0; i < n; i++)
-			m += clean[i];
-		for (size_t i = 0; i < t->n[r]; i++)
-			rm += rmcol(t, r, 0)[i];
-		f->removed[r] = t->n[r] ? rm / (double)t->n[r] : 0;
-		f->clean[r] = n >= 2 ? m / (double)n : NAN;
+		f->removed[r] = gsl_stats_mean(rmcol(t, r, 0), 1, t->n[r]);
+		f->clean[r] = n >= 2 ? gsl_stats_mean(clean, 1, n) : NAN;
 		f->left_in[r] = (struct pp_interval){NAN, NAN, NAN};
 		if (n >= 2 && !pp_compare(PP_TEST_WELCH, clean, n, col(t, r, 0), t->n[r],
 					  s->opt->confidence, &c))
@@ -348,13 +337,8 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 	struct pp_interval sh;
 
 	estimate(s, t, v->v, &n->diff);
-	for (int r = 0; r < 2; r++) {
-		double m = 0;
-
-		for (size_t i = 0; i < t->n[r]; i++)
-			m += v->v[r][i];
-		n->mean[r] = m / (double)t->n[r];
-	}
+	for (int r = 0; r < 2; r++)
+		n->mean[r] = gsl_stats_mean(v->v[r], 1, t->n[r]);
 	if (!share_of(s, t, v->v, whole, &sh)) {
 		n->share = sh.centre;
 		n->share_ci = sh;
@@ -546,13 +530,8 @@ int pp_tree_account(struct pp_session *s, int node)
 		double *whole[2] = {col(&t, 0, 0), col(&t, 1, 0)};
 
 		estimate(s, &t, whole, &f->whole);
-		for (int r = 0; r < 2; r++) {
-			double m = 0;
-
-			for (size_t i = 0; i < t.n[r]; i++)
-				m += whole[r][i];
-			f->whole_mean[r] = m / (double)t.n[r];
-		}
+		for (int r = 0; r < 2; r++)
+			f->whole_mean[r] = gsl_stats_mean(whole[r], 1, t.n[r]);
 	}
 	err = probe_cost_left_in(s, f, &t);
 	if (err)

@@ -117,12 +117,7 @@ static void shares(struct pp_session *s)
 			n->share_ci = (struct pp_interval){1, 1, 1};
 			continue;
 		}
-		pd = s->nodes[n->parent].diff.centre;
-		/* A structural group has no quantity: its parts' shares are of its parent's parent.
-		 */
-		if (s->nodes[n->parent].kind == PP_NODE_STRUCTURAL &&
-		    s->nodes[n->parent].parent >= 0)
-			pd = s->nodes[s->nodes[n->parent].parent].diff.centre;
+		pd = s->nodes[pp_node_whole(s, n)].diff.centre;
 		/* Parts accounted from the runs that measured them with their function keep
 		 * the shares of its whole there (account.c). */
 		if (pp_node_accounted(s, n))
@@ -148,15 +143,9 @@ static void entry_shares(struct pp_session *s)
 {
 	for (size_t i = 0; i < s->nnodes; i++) {
 		struct pp_node *n = &s->nodes[i];
-		const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
+		int w = pp_node_whole(s, n);
 
-		if (!p) {
-			n->entry_share = 1;
-			continue;
-		}
-		if (p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-			p = &s->nodes[p->parent];
-		n->entry_share = n->share * p->entry_share;
+		n->entry_share = w < 0 ? 1 : n->share * s->nodes[w].entry_share;
 	}
 }
 

@@ -186,13 +186,32 @@ void pp_qlist_free(struct pp_qlist *l)
 	*l = (struct pp_qlist){0};
 }
 
-bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n)
+int pp_node_whole(const struct pp_session *s, const struct pp_node *n)
 {
 	const struct pp_node *p = n->parent >= 0 ? &s->nodes[n->parent] : NULL;
 
-	if (p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0)
-		p = &s->nodes[p->parent];
-	return p && p->runs[0] >= 2 && p->runs[1] >= 2;
+	return p && p->kind == PP_NODE_STRUCTURAL && p->parent >= 0 ? p->parent : n->parent;
+}
+
+bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n)
+{
+	int w = pp_node_whole(s, n);
+
+	return w >= 0 && s->nodes[w].runs[0] >= 2 && s->nodes[w].runs[1] >= 2;
+}
+
+int pp_run_value_at(const struct pp_session *s, const struct pp_run_record *rec,
+		    const struct pp_quantity *q)
+{
+	const struct pp_batch *b;
+
+	if (!rec->batch || rec->batch > s->nbatches || !rec->values)
+		return -1;
+	b = &s->batches[rec->batch - 1];
+	for (size_t j = 0; j < b->nq && j < rec->nvalues; j++)
+		if (b->qids[j] == q->id)
+			return (int)j;
+	return -1;
 }
 
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,

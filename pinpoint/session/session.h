@@ -156,6 +156,12 @@ struct pp_run_setup {
 	unsigned heap;	  /* bytes the runtime moves the heap's start by (heap=) */
 };
 
+/* The layout a run in @setup is counted in: the build as it is is layout 0, the only one. */
+static inline unsigned pp_setup_layout(const struct pp_run_setup *setup)
+{
+	return setup->layout < 0 ? 0 : (unsigned)setup->layout;
+}
+
 /*
  * Where an indirect call went in one run: a quantity of the batch that
  * times one indirect call (a range of one call), per target.
@@ -368,6 +374,17 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
  * group's parent) was measured so in 2 runs a revision or more.
  */
 bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n);
+
+/*
+ * The node whose difference @n is a part of: its parent, or a structural
+ * group's parent for the calls in the group (the group has no quantity of
+ * its own); -1 for the root.
+ */
+int pp_node_whole(const struct pp_session *s, const struct pp_node *n);
+
+/* Where @q's value is in run @rec's values (its batch's order), or -1: not measured there. */
+int pp_run_value_at(const struct pp_session *s, const struct pp_run_record *rec,
+		    const struct pp_quantity *q);
 
 /* A new node of the tree under @parent (-1: the root), or -1 when out of memory. */
 int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,

@@ -18,21 +18,6 @@
 
 #include "pinpoint/session/targets.h"
 
-/* @q's index in the batch of run @rec, or -1 when that batch did not time it. */
-static int index_in_batch(const struct pp_session *s, const struct pp_run_record *rec,
-			  const struct pp_quantity *q)
-{
-	const struct pp_batch *b;
-
-	if (!rec->batch || rec->batch > s->nbatches)
-		return -1;
-	b = &s->batches[rec->batch - 1];
-	for (size_t i = 0; i < b->nq && i < rec->nvalues; i++)
-		if (b->qids[i] == q->id)
-			return (int)i;
-	return -1;
-}
-
 static struct pp_target_share *find(struct pp_targets *t, const char *key)
 {
 	struct pp_target_share *n;
@@ -79,7 +64,7 @@ static int collect(const struct pp_session *s, const struct pp_quantity *q, stru
 		const struct pp_run_record *rec = &s->runs[i];
 		int qi;
 
-		if (rec->warmup || !rec->values || (qi = index_in_batch(s, rec, q)) < 0)
+		if (rec->warmup || !rec->values || (qi = pp_run_value_at(s, rec, q)) < 0)
 			continue;
 		call_sum[rec->rev] += rec->values[qi];
 		for (size_t k = 0; k < rec->ntargets; k++) {
