@@ -78,8 +78,10 @@ static struct {
 	unsigned calls, sessions;
 	size_t last_nq; /* quantities given to the last call */
 	bool burst;
-	double first_scale; /* > 0: the noise of the first call's runs (a first look that cannot
-			       tell) */
+	/* > 0: the first call's current runs are this much slower and faster by turns,
+	 * pair by pair, so that a first look can never tell (a noise this large,
+	 * drawn, still gave all of a first look's few differences one sign now and then) */
+	double first_scale;
 } sim;
 
 static double draw(void)
@@ -133,8 +135,11 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		qs[i]->batch = sim.calls;
 	for (size_t j = 0; j < total; j++) {
 		enum pp_rev_id r = order[j];
-		double scale = sim.calls == 1 && sim.first_scale > 0 ? sim.first_scale : sim.scale;
-		double v = 100.0 + (r == PP_CUR ? sim.shift : 0.0) + scale * noise_at(j, level);
+		bool first = sim.calls == 1 && sim.first_scale > 0;
+		double v = 100.0 + (r == PP_CUR ? sim.shift : 0.0) + sim.scale * noise_at(j, level);
+
+		if (first && r == PP_CUR)
+			v += (j / 2) % 2 ? sim.first_scale : -sim.first_scale;
 
 		if (sim.noise == NOISE_DUET && j % 2 == 0) {
 			/* a pair at once: turns j and j + 1 */
