@@ -377,6 +377,8 @@ def replace_demo_block(readme, lines):
 #  - "Runs:" adds "; N stayed undecided" and "; N was/were left open" for those,
 #    and says whether each pair's runs ran at the same time on two CPUs
 #    (duet) or one after the other, which a loaded machine decides.
+#  - a function's "probe cost left in" is "not measured" when the next layer's
+#    parts rode along in every round that timed it: its content is masked.
 #  - a share above 100 % is marked with the rest of its function beside it,
 #    and a part the probes' calibration could move by half the threshold
 #    "probe cost uncertain": both depend on the runs' noise, on any line.
@@ -414,6 +416,10 @@ RUN_MARK = re.compile(r"  \[(?:above # %: [^\[\]]*(?:\[[^\]]*\])?|probe cost unc
 # how the pairs ran: at the same time on two CPUs when two are free, else one
 # after the other (a loaded machine)
 RUNS_HOW = re.compile(r"Each pair's two runs ran [^.]*\.|The runs ran one at a time [^.]*\.")
+# whether a function had runs with nothing armed inside it to tell the probe
+# cost left in depends on whether the next layer's parts rode along in all of
+# its caller's rounds
+LEFT_IN = re.compile(r"; probe cost left in: .*\)$")
 OFF_CHAIN_MARK = re.compile(r"  (?:\[(?:left open|undecided|layout-sensitive)\b[^\]]*\]|"
                             r"\(contributor #\))")
 
@@ -425,6 +431,7 @@ def mask(line):
     line = NUMBER.sub("#", line)
     line = RUN_MARK.sub("", line)
     line = RUNS_HOW.sub("<how the pairs ran>", line)
+    line = LEFT_IN.sub("; probe cost left in: <as the runs fell>)", line)
     return re.sub(r"# (look|comparison|run)s?\b", r"# \1(s)", line)
 
 
