@@ -372,6 +372,21 @@ def node_path(n, by_id):
     return " → ".join(reversed(names))
 
 
+def left_open_part(report, path):
+    """The difference interval of the comparison of the report that measured
+    the part named @path ("calls 0-3 of f", "g") and was left open; None
+    when there is none."""
+    m = re.match(r"(calls? [\d-]+) of (\S+)$", path)
+    for c in report["comparisons"]:
+        if not c["decided"] or not c.get("left"):
+            continue
+        label = c["label"]
+        if (m and label.startswith("%s: %s " % (m.group(2), m.group(1)))) or \
+                (not m and re.search(r"^\S+: calls? [\d-]+ %s$" % re.escape(path), label)):
+            return c["difference"]["interval"]
+    return None
+
+
 def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), extra=()):
     """Run the attribution search on program @name and check the tree.
 
@@ -381,29 +396,41 @@ def attrib_session(name, entry, depth, chain, contributors=(), improvements=(), 
     as faster; at every node, the parts' intervals summed must reach the
     node's difference (the shares add up within their intervals).
     """
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "report.json")
-        p = session(name, entry, depth, "--json", path, *extra)
-        report = load_report(path, ARGS.schema, p)
-    expect_chain(p, chain)
-    tree = report["tree"]
-    by_id = {n["id"]: n for n in tree}
-    root = tree[0]
-    total = root["cost_ns"]["centre"]
-    chain_nodes = [node_name(n, by_id) for n in tree if n["chain"]]
-    if chain_nodes != list(chain):
-        fail("chain in the JSON tree is %r" % chain_nodes, p)
-    ranked = sorted((n for n in tree if n["rank"]), key=lambda n: n["rank"])
-    paths = [node_path(n, by_id) for n in ranked]
-    want, found, extra = list(contributors), [], []
-    for n, pth in zip(ranked, paths):
-        if want and re.search(r"(^| )%s( |$)" % re.escape(want[0]), pth):
-            want.pop(0)
-            found.append(n["cost_ns"]["centre"])
-        else:
-            extra.append((n["cost_ns"]["centre"], pth))
-    if want:
+    # A further contributor whose first look could not tell is left open when
+    # its answer cannot change the chain (doc/search.md): a session of the
+    # machine's noisier moments.  That outcome is right but checks nothing
+    # here, so the scenario takes up to three sessions for it; any other
+    # miss fails at once.
+    for attempt in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "report.json")
+            p = session(name, entry, depth, "--json", path, *extra)
+            report = load_report(path, ARGS.schema, p)
+        expect_chain(p, chain)
+        tree = report["tree"]
+        by_id = {n["id"]: n for n in tree}
+        root = tree[0]
+        total = root["cost_ns"]["centre"]
+        chain_nodes = [node_name(n, by_id) for n in tree if n["chain"]]
+        if chain_nodes != list(chain):
+            fail("chain in the JSON tree is %r" % chain_nodes, p)
+        ranked = sorted((n for n in tree if n["rank"]), key=lambda n: n["rank"])
+        paths = [node_path(n, by_id) for n in ranked]
+        want, found, others = list(contributors), [], []
+        for n, pth in zip(ranked, paths):
+            if want and re.search(r"(^| )%s( |$)" % re.escape(want[0]), pth):
+                want.pop(0)
+                found.append(n["cost_ns"]["centre"])
+            else:
+                others.append((n["cost_ns"]["centre"], pth))
+        if not want:
+            break
+        if attempt < 2 and left_open_part(report, want[0]):
+            print("contributor %s left open (interval %r): another session"
+                  % (want[0], left_open_part(report, want[0])), flush=True)
+            continue
         fail("contributors %r missing or out of order in %r" % (want, paths), p)
+    extra = others
     # Others are noise of a loaded machine: small beside the planted ones.
     limit = 0.5 * min(found) if found else 0.15 * total
     for cost, pth in extra:
