@@ -59,6 +59,10 @@ char *pp_quantity_label(const struct pp_quantity *q)
 		free(b);
 		break;
 	}
+	case PP_Q_GROUP:
+		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn), q->nterms,
+			     pp_demangle(q->callee), q->first, q->last);
+		break;
 	}
 	return r < 0 ? NULL : l;
 }
@@ -103,6 +107,8 @@ const char *pp_node_function(const struct pp_node *n)
 
 	if (n->kind == PP_NODE_CALL && n->into[PP_CUR]) /* an indirect call dug into */
 		return n->into[PP_CUR]->name;
+	if (n->kind == PP_NODE_GROUP)
+		return n->q->callee;
 	if (c &&
 	    (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED))
 		return pp_prog_call_name(c);
@@ -141,6 +147,9 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 	case PP_NODE_RANGE:
 		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
 			     pp_fn_name(fn));
+		break;
+	case PP_NODE_GROUP:
+		r = asprintf(&l, "%zu calls of %s", n->q->nterms, pp_demangle(n->q->callee));
 		break;
 	case PP_NODE_SELF:
 		r = asprintf(&l, "own body of %s", pp_fn_name(fn));

@@ -45,7 +45,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 {
 	const struct pp_outcome_node *n = &o->nodes[i];
 	const char *cls = n->sign > 0 ? "slower" : n->sign < 0 ? "faster" : "same";
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 
 	if (n->zero)
 		return;
@@ -91,6 +91,24 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 			fprintf(f, " %.0f %%", 100 * n->targets[k].share);
 		}
 		fputs("</p>\n", f);
+	}
+	if (n->nsites) { /* a callee group: each of its calls */
+		fputs("<ul class=\"sites\">\n", f);
+		for (size_t k = 0; k < n->nsites; k++) {
+			const struct pp_outcome_site *x = &n->sites[k];
+
+			fprintf(f, "<li>call %u at ", x->call);
+			pp_svg_escape(f, x->c->file);
+			fprintf(f, ":%u:%u", x->c->line, x->c->col);
+			if (isfinite(x->diff.centre))
+				fprintf(
+				    f, " %s%s [%s, %s], %s of the group",
+				    x->diff.centre >= 0 ? "+" : "",
+				    pp_fmt_ns(x->diff.centre, a, 32), pp_fmt_ns(x->diff.low, b, 32),
+				    pp_fmt_ns(x->diff.high, c, 32), pp_fmt_pct(x->share, d, 32));
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
 	}
 	if (n->cmp && n->cmp->decided)
 		pp_svg_comparison(f, n->cmp);

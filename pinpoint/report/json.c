@@ -179,6 +179,7 @@ static const char *qkind(enum pp_qkind k)
 	return k == PP_Q_ENTRY	 ? "entry"
 	       : k == PP_Q_RANGE ? "range"
 	       : k == PP_Q_TOTAL ? "total"
+	       : k == PP_Q_GROUP ? "group"
 				 : "self";
 }
 
@@ -333,6 +334,8 @@ static const char *node_kind(enum pp_node_kind k)
 		return "call";
 	case PP_NODE_RANGE:
 		return "range";
+	case PP_NODE_GROUP:
+		return "group";
 	case PP_NODE_SELF:
 		return "self";
 	case PP_NODE_STRUCTURAL:
@@ -381,6 +384,24 @@ static json_t *targets_json(const struct pp_outcome_node *v)
 	return a;
 }
 
+/* A callee group's calls, each with its own comparison's difference. */
+static json_t *sites_json(const struct pp_outcome_node *v)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < v->nsites; k++) {
+		const struct pp_outcome_site *x = &v->sites[k];
+
+		a = pp_json_push(
+		    a, pp_json_object(
+			   "call", pp_json_int(x->call), "file", pp_json_str(x->c->file), "line",
+			   pp_json_int(x->c->line), "column", pp_json_int(x->c->col), "cost_ns",
+			   isfinite(x->diff.centre) ? interval_json(x->diff) : json_null(), "share",
+			   pp_json_real(x->share), "sign", pp_json_int(x->sign), NULL));
+	}
+	return a;
+}
+
 /* The fields a chain step and a tree node share, into @o. */
 static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 {
@@ -411,6 +432,10 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	}
 	if (v->ntargets)
 		o = pp_json_set(o, "targets", targets_json(v));
+	if (n->kind == PP_NODE_GROUP) {
+		o = pp_json_set(o, "callee", pp_json_str(n->q->callee));
+		o = pp_json_set(o, "sites", sites_json(v));
+	}
 	if (v->into)
 		o = pp_json_set(o, "into",
 				pp_json_object("function", pp_json_str(v->into->name),

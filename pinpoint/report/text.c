@@ -154,6 +154,32 @@ static void print_targets(FILE *f, const struct pp_outcome_node *n, int indent)
 	fprintf(f, "\n");
 }
 
+/* A callee group's calls, each with its own difference and share, a line each. */
+static void print_sites(FILE *f, const struct pp_outcome_node *n, int indent)
+{
+	char a[32];
+
+	for (size_t k = 0; k < n->nsites; k++) {
+		const struct pp_outcome_site *x = &n->sites[k];
+
+		fprintf(f, "%*s%c call %u at ", indent, "",
+			x->sign > 0   ? '+'
+			: x->sign < 0 ? '-'
+				      : ' ',
+			x->call);
+		pp_print_loc(f, x->c->file, x->c->line, x->c->col);
+		if (!isfinite(x->diff.centre)) {
+			fprintf(f, "  not decided\n");
+			continue;
+		}
+		fprintf(f, "  ");
+		print_diff(f, x->diff, false);
+		if (isfinite(x->share))
+			fprintf(f, "  %s of the group", pp_fmt_pct(x->share, a, sizeof(a)));
+		fprintf(f, "\n");
+	}
+}
+
 static void print_chain(FILE *f, const struct pp_outcome *o)
 {
 	int indent = 0;
@@ -229,6 +255,7 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 	}
 	fprintf(f, "\n");
 	print_targets(f, n, indent + 4);
+	print_sites(f, n, indent + 4);
 	for (int k = n->child; k >= 0; k = o->nodes[k].next)
 		print_subtree(f, o, k, indent + 4);
 }

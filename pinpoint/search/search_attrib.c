@@ -190,6 +190,119 @@ out:
 }
 
 /*
+ * The callee of place @k when the place is a direct call timed in both
+ * revisions to the same function, by name (its call list entries); NULL
+ * otherwise: only such calls form callee groups.
+ */
+static const char *group_callee(const struct fnview *v, int k)
+{
+	const struct pp_prog_call *c[2];
+
+	for (int r = 0; r < 2; r++) {
+		if (!timed_in(v, k, r))
+			return NULL;
+		c[r] = &v->fn[r]->calls[v->u[k].at[r]];
+		if (pp_call_indirect(c[r]) || !c[r]->callee[0])
+			return NULL;
+	}
+	return strcmp(c[0]->callee, c[1]->callee) ? NULL : c[PP_CUR]->callee;
+}
+
+/*
+ * The group of @callee's calls among places @u0..@u1 (two or more), derived
+ * from each call's quantity: NULL with *@oom false when there are fewer
+ * than two.
+ */
+static struct pp_quantity *group_q(struct pp_session *s, const struct fnview *v, int u0, int u1,
+				   const char *callee, bool *oom)
+{
+	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms)), *q = NULL;
+	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
+	unsigned first[2] = {0, 0}, last[2] = {0, 0};
+	const struct pp_prog_fn *cfn[2] = {NULL, NULL};
+	size_t n = 0;
+
+	if (!terms || !signs) {
+		*oom = true;
+		goto out;
+	}
+	for (int k = u0; k <= u1 && !*oom; k++) {
+		const char *c = group_callee(v, k);
+
+		if (!c || strcmp(c, callee))
+			continue;
+		terms[n] = unit_q(s, v, k, oom);
+		if (!terms[n])
+			continue;
+		signs[n] = 1;
+		for (int r = 0; r < 2; r++) {
+			unsigned at = (unsigned)v->u[k].at[r];
+
+			if (!n) {
+				first[r] = at;
+				cfn[r] = pp_program_resolve(&s->rev[r].prog, v->fn[r],
+							    &v->fn[r]->calls[at]);
+			}
+			last[r] = at;
+		}
+		n++;
+	}
+	if (*oom || n < 2)
+		goto out;
+	q = pp_quantity_group(s, v->fn, callee, cfn, first, last);
+	if (!q || pp_quantity_derive(q, terms, signs, n)) {
+		*oom = true;
+		q = NULL;
+	}
+out:
+	free(terms);
+	free(signs);
+	return q;
+}
+
+/*
+ * The callee groups of places @u0..@u1: for each callee called from two
+ * places or more, the group of its calls, in @out (at most @max); how
+ * many, or -ENOMEM.
+ */
+static int groups_of(struct pp_session *s, const struct fnview *v, int u0, int u1,
+		     struct pp_quantity **out, int max)
+{
+	int n = 0;
+
+	if (!s->opt->groups)
+		return 0;
+	for (int k = u0; k <= u1 && n < max; k++) {
+		const char *c = group_callee(v, k);
+		bool oom = false, known = false;
+		struct pp_quantity *q;
+
+		if (!c)
+			continue;
+		for (int i = 0; i < n && !known; i++)
+			known = !strcmp(out[i]->callee, c);
+		if (known)
+			continue;
+		q = group_q(s, v, k, u1, c, &oom);
+		if (oom)
+			return -ENOMEM;
+		if (q)
+			out[n++] = q;
+	}
+	return n;
+}
+
+/* Whether place @k is one of group @g's calls. */
+static bool in_group(const struct pp_quantity *g, const struct fnview *v, int k)
+{
+	for (size_t t = 0; t < g->nterms; t++)
+		if (!g->terms[t]->absent[PP_CUR] && v->u[k].at[PP_CUR] >= 0 &&
+		    g->terms[t]->first == (unsigned)v->u[k].at[PP_CUR])
+			return true;
+	return false;
+}
+
+/*
  * Whether @fn may call itself, in either revision: through direct calls
  * that have tables, searched breadth first (calls through pointers are not
  * followed: doc/semantics.md says what that misses).
@@ -254,6 +367,15 @@ static int parts(struct pp_session *s, const struct fnview *v, int u0, int u1,
 				   : -ENOMEM;
 			if (!err)
 				err = push(batch, n, max, half);
+		}
+		/* and so is each callee's group of calls */
+		if (!err && !oom) {
+			struct pp_quantity *g[PP_ATTRIB_SHORT];
+			int ng = groups_of(s, v, u0, u1, g, PP_ATTRIB_SHORT);
+
+			err = ng < 0 ? ng : 0;
+			for (int i = 0; i < ng && !err; i++)
+				err = push(batch, n, max, g[i]);
 		}
 		return oom ? -ENOMEM : err;
 	}
@@ -457,8 +579,22 @@ static bool inlined_in_one(const struct fnview *v, int k, int r)
 	return false;
 }
 
-/* Nodes for places @u0..@u1, all measured; returns how many slower ones, or -ENOMEM. */
-static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
+/* Whether place @k is a call of one of the groups @g[0..@ng) shown as such. */
+static bool grouped(struct pp_quantity *const *g, int ng, const struct fnview *v, int k)
+{
+	for (int i = 0; i < ng; i++)
+		if (in_group(g[i], v, k))
+			return true;
+	return false;
+}
+
+/*
+ * Nodes for places @u0..@u1, all measured, but for the calls of the groups
+ * @g[0..@ng) (their group's node holds them); returns how many slower ones,
+ * or -ENOMEM.
+ */
+static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1,
+		      struct pp_quantity *const *g, int ng)
 {
 	const struct fnview *v = st->v;
 	int slower = 0;
@@ -470,6 +606,8 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 
 		if (oom)
 			return -ENOMEM;
+		if (grouped(g, ng, v, k))
+			continue;
 		if (!q) { /* no probes in either revision: part of the own body */
 			/* What came in with an inlined call is inside the one noted. */
 			if (v->fn[r]->calls[v->u[k].at[r]].via)
@@ -549,6 +687,41 @@ static int emit_units(struct pp_session *s, struct fnstate *st, int u0, int u1)
 	return slower;
 }
 
+/*
+ * Whether callee group @g is shown as one part of F: found slower or
+ * faster, unless one of its calls alone is so in its direction and no other
+ * is (that call then names the change, and its callee is dug into the same).
+ */
+static bool group_shown(const struct pp_quantity *g)
+{
+	int alone = 0;
+
+	if (!beyond(g))
+		return false;
+	for (size_t t = 0; t < g->nterms; t++)
+		alone += beyond(g->terms[t]) == beyond(g);
+	return alone != 1;
+}
+
+/* The node of callee group @g under F: its calls together, dug into through its callee. */
+static int group_node(struct pp_session *s, struct fnstate *st, const struct pp_quantity *g)
+{
+	int i = pp_node_add(s, PP_NODE_GROUP, st->node, st->v->fn, g);
+	struct pp_node *n;
+
+	if (i < 0)
+		return -ENOMEM;
+	n = &s->nodes[i];
+	n->first[PP_CUR] = g->first;
+	n->last[PP_CUR] = g->last;
+	n->first[PP_PREV] = g->prev_first;
+	n->last[PP_PREV] = g->prev_last;
+	n->into[PP_PREV] = g->callee_fn[PP_PREV];
+	n->into[PP_CUR] = g->callee_fn[PP_CUR];
+	n->sign = beyond(g);
+	return n->sign > 0;
+}
+
 static int range_node(struct pp_session *s, struct fnstate *st, int u0, int u1,
 		      const struct pp_quantity *q)
 {
@@ -570,6 +743,8 @@ static int range_node(struct pp_session *s, struct fnstate *st, int u0, int u1,
 /* Does open comparison @q time place @k of @v (its call alone, or a range holding it)? */
 static bool times_place(const struct pp_quantity *q, const struct fnview *v, int k)
 {
+	if (q->kind == PP_Q_GROUP)
+		return in_group(q, v, k);
 	for (int r = 0; r < 2; r++) {
 		int at = v->u[k].at[r];
 		unsigned first = r == PP_CUR ? q->first : q->prev_first;
@@ -626,11 +801,29 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 			best = k;
 		}
 	}
+	/* a callee group the search will follow instead, when it leads */
+	{
+		struct pp_quantity *g[PP_ATTRIB_SHORT];
+		int ng = groups_of(s, v, nr->u0, nr->u1, g, PP_ATTRIB_SHORT);
+
+		if (ng < 0)
+			return ng;
+		for (int i = 0; i < ng; i++)
+			if (group_shown(g[i]) && beyond(g[i]) == st->dir &&
+			    (!lead ||
+			     st->dir * g[i]->cmp.diff.centre > st->dir * lead->cmp.diff.centre)) {
+				lead = g[i];
+				for (best = nr->u0; !in_group(lead, v, best); best++)
+					;
+			}
+	}
 	if (best < 0)
 		return 0;
 	for (size_t i = 0; i < nr->nq; i++)
-		if (!nr->qs[i]->decided && times_place(nr->qs[i], v, best))
-			return 0;
+		for (int k = nr->u0; k <= nr->u1; k++)
+			if ((k == best || (lead->kind == PP_Q_GROUP && in_group(lead, v, k))) &&
+			    !nr->qs[i]->decided && times_place(nr->qs[i], v, k))
+				return 0;
 	{
 		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
 
@@ -699,7 +892,7 @@ static const char *matters(struct pp_session *s, void *arg, const struct pp_quan
 	for (size_t i = 0; i < st->parts.n; i++) {
 		const struct pp_quantity *p = st->parts.q[i];
 
-		if (p == q || !single_part(p) || beyond(p) != dir)
+		if (p == q || (!single_part(p) && p->kind != PP_Q_GROUP) || beyond(p) != dir)
 			continue;
 		if (!lead || d * lead_bound(lead, dir) < d * lead_bound(p, dir))
 			lead = p;
@@ -772,20 +965,39 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 			return -ENOMEM;
 	}
 	if (len <= PP_ATTRIB_SHORT) {
+		struct pp_quantity *g[PP_ATTRIB_SHORT];
+		int ng = groups_of(s, v, u0, u1, g, PP_ATTRIB_SHORT), shown = 0;
+
+		if (ng < 0)
+			return ng;
+		for (int i = 0; i < ng; i++)
+			if (group_shown(g[i]))
+				g[shown++] = g[i];
 		for (int h = 0; h < 2; h++) {
 			int a = half[0] ? (h ? mid + 1 : u0) : (h ? u1 + 1 : u0);
 			int b = half[0] ? (h ? u1 : mid) : u1;
-			int got = a <= b ? emit_units(s, st, a, b) : 0;
+			int got = a <= b ? emit_units(s, st, a, b, g, shown) : 0;
 
 			if (got < 0)
 				return got;
 			slower += got;
+			/* a slower group with calls in the half explains it as well */
+			for (int i = 0; i < shown && !got; i++)
+				for (int k = a; k <= b && !got; k++)
+					got = beyond(g[i]) > 0 && in_group(g[i], v, k);
 			if (half[h] && !got && beyond(half[h]) > 0) {
 				err = range_node(s, st, a, b, half[h]);
 				if (err)
 					return err;
 				slower++;
 			}
+		}
+		for (int i = 0; i < shown; i++) {
+			int got = group_node(s, st, g[i]);
+
+			if (got < 0)
+				return got;
+			slower += got;
 		}
 		return slower;
 	}
@@ -864,8 +1076,8 @@ static int dig_list(const struct pp_session *s, int node, int dir, int **out)
 		const struct pp_node *x = &s->nodes[i];
 		int *nl;
 
-		if (x->parent != node || x->kind != PP_NODE_CALL || !x->sign || x->stop ||
-		    (x->sign != dir && !masked) || has_children(s, (int)i))
+		if (x->parent != node || (x->kind != PP_NODE_CALL && x->kind != PP_NODE_GROUP) ||
+		    !x->sign || x->stop || (x->sign != dir && !masked) || has_children(s, (int)i))
 			continue;
 		nl = realloc(l, (size_t)(n + 1) * sizeof(*nl));
 		if (!nl) {
@@ -986,6 +1198,7 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		const int c = dig[d];
 		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
 		const char *stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee);
+		bool group = s->nodes[c].kind == PP_NODE_GROUP;
 
 		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR])) {
 			stop = "recursion: already inspected";
@@ -1001,7 +1214,7 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		}
 		a->paths++;
 		/* an indirect call is dug into through its target, named in the reports */
-		if (pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]])) {
+		if (!group && pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]])) {
 			s->nodes[c].into[PP_PREV] = callee[PP_PREV];
 			s->nodes[c].into[PP_CUR] = callee[PP_CUR];
 		}

@@ -154,6 +154,8 @@ static const struct pp_choice runs_choices[] = {{"duet", PP_RUNS_DUET, false},
 						{NULL, 0, false}};
 static const struct pp_choice timing_choices[] = {
     {"sampled", false, false}, {"all", true, false}, {NULL, 0, false}};
+static const struct pp_choice groups_choices[] = {
+    {"on", true, false}, {"off", false, false}, {NULL, 0, false}};
 
 /*
  * A row's .report names it in the JSON report's "options" when it changes
@@ -239,6 +241,11 @@ static const struct pp_option_desc options[] = {
      .report = "timing",
      .help = "how armed calls are timed: sampled times a random one in 8 executions of a short "
 	     "call site made thousands of times, counting every one; all times every execution"},
+    {"groups", 0, &type_choice, FIELD(groups), .choices = groups_choices, .def = "on",
+     .report = "groups",
+     .help = "on: a function's calls to one callee are also measured together (from the "
+	     "same runs), and such a group found slower is followed into its callee; off: call "
+	     "sites only"},
     {"json", 0, &type_string, FIELD(json), .arg = "FILE",
      .help = "write the whole session as JSON"},
     {"html", 0, &type_string, FIELD(html), .arg = "FILE",

@@ -60,6 +60,7 @@ struct pp_options {
 	bool verbose;
 	bool no_save_command;
 	bool timing_all;	/* --timing all: no sampling of armed calls */
+	bool groups;		/* --groups on: callee groups measured and followed */
 	const char *build_cmd;	/* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
 	bool no_build;		/* use the directories as they are */

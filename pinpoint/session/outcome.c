@@ -99,6 +99,21 @@ static char *node_where(const struct pp_node *n)
 		fprintf(f, " to ");
 		pp_print_loc(f, c->file, c->line, c->col);
 		break;
+	case PP_NODE_GROUP:
+		/* "in F at a.c:12:3, :15:3 and :20:5": the calls' places */
+		fprintf(f, "in %s at ", pp_fn_name(fn));
+		for (size_t t = 0; n->q && t < n->q->nterms; t++) {
+			c = &fn->calls[n->q->terms[t]->first];
+			if (t && t + 1 == n->q->nterms)
+				fprintf(f, " and ");
+			else if (t)
+				fprintf(f, ", ");
+			if (!t || strcmp(c->file, fn->calls[n->q->terms[0]->first].file))
+				pp_print_loc(f, c->file, c->line, c->col);
+			else
+				fprintf(f, ":%u:%u", c->line, c->col);
+		}
+		break;
 	case PP_NODE_REST:
 		break;
 	default:
@@ -138,6 +153,34 @@ static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 	}
 	pp_targets_free(&t);
 	return err;
+}
+
+/* The calls of callee group @n, each with its own comparison's difference. */
+static int node_sites(struct pp_outcome_node *v, const struct pp_node *n)
+{
+	const struct pp_quantity *g = n->q;
+
+	if (n->kind != PP_NODE_GROUP || !g || !g->nterms)
+		return 0;
+	v->sites = calloc(g->nterms, sizeof(*v->sites));
+	if (!v->sites)
+		return -ENOMEM;
+	for (size_t t = 0; t < g->nterms; t++) {
+		const struct pp_quantity *q = g->terms[t];
+		struct pp_outcome_site *x = &v->sites[v->nsites++];
+
+		x->call = q->first;
+		x->c = &g->fn[PP_CUR]->calls[q->first];
+		x->diff = q->decided ? q->cmp.diff : (struct pp_interval){NAN, NAN, NAN};
+		x->share = q->decided && g->cmp.diff.centre != 0
+			       ? q->cmp.diff.centre / g->cmp.diff.centre
+			       : NAN;
+		x->sign = !q->decided		      ? 0
+			  : q->verdict == PP_V_SLOWER ? 1
+			  : q->verdict == PP_V_FASTER ? -1
+						      : 0;
+	}
+	return 0;
 }
 
 static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
@@ -184,7 +227,7 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 				 s->nodes[n->parent].lead == (int)i
 			     ? s->nodes[n->parent].tie
 			     : -1;
-		if (node_targets(v, s, n))
+		if (node_targets(v, s, n) || node_sites(v, n))
 			return -ENOMEM;
 	}
 	return 0;
@@ -329,6 +372,7 @@ void pp_outcome_free(struct pp_outcome *o)
 		free(o->nodes[i].name);
 		free(o->nodes[i].where);
 		free(o->nodes[i].targets);
+		free(o->nodes[i].sites);
 	}
 	free(o->cmp);
 	free(o->nodes);

@@ -46,6 +46,18 @@ struct pp_outcome_target {
 	double diff_share; /* of the call's difference (targets.h), NaN: none */
 };
 
+/*
+ * One call of a callee group, as its own comparison (measured in the same
+ * runs as the group) saw it.
+ */
+struct pp_outcome_site {
+	unsigned call; /* its index in the current revision's call list */
+	const struct pp_prog_call *c;
+	struct pp_interval diff; /* NaN: not decided */
+	double share;		 /* of the group's difference (point estimates), NaN: none */
+	int sign;		 /* +1 shown slower, -1 faster, 0 neither */
+};
+
 /* One node of the attribution tree, entry first (index 0). */
 struct pp_outcome_node {
 	const struct pp_node *n; /* its calls, functions and accounting, read-only */
@@ -80,6 +92,9 @@ struct pp_outcome_node {
 	size_t ntargets;
 	struct pp_outcome_target *targets;
 	const struct pp_prog_fn *into;
+	/* A callee group: its calls, in call list order */
+	size_t nsites;
+	struct pp_outcome_site *sites;
 };
 
 struct pp_outcome {

@@ -106,6 +106,34 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
 	return q;
 }
 
+struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const char *callee,
+				      const struct pp_prog_fn *const callee_fn[2],
+				      const unsigned first[2], const unsigned last[2])
+{
+	struct pp_quantity *q;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == PP_Q_GROUP && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    !strcmp(q->callee, callee) && q->first == first[PP_CUR] &&
+		    q->last == last[PP_CUR] && q->prev_first == first[PP_PREV] &&
+		    q->prev_last == last[PP_PREV])
+			return q;
+	}
+	q = new_quantity(s, PP_Q_GROUP, fn);
+	if (!q)
+		return NULL;
+	q->callee = callee;
+	q->callee_fn[0] = callee_fn[0];
+	q->callee_fn[1] = callee_fn[1];
+	q->first = first[PP_CUR];
+	q->last = last[PP_CUR];
+	q->prev_first = first[PP_PREV];
+	q->prev_last = last[PP_PREV];
+	return q;
+}
+
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last)
@@ -239,9 +267,10 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->probe_unc = NAN;
 	n->entry_share = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
-	n->depth = parent < 0				   ? 0
-		   : s->nodes[parent].kind == PP_NODE_CALL ? s->nodes[parent].depth + 1
-							   : s->nodes[parent].depth;
+	n->depth = parent < 0 ? 0
+		   : s->nodes[parent].kind == PP_NODE_CALL || s->nodes[parent].kind == PP_NODE_GROUP
+		       ? s->nodes[parent].depth + 1
+		       : s->nodes[parent].depth;
 	if (q && q->decided)
 		n->diff = q->cmp.diff;
 	return (int)s->nnodes++;

@@ -39,6 +39,7 @@ enum pp_qkind {
 	PP_Q_RANGE, /* calls first..last of a function */
 	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
 	PP_Q_TOTAL, /* a function's whole time, measured with its parts (the entry's: its slot) */
+	PP_Q_GROUP, /* the calls of a range to one callee, added up (derived from each call's) */
 };
 
 struct pp_series {
@@ -104,6 +105,14 @@ struct pp_quantity {
 	 * makes), nothing is armed there and its value is 0. */
 	unsigned prev_first, prev_last;
 	bool absent[2];
+	/*
+	 * PP_Q_GROUP: the callee its calls go to, by name, and resolved in each
+	 * revision (NULL: no table for it there); first..last and
+	 * prev_first..prev_last are its first and last call, its terms its
+	 * calls, each a range of one call.
+	 */
+	const char *callee;
+	const struct pp_prog_fn *callee_fn[2];
 	struct pp_series series[2]; /* per-run values, per revision */
 	/*
 	 * Derived (nterms > 0): not armed, its value in a run is the sum of its
@@ -212,6 +221,7 @@ enum pp_node_kind {
 	PP_NODE_ENTRY,	    /* the entry as a whole */
 	PP_NODE_CALL,	    /* a single call present in both revisions, dug into or named */
 	PP_NODE_RANGE,	    /* a range of calls that is slower as a whole only */
+	PP_NODE_GROUP,	    /* the calls of a range to one callee, together (q: a PP_Q_GROUP) */
 	PP_NODE_SELF,	    /* the function's own body (with the calls inlined into it) */
 	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
 	PP_NODE_ADDED,	    /* a call only the current revision makes: its cost there */
@@ -367,6 +377,16 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
 				      const unsigned first[2], const unsigned last[2],
 				      const bool absent[2]);
+
+/*
+ * The calls of @fn to @callee from call @first[r] to @last[r] of revision
+ * r, together: a PP_Q_GROUP, made once; the caller derives it from its
+ * calls.  @callee_fn: the callee in each revision, or NULL.
+ */
+struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const char *callee,
+				      const struct pp_prog_fn *const callee_fn[2],
+				      const unsigned first[2], const unsigned last[2]);
 
 /*
  * Whether node @n's numbers come from the runs that measured its function's

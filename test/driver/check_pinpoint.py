@@ -20,7 +20,7 @@ ARGS = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import pinpoint_test  # noqa: E402
-from pinpoint_test import expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
+from pinpoint_test import chain, expect_chain, fail, load_report, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
@@ -355,6 +355,9 @@ def node_name(n, by_id):
         return n.get("call_label", n.get("callee", "?"))
     if k == "range":
         return "calls %d-%d of %s" % (n["first_call"], n["last_call"], fn)
+    if k == "group":
+        return "%d calls of %s" % (len(n["sites"]), n.get("into", {}).get("function_demangled",
+                                                                        n["callee"]))
     if k == "self":
         return "own body of " + fn
     if k == "structural":
@@ -541,6 +544,53 @@ def scenario_virtual():
                      ["render()", "shade()", "Circle::area() const",
                       "own body of Circle::area() const"], "Circle::area() const",
                      line_of("virtual.cpp", "override // slower"), (0.6, 0.97))
+
+
+def groups_session(*extra):
+    return session("manysites", "rounds", 3, "--precision-threshold", "5", *extra)
+
+
+def scenario_groups():
+    # mix() is 1.5 % of the entry slower at each of its twelve calls, the
+    # threshold 5 %: no call alone names it, their group (18 %) does.
+    p, report = attrib_session("manysites", "rounds", 3,
+                               ["rounds", "12 calls of mix", "own body of mix"],
+                               extra=("--precision-threshold", "5"))
+    tree = report["tree"]
+    group = [n for n in tree if n["kind"] == "group"]
+    if len(group) != 1 or group[0]["callee"] != "mix" or len(group[0]["sites"]) != 12:
+        fail("one group of the twelve calls of mix expected, got %r" % group, p)
+    g = group[0]
+    lines = [x["line"] for x in g["sites"]]
+    first = line_of("manysites.c", "mix(0);")
+    if lines != list(range(first, first + 12)):
+        fail("the group's calls are at lines %r, %d.. expected" % (lines, first), p)
+    # the calls are the group: none of them is a node of its own beside it
+    if any(n["kind"] == "call" and n.get("callee") == "mix" for n in tree):
+        fail("a call of mix is named beside its group", p)
+    # the premise: no call is a regression alone
+    if any(x["sign"] > 0 for x in g["sites"]):
+        fail("a call of mix alone was found slower by the threshold: the scenario "
+             "shows nothing", p)
+    # each call's figure beside the group's: the group is their sum in each run
+    total = sum(x["cost_ns"]["centre"] for x in g["sites"] if x["cost_ns"])
+    if not 0.7 * g["cost_ns"]["centre"] <= total <= 1.3 * g["cost_ns"]["centre"]:
+        fail("the calls' differences add up to %g, the group's is %g"
+             % (total, g["cost_ns"]["centre"]), p)
+    if len(re.findall(r"^ +\S? ?call \d+ at \S*manysites\.c:\d+:\d+  [+-]", p.stdout, re.M)) != 12:
+        fail("the text report does not list the group's twelve calls", p)
+    if not re.search(r"12 calls of mix  in rounds at \S*manysites\.c:%d:\d+, :%d:" % (first, first + 1),
+                     p.stdout):
+        fail("the group's places are not printed", p)
+
+
+def scenario_groups_off():
+    # call sites only: the slowdown ends at a range (or the halves tie), mix is not named
+    p = groups_session("--groups", "off")
+    if "mix" in chain(p):
+        fail("--groups off still names mix: %r" % chain(p), p)
+    if "calls of" in p.stdout:
+        fail("--groups off printed a group", p)
 
 
 def scenario_masked():
