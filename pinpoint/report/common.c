@@ -109,6 +109,8 @@ const char *pp_node_function(const struct pp_node *n)
 		return n->into[PP_CUR]->name;
 	if (n->kind == PP_NODE_GROUP)
 		return n->q->callee;
+	if (n->kind == PP_NODE_SHARED)
+		return n->into[PP_CUR]->name;
 	if (c &&
 	    (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED))
 		return pp_prog_call_name(c);
@@ -150,6 +152,9 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		break;
 	case PP_NODE_GROUP:
 		r = asprintf(&l, "%zu calls of %s", n->q->nterms, pp_demangle(n->q->callee));
+		break;
+	case PP_NODE_SHARED:
+		r = asprintf(&l, "%s", pp_fn_name(n->into[PP_CUR]));
 		break;
 	case PP_NODE_SELF:
 		r = asprintf(&l, "own body of %s", pp_fn_name(fn));

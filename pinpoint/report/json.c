@@ -336,6 +336,8 @@ static const char *node_kind(enum pp_node_kind k)
 		return "range";
 	case PP_NODE_GROUP:
 		return "group";
+	case PP_NODE_SHARED:
+		return "shared";
 	case PP_NODE_SELF:
 		return "self";
 	case PP_NODE_STRUCTURAL:
@@ -487,16 +489,18 @@ static json_t *accounting_json(const struct pp_session *s, const struct pp_node 
 		return json_null();
 	}
 	for (int c = n->child; c >= 0; c = s->nodes[c].next)
-		parts = pp_json_push(
-		    parts,
-		    pp_json_object("node", pp_json_int(c), "mean_ns",
-				   pair_real(s->nodes[c].mean[PP_PREV], s->nodes[c].mean[PP_CUR]),
-				   "probe_cost_removed_ns",
-				   pair_real(s->nodes[c].part_removed[PP_PREV],
-					     s->nodes[c].part_removed[PP_CUR]),
-				   "probe_cost_uncertainty_ns", pp_json_real(s->nodes[c].probe_unc),
-				   "probe_cost_uncertain",
-				   pp_json_bool(s->nodes[c].probe_uncertain), NULL));
+		if (s->nodes[c].kind != PP_NODE_SHARED) /* inside some parts, not one */
+			parts = pp_json_push(
+			    parts,
+			    pp_json_object(
+				"node", pp_json_int(c), "mean_ns",
+				pair_real(s->nodes[c].mean[PP_PREV], s->nodes[c].mean[PP_CUR]),
+				"probe_cost_removed_ns",
+				pair_real(s->nodes[c].part_removed[PP_PREV],
+					  s->nodes[c].part_removed[PP_CUR]),
+				"probe_cost_uncertainty_ns", pp_json_real(s->nodes[c].probe_unc),
+				"probe_cost_uncertain", pp_json_bool(s->nodes[c].probe_uncertain),
+				NULL));
 	o = pp_json_object(
 	    "runs", pair_int((long long)n->runs[PP_PREV], (long long)n->runs[PP_CUR]), "paired",
 	    pp_json_bool(n->paired), "whole_ns", interval_json(n->whole), "whole_mean_ns",

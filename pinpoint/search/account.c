@@ -419,6 +419,8 @@ static size_t list_parts(const struct pp_session *s, int node, struct part *part
 			continue;
 		if (s->nodes[i].kind == PP_NODE_REST)
 			*rest = (int)i;
+		else if (s->nodes[i].kind == PP_NODE_SHARED) /* inside some parts: none itself */
+			continue;
 		else if (s->nodes[i].q || s->nodes[i].kind == PP_NODE_STRUCTURAL)
 			parts[np++].node = (int)i;
 	}

@@ -120,7 +120,7 @@ static void shares(struct pp_session *s)
 		pd = s->nodes[pp_node_whole(s, n)].diff.centre;
 		/* Parts accounted from the runs that measured them with their function keep
 		 * the shares of its whole there (account.c). */
-		if (pp_node_accounted(s, n))
+		if (pp_node_accounted(s, n) && n->kind != PP_NODE_SHARED)
 			continue;
 		if (pd != 0) {
 			n->share = n->diff.centre / pd;
@@ -228,7 +228,8 @@ static void point_remainders(struct pp_session *s)
 			continue;
 		rest = s->nodes[n->parent].diff.centre;
 		for (size_t k = 0; k < s->nnodes; k++)
-			if (k != i && s->nodes[k].parent == n->parent)
+			if (k != i && s->nodes[k].parent == n->parent &&
+			    s->nodes[k].kind != PP_NODE_SHARED)
 				rest -= s->nodes[k].diff.centre;
 		n->diff = (struct pp_interval){rest, rest, rest};
 	}

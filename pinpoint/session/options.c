@@ -244,8 +244,9 @@ static const struct pp_option_desc options[] = {
     {"groups", 0, &type_choice, FIELD(groups), .choices = groups_choices, .def = "on",
      .report = "groups",
      .help = "on: a function's calls to one callee are also measured together (from the "
-	     "same runs), and such a group found slower is followed into its callee; off: call "
-	     "sites only"},
+	     "same runs), and such a group found slower is followed into its callee; where no "
+	     "part is slower by the threshold but several calls are by less, the functions they "
+	     "all call are measured whole; off: call sites only"},
     {"json", 0, &type_string, FIELD(json), .arg = "FILE",
      .help = "write the whole session as JSON"},
     {"html", 0, &type_string, FIELD(html), .arg = "FILE",

@@ -114,6 +114,10 @@ static char *node_where(const struct pp_node *n)
 				fprintf(f, ":%u:%u", c->line, c->col);
 		}
 		break;
+	case PP_NODE_SHARED: /* its function, and the one whose calls call it */
+		pp_print_loc(f, n->into[PP_CUR]->file, n->into[PP_CUR]->line, 0);
+		fprintf(f, ", one layer below %s", pp_fn_name(fn));
+		break;
 	case PP_NODE_REST:
 		break;
 	default:

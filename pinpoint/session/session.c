@@ -268,7 +268,9 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->entry_share = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0 ? 0
-		   : s->nodes[parent].kind == PP_NODE_CALL || s->nodes[parent].kind == PP_NODE_GROUP
+		   : s->nodes[parent].kind == PP_NODE_CALL ||
+			   s->nodes[parent].kind == PP_NODE_GROUP ||
+			   s->nodes[parent].kind == PP_NODE_SHARED
 		       ? s->nodes[parent].depth + 1
 		       : s->nodes[parent].depth;
 	if (q && q->decided)

@@ -218,10 +218,13 @@ struct pp_batch {
  * it; the plan stage builds it.
  */
 enum pp_node_kind {
-	PP_NODE_ENTRY,	    /* the entry as a whole */
-	PP_NODE_CALL,	    /* a single call present in both revisions, dug into or named */
-	PP_NODE_RANGE,	    /* a range of calls that is slower as a whole only */
-	PP_NODE_GROUP,	    /* the calls of a range to one callee, together (q: a PP_Q_GROUP) */
+	PP_NODE_ENTRY, /* the entry as a whole */
+	PP_NODE_CALL,  /* a single call present in both revisions, dug into or named */
+	PP_NODE_RANGE, /* a range of calls that is slower as a whole only */
+	PP_NODE_GROUP, /* the calls of a range to one callee, together (q: a PP_Q_GROUP) */
+	/* a function several of F's calls call, each a little slower: its whole
+	 * (q: its PP_Q_TOTAL), beside F's parts, not one of them */
+	PP_NODE_SHARED,
 	PP_NODE_SELF,	    /* the function's own body (with the calls inlined into it) */
 	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
 	PP_NODE_ADDED,	    /* a call only the current revision makes: its cost there */
