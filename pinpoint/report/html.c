@@ -89,6 +89,13 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 			fputs(k ? ", " : " ", f);
 			pp_svg_escape(f, n->targets[k].name);
 			fprintf(f, " %.0f %%", 100 * n->targets[k].share);
+			if (n->targets[k].compared)
+				fprintf(f, " (%s%s [%s, %s] %s)",
+					n->targets[k].diff.centre >= 0 ? "+" : "",
+					pp_fmt_ns(n->targets[k].diff.centre, a, 32),
+					pp_fmt_ns(n->targets[k].diff.low, b, 32),
+					pp_fmt_ns(n->targets[k].diff.high, c, 32),
+					n->targets[k].verdict_name);
 		}
 		fputs("</p>\n", f);
 	}

@@ -378,11 +378,16 @@ static json_t *targets_json(const struct pp_outcome_node *v)
 {
 	json_t *a = json_array();
 
-	for (size_t k = 0; k < v->ntargets; k++)
-		a = pp_json_push(a, pp_json_object("name", pp_json_str(v->targets[k].name), "share",
-						   pp_json_real(v->targets[k].share),
-						   "difference_share",
-						   pp_json_real(v->targets[k].diff_share), NULL));
+	for (size_t k = 0; k < v->ntargets; k++) {
+		const struct pp_outcome_target *t = &v->targets[k];
+
+		a = pp_json_push(
+		    a,
+		    pp_json_object("name", pp_json_str(t->name), "share", pp_json_real(t->share),
+				   "difference_share", pp_json_real(t->diff_share), "difference_ns",
+				   t->compared ? interval_json(t->diff) : json_null(), "verdict",
+				   t->compared ? pp_json_str(t->verdict_name) : json_null(), NULL));
+	}
 	return a;
 }
 

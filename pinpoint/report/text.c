@@ -148,9 +148,16 @@ static void print_targets(FILE *f, const struct pp_outcome_node *n, int indent)
 	if (!n->ntargets)
 		return;
 	fprintf(f, "%*stargets:", indent, "");
-	for (size_t k = 0; k < n->ntargets; k++)
-		fprintf(f, "%s %s %.0f %%", k ? "," : "", n->targets[k].name,
-			100 * n->targets[k].share);
+	for (size_t k = 0; k < n->ntargets; k++) {
+		const struct pp_outcome_target *t = &n->targets[k];
+
+		fprintf(f, "%s %s %.0f %%", k ? "," : "", t->name, 100 * t->share);
+		if (t->compared) {
+			fprintf(f, " (");
+			print_diff(f, t->diff, false);
+			fprintf(f, " %s)", t->verdict_name);
+		}
+	}
 	fprintf(f, "\n");
 }
 

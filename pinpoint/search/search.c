@@ -78,6 +78,57 @@ static const char *own_stop(struct pp_node *n, char *why, const char *fallback)
 	return why;
 }
 
+/* Target @key of call @at[r] of @fn[r], resolved in each revision as a direct callee. */
+static void resolve_target(const struct pp_session *s, const struct pp_prog_fn *const fn[2],
+			   const int at[2], const char *key, const struct pp_prog_fn *callee[2])
+{
+	for (int r = 0; r < 2; r++) {
+		struct pp_prog_call c = fn[r]->calls[at[r]];
+
+		c.callee = key;
+		c.kind = PP_CALL_DIRECT;
+		callee[r] = pp_program_resolve(&s->rev[r].prog, fn[r], &c);
+	}
+}
+
+int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
+		      const struct pp_prog_fn *const fn[2], const int at[2],
+		      struct pp_dig_target *out, size_t max)
+{
+	enum pp_seq_verdict want = n->sign < 0 ? PP_SEQ_FASTER : PP_SEQ_SLOWER;
+	struct pp_targets t;
+	size_t got = 0;
+	int err;
+
+	if (!n->q)
+		return 0;
+	err = pp_targets_of(s, n->q, &t);
+	if (!err)
+		err = pp_targets_compare(s, n->q, &t);
+	for (size_t i = 0; i < t.n && !err; i++) {
+		const struct pp_target_share *x = &t.t[i];
+		struct pp_dig_target d;
+		size_t k;
+
+		if (!x->compared || x->verdict != want || !strcmp(x->key, "other") ||
+		    !strncmp(x->key, "ext:", 4))
+			continue;
+		resolve_target(s, fn, at, x->key, d.fn);
+		if (!d.fn[PP_PREV] || !d.fn[PP_CUR])
+			continue;
+		d.diff = x->diff;
+		if (got == max) /* the targets come largest share of the time first */
+			break;
+		/* largest difference first (in @n's direction) */
+		for (k = got++; k > 0 && n->sign * out[k - 1].diff.centre < n->sign * d.diff.centre;
+		     k--)
+			out[k] = out[k - 1];
+		out[k] = d;
+	}
+	pp_targets_free(&t);
+	return err ? err : (int)got;
+}
+
 /*
  * At indirect call @n, found slower or faster: the target that holds most
  * of its difference (pp_targets_dominant()), looked up by name in each
@@ -101,22 +152,31 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 	if (!t.n) {
 		stop = "indirect call: no targets recorded";
 	} else if (!d) {
-		if (asprintf(&why, "indirect call: %zu targets, none holds %.0f %% of it", t.n,
-			     100 * PP_TARGET_DOMINANT) < 0)
+		struct pp_dig_target one[2];
+		int k = pp_slower_targets(s, n, fn, at, one, 2);
+
+		if (k == 1) { /* one target found slower on its own: into it */
+			callee[PP_PREV] = one[0].fn[PP_PREV];
+			callee[PP_CUR] = one[0].fn[PP_CUR];
+			stop = NULL;
+		} else if (k >= 2) { /* the search digs into each (dig_calls) */
+			if (asprintf(&why, "indirect call: %zu targets, several %s on their own",
+				     t.n, n->sign < 0 ? "faster" : "slower") < 0)
+				why = NULL;
+		} else if (asprintf(&why,
+				    "indirect call: %zu targets, none holds %.0f %% of it or is %s "
+				    "by the threshold on its own",
+				    t.n, 100 * PP_TARGET_DOMINANT,
+				    n->sign < 0 ? "faster" : "slower") < 0) {
 			why = NULL;
+		}
 	} else if (!strcmp(d->key, "other")) {
 		stop = "indirect call: its targets were not told apart (\"other\")";
 	} else if (!strncmp(d->key, "ext:", 4)) {
 		if (asprintf(&why, "indirect call into %s (not instrumented)", d->key + 4) < 0)
 			why = NULL;
 	} else {
-		for (int r = 0; r < 2; r++) {
-			struct pp_prog_call c = fn[r]->calls[at[r]];
-
-			c.callee = d->key;
-			c.kind = PP_CALL_DIRECT;
-			callee[r] = pp_program_resolve(&s->rev[r].prog, fn[r], &c);
-		}
+		resolve_target(s, fn, at, d->key, callee);
 		if (!callee[PP_PREV] && !callee[PP_CUR]) {
 			if (asprintf(&why, "indirect call into %s (not instrumented)",
 				     pp_demangle(d->key)) < 0)

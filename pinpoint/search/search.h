@@ -48,6 +48,22 @@ bool pp_call_indirect(const struct pp_prog_call *c);
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
 			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2]);
 
+/* A target of an indirect call found slower (faster) on its own, in both revisions. */
+struct pp_dig_target {
+	const struct pp_prog_fn *fn[2];
+	struct pp_interval diff;
+};
+
+/*
+ * The targets of indirect call @n (call @at[r] of @fn[r]) that their own
+ * comparisons (pp_targets_compare()) found slower, or faster when @n is
+ * faster, and that both revisions have, largest difference first, into
+ * @out (at most @max); how many, or -ENOMEM.
+ */
+int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
+		      const struct pp_prog_fn *const fn[2], const int at[2],
+		      struct pp_dig_target *out, size_t max);
+
 /* The functions a search has inspected, to stop at recursion. */
 struct pp_fnset {
 	const struct pp_prog_fn **fn;

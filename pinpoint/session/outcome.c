@@ -130,6 +130,25 @@ static char *node_where(const struct pp_node *n)
 	return buf;
 }
 
+/* A target's verdict as JSON spells the comparisons' (verdict_name). */
+static const char *seq_verdict_name(enum pp_seq_verdict v)
+{
+	switch (v) {
+	case PP_SEQ_SLOWER:
+		return "slower";
+	case PP_SEQ_FASTER:
+		return "faster";
+	case PP_SEQ_SAME:
+		return "same";
+	case PP_SEQ_SLOWER_BELOW:
+		return "slower-below-threshold";
+	case PP_SEQ_FASTER_BELOW:
+		return "faster-below-threshold";
+	default:
+		return "undecided";
+	}
+}
+
 /* The targets of indirect call @n that its current revision's runs saw. */
 static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 			const struct pp_node *n)
@@ -143,6 +162,8 @@ static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 	if (!c || (c->kind != PP_CALL_INDIRECT && c->kind != PP_CALL_INVOKE_INDIRECT))
 		return 0;
 	err = pp_targets_of(s, n->q, &t);
+	if (!err)
+		err = pp_targets_compare(s, n->q, &t);
 	if (!err && t.n) {
 		v->targets = calloc(t.n, sizeof(*v->targets));
 		err = v->targets ? 0 : -ENOMEM;
@@ -153,7 +174,10 @@ static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 		v->targets[v->ntargets++] =
 		    (struct pp_outcome_target){.name = pp_demangle(t.t[i].key),
 					       .share = t.t[i].share,
-					       .diff_share = t.t[i].diff_share};
+					       .diff_share = t.t[i].diff_share,
+					       .compared = t.t[i].compared,
+					       .diff = t.t[i].diff,
+					       .verdict_name = seq_verdict_name(t.t[i].verdict)};
 	}
 	pp_targets_free(&t);
 	return err;

@@ -44,6 +44,10 @@ struct pp_outcome_target {
 	const char *name;  /* as reports print it: demangled, "ext:strcmp", "other" */
 	double share;	   /* of the call's time */
 	double diff_share; /* of the call's difference (targets.h), NaN: none */
+	/* its own comparison (pp_targets_compare()); compared false: none */
+	bool compared;
+	struct pp_interval diff;
+	const char *verdict_name; /* as JSON spells verdicts: "slower", "same", ... */
 };
 
 /*

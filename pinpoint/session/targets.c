@@ -154,6 +154,97 @@ const struct pp_target_share *pp_targets_dominant(const struct pp_targets *t)
 	return best;
 }
 
+/* Target @key's value in run @rec at quantity index @qi: its time there, 0 if not reached. */
+static double value_in(const struct pp_run_record *rec, int qi, const char *key)
+{
+	for (size_t k = 0; k < rec->ntargets; k++)
+		if (rec->targets[k].qi == (unsigned)qi && !strcmp(rec->targets[k].key, key))
+			return rec->targets[k].v;
+	return 0;
+}
+
+/* The run of revision @r that is @rec's pair (same batch and index), or NULL. */
+static const struct pp_run_record *pair_of(const struct pp_session *s,
+					   const struct pp_run_record *rec, int r)
+{
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *o = &s->runs[i];
+
+		if (o->rev == (enum pp_rev_id)r && o->batch == rec->batch &&
+		    o->index == rec->index && !o->warmup && o->values)
+			return o;
+	}
+	return NULL;
+}
+
+/* Target @key's values in the runs that timed @q: paired when @paired, per revision. */
+static int target_values(const struct pp_session *s, const struct pp_quantity *q, const char *key,
+			 bool paired, double *v[2], unsigned *lay[2], size_t n[2])
+{
+	n[0] = n[1] = 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *rec = &s->runs[i], *o;
+		int qi, oq;
+
+		if (rec->warmup || (qi = pp_run_value_at(s, rec, q)) < 0)
+			continue;
+		if (!paired) {
+			v[rec->rev][n[rec->rev]] = value_in(rec, qi, key);
+			lay[rec->rev][n[rec->rev]++] = pp_setup_layout(&rec->setup);
+			continue;
+		}
+		/* a pair once, from its previous run */
+		if (rec->rev != PP_PREV || !(o = pair_of(s, rec, PP_CUR)) ||
+		    (oq = pp_run_value_at(s, o, q)) < 0)
+			continue;
+		v[PP_PREV][n[0]] = value_in(rec, qi, key);
+		lay[PP_PREV][n[0]++] = pp_setup_layout(&rec->setup);
+		v[PP_CUR][n[1]] = value_in(o, oq, key);
+		lay[PP_CUR][n[1]++] = pp_setup_layout(&o->setup);
+	}
+	return 0;
+}
+
+int pp_targets_compare(const struct pp_session *s, const struct pp_quantity *q,
+		       struct pp_targets *t)
+{
+	bool paired = s->opt->runs != PP_RUNS_SHUFFLED;
+	double *v[2] = {NULL, NULL}, conf;
+	unsigned *lay[2] = {NULL, NULL};
+	int err = 0;
+
+	if (!t->n)
+		return 0;
+	conf = 1 - (1 - s->opt->confidence) / (double)t->n;
+	for (int r = 0; r < 2; r++) {
+		v[r] = calloc(s->nruns ? s->nruns : 1, sizeof(double));
+		lay[r] = calloc(s->nruns ? s->nruns : 1, sizeof(unsigned));
+		if (!v[r] || !lay[r])
+			err = -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n && !err; i++) {
+		struct pp_target_share *x = &t->t[i];
+		size_t n[2];
+		int e;
+
+		x->compared = false;
+		target_values(s, q, x->key, paired, v, lay, n);
+		e = pp_seq_interval(s->opt->test, paired, v[PP_PREV], lay[PP_PREV], n[0], v[PP_CUR],
+				    lay[PP_CUR], n[1], conf, &x->diff);
+		if (e == -ENOMEM)
+			err = e;
+		if (e)
+			continue;
+		x->compared = true;
+		x->verdict = pp_seq_verdict_of(&x->diff, s->threshold_ns, false);
+	}
+	for (int r = 0; r < 2; r++) {
+		free(v[r]);
+		free(lay[r]);
+	}
+	return err;
+}
+
 void pp_targets_free(struct pp_targets *t)
 {
 	free(t->t);

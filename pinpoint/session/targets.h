@@ -27,6 +27,16 @@ struct pp_target_share {
 	 * that target's difference.  NaN when the sum is 0.
 	 */
 	double diff_share;
+	/*
+	 * Its own comparison (pp_targets_compare()): the difference of its
+	 * time between the revisions, the session's test on the runs that
+	 * timed the call (their pairs), at the report's confidence shared
+	 * among the call's targets; and the verdict of that interval against
+	 * the session's threshold.  compared false: not made (too few runs).
+	 */
+	bool compared;
+	struct pp_interval diff;
+	enum pp_seq_verdict verdict;
 };
 
 struct pp_targets {
@@ -48,6 +58,17 @@ int pp_targets_of(const struct pp_session *s, const struct pp_quantity *q, struc
  * difference, or the only one observed; NULL when none does.
  */
 const struct pp_target_share *pp_targets_dominant(const struct pp_targets *t);
+
+/*
+ * Compare each target of @t (pp_targets_of(@s, @q, @t)) between the
+ * revisions, from the same runs: its value in each run that timed the call
+ * (0 where it was not reached), paired by pair unless the runs were
+ * shuffled, by the session's test, at confidence 1 - (1 - c) / n for n
+ * targets; verdict by pp_seq_verdict_of() against the session's threshold.
+ * 0 or -ENOMEM.
+ */
+int pp_targets_compare(const struct pp_session *s, const struct pp_quantity *q,
+		       struct pp_targets *t);
 
 void pp_targets_free(struct pp_targets *t);
 

@@ -24,7 +24,7 @@
 
 #define RUNS 7 /* a warm-up, then three runs a revision */
 
-static struct pp_options opt = {.depth = 5};
+static struct pp_options opt = {.depth = 5, .confidence = 0.95};
 static struct pp_quantity q = {.id = 0, .kind = PP_Q_RANGE};
 static unsigned qids[1] = {0};
 static struct pp_batch batch = {.id = 1, .nq = 1, .qids = qids};
@@ -41,6 +41,7 @@ static void run(int i, enum pp_rev_id r, bool warmup, double v, const char *ka, 
 	targets[i][1] = (struct pp_run_target){.qi = 0, .key = (char *)kb, .v = b, .count = 1};
 	runs[i] = (struct pp_run_record){.batch = 1,
 					 .rev = r,
+					 .index = (unsigned)(i - 1) % 3,
 					 .warmup = warmup,
 					 .nvalues = 1,
 					 .values = &values[i],
@@ -84,6 +85,103 @@ static const struct pp_prog_fn *fn_named(const struct pp_program *p, const char 
 		if (!strcmp(p->funcs[i].name, name))
 			return &p->funcs[i];
 	return NULL;
+}
+
+/*
+ * pp_targets_compare() on 12 pairs: each target's values in the runs that
+ * timed the call, 0 where it was not reached, paired by pair, compared at
+ * the report's confidence shared among the targets - the same interval as
+ * pp_seq_interval() on those values by hand - and its verdict against the
+ * threshold (10): cmp_a about 20 slower, cmp_b about 1 (once not reached),
+ * or with @both about 30 slower too.  Then where the search goes: into
+ * cmp_a, the one target slower on its own; with @both, into each
+ * (pp_slower_targets(), the largest difference first).
+ */
+#define PAIRS 12
+static void compare_case(const struct pp_session *m, const struct pp_prog_fn *const fn[2],
+			 bool both)
+{
+	static struct pp_run_record r[2 * PAIRS];
+	static struct pp_run_target tg[2 * PAIRS][2];
+	static double val[2 * PAIRS];
+	double a[2][PAIRS], b[2][PAIRS];
+	struct pp_options o = {
+	    .depth = 5, .confidence = 0.95, .test = PP_TEST_MANN_WHITNEY, .runs = PP_RUNS_DUET};
+	struct pp_node node = {.kind = PP_NODE_CALL, .q = &q, .parent = -1, .sign = 1};
+	const struct pp_prog_fn *callee[2];
+	struct pp_dig_target dt[4];
+	const int at[2] = {0, 0};
+	const char *stop;
+	int nd;
+	struct pp_session s = {
+	    .opt = &o, .nbatches = 1, .batches = &batch, .nruns = 2 * PAIRS, .runs = r};
+	struct pp_quantity *qs[1] = {&q};
+	struct pp_targets t;
+
+	s.nq = 1;
+	s.q = qs;
+	s.rev[PP_PREV].prog = m->rev[PP_PREV].prog;
+	s.rev[PP_CUR].prog = m->rev[PP_CUR].prog;
+	s.threshold_ns = 10;
+	for (int i = 0; i < PAIRS; i++)
+		for (int v = 0; v < 2; v++) {
+			int k = 2 * i + v;
+			size_t nt = 0;
+
+			a[v][i] = v ? 25 + 0.25 * (i % 4) + 0.05 * i : 5 + 0.3 * (i % 5) + 0.07 * i;
+			b[v][i] = v ? (both ? 35 : 5) + 0.13 * i + 0.5 * (i % 2)
+				    : (i == 4 ? 0 : 5 + 0.11 * i);
+			tg[k][nt++] = (struct pp_run_target){.key = "cmp_a", .v = a[v][i]};
+			if (b[v][i] > 0)
+				tg[k][nt++] = (struct pp_run_target){.key = "cmp_b", .v = b[v][i]};
+			val[k] = a[v][i] + b[v][i];
+			/* the current runs first in half the pairs: pairs are found by index */
+			r[(i % 2 ? 2 * i + 1 - v : k)] =
+			    (struct pp_run_record){.batch = 1,
+						   .rev = v ? PP_CUR : PP_PREV,
+						   .index = (unsigned)i,
+						   .nvalues = 1,
+						   .values = &val[k],
+						   .ntargets = nt,
+						   .targets = tg[k]};
+		}
+	CHECK(!pp_targets_of(&s, &q, &t) && !pp_targets_compare(&s, &q, &t), "out of memory");
+	CHECK(t.n == 2, "%zu targets", t.n);
+	for (size_t i = 0; i < t.n; i++) {
+		bool is_a = !strcmp(t.t[i].key, "cmp_a");
+		struct pp_interval want;
+		int e = pp_seq_interval(PP_TEST_MANN_WHITNEY, true, is_a ? a[0] : b[0], NULL, PAIRS,
+					is_a ? a[1] : b[1], NULL, PAIRS, 1 - 0.05 / 2, &want);
+
+		CHECK(!e && t.t[i].compared, "%s not compared (%d)", t.t[i].key, e);
+		if (e || !t.t[i].compared)
+			continue;
+		CHECK_CLOSE(t.t[i].key, "difference", t.t[i].diff.centre, want.centre, 1e-12, 0);
+		CHECK_CLOSE(t.t[i].key, "low", t.t[i].diff.low, want.low, 1e-12, 0);
+		CHECK_CLOSE(t.t[i].key, "high", t.t[i].diff.high, want.high, 1e-12, 0);
+		CHECK(t.t[i].verdict == pp_seq_verdict_of(&want, 10, false) &&
+			  (is_a || both ? t.t[i].verdict == PP_SEQ_SLOWER
+					: t.t[i].verdict != PP_SEQ_SLOWER),
+		      "%s: verdict %d", t.t[i].key, (int)t.t[i].verdict);
+	}
+	pp_targets_free(&t);
+	/* neither holds 80 % of the difference when both are slower; cmp_a alone does */
+	nd = pp_slower_targets(&s, &node, fn, at, dt, 4);
+	CHECK(nd == (both ? 2 : 1), "%d targets slower on their own", nd);
+	if (nd >= 1)
+		CHECK(dt[0].fn[PP_CUR] == fn_named(&s.rev[PP_CUR].prog, both ? "cmp_b" : "cmp_a") &&
+			  dt[0].fn[PP_PREV] ==
+			      fn_named(&s.rev[PP_PREV].prog, both ? "cmp_b" : "cmp_a"),
+		      "the largest difference first: %s", dt[0].fn[PP_CUR]->name);
+	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	if (both)
+		CHECK(stop &&
+			  !strcmp(stop, "indirect call: 2 targets, several slower on their own"),
+		      "%s", stop ? stop : "none");
+	else
+		CHECK(!stop && callee[PP_CUR] == fn_named(&s.rev[PP_CUR].prog, "cmp_a"),
+		      "one target slower on its own, dug into: %s", stop ? stop : "cmp_a");
+	free(node.stop_own);
 }
 
 int main(void)
@@ -142,8 +240,9 @@ int main(void)
 	/* both +20: half each, none dominant */
 	fill("cmp_a", "cmp_b", b_even);
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
-	CHECK(stop && !strcmp(stop, "indirect call: 2 targets, none holds 80 % of it"), "%s",
-	      stop ? stop : "none");
+	CHECK(stop && !strcmp(stop, "indirect call: 2 targets, none holds 80 % of it or is "
+				    "slower by the threshold on its own"),
+	      "%s", stop ? stop : "none");
 
 	/* the only target of the runs, in each case */
 	fill("cmp_z", NULL, NULL);
@@ -172,5 +271,7 @@ int main(void)
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
 	CHECK(stop && !strcmp(stop, "depth reached"), "at --depth: %s", stop ? stop : "none");
 	free(node.stop_own);
+	compare_case(&s, fn, false);
+	compare_case(&s, fn, true);
 	return report("test-driver-targets");
 }
