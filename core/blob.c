@@ -12,9 +12,11 @@
 
 _Static_assert(sizeof(struct pp_table_header) == 48, "table header layout");
 _Static_assert(sizeof(struct pp_table_func) == 24, "table function layout");
-_Static_assert(sizeof(struct pp_table_call) == 24, "table call layout");
+_Static_assert(sizeof(struct pp_table_call) == 32, "table call layout");
 _Static_assert(offsetof(struct pp_table_call, via) == PP_TABLE_CALL_V2_SIZE,
 	       "a version 2 call record is the head of a version 3 one");
+_Static_assert(offsetof(struct pp_table_call, callback) == PP_TABLE_CALL_V3_SIZE,
+	       "a version 3 call record is the head of a version 4 one");
 
 #define MAGIC_LEN 8
 
@@ -93,7 +95,9 @@ int pp_blob_open(struct pp_blob *b, const void *p, size_t avail, char *why, size
 				 b->version, PP_TABLE_VERSION_MIN, PP_TABLE_VERSION);
 		return -EPROTO;
 	}
-	b->call_size = b->version < 3 ? PP_TABLE_CALL_V2_SIZE : sizeof(struct pp_table_call);
+	b->call_size = b->version < 3	? PP_TABLE_CALL_V2_SIZE
+		       : b->version < 4 ? PP_TABLE_CALL_V3_SIZE
+					: sizeof(struct pp_table_call);
 	b->size = rd32(h + HDR(size));
 	b->nfuncs = rd32(h + HDR(nfuncs));
 	b->ncalls = rd32(h + HDR(ncalls));
@@ -169,6 +173,7 @@ int pp_blob_call(const struct pp_blob *b, uint32_t i, struct pp_blob_call *c, ch
 	c->kind = r[CALL(kind)];
 	c->fate = r[CALL(fate)];
 	c->via = b->version < 3 ? 0 : rd32(r + CALL(via));
+	c->callback = b->version < 4 ? 0 : rd32(r + CALL(callback));
 	if (c->kind > PP_CALL_INVOKE_INDIRECT)
 		return bad(why, len, "unknown kind %u", c->kind);
 	if (c->fate > PP_FATE_UNKNOWN)
@@ -176,6 +181,8 @@ int pp_blob_call(const struct pp_blob *b, uint32_t i, struct pp_blob_call *c, ch
 	ret = str_ok(b, c->callee, "callee", why, len);
 	if (!ret)
 		ret = str_ok(b, c->file, "call file", why, len);
+	if (!ret)
+		ret = str_ok(b, c->callback, "callback", why, len);
 	if (ret)
 		return ret;
 	if (!pp_blob_kind_direct(c->kind))

@@ -41,6 +41,7 @@ struct pp_blob_func {
 /* A call record, its strings as strtab offsets (checked). */
 struct pp_blob_call {
 	uint32_t callee, file, line, col, via;
+	uint32_t callback; /* 0 (""): none, and in versions before 4 */
 	uint8_t kind, fate;
 };
 

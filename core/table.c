@@ -265,6 +265,8 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		ret = intern(prog, b, rc[k].callee, &c->callee);
 		if (!ret)
 			ret = intern(prog, b, rc[k].file, &c->file);
+		if (!ret)
+			ret = intern(prog, b, rc[k].callback, &c->callback);
 		if (ret)
 			return ret;
 	}

@@ -32,6 +32,9 @@ struct pp_prog_call {
 	 * the optimiser inlined at the function's call k (before it), and
 	 * file:line:col is in the inlined function's source (abi.h) */
 	uint32_t via;
+	/* a function the call passes as an argument, which its callee may call
+	 * back (qsort's comparator), by linkage name; "" none (abi.h) */
+	const char *callback;
 };
 
 struct pp_prog_fn {

@@ -64,6 +64,33 @@ LLVMValueRef pp_direct_callee(LLVMValueRef call)
 	return NULL;
 }
 
+int pp_call_callback(struct pp_module *m, LLVMValueRef call, uint32_t *off)
+{
+	unsigned n = (unsigned)LLVMGetNumArgOperands(call);
+
+	*off = 0;
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef v = LLVMGetOperand(call, i);
+		const char *name;
+		size_t len;
+
+		while (LLVMIsAConstantExpr(v)) {
+			LLVMOpcode op = LLVMGetConstOpcode(v);
+
+			if (op != LLVMBitCast && op != LLVMAddrSpaceCast)
+				break;
+			v = LLVMGetOperand(v, 0);
+		}
+		if (!LLVMIsAFunction(v) || LLVMGetIntrinsicID(v))
+			continue;
+		name = LLVMGetValueName2(v, &len);
+		if (!len || has_prefix(name, len, PP_PREFIX))
+			continue;
+		return pp_strtab_add(&m->strtab, name, len, off);
+	}
+	return 0;
+}
+
 /* Whether the call belongs in the call list; its callee name if direct. */
 static bool listed(LLVMValueRef inst, const char **name, size_t *len)
 {
@@ -125,6 +152,9 @@ static int add_call(struct pp_module *m, LLVMValueRef inst, const char *name, si
 		if (err)
 			return err;
 	}
+	err = pp_call_callback(m, inst, &c->callback);
+	if (err)
+		return err;
 	if (loc) {
 		c->line = LLVMDILocationGetLine(loc);
 		c->col = LLVMDILocationGetColumn(loc);

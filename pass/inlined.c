@@ -274,7 +274,15 @@ static int64_t place(const struct walk *w, LLVMValueRef inst, LLVMMetadataRef lo
 	    (LLVMIsACallInst(inst) && pp_is_musttail_call(inst)))
 		return -1;
 	kind = call_kind(inst, &name, &len);
-	return child(w, parent, loc, name, len, kind);
+	node = child(w, parent, loc, name, len, kind);
+	/* a call of inlined code passes its callback as any call does */
+	if (node >= 0 && w->t && parent) {
+		int err = pp_call_callback(w->m, inst, &w->t->v[node].c.callback);
+
+		if (err)
+			return err;
+	}
+	return node;
 }
 
 /* A node to order under its parent: by line, column, callee, kind. */

@@ -59,6 +59,7 @@ struct pp_call {
 	bool tagged;			  /* late phase: a tagged copy survives */
 	bool inlined;			  /* late phase: code of an inlining at it */
 	uint32_t via;			  /* abi.h: 0, or the call it came through + 1 */
+	uint32_t callback;		  /* strtab: a function passed to it, or 0 ("") */
 	uint32_t probed;		  /* late phase: probed copies of the call */
 };
 
@@ -125,6 +126,14 @@ bool pp_want_function(LLVMValueRef fn);
 int pp_collect_calls(struct pp_module *m, struct pp_func *f);
 /* Callee of a call after stripping pointer casts; NULL when indirect. */
 LLVMValueRef pp_direct_callee(LLVMValueRef call);
+
+/*
+ * The first function call @call passes as an argument (through casts),
+ * which its callee may call back (qsort's comparator); intrinsics and the
+ * pass's own functions are not.  Its strtab offset in *@off, 0 ("") when
+ * there is none.  0 or -ENOMEM.
+ */
+int pp_call_callback(struct pp_module *m, LLVMValueRef call, uint32_t *off);
 /* Whether a call instruction would be in a call list. */
 bool pp_is_listed_call(LLVMValueRef inst);
 

@@ -70,6 +70,7 @@ static void put_call(uint8_t *b, const struct pp_call *c)
 	b[offsetof(struct pp_table_call, kind)] = c->kind;
 	b[offsetof(struct pp_table_call, fate)] = c->fate;
 	PUT(b, struct pp_table_call, via, c->via);
+	PUT(b, struct pp_table_call, callback, c->callback);
 }
 
 int pp_encode_table(struct pp_module *m, uint8_t **out, uint32_t *out_size)
@@ -154,6 +155,7 @@ int pp_decode_table(struct pp_module *m, const uint8_t *b, size_t size)
 		c->col = r.col;
 		c->kind = r.kind;
 		c->via = r.via;
+		c->callback = r.callback;
 	}
 	/* The late phase adds the strings of the calls of inlined code. */
 	return pp_strtab_index(&m->strtab);

@@ -304,6 +304,8 @@ static void print_func(const struct pp_program *prog, const struct pp_prog_fn *f
 			printf("  indirect");
 		else if (was_seen)
 			printf("  (seen)");
+		if (c->callback && c->callback[0])
+			printf("  calls back %s", display(c->callback));
 		/* Timed calls say nothing; the others cannot be measured. */
 		printf("%s\n", fate_note(c->fate));
 	}
@@ -317,13 +319,14 @@ static json_t *call_json(const struct pp_program *prog, const struct pp_prog_fn 
 	const struct pp_prog_call *c = &f->calls[k];
 	const struct pp_prog_fn *to;
 	enum target t = target_of(prog, f, c, &to);
-	json_t *o =
-	    pp_json_object("index", pp_json_int(k), "callee", pp_json_str(c->callee), "display",
-			   pp_json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c)),
-			   "file", pp_json_str(c->file), "line", pp_json_int(c->line), "col",
-			   pp_json_int(c->col), "kind", pp_json_str(kind_str(c->kind)), "target",
-			   pp_json_str(tstr[t]), "fate", pp_json_str(fate_str(c->fate)), "via",
-			   c->via ? pp_json_int(c->via - 1) : json_null(), NULL);
+	json_t *o = pp_json_object(
+	    "index", pp_json_int(k), "callee", pp_json_str(c->callee), "display",
+	    pp_json_str(c->callee[0] ? display(c->callee) : pp_prog_call_name(c)), "file",
+	    pp_json_str(c->file), "line", pp_json_int(c->line), "col", pp_json_int(c->col), "kind",
+	    pp_json_str(kind_str(c->kind)), "target", pp_json_str(tstr[t]), "fate",
+	    pp_json_str(fate_str(c->fate)), "via", c->via ? pp_json_int(c->via - 1) : json_null(),
+	    "callback", c->callback && c->callback[0] ? pp_json_str(c->callback) : json_null(),
+	    NULL);
 
 	if (seen)
 		o = pp_json_set(o, "seen", pp_json_bool(to && seen[to - prog->funcs] == SEEN));

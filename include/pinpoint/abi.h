@@ -145,12 +145,15 @@
 /* 2: pp_table_func.flags and pp_table_call.fate (were reserved, zero).
  * 3: pp_table_call.via, and calls that came into a function by inlining
  *    listed in its call list (a version 2 call record is the first 20
- *    bytes of a version 3 one, via 0). */
-#define PP_TABLE_VERSION 3
+ *    bytes of a version 3 one, via 0).
+ * 4: pp_table_call.callback (a version 3 call record is the first 24 bytes
+ *    of a version 4 one, no callback). */
+#define PP_TABLE_VERSION 4
 /* The oldest version the readers still take. */
 #define PP_TABLE_VERSION_MIN 2
-/* Size of a call record of version 2. */
+/* Size of a call record of version 2, and of version 3. */
 #define PP_TABLE_CALL_V2_SIZE 20
+#define PP_TABLE_CALL_V3_SIZE 24
 #define PP_TABLE_ALIGN 8
 
 /* Runtime entry points called by instrumented code. */
@@ -262,6 +265,11 @@ struct pp_table_call {
 	 * inlined at call k of the same list (k before it, an inlined call),
 	 * file:line:col then in the inlined function's source (version 3) */
 	uint32_t via;
+	/* strtab: a function the call passes as an argument (the first one),
+	 * which its callee may call back - qsort's comparator - or "" (version
+	 * 4) */
+	uint32_t callback;
+	uint32_t reserved2; /* zero */
 };
 
 /* One per instrumented function, in PP_FNS_SECTION. */

@@ -91,6 +91,23 @@ static void resolve_target(const struct pp_session *s, const struct pp_prog_fn *
 	}
 }
 
+bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const fn[2],
+		    const int at[2], const struct pp_prog_fn *callee[2])
+{
+	const struct pp_prog_call *c[2] = {&fn[PP_PREV]->calls[at[PP_PREV]],
+					   &fn[PP_CUR]->calls[at[PP_CUR]]};
+
+	callee[PP_PREV] = callee[PP_CUR] = NULL;
+	if (!c[0]->callback || !c[1]->callback || !c[PP_CUR]->callback[0] ||
+	    strcmp(c[0]->callback, c[1]->callback))
+		return false;
+	resolve_target(s, fn, at, c[PP_CUR]->callback, callee);
+	if (callee[PP_PREV] && callee[PP_CUR])
+		return true;
+	callee[PP_PREV] = callee[PP_CUR] = NULL;
+	return false;
+}
+
 int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
 		      const struct pp_prog_fn *const fn[2], const int at[2],
 		      struct pp_dig_target *out, size_t max)
@@ -213,6 +230,12 @@ const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[
 		callee[PP_PREV] = pp_program_resolve(&s->rev[PP_PREV].prog, fn[PP_PREV],
 						     &fn[PP_PREV]->calls[at[PP_PREV]]);
 		callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
+		/* a callee without a table that is handed a function: into that one */
+		if (!callee[PP_PREV] && !callee[PP_CUR] && pp_callback_of(s, fn, at, callee))
+			return pp_excluded(opt->exclude, opt->nexclude, callee[PP_CUR]->name)
+				   ? "excluded"
+			       : layer + 1 >= opt->depth ? "depth reached"
+							 : NULL;
 	}
 	if (!callee[PP_PREV] || !callee[PP_CUR])
 		return "external: no pinpoint table for the callee";

@@ -41,12 +41,23 @@ bool pp_call_indirect(const struct pp_prog_call *c);
  * Why digging must stop at the call @k of @fn in both revisions (@at[r] its
  * index in revision r), or NULL; @callee gets the callee in each revision.
  * An indirect call is dug into through the target that holds most of its
- * difference in the runs of its node @n (targets.h); with @n NULL, or
- * without such a target, it stops there (a reason made for @n is kept in
- * its stop_own).
+ * difference in the runs of its node @n (targets.h), or the one target
+ * slower on its own; with @n NULL, or without such a target, it stops
+ * there (a reason made for @n is kept in its stop_own).  A call of a
+ * function without a table that is handed a function of the program
+ * (pp_callback_of()) is dug into through that one.
  */
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
 			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2]);
+
+/*
+ * The function call @at[r] of @fn[r] passes as an argument in both
+ * revisions (the table's callback, by name), which its callee may call
+ * back - qsort's comparator - resolved in each into @callee; false when
+ * there is none in either, or it has no table in one.
+ */
+bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const fn[2],
+		    const int at[2], const struct pp_prog_fn *callee[2]);
 
 /* A target of an indirect call found slower (faster) on its own, in both revisions. */
 struct pp_dig_target {

@@ -1488,8 +1488,12 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 			continue;
 		}
 		a->paths++;
-		/* an indirect call is dug into through its target, named in the reports */
-		if (!group && !shared && pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]])) {
+		/* an indirect call is dug into through its target, a call of a function
+		 * without a table through the function it hands it (its callback):
+		 * both named in the reports */
+		if (!group && !shared &&
+		    (pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]]) ||
+		     strcmp(callee[PP_CUR]->name, st->v->fn[PP_CUR]->calls[at[PP_CUR]].callee))) {
 			s->nodes[c].into[PP_PREV] = callee[PP_PREV];
 			s->nodes[c].into[PP_CUR] = callee[PP_CUR];
 		}

@@ -84,7 +84,11 @@ static char *node_where(const struct pp_node *n)
 			break;
 		fprintf(f, "call %u of %s at ", n->first[r], pp_fn_name(n->fn[r]));
 		pp_print_loc(f, c->file, c->line, c->col);
-		if (n->into[r]) { /* an indirect call, dug into through its target */
+		if (n->into[r] && c->kind != PP_CALL_INDIRECT &&
+		    c->kind != PP_CALL_INVOKE_INDIRECT) { /* dug into through its callback */
+			fprintf(f, " to %s, which calls back ", pp_demangle(c->callee));
+			pp_print_loc(f, n->into[r]->file, n->into[r]->line, 0);
+		} else if (n->into[r]) { /* an indirect call, dug into through its target */
 			fprintf(f, ", through its pointer into ");
 			pp_print_loc(f, n->into[r]->file, n->into[r]->line, 0);
 		}

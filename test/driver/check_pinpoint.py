@@ -563,6 +563,45 @@ def scenario_indirect_both():
         fail("no targets line with each target's own comparison under the call", p)
 
 
+def scenario_indirect_external():
+    # memchr() through a pointer, a longer buffer in the current revision: the
+    # call and its target (the C library, or its symbol) are named, and the
+    # search stops there, for the target has no table.
+    prev, cur = prog("extcall")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = pinpoint("--entry", "job", "--depth", "3", "--previous", prev, "--current", cur,
+                     "--json", path, "--", "./extcall", check_status=1)
+        report = load_report(path, ARGS.schema, p)
+    expect_chain(p, ["job", "scan", "<indirect>"])
+    stop = re.compile(r"\[indirect call into (libc\.so\.6|\w*memchr\w*) \(not instrumented\)\]")
+    if not [l for l in p.stdout.splitlines() if "→ <indirect>" in l and stop.search(l)]:
+        fail("the chain's last step does not stop at the uninstrumented target", p)
+    last = report["bottleneck_chain"][-1]
+    targets = last.get("targets", [])
+    if len(targets) != 1 or not targets[0]["name"].startswith("ext:") or \
+            targets[0]["verdict"] != "slower" or "into" in last:
+        fail("the call's one target is not reported outside the instrumented modules, "
+             "slower: %r" % targets, p)
+    if not re.search(r"^\s+targets: ext:\S+ 100 % \(\+", p.stdout, re.M):
+        fail("no targets line naming the external target", p)
+
+
+def scenario_callback():
+    # qsort's comparator: the call of qsort has no table, the table says it is
+    # handed cmp_keys, and the search digs into cmp_keys through it.
+    p, report = attrib_session("qsortcmp", "sort_keys", 3,
+                               ["sort_keys", "cmp_keys", "own body of cmp_keys"])
+    line = line_of("qsortcmp.c", "int cmp_keys(")
+    if not re.search(r"→ cmp_keys  call \d+ of sort_keys at \S*qsortcmp\.c:\d+:\d+ to qsort, "
+                     r"which calls back \S*qsortcmp\.c:%d  costs \+" % line, p.stdout):
+        fail("the chain does not name qsort and the comparator it calls back", p)
+    step = report["bottleneck_chain"][1]
+    if step["kind"] != "call" or step.get("callee") != "qsort" or \
+            step.get("into", {}).get("function") != "cmp_keys" or step["into"]["line"] != line:
+        fail("the JSON chain's step is %r, a call of qsort into cmp_keys expected" % step, p)
+
+
 def scenario_virtual():
     # Circle::area: 1000 calls of 9 units, Square::area 1000 of 1: 90 % (seen
     # 74 % at a load of 3.6 on the two CPUs: see scenario_indirect).

@@ -35,7 +35,7 @@ exit:
 ; EARLY:     !pinpoint.table = !{![[T:[0-9]+]]}
 ; EARLY-DAG: ![[G]] = !{!"f", i32 0}
 ; EARLY-DAG: ![[H]] = !{!"f", i32 1}
-; EARLY-DAG: ![[T]] = !{!"PINPOINT\03{{.*}}"}
+; EARLY-DAG: ![[T]] = !{!"PINPOINT\04{{.*}}"}
 
 ; Two copies of the loop: @h's call in both, @g's in one; each call between
 ; the enter and exit probes of its site.

@@ -21,7 +21,8 @@ Output, one line per blob, function and call:
 The last word of a function is whether its body was emitted (with probes),
 of a call its fate: timed, inlined (at that file:line:col), removed or
 unknown; "via=K" marks a call of code inlined at call K (its file:line:col
-in the inlined function's source).  The layout is read by pptable.py
+in the inlined function's source), "callback=F" a call that passes function
+F as an argument (version 4).  The layout is read by pptable.py
 (test/table), which ppblob.py shares.
 
 A malformed table gives one error line and exit status 1.
@@ -47,6 +48,7 @@ def dump(blobs, out):
             for k, c in enumerate(f["calls"]):
                 where = "%s:%d:%d" % (c["file"], c["line"], c["col"]) if c["file"] else "-"
                 via = " via=%d" % (c["via"] - 1) if c["via"] else ""
+                via += " callback=%s" % c["callback"] if c.get("callback") else ""
                 out.append("  call %d %s %s %s%s %s" % (k, pptable.KIND[c["kind"]],
                                                         c["callee"] or "-", where, via,
                                                         pptable.FATE[c["fate"]]))

@@ -28,7 +28,7 @@ define void @nr() {
 declare void @abort()
 
 ; Globals: the table, per-function flags and record, the section bounds.
-; CHECK: @__pinpoint_table = private constant [{{[0-9]+}} x i8] c"PINPOINT\03\00\00\00{{.*}}", section "pinpoint_table", align 8
+; CHECK: @__pinpoint_table = private constant [{{[0-9]+}} x i8] c"PINPOINT\04\00\00\00{{.*}}", section "pinpoint_table", align 8
 ; CHECK: @__pinpoint_flags_f = private global [3 x i8] zeroinitializer
 ; CHECK: @__pinpoint_fn_f = private global { {{.*}}, i32, i32 } { {{.*}}@__pinpoint_flags_f{{.*}}, {{.*}}@__pinpoint_table{{.*}}, {{.*}}@__pinpoint_table{{.*}}, i32 2, i32 0 }, section "pinpoint_fns", align 8
 ; CHECK: @llvm.used = appending global [3 x {{.*}}] [{{.*}}@__pinpoint_table{{.*}}, {{.*}}@__pinpoint_fn_f{{.*}}, {{.*}}@__pinpoint_fn_nr{{.*}}], section "llvm.metadata"

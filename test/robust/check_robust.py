@@ -344,7 +344,7 @@ def scenario_no_table():
 def scenario_table_version():
     prev, cur = prog("badtable")
     expect_error(["--entry", "ping", "--previous", prev, "--current", cur, "--", "./badtable"],
-                 r"badtable: .*pinpoint table version 4.*this pinpoint reads versions 2 to 3",
+                 r"badtable: .*pinpoint table version 5.*this pinpoint reads versions 2 to 4",
                  dirs=(prev, cur))
 
 

@@ -86,7 +86,7 @@ def test_json(exe, lib):
     check(main["calls"][0] == {"index": 0, "callee": "compute", "display": "compute",
                                "file": "app/main.c", "line": 12, "col": 3,
                                "kind": "direct", "target": "table", "fate": "timed",
-                               "via": None},
+                               "via": None, "callback": None},
           "json call record %r" % main["calls"][0])
     foo = byname[("_ZN3Foo3barEv", "app/foo.h")]
     check(foo["display"] == "Foo::bar()" and foo["linkage"] == "linkonce", "json linkonce")
@@ -170,7 +170,7 @@ def test_errors(exe, fixtures):
                  "say which: foo(double), foo(int)")
     expect_error([f("ppt_notable")], "ppt_notable: no pinpoint table: build it with clang "
                  "-fpass-plugin=")
-    expect_error([f("ppt_v1")], "pinpoint table version 1", "this pinpoint reads versions 2 to 3")
+    expect_error([f("ppt_v1")], "pinpoint table version 1", "this pinpoint reads versions 2 to 4")
     expect_error([f("exe.bin")], "exe.bin: not an ELF file")
     expect_error([f("nonexistent")], "nonexistent: No such file or directory")
     expect_error([], "no BINARY given")

@@ -7,7 +7,7 @@ the C readers.
 import struct
 
 MAGIC = b"PINPOINT"
-VERSION = 3
+VERSION = 4
 VERSION_MIN = 2
 ALIGN = 8
 SECTION = b"pinpoint_table"
@@ -16,6 +16,7 @@ FUNC = struct.Struct("<5IBB2x")  # struct pp_table_func
 CALLS = {
     2: struct.Struct("<4IBB2x"),  # struct pp_table_call of version 2
     3: struct.Struct("<4IBB2xI"),  # ... and of version 3: via
+    4: struct.Struct("<4IBB2xII4x"),  # ... and of version 4: callback
 }
 LINKAGE = ["external", "internal", "linkonce", "weak"]
 KIND = ["direct", "invoke", "indirect", "invoke-indirect"]
@@ -32,13 +33,14 @@ class Bad(Exception):
 
 def call_struct(version):
     """The call record of a table version; version 1 was laid out as 2."""
-    return CALLS[3] if version >= 3 else CALLS[2]
+    return CALLS[min(max(version, 2), 4)]
 
 
 def encode(module, funcs, version=VERSION, producer="ppblob test"):
     """One blob.  funcs: [(name, file, line, linkage, calls[, flags])], calls:
-    [(callee, file, line, col, kind[, fate[, via]])]; flags default to
-    EMITTED, fate to TIMED, via to 0 (version 3 only)."""
+    [(callee, file, line, col, kind[, fate[, via[, callback]]])]; flags
+    default to EMITTED, fate to TIMED, via to 0 (version 3 on), callback to
+    "" (version 4 on)."""
     strtab = bytearray(b"\0")
     offsets = {"": 0}
     call = call_struct(version)
@@ -56,8 +58,10 @@ def encode(module, funcs, version=VERSION, producer="ppblob test"):
         for callee, cfile, cline, col, kind, *rest in calls:
             fate = rest[0] if rest else TIMED
             via = rest[1] if len(rest) > 1 else 0
+            callback = s(rest[2]) if len(rest) > 2 else 0
             fields = [s(callee), s(cfile), cline, col, kind, fate]
-            crecs.append(call.pack(*fields, via) if version >= 3 else call.pack(*fields))
+            crecs.append(call.pack(*fields, via, callback) if version >= 4
+                         else call.pack(*fields, via) if version >= 3 else call.pack(*fields))
     mod, prod = s(module), s(producer)
     funcs_off = HEADER.size
     calls_off = funcs_off + FUNC.size * len(frecs)
@@ -150,6 +154,7 @@ def decode_blob(blob):
             rec = call.unpack_from(blob, calls_off + (first + k) * call.size)
             callee, cfile, cline, col, kind, fate = rec[:6]
             via = rec[6] if version >= 3 else 0
+            callback = rec[7] if version >= 4 else 0
             if kind >= len(KIND):
                 raise Bad("function %s call %d: bad kind %d" % (s(name), k, kind))
             if (kind in (INDIRECT, INVOKE_INDIRECT)) != (callee == 0):
@@ -162,7 +167,7 @@ def decode_blob(blob):
                 raise Bad("function %s call %d: via %d is not a direct call before it"
                           % (s(name), k, via))
             calls.append({"callee": s(callee), "file": s(cfile), "line": cline, "col": col,
-                          "kind": kind, "fate": fate, "via": via})
+                          "kind": kind, "fate": fate, "via": via, "callback": s(callback)})
         funcs.append({"name": s(name), "file": s(file), "line": line, "linkage": linkage,
                       "flags": flags, "calls": calls})
     return size, {"module": s(module), "producer": s(producer), "version": version,

@@ -355,7 +355,7 @@ static void test_corrupt(void)
 	CHECK_INT(nfuncs, 4);
 	expect_bad(d, len, 7, 'X', 1, -ENOEXEC, "no blob magic \"PINPOINT\" at offset 0");
 	expect_bad(d, len, HDR(version), 1, 4, -EPROTO, "version 1 at offset 0");
-	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads versions 2 to 3");
+	expect_bad(d, len, HDR(version), 0, 4, -EPROTO, "this pinpoint reads versions 2 to 4");
 	expect_bad(d, len, HDR(size), size + 4, 4, -ENOEXEC, "multiple of 8");
 	expect_bad(d, len, HDR(size), 40, 4, -ENOEXEC, "less than a header");
 	expect_bad(d, len, HDR(size), (uint32_t)len + 8, 4, -ENOEXEC, "truncated");
