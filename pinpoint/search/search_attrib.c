@@ -826,9 +826,12 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 				return 0;
 	{
 		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
+		/* as its node will be: an indirect call's targets so far say where it goes */
+		struct pp_node as = {.q = lead, .sign = st->dir, .parent = -1};
+		const char *stop = pp_dig_stop(s, v->fn, at, st->layer, &as, callee);
 
-		if (pp_dig_stop(s, v->fn, at, st->layer, NULL, callee) ||
-		    pp_fnset_has(&st->a->seen, callee[PP_CUR]))
+		free(as.stop_own);
+		if (stop || pp_fnset_has(&st->a->seen, callee[PP_CUR]))
 			return 0;
 	}
 	err = view(&cv, callee);
@@ -1197,12 +1200,15 @@ struct shared {
 	int nfrom;
 };
 
-/* Whether F has a part found slower or faster in @dir. */
+/*
+ * Whether F has a part found slower or faster in @dir that names it: not a
+ * range, which is slower only as the calls in it together are.
+ */
 static bool has_part_in(const struct pp_session *s, int node, int dir)
 {
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].parent == node && s->nodes[i].kind != PP_NODE_REST &&
-		    s->nodes[i].sign == dir)
+		    s->nodes[i].kind != PP_NODE_RANGE && s->nodes[i].sign == dir)
 			return true;
 	return false;
 }
@@ -1296,8 +1302,9 @@ static char *called_from(const struct shared *sh, const struct pp_prog_fn *fn, i
 }
 
 /*
- * F differs in its direction but no part of it does by the threshold, while
- * two of its calls or more were shown to differ that way by a little: a
+ * F differs in its direction but no part of it does by the threshold (but
+ * for a range, slower as its calls together), while two of its calls or
+ * more point that way by a little: a
  * function they all call, one layer down, may be what changed.  Each
  * function that two or more of those calls' callees call (the most shared
  * first, at most PP_SHARED_MAX) is measured whole, with its time in every
@@ -1379,6 +1386,22 @@ static int shared_callees(struct attrib *a, struct fnstate *st)
 		s->nodes[k].into[PP_CUR] = x->h[PP_CUR];
 		s->nodes[k].sign = st->dir;
 		s->nodes[k].detail = called_from(x, st->v->fn[PP_CUR], st->dir);
+		/* a range of F slower as its calls together is that function's doing */
+		for (size_t r = 0; r < s->nnodes; r++) {
+			struct pp_node *g = &s->nodes[r];
+			char *why = NULL;
+
+			if (g->parent != st->node || g->kind != PP_NODE_RANGE || g->sign != st->dir ||
+			    asprintf(&why, "%s only as a range: its calls call %s, found %s",
+				     st->dir > 0 ? "slower" : "faster",
+				     pp_demangle(x->h[PP_CUR]->name),
+				     st->dir > 0 ? "slower" : "faster") < 0)
+				continue;
+			g->sign = 0;
+			free(g->stop_own);
+			g->stop_own = why;
+			g->stop = why;
+		}
 	}
 	return err;
 }
