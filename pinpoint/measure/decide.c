@@ -157,29 +157,7 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	    .mde = l->mde,
 	};
 	pp_decide_layout(q, n);
-	switch (l->verdict) {
-	case PP_SEQ_SLOWER:
-		q->verdict = PP_V_SLOWER;
-		break;
-	case PP_SEQ_FASTER:
-		q->verdict = PP_V_FASTER;
-		break;
-	case PP_SEQ_SLOWER_BELOW:
-		q->verdict = PP_V_SLOWER_BELOW;
-		break;
-	case PP_SEQ_FASTER_BELOW:
-		q->verdict = PP_V_FASTER_BELOW;
-		break;
-	case PP_SEQ_SAME:
-		q->verdict = PP_V_SAME;
-		break;
-	case PP_SEQ_NOT_SLOWER:
-		q->verdict = PP_V_NOT_SLOWER;
-		break;
-	default:
-		q->verdict = PP_V_UNDECIDED;
-		break;
-	}
+	q->verdict = pp_verdict_of(l->verdict);
 	q->decided = true;
 }
 

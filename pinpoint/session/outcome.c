@@ -134,25 +134,6 @@ static char *node_where(const struct pp_node *n)
 	return buf;
 }
 
-/* A target's verdict as JSON spells the comparisons' (verdict_name). */
-static const char *seq_verdict_name(enum pp_seq_verdict v)
-{
-	switch (v) {
-	case PP_SEQ_SLOWER:
-		return "slower";
-	case PP_SEQ_FASTER:
-		return "faster";
-	case PP_SEQ_SAME:
-		return "same";
-	case PP_SEQ_SLOWER_BELOW:
-		return "slower-below-threshold";
-	case PP_SEQ_FASTER_BELOW:
-		return "faster-below-threshold";
-	default:
-		return "undecided";
-	}
-}
-
 /* The targets of indirect call @n that its current revision's runs saw. */
 static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 			const struct pp_node *n)
@@ -175,13 +156,13 @@ static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 	for (size_t i = 0; !err && i < t.n; i++) {
 		if (!t.t[i].mean[PP_CUR])
 			continue; /* a target of the previous revision only */
-		v->targets[v->ntargets++] =
-		    (struct pp_outcome_target){.name = pp_demangle(t.t[i].key),
-					       .share = t.t[i].share,
-					       .diff_share = t.t[i].diff_share,
-					       .compared = t.t[i].compared,
-					       .diff = t.t[i].diff,
-					       .verdict_name = seq_verdict_name(t.t[i].verdict)};
+		v->targets[v->ntargets++] = (struct pp_outcome_target){
+		    .name = pp_demangle(t.t[i].key),
+		    .share = t.t[i].share,
+		    .diff_share = t.t[i].diff_share,
+		    .compared = t.t[i].compared,
+		    .diff = t.t[i].diff,
+		    .verdict_name = pp_verdict_name(pp_verdict_of(t.t[i].verdict))};
 	}
 	pp_targets_free(&t);
 	return err;

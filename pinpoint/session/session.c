@@ -401,6 +401,26 @@ static const struct {
     [PP_V_BOUNDED] = {"bounded", "left open"},
 };
 
+enum pp_verdict pp_verdict_of(enum pp_seq_verdict v)
+{
+	switch (v) {
+	case PP_SEQ_SLOWER:
+		return PP_V_SLOWER;
+	case PP_SEQ_FASTER:
+		return PP_V_FASTER;
+	case PP_SEQ_SLOWER_BELOW:
+		return PP_V_SLOWER_BELOW;
+	case PP_SEQ_FASTER_BELOW:
+		return PP_V_FASTER_BELOW;
+	case PP_SEQ_SAME:
+		return PP_V_SAME;
+	case PP_SEQ_NOT_SLOWER:
+		return PP_V_NOT_SLOWER;
+	default:
+		return PP_V_UNDECIDED;
+	}
+}
+
 const char *pp_verdict_name(enum pp_verdict v)
 {
 	return (unsigned)v < sizeof(verdicts) / sizeof(verdicts[0]) ? verdicts[v].name : "same";

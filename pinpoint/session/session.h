@@ -447,6 +447,9 @@ void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char 
  * "slower-below-threshold" or "faster-below-threshold", as the JSON report
  * spells verdicts.
  */
+/* The verdict of a sequential design's answer (a look's, or a fixed interval's). */
+enum pp_verdict pp_verdict_of(enum pp_seq_verdict v);
+
 const char *pp_verdict_name(enum pp_verdict v);
 /* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ...:
  * as the text report prints verdicts (the same table as pp_verdict_name's). */

@@ -532,17 +532,24 @@ def scenario_indirect():
                      line_of("indirect.c", "long cmp_keys("), (0.75, 0.995))
 
 
+def report_session(name, entry, exe):
+    """A session at depth 3 on the revisions of @name, whose program is
+    @exe, that finds a regression: (process, its JSON report, checked
+    against the schema)."""
+    prev, cur = prog(name)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = pinpoint("--entry", entry, "--depth", "3", "--previous", prev, "--current", cur,
+                     "--json", path, "--", "./" + exe, check_status=1)
+        return p, load_report(path, ARGS.schema, p)
+
+
 def scenario_indirect_both():
     # 1800 calls of cmp_keys 4 units slower, 200 of cmp_names 36 slower:
     # half of the difference each, 50 % of it where 80 % is needed.
     # Neither holds 80 %: each is compared on its own in the same runs, both
     # are slower, and the search digs into each, under the call.
-    prev, cur = prog("indirectboth")
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "report.json")
-        p = pinpoint("--entry", "job", "--depth", "3", "--previous", prev, "--current", cur,
-                     "--json", path, "--", "./indirect", check_status=1)
-        report = load_report(path, ARGS.schema, p)
+    p, report = report_session("indirectboth", "job", "indirect")
     got = chain(p).split(" → ")
     if got[:3] != ["job", "scan", "<indirect>"] or len(got) != 5 or \
             got[3] not in ("cmp_keys", "cmp_names") or got[4] != "own body of " + got[3]:
@@ -567,12 +574,7 @@ def scenario_indirect_external():
     # memchr() through a pointer, a longer buffer in the current revision: the
     # call and its target (the C library, or its symbol) are named, and the
     # search stops there, for the target has no table.
-    prev, cur = prog("extcall")
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "report.json")
-        p = pinpoint("--entry", "job", "--depth", "3", "--previous", prev, "--current", cur,
-                     "--json", path, "--", "./extcall", check_status=1)
-        report = load_report(path, ARGS.schema, p)
+    p, report = report_session("extcall", "job", "extcall")
     expect_chain(p, ["job", "scan", "<indirect>"])
     stop = re.compile(r"\[indirect call into (libc\.so\.6|\w*memchr\w*) \(not instrumented\)\]")
     if not [l for l in p.stdout.splitlines() if "→ <indirect>" in l and stop.search(l)]:
