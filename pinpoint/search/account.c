@@ -90,30 +90,6 @@ static void put_row(struct table *t, int r, size_t i, const struct pp_run_record
 }
 
 /*
- * The current run of @prev's pair: the same batch and turn, or -1.  A
- * batch's pairs are run close together, so the search looks near @i first.
- */
-static long pair_of(const struct pp_session *s, size_t i)
-{
-	const struct pp_run_record *p = &s->runs[i];
-
-	for (size_t d = 1; d < s->nruns; d++) {
-		size_t at[2] = {i + d, i >= d ? i - d : s->nruns};
-
-		for (int k = 0; k < 2; k++) {
-			const struct pp_run_record *c = at[k] < s->nruns ? &s->runs[at[k]] : NULL;
-
-			if (c && c->rev == PP_CUR && c->batch == p->batch && c->index == p->index &&
-			    !c->warmup)
-				return (long)at[k];
-		}
-		if (i + d >= s->nruns && i < d)
-			break;
-	}
-	return -1;
-}
-
-/*
  * Fill @t from every run (unpaired) or every pair of runs (paired) that
  * measured all of its quantities.  0 or -ENOMEM.
  */
@@ -145,7 +121,7 @@ static int fill(const struct pp_session *s, struct table *t)
 			put_row(t, rec->rev, t->n[rec->rev]++, rec, at);
 			continue;
 		}
-		if (rec->rev != PP_PREV || (j = pair_of(s, i)) < 0 ||
+		if (rec->rev != PP_PREV || (j = pp_run_pair(s, i)) < 0 ||
 		    !measured_all(s, &s->runs[j], t, at + t->nq))
 			continue;
 		put_row(t, PP_PREV, t->n[PP_PREV]++, rec, at);

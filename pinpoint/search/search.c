@@ -108,22 +108,17 @@ bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const f
 	return false;
 }
 
-int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
-		      const struct pp_prog_fn *const fn[2], const int at[2],
-		      struct pp_dig_target *out, size_t max)
+/* pp_slower_targets() on the targets @t of @n's runs, which it compares. */
+static int slower_in(struct pp_session *s, const struct pp_node *n,
+		     const struct pp_prog_fn *const fn[2], const int at[2], struct pp_targets *t,
+		     struct pp_dig_target *out, size_t max)
 {
 	enum pp_seq_verdict want = n->sign < 0 ? PP_SEQ_FASTER : PP_SEQ_SLOWER;
-	struct pp_targets t;
+	int err = pp_targets_compare(s, n->q, t);
 	size_t got = 0;
-	int err;
 
-	if (!n->q)
-		return 0;
-	err = pp_targets_of(s, n->q, &t);
-	if (!err)
-		err = pp_targets_compare(s, n->q, &t);
-	for (size_t i = 0; i < t.n && !err; i++) {
-		const struct pp_target_share *x = &t.t[i];
+	for (size_t i = 0; i < t->n && !err; i++) {
+		const struct pp_target_share *x = &t->t[i];
 		struct pp_dig_target d;
 		size_t k;
 
@@ -142,8 +137,32 @@ int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
 			out[k] = out[k - 1];
 		out[k] = d;
 	}
-	pp_targets_free(&t);
 	return err ? err : (int)got;
+}
+
+int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
+		      const struct pp_prog_fn *const fn[2], const int at[2],
+		      struct pp_dig_target *out, size_t max)
+{
+	struct pp_targets t;
+	int got;
+
+	if (!n->q)
+		return 0;
+	got = pp_targets_of(s, n->q, &t);
+	if (!got)
+		got = slower_in(s, n, fn, at, &t, out, max);
+	pp_targets_free(&t);
+	return got;
+}
+
+const char *pp_dig_limit(const struct pp_session *s, int layer, const struct pp_prog_fn *callee)
+{
+	if (layer >= s->opt->depth)
+		return "depth reached";
+	if (pp_excluded(s->opt->exclude, s->opt->nexclude, callee->name))
+		return "excluded";
+	return NULL;
 }
 
 /*
@@ -170,7 +189,7 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 		stop = "indirect call: no targets recorded";
 	} else if (!d) {
 		struct pp_dig_target one[2];
-		int k = pp_slower_targets(s, n, fn, at, one, 2);
+		int k = slower_in(s, n, fn, at, &t, one, 2);
 
 		if (k == 1) { /* one target found slower on its own: into it */
 			callee[PP_PREV] = one[0].fn[PP_PREV];
@@ -216,7 +235,6 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
 			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2])
 {
-	const struct pp_options *opt = s->opt;
 	const struct pp_prog_call *call = &fn[PP_CUR]->calls[at[PP_CUR]];
 	const char *stop;
 
@@ -231,19 +249,12 @@ const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[
 						     &fn[PP_PREV]->calls[at[PP_PREV]]);
 		callee[PP_CUR] = pp_program_resolve(&s->rev[PP_CUR].prog, fn[PP_CUR], call);
 		/* a callee without a table that is handed a function: into that one */
-		if (!callee[PP_PREV] && !callee[PP_CUR] && pp_callback_of(s, fn, at, callee))
-			return pp_excluded(opt->exclude, opt->nexclude, callee[PP_CUR]->name)
-				   ? "excluded"
-			       : layer + 1 >= opt->depth ? "depth reached"
-							 : NULL;
+		if (!callee[PP_PREV] && !callee[PP_CUR])
+			pp_callback_of(s, fn, at, callee);
 	}
 	if (!callee[PP_PREV] || !callee[PP_CUR])
 		return "external: no pinpoint table for the callee";
-	if (layer + 1 >= opt->depth)
-		return "depth reached";
-	if (pp_excluded(opt->exclude, opt->nexclude, callee[PP_CUR]->name))
-		return "excluded";
-	return NULL;
+	return pp_dig_limit(s, layer + 1, callee[PP_CUR]);
 }
 
 int pp_fnset_add(struct pp_fnset *set, const struct pp_prog_fn *fn)

@@ -59,6 +59,12 @@ const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[
 bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const fn[2],
 		    const int at[2], const struct pp_prog_fn *callee[2]);
 
+/*
+ * Why a search stops before @callee, whose layer is @layer: --depth, or
+ * --exclude; NULL when it goes on.
+ */
+const char *pp_dig_limit(const struct pp_session *s, int layer, const struct pp_prog_fn *callee);
+
 /* A target of an indirect call found slower (faster) on its own, in both revisions. */
 struct pp_dig_target {
 	const struct pp_prog_fn *fn[2];

@@ -292,6 +292,17 @@ static int groups_of(struct pp_session *s, const struct fnview *v, int u0, int u
 	return n;
 }
 
+/* The callee groups among @qs[0..@n) (a batch of F's parts), in @out; how many. */
+static int groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max)
+{
+	int ng = 0;
+
+	for (size_t i = 0; i < n && ng < max; i++)
+		if (qs[i]->kind == PP_Q_GROUP)
+			out[ng++] = qs[i];
+	return ng;
+}
+
 /* Whether place @k is one of group @g's calls. */
 static bool in_group(const struct pp_quantity *g, const struct fnview *v, int k)
 {
@@ -801,13 +812,11 @@ static int ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity *
 			best = k;
 		}
 	}
-	/* a callee group the search will follow instead, when it leads */
+	/* a callee group of the batch the search will follow instead, when it leads */
 	{
 		struct pp_quantity *g[PP_ATTRIB_SHORT];
-		int ng = groups_of(s, v, nr->u0, nr->u1, g, PP_ATTRIB_SHORT);
+		int ng = groups_in(nr->qs, nr->nq, g, PP_ATTRIB_SHORT);
 
-		if (ng < 0)
-			return ng;
 		for (int i = 0; i < ng; i++)
 			if (group_shown(g[i]) && beyond(g[i]) == st->dir &&
 			    (!lead ||
@@ -968,11 +977,10 @@ static int explore(struct pp_session *s, struct fnstate *st, int u0, int u1,
 			return -ENOMEM;
 	}
 	if (len <= PP_ATTRIB_SHORT) {
+		/* the groups parts() measured in the batch */
 		struct pp_quantity *g[PP_ATTRIB_SHORT];
-		int ng = groups_of(s, v, u0, u1, g, PP_ATTRIB_SHORT), shown = 0;
+		int ng = groups_in(batch, n, g, PP_ATTRIB_SHORT), shown = 0;
 
-		if (ng < 0)
-			return ng;
 		for (int i = 0; i < ng; i++)
 			if (group_shown(g[i]))
 				g[shown++] = g[i];
@@ -1221,8 +1229,8 @@ static bool has_part_in(const struct pp_session *s, int node, int dir)
  */
 static bool a_little(const struct pp_quantity *q, int dir)
 {
-	if (q->kind != PP_Q_RANGE || !q->decided || q->absent[0] || q->absent[1] ||
-	    q->first != q->last || q->prev_first != q->prev_last || beyond(q))
+	if (q->kind != PP_Q_RANGE || !single_part(q) || q->absent[0] || q->absent[1] ||
+	    !q->decided || beyond(q))
 		return false;
 	return dir * q->cmp.diff.centre > 0;
 }
@@ -1391,7 +1399,8 @@ static int shared_callees(struct attrib *a, struct fnstate *st)
 			struct pp_node *g = &s->nodes[r];
 			char *why = NULL;
 
-			if (g->parent != st->node || g->kind != PP_NODE_RANGE || g->sign != st->dir ||
+			if (g->parent != st->node || g->kind != PP_NODE_RANGE ||
+			    g->sign != st->dir ||
 			    asprintf(&why, "%s only as a range: its calls call %s, found %s",
 				     st->dir > 0 ? "slower" : "faster",
 				     pp_demangle(x->h[PP_CUR]->name),
@@ -1473,16 +1482,15 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
 		bool group = s->nodes[c].kind == PP_NODE_GROUP;
 		bool shared = s->nodes[c].kind == PP_NODE_SHARED;
+		/* the call itself, for a node of one call */
+		const struct pp_prog_call *call =
+		    group || shared ? NULL : &st->v->fn[PP_CUR]->calls[at[PP_CUR]];
 		const char *stop;
 
 		if (shared) { /* two layers down, by its function */
 			callee[PP_PREV] = s->nodes[c].into[PP_PREV];
 			callee[PP_CUR] = s->nodes[c].into[PP_CUR];
-			stop =
-			    st->layer + 2 >= s->opt->depth ? "depth reached"
-			    : pp_excluded(s->opt->exclude, s->opt->nexclude, callee[PP_CUR]->name)
-				? "excluded"
-				: NULL;
+			stop = pp_dig_limit(s, st->layer + 2, callee[PP_CUR]);
 		} else {
 			stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee);
 		}
@@ -1498,8 +1506,8 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		if (stop) {
 			s->nodes[c].stop = stop;
 			/* several targets slower on their own: into each */
-			if (!group && !shared && s->nodes[c].q && st->layer + 1 < s->opt->depth &&
-			    pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]])) {
+			if (call && s->nodes[c].q && st->layer + 1 < s->opt->depth &&
+			    pp_call_indirect(call)) {
 				int got =
 				    dig_targets(a, st, c, at, st->chain && d == 0 && !a->off_chain);
 
@@ -1514,9 +1522,8 @@ static int dig_calls(struct attrib *a, struct fnstate *st)
 		/* an indirect call is dug into through its target, a call of a function
 		 * without a table through the function it hands it (its callback):
 		 * both named in the reports */
-		if (!group && !shared &&
-		    (pp_call_indirect(&st->v->fn[PP_CUR]->calls[at[PP_CUR]]) ||
-		     strcmp(callee[PP_CUR]->name, st->v->fn[PP_CUR]->calls[at[PP_CUR]].callee))) {
+		if (call &&
+		    (pp_call_indirect(call) || strcmp(callee[PP_CUR]->name, call->callee))) {
 			s->nodes[c].into[PP_PREV] = callee[PP_PREV];
 			s->nodes[c].into[PP_CUR] = callee[PP_CUR];
 		}

@@ -228,6 +228,27 @@ bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n)
 	return w >= 0 && s->nodes[w].runs[0] >= 2 && s->nodes[w].runs[1] >= 2;
 }
 
+/* A batch's pairs are run close together: the search looks near @i first. */
+long pp_run_pair(const struct pp_session *s, size_t i)
+{
+	const struct pp_run_record *p = &s->runs[i];
+
+	for (size_t d = 1; d < s->nruns; d++) {
+		size_t at[2] = {i + d, i >= d ? i - d : s->nruns};
+
+		for (int k = 0; k < 2; k++) {
+			const struct pp_run_record *c = at[k] < s->nruns ? &s->runs[at[k]] : NULL;
+
+			if (c && c->rev == PP_CUR && c->batch == p->batch && c->index == p->index &&
+			    !c->warmup)
+				return (long)at[k];
+		}
+		if (i + d >= s->nruns && i < d)
+			break;
+	}
+	return -1;
+}
+
 int pp_run_value_at(const struct pp_session *s, const struct pp_run_record *rec,
 		    const struct pp_quantity *q)
 {

@@ -405,6 +405,12 @@ bool pp_node_accounted(const struct pp_session *s, const struct pp_node *n);
  */
 int pp_node_whole(const struct pp_session *s, const struct pp_node *n);
 
+/*
+ * The current run of previous run @i's pair: the same batch and turn, not a
+ * warm-up; its index in s->runs, or -1.
+ */
+long pp_run_pair(const struct pp_session *s, size_t i);
+
 /* Where @q's value is in run @rec's values (its batch's order), or -1: not measured there. */
 int pp_run_value_at(const struct pp_session *s, const struct pp_run_record *rec,
 		    const struct pp_quantity *q);

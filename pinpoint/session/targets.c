@@ -163,20 +163,6 @@ static double value_in(const struct pp_run_record *rec, int qi, const char *key)
 	return 0;
 }
 
-/* The run of revision @r that is @rec's pair (same batch and index), or NULL. */
-static const struct pp_run_record *pair_of(const struct pp_session *s,
-					   const struct pp_run_record *rec, int r)
-{
-	for (size_t i = 0; i < s->nruns; i++) {
-		const struct pp_run_record *o = &s->runs[i];
-
-		if (o->rev == (enum pp_rev_id)r && o->batch == rec->batch &&
-		    o->index == rec->index && !o->warmup && o->values)
-			return o;
-	}
-	return NULL;
-}
-
 /* Target @key's values in the runs that timed @q: paired when @paired, per revision. */
 static int target_values(const struct pp_session *s, const struct pp_quantity *q, const char *key,
 			 bool paired, double *v[2], unsigned *lay[2], size_t n[2])
@@ -184,6 +170,7 @@ static int target_values(const struct pp_session *s, const struct pp_quantity *q
 	n[0] = n[1] = 0;
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pp_run_record *rec = &s->runs[i], *o;
+		long pi;
 		int qi, oq;
 
 		if (rec->warmup || (qi = pp_run_value_at(s, rec, q)) < 0)
@@ -194,8 +181,8 @@ static int target_values(const struct pp_session *s, const struct pp_quantity *q
 			continue;
 		}
 		/* a pair once, from its previous run */
-		if (rec->rev != PP_PREV || !(o = pair_of(s, rec, PP_CUR)) ||
-		    (oq = pp_run_value_at(s, o, q)) < 0)
+		if (rec->rev != PP_PREV || (pi = pp_run_pair(s, i)) < 0 ||
+		    (oq = pp_run_value_at(s, (o = &s->runs[pi]), q)) < 0)
 			continue;
 		v[PP_PREV][n[0]] = value_in(rec, qi, key);
 		lay[PP_PREV][n[0]++] = pp_setup_layout(&rec->setup);
