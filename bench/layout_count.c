@@ -17,9 +17,16 @@
  * interval is the layouts' (Student's t on K layout pairs).  Printed per K:
  * how many sessions said "not slower", "slower" (a false claim about the
  * source), undecided, and the runs of each revision they took.
+ *
+ * Then layout-sensitive programs (grown()): 64 layouts to begin with, with
+ * no room for more and with room for 256 (--max-layouts), A/A and 2 T
+ * slower.  "bench-layout-count-sim N grown" prints that table alone, and
+ * "N check" checks it too (ctest driver-layouts-grow-sim): what the room
+ * for more layouts must do, from seeds fixed here.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +36,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_sort.h>
 
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/measure/measure.h"
 #include "pinpoint/measure/schedule.h"
 #include "pinpoint/measure/settle.h"
@@ -48,12 +56,19 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	enum pp_rev_id *order = calloc(total, sizeof(*order));
 	int *layout = calloc(total, sizeof(*layout)), err;
 	double moment = 0;
+	const struct pp_quantity *why;
+	unsigned more;
 	(void)layer; /* one layer here */
 
 	if (!order || !layout) {
 		err = -ENOMEM;
 		goto out;
 	}
+	/* more layouts, as measure.c makes them: already drawn, one link away */
+	more = pp_decide_layouts_wanted(qs, nq, &why);
+	if (more > s->rev[PP_PREV].lay.n && more <= s->layouts_cap)
+		for (int r = 0; r < 2; r++)
+			s->rev[r].lay.n = more;
 	err = pp_schedule(s, s->opt->warmups, runs, order, layout);
 	for (size_t j = 0; j < total && !err; j++) {
 		enum pp_rev_id r = order[j];
@@ -78,11 +93,16 @@ out:
 
 struct outcome {
 	unsigned not_slower, slower, undecided, other;
-	double runs[4000];
+	double runs[4000], layouts[4000];
 	unsigned n;
 };
 
-static void session(unsigned k, double layout_sd, unsigned id, struct outcome *o)
+/*
+ * One session of @k layouts a revision (room for @cap), layouts drawn with
+ * an sd of @layout_sd, the current revision slower by @effect.
+ */
+static void session(unsigned k, unsigned cap, double layout_sd, double effect, unsigned id,
+		    struct outcome *o)
 {
 	static struct pp_prog_fn fn;
 	const struct pp_prog_fn *fns[2] = {&fn, &fn};
@@ -104,10 +124,12 @@ static void session(unsigned k, double layout_sd, unsigned id, struct outcome *o
 	memset(&s, 0, sizeof(s));
 	s.opt = &opt;
 	s.threshold_ns = 2.0;
+	s.layouts_cap = k > 1 ? cap : 0;
 	for (int r = 0; r < 2; r++) {
 		s.rev[r].lay.n = k > 1 ? k : 0;
-		for (unsigned i = 0; i < k; i++)
-			sim.effect[r][i] = gsl_ran_gaussian(sim.rng, layout_sd);
+		for (unsigned i = 0; i < (cap > k ? cap : k); i++)
+			sim.effect[r][i] =
+			    gsl_ran_gaussian(sim.rng, layout_sd) + (r == PP_CUR ? effect : 0);
 	}
 	q = pp_quantity_get(&s, PP_Q_ENTRY, fns, 0, 0);
 	if (q && !pp_settle(&s, &q, 1, NULL) && q->decided) {
@@ -117,8 +139,94 @@ static void session(unsigned k, double layout_sd, unsigned id, struct outcome *o
 		o->undecided += q->verdict == PP_V_UNDECIDED;
 		o->other += q->verdict == PP_V_FASTER;
 		o->runs[o->n++] = (double)s.runs_used / 2;
+		o->layouts[o->n - 1] = s.rev[PP_PREV].lay.n;
 	}
 	pp_session_free(&s);
+}
+
+/*
+ * Layout-sensitive programs (layout sd T to 1.5 T, pairs of single layouts
+ * 1.4 to 2.1 T apart: expat's were 2.3-3.3 T on one host), A/A and a
+ * regression of 2 T, in 64 layouts with no room for more and with room for
+ * 256 (--max-layouts): the verdicts, the runs and the layouts sessions
+ * ended in.
+ */
+static int grown(unsigned sessions, bool check)
+{
+	static const double layout_sds[] = {2.0, 3.0, 4.0, 5.0}, effects[] = {0, 4.0};
+	static const unsigned caps[] = {64, 256};
+	static struct outcome out[4][2][2];
+	int failed = 0;
+
+	/* the same table whether the other ran before it or not */
+	gsl_rng_set(sim.rng, 20261129);
+
+	printf("\nLayout-sensitive, 64 layouts to begin with, run sd 0.5 T, %u sessions a cell\n",
+	       sessions);
+	printf("| layout sd | difference | room for | not slower | slower | undecided | runs a "
+	       "revision: median [quartiles] | layouts at the end: median (most) |\n"
+	       "|---|---|---|---|---|---|---|---|\n");
+	sim.run_sd = 1.0;
+	sim.moment_sd = 0;
+	for (size_t l = 0; l < 4; l++)
+		for (size_t e = 0; e < 2; e++)
+			for (size_t c = 0; c < 2; c++) {
+				struct outcome *op = &out[l][e][c], o = {0};
+
+				for (unsigned i = 0; i < sessions; i++)
+					session(64, caps[c], layout_sds[l], effects[e],
+						(unsigned)(5000000 + l * 100000 + e * 10000 +
+							   c * 1000 + i),
+						&o);
+				gsl_sort(o.layouts, 1, o.n);
+				gsl_sort(o.runs, 1, o.n);
+				printf("| %.1f T | %.0f T | %u | %u | %u | %u | %.0f [%.0f, %.0f] "
+				       "| %.0f "
+				       "(%.0f) |\n",
+				       layout_sds[l] / 2, effects[e] / 2, caps[c], o.not_slower,
+				       o.slower, o.undecided,
+				       gsl_stats_median_from_sorted_data(o.runs, 1, o.n),
+				       gsl_stats_quantile_from_sorted_data(o.runs, 1, o.n, 0.25),
+				       gsl_stats_quantile_from_sorted_data(o.runs, 1, o.n, 0.75),
+				       gsl_stats_median_from_sorted_data(o.layouts, 1, o.n),
+				       o.layouts[o.n - 1]);
+				fflush(stdout);
+				*op = o;
+			}
+	if (!check)
+		return 0;
+	/*
+	 * What room for more layouts must do: no false claim in any A/A cell,
+	 * and where the layouts' sd is 2 T or more, decide more sessions than 64
+	 * layouts alone: the A/A pairs by a fifth of the sessions or more, the
+	 * regression as often (2 T) or by a tenth more (2.5 T).
+	 */
+	for (size_t l = 0; l < 4; l++) {
+		for (size_t c = 0; c < 2; c++)
+			if (out[l][0][c].slower) {
+				printf("FAIL: layout sd %.1f T, room for %u: %u A/A sessions claimed "
+				       "a regression\n",
+				       layout_sds[l] / 2, caps[c], out[l][0][c].slower);
+				failed++;
+			}
+		if (layout_sds[l] < 4.0)
+			continue;
+		if (out[l][0][1].not_slower < out[l][0][0].not_slower + sessions / 5) {
+			printf("FAIL: layout sd %.1f T, A/A: %u not slower with room for 256, %u with "
+			       "64\n",
+			       layout_sds[l] / 2, out[l][0][1].not_slower, out[l][0][0].not_slower);
+			failed++;
+		}
+		if (out[l][1][1].slower <
+		    out[l][1][0].slower + (layout_sds[l] >= 5.0 ? sessions / 10 : 0)) {
+			printf("FAIL: layout sd %.1f T, 2 T slower: %u found with room for 256, %u "
+			       "with 64\n",
+			       layout_sds[l] / 2, out[l][1][1].slower, out[l][1][0].slower);
+			failed++;
+		}
+	}
+	printf("%s: %d failed\n", failed ? "FAIL" : "PASS", failed);
+	return failed;
 }
 
 int main(int argc, char **argv)
@@ -126,6 +234,8 @@ int main(int argc, char **argv)
 	static const unsigned ks[] = {1, 8, 16, 32, 48, 64};
 	static const double run_sds[] = {1.0, 5.0}, layout_sds[] = {1.0, 2.0};
 	unsigned sessions = argc > 1 ? (unsigned)atoi(argv[1]) : 400;
+	const char *mode = argc > 2 ? argv[2] : "";
+	int failed;
 
 	if (sessions < 1 || sessions > 4000) {
 		fprintf(stderr, "layout_count: sessions must be 1 to 4000\n");
@@ -134,10 +244,13 @@ int main(int argc, char **argv)
 	gsl_rng_env_setup();
 	sim.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(sim.rng, 20261128);
-	printf("A/A, threshold T = 2 (2 %% of 100), %u sessions a cell, runs in pairs\n", sessions);
-	printf("| layout sd | run sd | layouts | not slower | slower (false) | undecided | runs a "
-	       "revision: median [quartiles] |\n|---|---|---|---|---|---|---|\n");
-	for (size_t l = 0; l < 2; l++)
+	if (!*mode)
+		printf("A/A, threshold T = 2 (2 %% of 100), %u sessions a cell, runs in pairs\n"
+		       "| layout sd | run sd | layouts | not slower | slower (false) | undecided | "
+		       "runs a revision: median [quartiles] |\n|---|---|---|---|---|---|---|\n",
+		       sessions);
+	/* "grown": the layout-sensitive table only; "check": that table, checked */
+	for (size_t l = *mode ? 2 : 0; l < 2; l++)
 		for (size_t a = 0; a < sizeof(run_sds) / sizeof(*run_sds); a++) {
 			sim.run_sd = run_sds[a];
 			sim.moment_sd = 0; /* shared by a pair: cancels in its difference */
@@ -145,7 +258,7 @@ int main(int argc, char **argv)
 				struct outcome o = {0};
 
 				for (unsigned i = 0; i < sessions; i++)
-					session(ks[b], layout_sds[l],
+					session(ks[b], ks[b], layout_sds[l], 0,
 						(unsigned)(l * 1000000 + a * 100000 + b * 10000 +
 							   i + 1),
 						&o);
@@ -160,6 +273,7 @@ int main(int argc, char **argv)
 				fflush(stdout);
 			}
 		}
+	failed = grown(sessions, !strcmp(mode, "check"));
 	gsl_rng_free(sim.rng);
-	return 0;
+	return failed ? 1 : 0;
 }

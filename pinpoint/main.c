@@ -464,6 +464,15 @@ static int make_layouts(struct pp_session *s)
 	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n) {
 		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
 
+		/* more during the session when a comparison needs them (decide_layout.c) */
+		s->layouts_first = np < nc ? np : nc;
+		s->layouts_cap = (unsigned)s->opt->max_layouts > s->layouts_first
+				     ? (unsigned)s->opt->max_layouts
+				     : s->layouts_first;
+		/* with fewer than asked, the cache had no room for more */
+		if (np < (unsigned)s->opt->layouts || nc < (unsigned)s->opt->layouts)
+			s->layouts_cap = s->layouts_first;
+
 		if (np == nc)
 			pr_info("%u code layouts of each revision, made in %.1f s", np,
 				pp_now() - t0);

@@ -27,8 +27,8 @@
 
 #include <gsl/gsl_rng.h>
 
-/* --layouts: at most this many per revision. */
-#define PP_MAX_LAYOUTS 64
+/* --layouts and --max-layouts: at most this many per revision. */
+#define PP_MAX_LAYOUTS 256
 
 struct pp_layout_module {
 	char *path; /* as the runtime named it, resolved: inside the revision's directory */
@@ -48,6 +48,7 @@ struct pp_layouts {
 	unsigned n;		/* layouts measured: 0 = not varied, the build as it is */
 	const char *not_varied; /* with n == 0 and more asked: why (static text) */
 	bool as_other;		/* not varied because the other revision could not be */
+	unsigned first_new;	/* while growing (pp_layouts_grow()): the first new layout */
 	unsigned long seed[PP_MAX_LAYOUTS];
 	double relink_s[PP_MAX_LAYOUTS]; /* what each layout's relinking took (0: reused) */
 	bool reused[PP_MAX_LAYOUTS];	 /* every file of it was there from an earlier session */
@@ -78,6 +79,18 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
 int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revision,
 		    char *const *modules, size_t n, unsigned want, gsl_rng *rng,
 		    volatile int *stop);
+
+/*
+ * Make more of @l's layouts, up to @want in all, during a session: the
+ * layouts made so far keep their seeds and files; the new ones are linked
+ * as pp_layouts_make() links them, as many at once as there are CPUs, and
+ * within a quarter of the cache's free space.  A module that cannot be
+ * linked in the new layouts leaves @l as it was, with one line saying why
+ * (it ran in its layouts so far: it cannot run as built from now on).  The
+ * layouts @l has now (l->n), or -ENOMEM / -EINTR.
+ */
+int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revision, unsigned want,
+		    gsl_rng *rng, volatile int *stop);
 
 /*
  * What a run in layout @k sees: *@binds, NULL-terminated pairs (layout

@@ -436,11 +436,16 @@ static void relink_set(struct pp_layouts *l, const struct pp_linkrec *r, struct 
 	}
 }
 
-/* One line: module @m of revision @label runs as built in every layout, and why. */
-static int as_built(struct pp_layout_module *m, const char *label, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/*
+ * One line: module @m of revision @label runs as built in every layout, and
+ * why; or, when @l is growing (pp_layouts_grow()), why it cannot be linked
+ * in more layouts (its caller then keeps the layouts it had).
+ */
+static int as_built(const struct pp_layouts *l, struct pp_layout_module *m, const char *label,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int as_built(struct pp_layout_module *m, const char *label, const char *fmt, ...)
+static int as_built(const struct pp_layouts *l, struct pp_layout_module *m, const char *label,
+		    const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -453,7 +458,12 @@ static int as_built(struct pp_layout_module *m, const char *label, const char *f
 		m->why = NULL;
 		return -ENOMEM;
 	}
-	pr_warn("the %s revision's %s runs as built in every layout: %s", label, m->path, m->why);
+	if (l->first_new)
+		pr_warn("the %s revision's %s cannot be linked in more layouts: %s", label, m->path,
+			m->why);
+	else
+		pr_warn("the %s revision's %s runs as built in every layout: %s", label, m->path,
+			m->why);
 	return 0;
 }
 
@@ -467,8 +477,8 @@ static bool inside(const char *path, const char *dir)
 
 /*
  * Make module @m's layouts: check its record, then link it in each layout
- * whose file is not there yet.  0 (m->why says when it runs as built), or
- * -ENOMEM / -EINTR.
+ * from l->first_new on whose file is not there yet.  0 (m->why says when it
+ * runs as built), or -ENOMEM / -EINTR.
  */
 static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const char *label,
 		       const char *revision, int logfd, const char *log, volatile int *stop)
@@ -476,6 +486,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	char rec[PATH_MAX + 32], out[PATH_MAX], real[PATH_MAX], cc[PATH_MAX];
 	struct relink_job *jobs = NULL;
 	struct pp_linkrec r;
+	char *key;
 	size_t nj = 0;
 	struct stat st;
 	uint64_t order;
@@ -483,9 +494,14 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	int err;
 
 	if (!inside(m->path, revision))
-		return as_built(m, label, "it is outside the revision's directory %s", revision);
+		return as_built(l, m, label, "it is outside the revision's directory %s", revision);
 	if (lstat(m->path, &st) || !S_ISREG(st.st_mode))
-		return as_built(m, label, "it is not a regular file");
+		return as_built(l, m, label, "it is not a regular file");
+	/* more layouts of what the first ones were made of, or none */
+	if (l->first_new &&
+	    (st.st_dev != m->dev || st.st_ino != m->ino || st.st_size != m->size ||
+	     st.st_mtim.tv_sec != m->mtime.tv_sec || st.st_mtim.tv_nsec != m->mtime.tv_nsec))
+		return as_built(l, m, label, "it changed during the session");
 	m->dev = st.st_dev;
 	m->ino = st.st_ino;
 	m->size = st.st_size;
@@ -495,12 +511,12 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	if (err == -ENOMEM)
 		return err;
 	if (err == -ENOENT)
-		return as_built(m, label,
+		return as_built(l, m, label,
 				"no link record %s (it was not linked by pinpoint-cc, pinpoint-c++ "
 				"or find_package(Pinpoint))",
 				rec);
 	if (err)
-		return as_built(m, label, "cannot read its link record %s: %s", rec,
+		return as_built(l, m, label, "cannot read its link record %s: %s", rec,
 				err == -EBADMSG	 ? "not a complete record"
 				: err == -EPROTO ? "written by another version of pinpoint-cc"
 						 : strerror(-err));
@@ -508,19 +524,30 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		 *r.argv[r.output] == '/' ? "" : "/", r.argv[r.output]);
 	/* the same file by device and inode: a bind mount or a link of the directory */
 	if (!realpath(out, real) || (strcmp(real, m->path) && !pp_same_file(real, m->path))) {
-		err = as_built(m, label, "its link record %s names another output, %s", rec, out);
+		err =
+		    as_built(l, m, label, "its link record %s names another output, %s", rec, out);
 		goto out;
 	}
 	if (!have_lld(&r, cc, sizeof(cc))) {
-		err = as_built(m, label,
+		err = as_built(l, m, label,
 			       "no ld.lld beside %s or on PATH (Debian: lld-N for clang-N)", cc);
 		goto out;
 	}
-	m->key = module_key(m->path, &st, &r);
-	if (!m->key) {
+	key = module_key(m->path, &st, &r);
+	if (!key) {
 		err = -ENOMEM;
 		goto out;
 	}
+	/* the files of the layouts so far are named by the key they were made with */
+	if (l->first_new && m->key && strcmp(key, m->key)) {
+		free(key);
+		err =
+		    as_built(l, m, label,
+			     "its link record or the objects it names changed during the session");
+		goto out;
+	}
+	free(m->key);
+	m->key = key;
 	order = function_order(m->path);
 	jobs = calloc(l->n ? l->n : 1, sizeof(*jobs));
 	if (!jobs) {
@@ -528,7 +555,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		goto out;
 	}
 	/* The layouts not there yet, or not as they were made... */
-	for (unsigned k = 0; k < l->n && !err; k++) {
+	for (unsigned k = l->first_new; k < l->n && !err; k++) {
 		struct relink_job *j = &jobs[nj];
 		struct stat fs;
 
@@ -560,7 +587,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 				break;
 			if (err) {
 				err =
-				    as_built(m, label, "linking it again failed (%s %d; see %s)",
+				    as_built(l, m, label, "linking it again failed (%s %d; see %s)",
 					     err < 0 ? "error" : "exit", err < 0 ? -err : err, log);
 				break;
 			}
@@ -570,15 +597,16 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 			l->reused[j->k] = false;
 		}
 	}
-	for (unsigned k = 0; k < l->n && !err && !m->why; k++) {
+	/* the first layouts showed that its functions move; more need not again */
+	for (unsigned k = 0; k < l->n && !err && !m->why && !l->first_new; k++) {
 		char file[NAME_MAX + 1];
 
 		snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
 		snprintf(out, sizeof(out), "%s/%s", l->dir, file);
 		moved |= function_order(out) != order;
 	}
-	if (!err && !m->why && !moved)
-		err = as_built(m, label,
+	if (!err && !m->why && !moved && !l->first_new)
+		err = as_built(l, m, label,
 			       "its functions keep their order in every layout (they have no "
 			       "sections of their own: -fno-function-sections, or LTO)");
 out:
@@ -724,6 +752,76 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 		l->not_varied = "none of its modules could be linked again";
 	}
 	return err;
+}
+
+int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revision, unsigned want,
+		    gsl_rng *rng, volatile int *stop)
+{
+	unsigned had = l->n;
+	unsigned long kept[PP_MAX_LAYOUTS];
+	char log[PATH_MAX], msg[PATH_MAX + 64], **paths = NULL, *dir = NULL;
+	int logfd = -1, err = 0;
+	bool failed = false;
+
+	if (want > PP_MAX_LAYOUTS)
+		want = PP_MAX_LAYOUTS;
+	if (had < 2 || want <= had || l->lock < 0)
+		return had;
+	paths = calloc(l->nmodules ? l->nmodules : 1, sizeof(*paths));
+	if (!paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nmodules; i++)
+		paths[i] = l->modules[i].path;
+	want = room_for(l, label, paths, l->nmodules, want);
+	free(paths);
+	if (want <= had)
+		return had;
+	memcpy(kept, l->seed, had * sizeof(*l->seed));
+	err = load_seeds(l, want, rng);
+	if (err || memcmp(kept, l->seed, had * sizeof(*l->seed))) {
+		/* the runs so far were in these: they stay as they were */
+		memcpy(l->seed, kept, had * sizeof(*l->seed));
+		pr_warn("no more layouts of the %s revision: %s", label,
+			err ? pp_write_failure(err, l->dir, msg, sizeof(msg))
+			    : "its seeds file in the layouts cache changed during the session");
+		return had;
+	}
+	snprintf(log, sizeof(log), "%s/relink.log", l->dir);
+	logfd = open(log, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (logfd < 0) {
+		pr_warn("no more layouts of the %s revision: %s", label,
+			pp_write_failure(-errno, log, msg, sizeof(msg)));
+		return had;
+	}
+	for (unsigned k = had; k < want; k++) {
+		l->reused[k] = true;
+		l->relink_s[k] = 0;
+		l->used[k] = 0;
+	}
+	l->first_new = had;
+	l->n = want;
+	dir = realpath(revision, NULL);
+	for (size_t i = 0; i < l->nmodules && !err && !failed; i++) {
+		struct pp_layout_module *m = &l->modules[i];
+
+		if (m->why)
+			continue; /* as built in every layout, the new ones too */
+		err = make_module(l, m, label, dir ? dir : revision, logfd, log, stop);
+		if (m->why) {
+			/* it ran in its layouts so far: it cannot run as built from now on */
+			free(m->why);
+			m->why = NULL;
+			failed = true;
+		}
+	}
+	free(dir);
+	close(logfd);
+	l->first_new = 0;
+	if (err || failed) {
+		l->n = had;
+		return err ? err : (int)had;
+	}
+	return (int)want;
 }
 
 double pp_layouts_relink_s(const struct pp_layouts *l)

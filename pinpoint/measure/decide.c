@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pinpoint/log.h"
 #include "pinpoint/measure/decide_priv.h"
 
 double pp_summary_centre(const struct pp_summary *sum, enum pp_test test)
@@ -181,10 +182,19 @@ void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *wh
 	q->left = strdup(why);
 }
 
+/* The layouts each revision has in the session, the fewer of the two. */
+static unsigned layouts_have(const struct pp_session *s)
+{
+	unsigned p = s->rev[PP_PREV].lay.n, c = s->rev[PP_CUR].lay.n;
+
+	return p < c ? p : c;
+}
+
 int pp_decide(struct pp_session *s, struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	struct pp_decision *d;
+	unsigned more;
 	int err;
 
 	if (q->decided)
@@ -212,15 +222,36 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		if (pp_decide_layouts_block(q, d, n)) {
+		if (pp_decide_layouts_block(q, d, n, layouts_have(s), s->layouts_cap, &more)) {
 			d->look.verdict = PP_SEQ_UNDECIDED;
 			q->truncated = PP_SPENT_LAYOUTS;
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
+		if (more > q->layouts_asked) {
+			/* made before the next round that measures it (measure.c) */
+			pr_dbg(
+			    "comparison of quantity %u: its layouts keep it from a verdict at look "
+			    "%u; asking for %u layouts a revision",
+			    q->id, d->seq.looks, more);
+			q->layouts_asked = more;
+		}
 		d->next_look = pp_seq_look_size(&d->design, d->seq.looks + 1);
 	}
 	return PP_NEEDS_RUNS;
+}
+
+unsigned pp_decide_layouts_wanted(struct pp_quantity *const *qs, size_t n,
+				  const struct pp_quantity **why)
+{
+	unsigned most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!qs[i]->decided && qs[i]->layouts_asked > most) {
+			most = qs[i]->layouts_asked;
+			*why = qs[i];
+		}
+	return most;
 }
 
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)

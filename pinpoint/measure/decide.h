@@ -27,6 +27,14 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 /* Runs per revision @q needs before its next look; 0 when decided or a look is due. */
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q);
 
+/*
+ * The most layouts a revision that any open comparison of @qs[0..@n) asked
+ * for, its layouts keeping it from a verdict (decide_layout.c), with *@why
+ * the one that asked; 0: none asked.
+ */
+unsigned pp_decide_layouts_wanted(struct pp_quantity *const *qs, size_t n,
+				  const struct pp_quantity **why);
+
 /* Looks @q has taken so far (0: none yet). */
 unsigned pp_decide_looks(const struct pp_quantity *q);
 

@@ -53,26 +53,78 @@ static double between_low(const struct pp_layout_var *v)
 	return b > 0 ? b : 0;
 }
 
+/* Whether a look with interval centre @c and half-width @half can give a verdict at @t. */
+static bool within_reach(double c, double half, double t, bool one_sided)
+{
+	if (c + half < t && (one_sided || c - half > -t))
+		return true; /* "not slower", "the same", or either below the threshold */
+	if (c >= t && c - half > t / 2)
+		return true; /* slower */
+	if (c <= -t && c + half < (one_sided ? -t : -t / 2))
+		return true; /* faster */
+	return false;	     /* none, e.g. for an estimate between 0 and T whose floor reaches T */
+}
+
+/*
+ * The half-width the layouts' interval cannot get below with @to[r]
+ * layouts of revision r, at the level @a, from the floor's terms @term[2]
+ * measured with @had[2] layouts (each term: a between-layout variance over
+ * its count).  The quantile is the look's own: Student's t on the layout
+ * units' locations (k - 1 degrees of freedom) for pairs that share their
+ * layouts (@shared, as many of each), else Welch's on each revision's
+ * (Welch-Satterthwaite's degrees of freedom of the two terms).  z instead
+ * of t made the floor too low by t/z (1.13 at 16 layouts, 95 %): a
+ * comparison no look could decide went on to its budget.
+ */
+static double floor_half(const double *term, const unsigned *had, const unsigned *to, bool shared,
+			 double a)
+{
+	double floor = 0, den = 0, df;
+
+	for (int r = 0; r < 2; r++) {
+		double t = term[r] * (double)had[r] / (double)to[r];
+
+		floor += t;
+		den += t * t / (double)(to[r] - 1);
+	}
+	if (shared)
+		df = to[0] - 1;
+	else
+		df = den > 0 ? floor * floor / den : (double)(to[0] < to[1] ? to[0] : to[1]) - 1;
+	return gsl_cdf_tdist_Qinv(a / 2, df) * sqrt(floor);
+}
+
 /*
  * Whether @q's layouts, not its runs, keep it from a verdict after a look
  * of @n runs a revision that decided nothing.  The layouts' interval never
  * gets narrower than its between-layout part, sd sqrt(b_p / k_p + b_c /
  * k_c), however many runs the same layouts get: with a lower bound of each
  * b, at the level of all the alpha @q has left and its estimate where it is
- * now, and the quantile of the look's own layouts' interval (Student's t),
- * when no verdict is then within reach, more runs cannot decide it.
- * Asked only from the fourth look on, with four runs a layout or more;
- * stopping early is never a claim, so this cannot make a wrong verdict
- * more likely.
+ * now, when no verdict is then within reach, more runs cannot decide it.
+ * More layouts can: with @have layouts a revision in the session (all of
+ * them measured in these runs) and room for @cap, *@more is set to the
+ * fewest, doubling, whose floor would put a verdict within reach (0: none
+ * up to @cap), and the comparison is not stopped for it.  More are asked
+ * for when the floor of the point estimate of each b, not of its lower
+ * bound, keeps a verdict out of reach: the bound is right for stopping
+ * nothing that runs could decide, but where it lets a verdict through and
+ * the estimate does not, the runs go on to their budget in layouts that
+ * cannot decide (seen in bench/layout_count.c's sessions).  While some of
+ * the session's @have layouts have no runs in the look yet (layouts just
+ * made), nothing is stopped.  Asked only from the fourth look on, with four
+ * runs a layout or more; stopping early is never a claim, so this cannot
+ * make a wrong verdict more likely.
  */
-bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n)
+bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n,
+			     unsigned have, unsigned cap, unsigned *more)
 {
 	const struct pp_seq_design *d = &dec->design;
-	double c = dec->look.diff.centre, t = d->threshold, a = d->alpha - dec->seq.spent,
-	       floor = 0;
-	double term[2], df, den = 0, half;
-	unsigned k[2];
+	double c = dec->look.diff.centre, t = d->threshold, a = d->alpha - dec->seq.spent;
+	double term[2], point[2];
+	unsigned k[2], most;
+	bool shared, runs_can;
 
+	*more = 0;
 	if (dec->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
 	    !q->series[PP_CUR].layout)
 		return false;
@@ -80,34 +132,27 @@ bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *de
 		struct pp_layout_var v;
 
 		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
-		    n < 4 * v.layouts || v.layouts < 2)
+		    n < 4 * v.layouts || v.layouts < 2 || v.layouts < have)
 			return false;
 		k[r] = (unsigned)v.layouts;
 		term[r] = between_low(&v) / (double)v.layouts;
-		floor += term[r];
-		den += term[r] * term[r] / (double)(k[r] - 1);
+		point[r] = v.between / (double)v.layouts;
 	}
-	/*
-	 * The quantile the look's layouts' interval takes: Student's t on the
-	 * k layout units' locations (k - 1 degrees of freedom) for pairs that
-	 * share their layouts, else Welch's on each revision's (Welch-
-	 * Satterthwaite's degrees of freedom of the two terms), at all the
-	 * alpha @q has left, the most any one look can spend.  z instead of t
-	 * made the floor too low by t/z (1.13 at 16 layouts, 95 %): a
-	 * comparison no look could decide went on to its budget.
-	 */
-	if (d->paired && k[0] == k[1])
-		df = k[0] - 1;
-	else
-		df = den > 0 ? floor * floor / den : (double)(k[0] < k[1] ? k[0] : k[1]) - 1;
-	half = gsl_cdf_tdist_Qinv(a / 2, df) * sqrt(floor);
-	q->layout_floor = half;
-	if (c + half < t && (d->one_sided || c - half > -t))
-		return false; /* "not slower", "the same", or either below the threshold */
-	if (c >= t && c - half > t / 2)
-		return false; /* slower */
-	if (c <= -t && c + half < (d->one_sided ? -t : -t / 2))
-		return false; /* faster */
-	/* none, e.g. for an estimate between 0 and T whose floor reaches T */
-	return true;
+	shared = d->paired && k[0] == k[1];
+	q->layout_floor = floor_half(term, k, k, shared, a);
+	runs_can = within_reach(c, q->layout_floor, t, d->one_sided);
+	if (runs_can && within_reach(c, floor_half(point, k, k, shared, a), t, d->one_sided))
+		return false;
+	most = k[0] > k[1] ? k[0] : k[1];
+	for (unsigned m = 2 * most; cap > most; m *= 2) {
+		unsigned to[2] = {m < cap ? m : cap, m < cap ? m : cap};
+
+		if (within_reach(c, floor_half(point, k, to, d->paired, a), t, d->one_sided)) {
+			*more = to[0];
+			return false;
+		}
+		if (m >= cap)
+			break;
+	}
+	return !runs_can;
 }

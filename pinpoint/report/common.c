@@ -269,7 +269,21 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	const struct pp_revision *flat =
 	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
 
-	if (pp_layouts_varied(s)) {
+	if (pp_layouts_varied(s) && s->layouts_first && p->n > s->layouts_first) {
+		char *label = s->layouts_why ? pp_quantity_label(s->layouts_why) : NULL;
+
+		snprintf(
+		    buf, len,
+		    "each revision ran in %u code layouts (its modules linked again with their "
+		    "functions in random orders: previous %zu of %zu, current %zu of %zu): %u "
+		    "first, then %u more, made in %.1f s, when no number of runs in the first "
+		    "could decide %s; each round's runs went to the layouts used least; linking "
+		    "took %.1f s%s.",
+		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, s->layouts_first,
+		    p->n - s->layouts_first, s->layouts_more_s, label ? label : "a comparison", t,
+		    t > 0 ? "" : " (all reused from an earlier session)");
+		free(label);
+	} else if (pp_layouts_varied(s)) {
 		snprintf(
 		    buf, len,
 		    "each revision ran in %u code layouts (its modules linked again with their "

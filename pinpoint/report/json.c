@@ -146,12 +146,23 @@ static json_t *layouts_json(const struct pp_session *s)
 	pp_layouts_sentence(s, line, sizeof(line));
 	for (int r = 0; r < 2; r++)
 		revs = pp_json_push(revs, revision_layouts_json(s, r));
+	unsigned now = s->rev[PP_PREV].lay.n, first = pp_layouts_varied(s) ? s->layouts_first : 0;
+	json_t *added = json_null();
+
+	if (first && now > first) {
+		char *label = s->layouts_why ? pp_quantity_label(s->layouts_why) : NULL;
+
+		added = pp_json_object("layouts", pp_json_int(now - first), "seconds",
+				       pp_json_real(s->layouts_more_s), "for",
+				       pp_json_str(label ? label : "a comparison"), NULL);
+		free(label);
+	}
 	return pp_json_object("requested", pp_json_int(s->opt->layouts), "varied",
 			      pp_json_bool(pp_layouts_varied(s)), "note", pp_json_str(line),
 			      "relink_s",
 			      pp_json_real(pp_layouts_relink_s(&s->rev[PP_PREV].lay) +
 					   pp_layouts_relink_s(&s->rev[PP_CUR].lay)),
-			      "revisions", revs, NULL);
+			      "first", pp_json_int(first), "added", added, "revisions", revs, NULL);
 }
 
 static json_t *revision_json(const struct pp_revision *rev)

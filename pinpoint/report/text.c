@@ -475,7 +475,7 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 		fprintf(f,
 			"The code layouts move it: whatever the runs, the interval cannot get "
 			"narrower than +-%s in these layouts, which decides nothing at the "
-			"threshold. More layouts (--layouts) can decide it.\n",
+			"threshold. More layouts (--layouts, --max-layouts) can decide it.\n",
 			pp_fmt_ns(e->layout_floor, m, sizeof(m)));
 		return;
 	}

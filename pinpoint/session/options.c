@@ -214,6 +214,11 @@ static const struct pp_option_desc options[] = {
      .def = "64", .def_note = "; 1: each revision as built", .report = "layouts",
      .help = "code layouts each revision is measured in: its modules linked again with their "
 	     "functions in random orders, each run in one of them"},
+    {"max-layouts", 0, &type_int, FIELD(max_layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS,
+     .def = "256", .def_note = "; at most --layouts: never more", .report = "max_layouts",
+     .help = "code layouts a revision may be measured in when the session finds that its "
+	     "layouts, not its runs, keep a comparison from a verdict: more are linked then, "
+	     "doubling, as many as a verdict needs"},
     {"runs", 0, &type_choice, FIELD(runs), .choices = runs_choices, .def = "duet",
      .def_note = " where two CPUs are free for it, else paired", GIVEN(runs_given),
      .report = "runs",

@@ -42,6 +42,7 @@ struct pp_options {
 	int warmups;		 /* runs per revision discarded before each comparison */
 	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
 	int layouts;		 /* code layouts per revision (layouts.h); 1: the build's own */
+	int max_layouts; /* more made during the session, up to this many (decide_layout.c) */
 	bool have_seed;
 	enum pp_runs runs;    /* --runs */
 	bool runs_given;      /* --runs was on the command line */

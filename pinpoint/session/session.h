@@ -135,6 +135,8 @@ struct pp_quantity {
 	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
 	enum pp_spent truncated;
 	char *left; /* PP_V_BOUNDED: why no more runs were spent on it (malloc'ed) */
+	/* layouts a revision that would let a verdict through, asked while open (0: none) */
+	unsigned layouts_asked;
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* rounds after its first, shared with the others of its batch still open */
@@ -345,6 +347,19 @@ struct pp_session {
 	bool duet;
 	cpu_set_t duet_cpus[2];
 	int duet_cpu[2];
+	/*
+	 * More code layouts during the session (a comparison's layouts_asked,
+	 * made by pp_measure() before a round that measures it while it is
+	 * open): layouts_cap, the most the session may make (--max-layouts,
+	 * lowered to what it has when making more failed or found no room);
+	 * layouts_first, each revision's count before any were added;
+	 * layouts_more_s, the seconds adding them took (not measuring:
+	 * --max-time and the time plan do not pay for them); layouts_why, the
+	 * comparison they were first made for.
+	 */
+	unsigned layouts_cap, layouts_first;
+	double layouts_more_s;
+	const struct pp_quantity *layouts_why;
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };

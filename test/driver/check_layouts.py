@@ -69,8 +69,18 @@ SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "p
 SHORT = ["--entry", "run", "--depth", "0", "--measurements", "6"]
 
 
+def fixed_layouts(args):
+    """@args with --max-layouts as many as --layouts, unless given: these scenarios
+    count the layouts, which a session that finds them deciding nothing adds to."""
+    args = list(args)
+    if "--layouts" in args and "--max-layouts" not in args:
+        i = args.index("--layouts")
+        args[i + 2:i + 2] = ["--max-layouts", args[i + 1]]
+    return args
+
+
 def pinpoint(*args, status=None, env=None):
-    return harness_pinpoint(ARGS.pinpoint, *args, status=status, env=env)
+    return harness_pinpoint(ARGS.pinpoint, *fixed_layouts(args), status=status, env=env)
 
 
 def sha(path):
@@ -254,9 +264,9 @@ def scenario_swap():
 def start(prev, cur, js, layouts=2):
     """A long session, returned once it runs in its layouts."""
     # runs of half a second: the session lasts
-    cmd = [ARGS.pinpoint, *SHORT, "--layouts", str(layouts), "--max-runs", "100000",
-           "--previous", prev, "--current", cur, "--json", js, "--", "sh", "-c",
-           "sleep 0.5; exec ./placement"]
+    cmd = [ARGS.pinpoint, *SHORT, "--layouts", str(layouts), "--max-layouts", str(layouts),
+           "--max-runs", "100000", "--previous", prev, "--current", cur, "--json", js, "--",
+           "sh", "-c", "sleep 0.5; exec ./placement"]
     print("$ " + " ".join(cmd), flush=True)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not wait_for(lambda: len(layout_files(cur)) >= layouts or proc.poll() is not None, 120):
@@ -299,8 +309,9 @@ def scenario_killed():
         prev, cur = build(tmp, "previous"), build(tmp, "current")
         before = tree_sums(prev, cur)
         for i in range(25):
-            cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "100000",
-                   "--previous", prev, "--current", cur, "--", "./placement"]
+            cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2",
+                   "--max-runs", "100000", "--previous", prev, "--current", cur, "--",
+                   "./placement"]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(rnd.uniform(0, 2.5))
             proc.kill()
@@ -392,9 +403,10 @@ def scenario_userns():
             os.makedirs(d, exist_ok=True)
         before = tree_sums(*dirs)
         env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=work, TMPDIR=work)
-        session = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "48",
-                   "--no-save-command", "--previous", dirs[0], "--current", dirs[1], "--json",
-                   os.path.join(work, "r.json"), "--", "./placement"]
+        session = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2",
+                   "--max-runs", "48", "--no-save-command", "--previous", dirs[0],
+                   "--current", dirs[1], "--json", os.path.join(work, "r.json"), "--",
+                   "./placement"]
         nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         disabled = ["unshare", "-U", "-r", "sh", "-c",
                     'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "sh",
@@ -617,8 +629,8 @@ def crossed_round(p, c, fcntl):
     fcntl.flock(held, fcntl.LOCK_EX)
     procs = []
     for a, b in ((p, c), (c, p)):
-        cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-runs", "40", "--previous", a,
-               "--current", b, "--no-save-command", "--", "./placement"]
+        cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2", "--max-runs", "40",
+               "--previous", a, "--current", b, "--no-save-command", "--", "./placement"]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True))
     time.sleep(1)
@@ -646,9 +658,9 @@ def scenario_bindmount():
             print("SKIP: cannot bind-mount here: %s" % m.stderr.strip())
             sys.exit(77)
         try:
-            p = subprocess.run([ARGS.pinpoint, *SHORT, "--layouts", "2", "--previous", other,
-                                "--current", cur, "--", "./placement"], capture_output=True,
-                               text=True, timeout=60)
+            p = subprocess.run([ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2",
+                                "--previous", other, "--current", cur, "--", "./placement"],
+                               capture_output=True, text=True, timeout=60)
             check(p.returncode == 2 and
                   re.search(r"--previous and --current are the same directory", p.stderr),
                   "bindmount: exit %d, %s" % (p.returncode, p.stderr.strip()))
@@ -721,6 +733,118 @@ def scenario_layoutonly():
                                                          lay["pair_sd_ns"]))
         else:
             check(not lay["sensitive"], "a layout spread below T/2 is marked layout-sensitive")
+
+def scenario_grow():
+    """Layouts that decide nothing get more of them, during the session.
+
+    placement.c's one source on both sides (A/A), its layouts several per
+    cent apart, in 4 layouts to begin with against a threshold of 5 %: no
+    number of runs in 4 can say "not slower", and --max-layouts 64 lets the
+    session link more.  They must be added (both revisions alike, every one
+    measured, the files in the cache and none in the build directories),
+    said in the Layouts line and the JSON report, and no regression claimed.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        before = tree_sums(prev, cur)
+        js = os.path.join(tmp, "r.json")
+        p = pinpoint("--entry", "run", "--depth", "0", "--layouts", "4", "--max-layouts", "64",
+                     "--precision-threshold", "5", "--max-runs-per-comparison", "1500",
+                     "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
+        rep = load_report(js, ARGS.schema, p)
+        entry = rep["comparisons"][0]
+        lay = rep["layouts"]
+        check(p.returncode in (0, 4) and entry["verdict"] != "slower",
+              "A/A: exit %d, entry %s" % (p.returncode, entry["verdict"]))
+        check(tree_sums(prev, cur) == before, "a build directory changed")
+        as_built(prev)
+        as_built(cur)
+        check(lay["first"] == 4, "layouts to begin with: %r, want 4" % lay["first"])
+        if lay["added"] is None:
+            # Only a host where placement's layouts hardly differ leaves them
+            # as they were, and then they decided the entry.
+            spread = entry.get("layout") or {}
+            check(entry["verdict"] != "undecided" and
+                  spread.get("pair_sd_ns", 0) < entry["threshold_ns"] / 2,
+                  "no layouts added, yet the entry is %s with layouts %.0f ns apart (threshold "
+                  "%.0f ns)" % (entry["verdict"], spread.get("pair_sd_ns", 0),
+                                entry["threshold_ns"]))
+            print("SKIP: placement's layouts do not differ enough on this host (pair sd %.0f ns, "
+                  "threshold %.0f ns)" % (spread.get("pair_sd_ns", 0), entry["threshold_ns"]))
+            sys.exit(77)
+        n = 4 + lay["added"]["layouts"]
+        check(n in (8, 16, 32, 64), "%d layouts at the end, want a doubling of 4 up to 64" % n)
+        check(lay["added"]["for"].startswith("run"),
+              "added for %r, want the entry" % lay["added"]["for"])
+        for rev in lay["revisions"]:
+            runs = [l["runs"] for l in rev["layouts"]]
+            check(len(runs) == n and min(runs) > 0,
+                  "%s: layouts %d, runs in each %r" % (rev["label"], len(runs), runs))
+        for d in (prev, cur):
+            check(len(layout_files(d)) >= n, "%s: %d layout files in the cache, want %d" %
+                  (d, len(layout_files(d)), n))
+        check(re.search(r"^Layouts: each revision ran in %d code layouts .*: 4 first, then %d "
+                        r"more, made in [0-9.]+ s, when no number of runs in the first could "
+                        r"decide run" % (n, n - 4), p.stdout, re.M),
+              "no Layouts line with the layouts added")
+        check(re.search(r"^pinpoint: %d code layouts of each revision now, \d+ more made in" % n,
+                        p.stderr + p.stdout, re.M),
+              "no live line when the layouts were made")
+        print("entry %s, %d layouts, spread: pair sd %.0f ns, threshold %.0f ns" %
+              (entry["verdict"], n, (entry.get("layout") or {}).get("pair_sd_ns", 0),
+               entry["threshold_ns"]))
+
+
+def scenario_growfails():
+    """More layouts that cannot be linked: the session goes on in the ones it has.
+
+    The current revision's object is removed once the first 4 layouts are
+    made, so that linking it again fails when the session asks for more:
+    one line says so, both revisions stay in their 4 layouts (every run in
+    one of them), nothing is left half-made in the cache, and the session
+    ends as a session in 4 layouts ends, without a claim.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        js = os.path.join(tmp, "r.json")
+        cmd = [ARGS.pinpoint, "--entry", "run", "--depth", "0", "--layouts", "4",
+               "--max-layouts", "64", "--precision-threshold", "5",
+               "--max-runs-per-comparison", "400", "--previous", prev, "--current", cur,
+               "--json", js, "--", "sh", "-c", "sleep 0.05; exec ./placement"]
+        print("$ " + " ".join(cmd), flush=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if not wait_for(lambda: len(layout_files(cur)) >= 4 or proc.poll() is not None, 120):
+            proc.kill()
+            fail("no layouts were made within 120 s")
+        os.unlink(os.path.join(cur, "placement.o"))
+        out, err = proc.communicate(timeout=600)
+        print(err, flush=True)
+        rep = load_report(js, ARGS.schema, subprocess.CompletedProcess(cmd, proc.returncode,
+                                                                        out, err))
+        entry = rep["comparisons"][0]
+        check(proc.returncode in (0, 4) and entry["verdict"] != "slower",
+              "exit %d, entry %s" % (proc.returncode, entry["verdict"]))
+        if "cannot be linked in more layouts" not in err:
+            # placement's layouts hardly differ on this host: the first 4 did
+            check("code layouts of each revision now" not in err,
+                  "more layouts were made from an object that is gone")
+            print("SKIP: the session asked for no more layouts on this host (entry %s)" %
+                  entry["verdict"])
+            sys.exit(77)
+        check(re.search(r"the current revision's \S*placement cannot be linked in more layouts: "
+                        r"its link record or the objects it names changed during the session",
+                        err),
+              "no line saying why no more layouts were made")
+        check(rep["layouts"]["added"] is None, "layouts added: %r" % rep["layouts"]["added"])
+        for rev in rep["layouts"]["revisions"]:
+            check(len(rev["layouts"]) == 4, "%s: %d layouts, want 4" % (rev["label"],
+                                                                       len(rev["layouts"])))
+        for label in ("previous", "current"):
+            used = set(measured_layouts(rep, label))
+            check(used <= {0, 1, 2, 3}, "%s: runs in layouts %r" % (label, sorted(used)))
+        for d in (prev, cur):
+            as_built(d)
+
 
 def main():
     ap = argparse.ArgumentParser()

@@ -1698,9 +1698,10 @@ def scenario_usage_errors():
     for bad in ["x", "-3", "4294967296"]:
         expect_usage_error(["--entry", "run", "--seed", bad, *base, "--", "./demo"],
                            r"--seed: '%s' is not a number from 0 to 4294967295" % bad)
-    for bad in ["0", "-2", "eight", "65", ""]:
-        expect_usage_error(["--entry", "run", "--layouts", bad, *base, "--", "./demo"],
-                           r"--layouts: '%s' is not an integer in \[1, 64\]" % bad)
+    for bad in ["0", "-2", "eight", "257", ""]:
+        for opt in ("--layouts", "--max-layouts"):
+            expect_usage_error(["--entry", "run", opt, bad, *base, "--", "./demo"],
+                               r"%s: '%s' is not an integer in \[1, 256\]" % (opt, bad))
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     # what the options before it allocated is freed (an ASan build says so otherwise)
@@ -1721,7 +1722,7 @@ def scenario_usage_errors():
     h = pinpoint("--help", check_status=0)
     for opt in ["--entry", "--depth", "--previous", "--current", "--measurements", "--warmups",
                 "--confidence", "--precision-threshold", "--max-runs", "--max-runs-per-comparison",
-                "--cpu", "--seed", "--layouts", "--timeout",
+                "--cpu", "--seed", "--layouts", "--max-layouts", "--timeout",
                 "--exclude", "--search", "--test", "--timing", "--json", "--quiet", "--verbose", "--help",
                 "--version", "--bisect", "--commits", "--history"]:
         if opt not in h.stdout:
