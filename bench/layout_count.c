@@ -65,8 +65,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 		goto out;
 	}
 	/* more layouts, as measure.c makes them: already drawn, one link away */
-	more = pp_decide_layouts_wanted(qs, nq, &why);
-	if (more > s->rev[PP_PREV].lay.n && more <= s->layouts_cap)
+	more = pp_decide_layouts_wanted(s, qs, nq, &why);
+	if (more)
 		for (int r = 0; r < 2; r++)
 			s->rev[r].lay.n = more;
 	err = pp_schedule(s, s->opt->warmups, runs, order, layout);
@@ -204,17 +204,19 @@ static int grown(unsigned sessions, bool check)
 	for (size_t l = 0; l < 4; l++) {
 		for (size_t c = 0; c < 2; c++)
 			if (out[l][0][c].slower) {
-				printf("FAIL: layout sd %.1f T, room for %u: %u A/A sessions claimed "
-				       "a regression\n",
-				       layout_sds[l] / 2, caps[c], out[l][0][c].slower);
+				printf(
+				    "FAIL: layout sd %.1f T, room for %u: %u A/A sessions claimed "
+				    "a regression\n",
+				    layout_sds[l] / 2, caps[c], out[l][0][c].slower);
 				failed++;
 			}
 		if (layout_sds[l] < 4.0)
 			continue;
 		if (out[l][0][1].not_slower < out[l][0][0].not_slower + sessions / 5) {
-			printf("FAIL: layout sd %.1f T, A/A: %u not slower with room for 256, %u with "
-			       "64\n",
-			       layout_sds[l] / 2, out[l][0][1].not_slower, out[l][0][0].not_slower);
+			printf(
+			    "FAIL: layout sd %.1f T, A/A: %u not slower with room for 256, %u with "
+			    "64\n",
+			    layout_sds[l] / 2, out[l][0][1].not_slower, out[l][0][0].not_slower);
 			failed++;
 		}
 		if (out[l][1][1].slower <

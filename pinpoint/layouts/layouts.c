@@ -290,6 +290,12 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
 	return err;
 }
 
+bool pp_layout_module_changed(const struct pp_layout_module *m, const struct stat *st)
+{
+	return st->st_dev != m->dev || st->st_ino != m->ino || st->st_size != m->size ||
+	       st->st_mtim.tv_sec != m->mtime.tv_sec || st->st_mtim.tv_nsec != m->mtime.tv_nsec;
+}
+
 int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const char **module)
 {
 	size_t n = 0;
@@ -306,9 +312,7 @@ int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, 
 			continue;
 		/* rebuilt, copied over or stripped during the session: the layouts are
 		 * of another build */
-		if (stat(m->path, &st) || st.st_dev != m->dev || st.st_ino != m->ino ||
-		    st.st_size != m->size || st.st_mtim.tv_sec != m->mtime.tv_sec ||
-		    st.st_mtim.tv_nsec != m->mtime.tv_nsec) {
+		if (stat(m->path, &st) || pp_layout_module_changed(m, &st)) {
 			*module = m->path;
 			return -ESTALE;
 		}

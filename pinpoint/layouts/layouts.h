@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -79,6 +80,12 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
 int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revision,
 		    char *const *modules, size_t n, unsigned want, gsl_rng *rng,
 		    volatile int *stop);
+
+/*
+ * Whether module @m's file, as @st shows it now, is no longer the build its
+ * layouts were made of (rebuilt, copied over or stripped since).
+ */
+bool pp_layout_module_changed(const struct pp_layout_module *m, const struct stat *st);
 
 /*
  * Make more of @l's layouts, up to @want in all, during a session: the

@@ -498,9 +498,7 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	if (lstat(m->path, &st) || !S_ISREG(st.st_mode))
 		return as_built(l, m, label, "it is not a regular file");
 	/* more layouts of what the first ones were made of, or none */
-	if (l->first_new &&
-	    (st.st_dev != m->dev || st.st_ino != m->ino || st.st_size != m->size ||
-	     st.st_mtim.tv_sec != m->mtime.tv_sec || st.st_mtim.tv_nsec != m->mtime.tv_nsec))
+	if (l->first_new && pp_layout_module_changed(m, &st))
 		return as_built(l, m, label, "it changed during the session");
 	m->dev = st.st_dev;
 	m->ino = st.st_ino;

@@ -241,8 +241,8 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 	return PP_NEEDS_RUNS;
 }
 
-unsigned pp_decide_layouts_wanted(struct pp_quantity *const *qs, size_t n,
-				  const struct pp_quantity **why)
+unsigned pp_decide_layouts_wanted(const struct pp_session *s, struct pp_quantity *const *qs,
+				  size_t n, const struct pp_quantity **why)
 {
 	unsigned most = 0;
 
@@ -251,7 +251,8 @@ unsigned pp_decide_layouts_wanted(struct pp_quantity *const *qs, size_t n,
 			most = qs[i]->layouts_asked;
 			*why = qs[i];
 		}
-	return most;
+	/* asked before the session found it had no room for them: none */
+	return most > layouts_have(s) && most <= s->layouts_cap ? most : 0;
 }
 
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)

@@ -28,12 +28,14 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q);
 
 /*
- * The most layouts a revision that any open comparison of @qs[0..@n) asked
- * for, its layouts keeping it from a verdict (decide_layout.c), with *@why
- * the one that asked; 0: none asked.
+ * The layouts a revision the session @s is to have before a round of
+ * @qs[0..@n): the most that an open one of them asked for, its layouts
+ * keeping it from a verdict (decide_layout.c), with *@why the one that
+ * asked; 0: none to make (none asked, no more than the session has, or more
+ * than it has room for).
  */
-unsigned pp_decide_layouts_wanted(struct pp_quantity *const *qs, size_t n,
-				  const struct pp_quantity **why);
+unsigned pp_decide_layouts_wanted(const struct pp_session *s, struct pp_quantity *const *qs,
+				  size_t n, const struct pp_quantity **why);
 
 /* Looks @q has taken so far (0: none yet). */
 unsigned pp_decide_looks(const struct pp_quantity *q);

@@ -598,9 +598,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		       pp_spent_option(spent), s->runs_used, nq);
 		return 0;
 	}
-	more = pp_decide_layouts_wanted(given, ngiven, &why);
-	if (more > s->rev[PP_PREV].lay.n && more <= s->layouts_cap &&
-	    (err = more_layouts(s, more, why)))
+	more = pp_decide_layouts_wanted(s, given, ngiven, &why);
+	if (more && (err = more_layouts(s, more, why)))
 		goto out;
 	qs = calloc(nq, sizeof(*qs));
 	if (!qs) {
