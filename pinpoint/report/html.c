@@ -24,6 +24,31 @@
 #include "pinpoint/report/plots.h"
 #include "pinpoint/report/report.h"
 
+void pp_html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
 static void chain(FILE *f, const struct pp_outcome *o)
 {
 	char *buf = NULL;
@@ -34,7 +59,7 @@ static void chain(FILE *f, const struct pp_outcome *o)
 	if (m) {
 		pp_report_verdict(o, m);
 		fclose(m);
-		pp_svg_escape(f, buf);
+		pp_html_escape(f, buf);
 		free(buf);
 	}
 	fputs("</pre>\n", f);
@@ -54,7 +79,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		n->sign > 0   ? '+'
 		: n->sign < 0 ? '-'
 			      : ' ');
-	pp_svg_escape(f, n->name);
+	pp_html_escape(f, n->name);
 	fprintf(f, "</span> %s%s", n->diff.centre >= 0 ? "+" : "",
 		pp_fmt_ns(n->diff.centre, a, 32));
 	if (n->point)
@@ -74,20 +99,20 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 			pp_fmt_ns(n->probe_unc, a, 32));
 	if (n->stop && n->kind != PP_NODE_REST) {
 		fputs(" [", f);
-		pp_svg_escape(f, n->stop);
+		pp_html_escape(f, n->stop);
 		fputs("]", f);
 	}
 	fputs("</summary>\n", f);
 	if (n->detail) {
 		fputs("<p>", f);
-		pp_svg_escape(f, n->detail);
+		pp_html_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
 	if (n->ntargets) { /* an indirect call: where its time went */
 		fputs("<p class=\"targets\">targets:", f);
 		for (size_t k = 0; k < n->ntargets; k++) {
 			fputs(k ? ", " : " ", f);
-			pp_svg_escape(f, n->targets[k].name);
+			pp_html_escape(f, n->targets[k].name);
 			fprintf(f, " %.0f %%", 100 * n->targets[k].share);
 			if (n->targets[k].compared)
 				fprintf(f, " (%s%s [%s, %s] %s)",
@@ -105,7 +130,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 			const struct pp_outcome_site *x = &n->sites[k];
 
 			fprintf(f, "<li>call %u at ", x->call);
-			pp_svg_escape(f, x->c->file);
+			pp_html_escape(f, x->c->file);
 			fprintf(f, ":%u:%u", x->c->line, x->c->col);
 			if (isfinite(x->diff.centre))
 				fprintf(
@@ -165,10 +190,10 @@ static void layouts(FILE *f, const struct pp_outcome *o)
 {
 	fprintf(f,
 		"<p class=\"%s\">Layouts: ", o->layouts_varied ? "layouts" : "layouts not-varied");
-	pp_svg_escape(f, o->layouts_sentence);
+	pp_html_escape(f, o->layouts_sentence);
 	if (o->has_spread) {
 		fputs(" Layout spread: ", f);
-		pp_svg_escape(f, o->spread_sentence);
+		pp_html_escape(f, o->spread_sentence);
 	}
 	fputs("</p>\n", f);
 }
@@ -181,7 +206,7 @@ static void write_html(FILE *f, const void *arg)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>pinpoint: ",
 	      f);
-	pp_svg_escape(f, o->opt->entry);
+	pp_html_escape(f, o->opt->entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1em 2em;color:#222}\n"
 	      "svg{display:block;width:100%;height:auto}\n"
@@ -195,12 +220,12 @@ static void write_html(FILE *f, const void *arg)
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
 	      f);
-	pp_svg_escape(f, o->opt->entry);
+	pp_html_escape(f, o->opt->entry);
 	fputs("</h1>\n<table>", f);
 	fputs("<tr><td>previous</td><td>", f);
-	pp_svg_escape(f, o->dir[PP_PREV]);
+	pp_html_escape(f, o->dir[PP_PREV]);
 	fputs("</td></tr><tr><td>current</td><td>", f);
-	pp_svg_escape(f, o->dir[PP_CUR]);
+	pp_html_escape(f, o->dir[PP_CUR]);
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
@@ -212,7 +237,7 @@ static void write_html(FILE *f, const void *arg)
 			   : "Wilcoxon signed-rank on the pairs' differences (Hodges-Lehmann)"),
 		100 * o->opt->confidence, o->opt->precision);
 	fputs("<p>", f);
-	pp_svg_escape(f, o->runs_sentence);
+	pp_html_escape(f, o->runs_sentence);
 	fputs("</p>\n", f);
 	layouts(f, o);
 	if (o->nnodes) {
@@ -231,7 +256,7 @@ static void write_html(FILE *f, const void *arg)
 		if (!q)
 			break;
 		fprintf(f, "<h2>[%u] ", order);
-		pp_svg_escape(f, q->label);
+		pp_html_escape(f, q->label);
 		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", q->verdict_name,
 			q->verdict_name);
 		fprintf(f,

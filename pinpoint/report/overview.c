@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "pinpoint/report/html.h"
 #include "pinpoint/report/overview.h"
 #include "pinpoint/report/plots.h"
 #include "pinpoint/report/report.h"
@@ -209,18 +210,18 @@ static void label(FILE *f, const struct pp_overview_node *nd, double x, double w
 		"text-anchor=\"%s\"%s>",
 		tx, y, FONT, px, fill, anchor,
 		outline ? " stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"" : "");
-	pp_svg_escape(f, pre);
+	pp_html_escape(f, pre);
 	if (cut) {
 		char *part = strndup(nd->label, bytes_of(nd->label, keep));
 
 		if (part)
-			pp_svg_escape(f, part);
+			pp_html_escape(f, part);
 		free(part);
 		fputs("\xe2\x80\xa6", f); /* U+2026, the ellipsis */
 	} else {
-		pp_svg_escape(f, nd->label);
+		pp_html_escape(f, nd->label);
 	}
-	pp_svg_escape(f, suf);
+	pp_html_escape(f, suf);
 	fputs("</text>", f);
 }
 
@@ -295,7 +296,7 @@ void pp_svg_overview_draw(FILE *f, const struct pp_overview_node *all, long coun
 		label(f, nd, x0[i], wd[i], i * ROW + ROW / 2 + 6,
 		      nd->verdict != PP_V_SAME && entry_share > 0.5);
 		fputs("<title>", f);
-		pp_svg_escape(f, nd->label);
+		pp_html_escape(f, nd->label);
 		fputs("</title></g>\n", f);
 	}
 	fputs("</svg>\n", f);

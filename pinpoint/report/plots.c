@@ -12,6 +12,7 @@
 
 #include "core/util.h"
 #include "pinpoint/measure/decide.h"
+#include "pinpoint/report/html.h"
 #include "pinpoint/report/plots.h"
 #include "pinpoint/session/outcome.h"
 
@@ -57,28 +58,6 @@ size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_
 		ticks[n++] = fabs(v) < step * 1e-9 ? 0 : v;
 	}
 	return n;
-}
-
-void pp_svg_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
 }
 
 /* A linear map of [lo, hi] onto [a, b]. */
@@ -348,10 +327,12 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 				: !strcmp(h[i].verdict, "faster") ? "#2e7d32"
 								  : PP_SVG_CURRENT;
 		char date[32] = "";
-		time_t t = (time_t)h[i].time;
+		/* a time read back from the history: no date where no time_t holds it */
+		bool dated = fabs(h[i].time) < 1e15;
+		time_t t = dated ? (time_t)h[i].time : 0;
 		struct tm tm;
 
-		if (gmtime_r(&t, &tm))
+		if (dated && gmtime_r(&t, &tm))
 			strftime(date, sizeof(date), "%m-%d %H:%M", &tm);
 		if (isfinite(h[i].prev_ns))
 			fprintf(
@@ -366,11 +347,14 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 			    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			    "stroke-width=\"2\"/>",
 			    x, x, map(&y, h[i].cur_high), map(&y, h[i].cur_low), c);
-			fprintf(f,
-				"<circle class=\"night %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-				"fill=\"%s\"><title>%s: %s, %s</title></circle>",
-				h[i].verdict, x, map(&y, h[i].cur_ns), c, date,
-				pp_fmt_ns(h[i].cur_ns, a, sizeof(a)), h[i].verdict);
+			/* the verdict is the history file's: escaped in both places */
+			fputs("<circle class=\"night ", f);
+			pp_html_escape(f, h[i].verdict);
+			fprintf(f, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>%s: %s, ",
+				x, map(&y, h[i].cur_ns), c, date,
+				pp_fmt_ns(h[i].cur_ns, a, sizeof(a)));
+			pp_html_escape(f, h[i].verdict);
+			fputs("</title></circle>", f);
 		}
 		if (n <= 12 || i % ((n + 11) / 12) == 0)
 			fprintf(f,

@@ -31,8 +31,6 @@
  */
 size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_t max);
 
-void pp_svg_escape(FILE *f, const char *s);
-
 /* The figure of comparison @q: difference interval, runs in order, boxes. */
 struct pp_outcome_cmp;
 void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q);
