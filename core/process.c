@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -239,7 +240,7 @@ static int put_file(const char *path, const char *s)
 }
 
 /* In the child: a private mount namespace with @binds in place.  Async-signal-safe. */
-static int private_binds(const char *const *binds, const struct idmaps *ids)
+static int private_binds(const char *const *binds, const int *fds, const struct idmaps *ids)
 {
 	if (unshare(CLONE_NEWNS)) {
 		if (errno != EPERM)
@@ -252,9 +253,20 @@ static int private_binds(const char *const *binds, const struct idmaps *ids)
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return -1;
-	for (size_t i = 0; binds[i] && binds[i + 1]; i += 2)
+	for (size_t i = 0; binds[i] && binds[i + 1]; i += 2) {
+		struct stat want, got;
+
 		if (mount(binds[i], binds[i + 1], NULL, MS_BIND, NULL))
 			return -1;
+		if (!fds || fds[i / 2] < 0)
+			continue;
+		if (fstat(fds[i / 2], &want) || stat(binds[i + 1], &got))
+			return -1;
+		if (want.st_dev != got.st_dev || want.st_ino != got.st_ino) {
+			errno = ESTALE;
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -276,7 +288,7 @@ static void __attribute__((noreturn)) child(const struct pp_process *p, char **e
 		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	if (p->binds && p->binds[0] && private_binds(p->binds, ids)) {
+	if (p->binds && p->binds[0] && private_binds(p->binds, p->bind_fds, ids)) {
 		flag = BIND_FAILED;
 		goto fail;
 	}

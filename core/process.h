@@ -26,6 +26,12 @@ struct pp_process {
 	 * not privileged) and each FILE bind-mounted over its PATH: nothing
 	 * changes outside it, and nothing is left when it ends. */
 	const char *const *binds;
+	/* For each pair of binds (may be NULL): a descriptor of the file FILE
+	 * must be, by device and inode, once it is in place at PATH (-1: any);
+	 * a bind that shows another file fails the run with ESTALE.  (A mount
+	 * cannot take its source from a descriptor opened in another mount
+	 * namespace, so the child binds by path and then checks.) */
+	const int *bind_fds;
 };
 
 struct pp_run_status {

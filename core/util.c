@@ -77,7 +77,7 @@ const char *pp_fmt_pct(double fraction, char *buf, unsigned len)
 	return buf;
 }
 
-int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
+int pp_create_temp_at(int dirfd, const char *path, mode_t mode, char *tmp, size_t len)
 {
 	long pid = (long)getpid();
 
@@ -88,7 +88,7 @@ int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
 
 		if (n < 0 || (size_t)n >= len)
 			return -ENAMETOOLONG;
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (fd >= 0)
 			return fd;
 		/* Something is in the way (a file, a planted link): another name. */
@@ -98,28 +98,39 @@ int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
 	return -EEXIST;
 }
 
-int pp_create_replace(const char *path, mode_t mode)
+int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
+{
+	return pp_create_temp_at(AT_FDCWD, path, mode, tmp, len);
+}
+
+int pp_create_replace_at(int dirfd, const char *path, mode_t mode)
 {
 	char tmp[PATH_MAX];
-	int fd = pp_create_temp(path, mode, tmp, sizeof(tmp)), err;
+	int fd = pp_create_temp_at(dirfd, path, mode, tmp, sizeof(tmp)), err;
 
 	if (fd < 0)
 		return fd;
-	if (!rename(tmp, path))
+	if (!renameat(dirfd, tmp, dirfd, path))
 		return fd;
 	err = -errno;
 	close(fd);
-	unlink(tmp);
+	unlinkat(dirfd, tmp, 0);
 	return err;
 }
 
-int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg)
+int pp_create_replace(const char *path, mode_t mode)
+{
+	return pp_create_replace_at(AT_FDCWD, path, mode);
+}
+
+int pp_write_atomic_at(int dirfd, const char *path, void (*write)(FILE *f, const void *arg),
+		       const void *arg)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
 	int fd, err = 0;
 
-	fd = pp_create_temp(path, 0644, tmp, sizeof(tmp));
+	fd = pp_create_temp_at(dirfd, path, 0644, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
 	f = fdopen(fd, "w");
@@ -138,12 +149,17 @@ int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), c
 		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && renameat(dirfd, tmp, dirfd, path))
 		err = -errno;
 out:
 	if (err)
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
 	return err;
+}
+
+int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	return pp_write_atomic_at(AT_FDCWD, path, write, arg);
 }
 
 const char *pp_write_failure(int err, const char *path, char *buf, size_t len)
@@ -164,34 +180,14 @@ uint64_t pp_str_hash(const char *s)
 	return h;
 }
 
-int pp_cache_dir(const char *kind, char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && *xdg == '/')
-		n = snprintf(buf, len, "%s/pinpoint/%s", xdg, kind);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/pinpoint/%s", home, kind);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int pp_dir_cache_path(const char *kind, const char *dir, char *buf, size_t len)
+int pp_dir_cache_name(const char *dir, char *buf, size_t len)
 {
 	struct stat st;
-	size_t n;
-	int err;
 
 	if (stat(dir, &st))
 		return -errno;
-	err = pp_cache_dir(kind, buf, len);
-	if (err)
-		return err;
-	n = strlen(buf);
-	if ((size_t)snprintf(buf + n, len - n, "/%llx-%llx", (unsigned long long)st.st_dev,
-			     (unsigned long long)st.st_ino) >= len - n)
+	if ((size_t)snprintf(buf, len, "%llx-%llx", (unsigned long long)st.st_dev,
+			     (unsigned long long)st.st_ino) >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -218,25 +214,6 @@ bool pp_same_file(const char *a, const char *b)
 	struct stat sa, sb;
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-int pp_mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 int pp_argv_add(struct pp_argv *a, const char *fmt, ...)

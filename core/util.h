@@ -31,12 +31,15 @@ const char *pp_fmt_pct(double fraction, char *buf, unsigned len);
  * opened.  Its name goes to @tmp; returns the descriptor or -errno.
  */
 int pp_create_temp(const char *path, mode_t mode, char *tmp, size_t len);
+/* The same, with @path relative to the directory @dirfd (AT_FDCWD: as above). */
+int pp_create_temp_at(int dirfd, const char *path, mode_t mode, char *tmp, size_t len);
 
 /*
  * pp_create_temp(), renamed over @path at once: a file or a link at @path is
  * replaced, never followed.  For logs written while a command runs.
  */
 int pp_create_replace(const char *path, mode_t mode);
+int pp_create_replace_at(int dirfd, const char *path, mode_t mode);
 
 /*
  * Write @path atomically: @write fills a temporary file next to it
@@ -45,6 +48,8 @@ int pp_create_replace(const char *path, mode_t mode);
  * write that failed (-ENOSPC on a full disk), not a generic one.
  */
 int pp_write_atomic(const char *path, void (*write)(FILE *f, const void *arg), const void *arg);
+int pp_write_atomic_at(int dirfd, const char *path, void (*write)(FILE *f, const void *arg),
+		       const void *arg);
 
 /* The one-line message for a failed write of @path: "no space left on device writing PATH". */
 const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
@@ -52,18 +57,11 @@ const char *pp_write_failure(int err, const char *path, char *buf, size_t len);
 /* FNV-1a of a string: stable names for cache directories. */
 uint64_t pp_str_hash(const char *s);
 /*
- * pinpoint's cache directory of @kind ("builds", "layouts", "commands"):
- * $XDG_CACHE_HOME/pinpoint/KIND (an absolute XDG_CACHE_HOME), else
- * $HOME/.cache/pinpoint/KIND.  0, -ENOENT without either, -ENAMETOOLONG.
+ * The name under which pinpoint's cache keeps what belongs to the directory
+ * @dir: "DEV-INO", its device and inode in hexadecimal (any path to @dir,
+ * through links or bind mounts, finds the same).  0 or -errno.
  */
-int pp_cache_dir(const char *kind, char *buf, size_t len);
-
-/*
- * What pinpoint keeps of directory @dir in its cache of @kind:
- * pp_cache_dir(@kind)/DEV-INO, @dir's device and inode in hexadecimal (any
- * path to @dir, through links or bind mounts, finds the same).  0 or -errno.
- */
-int pp_dir_cache_path(const char *kind, const char *dir, char *buf, size_t len);
+int pp_dir_cache_name(const char *dir, char *buf, size_t len);
 
 /* FNV-1a 64 of what @fd reads to its end, its length in *@size (may be NULL):
  * 0, or -EIO. */
@@ -72,9 +70,6 @@ int pp_fd_hash(int fd, uint64_t *hash, uint64_t *size);
 /* Whether @a and @b name one file or directory, by device and inode (through
  * links and bind mounts); false when either cannot be stat'ed. */
 bool pp_same_file(const char *a, const char *b);
-
-/* mkdir -p with mode 0755: 0 or -errno. */
-int pp_mkdir_p(const char *path);
 
 /* A NULL-terminated argument vector built one printf-formatted word at a time. */
 struct pp_argv {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "core/private_dir.h"
 #include "core/util.h"
 #include "pinpoint/build/bisect.h"
 #include "pinpoint/build/build.h"
@@ -107,47 +108,63 @@ static void write_command(FILE *f, const void *arg)
  * $XDG_CACHE_HOME/pinpoint/commands/DEV-INO (else ~/.cache/...; CURRENT's
  * device and inode, as its layouts are kept), NUL-separated, after a mark
  * and CURRENT's path: a new file created exclusively and renamed over the
- * old one (a link there is replaced, not followed).  A directory deleted
- * frees its inode for the next one made, so a file whose path is not
- * CURRENT's is another directory's and is not used.  One an earlier
- * pinpoint left in CURRENT/.pinpoint/command, or one without the mark, is
- * still read.
+ * old one (a link there is replaced, not followed).  The cache is private
+ * (core/private_dir.h): a command is read only from a directory no one else
+ * can write, and only from a file of the user's that no one else can
+ * write; nothing else is run.  A directory deleted frees its inode for the
+ * next one made, so a file whose path is not CURRENT's is another
+ * directory's and is not used.
  */
-static int command_path(const char *dir, char *path, size_t len)
-{
-	return pp_dir_cache_path("commands", dir, path, len);
-}
-
-static int save_command(const char *dir, char **argv, char *path, size_t len)
+static int save_command(const char *dir, char **argv, char *path, size_t len, char *why,
+			size_t wlen)
 {
 	const struct command_file c = {dir, argv};
-	int err = command_path(dir, path, len);
-	char *slash;
+	char name[64];
+	int fd, err = pp_dir_cache_name(dir, name, sizeof(name));
 
-	if (err)
+	if (err) {
+		snprintf(why, wlen, "%s: %s", dir, strerror(-err));
 		return err;
-	slash = strrchr(path, '/');
-	*slash = 0;
-	err = pp_mkdir_p(path);
-	*slash = '/';
-	return err ? err : pp_write_atomic(path, write_command, &c);
+	}
+	fd = pp_cache_open("commands", path, len, why, wlen);
+	if (fd < 0)
+		return fd;
+	err = pp_write_atomic_at(fd, name, write_command, &c);
+	if (err) {
+		size_t n = strlen(path);
+
+		snprintf(path + n, len - n, "/%s", name);
+		pp_write_failure(err, path, why, wlen);
+	}
+	close(fd);
+	return err;
 }
 
-static char **load_command(const char *dir, char **storage)
+/* The command remembered for @dir, or NULL (@why says why when it is not the absence of one). */
+static char **load_command(const char *dir, char **storage, char *why, size_t wlen)
 {
-	char path[PATH_MAX], **argv;
+	char path[PATH_MAX], name[64], **argv;
 	size_t len = 0, cap = 0, n = 0, off;
 	FILE *f = NULL;
-	int c;
+	int c, dfd, fd;
 
-	if (!command_path(dir, path, sizeof(path)))
-		f = fopen(path, "r");
-	if (!f) {
-		snprintf(path, sizeof(path), "%s/.pinpoint/command", dir);
-		f = fopen(path, "r");
-	}
-	if (!f)
+	*why = 0;
+	if (pp_dir_cache_name(dir, name, sizeof(name)))
 		return NULL;
+	dfd = pp_cache_open("commands", path, sizeof(path), why, wlen);
+	if (dfd < 0)
+		return NULL;
+	fd = pp_private_file(dfd, name, O_RDONLY, 0, NULL);
+	close(dfd);
+	if (fd == -EPERM || fd == -ELOOP)
+		snprintf(why, wlen, "%s/%s is not a file of yours that only you can write", path,
+			 name);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
 	*storage = NULL;
 	while ((c = fgetc(f)) != EOF) {
 		if (len + 1 >= cap) {
@@ -163,18 +180,12 @@ static char **load_command(const char *dir, char **storage)
 		n += !c;
 	}
 	fclose(f);
-	if (!n || !*storage || (*storage)[len - 1])
+	/* the mark, the directory's path, at least one word */
+	if (n < 3 || !*storage || (*storage)[len - 1] || strcmp(*storage, PP_COMMAND_MARK) ||
+	    strcmp(*storage + sizeof(PP_COMMAND_MARK), dir))
 		return NULL;
-	off = 0;
-	if (!strcmp(*storage, PP_COMMAND_MARK)) {
-		/* the mark, the directory's path, at least one word */
-		const char *of = *storage + sizeof(PP_COMMAND_MARK);
-
-		if (n < 3 || strcmp(of, dir))
-			return NULL;
-		off = sizeof(PP_COMMAND_MARK) + strlen(of) + 1;
-		n -= 2;
-	}
+	off = sizeof(PP_COMMAND_MARK) + strlen(dir) + 1;
+	n -= 2;
 	argv = calloc(n + 1, sizeof(*argv));
 	if (!argv)
 		return NULL;
@@ -280,17 +291,21 @@ static int find_command(struct pp_session *s, char ***loaded, char **storage)
 {
 	struct pp_options *opt = s->opt;
 	const char *cur = s->rev[PP_CUR].dir;
-	char path[PATH_MAX], msg[PATH_MAX + 64];
-	int err;
+	char path[PATH_MAX], why[PP_REFUSAL_MAX];
 
 	if (opt->command) {
 		if (!opt->no_save_command &&
-		    (err = save_command(cur, opt->command, path, sizeof(path))))
-			pr_warn("cannot remember the command: %s",
-				pp_write_failure(err, path, msg, sizeof(msg)));
+		    save_command(cur, opt->command, path, sizeof(path), why, sizeof(why)))
+			pr_warn("cannot remember the command: %s", why);
 		return GO_ON;
 	}
-	*loaded = load_command(cur, storage);
+	*loaded = load_command(cur, storage, why, sizeof(why));
+	if (!*loaded && *why) {
+		pr_err("no command: give the benchmark after '--' (the remembered one cannot be "
+		       "used: %s)",
+		       why);
+		return PP_EXIT_USAGE;
+	}
 	if (!*loaded) {
 		pr_err(
 		    "no command: give the benchmark after '--' (a session on %s remembers it for "
@@ -401,16 +416,15 @@ static int open_layouts(struct pp_session *s)
 		int r = i ? 1 - first : first;
 		struct pp_revision *rev = &s->rev[r];
 		const char *nv = rev->lay.not_varied;
-		int err = pp_layouts_open(&rev->lay, rev->dir, layouts, s->stop);
+		char why[PP_REFUSAL_MAX];
+		int err = pp_layouts_open(&rev->lay, rev->dir, layouts, s->stop, why, sizeof(why));
 
 		rev->lay.not_varied = nv;
 		if (err == -EINTR || err == -ENOMEM)
 			return err;
 		if (err && layouts) {
-			pr_warn(
-			    "cannot use the layouts cache %s (%s): the %s revision runs as built",
-			    rev->lay.dir ? rev->lay.dir : "($XDG_CACHE_HOME and $HOME unset)",
-			    strerror(-err), rev->label);
+			pr_warn("cannot use the layouts cache: %s; the %s revision runs as built",
+				why, rev->label);
 			rev->lay.not_varied = "its layouts could not be kept in the cache";
 		}
 	}

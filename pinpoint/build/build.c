@@ -34,6 +34,7 @@
 
 #include "core/paths.h"
 #include "core/process.h"
+#include "core/private_dir.h"
 #include "core/util.h"
 #include "pinpoint/build/build.h"
 #include "pinpoint/build/cmakecache.h"
@@ -128,18 +129,34 @@ static int find_toolchain(struct toolchain *t)
 	return 0;
 }
 
-int pp_build_root(const struct pp_options *opt, char *buf, size_t size)
+int pp_build_dir(const struct pp_options *opt, const char *name, char *buf, size_t size)
 {
-	char cwd[PATH_MAX];
-	int n;
+	char root[PATH_MAX], rel[NAME_MAX + 16], why[PP_REFUSAL_MAX];
+	int fd, n = 0;
 
-	if (!opt->build_root)
-		return pp_cache_dir("builds", buf, size);
-	if (*opt->build_root != '/' && getcwd(cwd, sizeof(cwd)))
-		n = snprintf(buf, size, "%s/%s", cwd, opt->build_root);
-	else
-		n = snprintf(buf, size, "%s", opt->build_root);
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	if (!opt->build_root) {
+		snprintf(rel, sizeof(rel), "builds/%s", name);
+		fd = pp_cache_open(rel, buf, size, why, sizeof(why));
+	} else {
+		if (*opt->build_root != '/' && getcwd(root, sizeof(root)))
+			n = snprintf(root + strlen(root), sizeof(root) - strlen(root), "/%s",
+				     opt->build_root);
+		else
+			n = snprintf(root, sizeof(root), "%s", opt->build_root);
+		fd = n < 0 || (size_t)n >= sizeof(root)
+			 ? -ENAMETOOLONG
+			 : pp_private_dir(root, name, buf, size, why, sizeof(why));
+		if (fd == -ENAMETOOLONG && n >= (int)sizeof(root))
+			snprintf(why, sizeof(why), "--build-root %s: path too long",
+				 opt->build_root);
+	}
+	if (fd < 0) {
+		pr_err("no place for pinpoint's builds: %s%s", why,
+		       fd == -ENOENT && !opt->build_root ? " (give --build-root DIR)" : "");
+		return -EINVAL;
+	}
+	close(fd);
+	return 0;
 }
 
 /*
@@ -380,21 +397,11 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 		pr_err("%s/CMakeCache.txt names no source directory (CMAKE_HOME_DIRECTORY)", dir);
 		return -EINVAL;
 	}
-	if (pp_build_root(opt, root, PATH_MAX)) {
-		pr_err("no place for pinpoint's builds: set HOME or give --build-root DIR");
-		return -EINVAL;
-	}
 	base = base && base[1] ? base + 1 : "build";
-	if (snprintf(bdir, sizeof(bdir), "%s/%s-%016llx", root, base,
-		     (unsigned long long)pp_str_hash(dir)) >= (int)sizeof(bdir)) {
-		pr_err("--build-root %s: path too long", root);
-		return -EINVAL;
-	}
-	err = pp_mkdir_p(bdir);
-	if (err) {
-		pr_err("cannot create %s: %s", bdir, strerror(-err));
-		return -EINVAL;
-	}
+	snprintf(root, sizeof(root), "%.200s-%016llx", base, (unsigned long long)pp_str_hash(dir));
+	err = pp_build_dir(opt, root, bdir, sizeof(bdir));
+	if (err)
+		return err;
 	lock = lock_copy(bdir);
 	if (lock < 0)
 		return lock;

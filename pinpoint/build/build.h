@@ -22,11 +22,13 @@ int pp_build_revision(const struct pp_options *opt, const char *label, const cha
 		      char **run_dir);
 
 /*
- * The build root in @buf: --build-root (made absolute), else
- * $XDG_CACHE_HOME/pinpoint/builds, else ~/.cache/pinpoint/builds.  0,
- * -ENOENT (no HOME) or -ENAMETOOLONG.
+ * The directory @name of the build root, made and opened private
+ * (core/private_dir.h), its path (free of links) in @buf: the build root is
+ * --build-root (made absolute), else $XDG_CACHE_HOME/pinpoint/builds, else
+ * ~/.cache/pinpoint/builds.  Builds are run there, so a directory another
+ * user could write is refused.  0, or -EINVAL after one error line.
  */
-int pp_build_root(const struct pp_options *opt, char *buf, size_t size);
+int pp_build_dir(const struct pp_options *opt, const char *name, char *buf, size_t size);
 
 /* Builds are killed, and pp_build_revision() returns -EINTR, once *@stop is true. */
 void pp_build_stop_on(volatile int *stop);

@@ -204,15 +204,10 @@ static int list_range(struct range *g, const char *good, const char *bad)
 /* Where the worktrees go: a directory of the build root (build.h) for this repository. */
 static int worktree_root(struct range *g)
 {
-	char base[PATH_MAX];
-	int err = pp_build_root(g->opt, base, sizeof(base));
+	char name[64];
 
-	if (err)
-		return err;
-	if (snprintf(g->root, sizeof(g->root), "%s/commits-%016llx", base,
-		     (unsigned long long)pp_str_hash(g->top)) >= (int)sizeof(g->root))
-		return -ENAMETOOLONG;
-	return pp_mkdir_p(g->root);
+	snprintf(name, sizeof(name), "commits-%016llx", (unsigned long long)pp_str_hash(g->top));
+	return pp_build_dir(g->opt, name, g->root, sizeof(g->root));
 }
 
 /* Check @c out in its worktree (once; reused by later sessions). */
@@ -567,10 +562,8 @@ static int setup(struct range *g, const struct pp_options *opt)
 		return -EINVAL;
 	}
 	g->self[len] = 0;
-	if (worktree_root(g)) {
-		pr_err("no place for the commits' worktrees: set HOME or give --build-root DIR");
-		return -EINVAL;
-	}
+	if (worktree_root(g))
+		return -EINVAL; /* said by pp_build_dir() */
 	return 0;
 }
 

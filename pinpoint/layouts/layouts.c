@@ -15,10 +15,12 @@
  * cache directory names its build directory (file "dir"); a session removes
  * those whose build directory is gone, or is another directory now.
  *
- * Sessions of pinpoint before this put layouts in place in the build
- * directory itself, and a killed one could leave one there with a journal
- * (DIR/.pinpoint/layouts/in-place): the original is put back, once, when a
- * session opens the directory.
+ * The cache is private (core/private_dir.h): every directory from
+ * pinpoint's cache root down is the user's and writable by no one else,
+ * reached without following a link, and each file a run sees is opened
+ * from the layouts directory's descriptor and checked to be the very file
+ * that was checked against its sum; the run's mount is then checked to
+ * show that file (core/process.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,109 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/arming.h"
+#include "core/private_dir.h"
 #include "core/util.h"
 #include "pinpoint/layouts/layouts.h"
 #include "pinpoint/log.h"
-#include "pinpoint/protocol.h"
-
-/* What sessions of an earlier pinpoint left in a build directory. */
-#define JOURNAL "in-place"
-#define JOURNAL_MAGIC "pinpoint-in-place 1"
-#define KEPT_SUFFIX ".build"
-
-/*
- * Whether @st is one of the layout files KEY.SEED of the module kept as
- * @kept (KEY.build) in the layouts directory.
- */
-static bool stale_layout(int dirfd, const char *kept, const struct stat *st)
-{
-	size_t klen = strlen(kept) - strlen(KEPT_SUFFIX);
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	bool found = false;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	while (!found && (e = readdir(d))) {
-		struct stat fs;
-
-		if (strncmp(e->d_name, kept, klen) || e->d_name[klen] != '.' ||
-		    !e->d_name[klen + 1] ||
-		    strspn(e->d_name + klen + 1, "0123456789") != strlen(e->d_name + klen + 1))
-			continue;
-		found = !fstatat(dirfd, e->d_name, &fs, AT_SYMLINK_NOFOLLOW) &&
-			S_ISREG(fs.st_mode) && fs.st_dev == st->st_dev && fs.st_ino == st->st_ino;
-	}
-	closedir(d);
-	return found;
-}
-
-/* Put back what a killed session left in place, as its journal says. */
-static void restore_stale(int dirfd)
-{
-	char line[3 * PATH_MAX + NAME_MAX + 8], path[PATH_MAX];
-	int fd = openat(dirfd, JOURNAL, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	if (!fgets(line, sizeof(line), f) || strncmp(line, JOURNAL_MAGIC "\n", sizeof(line))) {
-		fclose(f);
-		return;
-	}
-	while (fgets(line, sizeof(line), f) && strcmp(line, "end\n")) {
-		char *sp = strchr(line, ' ');
-		size_t n = strcspn(line, "\n");
-		struct stat kst, pst;
-
-		if (!sp || !n || line[n] != '\n' || memchr(line, '/', (size_t)(sp - line)))
-			break;
-		*sp = 0;
-		line[n] = 0;
-		if (pp_spec_decode(sp + 1, strlen(sp + 1), path, sizeof(path)) < 0 ||
-		    fstatat(dirfd, line, &kst, AT_SYMLINK_NOFOLLOW) || !S_ISREG(kst.st_mode))
-			continue;
-		if (!lstat(path, &pst) && S_ISREG(pst.st_mode) && pst.st_ino != kst.st_ino &&
-		    stale_layout(dirfd, line, &pst)) {
-			if (!renameat(dirfd, line, AT_FDCWD, path)) {
-				pr_info("put %s back as it was built: a killed session left it in "
-					"another layout",
-					path);
-				continue;
-			}
-		}
-		/* Put back already, or rebuilt since: the kept copy is no longer needed. */
-		unlinkat(dirfd, line, 0);
-	}
-	fclose(f);
-	unlinkat(dirfd, JOURNAL, 0);
-}
-
-/* Put back what an earlier pinpoint's killed session left in @revision. */
-static void restore_legacy(const char *revision)
-{
-	char path[PATH_MAX];
-	int dirfd, lock;
-
-	snprintf(path, sizeof(path), "%s/.pinpoint/layouts", revision);
-	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dirfd < 0)
-		return;
-	lock = openat(dirfd, "lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (lock >= 0 && !flock(lock, LOCK_EX | LOCK_NB))
-		restore_stale(dirfd);
-	if (lock >= 0)
-		close(lock);
-	close(dirfd);
-}
 
 /* The lock, alone: wait, with a message, while another session holds it. */
 static int take_lock(struct pp_layouts *l, const char *revision, volatile int *stop)
@@ -158,34 +61,51 @@ static int take_lock(struct pp_layouts *l, const char *revision, volatile int *s
 	return 0;
 }
 
-/* Make the layouts' directory in the cache, open it and take its lock alone. */
-static int open_locked(struct pp_layouts *l, const char *revision, volatile int *stop)
+/* Open the layouts' directory in the cache (made private) and take its lock alone. */
+static int open_locked(struct pp_layouts *l, const char *name, const char *revision,
+		       volatile int *stop, char *why, size_t wlen)
 {
-	int err = pp_mkdir_p(l->dir);
+	char rel[NAME_MAX + 16], dir[PATH_MAX];
+	int err;
 
+	snprintf(rel, sizeof(rel), "layouts/%s", name);
+	l->dirfd = pp_cache_open(rel, dir, sizeof(dir), why, wlen);
+	l->dir = strdup(dir);
+	if (!l->dir) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (l->dirfd < 0) {
+		err = l->dirfd;
+		goto out;
+	}
+	l->lock = pp_private_file(l->dirfd, "lock", O_RDWR | O_CREAT, 0600, NULL);
+	if (l->lock < 0) {
+		err = l->lock;
+		snprintf(why, wlen, "%s/lock: %s", dir,
+			 err == -EPERM ? "not a file of yours that only you can write"
+				       : strerror(-err));
+		goto out;
+	}
+	err = take_lock(l, revision, stop);
 	if (err)
-		return err;
-	l->dirfd = open(l->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (l->dirfd < 0)
-		return -errno;
-	l->lock = openat(l->dirfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	err = l->lock < 0 ? -errno : 0;
-	if (!err)
-		err = take_lock(l, revision, stop);
+		snprintf(why, wlen, "%s/lock: %s", dir, strerror(-err));
+out:
 	if (err) {
 		if (l->lock >= 0)
 			close(l->lock);
-		close(l->dirfd);
+		if (l->dirfd >= 0)
+			close(l->dirfd);
 		l->lock = l->dirfd = -1;
 	}
 	return err;
 }
 
-/* Remove @name in @parentfd, a layouts directory (files only), unless it is locked. */
+/* Remove the layouts directory @name in @parentfd (files only), unless it is locked. */
 static void remove_cache(int parentfd, const char *name)
 {
 	int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int lock = fd >= 0 ? openat(fd, "lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC) : -1;
+	int lock = fd >= 0 ? pp_private_file(fd, "lock", O_RDWR, 0, NULL) : -1;
 	DIR *d;
 	struct dirent *e;
 
@@ -208,44 +128,44 @@ static void remove_cache(int parentfd, const char *name)
 	unlinkat(parentfd, name, AT_REMOVEDIR);
 }
 
+/* The build directory the layouts directory @name in @pfd names (its "dir"), in @path. */
+static bool named_dir(int pfd, const char *name, char *path, size_t len)
+{
+	int dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = dfd >= 0 ? pp_private_file(dfd, "dir", O_RDONLY, 0, NULL) : -1;
+	ssize_t n = fd >= 0 ? read(fd, path, len - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (n <= 0)
+		return false; /* being made */
+	path[n] = 0;
+	path[strcspn(path, "\n")] = 0;
+	return true;
+}
+
 /*
  * The layouts of build directories that are gone: each cache directory
- * DEV-INO whose "dir" no longer names a directory of that device and inode.
+ * DEV-INO (beside @self) whose "dir" no longer names a directory of that
+ * device and inode.
  */
-static void remove_orphans(const char *cache)
+static void remove_orphans(const char *self)
 {
-	char parent[PATH_MAX], *slash;
-	int pfd;
-	DIR *d;
+	char parent[PATH_MAX], why[PP_REFUSAL_MAX];
+	int pfd = pp_cache_open("layouts", parent, sizeof(parent), why, sizeof(why));
+	DIR *d = pfd >= 0 ? fdopendir(dup(pfd)) : NULL;
 	struct dirent *e;
 
-	snprintf(parent, sizeof(parent), "%s", cache);
-	slash = strrchr(parent, '/');
-	if (!slash)
-		return;
-	*slash = 0;
-	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	d = pfd >= 0 ? fdopendir(dup(pfd)) : NULL;
 	while (d && (e = readdir(d))) {
 		unsigned long long dev, ino;
-		char path[PATH_MAX], name[NAME_MAX + 8];
+		char path[PATH_MAX];
 		struct stat st;
-		ssize_t n;
-		int fd;
 
-		if (sscanf(e->d_name, "%llx-%llx", &dev, &ino) != 2 ||
-		    !strcmp(e->d_name, slash + 1))
+		if (sscanf(e->d_name, "%llx-%llx", &dev, &ino) != 2 || !strcmp(e->d_name, self) ||
+		    !named_dir(pfd, e->d_name, path, sizeof(path)))
 			continue;
-		snprintf(name, sizeof(name), "%s/dir", e->d_name);
-		fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			continue; /* being made, or not ours */
-		n = read(fd, path, sizeof(path) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		path[n] = 0;
-		path[strcspn(path, "\n")] = 0;
 		if (stat(path, &st) || (unsigned long long)st.st_dev != dev ||
 		    (unsigned long long)st.st_ino != ino)
 			remove_cache(pfd, e->d_name);
@@ -261,31 +181,29 @@ static void write_dir(FILE *f, const void *arg)
 	fprintf(f, "%s\n", (const char *)arg);
 }
 
-int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop)
+int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop,
+		    char *why, size_t wlen)
 {
-	char dir[PATH_MAX];
+	char name[64];
 	int err;
 
 	memset(l, 0, sizeof(*l));
 	l->dirfd = l->lock = -1;
-	restore_legacy(revision);
 	if (!layouts)
 		return 0;
-	err = pp_dir_cache_path("layouts", revision, dir, sizeof(dir));
-	if (err)
+	err = pp_dir_cache_name(revision, name, sizeof(name));
+	if (err) {
+		snprintf(why, wlen, "%s: %s", revision, strerror(-err));
 		return err;
-	l->dir = strdup(dir);
-	if (!l->dir)
-		return -ENOMEM;
-	err = open_locked(l, revision, stop);
+	}
+	err = open_locked(l, name, revision, stop, why, wlen);
 	if (!err) {
-		char *real = realpath(revision, NULL), path[PATH_MAX];
+		char *real = realpath(revision, NULL);
 
-		snprintf(path, sizeof(path), "%s/dir", l->dir);
 		if (real)
-			pp_write_atomic(path, write_dir, real);
+			pp_write_atomic_at(l->dirfd, "dir", write_dir, real);
 		free(real);
-		remove_orphans(l->dir);
+		remove_orphans(name);
 	}
 	return err;
 }
@@ -296,17 +214,51 @@ bool pp_layout_module_changed(const struct pp_layout_module *m, const struct sta
 	       st->st_mtim.tv_sec != m->mtime.tv_sec || st->st_mtim.tv_nsec != m->mtime.tv_nsec;
 }
 
-int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const char **module)
+/* Close the layout files the last run's binds named. */
+static void close_binds(struct pp_layouts *l)
+{
+	for (size_t i = 0; l->bind_fds && i < l->nmodules; i++) {
+		if (l->bind_fds[i] >= 0)
+			close(l->bind_fds[i]);
+		l->bind_fds[i] = -1;
+	}
+}
+
+/* Layout @k's file of @m, opened: the one checked against its sum, or -EPERM. */
+static int open_layout_file(struct pp_layouts *l, const struct pp_layout_module *m, unsigned k)
+{
+	const struct pp_layout_file *want = &m->files[k];
+	char file[NAME_MAX + 1];
+	struct stat st;
+	int fd;
+
+	snprintf(file, sizeof(file), "%.200s.%lu", m->key, l->seed[k]);
+	fd = pp_private_file(l->dirfd, file, O_RDONLY, 0, &st);
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : -EPERM;
+	if (st.st_ino != want->ino || st.st_size != want->size ||
+	    st.st_mtim.tv_sec != want->mtime.tv_sec || st.st_mtim.tv_nsec != want->mtime.tv_nsec) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const int **fds,
+		   const char **module)
 {
 	size_t n = 0;
 
 	*binds = NULL;
+	*fds = NULL;
 	*module = NULL;
+	close_binds(l);
 	if (!l->n || k >= l->n)
 		return 0;
 	for (size_t i = 0; i < l->nmodules; i++) {
 		struct pp_layout_module *m = &l->modules[i];
 		struct stat st;
+		int fd;
 
 		if (m->why)
 			continue;
@@ -316,6 +268,12 @@ int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, 
 			*module = m->path;
 			return -ESTALE;
 		}
+		fd = open_layout_file(l, m, k);
+		if (fd < 0) {
+			*module = m->path;
+			return fd;
+		}
+		l->bind_fds[n / 2] = fd;
 		free(l->binds[n]);
 		if (asprintf(&l->binds[n], "%s/%.200s.%lu", l->dir, m->key, l->seed[k]) < 0) {
 			l->binds[n] = NULL;
@@ -326,11 +284,14 @@ int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, 
 	}
 	l->binds[n] = NULL;
 	*binds = (const char *const *)l->binds;
+	*fds = l->bind_fds;
 	return 0;
 }
 
 void pp_layouts_close(struct pp_layouts *l)
 {
+	close_binds(l);
+	free(l->bind_fds);
 	if (l->lock >= 0)
 		close(l->lock);
 	if (l->dirfd >= 0)
@@ -342,6 +303,7 @@ void pp_layouts_close(struct pp_layouts *l)
 		free(l->modules[i].path);
 		free(l->modules[i].why);
 		free(l->modules[i].key);
+		free(l->modules[i].files);
 	}
 	free(l->modules);
 	free(l->dir);

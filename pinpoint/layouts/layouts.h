@@ -15,7 +15,9 @@
  * and a hash of its link record, the objects it names and the module
  * itself, so later sessions reuse them while nothing changed), each with
  * KEY.SEED.sum (its size and hash, checked before it is used again), the
- * seeds, the relink log and a lock.
+ * seeds, the relink log and a lock.  The cache is private
+ * (core/private_dir.h): a directory someone else can write is refused, and
+ * each run is shown the very file that was checked (below).
  */
 #ifndef PINPOINT_LAYOUTS_H
 #define PINPOINT_LAYOUTS_H
@@ -31,6 +33,13 @@
 /* --layouts and --max-layouts: at most this many per revision. */
 #define PP_MAX_LAYOUTS 256
 
+/* A layout file as it was checked against its sum (make_module()). */
+struct pp_layout_file {
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
 struct pp_layout_module {
 	char *path; /* as the runtime named it, resolved: inside the revision's directory */
 	char *why;  /* NULL: relinked in every layout; else why it runs as built */
@@ -39,7 +48,8 @@ struct pp_layout_module {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
-	double relink_s; /* seconds its relinking took in this session */
+	double relink_s;	      /* seconds its relinking took in this session */
+	struct pp_layout_file *files; /* PP_MAX_LAYOUTS: each layout's file, as checked */
 };
 
 struct pp_layouts {
@@ -56,18 +66,20 @@ struct pp_layouts {
 	unsigned used[PP_MAX_LAYOUTS];	 /* measured runs in it so far (schedule.c) */
 	size_t nmodules;
 	struct pp_layout_module *modules;
-	char **binds; /* 2 * nmodules + 1: a run's (layout file, module path) pairs */
+	char **binds;  /* 2 * nmodules + 1: a run's (layout file, module path) pairs */
+	int *bind_fds; /* a run's layout files, one per pair of binds, -1: none */
 };
 
 /*
- * Open @revision's layouts: what a killed session of an earlier pinpoint
- * left in the build directory is put back first.  With @layouts (the
- * session will make and use layouts), the cache directory is made and its
- * lock taken alone, waiting with a message while another session holds it,
- * until *@stop.  0, -EINTR, or -errno when it cannot be made or locked
- * (@l stays closed, its dir set).
+ * Open @revision's layouts.  With @layouts (the session will make and use
+ * layouts), the cache directory is made (private: core/private_dir.h) and
+ * its lock taken alone, waiting with a message while another session holds
+ * it, until *@stop.  0, -EINTR, or -errno when it cannot be made, is
+ * refused or cannot be locked, with one line in @why (@l stays closed, its
+ * dir set when known).
  */
-int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop);
+int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, volatile int *stop,
+		    char *why, size_t wlen);
 
 /*
  * Make @want layouts of the revision @label (@want < 2: none) by linking
@@ -102,11 +114,14 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 /*
  * What a run in layout @k sees: *@binds, NULL-terminated pairs (layout
  * file, module path) for core/process.c's pp_process.binds (NULL: the
- * build as it is), valid until the next call.  0, or -errno (-ESTALE: a
- * module's path no longer holds the build the layouts were made of) with
- * *@module naming the file, after which the caller fails the run.
+ * build as it is), valid until the next call.  Each layout file is opened
+ * from the cache's descriptor and found to be the file checked against its
+ * sum; *@fds holds those descriptors, one per pair, for the child to check
+ * that what it mounted is that file (pp_process.bind_fds).  0, or -errno with *@module naming the
+ * file, after which the caller fails the run: -ESTALE, a module's path no longer holds the build
+ * the layouts were made of; -EPERM, a layout file is no longer the one checked.
  */
-int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds,
+int pp_layouts_use(struct pp_layouts *l, unsigned k, const char *const **binds, const int **fds,
 		   const char **module);
 
 /* Release the lock and free @l.  Nothing to put back: no run changed a file. */

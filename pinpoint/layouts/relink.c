@@ -28,6 +28,7 @@
 
 #include "core/elfsec.h"
 #include "core/linkrec.h"
+#include "core/private_dir.h"
 #include "core/process.h"
 #include "core/util.h"
 #include "pinpoint/layouts/layouts.h"
@@ -57,15 +58,18 @@ static uint64_t fnv_stat(uint64_t h, const struct stat *st)
 	return fnv(h, v, sizeof(v));
 }
 
-/* "SIZE HASH" of the file @name in @dirfd: 0, or -errno. */
-static int file_sum(int dirfd, const char *name, char *buf, size_t len)
+/*
+ * "SIZE HASH" of the file @name in @dirfd, a file of the user's only they
+ * can write (core/private_dir.h), described in *@st: 0, or -errno.
+ */
+static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct stat *st)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = pp_private_file(dirfd, name, O_RDONLY, 0, st);
 	uint64_t h, size;
 	int err;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = pp_fd_hash(fd, &h, &size);
 	close(fd);
 	if (!err)
@@ -74,15 +78,21 @@ static int file_sum(int dirfd, const char *name, char *buf, size_t len)
 	return err;
 }
 
-/* Whether layout file @name is as it was made: its size and hash as NAME.sum says. */
-static bool sum_ok(int dirfd, const char *name)
+/*
+ * Whether layout file @name is as it was made: its size and hash as
+ * NAME.sum says.  *@st: the file that was checked.  The sum catches a
+ * damaged file (a full disk, a crash while it was written); it is no
+ * defence against another user, whom the cache's private directories keep
+ * out (SECURITY.md).
+ */
+static bool sum_ok(int dirfd, const char *name, struct stat *st)
 {
 	char sum[NAME_MAX + 8], want[64] = "", got[64];
 	ssize_t n;
 	int fd;
 
 	snprintf(sum, sizeof(sum), "%s.sum", name);
-	fd = openat(dirfd, sum, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = pp_private_file(dirfd, sum, O_RDONLY, 0, NULL);
 	if (fd < 0)
 		return false;
 	n = read(fd, want, sizeof(want) - 1);
@@ -90,30 +100,24 @@ static bool sum_ok(int dirfd, const char *name)
 	if (n <= 0)
 		return false;
 	want[n] = 0;
-	return !file_sum(dirfd, name, got, sizeof(got)) && !strcmp(got, want);
+	return !file_sum(dirfd, name, got, sizeof(got), st) && !strcmp(got, want);
 }
 
-/* Write @name's size and hash beside it, as NAME.sum (through a temporary file). */
-static int write_sum(int dirfd, const char *name)
+static void write_line(FILE *f, const void *arg)
 {
-	char sum[NAME_MAX + 8], tmp[NAME_MAX + 32], line[64];
-	int fd, err = file_sum(dirfd, name, line, sizeof(line));
+	fputs(arg, f);
+}
+
+/* Write @name's size and hash beside it, as NAME.sum; *@st: the file summed. */
+static int write_sum(int dirfd, const char *name, struct stat *st)
+{
+	char sum[NAME_MAX + 8], line[64];
+	int err = file_sum(dirfd, name, line, sizeof(line), st);
 
 	if (err)
 		return err;
 	snprintf(sum, sizeof(sum), "%s.sum", name);
-	snprintf(tmp, sizeof(tmp), "%.200s.tmp.%ld", sum, (long)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd))
-		err = -EIO;
-	close(fd);
-	if (!err && renameat(dirfd, tmp, dirfd, sum))
-		err = -errno;
-	if (err)
-		unlinkat(dirfd, tmp, 0);
-	return err;
+	return pp_write_atomic_at(dirfd, sum, write_line, line);
 }
 
 /*
@@ -298,12 +302,11 @@ static void write_seeds(FILE *f, const void *arg)
  */
 static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
 {
-	char path[PATH_MAX];
 	unsigned have = 0;
 	FILE *f;
 	int fd;
 
-	fd = openat(l->dirfd, "seeds", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = pp_private_file(l->dirfd, "seeds", O_RDONLY, 0, NULL);
 	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (fd >= 0 && !f)
 		close(fd);
@@ -325,8 +328,7 @@ static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
 				dup |= l->seed[i] == l->seed[have];
 		} while (dup);
 	}
-	snprintf(path, sizeof(path), "%s/seeds", l->dir);
-	return pp_write_atomic(path, write_seeds, &(struct seeds){l->seed, want});
+	return pp_write_atomic_at(l->dirfd, "seeds", write_seeds, &(struct seeds){l->seed, want});
 }
 
 /* One link of a module in one layout, as relink_set() makes it. */
@@ -388,6 +390,26 @@ static size_t links_at_once(void)
 }
 
 /*
+ * The linker made @name in @dirfd with the user's umask: writable by its
+ * owner alone from now on, as everything in the cache (core/private_dir.h).
+ */
+static int private_mode(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		err = -EPERM;
+	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+		 fchmod(fd, st.st_mode & 07755 & ~(mode_t)(S_IWGRP | S_IWOTH)))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
  * Link @r again into the layouts directory as each of @jobs[0..@n) (at most
  * PP_PROCESS_SET_MAX), at the same time, with the seeds of their layouts:
  * each into FILE.tmp.PID first, renamed once complete.  The links' output
@@ -428,6 +450,8 @@ static void relink_set(struct pp_layouts *l, const struct pp_linkrec *r, struct 
 			err = -EINTR;
 		else if (!err && !(st[i].exited && !st[i].exit_code))
 			err = st[i].exited ? st[i].exit_code : 128 + st[i].signal;
+		if (!err)
+			err = private_mode(l->dirfd, j->tmp);
 		if (!err && renameat(l->dirfd, j->tmp, l->dirfd, j->file))
 			err = -errno;
 		if (err)
@@ -465,6 +489,12 @@ static int as_built(const struct pp_layouts *l, struct pp_layout_module *m, cons
 		pr_warn("the %s revision's %s runs as built in every layout: %s", label, m->path,
 			m->why);
 	return 0;
+}
+
+/* Layout @k's file of @m is the one @st describes: runs are shown that file alone. */
+static void keep_file(struct pp_layout_module *m, unsigned k, const struct stat *st)
+{
+	m->files[k] = (struct pp_layout_file){st->st_ino, st->st_size, st->st_mtim};
 }
 
 /* Whether @path is inside the directory @dir (both resolved). */
@@ -547,8 +577,10 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	free(m->key);
 	m->key = key;
 	order = function_order(m->path);
+	if (!m->files)
+		m->files = calloc(PP_MAX_LAYOUTS, sizeof(*m->files));
 	jobs = calloc(l->n ? l->n : 1, sizeof(*jobs));
-	if (!jobs) {
+	if (!jobs || !m->files) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -559,8 +591,10 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 
 		snprintf(j->file, sizeof(j->file), "%.200s.%lu", m->key, l->seed[k]);
 		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW) && S_ISREG(fs.st_mode) &&
-		    sum_ok(l->dirfd, j->file))
+		    sum_ok(l->dirfd, j->file, &fs)) {
+			keep_file(m, k, &fs);
 			continue;
+		}
 		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW))
 			pr_info("layout %u of %s is not as it was made: making it again", k + 1,
 				m->path);
@@ -580,7 +614,11 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		for (size_t i = first; i < first + n && !err; i++) {
 			struct relink_job *j = &jobs[i];
 
-			err = j->err ? j->err : write_sum(l->dirfd, j->file);
+			struct stat fs;
+
+			err = j->err ? j->err : write_sum(l->dirfd, j->file, &fs);
+			if (!err)
+				keep_file(m, j->k, &fs);
 			if (err == -EINTR || err == -ENOMEM)
 				break;
 			if (err) {
@@ -704,8 +742,11 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	}
 	l->modules = calloc(n ? n : 1, sizeof(*l->modules));
 	l->binds = calloc(2 * n + 1, sizeof(*l->binds));
-	if (!l->modules || !l->binds)
+	l->bind_fds = malloc((n ? n : 1) * sizeof(*l->bind_fds));
+	if (!l->modules || !l->binds || !l->bind_fds)
 		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		l->bind_fds[i] = -1;
 	err = load_seeds(l, want, rng);
 	if (err) {
 		pr_warn("the %s revision runs as built: %s", label,
@@ -717,7 +758,7 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	for (unsigned k = 0; k < want; k++)
 		l->reused[k] = true;
 	snprintf(log, sizeof(log), "%s/relink.log", l->dir);
-	logfd = pp_create_replace(log, 0644);
+	logfd = pp_create_replace_at(l->dirfd, "relink.log", 0644);
 	if (logfd < 0) {
 		pr_warn("the %s revision runs as built: %s", label,
 			pp_write_failure(logfd, log, msg, sizeof(msg)));
@@ -785,10 +826,10 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 		return had;
 	}
 	snprintf(log, sizeof(log), "%s/relink.log", l->dir);
-	logfd = open(log, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	logfd = pp_private_file(l->dirfd, "relink.log", O_WRONLY | O_APPEND, 0, NULL);
 	if (logfd < 0) {
 		pr_warn("no more layouts of the %s revision: %s", label,
-			pp_write_failure(-errno, log, msg, sizeof(msg)));
+			pp_write_failure(logfd, log, msg, sizeof(msg)));
 		return had;
 	}
 	for (unsigned k = had; k < want; k++) {

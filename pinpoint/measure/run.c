@@ -77,6 +77,7 @@ int pp_run_jobs(const struct pp_run_job *jobs, size_t n, double timeout_s, volat
 		    .stop = stop,
 		    .cpus = jobs[i].cpus,
 		    .binds = jobs[i].binds,
+		    .bind_fds = jobs[i].bind_fds,
 		    .out = -1,
 		    .err = -1,
 		};
@@ -158,21 +159,24 @@ static int results_write_error(const char *errp, const char *workdir, char *line
 
 /* What the run in @layout sees (*@binds); 0 or -EIO after recording why it cannot. */
 static int use_layout(struct pp_session *s, struct pp_revision *rev, int layout, unsigned batch,
-		      unsigned index, const char *const **binds)
+		      unsigned index, const char *const **binds, const int **fds)
 {
 	const char *module;
 	int err;
 
 	*binds = NULL;
+	*fds = NULL;
 	if (layout < 0 || !rev->lay.n)
 		return 0;
-	err = pp_layouts_use(&rev->lay, (unsigned)layout, binds, &module);
+	err = pp_layouts_use(&rev->lay, (unsigned)layout, binds, fds, &module);
 	if (!err)
 		return 0;
-	pp_session_fail(s, "%s revision, batch %u, run %u: cannot use layout %d: %s%s%s",
-			rev->label, batch, index + 1, layout + 1, module ? module : "",
-			module ? ": " : "",
-			err == -ESTALE ? "it was rebuilt during the session" : strerror(-err));
+	pp_session_fail(
+	    s, "%s revision, batch %u, run %u: cannot use layout %d: %s%s%s", rev->label, batch,
+	    index + 1, layout + 1, module ? module : "", module ? ": " : "",
+	    err == -ESTALE  ? "it was rebuilt during the session"
+	    : err == -EPERM ? "its layout file in the cache is no longer the one checked"
+			    : strerror(-err));
 	return -EIO;
 }
 
@@ -191,12 +195,13 @@ static int prepare(struct pp_session *s, unsigned batch, const struct pp_run_req
 {
 	struct pp_revision *rev = &s->rev[req->rev];
 	const char *const *binds;
+	const int *fds;
 	int err;
 
 	p->req = req;
 	p->batch = batch;
 	p->armed = NULL;
-	err = use_layout(s, rev, req->setup.layout, batch, req->index, &binds);
+	err = use_layout(s, rev, req->setup.layout, batch, req->index, &binds, &fds);
 	if (err)
 		return err;
 	if (asprintf(&p->armed, "%s;%s=%u", req->arming, PP_SPEC_KEY_HEAP, req->setup.heap) < 0) {
@@ -220,6 +225,7 @@ static int prepare(struct pp_session *s, unsigned batch, const struct pp_run_req
 		    : s->opt->cpu_list ? &s->opt->cpus
 				       : NULL,
 	    .binds = binds,
+	    .bind_fds = fds,
 	};
 	return 0;
 }

@@ -19,6 +19,7 @@ struct pp_run_job {
 	const char *err_path;	  /* its stderr */
 	const cpu_set_t *cpus;	  /* the CPUs it runs on, NULL: anywhere */
 	const char *const *binds; /* files it sees at other paths (pp_process.binds), or NULL */
+	const int *bind_fds;	  /* what they must be (pp_process.bind_fds), or NULL */
 };
 
 /*
