@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,12 +15,54 @@
 #include "core/elfsec.h"
 #include "core/table_priv.h"
 
+/*
+ * The most a compressed table section may expand to: PP_TABLE_ZRATIO times
+ * its size in the file, PP_TABLE_ZMAX at most.  libelf allocates the
+ * compression header's ch_size before it inflates anything, and checks it
+ * only against zlib's limit, 1032:1 (a 1 MB file could take 1 GB; zstd's,
+ * some 32000:1, not at all).  A real table compresses 6 times with zlib -9,
+ * 8 with zstd -19 (pinpoint's own modules); more only with zstd over many
+ * near-identical C++ blobs.  And the section is allocated (SHF_ALLOC),
+ * which linkers do not compress and libelf does not decompress: a
+ * compressed one is made by hand.  So the bound costs no real table, and a
+ * file can make the reader hold 64 times its size at most.
+ */
+#define PP_TABLE_ZRATIO 64
+#define PP_TABLE_ZMAX (1ull << 30)
+
 /* A walk over one file's table sections. */
 struct walk {
 	struct pp_program *prog;
 	const char *path;
 	int found;
 };
+
+/*
+ * Refuse compressed section @scn (header @sh) when its compression header
+ * claims more than the bound above: before libelf allocates that much.
+ * 0, or -EFBIG / -ENOEXEC with @e->why.
+ */
+static int check_bound(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	uint64_t bound;
+	GElf_Chdr ch;
+
+	/* Read from the file: sh_size is within it from here on. */
+	if (!gelf_getchdr(scn, &ch))
+		return pp_elf_bad(e, "compression header of " PP_TABLE_SECTION);
+	bound = sh->sh_size > PP_TABLE_ZMAX / PP_TABLE_ZRATIO ? PP_TABLE_ZMAX
+							      : sh->sh_size * PP_TABLE_ZRATIO;
+	if (ch.ch_size > bound) {
+		snprintf(e->why, sizeof(e->why),
+			 "compressed %s of %llu bytes claims %llu, more than %llu "
+			 "(%u times its size, 1 GiB at most): refused",
+			 PP_TABLE_SECTION, (unsigned long long)sh->sh_size,
+			 (unsigned long long)ch.ch_size, (unsigned long long)bound,
+			 PP_TABLE_ZRATIO);
+		return -EFBIG;
+	}
+	return 0;
+}
 
 /* Section @scn (PP_TABLE_SECTION) of @e: its blobs into the program. */
 static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
@@ -37,8 +80,13 @@ static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *ar
 				     w->path, PP_TABLE_SECTION);
 		return -ENOEXEC;
 	}
-	if ((sh->sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-		return pp_elf_bad(e, "cannot decompress " PP_TABLE_SECTION);
+	if (sh->sh_flags & SHF_COMPRESSED) {
+		ret = check_bound(e, scn, sh);
+		if (ret)
+			return ret;
+		if (elf_compress(scn, 0, 0) < 0)
+			return pp_elf_bad(e, "cannot decompress " PP_TABLE_SECTION);
+	}
 	data = elf_getdata(scn, NULL);
 	if (!data) {
 		if (elf_errno() || sh->sh_size)

@@ -181,6 +181,62 @@ static int parse_line(struct pp_linkrec *r, const char *line, size_t len, bool *
 	return -EBADMSG;
 }
 
+/*
+ * Whether word @a names an output in one of clang's spellings: -o FILE,
+ * -oFILE, --output FILE, --output=FILE.  Any word starting with -o counts,
+ * as pinpoint-cc has it: no other option of a link does.  *@sep: FILE is
+ * the next word.
+ */
+static bool names_output(const char *a, bool *sep)
+{
+	*sep = !strcmp(a, "-o") || !strcmp(a, "--output");
+	return *sep || !strncmp(a, "-o", 2) || !strncmp(a, "--output=", 9);
+}
+
+/*
+ * Whether -Wl,ARG,... @a passes the linker an output (-o FILE, -oFILE,
+ * --output FILE, --output=FILE, lld's -output), which it would take over
+ * the one clang gives it.  (-Xlinker -o is a word of its own.)
+ */
+static bool linker_output(const char *a)
+{
+	const char *p = a + 4;
+
+	if (strncmp(a, "-Wl,", 4))
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if ((n >= 2 && !strncmp(p, "-o", 2)) || (n >= 8 && !strncmp(p, "--output", 8)))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * Whether the command names its output once, as the word after -o (or
+ * --output) that the `output` line marks.  The driver replaces that word
+ * by a file of its cache: another output named anywhere else would make
+ * the link again write there, over the build's own files.
+ */
+static bool output_once(const struct pp_linkrec *r)
+{
+	bool sep;
+
+	if (!names_output(r->argv[r->output - 1], &sep) || !sep)
+		return false;
+	for (size_t i = 1; i < r->argc; i++) {
+		if (i == r->output - 1) {
+			i++; /* the output, whatever it looks like */
+			continue;
+		}
+		if (names_output(r->argv[i], &sep) || linker_output(r->argv[i]))
+			return false;
+	}
+	return true;
+}
+
 int pp_linkrec_parse(const char *text, size_t len, struct pp_linkrec *r)
 {
 	char head[32];
@@ -209,7 +265,7 @@ int pp_linkrec_parse(const char *text, size_t len, struct pp_linkrec *r)
 			err = parse_line(r, p, (size_t)(nl - p), &have_output);
 		p = nl + 1;
 	}
-	if (!err && (!ended || !r->cwd || !have_output))
+	if (!err && (!ended || !r->cwd || !have_output || !output_once(r)))
 		err = -EBADMSG;
 	if (err)
 		pp_linkrec_free(r);

@@ -36,8 +36,12 @@ int pp_linkrec_write(const char *path, const struct pp_linkrec *r);
 /*
  * Read the record @path (opened O_NOFOLLOW: a link there is refused with
  * -ELOOP).  0; -EPROTO for another version; -EBADMSG for anything else that
- * is not a complete record; -errno of reading it; -ENOMEM.  On success free
- * it with pp_linkrec_free().
+ * is not a complete record, and for a command that does not name its
+ * output exactly once, as the word after -o or --output that the `output`
+ * line marks (-o FILE, -oFILE, --output FILE, --output=FILE or a linker's
+ * -o through -Wl, anywhere else would make the link again write there);
+ * -errno of reading it; -ENOMEM.  On success free it with
+ * pp_linkrec_free().
  */
 int pp_linkrec_read(const char *path, struct pp_linkrec *r);
 

@@ -208,8 +208,12 @@ static int skip_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 /*
  * Function @i of the blob, added unless one of its records is bad: then it
  * is skipped with a warning, and the rest of the blob is read.  @claimed:
- * calls claimed by the blob's earlier functions (each call belongs to one
- * function: a table cannot make the reader copy more calls than it holds).
+ * calls claimed by the blob's earlier functions, skipped ones included
+ * (each call belongs to one function).  A function's calls are claimed
+ * before they are decoded, so that each call record of the blob is decoded
+ * once at most: a table cannot make the reader decode or copy more calls
+ * than it holds (functions that each claim all the calls and fail on the
+ * last would otherwise cost nfuncs x ncalls).
  */
 static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, uint64_t *claimed,
 		     struct pp_blob_call **scratch, uint32_t *scratch_cap)
@@ -224,9 +228,10 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 
 	if (pp_blob_func(&b->h, i, &rf, why, sizeof(why)))
 		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
-	if (*claimed + rf.ncalls > b->h.ncalls)
+	if (rf.ncalls > b->h.ncalls - *claimed)
 		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name),
 				 "its calls are claimed by another function");
+	*claimed += rf.ncalls;
 	if (rf.ncalls > *scratch_cap) {
 		rc = realloc(*scratch, (size_t)rf.ncalls * sizeof(*rc));
 		if (!rc)
@@ -235,9 +240,9 @@ static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		*scratch_cap = rf.ncalls;
 	}
 	rc = *scratch;
+	st->calls_read += rf.ncalls;
 	if (pp_blob_calls(&b->h, &rf, rc, NULL, why, sizeof(why)))
 		return skip_func(prog, b, i, pp_blob_str(&b->h, rf.name), why);
-	*claimed += rf.ncalls;
 	ret = intern(prog, b, rf.name, &f.name);
 	if (!ret)
 		ret = intern(prog, b, rf.file, &f.file);

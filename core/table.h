@@ -62,8 +62,10 @@ struct pp_program {
  * Read the table blobs held in one ELF file's PP_TABLE_SECTION and add their
  * functions to @prog.  Returns 0, -ENOENT when the file has no table,
  * -ENOEXEC when it is not ELF or the table is corrupt, -EPROTO when the table
- * has another PP_TABLE_VERSION, or another -errno from opening the file.
- * Never crashes on truncated or corrupt input.
+ * has another PP_TABLE_VERSION, -EFBIG when its section is compressed and
+ * claims to expand more than a table does (elfload.c: 64 times its size,
+ * 1 GiB at most), or another -errno from opening the file.  Never crashes
+ * on truncated or corrupt input.
  */
 int pp_program_add_file(struct pp_program *prog, const char *path);
 

@@ -24,6 +24,9 @@ struct pp_store {
 	size_t capobjects;
 	const char **warnings; /* functions skipped (pp_program_warnings()) */
 	size_t nwarnings, capwarnings;
+	/* call records decoded so far, never more than the blobs hold (the
+	 * tests count the work with it) */
+	uint64_t calls_read;
 	char err[512];
 };
 

@@ -544,10 +544,12 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 				"or find_package(Pinpoint))",
 				rec);
 	if (err)
-		return as_built(l, m, label, "cannot read its link record %s: %s", rec,
-				err == -EBADMSG	 ? "not a complete record"
-				: err == -EPROTO ? "written by another version of pinpoint-cc"
-						 : strerror(-err));
+		return as_built(
+		    l, m, label, "cannot read its link record %s: %s", rec,
+		    err == -EBADMSG
+			? "not a complete record, or its command names its output more than once"
+		    : err == -EPROTO ? "written by another version of pinpoint-cc"
+				     : strerror(-err));
 	snprintf(out, sizeof(out), "%s%s%s", *r.argv[r.output] == '/' ? "" : r.cwd,
 		 *r.argv[r.output] == '/' ? "" : "/", r.argv[r.output]);
 	/* the same file by device and inode: a bind mount or a link of the directory */

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "core/elfsec.h"
 #include "core/table.h"
+#include "core/table_priv.h"
 
 static const char *dir;
 
@@ -509,6 +510,114 @@ static void test_mutate(void)
 	free(d);
 }
 
+#define FN(f) offsetof(struct pp_table_func, f)
+#define CL(f) offsetof(struct pp_table_call, f)
+
+/*
+ * A blob of @nfuncs functions "f" that each claim all its @ncalls calls,
+ * the last of which is bad (an unknown kind): the first function is
+ * skipped for it, and each of the others, were its calls read as the
+ * first's, would decode them all again before failing on the last.
+ * malloc'ed, its size in *@len.
+ */
+static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len)
+{
+	static const char strtab[] = "\0f\0hostile.c"; /* "", "f" at 1, "hostile.c" at 3 */
+	size_t funcs = sizeof(struct pp_table_header);
+	size_t calls = funcs + (size_t)nfuncs * sizeof(struct pp_table_func);
+	size_t strs = calls + (size_t)ncalls * sizeof(struct pp_table_call);
+	size_t size =
+	    (strs + sizeof(strtab) + PP_TABLE_ALIGN - 1) / PP_TABLE_ALIGN * PP_TABLE_ALIGN;
+	unsigned char *d = calloc(1, size);
+	uint32_t i;
+
+	if (!d)
+		abort();
+	memcpy(d, PP_TABLE_MAGIC, 8);
+	put32(d + HDR(version), PP_TABLE_VERSION);
+	put32(d + HDR(size), (uint32_t)size);
+	put32(d + HDR(nfuncs), nfuncs);
+	put32(d + HDR(ncalls), ncalls);
+	put32(d + HDR(funcs_off), (uint32_t)funcs);
+	put32(d + HDR(calls_off), (uint32_t)calls);
+	put32(d + HDR(strtab_off), (uint32_t)strs);
+	put32(d + HDR(strtab_size), sizeof(strtab));
+	put32(d + HDR(module), 3);
+	for (i = 0; i < nfuncs; i++) {
+		unsigned char *f = d + funcs + (size_t)i * sizeof(struct pp_table_func);
+
+		put32(f + FN(name), 1);
+		put32(f + FN(file), 3);
+		put32(f + FN(line), i + 1);
+		put32(f + FN(ncalls), ncalls);
+		f[FN(linkage)] = PP_LINK_EXTERNAL;
+		f[FN(flags)] = PP_FUNC_EMITTED;
+	}
+	for (i = 0; i < ncalls; i++) {
+		unsigned char *c = d + calls + (size_t)i * sizeof(struct pp_table_call);
+
+		put32(c + CL(callee), 1);
+		put32(c + CL(file), 3);
+		put32(c + CL(line), i + 1);
+		c[CL(kind)] = i + 1 < ncalls ? PP_CALL_DIRECT : 9;
+		c[CL(fate)] = PP_FATE_TIMED;
+	}
+	memcpy(d + strs, strtab, sizeof(strtab));
+	*len = size;
+	return d;
+}
+
+/* Read hostile_blob(@nfuncs, @ncalls); returns the call records decoded. */
+static uint64_t read_hostile(uint32_t nfuncs, uint32_t ncalls)
+{
+	size_t len, n;
+	unsigned char *d = hostile_blob(nfuncs, ncalls, &len);
+	const char *const *w;
+	struct pp_program p;
+	char first[80];
+	uint64_t work;
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "hostile"), 0);
+	CHECK_INT(p.nfuncs, 0);
+	w = pp_program_warnings(&p, &n);
+	CHECK_INT(n, nfuncs);
+	snprintf(first, sizeof(first), "function f skipped: call %u: unknown kind 9", ncalls - 1);
+	if (n == nfuncs && n > 1) {
+		CHECK_HAS(w[0], first);
+		CHECK_HAS(w[1], "function f skipped: its calls are claimed by another function");
+		CHECK_HAS(w[n - 1],
+			  "function f skipped: its calls are claimed by another function");
+	}
+	work = pp_store(&p)->calls_read;
+	pp_program_free(&p);
+	free(d);
+	return work;
+}
+
+/*
+ * Functions that each claim all the calls and fail on the last: each call
+ * record is decoded once at most, whatever the functions claim, so reading
+ * costs work in proportion to the section's size, not nfuncs x ncalls.
+ * Counted (struct pp_store's calls_read), not timed.
+ */
+static void test_hostile(void)
+{
+	uint64_t w1 = read_hostile(1000, 1000), w2 = read_hostile(2000, 2000);
+
+	/* (1000000 and 4000000 call records when each function read them all) */
+	CHECK(w1 <= 1000);
+	CHECK(w2 <= 2000);
+	/* Twice the functions and calls, twice the work at most. */
+	CHECK(w2 <= 2 * w1);
+	CHECK(read_hostile(2000, 1000) <= 1000);
+	CHECK(read_hostile(1000, 2000) <= 2000);
+	/* A 24 MB section: 524288 functions of 393216 calls, 2e11 call records
+	 * read one after the other, about 45 minutes, more than ctest's default
+	 * time limit (1500 s); read once, a fraction of a second. */
+	CHECK(read_hostile(524288, 393216) <= 393216);
+}
+
 static void test_files(void)
 {
 	struct pp_program p;
@@ -656,6 +765,114 @@ static void test_elf(void)
 	pp_elf_close(&e);
 	CHECK(!e.elf && e.fd < 0);
 	pp_elf_close(&e); /* closing again is harmless */
+}
+
+/* Set the ch_size of the ELF64 compression header at @off of @fd. */
+static void set_ch_size(int fd, off_t off, uint64_t size)
+{
+	CHECK(pwrite(fd, &size, sizeof(size), off + offsetof(Elf64_Chdr, ch_size)) ==
+	      (ssize_t)sizeof(size));
+}
+
+/* Add file @path to a new program: its return, with its error in @why. */
+static int add_file(const char *path, char *why, size_t len)
+{
+	struct pp_program p;
+	int ret;
+
+	pp_program_init(&p);
+	ret = pp_program_add_file(&p, path);
+	snprintf(why, len, "%s", pp_program_error(&p));
+	if (!ret)
+		CHECK_INT(p.nfuncs, 4);
+	pp_program_free(&p);
+	return ret;
+}
+
+/*
+ * A compressed table section (SHF_COMPRESSED, as objcopy
+ * --compress-sections makes it) reads, unless its compression header claims
+ * more than 64 times its size, or 1 GiB (elfload.c): refused before anything
+ * of that size is allocated, even a terabyte.
+ */
+static void test_compressed(void)
+{
+	char tmp[] = "/tmp/pp-zsec-XXXXXX", why[512];
+	size_t len, shstrndx = 0, ndx = 0;
+	unsigned char *obj = slurp("ppt_obj.o", &len);
+	const uint64_t big = 17 << 20;
+	Elf64_Chdr ch = {.ch_type = ELFCOMPRESS_ZLIB, .ch_addralign = 8};
+	Elf64_Shdr raw;
+	GElf_Ehdr eh = {0};
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh = {0};
+	int fd = mkstemp(tmp);
+	Elf *e = NULL;
+	off_t end, at;
+
+	CHECK(fd >= 0 && pwrite(fd, obj, len, 0) == (ssize_t)len);
+	free(obj);
+	CHECK(elf_version(EV_CURRENT) != EV_NONE);
+	if (fd >= 0)
+		e = elf_begin(fd, ELF_C_RDWR, NULL);
+	CHECK(e && !elf_getshdrstrndx(e, &shstrndx));
+	while (e && (scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, PP_TABLE_SECTION))
+			break;
+	}
+	CHECK(scn != NULL);
+	if (!scn)
+		goto out;
+	/* libelf compresses no SHF_ALLOC section (nor reads one compressed). */
+	sh.sh_flags &= ~(GElf_Xword)SHF_ALLOC;
+	CHECK(gelf_update_shdr(scn, &sh));
+	CHECK_INT(elf_compress(scn, ELFCOMPRESS_ZLIB, ELF_CHF_FORCE), 1);
+	CHECK(elf_update(e, ELF_C_WRITE) > 0);
+	CHECK(gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED));
+	CHECK(gelf_getehdr(e, &eh) != NULL);
+	ndx = elf_ndxscn(scn);
+	elf_end(e);
+	e = NULL;
+
+	/* As written, it reads. */
+	CHECK_INT(add_file(tmp, why, sizeof(why)), 0);
+	/* 64 times its size: libelf inflates it, and finds less. */
+	set_ch_size(fd, (off_t)sh.sh_offset, 64 * sh.sh_size);
+	CHECK_INT(add_file(tmp, why, sizeof(why)), -ENOEXEC);
+	CHECK_HAS(why, ": corrupt ELF file: cannot decompress pinpoint_table: ");
+	/* One byte more: refused, within libelf's own limit (1032 times) ... */
+	set_ch_size(fd, (off_t)sh.sh_offset, 64 * sh.sh_size + 1);
+	CHECK_INT(add_file(tmp, why, sizeof(why)), -EFBIG);
+	CHECK_HAS(why, tmp);
+	CHECK_HAS(why, ": compressed pinpoint_table of ");
+	CHECK_HAS(why, "(64 times its size, 1 GiB at most): refused");
+	/* ... and beyond it, a terabyte. */
+	set_ch_size(fd, (off_t)sh.sh_offset, 1ull << 40);
+	CHECK_INT(add_file(tmp, why, sizeof(why)), -EFBIG);
+	CHECK_HAS(why, " claims 1099511627776, more than ");
+
+	/* A section of 17 MiB (a hole at the end of the file) that claims
+	 * more than 1 GiB, less than 64 times its size: refused too. */
+	end = (lseek(fd, 0, SEEK_END) + 7) & ~(off_t)7;
+	at = (off_t)(eh.e_shoff + ndx * eh.e_shentsize);
+	ch.ch_size = (1ull << 30) + 1;
+	CHECK(pwrite(fd, &ch, sizeof(ch), end) == (ssize_t)sizeof(ch));
+	CHECK(ftruncate(fd, end + (off_t)big) == 0);
+	CHECK(pread(fd, &raw, sizeof(raw), at) == (ssize_t)sizeof(raw));
+	raw.sh_offset = (Elf64_Off)end;
+	raw.sh_size = big;
+	CHECK(pwrite(fd, &raw, sizeof(raw), at) == (ssize_t)sizeof(raw));
+	CHECK_INT(add_file(tmp, why, sizeof(why)), -EFBIG);
+	CHECK_HAS(why, " claims 1073741825, more than 1073741824 (");
+out:
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
 }
 
 static int exists(const char *path)
@@ -942,11 +1159,22 @@ static void test_demangle(void)
 }
 
 static const struct test tests[] = {
-    {"parse", test_parse},	 {"inlined", test_inlined},   {"dedup", test_dedup},
-    {"corrupt", test_corrupt},	 {"truncate", test_truncate}, {"mutate", test_mutate},
-    {"files", test_files},	 {"load", test_load},	      {"load_hostile", test_load_hostile},
-    {"lookup", test_lookup},	 {"suggest", test_suggest},   {"resolve", test_resolve},
-    {"demangle", test_demangle}, {"elf", test_elf},
+    {"parse", test_parse},
+    {"inlined", test_inlined},
+    {"dedup", test_dedup},
+    {"corrupt", test_corrupt},
+    {"truncate", test_truncate},
+    {"mutate", test_mutate},
+    {"files", test_files},
+    {"load", test_load},
+    {"load_hostile", test_load_hostile},
+    {"lookup", test_lookup},
+    {"suggest", test_suggest},
+    {"resolve", test_resolve},
+    {"demangle", test_demangle},
+    {"elf", test_elf},
+    {"hostile", test_hostile},
+    {"compressed", test_compressed},
 };
 
 int main(int argc, char **argv)
