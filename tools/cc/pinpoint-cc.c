@@ -23,12 +23,20 @@
  * object kept in OUTPUT.pinpoint-objs/, then the link of those objects:
  * the same work, and a record that names objects, so that a code layout of
  * the program is one link, not a compile of every source.  (Not with -x,
- * an @response-file, stdin as a source, -### or -flto: then as it is.)  `pinpoint-cc
+ * an @response-file, stdin as a source, -### or -flto: then as it is.)  The
+ * link uses, and the driver links again, what is in that directory, so it
+ * must be the user's alone, even where the output's directory is shared: it
+ * is made with mode 0700, and one already there is used only when it is a
+ * directory (not a link) of the effective user's that neither its group nor
+ * others can write; each object is noted (device, inode, size, times) after
+ * its compile and must be the same right before the link.  Anything else is
+ * refused with one line and exit status 1.  `pinpoint-cc
  * --pinpoint-record-link COMMAND...` runs COMMAND as it is and records it the same way: CMake's
  * linker launcher for find_package(Pinpoint)'s targets, and pinpoint's own
  * test programs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -344,26 +352,193 @@ static bool can_split(int argc, char **argv, const struct scan *s)
 	return sources;
 }
 
+/* Free what compile_apart() made: @objs, and its objects' names (not @user's strings). */
+static void free_objects(char **objs, char **user, int argc)
+{
+	for (int i = 0; objs && i < argc; i++)
+		if (objs[i] != user[i])
+			free(objs[i]);
+	free(objs);
+}
+
+/*
+ * The objects directory of a command compiled apart from its link, and each
+ * object as its compile left it (indexed as the command's arguments).
+ */
+struct objs_dir {
+	char path[PATH_MAX + 32];
+	int fd; /* O_NOFOLLOW|O_DIRECTORY, checked private */
+	struct stat st;
+	struct stat *made;
+};
+
+/*
+ * Whether the directory @st, at @path, is private: the effective user's,
+ * writable by neither its group nor others.  0, or -EPERM after one line
+ * saying why and what to do.
+ */
+static int objs_dir_private(const struct stat *st, const char *path)
+{
+	if (st->st_uid != geteuid()) {
+		fprintf(stderr,
+			"%s: %s belongs to uid %u, not to you: refusing to compile into it "
+			"(remove it, or link to another output)\n",
+			prog, path, (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		fprintf(stderr,
+			"%s: %s is writable by %s (mode %04o): refusing to compile into it "
+			"(chmod go-w %s, or remove it)\n",
+			prog, path, st->st_mode & S_IWOTH ? "others" : "its group",
+			(unsigned)(st->st_mode & 07777), path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * Open @d->path, made with mode 0700 when missing, as a private directory
+ * reached without following a link: in a shared output directory, what is
+ * already on that name may be anyone's.  0, or -errno after one line.
+ */
+static int objs_dir_open(struct objs_dir *d)
+{
+	struct stat lst;
+	int err;
+
+	if (mkdir(d->path, 0700) && errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot make %s: %s\n", prog, d->path, strerror(-err));
+		return err;
+	}
+	d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->fd < 0) {
+		err = -errno;
+		if (!lstat(d->path, &lst) && !S_ISDIR(lst.st_mode))
+			fprintf(stderr,
+				"%s: %s is %s, not a directory: refusing to compile into it "
+				"(remove it)\n",
+				prog, d->path, S_ISLNK(lst.st_mode) ? "a symbolic link" : "a file");
+		else
+			fprintf(stderr, "%s: cannot open %s: %s\n", prog, d->path, strerror(-err));
+		return err;
+	}
+	if (fstat(d->fd, &d->st)) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot open %s: %s\n", prog, d->path, strerror(-err));
+		goto out_close;
+	}
+	err = objs_dir_private(&d->st, d->path);
+	if (err)
+		goto out_close;
+	return 0;
+
+out_close:
+	close(d->fd);
+	d->fd = -1;
+	return err;
+}
+
+static void objs_dir_close(struct objs_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	free(d->made);
+	d->made = NULL;
+}
+
+/* @obj's name in its directory: what follows the last '/'. */
+static const char *obj_name(const char *obj)
+{
+	return strrchr(obj, '/') + 1;
+}
+
+/*
+ * Note in *@st the object @obj that a compile just made in @d: a regular
+ * file of the user's, not a link.  0, or -EPERM after one line.
+ */
+static int obj_note(const struct objs_dir *d, const char *obj, struct stat *st)
+{
+	if (fstatat(d->fd, obj_name(obj), st, AT_SYMLINK_NOFOLLOW)) {
+		fprintf(stderr, "%s: the compile made no %s: %s\n", prog, obj, strerror(errno));
+		return -EPERM;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_uid != geteuid()) {
+		fprintf(stderr, "%s: %s is not the object its compile made: refusing to link it\n",
+			prog, obj);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mode == b->st_mode && a->st_uid == b->st_uid &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/*
+ * Right before the link of @objs (@user's sources replaced by the objects
+ * @d holds): the path of @d still leads, without a link, to the directory
+ * the compiles wrote in, still private, and each object there is the file
+ * its compile left.  0, or -EPERM after one line.
+ */
+static int objs_check(const struct objs_dir *d, char **user, char **objs, int argc)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || st.st_dev != d->st.st_dev || st.st_ino != d->st.st_ino) {
+		fprintf(stderr,
+			"%s: %s was replaced between the compiles and the link: refusing to link\n",
+			prog, d->path);
+		err = -EPERM;
+		goto out;
+	}
+	err = objs_dir_private(&st, d->path);
+	for (int i = 1; i < argc && !err; i++) {
+		if (objs[i] == user[i])
+			continue;
+		if (fstatat(fd, obj_name(objs[i]), &st, AT_SYMLINK_NOFOLLOW) ||
+		    !same_file(&st, &d->made[i])) {
+			fprintf(stderr,
+				"%s: %s changed between its compile and the link: refusing to "
+				"link it\n",
+				prog, objs[i]);
+			err = -EPERM;
+		}
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 /*
  * Compile each source of the command to OUTPUT.pinpoint-objs/K-NAME.o with
  * @pre[0..@npre) (clang and the wrapper's options) and the command's
- * options, then put the objects in the sources' places in @argv (copied).
- * 0, or the first failed compile's status.
+ * options, then put the objects in the sources' places in @argv (copied),
+ * each noted in @d.  0, or the first failed compile's status (1 for a
+ * directory or object refused).
  */
 static int compile_apart(char **pre, int npre, int argc, char **argv, const struct scan *s,
-			 const char *output, char ***out_argv)
+			 const char *output, struct objs_dir *d, char ***out_argv)
 {
-	char dir[PATH_MAX + 32], **cargs, **nargv;
+	char **cargs, **nargv;
 	int status = 0, k = 0;
 
-	snprintf(dir, sizeof(dir), "%s.pinpoint-objs", output);
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot make %s: %s\n", prog, dir, strerror(errno));
+	snprintf(d->path, sizeof(d->path), "%s.pinpoint-objs", output);
+	if (objs_dir_open(d))
 		return 1;
-	}
 	cargs = calloc((size_t)npre + (size_t)argc + 8, sizeof(*cargs));
 	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
-	if (!cargs || !nargv) {
+	d->made = calloc((size_t)argc, sizeof(*d->made));
+	if (!cargs || !nargv || !d->made) {
 		free(cargs);
 		free(nargv);
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -388,7 +563,13 @@ static int compile_apart(char **pre, int npre, int argc, char **argv, const stru
 		if (!is_source(argv[i]))
 			continue;
 		base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
-		snprintf(obj, sizeof(obj), "%s/%d-%s.o", dir, k++, base);
+		snprintf(obj, sizeof(obj), "%s/%d-%s.o", d->path, k++, base);
+		/* an object of an earlier build never stands in for this compile's */
+		if (unlinkat(d->fd, obj_name(obj), 0) && errno != ENOENT) {
+			fprintf(stderr, "%s: cannot remove %s: %s\n", prog, obj, strerror(errno));
+			status = 1;
+			break;
+		}
 		for (int j = 0; j < npre; j++)
 			cargs[n++] = pre[j];
 		/* every option but the output; the link's are unused here */
@@ -411,25 +592,18 @@ static int compile_apart(char **pre, int npre, int argc, char **argv, const stru
 		cargs[n++] = obj;
 		cargs[n] = NULL;
 		status = run(cargs);
+		if (!status && obj_note(d, obj, &d->made[i]))
+			status = 1;
 		if (!status && !(nargv[i] = strdup(obj)))
 			status = 1;
 	}
 	free(cargs);
 	if (status) {
-		free(nargv);
+		free_objects(nargv, argv, argc);
 		return status;
 	}
 	*out_argv = nargv;
 	return 0;
-}
-
-/* Free what compile_apart() made: @objs, and its objects' names (not @user's strings). */
-static void free_objects(char **objs, char **user, int argc)
-{
-	for (int i = 0; objs && i < argc; i++)
-		if (objs[i] != user[i])
-			free(objs[i]);
-	free(objs);
 }
 
 int main(int argc, char **argv)
@@ -441,6 +615,7 @@ int main(int argc, char **argv)
 	const char *env = getenv(cxx ? "PINPOINT_CLANGXX" : "PINPOINT_CLANG");
 	const char *clang = env && *env ? env : cxx ? PP_CLANGXX : PP_CLANG;
 	struct scan s = scan_args(argc, argv);
+	struct objs_dir d = {.fd = -1};
 	char **args, **objs = NULL, **user = NULL;
 	int n = 0, out = 0, status;
 
@@ -472,8 +647,9 @@ int main(int argc, char **argv)
 		const char *output = !s.out	      ? "a.out"
 				     : argv[s.out][2] ? argv[s.out] + 2
 						      : argv[s.out + 1];
-		status = compile_apart(args, n, argc, argv, &s, output, &objs);
+		status = compile_apart(args, n, argc, argv, &s, output, &d, &objs);
 		if (status) {
+			objs_dir_close(&d);
 			free(args);
 			return status;
 		}
@@ -488,14 +664,18 @@ int main(int argc, char **argv)
 	args[n++] = rpath;
 	args[n++] = "-lpthread";
 	args[n] = NULL;
+	if (objs && objs_check(&d, user, objs, argc))
+		goto out_fail;
 	status = run(args);
 	if (!status && out)
 		record_link(args, (size_t)n, (size_t)out);
+	objs_dir_close(&d);
 	free_objects(objs, user, argc);
 	free(args);
 	return status;
 
 out_fail:
+	objs_dir_close(&d);
 	free_objects(objs, user, argc);
 	free(args);
 	return 1;
