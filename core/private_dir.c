@@ -47,7 +47,7 @@ int pp_cache_base(char *buf, size_t len)
 	else if (home && *home == '/')
 		n = snprintf(buf, len, "%s/.cache", home);
 	else {
-		snprintf(buf, len, "(no cache: $XDG_CACHE_HOME and $HOME are unset)");
+		snprintf(buf, len, "no cache: $XDG_CACHE_HOME and $HOME are unset");
 		return -ENOENT;
 	}
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;

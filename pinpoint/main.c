@@ -152,6 +152,8 @@ static char **load_command(const char *dir, char **storage, char *why, size_t wl
 	if (pp_dir_cache_name(dir, name, sizeof(name)))
 		return NULL;
 	dfd = pp_cache_open("commands", path, sizeof(path), why, wlen);
+	if (dfd == -ENOENT)
+		*why = 0; /* no cache: none remembered */
 	if (dfd < 0)
 		return NULL;
 	fd = pp_private_file(dfd, name, O_RDONLY, 0, NULL);

@@ -4,7 +4,7 @@
   check_security.py --pinpoint P --cc PINPOINT_CC --source placement.c SCENARIO
 
 The user is root (as under sudo -E, the worst case); the attacker is a second
-account, pp-attacker, made by the test (useradd), acting through setpriv.  The
+account, pinpoint-attacker, made by the test (useradd), acting through setpriv.  The
 attacker's code is a script that, run by anyone, leaves a marker file: every
 scenario ends by checking that no marker was left.  Run as another user than
 root, the scenarios are skipped with one line (ctest: skipped).
@@ -39,12 +39,12 @@ from pinpoint_test import check, fail, run, scenario_main, skip  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 
 ARGS = None
-ATTACKER = "pp-attacker"
+ATTACKER = "pinpoint-attacker"
 SHORT = ["--entry", "run", "--depth", "0", "--measurements", "6", "--max-runs", "40"]
 
 
 def attacker():
-    """The attacker's (uid, gid): pp-attacker, made when missing."""
+    """The attacker's (uid, gid): pinpoint-attacker, made when missing."""
     try:
         pw = pwd.getpwnam(ATTACKER)
     except KeyError:
