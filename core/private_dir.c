@@ -141,10 +141,43 @@ static int make_base(const char *path, char *why, size_t wlen)
 	}
 }
 
+/*
+ * Walk *@fd down @names ('/'-separated), one directory at a time, each
+ * checked by @rule (check_above() above the base, pp_private_check() below
+ * it, where what is missing is made: @make).  *@fd: the last one reached
+ * (closed and -1 on failure).  0, or -errno with @why.
+ */
+static int walk(int *fd, const char *names, bool make,
+		int (*rule)(const struct stat *, const char *, char *, size_t), char *path,
+		size_t len, char *why, size_t wlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	int err = 0;
+
+	if (snprintf(buf, sizeof(buf), "%s", names) >= (int)sizeof(buf))
+		return refuse(why, wlen, -ENAMETOOLONG, "%s/%s: path too long", path, names);
+	for (char *save = NULL, *name = strtok_r(buf, "/", &save); name && !err;
+	     name = strtok_r(NULL, "/", &save)) {
+		int next;
+
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			return refuse(why, wlen, -EINVAL, "%s/%s: a '.' or '..' in it", path, name);
+		next = open_step(*fd, name, path, len, make, why, wlen);
+		close(*fd);
+		*fd = next;
+		if (next < 0)
+			return next;
+		err = fstat(next, &st) ? refuse(why, wlen, -errno, "%s: %s", path, strerror(errno))
+				       : rule(&st, path, why, wlen);
+	}
+	return err;
+}
+
 int pp_private_dir(const char *base, const char *rel, char *path, size_t len, char *why,
 		   size_t wlen)
 {
-	char real[PATH_MAX], names[PATH_MAX];
+	char real[PATH_MAX];
 	struct stat st;
 	int fd = -1, err;
 
@@ -161,49 +194,10 @@ int pp_private_dir(const char *base, const char *rel, char *path, size_t len, ch
 	if (fd < 0)
 		return refuse(why, wlen, -errno, "/: %s", strerror(errno));
 	snprintf(path, len, "/");
-	if (fstat(fd, &st)) {
-		err = refuse(why, wlen, -errno, "/: %s", strerror(errno));
-		goto out;
-	}
-	err = check_above(&st, "/", why, wlen);
-	snprintf(names, sizeof(names), "%s", real);
-	for (char *save = NULL, *name = strtok_r(names, "/", &save); name && !err;
-	     name = strtok_r(NULL, "/", &save)) {
-		int next = open_step(fd, name, path, len, false, why, wlen);
-
-		close(fd);
-		fd = next;
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		err = fstat(fd, &st) ? refuse(why, wlen, -errno, "%s: %s", path, strerror(errno))
-				     : check_above(&st, path, why, wlen);
-	}
-	if (err)
-		goto out;
-	if (snprintf(names, sizeof(names), "%s", rel) >= (int)sizeof(names)) {
-		err = refuse(why, wlen, -ENAMETOOLONG, "%s/%s: path too long", real, rel);
-		goto out;
-	}
-	for (char *save = NULL, *name = strtok_r(names, "/", &save); name && !err;
-	     name = strtok_r(NULL, "/", &save)) {
-		int next;
-
-		if (!strcmp(name, ".") || !strcmp(name, "..")) {
-			err = refuse(why, wlen, -EINVAL, "%s/%s: a '.' or '..' in it", path, name);
-			break;
-		}
-		next = open_step(fd, name, path, len, true, why, wlen);
-		close(fd);
-		fd = next;
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		err = fstat(fd, &st) ? refuse(why, wlen, -errno, "%s: %s", path, strerror(errno))
-				     : pp_private_check(&st, path, why, wlen);
-	}
+	err = fstat(fd, &st) ? refuse(why, wlen, -errno, "/: %s", strerror(errno))
+			     : check_above(&st, "/", why, wlen);
+	err = err ?: walk(&fd, real, false, check_above, path, len, why, wlen);
+	err = err ?: walk(&fd, rel, true, pp_private_check, path, len, why, wlen);
 	if (!err) {
 		/* readable now: the O_PATH walk only looked */
 		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -213,7 +207,6 @@ int pp_private_dir(const char *base, const char *rel, char *path, size_t len, ch
 		close(fd);
 		fd = dfd;
 	}
-out:
 	if (err && fd >= 0)
 		close(fd);
 	return err ? err : fd;
