@@ -59,18 +59,26 @@ const char *pp_blob_str(const struct pp_blob *b, uint32_t off)
 {
 	const char *s = (const char *)b->p + b->strtab_off;
 
-	if (off >= b->strtab_size || !memchr(s + off, '\0', b->strtab_size - off))
+	/* The table ends with a NUL (pp_blob_open()): a string that starts
+	 * inside it ends inside it. */
+	if (off >= b->strtab_size || (off && s[off - 1]))
 		return NULL;
 	return s + off;
 }
 
+/*
+ * A string is named by its start: offset 0 or one after a NUL.  Nothing
+ * names a suffix of another string, so the strings a blob names do not
+ * overlap and reading each once costs the table's size at most; and no
+ * string is scanned to check it.
+ */
 static int str_ok(const struct pp_blob *b, uint32_t off, const char *what, char *why, size_t len)
 {
 	if (off >= b->strtab_size)
 		return bad(why, len, "%s string %u is outside the string table (%u bytes)", what,
 			   off, b->strtab_size);
 	if (!pp_blob_str(b, off))
-		return bad(why, len, "%s string %u is not terminated", what, off);
+		return bad(why, len, "%s string %u is inside another string", what, off);
 	return 0;
 }
 
@@ -126,6 +134,10 @@ int pp_blob_open(struct pp_blob *b, const void *p, size_t avail, char *why, size
 	if (b->strtab_size == 0 || h[b->strtab_off] != '\0')
 		return bad(why, len,
 			   "string table (%u bytes at %u) does not start with the empty string",
+			   b->strtab_size, b->strtab_off);
+	/* Checked once here, so that every string of the table is terminated. */
+	if (h[b->strtab_off + b->strtab_size - 1] != '\0')
+		return bad(why, len, "string table (%u bytes at %u) is not terminated",
 			   b->strtab_size, b->strtab_off);
 	ret = str_ok(b, b->module, "module", why, len);
 	if (!ret)

@@ -10,10 +10,12 @@
  * needs more than libc: the plugin compiles this file in as it is.
  *
  * The blob is untrusted input: every count, offset and string is checked
- * against it before use.  What is wrong with the header or the layout of
- * the regions makes the blob unreadable; what is wrong with one function's
- * records is that function's alone (pp_blob_func(), pp_blob_calls()), and a
- * reader can skip it and keep the rest.
+ * against it before use, each in constant time: the string table ends with
+ * a NUL, and a string is named by its start, never from inside another (so
+ * the strings a blob names do not overlap).  What is wrong with the header
+ * or the layout of the regions makes the blob unreadable; what is wrong
+ * with one function's records is that function's alone (pp_blob_func(),
+ * pp_blob_calls()), and a reader can skip it and keep the rest.
  */
 #ifndef PINPOINT_BLOB_H
 #define PINPOINT_BLOB_H
@@ -49,13 +51,17 @@ struct pp_blob_call {
  * The header of the blob at @p (@avail bytes from there to the end of the
  * section), and the regions it names.  Returns 0; -EPROTO when the version
  * is not one of PP_TABLE_VERSION_MIN..PP_TABLE_VERSION; -ENOEXEC when the
- * header or the layout is corrupt.  On failure @why (@len bytes) says
+ * header or the layout is corrupt (a string table starts with the empty
+ * string and ends with a NUL).  On failure @why (@len bytes) says
  * what was wrong, without the file or the offset.
  */
 int pp_blob_open(struct pp_blob *b, const void *p, size_t avail, char *why, size_t len);
 
-/* String @off of the blob's string table; NULL when it is outside the
- * table or not terminated inside it. */
+/*
+ * String @off of the blob's string table (which pp_blob_open() checked ends
+ * with a NUL); NULL when it is outside the table or does not start a string
+ * (offset 0, or right after a NUL).  Constant time.
+ */
 const char *pp_blob_str(const struct pp_blob *b, uint32_t off);
 
 /*

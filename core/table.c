@@ -17,12 +17,26 @@
 #include "core/blob.h"
 #include "core/table_priv.h"
 
-/* One blob being parsed: its decoded header and where it is. */
+/* A name in a warning is cut to this many bytes. */
+#define NAME_SHOWN 200
+
+/*
+ * One blob being parsed: its decoded header and where it is, and the
+ * strings interned from it.  Its records name each string by its offset
+ * (its start: the strings do not overlap, blob.h); each is interned once,
+ * however many records name it, so that interning costs no more than the
+ * string table's size.
+ */
 struct blob {
 	struct pp_blob h;
 	size_t at; /* offset in the section, for messages */
 	const char *object;
 	const char *module;
+	/* by string offset: 0, or its index in strs + 1 (4 bytes a byte of
+	 * the string table, while the blob is read) */
+	uint32_t *ids;
+	const char **strs; /* the strings interned, in the order first named */
+	uint32_t nstrs, capstrs;
 };
 
 void pp_program_init(struct pp_program *prog)
@@ -121,12 +135,40 @@ const char *pp_table_strerror(int err)
 }
 
 /* String @off of the blob, interned (checked by the decoder already). */
-static int intern(struct pp_program *prog, const struct blob *b, uint32_t off, const char **out)
+static int intern(struct pp_program *prog, struct blob *b, uint32_t off, const char **out)
 {
+	struct pp_store *st = pp_store(prog);
 	const char *s = pp_blob_str(&b->h, off);
+	size_t len;
 
-	*out = s ? pp_arena_intern(&pp_store(prog)->arena, s, strlen(s)) : "";
-	return *out ? 0 : -ENOMEM;
+	*out = "";
+	if (!s)
+		return 0;
+	if (b->ids[off]) {
+		*out = b->strs[b->ids[off] - 1];
+		return 0;
+	}
+	if (b->nstrs == b->capstrs) {
+		/* at most one string per byte of the table */
+		uint64_t cap = b->capstrs ? (uint64_t)b->capstrs * 2 : 64;
+		const char **v;
+
+		if (cap > b->h.strtab_size)
+			cap = b->h.strtab_size;
+		v = realloc(b->strs, (size_t)cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->strs = v;
+		b->capstrs = (uint32_t)cap;
+	}
+	len = strlen(s);
+	st->str_bytes += len + 1;
+	*out = pp_arena_intern(&st->arena, s, len);
+	if (!*out)
+		return -ENOMEM;
+	b->strs[b->nstrs++] = *out;
+	b->ids[off] = b->nstrs;
+	return 0;
 }
 
 static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
@@ -148,6 +190,9 @@ static int read_header(struct pp_program *prog, struct blob *b, size_t avail)
 				     b->object, b->at, why);
 		return ret;
 	}
+	b->ids = calloc(b->h.strtab_size, sizeof(*b->ids));
+	if (!b->ids)
+		return -ENOMEM;
 	return intern(prog, b, b->h.module, &b->module);
 }
 
@@ -178,6 +223,7 @@ static int skip_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		     const char *why)
 {
 	struct pp_store *st = pp_store(prog);
+	const char *shown = NULL;
 	char line[600];
 	const char *w;
 
@@ -190,10 +236,15 @@ static int skip_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
 		st->warnings = v;
 		st->capwarnings = cap;
 	}
+	/* A long name is cut, and not demangled: a table's names are as long
+	 * as it likes, and many may be skipped. */
 	if (name && *name)
+		shown = strnlen(name, NAME_SHOWN + 1) > NAME_SHOWN ? name : pp_demangle(name);
+	if (shown)
 		snprintf(line, sizeof(line),
-			 "%s: pinpoint table at offset %zu: function %s skipped: %s", b->object,
-			 b->at, pp_demangle(name), why);
+			 "%s: pinpoint table at offset %zu: function %.*s%s skipped: %s", b->object,
+			 b->at, NAME_SHOWN, shown,
+			 strnlen(shown, NAME_SHOWN + 1) > NAME_SHOWN ? "..." : "", why);
 	else
 		snprintf(line, sizeof(line),
 			 "%s: pinpoint table at offset %zu: function record %u skipped: %s",
@@ -215,7 +266,7 @@ static int skip_func(struct pp_program *prog, const struct blob *b, uint32_t i, 
  * than it holds (functions that each claim all the calls and fail on the
  * last would otherwise cost nfuncs x ncalls).
  */
-static int read_func(struct pp_program *prog, const struct blob *b, uint32_t i, uint64_t *claimed,
+static int read_func(struct pp_program *prog, struct blob *b, uint32_t i, uint64_t *claimed,
 		     struct pp_blob_call **scratch, uint32_t *scratch_cap)
 {
 	struct pp_store *st = pp_store(prog);
@@ -289,19 +340,106 @@ static int read_blob(struct pp_program *prog, struct blob *b, size_t avail)
 	for (i = 0; !ret && i < b->h.nfuncs; i++)
 		ret = read_func(prog, b, i, &claimed, &scratch, &scratch_cap);
 	free(scratch);
+	free(b->ids);
+	free(b->strs);
 	return ret;
 }
 
+static int cmp_ptr(const void *pa, const void *pb)
+{
+	uintptr_t a = (uintptr_t) * (const char *const *)pa;
+	uintptr_t b = (uintptr_t) * (const char *const *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_str(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* Where @s is in @v[0..n), sorted by address: it is there. */
+static size_t find_ptr(const char *const *v, size_t n, const char *s)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)v[mid] <= (uintptr_t)s)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The records' names and files ranked in strcmp() order, equal strings
+ * equal ranks.  Each distinct string is compared in one sort of the
+ * distinct strings, not in every comparison of two records: records that
+ * all name a few long strings cost no more than the strings' length (times
+ * a logarithm).  0, or -ENOMEM with the records untouched.
+ */
+static int rank_strings(struct pp_store *st)
+{
+	size_t n = st->nrecs * 2, k = 0, i, r = 0;
+	const char **v = NULL, **by = NULL;
+	size_t *rank = NULL;
+	int ret = -ENOMEM;
+
+	if (!st->nrecs)
+		return 0;
+	if (n / 2 != st->nrecs || n > SIZE_MAX / sizeof(*v))
+		return -ENOMEM;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < st->nrecs; i++) {
+		v[2 * i] = st->recs[i].f.name;
+		v[2 * i + 1] = st->recs[i].f.file;
+	}
+	/* The distinct strings by address (interned: one address each) ... */
+	qsort(v, n, sizeof(*v), cmp_ptr);
+	for (i = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	/* ... then by content. */
+	by = malloc(k * sizeof(*by));
+	rank = malloc(k * sizeof(*rank));
+	if (!by || !rank)
+		goto out;
+	memcpy(by, v, k * sizeof(*by));
+	qsort(by, k, sizeof(*by), cmp_str);
+	for (i = 0; i < k; i++) {
+		if (i && strcmp(by[i - 1], by[i]))
+			r++;
+		rank[find_ptr(v, k, by[i])] = r;
+	}
+	for (i = 0; i < st->nrecs; i++) {
+		struct pp_rec *rec = &st->recs[i];
+
+		rec->name_rank = rank[find_ptr(v, k, rec->f.name)];
+		rec->file_rank = rank[find_ptr(v, k, rec->f.file)];
+	}
+	ret = 0;
+out:
+	free(v);
+	free(by);
+	free(rank);
+	return ret;
+}
+
+/* By name, then file (their ranks: rank_strings()), then order read. */
 static int cmp_rec(const void *pa, const void *pb)
 {
 	const struct pp_rec *a = pa, *b = pb;
-	int c = strcmp(a->f.name, b->f.name);
 
-	if (!c)
-		c = strcmp(a->f.file, b->f.file);
-	if (!c)
-		c = a->seq < b->seq ? -1 : a->seq > b->seq;
-	return c;
+	if (a->name_rank != b->name_rank)
+		return a->name_rank < b->name_rank ? -1 : 1;
+	if (a->file_rank != b->file_rank)
+		return a->file_rank < b->file_rank ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static int replaceable(const struct pp_prog_fn *f)
@@ -319,19 +457,19 @@ static int emitted(const struct pp_rec *r)
  * first, unless an external definition of that name exists; of the other
  * definitions, the first for each (name, file).  A copy with a body (one
  * object may have inlined all its calls of an inline function and dropped
- * it while another kept it) wins over one without.  Interned strings compare
- * by address.
+ * it while another kept it) wins over one without.  Names and files compare
+ * by rank (rank_strings()).
  */
 static void dedup(struct pp_store *st)
 {
 	size_t i = 0, j, k, e, n = 0;
 
 	while (i < st->nrecs) {
-		const char *name = st->recs[i].f.name;
+		size_t name = st->recs[i].name_rank;
 		uint64_t first_repl = UINT64_MAX;
 		int has_ext = 0, repl_emitted = 0;
 
-		for (j = i; j < st->nrecs && st->recs[j].f.name == name; j++) {
+		for (j = i; j < st->nrecs && st->recs[j].name_rank == name; j++) {
 			const struct pp_rec *r = &st->recs[j];
 
 			if (r->f.linkage == PP_LINK_EXTERNAL)
@@ -347,10 +485,9 @@ static void dedup(struct pp_store *st)
 		}
 		/* Within the group, records are sorted by file, then seq. */
 		for (k = i; k < j; k = e) {
-			const char *file = st->recs[k].f.file;
-			size_t keep_other;
+			size_t file = st->recs[k].file_rank, keep_other;
 
-			for (e = k; e < j && st->recs[e].f.file == file; e++)
+			for (e = k; e < j && st->recs[e].file_rank == file; e++)
 				;
 			/* The non-replaceable records of this file. */
 			keep_other = SIZE_MAX;
@@ -376,7 +513,7 @@ static void dedup(struct pp_store *st)
 }
 
 /* Sort and deduplicate the records into prog->funcs; cannot fail once the
- * array is allocated, so a failure leaves the records untouched. */
+ * arrays are allocated, so a failure leaves the records untouched. */
 static int publish(struct pp_program *prog)
 {
 	struct pp_store *st = pp_store(prog);
@@ -387,6 +524,8 @@ static int publish(struct pp_program *prog)
 	if (!funcs)
 		return -ENOMEM;
 	prog->funcs = funcs;
+	if (rank_strings(st))
+		return -ENOMEM;
 	if (st->nrecs)
 		qsort(st->recs, st->nrecs, sizeof(*st->recs), cmp_rec);
 	dedup(st);

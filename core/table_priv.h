@@ -14,6 +14,7 @@
 struct pp_rec {
 	struct pp_prog_fn f;
 	uint64_t seq;
+	size_t name_rank, file_rank; /* of f.name and f.file among the records' */
 };
 
 struct pp_store {
@@ -27,6 +28,10 @@ struct pp_store {
 	/* call records decoded so far, never more than the blobs hold (the
 	 * tests count the work with it) */
 	uint64_t calls_read;
+	/* bytes of strings interned so far (hashed, compared, copied): each
+	 * string of a blob once, never more than its string table holds (the
+	 * tests count the work with it) */
+	uint64_t str_bytes;
 	char err[512];
 };
 

@@ -6,7 +6,10 @@ same inputs, larger), written at build time so that they follow the format.
 
     hostile_seeds.py table DIR   DIR/hostile-claims: a section whose
                                  functions each claim all its calls, the
-                                 last one bad (fuzz_table)
+                                 last one bad; DIR/hostile-strings: records
+                                 that all name one long string;
+                                 DIR/hostile-suffixes: functions named by
+                                 suffixes of one long string (fuzz_table)
     hostile_seeds.py elf DIR     ELF files with a pinpoint_table section:
                                  plain, zlib-compressed, and compressed with
                                  a ch_size far beyond its size (fuzz_elf)
@@ -45,6 +48,40 @@ def hostile_claims(nfuncs, ncalls):
     return data + bytes(size - len(data))
 
 
+def blob(funcs, calls, strtab, module):
+    """A blob of the records @funcs and @calls, packed, and @strtab."""
+    call = CALLS[VERSION]
+    funcs_off = HEADER.size
+    calls_off = funcs_off + FUNC.size * len(funcs)
+    strtab_off = calls_off + call.size * len(calls)
+    size = strtab_off + len(strtab)
+    size += -size % ALIGN
+    head = HEADER.pack(MAGIC, VERSION, size, len(funcs), len(calls), funcs_off, calls_off,
+                       strtab_off, len(strtab), module, 0)
+    data = head + b"".join(funcs) + b"".join(calls) + strtab
+    return data + bytes(size - len(data))
+
+
+def hostile_strings(nfuncs, length):
+    """nfuncs functions, each named by the same string of @length bytes,
+    with one call to it from the same file, passing it: each string was
+    scanned and interned once per record naming it."""
+    strtab = b"\0" + b"x" * length + b"\0hostile.c\0"
+    name, file = 1, length + 2
+    funcs = [FUNC.pack(name, file, i + 1, i, 1, 0, EMITTED) for i in range(nfuncs)]
+    calls = [CALLS[VERSION].pack(name, file, i + 1, 0, DIRECT, TIMED, 0, name)
+             for i in range(nfuncs)]
+    return blob(funcs, calls, strtab, file)
+
+
+def hostile_suffixes(nfuncs, length):
+    """nfuncs functions named by suffixes of one string of @length bytes
+    (refused: a string is named by its start): each suffix was copied."""
+    strtab = b"\0" + b"x" * length + b"\0"
+    funcs = [FUNC.pack(2 + i % (length - 1), 0, i + 1, 0, 0, 0, EMITTED) for i in range(nfuncs)]
+    return blob(funcs, [], strtab, 1)
+
+
 def elf(table, flags=0):
     """A little-endian ELF64 relocatable object whose one section besides
     its names is pinpoint_table, holding @table."""
@@ -75,9 +112,15 @@ def main(argv):
     out = argv[2]
     os.makedirs(out, exist_ok=True)
     if argv[1] == "table":
-        # 56 kB, under the fuzzer's -max_len; a million call records
-        # decoded when each function read all the calls.
-        seeds = {"hostile-claims": hostile_claims(1000, 1000)}
+        # Under the fuzzer's -max_len (64 kB): 56 kB, a million call
+        # records decoded when each function read all the calls; 54 kB,
+        # 36 MB of strings scanned when each reference was; 44 kB, 20 MB
+        # of suffixes copied.
+        seeds = {
+            "hostile-claims": hostile_claims(1000, 1000),
+            "hostile-strings": hostile_strings(600, 20000),
+            "hostile-suffixes": hostile_suffixes(1000, 20000),
+        }
     else:
         table = module_blob("main") + bytes(ALIGN) + module_blob("util")
         zsize = len(compressed(table))

@@ -113,6 +113,8 @@ def _cstr(blob, strtab_off, strtab_size, off):
     if off >= strtab_size:
         raise Bad("string offset %d out of the string table" % off)
     start = strtab_off + off
+    if off and blob[start - 1] != 0:
+        raise Bad("string offset %d inside another string" % off)
     end = blob.find(b"\0", start, strtab_off + strtab_size)
     if end < 0:
         raise Bad("unterminated string at %d" % off)
@@ -134,6 +136,8 @@ def decode_blob(blob):
         raise Bad("blob sections out of bounds")
     if blob[strtab_off] != 0:
         raise Bad("string table does not start with the empty string")
+    if blob[strtab_off + strtab_size - 1] != 0:
+        raise Bad("string table is not terminated")
     if any(blob[strtab_off + strtab_size:size]):
         raise Bad("non-zero padding")
 

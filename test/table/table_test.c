@@ -69,6 +69,8 @@ static void put32(unsigned char *p, uint32_t v)
 }
 
 #define HDR(f) offsetof(struct pp_table_header, f)
+#define FN(f) offsetof(struct pp_table_func, f)
+#define CL(f) offsetof(struct pp_table_call, f)
 
 /* exe.bin: blob "main" (9 calls, 4 functions), 8 zero bytes, blob "util". */
 static void test_parse(void)
@@ -352,6 +354,8 @@ static void test_corrupt(void)
 	uint32_t strtab = get32(d + HDR(strtab_off)), strsize = get32(d + HDR(strtab_size));
 	size_t f0 = funcs, c0 = calls; /* first function and call records */
 	struct pp_program p;
+	char msg[160];
+	size_t i;
 
 	CHECK_INT(nfuncs, 4);
 	expect_bad(d, len, 7, 'X', 1, -ENOEXEC, "no blob magic \"PINPOINT\" at offset 0");
@@ -374,6 +378,11 @@ static void test_corrupt(void)
 	expect_bad(d, len, strtab, 'x', 1, -ENOEXEC, "empty string");
 	expect_bad(d, len, HDR(module), strsize, 4, -ENOEXEC, "module string");
 	expect_bad(d, len, strtab + strsize - 1, 'x', 1, -ENOEXEC, "not terminated");
+	/* A string starts the table or follows a NUL: none is read from the
+	 * middle of another. */
+	expect_bad(d, len, HDR(module), get32(d + HDR(module)) + 1, 4, -ENOEXEC, "module string");
+	expect_bad(d, len, HDR(producer), get32(d + HDR(producer)) + 2, 4, -ENOEXEC,
+		   "is inside another string");
 	/* A bad record of one function skips that function alone. */
 	expect_skip(d, len, f0 + offsetof(struct pp_table_func, name), strsize + 100, 4, NULL,
 		    "function record 0 skipped: function name string");
@@ -405,6 +414,26 @@ static void test_corrupt(void)
 		    "call 0: a direct call has no callee");
 	expect_skip(d, len, c0 + offsetof(struct pp_table_call, file), strsize, 4, "main",
 		    "call 0: call file string");
+	/* A string named from inside another (a suffix of it: main's callback
+	 * from inside its callee's) skips its function. */
+	for (i = 0; i < 4; i++) {
+		static const struct {
+			size_t at, from; /* the field, the field whose string it names */
+			uint32_t skew;
+			const char *what;
+		} in[] = {
+		    {FN(name), FN(name), 1, "function name"},
+		    {FN(file), FN(file), 3, "function file"},
+		    {CL(callee), CL(callee), 1, "call 0: callee"},
+		    {CL(callback), CL(callee), 2, "call 0: callback"},
+		};
+		size_t rec = i < 2 ? f0 : c0;
+		uint32_t off = get32(d + rec + in[i].from) + in[i].skew;
+
+		snprintf(msg, sizeof(msg), "skipped: %s string %u is inside another string",
+			 in[i].what, off);
+		expect_skip(d, len, rec + in[i].at, off, 4, "main", msg);
+	}
 	/* Garbage in the padding between the blobs. */
 	expect_bad(d, len, size + 3, 1, 1, -ENOEXEC, "no blob magic");
 	/* The second blob's version. */
@@ -510,26 +539,20 @@ static void test_mutate(void)
 	free(d);
 }
 
-#define FN(f) offsetof(struct pp_table_func, f)
-#define CL(f) offsetof(struct pp_table_call, f)
-
 /*
- * A blob of @nfuncs functions "f" that each claim all its @ncalls calls,
- * the last of which is bad (an unknown kind): the first function is
- * skipped for it, and each of the others, were its calls read as the
- * first's, would decode them all again before failing on the last.
- * malloc'ed, its size in *@len.
+ * A blob of @nfuncs function and @ncalls call records, all zero, and the
+ * string table @strtab of @strsize bytes, its module string at @module:
+ * the tests fill the records in (func_rec(), call_rec()).  malloc'ed, its
+ * size in *@len.
  */
-static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len)
+static unsigned char *blob_alloc(uint32_t nfuncs, uint32_t ncalls, const char *strtab,
+				 size_t strsize, uint32_t module, size_t *len)
 {
-	static const char strtab[] = "\0f\0hostile.c"; /* "", "f" at 1, "hostile.c" at 3 */
 	size_t funcs = sizeof(struct pp_table_header);
 	size_t calls = funcs + (size_t)nfuncs * sizeof(struct pp_table_func);
 	size_t strs = calls + (size_t)ncalls * sizeof(struct pp_table_call);
-	size_t size =
-	    (strs + sizeof(strtab) + PP_TABLE_ALIGN - 1) / PP_TABLE_ALIGN * PP_TABLE_ALIGN;
+	size_t size = (strs + strsize + PP_TABLE_ALIGN - 1) / PP_TABLE_ALIGN * PP_TABLE_ALIGN;
 	unsigned char *d = calloc(1, size);
-	uint32_t i;
 
 	if (!d)
 		abort();
@@ -541,10 +564,38 @@ static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len
 	put32(d + HDR(funcs_off), (uint32_t)funcs);
 	put32(d + HDR(calls_off), (uint32_t)calls);
 	put32(d + HDR(strtab_off), (uint32_t)strs);
-	put32(d + HDR(strtab_size), sizeof(strtab));
-	put32(d + HDR(module), 3);
+	put32(d + HDR(strtab_size), (uint32_t)strsize);
+	put32(d + HDR(module), module);
+	memcpy(d + strs, strtab, strsize);
+	*len = size;
+	return d;
+}
+
+static unsigned char *func_rec(unsigned char *d, uint32_t i)
+{
+	return d + get32(d + HDR(funcs_off)) + (size_t)i * sizeof(struct pp_table_func);
+}
+
+static unsigned char *call_rec(unsigned char *d, uint32_t i)
+{
+	return d + get32(d + HDR(calls_off)) + (size_t)i * sizeof(struct pp_table_call);
+}
+
+/*
+ * A blob of @nfuncs functions "f" that each claim all its @ncalls calls,
+ * the last of which is bad (an unknown kind): the first function is
+ * skipped for it, and each of the others, were its calls read as the
+ * first's, would decode them all again before failing on the last.
+ * malloc'ed, its size in *@len.
+ */
+static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len)
+{
+	static const char strtab[] = "\0f\0hostile.c"; /* "", "f" at 1, "hostile.c" at 3 */
+	unsigned char *d = blob_alloc(nfuncs, ncalls, strtab, sizeof(strtab), 3, len);
+	uint32_t i;
+
 	for (i = 0; i < nfuncs; i++) {
-		unsigned char *f = d + funcs + (size_t)i * sizeof(struct pp_table_func);
+		unsigned char *f = func_rec(d, i);
 
 		put32(f + FN(name), 1);
 		put32(f + FN(file), 3);
@@ -554,7 +605,7 @@ static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len
 		f[FN(flags)] = PP_FUNC_EMITTED;
 	}
 	for (i = 0; i < ncalls; i++) {
-		unsigned char *c = d + calls + (size_t)i * sizeof(struct pp_table_call);
+		unsigned char *c = call_rec(d, i);
 
 		put32(c + CL(callee), 1);
 		put32(c + CL(file), 3);
@@ -562,8 +613,6 @@ static unsigned char *hostile_blob(uint32_t nfuncs, uint32_t ncalls, size_t *len
 		c[CL(kind)] = i + 1 < ncalls ? PP_CALL_DIRECT : 9;
 		c[CL(fate)] = PP_FATE_TIMED;
 	}
-	memcpy(d + strs, strtab, sizeof(strtab));
-	*len = size;
 	return d;
 }
 
@@ -616,6 +665,176 @@ static void test_hostile(void)
 	 * read one after the other, about 45 minutes, more than ctest's default
 	 * time limit (1500 s); read once, a fraction of a second. */
 	CHECK(read_hostile(524288, 393216) <= 393216);
+}
+
+/*
+ * A blob whose records all name three strings of @n + 1 bytes: "x...xa" (A)
+ * and "x...xb" (B), the names of its @nfuncs functions in turn, and
+ * "y...y" (C), their file and the module.  Function i has call i: to A, in
+ * C, passing B.  Every fourth function has unknown flags (skipped, B named
+ * in its warning).  malloc'ed, its size in *@len.
+ */
+static unsigned char *long_blob(size_t n, uint32_t nfuncs, size_t *len)
+{
+	size_t strsize = 3 * (n + 2) + 1;
+	char *strtab = calloc(1, strsize);
+	uint32_t a = 1, b = (uint32_t)n + 3, c = 2 * (uint32_t)n + 5, i;
+	unsigned char *d;
+
+	if (!strtab)
+		abort();
+	memset(strtab + a, 'x', n);
+	strtab[a + n] = 'a';
+	memset(strtab + b, 'x', n);
+	strtab[b + n] = 'b';
+	memset(strtab + c, 'y', n + 1);
+	d = blob_alloc(nfuncs, nfuncs, strtab, strsize, c, len);
+	for (i = 0; i < nfuncs; i++) {
+		unsigned char *f = func_rec(d, i), *k = call_rec(d, i);
+
+		put32(f + FN(name), i % 2 ? b : a);
+		put32(f + FN(file), c);
+		put32(f + FN(line), i + 1);
+		put32(f + FN(first_call), i);
+		put32(f + FN(ncalls), 1);
+		f[FN(linkage)] = PP_LINK_EXTERNAL;
+		f[FN(flags)] = i % 4 == 3 ? 2 : PP_FUNC_EMITTED;
+		put32(k + CL(callee), a);
+		put32(k + CL(file), c);
+		put32(k + CL(line), i + 1);
+		put32(k + CL(callback), b);
+		k[CL(kind)] = PP_CALL_DIRECT;
+		k[CL(fate)] = PP_FATE_TIMED;
+	}
+	free(strtab);
+	return d;
+}
+
+/* Read long_blob(@n, @nfuncs); returns the string bytes interned. */
+static uint64_t read_long(size_t n, uint32_t nfuncs)
+{
+	size_t len, nw;
+	unsigned char *d = long_blob(n, nfuncs, &len);
+	const struct pp_prog_fn *f;
+	const char *const *w;
+	struct pp_program p;
+	uint64_t work;
+
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "long"), 0);
+	/* A and B in C, each the first of its (name, file) */
+	CHECK_INT(p.nfuncs, 2);
+	if (p.nfuncs == 2) {
+		f = &p.funcs[0];
+		CHECK(strlen(f->name) == n + 1 && f->name[n] == 'a' && f->line == 1);
+		CHECK(strlen(p.funcs[1].name) == n + 1 && p.funcs[1].name[n] == 'b');
+		CHECK_INT(p.funcs[1].line, 2);
+		CHECK(strlen(f->file) == n + 1 && f->file == p.funcs[1].file);
+		CHECK(f->module == f->file);
+		/* one copy of each string */
+		CHECK(f->ncalls == 1 && f->calls[0].callee == f->name);
+		CHECK(f->ncalls == 1 && f->calls[0].file == f->file);
+		CHECK(f->ncalls == 1 && f->calls[0].callback == p.funcs[1].name);
+	}
+	w = pp_program_warnings(&p, &nw);
+	CHECK_INT(nw, nfuncs / 4);
+	if (nw) {
+		/* B's first 200 bytes, and why */
+		CHECK_HAS(w[0], "long: pinpoint table at offset 0: function xxxxxxxxxx");
+		CHECK_HAS(w[0], "xxx... skipped: unknown flags 0x2");
+		CHECK(strlen(w[0]) < 400);
+	}
+	work = pp_store(&p)->str_bytes;
+	pp_program_free(&p);
+	free(d);
+	return work;
+}
+
+/*
+ * Records that all name one long string: each string is read once per
+ * blob, not once per record, so reading costs work in proportion to the
+ * section's size, not records x length.  Counted (struct pp_store's
+ * str_bytes: at most the string table), not timed.
+ */
+static void test_strings(void)
+{
+	/* 2000 records, strings of 100 kB: 5000 references of 100 kB each
+	 * when each was read on its own */
+	CHECK(read_long(100000, 1000) <= 3 * 100002 + 1);
+	/* A 24 MB section: 200000 functions and calls in strings of 4 MB,
+	 * 4e12 bytes scanned and compared when each reference was (hours);
+	 * each string once, a fraction of a second. */
+	CHECK(read_long(4 << 20, 200000) <= 3 * ((4 << 20) + 2) + 1);
+}
+
+/*
+ * A blob whose @n functions are named inside one string of @n + 1 bytes,
+ * each by one of its suffixes: all skipped, and no suffix is copied (n x n
+ * bytes were).
+ */
+static void test_string_inside(void)
+{
+	const uint32_t n = 20000;
+	size_t len, strsize = n + 3, nw, i;
+	char *strtab = calloc(1, strsize);
+	unsigned char *d;
+	const char *const *w;
+	struct pp_program p;
+	char msg[120];
+
+	if (!strtab)
+		abort();
+	memset(strtab + 1, 'x', n + 1);
+	d = blob_alloc(n, 0, strtab, strsize, 1, &len);
+	for (i = 0; i < n; i++) {
+		put32(func_rec(d, i) + FN(name), 2 + i);
+		func_rec(d, i)[FN(flags)] = PP_FUNC_EMITTED;
+	}
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "inside"), 0);
+	CHECK_INT(p.nfuncs, 0);
+	w = pp_program_warnings(&p, &nw);
+	CHECK_INT(nw, n);
+	for (i = 0; i < nw; i += n / 4) {
+		snprintf(msg, sizeof(msg),
+			 "function record %zu skipped: function name string %zu is inside "
+			 "another string",
+			 i, 2 + i);
+		CHECK_HAS(w[i], msg);
+	}
+	/* the module's string, once */
+	CHECK(pp_store(&p)->str_bytes <= strsize);
+	pp_program_free(&p);
+	free(d);
+	free(strtab);
+}
+
+/* A string table must end with a NUL, even when no record names its end. */
+static void test_strtab_end(void)
+{
+	static const char strtab[] = "\0f\0hostile.c\0junk"; /* no NUL counted after junk */
+	struct pp_program p;
+	unsigned char *d;
+	size_t len;
+
+	d = blob_alloc(1, 0, strtab, sizeof(strtab) - 1, 3, &len);
+	put32(func_rec(d, 0) + FN(name), 1);
+	put32(func_rec(d, 0) + FN(file), 3);
+	func_rec(d, 0)[FN(flags)] = PP_FUNC_EMITTED;
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "end"), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p),
+		  "end: corrupt pinpoint table at offset 0: string table (17 bytes at 72) is "
+		  "not terminated");
+	CHECK_INT(p.nfuncs, 0);
+	/* With its NUL, it reads. */
+	pp_program_free(&p);
+	put32(d + HDR(strtab_size), sizeof(strtab));
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_section(&p, d, len, "end"), 0);
+	CHECK(p.nfuncs == 1 && !strcmp(p.funcs[0].name, "f"));
+	pp_program_free(&p);
+	free(d);
 }
 
 static void test_files(void)
@@ -1174,6 +1393,9 @@ static const struct test tests[] = {
     {"demangle", test_demangle},
     {"elf", test_elf},
     {"hostile", test_hostile},
+    {"strings", test_strings},
+    {"string_inside", test_string_inside},
+    {"strtab_end", test_strtab_end},
     {"compressed", test_compressed},
 };
 
