@@ -402,8 +402,7 @@ static int private_mode(int dirfd, const char *name)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		err = -EPERM;
-	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
-		 fchmod(fd, st.st_mode & 07755 & ~(mode_t)(S_IWGRP | S_IWOTH)))
+	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && fchmod(fd, st.st_mode & 07755))
 		err = -errno;
 	close(fd);
 	return err;
@@ -592,8 +591,8 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		struct stat fs;
 
 		snprintf(j->file, sizeof(j->file), "%.200s.%lu", m->key, l->seed[k]);
-		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW) && S_ISREG(fs.st_mode) &&
-		    sum_ok(l->dirfd, j->file, &fs)) {
+		/* (sum_ok() opens it as a regular file of the user's, not a link) */
+		if (sum_ok(l->dirfd, j->file, &fs)) {
 			keep_file(m, k, &fs);
 			continue;
 		}
