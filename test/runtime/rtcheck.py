@@ -389,7 +389,8 @@ def sampling_removed(ctx):
     otherwise; chain2()'s are not armed.  The call's time over its twin's,
     in the same process (medians of 9 runs), is compared with the same
     ratio without whole=chain, in the same mode: within SAMPLING_TOL with
-    the probes out, sampled or not; raw (probes=keep) above net.
+    the probes out when timed every time, within SAMPLING_BIAS_TOL sampled
+    (below); raw (probes=keep) above net.
 
     Apart from the probes, the sampled estimate itself is compared with
     timing every execution (the references' quotient): within
@@ -429,7 +430,12 @@ def sampling_removed(ctx):
                   % (inner, mode, got[inner + mode]))
     for mode in ('', ';timing=all'):
         net = got[';whole=chain' + mode] / got[mode]
-        check(abs(net - 1) <= SAMPLING_TOL,
+        # sampled, each side carries the estimator's own bias, which moves
+        # with what the call does between its clock reads (with its callee's
+        # probes in or not: 0.953 without, 1.004 with, net, on one 2-core
+        # CI host): within the bias tolerance there, SAMPLING_TOL timed
+        tol = SAMPLING_TOL if 'timing=all' in mode else SAMPLING_BIAS_TOL
+        check(abs(net - 1) <= tol,
               'sampling%s: a call with its callee\'s probes is %.4f times itself without, '
               'net of the probes' % (mode, net))
     # what the probes cost raw depends on the processor (scenario_removal):
