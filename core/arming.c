@@ -38,6 +38,31 @@ char *pp_arming_escape(const char *s)
 	return out;
 }
 
+char *pp_arming_unescape(const char *s, size_t len)
+{
+	char *out = malloc(len + 1), *p = out;
+
+	for (size_t i = 0; out && i < len; i++) {
+		int hi, lo;
+
+		if (s[i] != PP_SPEC_ESCAPE) {
+			*p++ = s[i];
+			continue;
+		}
+		hi = i + 2 < len ? pp_spec_hex(s[i + 1]) : -1;
+		lo = hi >= 0 ? pp_spec_hex(s[i + 2]) : -1;
+		if (lo < 0) {
+			free(out);
+			return NULL;
+		}
+		*p++ = (char)(hi * 16 + lo);
+		i += 2;
+	}
+	if (out)
+		*p = '\0';
+	return out;
+}
+
 static char *target(const char *file, size_t flen, const char *name, size_t nlen)
 {
 	char *out = malloc(3 * (flen + nlen) + 2), *p;

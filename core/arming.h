@@ -12,6 +12,10 @@
 /* @s percent-encoded, in a new string (NULL: out of memory). */
 char *pp_arming_escape(const char *s);
 
+/* The @len bytes at @s decoded, in a new string; NULL: out of memory, or a '%' not
+ * followed by two hexadecimal digits. */
+char *pp_arming_unescape(const char *s, size_t len);
+
 /* "NAME", or "FILE:NAME" when @file is neither NULL nor "", each part encoded. */
 char *pp_arming_target(const char *file, const char *name);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "core/table_priv.h"
 #include "pinpoint/protocol.h"
 
@@ -36,7 +37,7 @@ uint32_t pp_prog_call_chain(const struct pp_prog_fn *fn, uint32_t k, uint32_t *o
 	return n;
 }
 
-char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k)
+char *pp_prog_call_label_named(const struct pp_prog_fn *fn, uint32_t k, struct pp_names *nm)
 {
 	uint32_t n = k < fn->ncalls ? pp_prog_call_chain(fn, k, NULL, 0) : 0, *chain;
 	size_t len = 1, used = 0;
@@ -49,18 +50,24 @@ char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k)
 		return NULL;
 	pp_prog_call_chain(fn, k, chain, n);
 	for (uint32_t i = 0; i < n; i++)
-		len += strlen(pp_demangle(pp_prog_call_name(&fn->calls[chain[i]]))) + 16;
-	len += strlen(pp_demangle(pp_prog_call_name(&fn->calls[k])));
+		len += strlen(pp_names_get(nm, pp_prog_call_name(&fn->calls[chain[i]]))) + 16;
+	len += strlen(pp_names_get(nm, pp_prog_call_name(&fn->calls[k])));
 	s = malloc(len);
 	if (s) {
 		for (uint32_t i = 0; i < n; i++)
-			used +=
-			    (size_t)snprintf(s + used, len - used, "(inlined %s) → ",
-					     pp_demangle(pp_prog_call_name(&fn->calls[chain[i]])));
-		snprintf(s + used, len - used, "%s", pp_demangle(pp_prog_call_name(&fn->calls[k])));
+			used += (size_t)snprintf(
+			    s + used, len - used, "(inlined %s) → ",
+			    pp_names_get(nm, pp_prog_call_name(&fn->calls[chain[i]])));
+		snprintf(s + used, len - used, "%s",
+			 pp_names_get(nm, pp_prog_call_name(&fn->calls[k])));
 	}
 	free(chain);
 	return s;
+}
+
+char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k)
+{
+	return pp_prog_call_label_named(fn, k, NULL);
 }
 
 /* First function named @name (or where it would be) in the sorted array. */

@@ -175,6 +175,9 @@ const char *pp_prog_call_name(const struct pp_prog_call *call);
  * outermost first).  malloc'ed; NULL without memory.
  */
 char *pp_prog_call_label(const struct pp_prog_fn *fn, uint32_t k);
+/* The same, each function named as @nm names it (names.h; NULL: demangled). */
+struct pp_names;
+char *pp_prog_call_label_named(const struct pp_prog_fn *fn, uint32_t k, struct pp_names *nm);
 
 /*
  * The calls that call @k of @fn came through, the outermost first, into

@@ -9,8 +9,11 @@
 #include <stdio.h>
 
 extern int pp_verbose; /* 0 normal, 1 --verbose, -1 --quiet */
+/* What an error line is about, before its message ("" but while --replay reads its options). */
+extern const char *pp_log_where;
 
-#define pr_err(fmt, ...) fprintf(stderr, "pinpoint: error: " fmt "\n", ##__VA_ARGS__)
+#define pr_err(fmt, ...)                                                                           \
+	fprintf(stderr, "pinpoint: error: %s" fmt "\n", pp_log_where, ##__VA_ARGS__)
 #define pr_warn(fmt, ...) fprintf(stderr, "pinpoint: warning: " fmt "\n", ##__VA_ARGS__)
 #define pr_info(fmt, ...)                                                                          \
 	do {                                                                                       \

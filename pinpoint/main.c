@@ -36,6 +36,8 @@
 #include "pinpoint/layouts/layouts.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/noise.h"
+#include "pinpoint/model/model.h"
+#include "pinpoint/replay/replay.h"
 #include "pinpoint/session/options.h"
 #include "pinpoint/session/outcome.h"
 #include "pinpoint/search/plan.h"
@@ -265,6 +267,9 @@ static void session_init(struct pp_session *s, struct pp_options *opt)
 	s->on_decided = pp_report_comparison;
 	pp_program_init(&s->rev[PP_PREV].prog);
 	pp_program_init(&s->rev[PP_CUR].prog);
+	/* not open: pp_layouts_close() closes nothing */
+	for (int r = 0; r < 2; r++)
+		s->rev[r].lay.dirfd = s->rev[r].lay.lock = -1;
 }
 
 /* --previous and --current: two directories, made absolute in the session. */
@@ -465,15 +470,25 @@ static void both_or_neither(struct pp_session *s)
 /* Each revision's --layouts, from the modules its discovery runs named. */
 static int make_layouts(struct pp_session *s)
 {
-	double t0 = pp_now();
-	int err = s->opt->layouts > 1 ? pp_session_rng(s) : 0;
+	double t0 = pp_session_now(s);
+	gsl_rng *lrng = s->opt->layouts > 1 ? pp_session_layout_rng(s) : NULL;
+	int err = s->opt->layouts > 1 && !lrng ? -ENOMEM : 0;
 
 	for (int r = 0; r < 2 && !err; r++) {
 		struct pp_revision *rev = &s->rev[r];
+		int n;
 
-		err =
-		    pp_layouts_make(&rev->lay, rev->label, rev->dir, rev->prog.objects,
-				    rev->prog.nobjects, (unsigned)s->opt->layouts, s->rng, s->stop);
+		if (!s->backend) {
+			err = pp_layouts_make(&rev->lay, rev->label, rev->dir, rev->prog.objects,
+					      rev->prog.nobjects, (unsigned)s->opt->layouts, lrng,
+					      s->stop);
+			continue;
+		}
+		n = s->opt->layouts > 1 ? s->backend->layouts(s, r, (unsigned)s->opt->layouts) : 0;
+		if (n < 0)
+			err = n;
+		else
+			rev->lay.n = (unsigned)n;
 	}
 	if (!err)
 		both_or_neither(s);
@@ -491,28 +506,65 @@ static int make_layouts(struct pp_session *s)
 
 		if (np == nc)
 			pr_info("%u code layouts of each revision, made in %.1f s", np,
-				pp_now() - t0);
+				pp_session_now(s) - t0);
 		else
 			pr_info("%u code layouts of the previous revision and %u of the current "
 				"one, made in %.1f s",
-				np, nc, pp_now() - t0);
+				np, nc, pp_session_now(s) - t0);
 	}
 	/* Making the layouts is not measuring: --max-time's plan starts after it. */
 	if (s->measuring > 0)
-		s->measuring += pp_now() - t0;
+		s->measuring += pp_session_now(s) - t0;
 	return err;
+}
+
+/* --model: both revisions are the model's, measured by it; nothing is built or run. */
+static int open_model(struct pp_session *s, struct pp_model *m)
+{
+	static char *command[2];
+	int err = pp_model_load(m, s->opt->model);
+
+	if (!err)
+		err = pp_model_attach(s, m);
+	if (err == -ENOMEM)
+		pr_err("out of memory reading the model %s", s->opt->model);
+	if (err)
+		return PP_EXIT_USAGE;
+	command[0] = (char *)s->opt->model;
+	s->opt->command = command;
+	for (int r = 0; r < 2; r++) {
+		s->rev[r].dir = strdup(m->path);
+		if (!s->rev[r].dir) {
+			pr_err("out of memory");
+			return PP_EXIT_USAGE;
+		}
+	}
+	return GO_ON;
+}
+
+/* --replay: the recorded session's options, revisions and runs; nothing is built or run. */
+static int open_replay(struct pp_session *s, struct pp_replay *rp)
+{
+	int err = pp_replay_load(rp, s->opt);
+
+	if (!err)
+		err = pp_replay_attach(s, rp);
+	if (err == -ENOMEM)
+		pr_err("out of memory reading the report %s", s->opt->replay);
+	return err ? PP_EXIT_USAGE : GO_ON;
 }
 
 /* The pipeline: discover -> layouts -> plan (measure, decide); 0 or the exit status of a failure.
  */
 static int run_pipeline(struct pp_session *s)
 {
+	bool processes = !s->backend;
 	int err, code;
 
 	s->started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", s->opt->entry, s->rev[PP_PREV].dir,
 	       s->rev[PP_CUR].dir);
-	err = open_layouts(s);
+	err = processes ? open_layouts(s) : 0;
 	if (!err)
 		err = pp_discover(s);
 	if (!err)
@@ -521,10 +573,13 @@ static int run_pipeline(struct pp_session *s)
 		err = make_layouts(s);
 	if (!err) {
 		/* Once the session is known to be sound: warn of what will make its runs vary. */
-		pp_noise_check(s->opt, "/proc", "/sys");
+		if (processes)
+			pp_noise_check(s->opt, "/proc", "/sys");
 		err = pp_plan(s);
 	}
-	s->finished = pp_now();
+	if (s->backend && s->backend->finish)
+		s->backend->finish(s);
+	s->finished = pp_session_now(s);
 	code = outcome_of(err);
 	if (code == PP_EXIT_INTERRUPTED)
 		s->interrupted = true;
@@ -537,7 +592,7 @@ static int run_pipeline(struct pp_session *s)
  * The verdict on stdout, --json and --html, then the history line with the
  * exit status they leave (a report that cannot be written makes it 3).
  */
-static int report(const struct pp_session *s, int failed)
+static int report(const struct pp_session *s, int failed, const struct pp_replay *replayed)
 {
 	const struct pp_options *opt = s->opt;
 	struct pp_outcome o;
@@ -549,6 +604,8 @@ static int report(const struct pp_session *s, int failed)
 		pr_err("out of memory making the report");
 		return PP_EXIT_MEASUREMENT;
 	}
+	if (replayed)
+		pp_replay_platform(replayed, &o.platform);
 	pp_report_verdict(&o, stdout);
 	o.status = write_report(&o, opt->json, pp_json_write, o.status);
 	o.status = write_report(&o, opt->html, pp_html_write, o.status);
@@ -563,11 +620,15 @@ int main(int argc, char **argv)
 {
 	struct pp_session s;
 	struct pp_options opt;
+	struct pp_model model;
+	struct pp_replay replay;
 	char workdir[PATH_MAX], *saved = NULL, **loaded = NULL;
 	enum pp_bisect_stage stage = PP_BISECT_OPTIONS;
 	int err, code;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(&model, 0, sizeof(model));
+	memset(&replay, 0, sizeof(replay));
 	err = pp_options_parse(&opt, argc, argv);
 	if (err) {
 		pp_options_free(&opt);
@@ -584,23 +645,28 @@ int main(int argc, char **argv)
 		pr_dbg("not a subreaper (%s): daemons of the benchmark may outlive it",
 		       strerror(errno));
 	session_init(&s, &opt);
-	code = open_revisions(&s);
-	if (code == GO_ON)
+	code = opt.replay  ? open_replay(&s, &replay)
+	       : opt.model ? open_model(&s, &model)
+			   : open_revisions(&s);
+	if (code == GO_ON && !opt.model && !opt.replay)
 		code = find_command(&s, &loaded, &saved);
 	if (code == GO_ON)
 		code = bisect_threshold(&opt, &stage);
-	if (code == GO_ON)
+	if (code == GO_ON && !opt.replay)
 		code = open_workdir(&s, workdir, sizeof(workdir));
-	s.started = pp_now();
-	if (code == GO_ON)
+	s.started = pp_session_now(&s);
+	if (code == GO_ON && !opt.model && !opt.replay)
 		code = build_revisions(&s, &stage);
 	if (code == GO_ON)
-		code = report(&s, run_pipeline(&s));
+		code = report(&s, run_pipeline(&s), opt.replay ? &replay : NULL);
 	/* The build directories' binaries as they were built. */
 	pp_layouts_close(&s.rev[PP_PREV].lay);
 	pp_layouts_close(&s.rev[PP_CUR].lay);
-	remove_workdir(s.workdir);
+	if (!opt.replay)
+		remove_workdir(s.workdir);
 	pp_session_free(&s);
+	pp_model_free(&model);
+	pp_replay_free(&replay);
 	free(loaded);
 	free(saved);
 	pp_options_free(&opt);

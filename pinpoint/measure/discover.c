@@ -28,6 +28,7 @@
 #include "core/results.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "pinpoint/measure/backend.h"
 #include "pinpoint/measure/discover.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/measure.h"
@@ -252,25 +253,13 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 	return 0;
 }
 
-/* Read the tables of the binaries run @res names into @rev's program model. */
-static int read_tables(struct pp_session *s, struct pp_revision *rev, const struct pp_results *res)
+/* The tables of revision @r, whose first run wrote @res, from the session's backend. */
+static int read_tables(struct pp_session *s, enum pp_rev_id r, const struct pp_results *res)
 {
-	size_t nwarned = 0;
+	struct pp_revision *rev = &s->rev[r];
 
-	for (size_t i = 0; i < res->nmodules; i++) {
-		int e = pp_program_add_file(&rev->prog, res->modules[i]);
-
-		nwarned = pp_program_print_warnings(&rev->prog, nwarned, "pinpoint", stderr);
-		if (e && e != -ENOENT) {
-			const char *why = pp_program_error(&rev->prog);
-
-			if (why && *why)
-				pr_err("%s", why);
-			else
-				pr_err("%s: %s", res->modules[i], pp_table_strerror(e));
-			return -EINVAL;
-		}
-	}
+	if (pp_backend_of(s)->tables(s, r, res))
+		return -EINVAL;
 	if (!rev->prog.nfuncs) {
 		pr_err("the %s revision's '%s' (in %s) carries no pinpoint table: build it with "
 		       "pinpoint-cc, or clang -g -fpass-plugin=$(pinpoint --print-plugin-path) and "
@@ -302,6 +291,23 @@ static int entry_never_ran(struct pp_session *s, struct pp_revision *rev)
 	return -EIO;
 }
 
+int pp_discover_tables(struct pp_session *s, enum pp_rev_id r, const struct pp_results *res)
+{
+	struct pp_revision *rev = &s->rev[r];
+	const struct pp_prog_fn *m[16];
+	size_t nm;
+	int err = read_tables(s, r, res);
+
+	if (err)
+		return err;
+	nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
+	if (nm != 1)
+		return entry_problem(s, rev, nm < 16 ? nm : 16, m);
+	rev->entry = m[0];
+	rev->entry_spec = pp_arming_fn(&rev->prog, m[0]);
+	return rev->entry_spec ? 0 : -ENOMEM;
+}
+
 /*
  * The first run of revision @r: its tables, its entry and how the entry is
  * armed.  On 0, @d holds the run.
@@ -310,30 +316,17 @@ static int discover_revision(struct pp_session *s, enum pp_rev_id r, const char 
 			     struct pp_disc *d, double *slowest)
 {
 	struct pp_revision *rev = &s->rev[r];
-	const struct pp_prog_fn *m[16];
 	struct pp_results res;
 	double wall = 0;
-	size_t nm;
 	int err;
 
 	memset(&res, 0, sizeof(res));
 	err = discover_run(s, r, user_entry, &res, slowest, &wall);
 	if (err)
 		goto fail;
-	err = read_tables(s, rev, &res);
+	err = pp_discover_tables(s, r, &res);
 	if (err)
 		goto fail;
-	nm = pp_program_lookup(&rev->prog, s->opt->entry, m, 16);
-	if (nm != 1) {
-		err = entry_problem(s, rev, nm < 16 ? nm : 16, m);
-		goto fail;
-	}
-	rev->entry = m[0];
-	rev->entry_spec = pp_arming_fn(&rev->prog, m[0]);
-	if (!rev->entry_spec) {
-		err = -ENOMEM;
-		goto fail;
-	}
 	/*
 	 * The runtime matches linkage names: an entry given as a C++ name
 	 * ("run" for _Z3runv) is armed again by the name the table gives it.
@@ -400,7 +393,9 @@ int pp_discover(struct pp_session *s)
 	char *user_entry;
 	int err = 0;
 
-	s->measuring = pp_now();
+	s->measuring = pp_session_now(s);
+	if (pp_backend_of(s)->discover)
+		return pp_backend_of(s)->discover(s);
 	user_entry = pp_arming_user_target(s->opt->entry);
 	if (!user_entry)
 		return -ENOMEM;

@@ -5,6 +5,7 @@
 #ifndef PINPOINT_DISCOVER_H
 #define PINPOINT_DISCOVER_H
 
+#include "core/results.h"
 #include "pinpoint/session/session.h"
 
 /* Entry executions whose durations the runtime keeps for the steady-state rule. */
@@ -28,5 +29,12 @@
  * reporting an entry problem (usage error), -EINTR when interrupted.
  */
 int pp_discover(struct pp_session *s);
+
+/*
+ * Revision @r's tables (its backend's, @res its first run's results), its
+ * entry and how the entry is armed.  0, -EINVAL after one line (no table,
+ * no such entry, several), -EIO, -ENOMEM.
+ */
+int pp_discover_tables(struct pp_session *s, enum pp_rev_id r, const struct pp_results *res);
 
 #endif /* PINPOINT_DISCOVER_H */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pinpoint/measure/backend.h"
 #include "pinpoint/measure/duet.h"
 #include "pinpoint/log.h"
 
@@ -108,6 +109,8 @@ int pp_duet_choose(struct pp_session *s)
 	s->duet = false;
 	if (opt->runs != PP_RUNS_DUET)
 		return 0;
+	if (pp_backend_of(s)->duet)
+		return pp_backend_of(s)->duet(s);
 	n = pp_duet_allowed(opt, &allowed);
 	if (n < 2) { /* --runs duet given was refused with the options */
 		pr_info("runs paired one after the other: one CPU is free for them (duet runs "

@@ -31,6 +31,7 @@
 #include "core/util.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/decide.h"
+#include "pinpoint/measure/backend.h"
 #include "pinpoint/measure/measure.h"
 #include "pinpoint/measure/run.h"
 #include "pinpoint/measure/schedule.h"
@@ -270,7 +271,7 @@ static void progress(struct pp_session *s, unsigned batch, size_t done, size_t t
 		fprintf(stderr, "\r\033[K");
 	else
 		fprintf(stderr, "\r\033[Kpinpoint: batch %u: run %zu of %zu, %.0f s", batch,
-			done + 1, total, pp_now() - s->started);
+			done + 1, total, pp_session_now(s) - s->started);
 	fflush(stderr);
 }
 
@@ -307,6 +308,9 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 		b->qids[i] = qs[i]->id;
 		qs[i]->batch = b->id;
 	}
+	b->clock_s = pp_session_now(s) - s->started;
+	if (pp_backend_of(s)->batch && pp_backend_of(s)->batch(s, b))
+		return NULL;
 	return b;
 }
 
@@ -482,6 +486,55 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 }
 
 /*
+ * The runs @req[0..@n) of batch @b as the backend's values (a recorded
+ * session's), recorded as record_run() records a run.
+ */
+static int values_turn(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
+		       size_t n, struct pp_quantity **qs, size_t nq)
+{
+	struct pp_run_record got[2];
+	double turn_s = 0;
+	int err = 0;
+
+	memset(got, 0, sizeof(got));
+	for (size_t k = 0; k < n && !err; k++) {
+		err = pp_backend_of(s)->values(s, b, &req[k], &got[k], nq);
+		if (!err && got[k].st.wall_s > turn_s)
+			turn_s = got[k].st.wall_s;
+	}
+	for (size_t k = 0; k < n; k++) {
+		enum pp_rev_id r = req[k].rev;
+		struct pp_run_record *rec = err ? NULL : pp_session_add_run(s);
+
+		if (!rec) {
+			free(got[k].values);
+			free(got[k].removed);
+			for (size_t t = 0; t < got[k].ntargets; t++)
+				free(got[k].targets[t].key);
+			free(got[k].targets);
+			err = err ? err : -ENOMEM;
+			continue;
+		}
+		s->runs_used++;
+		*rec = got[k];
+		rec->batch = b->id;
+		rec->rev = r;
+		rec->index = req[k].index;
+		rec->warmup = req[k].index < (unsigned)s->opt->warmups;
+		rec->setup = req[k].setup;
+		rec->turn_s = turn_s / (double)n;
+		rec->cpu = n > 1 ? s->duet_cpu[k] : -1;
+		for (size_t j = 0; j < nq && !err && !rec->warmup; j++)
+			if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
+					      pp_setup_layout(&req[k].setup)))
+				err = -ENOMEM;
+	}
+	/* the backend's clock moved by the turn */
+	s->clock_s += turn_s;
+	return err;
+}
+
+/*
  * Turns @order[@turn .. @turn + @n) of batch @b: one run (@n = 1), or a duet
  * (@n = 2: the first of the pair on s->duet_cpus[0], the second on [1]).
  */
@@ -506,6 +559,8 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 		if (pp_schedule_setup(s, layout[turn + k], &req[k].setup))
 			return -ENOMEM;
 	}
+	if (pp_backend_of(s)->values)
+		return values_turn(s, b, req, n, qs, nq);
 	err = pp_run_revisions(s, b->id, req, n, res, st, each);
 	for (size_t k = 0; k < n; k++)
 		turn_s = st[k].wall_s > turn_s ? st[k].wall_s : turn_s;
@@ -537,13 +592,16 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 static int more_layouts(struct pp_session *s, unsigned want, const struct pp_quantity *why)
 {
 	unsigned had = s->rev[PP_PREV].lay.n, n = want;
-	double t0 = pp_now(), took;
+	double t0 = pp_session_now(s), took;
 	int got[2];
 
 	for (int r = 0; r < 2; r++) {
 		struct pp_revision *rev = &s->rev[r];
 
-		got[r] = pp_layouts_grow(&rev->lay, rev->label, rev->dir, want, s->rng, s->stop);
+		got[r] = pp_backend_of(s)->layouts
+			     ? pp_backend_of(s)->layouts(s, r, want)
+			     : pp_layouts_grow(&rev->lay, rev->label, rev->dir, want,
+					       pp_session_layout_rng(s), s->stop);
 		if (got[r] < 0) {
 			/* interrupted: the runs so far were in the layouts they had */
 			for (int k = 0; k < 2; k++)
@@ -559,7 +617,7 @@ static int more_layouts(struct pp_session *s, unsigned want, const struct pp_qua
 		s->layouts_cap = n;
 	if (n > had && !s->layouts_why)
 		s->layouts_why = why;
-	took = pp_now() - t0;
+	took = pp_session_now(s) - t0;
 	s->layouts_more_s += took;
 	if (s->measuring > 0)
 		s->measuring += took;

@@ -16,6 +16,7 @@
 #include "pinpoint/layouts/layouts.h"
 #include "pinpoint/protocol.h"
 #include "pinpoint/log.h"
+#include "pinpoint/measure/backend.h"
 #include "pinpoint/measure/run.h"
 
 static uint64_t hash_file(const char *path)
@@ -336,8 +337,8 @@ read:
 	return 0;
 }
 
-int pp_run_revisions(struct pp_session *s, unsigned batch, const struct pp_run_req *req, size_t n,
-		     struct pp_results *res, struct pp_run_status *st, int *each)
+static int processes_run(struct pp_session *s, unsigned batch, const struct pp_run_req *req,
+			 size_t n, struct pp_results *res, struct pp_run_status *st, int *each)
 {
 	struct prepared *p = calloc(n ? n : 1, sizeof(*p));
 	struct pp_run_job jobs[PP_PROCESS_SET_MAX] = {{0}};
@@ -383,6 +384,41 @@ out:
 		free(p[i].armed);
 	free(p);
 	return err;
+}
+
+/* Read the tables of the binaries run @res names into revision @r's program. */
+static int processes_tables(struct pp_session *s, enum pp_rev_id r, const struct pp_results *res)
+{
+	struct pp_revision *rev = &s->rev[r];
+	size_t nwarned = 0;
+
+	for (size_t i = 0; i < res->nmodules; i++) {
+		int e = pp_program_add_file(&rev->prog, res->modules[i]);
+
+		nwarned = pp_program_print_warnings(&rev->prog, nwarned, "pinpoint", stderr);
+		if (e && e != -ENOENT) {
+			const char *why = pp_program_error(&rev->prog);
+
+			if (why && *why)
+				pr_err("%s", why);
+			else
+				pr_err("%s: %s", res->modules[i], pp_table_strerror(e));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+const struct pp_backend pp_backend_processes = {
+    .name = "processes",
+    .tables = processes_tables,
+    .run = processes_run,
+};
+
+int pp_run_revisions(struct pp_session *s, unsigned batch, const struct pp_run_req *req, size_t n,
+		     struct pp_results *res, struct pp_run_status *st, int *each)
+{
+	return pp_backend_of(s)->run(s, batch, req, n, res, st, each);
 }
 
 int pp_run_revision(struct pp_session *s, enum pp_rev_id r, const char *arming, unsigned batch,

@@ -47,6 +47,18 @@ int pp_session_rng(struct pp_session *s)
 	return 0;
 }
 
+gsl_rng *pp_session_layout_rng(struct pp_session *s)
+{
+	if (s->layout_rng)
+		return s->layout_rng;
+	if (pp_session_rng(s))
+		return NULL;
+	s->layout_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (s->layout_rng)
+		gsl_rng_set(s->layout_rng, s->seed ^ 0x6c61796fUL);
+	return s->layout_rng;
+}
+
 /*
  * The layouts of revision @r's @runs measured runs, in @out: each layout
  * runs / n times, the rest of the round in those used least so far (ties

@@ -40,6 +40,14 @@
 int pp_session_rng(struct pp_session *s);
 
 /*
+ * The generator the layouts draw their seeds from, made on first use from
+ * the session's seed: apart from the runs' (pp_session_rng()), so that the
+ * runs' order and environments are the seed's whatever layouts the cache
+ * held.  NULL: out of memory.
+ */
+gsl_rng *pp_session_layout_rng(struct pp_session *s);
+
+/*
  * Fill @order[0 .. 2 * (@warmups + @runs)) with the revision of each run in
  * turn: the warm-ups first, alternating (previous, current, current,
  * previous, ...), then @runs measured runs of each revision: paired, @runs

@@ -9,15 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "core/util.h"
 #include "pinpoint/report/report.h"
 
-const char *pp_fn_name(const struct pp_prog_fn *fn)
+const char *pp_fn_name(const struct pp_prog_fn *fn, struct pp_names *nm)
 {
-	return pp_demangle(fn->name);
+	return pp_names_get(nm, fn->name);
 }
 
 char *pp_quantity_label(const struct pp_quantity *q)
+{
+	return pp_quantity_label_named(q, NULL);
+}
+
+char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 {
 	const struct pp_prog_fn *fn = q->fn[PP_CUR];
 	char *l = NULL;
@@ -25,13 +31,13 @@ char *pp_quantity_label(const struct pp_quantity *q)
 
 	switch (q->kind) {
 	case PP_Q_ENTRY:
-		r = asprintf(&l, "%s (entry)", pp_fn_name(fn));
+		r = asprintf(&l, "%s (entry)", pp_fn_name(fn, nm));
 		break;
 	case PP_Q_SELF:
-		r = asprintf(&l, "%s: own body", pp_fn_name(fn));
+		r = asprintf(&l, "%s: own body", pp_fn_name(fn, nm));
 		break;
 	case PP_Q_TOTAL:
-		r = asprintf(&l, "%s: whole", pp_fn_name(fn));
+		r = asprintf(&l, "%s: whole", pp_fn_name(fn, nm));
 		break;
 	case PP_Q_RANGE: {
 		char *a, *b;
@@ -41,27 +47,28 @@ char *pp_quantity_label(const struct pp_quantity *q)
 			unsigned k = rev == PP_CUR ? q->first : q->prev_first;
 
 			fn = q->fn[rev];
-			a = pp_prog_call_label(fn, k);
+			a = pp_prog_call_label_named(fn, k, nm);
 			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
-				     pp_fn_name(fn), k, a ? a : "?",
+				     pp_fn_name(fn, nm), k, a ? a : "?",
 				     rev == PP_CUR ? "current" : "previous");
 			free(a);
 			break;
 		}
-		a = pp_prog_call_label(fn, q->first);
-		b = pp_prog_call_label(fn, q->last);
+		a = pp_prog_call_label_named(fn, q->first, nm);
+		b = pp_prog_call_label_named(fn, q->last, nm);
 		if (q->first == q->last)
-			r = asprintf(&l, "%s: call %u %s", pp_fn_name(fn), q->first, a ? a : "?");
+			r = asprintf(&l, "%s: call %u %s", pp_fn_name(fn, nm), q->first,
+				     a ? a : "?");
 		else
-			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", pp_fn_name(fn), q->first,
+			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", pp_fn_name(fn, nm), q->first,
 				     q->last, a ? a : "?", b ? b : "?");
 		free(a);
 		free(b);
 		break;
 	}
 	case PP_Q_GROUP:
-		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn), q->nterms,
-			     pp_demangle(q->callee), q->first, q->last);
+		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn, nm), q->nterms,
+			     pp_names_get(nm, q->callee), q->first, q->last);
 		break;
 	}
 	return r < 0 ? NULL : l;
@@ -118,16 +125,16 @@ const char *pp_node_function(const struct pp_node *n)
 }
 
 /* The call a node names with the calls it was inlined through, malloc'ed. */
-static char *node_call_label(const struct pp_node *n)
+static char *node_call_label(const struct pp_node *n, struct pp_names *nm)
 {
 	int r;
 
 	if (!pp_node_call(n, &r))
 		return strdup("?");
-	return pp_prog_call_label(n->fn[r], n->first[r]);
+	return pp_prog_call_label_named(n->fn[r], n->first[r], nm);
 }
 
-char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
+char *pp_node_name(const struct pp_session *s, const struct pp_node *n, struct pp_names *nm)
 {
 	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
 	char *l = NULL, *c = NULL;
@@ -135,32 +142,32 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 
 	(void)s;
 	if (n->kind == PP_NODE_CALL || n->kind == PP_NODE_ADDED || n->kind == PP_NODE_REMOVED) {
-		c = node_call_label(n);
+		c = node_call_label(n, nm);
 		if (!c)
 			return NULL;
 	}
 	switch (n->kind) {
 	case PP_NODE_ENTRY:
-		r = asprintf(&l, "%s", pp_fn_name(fn));
+		r = asprintf(&l, "%s", pp_fn_name(fn, nm));
 		break;
 	case PP_NODE_CALL: /* an indirect call dug into: by its target */
-		r = asprintf(&l, "%s", n->into[PP_CUR] ? pp_fn_name(n->into[PP_CUR]) : c);
+		r = asprintf(&l, "%s", n->into[PP_CUR] ? pp_fn_name(n->into[PP_CUR], nm) : c);
 		break;
 	case PP_NODE_RANGE:
 		r = asprintf(&l, "calls %u-%u of %s", n->first[PP_CUR], n->last[PP_CUR],
-			     pp_fn_name(fn));
+			     pp_fn_name(fn, nm));
 		break;
 	case PP_NODE_GROUP:
-		r = asprintf(&l, "%zu calls of %s", n->q->nterms, pp_demangle(n->q->callee));
+		r = asprintf(&l, "%zu calls of %s", n->q->nterms, pp_names_get(nm, n->q->callee));
 		break;
 	case PP_NODE_SHARED:
-		r = asprintf(&l, "%s", pp_fn_name(n->into[PP_CUR]));
+		r = asprintf(&l, "%s", pp_fn_name(n->into[PP_CUR], nm));
 		break;
 	case PP_NODE_SELF:
-		r = asprintf(&l, "own body of %s", pp_fn_name(fn));
+		r = asprintf(&l, "own body of %s", pp_fn_name(fn, nm));
 		break;
 	case PP_NODE_STRUCTURAL:
-		r = asprintf(&l, "changed code of %s", pp_fn_name(fn));
+		r = asprintf(&l, "changed code of %s", pp_fn_name(fn, nm));
 		break;
 	case PP_NODE_ADDED:
 		r = asprintf(&l, "added call %s", c);
@@ -169,7 +176,7 @@ char *pp_node_name(const struct pp_session *s, const struct pp_node *n)
 		r = asprintf(&l, "removed call %s", c);
 		break;
 	case PP_NODE_REST:
-		r = asprintf(&l, "unexplained remainder of %s", pp_fn_name(fn));
+		r = asprintf(&l, "unexplained remainder of %s", pp_fn_name(fn, nm));
 		break;
 	}
 	free(c);
@@ -181,7 +188,7 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 	double runs_s = 0;
 
 	memset(u, 0, sizeof(*u));
-	u->total_s = (s->finished > 0 ? s->finished : pp_now()) - s->started;
+	u->total_s = (s->finished > 0 ? s->finished : pp_session_now(s)) - s->started;
 	u->builds_s = s->measuring > 0 ? s->measuring - s->started : 0;
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pp_run_record *r = &s->runs[i];
@@ -269,7 +276,14 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	const struct pp_revision *flat =
 	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
 
-	if (pp_layouts_varied(s) && s->layouts_first && p->n > s->layouts_first) {
+	if (pp_layouts_varied(s) && !p->nmodules && !c->nmodules) {
+		/* a program model's layouts (pinpoint/model/): nothing was linked */
+		snprintf(
+		    buf, len,
+		    "each revision ran in %u code layouts of the program model (%u first), the "
+		    "runs spread over them evenly.",
+		    p->n, s->layouts_first ? s->layouts_first : p->n);
+	} else if (pp_layouts_varied(s) && s->layouts_first && p->n > s->layouts_first) {
 		char *label = s->layouts_why ? pp_quantity_label(s->layouts_why) : NULL;
 
 		snprintf(

@@ -112,7 +112,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		fputs("<p class=\"targets\">targets:", f);
 		for (size_t k = 0; k < n->ntargets; k++) {
 			fputs(k ? ", " : " ", f);
-			pp_html_escape(f, n->targets[k].name);
+			pp_html_escape(f, n->targets[k].shown);
 			fprintf(f, " %.0f %%", 100 * n->targets[k].share);
 			if (n->targets[k].compared)
 				fprintf(f, " (%s%s [%s, %s] %s)",
@@ -256,7 +256,7 @@ static void write_html(FILE *f, const void *arg)
 		if (!q)
 			break;
 		fprintf(f, "<h2>[%u] ", order);
-		pp_html_escape(f, q->label);
+		pp_html_escape(f, q->shown);
 		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n", q->verdict_name,
 			q->verdict_name);
 		fprintf(f,

@@ -19,6 +19,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/session/outcome.h"
 #include "pinpoint/report/json.h"
+#include "pinpoint/measure/backend.h"
 #include "pinpoint/report/platform.h"
 #include "pinpoint/report/report.h"
 
@@ -94,7 +95,9 @@ static json_t *measurement_json(const struct pp_session *s)
 	    pp_json_str(pp_runs_name(pp_session_runs(s))), "duet_cpus", cpus, "seed",
 	    s->seeded ? pp_json_int((long long)s->seed) : json_null(), "cov_previous",
 	    pp_json_real(e ? pp_series_cov(&e->series[PP_PREV]) : NAN), "cov_current",
-	    pp_json_real(e ? pp_series_cov(&e->series[PP_CUR]) : NAN), NULL);
+	    pp_json_real(e ? pp_series_cov(&e->series[PP_CUR]) : NAN), "backend",
+	    pp_json_str(s->backend ? s->backend->name : "processes"), "model",
+	    s->opt->model ? pp_json_str(s->opt->model) : json_null(), NULL);
 }
 
 /* Measured runs (no discovery run, no warm-up) of revision @r in layout @k. */
@@ -300,7 +303,8 @@ static json_t *batch_json(const struct pp_batch *b)
 		qids = pp_json_push(qids, pp_json_int(b->qids[k]));
 	return pp_json_object("id", pp_json_int(b->id), "comparisons", qids, "arming_previous",
 			      pp_json_str(b->arming[PP_PREV]), "arming_current",
-			      pp_json_str(b->arming[PP_CUR]), NULL);
+			      pp_json_str(b->arming[PP_CUR]), "clock_s", pp_json_real(b->clock_s),
+			      NULL);
 }
 
 static json_t *batches_json(const struct pp_session *s)
@@ -309,6 +313,22 @@ static json_t *batches_json(const struct pp_session *s)
 
 	for (size_t i = 0; i < s->nbatches; i++)
 		a = pp_json_push(a, batch_json(&s->batches[i]));
+	return a;
+}
+
+/* Where run @r's indirect calls went: per quantity of its batch, each target. */
+static json_t *run_targets_json(const struct pp_run_record *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->ntargets; i++) {
+		const struct pp_run_target *t = &r->targets[i];
+
+		a = pp_json_push(a,
+				 pp_json_object("value", pp_json_int(t->qi), "target",
+						pp_json_str(t->key), "value_ns", pp_json_real(t->v),
+						"count", pp_json_int((long long)t->count), NULL));
+	}
 	return a;
 }
 
@@ -324,7 +344,9 @@ static json_t *run_json(const struct pp_session *s, const struct pp_run_record *
 	    index_or_null(r->cpu), "layout", index_or_null(r->setup.layout), "env_pad",
 	    pp_json_int(r->setup.env_pad), "heap_offset", pp_json_int(r->setup.heap), "entry_count",
 	    pp_json_int((long long)r->entry_count), "lost_executions",
-	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues), NULL);
+	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues),
+	    "removed_ns", values_json(r->removed, r->removed ? r->nvalues : 0), "targets",
+	    run_targets_json(r), NULL);
 }
 
 static json_t *runs_json(const struct pp_session *s)

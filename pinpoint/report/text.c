@@ -32,7 +32,7 @@ static void print_comparison(const struct pp_outcome_cmp *q)
 	}
 	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
-	       q->order, q->label, pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
+	       q->order, q->shown, pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
 	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
 	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
 	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
@@ -42,14 +42,28 @@ static void print_comparison(const struct pp_outcome_cmp *q)
 	fflush(stdout);
 }
 
+/*
+ * A live line names functions as the report will: short, with parameters
+ * where two of the comparisons made so far would read the same.
+ */
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q)
 {
 	struct pp_outcome_cmp c;
+	struct pp_names nm;
+	int err;
 
-	if (s->opt->quiet || pp_outcome_cmp_make(s, q, &c))
+	if (s->opt->quiet)
 		return;
-	print_comparison(&c);
-	pp_outcome_cmp_clear(&c);
+	pp_names_init(&nm);
+	for (size_t i = 0; i < s->nq; i++)
+		free(pp_quantity_label_named(s->q[i], &nm));
+	free(pp_quantity_label_named(q, &nm));
+	err = pp_names_settle(&nm);
+	if (!pp_outcome_cmp_make(s, q, &c, err ? NULL : &nm)) {
+		print_comparison(&c);
+		pp_outcome_cmp_clear(&c);
+	}
+	pp_names_free(&nm);
 }
 
 /* "run → bridge → failure_run": the path of names from the entry to node @i. */
@@ -151,7 +165,7 @@ static void print_targets(FILE *f, const struct pp_outcome_node *n, int indent)
 	for (size_t k = 0; k < n->ntargets; k++) {
 		const struct pp_outcome_target *t = &n->targets[k];
 
-		fprintf(f, "%s %s %.0f %%", k ? "," : "", t->name, 100 * t->share);
+		fprintf(f, "%s %s %.0f %%", k ? "," : "", t->shown, 100 * t->share);
 		if (t->compared) {
 			fprintf(f, " (");
 			print_diff(f, t->diff, false);
@@ -347,7 +361,7 @@ static void print_open(FILE *f, const struct pp_outcome *o)
 			    f,
 			    "\nLeft open (their answers could not change the chain, or their time "
 			    "ran out):\n");
-		fprintf(f, "  [%u] %s  %s%s [%s, %s] after %zu+%zu runs  ", q->order, q->label,
+		fprintf(f, "  [%u] %s  %s%s [%s, %s] after %zu+%zu runs  ", q->order, q->shown,
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_end(q->cmp.diff.low, b, 32), pp_fmt_end(q->cmp.diff.high, c, 32),
 			q->runs_per_revision, q->runs_per_revision);
@@ -452,7 +466,7 @@ static void print_runs_needed(FILE *f, const struct pp_outcome_cmp *e)
 static void print_undecided(FILE *f, const struct pp_outcome *o)
 {
 	const struct pp_outcome_cmp *e = o->entry;
-	const char *name = pp_fn_name(e->q->fn[PP_CUR]);
+	const char *name = o->entry_name;
 	char a[32], b[32], c[32], t[32], m[32];
 
 	if (!e->look.looks) {
@@ -525,7 +539,7 @@ static void print_verdict(const struct pp_outcome *o, FILE *f, bool *printed)
 		fprintf(f,
 			"No regression: %s is %s in the current revision (difference %s%s "
 			"[%s, %s], threshold %s).\n",
-			pp_fn_name(e->q->fn[PP_CUR]), not_slower_words(o->verdict),
+			o->entry_name, not_slower_words(o->verdict),
 			e->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(e->cmp.diff.centre, a, 32),
 			pp_fmt_ns(e->cmp.diff.low, b, 32), pp_fmt_ns(e->cmp.diff.high, c, 32),
 			pp_fmt_ns(e->threshold_ns, t, 32));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * search.h - the searches below a slower entry, as a table of operations,
- * and what they share.  A search is one file and one row of the table in
- * plan.c: the attribution search (search_attrib.c, the default), the
+ * and what they share.  A search is one row of the table in plan.c: the
+ * attribution search (search_attrib.c and its attrib_*.c, the default), the
  * method's DiggingFind with BinaryFind or LinearFind (search_seed.c).  A
  * search picks quantities, has them decided (settle.h) and adds nodes to the
  * attribution tree (session.h); plan.c compares the entry before it and
@@ -22,8 +22,6 @@ struct pp_search_ops {
 	 * marks it itself as it goes (its nodes' chain flags).
 	 */
 	void (*mark_chain)(struct pp_session *s);
-	/* The text report prints the attribution tree of this search. */
-	bool tree;
 };
 
 extern const struct pp_search_ops pp_search_attrib, pp_search_seed, pp_search_linear;

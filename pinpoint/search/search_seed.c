@@ -246,7 +246,5 @@ static int dig(struct pp_session *s, int root)
 	return err;
 }
 
-const struct pp_search_ops pp_search_seed = {
-    .name = "seed", .dig = dig, .mark_chain = NULL, .tree = false};
-const struct pp_search_ops pp_search_linear = {
-    .name = "linear", .dig = dig, .mark_chain = NULL, .tree = false};
+const struct pp_search_ops pp_search_seed = {.name = "seed", .dig = dig, .mark_chain = NULL};
+const struct pp_search_ops pp_search_linear = {.name = "linear", .dig = dig, .mark_chain = NULL};

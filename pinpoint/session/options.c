@@ -115,6 +115,8 @@ static pp_option_put put_flag, put_int, put_real, put_percent, put_string, put_c
 static pp_option_record record_flag, record_int, record_real, record_string, record_choice,
     record_seed, record_exclude;
 
+const char *pp_log_where = "";
+
 static const struct pp_option_type type_flag = {"flag", set_flag, put_flag, record_flag};
 static const struct pp_option_type type_int = {"int", set_int, put_int, record_int};
 static const struct pp_option_type type_real = {"real", set_real, put_real, record_real};
@@ -273,6 +275,14 @@ static const struct pp_option_desc options[] = {
 	     "half the slowdown of the bisection's bad commit, measured once"},
     {"commits", 0, &type_range, FIELD(commits), .arg = "GOOD..BAD", .flags = PP_OPT_LOCAL,
      .help = "find the first commit of a git range that made FUNC slower, then the call"},
+    {"replay", 0, &type_string, FIELD(replay), .arg = "REPORT", .what = "file name",
+     .flags = PP_OPT_LOCAL,
+     .help = "the session a --json REPORT recorded, again: its runs' values through the same "
+	     "search and the same report (with --json and --html, written again); nothing runs"},
+    {"model", 0, &type_string, FIELD(model), .arg = "FILE", .what = "file name",
+     .flags = PP_OPT_LOCAL,
+     .help = "measure the program model in FILE (doc/model.md) instead of running a "
+	     "benchmark: a call tree with its times in both revisions; no builds, no COMMAND"},
     {"history", 0, &type_string, FIELD(history), .arg = "FILE", .what = "file name",
      .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
     {"quiet", OPT_QUIET, &type_flag, FIELD(quiet),
@@ -841,9 +851,36 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 	memset(&longopts[NOPTIONS], 0, sizeof(longopts[0]));
 }
 
+/* --replay takes the session's options from its report: only how it is reported goes with it. */
+static int check_replay(const struct pp_options *opt)
+{
+	static const char *const with[] = {"replay", "json",	"html", "history",
+					   "quiet",  "verbose", NULL};
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		size_t k;
+
+		for (k = 0; with[k] && strcmp(with[k], options[i].name); k++)
+			;
+		if ((opt->given >> i & 1) && !with[k]) {
+			pr_err("--replay takes the session's options from its report: only --json, "
+			       "--html, --history, --quiet and --verbose go with it, not --%s",
+			       options[i].name);
+			return -EINVAL;
+		}
+	}
+	if (opt->command) {
+		pr_err("--replay runs nothing: no COMMAND goes with it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What the options given say together. */
 static int check_together(const struct pp_options *opt)
 {
+	if (opt->replay)
+		return check_replay(opt);
 	if (!opt->entry) {
 		pr_err("--entry FUNC is required (see --help)");
 		return -EINVAL;
@@ -853,7 +890,12 @@ static int check_together(const struct pp_options *opt)
 		       "--no-build");
 		return -EINVAL;
 	}
-	if (!opt->previous && !opt->commits) {
+	if (opt->model && (opt->previous || opt->commits || opt->bisect || opt->command)) {
+		pr_err("--model measures a model, not builds: it excludes --previous, --commits, "
+		       "--bisect and a COMMAND");
+		return -EINVAL;
+	}
+	if (!opt->previous && !opt->commits && !opt->model) {
 		pr_err("--previous DIR is required (see --help)");
 		return -EINVAL;
 	}
@@ -923,6 +965,92 @@ int pp_options_argv(const struct pp_options *opt, struct pp_argv *a)
 			err = pp_argv_add(a, "%s", *c);
 	}
 	pp_options_free(&def);
+	return err;
+}
+
+/* @d's value @v, as the report recorded it, as one word of a command line (added to @a). */
+static int recorded_word(struct pp_argv *a, const struct pp_option_desc *d, const json_t *v)
+{
+	char buf[PUT_LEN];
+
+	if (json_is_true(v) && d->type == &type_flag)
+		return pp_argv_add(a, "--%s", d->name);
+	if (json_is_false(v) && d->type == &type_flag)
+		return 0;
+	if (json_is_string(v) &&
+	    (d->type == &type_string || d->type == &type_choice || d->type == &type_cpu ||
+	     d->type == &type_range || d->type == &type_exclude))
+		return pp_argv_add(a, "--%s=%s", d->name, json_string_value(v));
+	if (!json_is_number(v))
+		return -EINVAL;
+	if (json_is_integer(v) && d->type == &type_executions && json_integer_value(v) < 1)
+		return pp_argv_add(a, "--%s=%s", d->name,
+				   json_integer_value(v) == PP_EXECUTIONS_AUTO ? "auto" : "all");
+	if (json_is_integer(v) && d->type != &type_real && d->type != &type_percent)
+		return pp_argv_add(a, "--%s=%lld", d->name, (long long)json_integer_value(v));
+	if (json_is_number(v) && d->type == &type_percent) {
+		/* the percentage that divides back to the very fraction recorded (put_percent()) */
+		double f = json_number_value(v), pct = f * 100.0;
+
+		for (int k = 0; k < 16 && pct / 100.0 != f; k++)
+			pct = nextafter(pct, pct / 100.0 < f ? INFINITY : -INFINITY);
+		format_real(pct, buf);
+		return pp_argv_add(a, "--%s=%s", d->name, buf);
+	}
+	if (json_is_number(v) && d->type == &type_real) {
+		format_real(json_number_value(v), buf);
+		return pp_argv_add(a, "--%s=%s", d->name, buf);
+	}
+	return -EINVAL;
+}
+
+int pp_options_recorded(const json_t *rec, const char *const *skip, struct pp_argv *a,
+			const char **bad)
+{
+	const json_t *command = json_object_get(rec, "command");
+	int err = 0;
+
+	*bad = NULL;
+	for (size_t i = 0; i < NOPTIONS && !err; i++) {
+		const struct pp_option_desc *d = &options[i];
+		const json_t *v = d->report ? json_object_get(rec, d->report) : NULL;
+		size_t k;
+
+		for (k = 0; skip && skip[k] && strcmp(skip[k], d->name); k++)
+			;
+		if (!v || json_is_null(v) || (skip && skip[k]))
+			continue;
+		if (json_is_array(v)) {
+			const json_t *e;
+			size_t j;
+
+			json_array_foreach(v, j, e)
+			{
+				err = json_is_string(e) ? recorded_word(a, d, e) : -EINVAL;
+				if (err)
+					break;
+			}
+		} else {
+			err = recorded_word(a, d, v);
+		}
+		if (err == -EINVAL)
+			*bad = d->report;
+	}
+	for (size_t k = 0; skip && skip[k]; k++)
+		if (!strcmp(skip[k], "command"))
+			command = NULL;
+	if (err || !json_is_array(command) || !json_array_size(command))
+		return err;
+	err = pp_argv_add(a, "--");
+	for (size_t j = 0; j < json_array_size(command) && !err; j++) {
+		const json_t *e = json_array_get(command, j);
+
+		if (!json_is_string(e)) {
+			*bad = "command";
+			return -EINVAL;
+		}
+		err = pp_argv_add(a, "%s", json_string_value(e));
+	}
 	return err;
 }
 
@@ -1051,11 +1179,6 @@ void pp_options_free(struct pp_options *opt)
 const char *pp_runs_name(enum pp_runs runs)
 {
 	return choice_name(runs_choices, runs);
-}
-
-const char *pp_search_name(enum pp_search search)
-{
-	return choice_name(search_choices, search);
 }
 
 const char *pp_test_name(enum pp_test test)

@@ -67,6 +67,8 @@ struct pp_options {
 	bool no_build;		/* use the directories as they are */
 	bool bisect;		/* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
 	const char *commits;	/* GOOD..BAD: bisect the range, then pinpoint the call */
+	const char *replay;	/* a --json report whose session is made again from its runs */
+	const char *model;	/* a program model measured instead of processes (doc/model.md) */
 	const char *history;	/* append the session's entry figures (JSON lines) */
 	bool dump;		/* --dump-options: print the table and these options, exit */
 	char **command;		/* NULL-terminated, NULL when not given */
@@ -95,9 +97,18 @@ int pp_options_argv(const struct pp_options *opt, struct pp_argv *a);
 json_t *pp_options_json(const struct pp_options *opt);
 /* The --runs value that selects @runs: "duet", "paired" or "shuffled". */
 const char *pp_runs_name(enum pp_runs runs);
-/* The --search value that selects @search: "attrib", "seed" or "linear". */
-const char *pp_search_name(enum pp_search search);
 /* The --test value that selects @test: "mann-whitney" or "welch". */
 const char *pp_test_name(enum pp_test test);
 
-#endif /* PINPOINT_OPTIONS_H */
+/*
+ * The command line that gives the options a report recorded (its
+ * "options" object @rec: options_json() in report/json.c), appended to @a:
+ * "--name=value" for each option of the table it names, but those named in
+ * @skip (NULL-ended, "command" for the benchmark's), then "--" and the
+ * command.  0, -ENOMEM, or -EINVAL with *@bad the key whose value no option
+ * of that name takes.
+ */
+int pp_options_recorded(const json_t *rec, const char *const *skip, struct pp_argv *a,
+			const char **bad);
+
+#endif

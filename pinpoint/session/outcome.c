@@ -18,7 +18,7 @@
 #include "pinpoint/report/report.h"
 
 int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
-			struct pp_outcome_cmp *c)
+			struct pp_outcome_cmp *c, struct pp_names *nm)
 {
 	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
 	double base =
@@ -27,8 +27,11 @@ int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
 	memset(c, 0, sizeof(*c));
 	c->q = q;
 	c->label = pp_quantity_label(q);
-	if (!c->label)
+	c->shown = pp_quantity_label_named(q, nm);
+	if (!c->label || !c->shown) {
+		pp_outcome_cmp_clear(c);
 		return -ENOMEM;
+	}
 	c->verdict = q->verdict;
 	c->verdict_name = pp_verdict_name(q->verdict);
 	c->verdict_word = pp_verdict_word(q->verdict);
@@ -52,7 +55,9 @@ int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
 void pp_outcome_cmp_clear(struct pp_outcome_cmp *c)
 {
 	free(c->label);
+	free(c->shown);
 	c->label = NULL;
+	c->shown = NULL;
 }
 
 const struct pp_outcome_cmp *pp_outcome_cmp_of(const struct pp_outcome *o,
@@ -64,7 +69,7 @@ const struct pp_outcome_cmp *pp_outcome_cmp_of(const struct pp_outcome *o,
 }
 
 /* Where a node is: the call's file:line:col, or the function's file:line (malloc'ed). */
-static char *node_where(const struct pp_node *n)
+static char *node_where(const struct pp_node *n, struct pp_names *nm)
 {
 	const struct pp_prog_fn *fn = n->fn[PP_CUR] ? n->fn[PP_CUR] : n->fn[PP_PREV];
 	const struct pp_prog_call *c;
@@ -82,11 +87,11 @@ static char *node_where(const struct pp_node *n)
 		c = pp_node_call(n, &r);
 		if (!c)
 			break;
-		fprintf(f, "call %u of %s at ", n->first[r], pp_fn_name(n->fn[r]));
+		fprintf(f, "call %u of %s at ", n->first[r], pp_fn_name(n->fn[r], nm));
 		pp_print_loc(f, c->file, c->line, c->col);
 		if (n->into[r] && c->kind != PP_CALL_INDIRECT &&
 		    c->kind != PP_CALL_INVOKE_INDIRECT) { /* dug into through its callback */
-			fprintf(f, " to %s, which calls back ", pp_demangle(c->callee));
+			fprintf(f, " to %s, which calls back ", pp_names_get(nm, c->callee));
 			pp_print_loc(f, n->into[r]->file, n->into[r]->line, 0);
 		} else if (n->into[r]) { /* an indirect call, dug into through its target */
 			fprintf(f, ", through its pointer into ");
@@ -105,7 +110,7 @@ static char *node_where(const struct pp_node *n)
 		break;
 	case PP_NODE_GROUP:
 		/* "in F at a.c:12:3, :15:3 and :20:5": the calls' places */
-		fprintf(f, "in %s at ", pp_fn_name(fn));
+		fprintf(f, "in %s at ", pp_fn_name(fn, nm));
 		for (size_t t = 0; n->q && t < n->q->nterms; t++) {
 			c = &fn->calls[n->q->terms[t]->first];
 			if (t && t + 1 == n->q->nterms)
@@ -120,7 +125,7 @@ static char *node_where(const struct pp_node *n)
 		break;
 	case PP_NODE_SHARED: /* its function, and the one whose calls call it */
 		pp_print_loc(f, n->into[PP_CUR]->file, n->into[PP_CUR]->line, 0);
-		fprintf(f, ", one layer below %s", pp_fn_name(fn));
+		fprintf(f, ", one layer below %s", pp_fn_name(fn, nm));
 		break;
 	case PP_NODE_REST:
 		break;
@@ -134,9 +139,10 @@ static char *node_where(const struct pp_node *n)
 	return buf;
 }
 
-/* The targets of indirect call @n that its current revision's runs saw. */
+/* The targets of indirect call @n that its current revision's runs saw, their
+ * names gathered into @nm. */
 static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
-			const struct pp_node *n)
+			const struct pp_node *n, struct pp_names *nm)
 {
 	const struct pp_prog_call *c;
 	struct pp_targets t;
@@ -157,7 +163,8 @@ static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
 		if (!t.t[i].mean[PP_CUR])
 			continue; /* a target of the previous revision only */
 		v->targets[v->ntargets++] = (struct pp_outcome_target){
-		    .name = pp_demangle(t.t[i].key),
+		    .key = t.t[i].key,
+		    .name = pp_names_get(nm, t.t[i].key),
 		    .share = t.t[i].share,
 		    .diff_share = t.t[i].diff_share,
 		    .compared = t.t[i].compared,
@@ -196,6 +203,7 @@ static int node_sites(struct pp_outcome_node *v, const struct pp_node *n)
 	return 0;
 }
 
+/* The nodes, all but their names (name_all()). */
 static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 {
 	o->nodes = calloc(s->nnodes ? s->nnodes : 1, sizeof(*o->nodes));
@@ -208,10 +216,6 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 
 		v->n = n;
 		v->kind = n->kind;
-		v->name = pp_node_name(s, n);
-		v->where = node_where(n);
-		if (!v->name || !v->where)
-			return -ENOMEM;
 		v->parent = n->parent;
 		v->child = n->child;
 		v->next = n->next;
@@ -240,10 +244,48 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 				 s->nodes[n->parent].lead == (int)i
 			     ? s->nodes[n->parent].tie
 			     : -1;
-		if (node_targets(v, s, n) || node_sites(v, n))
+		if (node_targets(v, s, n, &o->names) || node_sites(v, n))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * The names of the comparisons and nodes as text and HTML print them: every
+ * function they name gathered (the targets' already are), the names settled,
+ * then the labels made with them.
+ */
+static int name_all(struct pp_outcome *o, const struct pp_session *s)
+{
+	struct pp_names *nm = &o->names;
+	int err;
+
+	for (size_t i = 0; i < o->ncmp; i++)
+		free(pp_quantity_label_named(o->cmp[i].q, nm));
+	for (size_t i = 0; i < o->nnodes; i++) {
+		free(pp_node_name(s, &s->nodes[i], nm));
+		free(node_where(&s->nodes[i], nm));
+	}
+	if (o->entry)
+		pp_fn_name(o->entry->q->fn[PP_CUR], nm);
+	err = pp_names_settle(nm);
+	for (size_t i = 0; !err && i < o->ncmp; i++) {
+		free(o->cmp[i].shown);
+		o->cmp[i].shown = pp_quantity_label_named(o->cmp[i].q, nm);
+		err = o->cmp[i].shown ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; !err && i < o->nnodes; i++) {
+		struct pp_outcome_node *v = &o->nodes[i];
+
+		v->name = pp_node_name(s, &s->nodes[i], nm);
+		v->where = node_where(&s->nodes[i], nm);
+		err = v->name && v->where ? 0 : -ENOMEM;
+		for (size_t k = 0; k < v->ntargets; k++)
+			v->targets[k].shown = pp_names_get(nm, v->targets[k].key);
+	}
+	if (o->entry)
+		o->entry_name = pp_fn_name(o->entry->q->fn[PP_CUR], nm);
+	return err;
 }
 
 /* The chain from the entry to its end, the contributors by rank, the improvements. */
@@ -341,6 +383,7 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	int err = 0;
 
 	memset(o, 0, sizeof(*o));
+	pp_names_init(&o->names);
 	o->s = s;
 	o->opt = s->opt;
 	o->dir[PP_PREV] = s->rev[PP_PREV].dir;
@@ -355,16 +398,18 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 		goto out;
 	}
 	for (size_t i = 0; i < s->nq && !err; i++) {
-		err = pp_outcome_cmp_make(s, s->q[i], &o->cmp[i]);
+		err = pp_outcome_cmp_make(s, s->q[i], &o->cmp[i], NULL);
 		o->ncmp = i + 1;
 	}
+	o->entry = o->ncmp ? &o->cmp[0] : NULL;
 	if (!err)
 		err = make_nodes(o, s);
+	if (!err)
+		err = name_all(o, s);
 	if (!err)
 		err = make_lists(o);
 	if (err)
 		goto out;
-	o->entry = o->ncmp ? &o->cmp[0] : NULL;
 	o->decided = o->entry && o->entry->decided;
 	o->verdict = o->entry ? o->entry->verdict : PP_V_UNDECIDED;
 	o->verdict_name = o->decided ? o->entry->verdict_name : "none";
@@ -392,5 +437,6 @@ void pp_outcome_free(struct pp_outcome *o)
 	free(o->chain);
 	free(o->contrib);
 	free(o->improved);
+	pp_names_free(&o->names);
 	memset(o, 0, sizeof(*o));
 }

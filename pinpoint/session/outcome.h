@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/names.h"
 #include "pinpoint/report/platform.h"
 #include "pinpoint/report/report.h"
 #include "pinpoint/session/session.h"
@@ -21,7 +22,8 @@
 /* One comparison as its decision left it. */
 struct pp_outcome_cmp {
 	const struct pp_quantity *q; /* its values (series) and identity, read-only */
-	char *label;		     /* "bridge: calls 0-1 (foo .. failure_run)" */
+	char *label;		     /* "bridge: calls 0-1 (foo .. failure_run)", JSON's */
+	char *shown;		     /* the same as text and HTML print it: short names */
 	enum pp_verdict verdict;
 	const char *verdict_name; /* as JSON spells it: "slower", "not-slower", ... */
 	const char *verdict_word; /* as text prints it: "SLOWER", "not slower", ... */
@@ -41,7 +43,9 @@ struct pp_outcome_cmp {
 
 /* Where an indirect call went, in the current revision's runs that timed it. */
 struct pp_outcome_target {
-	const char *name;  /* as reports print it: demangled, "ext:strcmp", "other" */
+	const char *key;   /* as the run records keep it (targets.h) */
+	const char *name;  /* demangled whole (JSON's), "ext:strcmp", "other" */
+	const char *shown; /* as text and HTML print it: a short name (names.h) */
 	double share;	   /* of the call's time */
 	double diff_share; /* of the call's difference (targets.h), NaN: none */
 	/* its own comparison (pp_targets_compare()); compared false: none */
@@ -66,6 +70,7 @@ struct pp_outcome_site {
 struct pp_outcome_node {
 	const struct pp_node *n; /* its calls, functions and accounting, read-only */
 	enum pp_node_kind kind;
+	/* as text and HTML print them, with short names (core/names.h) */
 	char *name;		 /* "failure_run", "own body of bridge", "added call audit" */
 	char *where;		 /* "call 1 of bridge at demo.c:12:3", "demo.c:40", or "" */
 	int parent, child, next; /* indices in the outcome's nodes; -1: none */
@@ -113,6 +118,10 @@ struct pp_outcome {
 	enum pp_verdict verdict;
 	bool decided;
 	const char *verdict_name; /* "none" when the entry was not decided */
+	/* Every function the text and HTML reports name, settled: the forms
+	 * they print (short, with parameters only where two would read the same) */
+	struct pp_names names;
+	const char *entry_name; /* the entry function so named, or NULL (not compared) */
 	size_t ncmp;
 	struct pp_outcome_cmp *cmp; /* in the session's order of quantities */
 	size_t nnodes;
@@ -150,10 +159,11 @@ struct pp_outcome {
  */
 int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int failed);
 
-/* A view of @q as decided so far (the live line of each decided comparison);
+/* A view of @q as decided so far (the live line of each decided comparison),
+ * its shown label naming functions as @nm does (NULL: whole);
  * pp_outcome_cmp_clear() frees it.  0 or -ENOMEM. */
 int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
-			struct pp_outcome_cmp *c);
+			struct pp_outcome_cmp *c, struct pp_names *nm);
 void pp_outcome_cmp_clear(struct pp_outcome_cmp *c);
 
 /* An exit status as the JSON report names it: "regression", "undecided", ... */

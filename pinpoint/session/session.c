@@ -49,6 +49,8 @@ void pp_session_free(struct pp_session *s)
 	free(s->nodes);
 	if (s->rng)
 		gsl_rng_free(s->rng);
+	if (s->layout_rng)
+		gsl_rng_free(s->layout_rng);
 	for (int r = 0; r < 2; r++) {
 		free(s->rev[r].dir);
 		free(s->rev[r].entry_spec);
@@ -316,13 +318,18 @@ enum pp_runs pp_session_runs(const struct pp_session *s)
 	return s->opt->runs == PP_RUNS_DUET ? PP_RUNS_PAIRED : s->opt->runs;
 }
 
+double pp_session_now(const struct pp_session *s)
+{
+	return s->virtual_clock ? s->clock_s : pp_now();
+}
+
 double pp_session_time_left(const struct pp_session *s)
 {
 	double from = s->measuring > 0 ? s->measuring : s->started;
 
 	if (!(s->opt->max_time > 0))
 		return INFINITY;
-	return s->opt->max_time - (pp_now() - from);
+	return s->opt->max_time - (pp_session_now(s) - from);
 }
 
 enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double deadline)
@@ -334,7 +341,7 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double
 	need = (double)runs * mean_wall(s);
 	if (need > pp_session_time_left(s))
 		return PP_SPENT_TIME;
-	if (deadline > 0 && pp_now() + need > deadline)
+	if (deadline > 0 && pp_session_now(s) + need > deadline)
 		return PP_SPENT_PLAN;
 	return PP_SPENT_NONE;
 }

@@ -210,6 +210,7 @@ struct pp_batch {
 	size_t nq;
 	unsigned *qids;
 	char *arming[2];
+	double clock_s; /* the session's clock when it began, from the session's start */
 };
 
 /*
@@ -293,8 +294,16 @@ struct pp_node {
 	int lead, tie;
 };
 
+struct pp_backend;
+
 struct pp_session {
 	struct pp_options *opt;
+	/* where its runs and tables come from (measure/backend.h); NULL: processes */
+	const struct pp_backend *backend;
+	void *backend_data;
+	/* the session's clock is the backend's (a model's runs take no real time): clock_s */
+	bool virtual_clock;
+	double clock_s;
 	struct pp_revision rev[2];
 	char *workdir;
 	double timeout_s;
@@ -337,6 +346,9 @@ struct pp_session {
 	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
 	/* The runs' random order (schedule.c): its generator, made on first use, and seed. */
 	gsl_rng *rng;
+	/* the layouts' seeds' generator, of the same seed: the runs' order does not
+	 * depend on how many layouts the cache had (pp_session_layout_rng()) */
+	gsl_rng *layout_rng;
 	unsigned long seed;
 	bool seeded;
 	/*
@@ -443,6 +455,9 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double deadline);
 /* Seconds of --max-time left (INFINITY without a limit). */
 double pp_session_time_left(const struct pp_session *s);
+
+/* The session's clock in seconds: monotonic (pp_now()), or the backend's when virtual. */
+double pp_session_now(const struct pp_session *s);
 
 /* How the session's runs are made: --runs, duet falling back to paired where it cannot be. */
 enum pp_runs pp_session_runs(const struct pp_session *s);

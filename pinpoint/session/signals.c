@@ -17,8 +17,6 @@
 #define MAX_FILES 8
 
 static volatile int *stop_flag;
-/* What else a second signal undoes before the exit (async-signal-safe). */
-static void (*undo)(void);
 /* The work directory's files, then the directory: made before the handler reads them. */
 static char paths[MAX_FILES + 1][PATH_MAX];
 static volatile sig_atomic_t npaths;
@@ -34,8 +32,6 @@ static void on_signal(int sig)
 		return;
 	}
 	pp_process_kill();
-	if (undo)
-		undo();
 	for (sig_atomic_t i = 0; i < npaths; i++)
 		if (i < npaths - 1)
 			unlink(paths[i]);
@@ -77,9 +73,4 @@ int pp_signals_workdir(const char *dir, const char *const files[])
 		return -ENAMETOOLONG;
 	npaths = (sig_atomic_t)n + 1;
 	return 0;
-}
-
-void pp_signals_undo(void (*fn)(void))
-{
-	undo = fn;
 }

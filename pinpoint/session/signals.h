@@ -10,9 +10,9 @@
 
 /*
  * Catch the signals: the first sets *@stop, a second one kills the running
- * child's process group (core/process.h), runs what pp_signals_undo() gave,
- * removes the work directory given to pp_signals_workdir() and exits with
- * status 130, with async-signal-safe calls only.
+ * child's process group (core/process.h), removes the work directory given
+ * to pp_signals_workdir() and exits with status 130, with async-signal-safe
+ * calls only.
  */
 void pp_signals_catch(volatile int *stop);
 
@@ -22,12 +22,5 @@ void pp_signals_catch(volatile int *stop);
  * nothing is registered.
  */
 int pp_signals_workdir(const char *dir, const char *const files[]);
-
-/*
- * What a second signal also undoes, after the child is killed and before
- * the work directory is removed: @fn, which must be async-signal-safe
- * (the build directory's original binaries put back, layouts.h).
- */
-void pp_signals_undo(void (*fn)(void));
 
 #endif /* PINPOINT_SIGNALS_H */

@@ -83,9 +83,14 @@ def values(row):
 
 
 def base_for(row):
-    # --commits builds its own revisions: no --previous beside it
+    # --commits builds its own revisions, --model measures none: no --previous beside them
     return [a for a in BASE if a not in ("--previous", "/builds/old one")] \
-        if row["name"] == "commits" else BASE
+        if row["name"] in ("commits", "model") else BASE
+
+
+def command_for(row):
+    # --model runs no COMMAND
+    return [] if row["name"] == "model" else COMMAND
 
 
 def by_name(d):
@@ -131,12 +136,13 @@ def scenario_round_trip():
         if row["type"] in ("action", "deprecated"):
             check(row["value"] is None, "--%s stores a value" % name)
             continue
-        if name == "dump-options":
+        # --replay takes the options from a report: none goes with it (check_replay.py)
+        if name in ("dump-options", "replay"):
             continue
         words = values(row)
         check(words, "no value to try for --%s (%s)" % (name, row["type"]))
         for w in words:
-            d = round_trip(base_for(row) + w + COMMAND, [name])
+            d = round_trip(base_for(row) + w + command_for(row), [name])
             got = by_name(d)[name]["value"]
             # every digit of a number reaches the options (percentages are kept as fractions)
             if row["type"] in ("real", "percent"):
@@ -148,8 +154,8 @@ def scenario_round_trip():
     # all at once, but for those that exclude another
     together, names = [], []
     for name, row in defaults.items():
-        if name in ("commits", "no-build", "verbose", "dump-options") or row["type"] in (
-                "action", "deprecated"):
+        if name in ("commits", "model", "replay", "no-build", "verbose", "dump-options") or \
+                row["type"] in ("action", "deprecated"):
             continue
         together += values(row)[0]
         names.append(name)

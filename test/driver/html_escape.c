@@ -40,7 +40,7 @@ static const struct {
     {SHOWN(3), "the current revision's directory"},
     {SHOWN(4), "the entry function's name"},
     {SHOWN(5), "the entry function's source path"},
-    {"cmp&lt;img const&amp;&gt;()", "a demangled C++ callee"},
+    {"cmp&lt;img const&amp;&gt;", "a demangled C++ callee (its short name)"},
     {SHOWN(6), "a call's source path"},
     {SHOWN(7), "an indirect call's target"},
     {SHOWN(8), "a callee group's callee"},

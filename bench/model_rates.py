@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""How often the search is right, wrong or undecided: many whole sessions on
+program models (pinpoint --model, doc/model.md), one seed each.
+
+A model session goes through the real discover, search, settle, decide and
+report stages on results computed from a call tree, so its error rates are
+the search's own, without a machine's noise beyond what the model draws:
+
+  A/A   models whose revisions are the same (noise, per-function jitter,
+        code layouts, an asymmetric duet): a claimed regression is a false
+        one; undecided is the price of the layouts' floor;
+  A/B   models with one planted cause: the chain must end at it; a chain
+        that ends elsewhere is a wrong call.
+
+Usage: bench/model_rates.py --pinpoint BUILD/pinpoint/pinpoint [--sessions N]
+       [--models DIR] [--jobs J]
+
+Prints, per model: sessions, claimed / right / wrong / undecided, runs per
+session (median, 90th percentile), and milliseconds per session.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# model, extra options, the chain a right call names (None: A/A, no chain)
+CASES = [
+    ("same", [], None),
+    ("same", ["--layouts", "1"], None),
+    ("twoslow", [], "job → step3 → inner → own body of inner"),
+    ("shared", ["--precision-threshold", "5"], "job → lookup → own body of lookup"),
+    ("indirect", [], "run → slow_path → own body of slow_path"),
+    ("added", [], "handle → changed code of handle"),
+]
+
+
+def one(exe, path, entry, extra, seed):
+    t0 = time.perf_counter()
+    p = subprocess.run([exe, "--model", path, "--entry", entry, "--depth", "3", "--seed",
+                        str(seed), *extra], capture_output=True, text=True, timeout=600)
+    ms = 1000 * (time.perf_counter() - t0)
+    m = re.search(r"^Bottleneck chain: (.*)$", p.stdout, re.M)
+    runs = re.search(r"^Runs: (\d+)", p.stdout, re.M)
+    return p.returncode, m.group(1) if m else None, int(runs.group(1)) if runs else 0, ms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pinpoint", required=True)
+    ap.add_argument("--models", default=os.path.join(HERE, "..", "test", "driver", "models"))
+    ap.add_argument("--sessions", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    print("%-10s %-28s %8s %8s %8s %8s %9s %12s %9s" % (
+        "model", "options", "sessions", "claimed", "right", "wrong", "undecided",
+        "runs p50/p90", "ms/session"))
+    for name, extra, want in CASES:
+        path = os.path.join(args.models, name + ".json")
+        with open(path) as f:
+            entry = json.load(f)["entry"]
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+            res = list(ex.map(lambda s: one(args.pinpoint, path, entry, extra, s),
+                              range(1, args.sessions + 1)))
+        failed = [r for r in res if r[0] not in (0, 1, 4)]
+        if failed:
+            print("%s: %d sessions failed (exit %d)" % (name, len(failed), failed[0][0]))
+            sys.exit(1)
+        claimed = sum(r[0] == 1 for r in res)
+        right = sum(r[0] == 1 and r[1] == want for r in res) if want else 0
+        wrong = claimed - right
+        undecided = sum(r[0] == 4 for r in res)
+        runs = sorted(r[2] for r in res)
+        print("%-10s %-28s %8d %8d %8d %8d %9d %5d/%-6d %9.1f" % (
+            name, " ".join(extra) or "-", len(res), claimed, right, wrong, undecided,
+            runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))],
+            statistics.mean(r[3] for r in res)))
+
+
+if __name__ == "__main__":
+    main()

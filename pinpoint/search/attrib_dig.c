@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attrib_dig.c - digging in the attribution search: which of F's calls are
+ * dug into, in what order and within --depth and --max-paths; the time plan
+ * of what is measured after the bottleneck chain; and F's parts left open
+ * taken up again once the chain below F is done.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "pinpoint/measure/settle.h"
+#include "pinpoint/search/tree.h"
+#include "pinpoint/search/attrib_priv.h"
+
+static bool has_children(const struct pp_session *s, int node)
+{
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].parent == node)
+			return true;
+	return false;
+}
+
+/*
+ * The calls under @node to dig into, largest first: the slower ones, and the
+ * faster ones where @node has a slower part they may mask or is itself an
+ * improvement (@dir < 0), those in @node's direction first.  How many, or
+ * -ENOMEM.
+ */
+static int dig_list(const struct pp_session *s, int node, int dir, int **out)
+{
+	bool masked = false;
+	int *l = NULL, n = 0;
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].parent == node && s->nodes[i].sign == -dir &&
+		    s->nodes[i].kind != PP_NODE_REST)
+			masked = true;
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct pp_node *x = &s->nodes[i];
+		int *nl;
+
+		if (x->parent != node ||
+		    (x->kind != PP_NODE_CALL && x->kind != PP_NODE_GROUP &&
+		     x->kind != PP_NODE_SHARED) ||
+		    !x->sign || x->stop || (x->sign != dir && !masked) || has_children(s, (int)i))
+			continue;
+		nl = realloc(l, (size_t)(n + 1) * sizeof(*nl));
+		if (!nl) {
+			free(l);
+			return -ENOMEM;
+		}
+		l = nl;
+		l[n++] = (int)i;
+	}
+	/* in @dir first, then largest first (dir * difference) */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			const struct pp_node *x = &s->nodes[l[j]], *y = &s->nodes[l[j - 1]];
+			double kx = dir * x->diff.centre, ky = dir * y->diff.centre;
+			int t;
+
+			if (!(x->sign == dir && y->sign != dir) && !(x->sign == y->sign && kx > ky))
+				break;
+			t = l[j];
+			l[j] = l[j - 1];
+			l[j - 1] = t;
+		}
+	*out = l;
+	return n;
+}
+
+/*
+ * The time plan.  The bottleneck chain (@chain: F is on it) is one budget,
+ * --max-time's: it is searched first, depth first, and a layer of it that
+ * is not decided ends the chain there, so time kept back for the layers
+ * below it would only be lost; what a layer does not spend goes deeper.
+ * What comes after the chain below F (F's further contributors, the parts
+ * of a function off the chain) answers no question about the chain: it
+ * gets an equal share of what is left with the deeper layers still to
+ * come, and never more than the session has measured for so far, so that
+ * a session ends soon after its chain is named.
+ */
+double pp_attrib_plan_time(struct pp_session *s, int layer, bool chain)
+{
+	double left = pp_session_time_left(s), now = pp_session_now(s);
+	double spent = now - (s->measuring > 0 ? s->measuring : s->started);
+	int layers = s->opt->depth - layer;
+
+	if (chain || !isfinite(left)) /* the chain, or no --max-time: no plan */
+		return 0;
+	if (layers > 0 && left / layers < spent)
+		spent = left / layers;
+	return now + spent;
+}
+
+/* Dig into the calls dig_list() names, at most --max-paths in all. */
+int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
+{
+	struct pp_session *s = a->s;
+	int *dig = NULL, ndig = dig_list(s, st->node, st->dir, &dig), err = 0;
+
+	if (ndig < 0)
+		return ndig;
+	for (int d = 0; d < ndig && !err; d++) {
+		const struct pp_prog_fn *callee[2];
+		const int c = dig[d];
+		const int at[2] = {(int)s->nodes[c].first[PP_PREV], (int)s->nodes[c].first[PP_CUR]};
+		bool group = s->nodes[c].kind == PP_NODE_GROUP;
+		bool shared = s->nodes[c].kind == PP_NODE_SHARED;
+		/* the call itself, for a node of one call */
+		const struct pp_prog_call *call =
+		    group || shared ? NULL : &st->v->fn[PP_CUR]->calls[at[PP_CUR]];
+		const char *stop;
+
+		if (shared) { /* two layers down, by its function */
+			callee[PP_PREV] = s->nodes[c].into[PP_PREV];
+			callee[PP_CUR] = s->nodes[c].into[PP_CUR];
+			stop = pp_dig_limit(s, st->layer + 2, callee[PP_CUR]);
+		} else {
+			stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee);
+		}
+
+		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR])) {
+			stop = "recursion: already inspected";
+			s->nodes[c].recursive = true;
+		}
+		if (!stop && a->paths >= s->opt->max_paths) {
+			stop = "budget: --max-paths reached";
+			s->budget_cut = true;
+		}
+		if (stop) {
+			s->nodes[c].stop = stop;
+			/* several targets slower on their own: into each */
+			if (call && s->nodes[c].q && st->layer + 1 < s->opt->depth &&
+			    pp_call_indirect(call)) {
+				int got = pp_attrib_dig_targets(
+				    a, st, c, at, st->chain && d == 0 && !a->off_chain);
+
+				if (got < 0)
+					err = got;
+				if (got > 0)
+					a->off_chain = true;
+			}
+			continue;
+		}
+		a->paths++;
+		/* an indirect call is dug into through its target, a call of a function
+		 * without a table through the function it hands it (its callback):
+		 * both named in the reports */
+		if (call &&
+		    (pp_call_indirect(call) || strcmp(callee[PP_CUR]->name, call->callee))) {
+			s->nodes[c].into[PP_PREV] = callee[PP_PREV];
+			s->nodes[c].into[PP_CUR] = callee[PP_CUR];
+		}
+		/* the first call dug into under a function of the chain leads it: the chain */
+		err = pp_attrib_search_fn(a, c, callee, st->layer + (shared ? 2 : 1),
+					  st->chain && d == 0 && !a->off_chain);
+		a->off_chain = true;
+	}
+	free(dig);
+	return err;
+}
+
+/* The node of F's part @q, or -1. */
+static int part_node(const struct pp_session *s, int node, const struct pp_quantity *q)
+{
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].parent == node && s->nodes[i].q == q)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * After the chain below F: the parts of F left open because they could not
+ * lead it, whose estimate points F's way and whose interval still reaches
+ * the threshold, are taken up again in the time the plan gives them, so
+ * that the further contributors are decided too, then dug into like the
+ * others.  Those still open keep what is known; the others could at most
+ * be shown "the same", which changes nothing in the answer.
+ */
+int pp_attrib_resume_parts(struct pp_attrib *a, struct pp_fnstate *st)
+{
+	struct pp_session *s = a->s;
+	int *nodes = calloc(st->parts.n ? st->parts.n : 1, sizeof(*nodes));
+	struct pp_quantity **again = calloc(st->parts.n ? st->parts.n : 1, sizeof(*again));
+	size_t resumed = 0;
+	int err = 0;
+
+	if (!nodes || !again) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < st->parts.n; i++) {
+		struct pp_quantity *q = st->parts.q[i];
+		int k = part_node(s, st->node, q);
+
+		/* one whose estimate points F's way and whose interval reaches the threshold */
+		if (q->verdict == PP_V_BOUNDED && k >= 0 && st->dir * q->cmp.diff.centre > 0 &&
+		    (st->dir > 0 ? q->cmp.diff.high : -q->cmp.diff.low) >= q->threshold_ns) {
+			again[resumed] = q;
+			nodes[resumed++] = k;
+		}
+	}
+	if (!resumed)
+		goto out;
+	{
+		const struct pp_settle_how how = {.ride = &st->total,
+						  .nride = 1,
+						  .resume = again,
+						  .nresume = resumed,
+						  .deadline =
+						      pp_attrib_plan_time(s, st->layer, false),
+						  .layer = st->layer + 1};
+
+		err = pp_settle(s, st->parts.q, st->parts.n, &how);
+	}
+	for (size_t i = 0; i < resumed && !err; i++) {
+		struct pp_node *n = &s->nodes[nodes[i]];
+		const struct pp_quantity *q = n->q;
+
+		n->sign = n->kind == PP_NODE_SELF && (st->one_sided || pp_attrib_lost_runs(s))
+			      ? 0
+			      : pp_attrib_beyond(q);
+		n->stop = q->verdict == PP_V_BOUNDED ? q->left
+			  : q->verdict == PP_V_UNDECIDED
+			      ? "undecided: the runs allowed ran out before "
+				"its interval could decide"
+			      : NULL;
+	}
+	if (!err)
+		err = pp_tree_account(s, st->node);
+out:
+	free(again);
+	free(nodes);
+	return err;
+}

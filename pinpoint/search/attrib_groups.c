@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attrib_groups.c - callee groups in the attribution search: a callee
+ * called from two places of F or more has its calls measured together, as
+ * one part derived from each call's in the same runs, and shown as a part
+ * of F when found slower or faster but for one call alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinpoint/search/attrib_priv.h"
+
+/*
+ * The callee of place @k when the place is a direct call timed in both
+ * revisions to the same function, by name (its call list entries); NULL
+ * otherwise: only such calls form callee groups.
+ */
+static const char *group_callee(const struct pp_fnview *v, int k)
+{
+	const struct pp_prog_call *c[2];
+
+	for (int r = 0; r < 2; r++) {
+		if (!pp_attrib_timed_in(v, k, r))
+			return NULL;
+		c[r] = &v->fn[r]->calls[v->u[k].at[r]];
+		if (pp_call_indirect(c[r]) || !c[r]->callee[0])
+			return NULL;
+	}
+	return strcmp(c[0]->callee, c[1]->callee) ? NULL : c[PP_CUR]->callee;
+}
+
+/*
+ * The group of @callee's calls among places @u0..@u1 (two or more), derived
+ * from each call's quantity: NULL with *@oom false when there are fewer
+ * than two.
+ */
+static struct pp_quantity *group_q(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
+				   const char *callee, bool *oom)
+{
+	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms)), *q = NULL;
+	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
+	unsigned first[2] = {0, 0}, last[2] = {0, 0};
+	const struct pp_prog_fn *cfn[2] = {NULL, NULL};
+	size_t n = 0;
+
+	if (!terms || !signs) {
+		*oom = true;
+		goto out;
+	}
+	for (int k = u0; k <= u1 && !*oom; k++) {
+		const char *c = group_callee(v, k);
+
+		if (!c || strcmp(c, callee))
+			continue;
+		terms[n] = pp_attrib_unit_q(s, v, k, oom);
+		if (!terms[n])
+			continue;
+		signs[n] = 1;
+		for (int r = 0; r < 2; r++) {
+			unsigned at = (unsigned)v->u[k].at[r];
+
+			if (!n) {
+				first[r] = at;
+				cfn[r] = pp_program_resolve(&s->rev[r].prog, v->fn[r],
+							    &v->fn[r]->calls[at]);
+			}
+			last[r] = at;
+		}
+		n++;
+	}
+	if (*oom || n < 2)
+		goto out;
+	q = pp_quantity_group(s, v->fn, callee, cfn, first, last);
+	if (!q || pp_quantity_derive(q, terms, signs, n)) {
+		*oom = true;
+		q = NULL;
+	}
+out:
+	free(terms);
+	free(signs);
+	return q;
+}
+
+/*
+ * The callee groups of places @u0..@u1: for each callee called from two
+ * places or more, the group of its calls, in @out (at most @max); how
+ * many, or -ENOMEM.
+ */
+int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
+			struct pp_quantity **out, int max)
+{
+	int n = 0;
+
+	if (!s->opt->groups)
+		return 0;
+	for (int k = u0; k <= u1 && n < max; k++) {
+		const char *c = group_callee(v, k);
+		bool oom = false, known = false;
+		struct pp_quantity *q;
+
+		if (!c)
+			continue;
+		for (int i = 0; i < n && !known; i++)
+			known = !strcmp(out[i]->callee, c);
+		if (known)
+			continue;
+		q = group_q(s, v, k, u1, c, &oom);
+		if (oom)
+			return -ENOMEM;
+		if (q)
+			out[n++] = q;
+	}
+	return n;
+}
+
+/* The callee groups among @qs[0..@n) (a batch of F's parts), in @out; how many. */
+int pp_attrib_groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max)
+{
+	int ng = 0;
+
+	for (size_t i = 0; i < n && ng < max; i++)
+		if (qs[i]->kind == PP_Q_GROUP)
+			out[ng++] = qs[i];
+	return ng;
+}
+
+/* Whether place @k is one of group @g's calls. */
+bool pp_attrib_in_group(const struct pp_quantity *g, const struct pp_fnview *v, int k)
+{
+	for (size_t t = 0; t < g->nterms; t++)
+		if (!g->terms[t]->absent[PP_CUR] && v->u[k].at[PP_CUR] >= 0 &&
+		    g->terms[t]->first == (unsigned)v->u[k].at[PP_CUR])
+			return true;
+	return false;
+}
+
+/*
+ * Whether callee group @g is shown as one part of F: found slower or
+ * faster, unless one of its calls alone is so in its direction and no other
+ * is (that call then names the change, and its callee is dug into the same).
+ */
+bool pp_attrib_group_shown(const struct pp_quantity *g)
+{
+	int alone = 0;
+
+	if (!pp_attrib_beyond(g))
+		return false;
+	for (size_t t = 0; t < g->nterms; t++)
+		alone += pp_attrib_beyond(g->terms[t]) == pp_attrib_beyond(g);
+	return alone != 1;
+}

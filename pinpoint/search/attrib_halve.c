@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attrib_halve.c - measuring F's parts in the attribution search: a short
+ * call list all at once; a long one halved, a half followed only when found
+ * slower or faster (it hands its alpha on), or a quarter of it where the
+ * half is not; then the nodes of what was found.
+ */
+#include <errno.h>
+
+#include "pinpoint/measure/measure.h"
+#include "pinpoint/measure/settle.h"
+#include "pinpoint/search/attrib_priv.h"
+
+static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
+		   struct pp_quantity *extra, double alpha, int want);
+
+/* Explore the range @q of places @u0..@u1, found slower or faster, with its alpha. */
+static int follow(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
+		  struct pp_quantity *q)
+{
+	int got = explore(s, st, u0, u1, NULL, q->alpha, pp_attrib_beyond(q)), err;
+
+	if (got || pp_attrib_beyond(q) <= 0)
+		return got;
+	err = pp_attrib_range_node(s, st, u0, u1, q);
+	return err ? err : 1;
+}
+
+/*
+ * Find the parts of places @u0..@u1 that differ, explored in direction @want;
+ * returns slower nodes made, or an error.
+ */
+static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
+		   struct pp_quantity *extra, double alpha, int want)
+{
+	const struct pp_fnview *v = st->v;
+	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
+	int len = pp_attrib_timed_places(v, u0, u1), mid = pp_attrib_split(v, u0, u1), slower = 0,
+	    err;
+	size_t n = 0;
+
+	if (extra)
+		batch[n++] = extra;
+	err = pp_attrib_parts(s, v, u0, u1, batch, &n, PP_BATCH_MAX_SLOTS - 1);
+	for (size_t i = 0; i < n && !err; i++)
+		err = pp_qlist_add(&st->parts, batch[i]);
+	if (!err) {
+		struct pp_quantity *total = st->total;
+		struct pp_round_ctx rc = {st, u0, u1, want, batch, n};
+		const struct pp_settle_how how = {.ride = &total,
+						  .nride = 1,
+						  .fill = pp_attrib_ride_next_layer,
+						  .matters = pp_attrib_matters,
+						  .arg = &rc,
+						  .deadline = st->deadline,
+						  .layer = st->layer + 1};
+
+		pp_attrib_share_alpha(batch, 0, n, alpha);
+		err = pp_settle(s, batch, n, &how);
+	}
+	if (err)
+		return err;
+	if (len >= 3 || len > PP_ATTRIB_SHORT) {
+		half[0] = pp_attrib_range_q(s, v, u0, mid);
+		half[1] = pp_attrib_range_q(s, v, mid + 1, u1);
+		if (!half[0] || !half[1])
+			return -ENOMEM;
+	}
+	if (len <= PP_ATTRIB_SHORT) {
+		/* the groups pp_attrib_parts() measured in the batch */
+		struct pp_quantity *g[PP_ATTRIB_SHORT];
+		int ng = pp_attrib_groups_in(batch, n, g, PP_ATTRIB_SHORT), shown = 0;
+
+		for (int i = 0; i < ng; i++)
+			if (pp_attrib_group_shown(g[i]))
+				g[shown++] = g[i];
+		for (int h = 0; h < 2; h++) {
+			int a = half[0] ? (h ? mid + 1 : u0) : (h ? u1 + 1 : u0);
+			int b = half[0] ? (h ? u1 : mid) : u1;
+			int got = a <= b ? pp_attrib_emit_units(s, st, a, b, g, shown) : 0;
+
+			if (got < 0)
+				return got;
+			slower += got;
+			/* a slower group with calls in the half explains it as well */
+			for (int i = 0; i < shown && !got; i++)
+				for (int k = a; k <= b && !got; k++)
+					got = pp_attrib_beyond(g[i]) > 0 &&
+					      pp_attrib_in_group(g[i], v, k);
+			if (half[h] && !got && pp_attrib_beyond(half[h]) > 0) {
+				err = pp_attrib_range_node(s, st, a, b, half[h]);
+				if (err)
+					return err;
+				slower++;
+			}
+		}
+		for (int i = 0; i < shown; i++) {
+			int got = pp_attrib_group_node(s, st, g[i]);
+
+			if (got < 0)
+				return got;
+			slower += got;
+		}
+		return slower;
+	}
+	/*
+	 * A half is followed only when it was found slower or faster: only then
+	 * does its alpha pass on to its parts.  Its quarters were compared in the
+	 * same batch, each at its own share of the alpha; one found slower or
+	 * faster is followed where its half is not (an improvement in the other
+	 * quarter can mask it), with its own alpha.
+	 */
+	for (int h = 0; h < 2; h++) {
+		int a = h ? mid + 1 : u0, b = h ? u1 : mid, m = pp_attrib_split(v, a, b);
+		struct pp_quantity *q = half[h];
+		int got;
+
+		if (pp_attrib_beyond(q)) {
+			got = follow(s, st, a, b, q);
+		} else {
+			got = 0;
+			for (int k = 0; k < 2 && got >= 0; k++) {
+				int qa = k ? m + 1 : a, qb = k ? b : m;
+				struct pp_quantity *quarter = pp_attrib_range_q(s, v, qa, qb);
+				int g;
+
+				if (!quarter)
+					return -ENOMEM;
+				if (!pp_attrib_beyond(quarter))
+					continue;
+				g = follow(s, st, qa, qb, quarter);
+				got = g < 0 ? g : got + g;
+			}
+		}
+		if (got < 0)
+			return got;
+		slower += got;
+	}
+	return slower;
+}
+
+/* Measure F's parts (own body @self, and its calls) with F's whole time beside them. */
+int pp_attrib_measure_parts(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self)
+{
+	const struct pp_quantity *fq = s->nodes[st->node].q;
+	double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
+	int err;
+
+	st->deadline = pp_attrib_plan_time(s, st->layer, st->chain);
+	if (st->v->nu) {
+		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
+	} else {
+		struct pp_round_ctx rc = {st, 0, -1, st->dir, &self, 1};
+		const struct pp_settle_how how = {.ride = &st->total,
+						  .nride = 1,
+						  .arg = &rc,
+						  .deadline = st->deadline,
+						  .layer = st->layer + 1};
+
+		if (!self->alpha)
+			self->alpha = alpha;
+		err = pp_qlist_add(&st->parts, self);
+		if (!err)
+			err = pp_settle(s, &self, 1, &how);
+	}
+	st->deadline = 0;
+	return err < 0 ? err : 0;
+}

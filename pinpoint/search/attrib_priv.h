@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attrib_priv.h - what the files of the attribution search share: its
+ * state, the function F being searched (its aligned call list and what is
+ * found so far), a settle round's context, and the functions each file
+ * gives the others.  Only search_attrib.c and the attrib_*.c files include
+ * it; the rest of the driver sees the search as pp_search_attrib (search.h).
+ */
+#ifndef PINPOINT_ATTRIB_PRIV_H
+#define PINPOINT_ATTRIB_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pinpoint/search/align.h"
+#include "pinpoint/search/search.h"
+
+/* Call lists of up to this many places have every call measured at once. */
+#define PP_ATTRIB_SHORT 24
+
+struct pp_attrib {
+	struct pp_session *s;
+	bool off_chain;	      /* the search has left the bottleneck chain */
+	int paths;	      /* calls dug into */
+	struct pp_fnset seen; /* functions inspected */
+};
+
+/* One function being searched: its aligned call list. */
+struct pp_fnview {
+	const struct pp_prog_fn *fn[2];
+	struct pp_unit *u;
+	int nu;
+};
+
+/* F, the function being searched, and what its search has found so far. */
+struct pp_fnstate {
+	struct pp_attrib *a;
+	int layer; /* F's */
+	const struct pp_fnview *v;
+	int node;	/* F's node */
+	int dir;	/* +1: F got slower, -1: faster (an improvement dug into) */
+	int group;	/* the structural group under it, -1 until needed */
+	char *inlined;	/* "g (file:line), ..." */
+	bool one_sided; /* a call is timed in one revision and inlined in the other */
+	size_t ninlined;
+	struct pp_quantity *total; /* F's whole time, measured with its parts */
+	struct pp_qlist parts;	   /* every part of F measured so far */
+	bool chain;		   /* F leads its caller's parts all the way up: the chain */
+	double deadline; /* the time plan's for F's parts (pp_attrib_plan_time()), 0: none */
+};
+
+/* What a settle round of F's parts needs to know: riders and pp_attrib_matters(). */
+struct pp_round_ctx {
+	struct pp_fnstate *st;
+	int u0, u1;
+	int want; /* the direction the places are explored in: F's, or a masking improvement's */
+	struct pp_quantity **qs; /* the comparisons being settled */
+	size_t nq;
+};
+
+/* attrib_parts.c: the quantities that show F's places, its own body */
+bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r);
+struct pp_quantity *pp_attrib_unit_q(struct pp_session *s, const struct pp_fnview *v, int k,
+				     bool *oom);
+struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
+				      int u1);
+int pp_attrib_push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_quantity *q);
+int pp_attrib_timed_places(const struct pp_fnview *v, int u0, int u1);
+int pp_attrib_split(const struct pp_fnview *v, int u0, int u1);
+int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
+		    struct pp_quantity **batch, size_t *n, size_t max);
+int pp_attrib_derive_self(struct pp_session *s, const struct pp_fnview *v, struct pp_quantity *self,
+			  struct pp_quantity *total);
+void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, double alpha);
+int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2]);
+
+/* attrib_groups.c: a callee's calls from several places, as one part */
+int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
+			struct pp_quantity **out, int max);
+int pp_attrib_groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max);
+bool pp_attrib_in_group(const struct pp_quantity *g, const struct pp_fnview *v, int k);
+bool pp_attrib_group_shown(const struct pp_quantity *g);
+
+/* attrib_nodes.c: the nodes of F's parts */
+int pp_attrib_beyond(const struct pp_quantity *q);
+int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
+			 struct pp_quantity *const *g, int ng);
+int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const struct pp_quantity *g);
+int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
+			 const struct pp_quantity *q);
+bool pp_attrib_lost_runs(const struct pp_session *s);
+int pp_attrib_close_fn(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self);
+
+/* attrib_riders.c: what a settle round of F's parts asks (struct pp_settle_how) */
+int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,
+			      size_t max);
+bool pp_attrib_single_part(const struct pp_quantity *q);
+const char *pp_attrib_matters(struct pp_session *s, void *arg, const struct pp_quantity *q,
+			      struct pp_interval look);
+
+/* attrib_halve.c: measuring F's parts, halving a long call list */
+int pp_attrib_measure_parts(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self);
+
+/* attrib_dig.c: the time plan, digging into F's calls, F's parts taken up again */
+double pp_attrib_plan_time(struct pp_session *s, int layer, bool chain);
+int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st);
+int pp_attrib_resume_parts(struct pp_attrib *a, struct pp_fnstate *st);
+
+/* attrib_shared.c: a function several of F's callees call */
+int pp_attrib_shared_callees(struct pp_attrib *a, struct pp_fnstate *st);
+
+/* attrib_targets.c: an indirect call's targets, each dug into */
+int pp_attrib_dig_targets(struct pp_attrib *a, struct pp_fnstate *st, int c, const int at[2],
+			  bool chain);
+
+/* search_attrib.c: search below F's node @node, F being @fn, at @layer */
+int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *const fn[2],
+			int layer, bool chain);
+
+#endif /* PINPOINT_ATTRIB_PRIV_H */
