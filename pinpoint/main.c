@@ -16,12 +16,10 @@
  * sessions of its own.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/process.h"
@@ -33,18 +31,20 @@
 #include "pinpoint/measure/duet.h"
 #include "pinpoint/measure/discover.h"
 #include "pinpoint/report/history.h"
+#include "pinpoint/layouts/both.h"
 #include "pinpoint/layouts/layouts.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/noise.h"
 #include "pinpoint/model/model.h"
 #include "pinpoint/replay/replay.h"
+#include "pinpoint/session/command.h"
 #include "pinpoint/session/options.h"
+#include "pinpoint/session/revisions.h"
 #include "pinpoint/session/outcome.h"
 #include "pinpoint/search/plan.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/json.h"
 #include "pinpoint/report/report.h"
-#include "pinpoint/measure/schedule.h"
 #include "pinpoint/session/signals.h"
 #include "pinpoint/build/workdir.h"
 
@@ -53,165 +53,6 @@
 
 int pp_verbose;
 static volatile int stop_requested;
-
-/* What a session writes in its work directory (run.c, pp_session_results_path()). */
-static const char *const work_files[] = {"results-previous",
-					 "previous.stdout",
-					 "previous.stderr",
-					 "results-current",
-					 "current.stdout",
-					 "current.stderr",
-					 NULL};
-
-static int check_dir(const char *what, const char *dir, char **abs)
-{
-	struct stat st;
-
-	if (stat(dir, &st)) {
-		pr_err("--%s %s: %s", what, dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		pr_err("--%s %s: not a directory", what, dir);
-		return -ENOTDIR;
-	}
-	if (access(dir, R_OK | X_OK)) {
-		pr_err("--%s %s: %s", what, dir, strerror(errno));
-		return -errno;
-	}
-	*abs = realpath(dir, NULL);
-	if (!*abs) {
-		pr_err("--%s %s: %s", what, dir, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/* What a remembered command's file starts with: the mark, then the directory's path. */
-#define PP_COMMAND_MARK "pinpoint-command-of"
-
-struct command_file {
-	const char *dir;
-	char *const *argv;
-};
-
-static void write_command(FILE *f, const void *arg)
-{
-	const struct command_file *c = arg;
-
-	fwrite(PP_COMMAND_MARK, 1, sizeof(PP_COMMAND_MARK), f);
-	fwrite(c->dir, 1, strlen(c->dir) + 1, f);
-	for (char *const *a = c->argv; *a; a++)
-		fwrite(*a, 1, strlen(*a) + 1, f);
-}
-
-/*
- * COMMAND is remembered in the cache, not in the build directory:
- * $XDG_CACHE_HOME/pinpoint/commands/DEV-INO (else ~/.cache/...; CURRENT's
- * device and inode, as its layouts are kept), NUL-separated, after a mark
- * and CURRENT's path: a new file created exclusively and renamed over the
- * old one (a link there is replaced, not followed).  The cache is private
- * (core/private_dir.h): a command is read only from a directory no one else
- * can write, and only from a file of the user's that no one else can
- * write; nothing else is run.  A directory deleted frees its inode for the
- * next one made, so a file whose path is not CURRENT's is another
- * directory's and is not used.
- */
-static int save_command(const char *dir, char **argv, char *path, size_t len, char *why,
-			size_t wlen)
-{
-	const struct command_file c = {dir, argv};
-	char name[64];
-	int fd, err = pp_dir_cache_name(dir, name, sizeof(name));
-
-	if (err) {
-		snprintf(why, wlen, "%s: %s", dir, strerror(-err));
-		return err;
-	}
-	fd = pp_cache_open("commands", path, len, why, wlen);
-	if (fd < 0)
-		return fd;
-	err = pp_write_atomic_at(fd, name, write_command, &c);
-	if (err) {
-		size_t n = strlen(path);
-
-		snprintf(path + n, len - n, "/%s", name);
-		pp_write_failure(err, path, why, wlen);
-	}
-	close(fd);
-	return err;
-}
-
-/* The command remembered for @dir, or NULL (@why says why when it is not the absence of one). */
-static char **load_command(const char *dir, char **storage, char *why, size_t wlen)
-{
-	char path[PATH_MAX], name[64], **argv;
-	size_t len = 0, cap = 0, n = 0, off;
-	FILE *f = NULL;
-	int c, dfd, fd;
-
-	*why = 0;
-	if (pp_dir_cache_name(dir, name, sizeof(name)))
-		return NULL;
-	dfd = pp_cache_open("commands", path, sizeof(path), why, wlen);
-	if (dfd == -ENOENT)
-		*why = 0; /* no cache: none remembered */
-	if (dfd < 0)
-		return NULL;
-	fd = pp_private_file(dfd, name, O_RDONLY, 0, NULL);
-	close(dfd);
-	if (fd == -EPERM || fd == -ELOOP)
-		snprintf(why, wlen, "%s/%s is not a file of yours that only you can write", path,
-			 name);
-	f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	*storage = NULL;
-	while ((c = fgetc(f)) != EOF) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(*storage, cap = cap ? 2 * cap : 256);
-
-			if (!nb) {
-				fclose(f);
-				return NULL;
-			}
-			*storage = nb;
-		}
-		(*storage)[len++] = (char)c;
-		n += !c;
-	}
-	fclose(f);
-	/* the mark, the directory's path, at least one word */
-	if (n < 3 || !*storage || (*storage)[len - 1] || strcmp(*storage, PP_COMMAND_MARK) ||
-	    strcmp(*storage + sizeof(PP_COMMAND_MARK), dir))
-		return NULL;
-	off = sizeof(PP_COMMAND_MARK) + strlen(dir) + 1;
-	n -= 2;
-	argv = calloc(n + 1, sizeof(*argv));
-	if (!argv)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		argv[i] = *storage + off;
-		off += strlen(argv[i]) + 1;
-	}
-	return argv;
-}
-
-static void remove_workdir(const char *dir)
-{
-	char path[PATH_MAX];
-
-	if (!dir)
-		return;
-	for (size_t i = 0; work_files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, work_files[i]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
 
 /*
  * Write --json or --html.  Each report is attempted whatever happened to
@@ -272,24 +113,6 @@ static void session_init(struct pp_session *s, struct pp_options *opt)
 		s->rev[r].lay.dirfd = s->rev[r].lay.lock = -1;
 }
 
-/* --previous and --current: two directories, made absolute in the session. */
-static int open_revisions(struct pp_session *s)
-{
-	const struct pp_options *opt = s->opt;
-
-	if (check_dir("previous", opt->previous, &s->rev[PP_PREV].dir) ||
-	    check_dir("current", opt->current, &s->rev[PP_CUR].dir))
-		return PP_EXIT_USAGE;
-	/* by device and inode: a path through a link or a bind mount is no other directory */
-	if (pp_same_file(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir) ||
-	    !strcmp(s->rev[PP_PREV].dir, s->rev[PP_CUR].dir)) {
-		pr_err("--previous and --current are the same directory (%s and %s)",
-		       s->rev[PP_PREV].dir, s->rev[PP_CUR].dir);
-		return PP_EXIT_USAGE;
-	}
-	return GO_ON;
-}
-
 /*
  * COMMAND, remembered for the next session; or, when not given, the last
  * session's (in *@loaded, its strings in *@storage).
@@ -302,11 +125,11 @@ static int find_command(struct pp_session *s, char ***loaded, char **storage)
 
 	if (opt->command) {
 		if (!opt->no_save_command &&
-		    save_command(cur, opt->command, path, sizeof(path), why, sizeof(why)))
+		    pp_command_remember(cur, opt->command, path, sizeof(path), why, sizeof(why)))
 			pr_warn("cannot remember the command: %s", why);
 		return GO_ON;
 	}
-	*loaded = load_command(cur, storage, why, sizeof(why));
+	*loaded = pp_command_recall(cur, storage, why, sizeof(why));
 	if (!*loaded && *why) {
 		pr_err("no command: give the benchmark after '--' (the remembered one cannot be "
 		       "used: %s)",
@@ -358,7 +181,7 @@ static int open_workdir(struct pp_session *s, char *buf, size_t len)
 		return io_exit(err);
 	}
 	s->workdir = buf;
-	if (pp_signals_workdir(buf, work_files))
+	if (pp_signals_workdir(buf, pp_work_files))
 		pr_dbg("a second signal would leave %s behind", buf);
 	pp_signals_catch(&stop_requested);
 	return GO_ON;
@@ -390,132 +213,6 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 	}
 	*stage = PP_BISECT_SESSION;
 	return GO_ON;
-}
-
-/*
- * Each revision's layouts lock, taken before anything runs in it (what a
- * killed session of an earlier pinpoint left in a build directory is put
- * back then).
- */
-static int open_layouts(struct pp_session *s)
-{
-	bool layouts = s->opt->layouts > 1;
-	const char *why = NULL;
-	struct stat st[2];
-	int first = 0;
-
-	/* One order for every session, by device and inode: two sessions with
-	 * the revisions the other way round never each hold the lock the other
-	 * waits for. */
-	if (!stat(s->rev[PP_PREV].dir, &st[0]) && !stat(s->rev[PP_CUR].dir, &st[1]) &&
-	    (st[1].st_dev < st[0].st_dev ||
-	     (st[1].st_dev == st[0].st_dev && st[1].st_ino < st[0].st_ino)))
-		first = 1;
-
-	/* Each run sees its layout in a mount namespace of its own: can it here? */
-	if (layouts && pp_process_binds_work(&why)) {
-		pr_warn("both revisions run as built, not in code layouts: %s", why);
-		for (int r = 0; r < 2; r++)
-			s->rev[r].lay.not_varied = why;
-		layouts = false;
-	}
-	for (int i = 0; i < 2; i++) {
-		int r = i ? 1 - first : first;
-		struct pp_revision *rev = &s->rev[r];
-		const char *nv = rev->lay.not_varied;
-		char why[PP_REFUSAL_MAX];
-		int err = pp_layouts_open(&rev->lay, rev->dir, layouts, s->stop, why, sizeof(why));
-
-		rev->lay.not_varied = nv;
-		if (err == -EINTR || err == -ENOMEM)
-			return err;
-		if (err && layouts) {
-			pr_warn("cannot use the layouts cache: %s; the %s revision runs as built",
-				why, rev->label);
-			rev->lay.not_varied = "its layouts could not be kept in the cache";
-		}
-	}
-	return 0;
-}
-
-/*
- * Both revisions are varied, or neither: one run as built beside the other
- * over layouts compares a draw of the linker's lottery with its average,
- * and identical code came out 7-22 % slower that way.  The revision that
- * could be varied runs as built too, and one line says why.
- */
-static void both_or_neither(struct pp_session *s)
-{
-	for (int r = 0; r < 2; r++) {
-		struct pp_revision *rev = &s->rev[r], *other = &s->rev[1 - r];
-
-		if (!rev->lay.n || other->lay.n)
-			continue;
-		pr_warn("the %s revision runs as built, not in code layouts: %s; the %s revision "
-			"runs as built too, so that both are measured alike",
-			other->label,
-			other->lay.not_varied ? other->lay.not_varied
-					      : "it could not be linked again",
-			rev->label);
-		rev->lay.n = 0;
-		rev->lay.as_other = true;
-		rev->lay.not_varied = other->label == s->rev[PP_PREV].label
-					  ? "the previous revision could not be varied"
-					  : "the current revision could not be varied";
-		if (!other->lay.not_varied)
-			other->lay.not_varied = "it could not be linked again";
-	}
-}
-
-/* Each revision's --layouts, from the modules its discovery runs named. */
-static int make_layouts(struct pp_session *s)
-{
-	double t0 = pp_session_now(s);
-	gsl_rng *lrng = s->opt->layouts > 1 ? pp_session_layout_rng(s) : NULL;
-	int err = s->opt->layouts > 1 && !lrng ? -ENOMEM : 0;
-
-	for (int r = 0; r < 2 && !err; r++) {
-		struct pp_revision *rev = &s->rev[r];
-		int n;
-
-		if (!s->backend) {
-			err = pp_layouts_make(&rev->lay, rev->label, rev->dir, rev->prog.objects,
-					      rev->prog.nobjects, (unsigned)s->opt->layouts, lrng,
-					      s->stop);
-			continue;
-		}
-		n = s->opt->layouts > 1 ? s->backend->layouts(s, r, (unsigned)s->opt->layouts) : 0;
-		if (n < 0)
-			err = n;
-		else
-			rev->lay.n = (unsigned)n;
-	}
-	if (!err)
-		both_or_neither(s);
-	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n) {
-		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
-
-		/* more during the session when a comparison needs them (decide_layout.c) */
-		s->layouts_first = np < nc ? np : nc;
-		s->layouts_cap = (unsigned)s->opt->max_layouts > s->layouts_first
-				     ? (unsigned)s->opt->max_layouts
-				     : s->layouts_first;
-		/* with fewer than asked, the cache had no room for more */
-		if (np < (unsigned)s->opt->layouts || nc < (unsigned)s->opt->layouts)
-			s->layouts_cap = s->layouts_first;
-
-		if (np == nc)
-			pr_info("%u code layouts of each revision, made in %.1f s", np,
-				pp_session_now(s) - t0);
-		else
-			pr_info("%u code layouts of the previous revision and %u of the current "
-				"one, made in %.1f s",
-				np, nc, pp_session_now(s) - t0);
-	}
-	/* Making the layouts is not measuring: --max-time's plan starts after it. */
-	if (s->measuring > 0)
-		s->measuring += pp_session_now(s) - t0;
-	return err;
 }
 
 /* --model: both revisions are the model's, measured by it; nothing is built or run. */
@@ -564,13 +261,13 @@ static int run_pipeline(struct pp_session *s)
 	s->started_wall = pp_wall();
 	pr_dbg("measuring %s: previous %s, current %s", s->opt->entry, s->rev[PP_PREV].dir,
 	       s->rev[PP_CUR].dir);
-	err = processes ? open_layouts(s) : 0;
+	err = processes ? pp_layouts_open_both(s) : 0;
 	if (!err)
 		err = pp_discover(s);
 	if (!err)
 		err = pp_duet_choose(s);
 	if (!err)
-		err = make_layouts(s);
+		err = pp_layouts_make_both(s);
 	if (!err) {
 		/* Once the session is known to be sound: warn of what will make its runs vary. */
 		if (processes)
@@ -647,7 +344,7 @@ int main(int argc, char **argv)
 	session_init(&s, &opt);
 	code = opt.replay  ? open_replay(&s, &replay)
 	       : opt.model ? open_model(&s, &model)
-			   : open_revisions(&s);
+			   : (pp_revisions_open(&s) ? PP_EXIT_USAGE : GO_ON);
 	if (code == GO_ON && !opt.model && !opt.replay)
 		code = find_command(&s, &loaded, &saved);
 	if (code == GO_ON)
@@ -663,7 +360,7 @@ int main(int argc, char **argv)
 	pp_layouts_close(&s.rev[PP_PREV].lay);
 	pp_layouts_close(&s.rev[PP_CUR].lay);
 	if (!opt.replay)
-		remove_workdir(s.workdir);
+		pp_workdir_remove(s.workdir);
 	pp_session_free(&s);
 	pp_model_free(&model);
 	pp_replay_free(&replay);

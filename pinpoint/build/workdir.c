@@ -121,3 +121,25 @@ int pp_workdir_create(const char *tmpdir, char *buf, size_t len)
 		return -ENAMETOOLONG;
 	return mkdtemp(buf) ? 0 : -errno;
 }
+
+/* What a session writes in its work directory (run.c, pp_session_results_path()). */
+const char *const pp_work_files[] = {"results-previous",
+				     "previous.stdout",
+				     "previous.stderr",
+				     "results-current",
+				     "current.stdout",
+				     "current.stderr",
+				     NULL};
+
+void pp_workdir_remove(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (!dir)
+		return;
+	for (size_t i = 0; pp_work_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, pp_work_files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}

@@ -24,4 +24,10 @@ const char *pp_workdir_tmpdir(void);
 /* Make the work directory in @tmpdir; its path in @buf.  0 or -errno. */
 int pp_workdir_create(const char *tmpdir, char *buf, size_t len);
 
+/* What a session writes in its work directory (run.c, pp_session_results_path()), NULL-ended. */
+extern const char *const pp_work_files[];
+
+/* Remove the session's work directory @dir (NULL: none) and what the runs wrote in it. */
+void pp_workdir_remove(const char *dir);
+
 #endif /* PINPOINT_WORKDIR_H */
