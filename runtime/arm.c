@@ -24,19 +24,11 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rt.h"
-
-struct pp_spec pp_spec;
-struct pp_site pp_sites[PP_MAX_SITES];
-int pp_state = PP_UNINIT;
-int pp_init_pid;
-unsigned pp_nmodules;
-const char *pp_modules[PP_MAX_MODULES];
 
 static uint32_t pp_nsites;
 /* Extents of pp_sites given back by __pinpoint_unregister, reused first fit. */
@@ -48,19 +40,6 @@ static unsigned pp_nholes;
 static char pp_modpool[PP_MODPOOL_SIZE];
 static size_t pp_modused;
 static bool pp_full_warned;
-static char pp_lock_word;
-
-/* Registration is rare and short: a spin lock that yields will do. */
-void pp_lock(void)
-{
-	while (__atomic_test_and_set(&pp_lock_word, __ATOMIC_ACQUIRE))
-		sched_yield();
-}
-
-void pp_unlock(void)
-{
-	__atomic_clear(&pp_lock_word, __ATOMIC_RELEASE);
-}
 
 static void init(void)
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * calib.c - what the armed probes cost, so that the results can leave it
- * out (sample.c): every time they give is the program's own.
+ * calib.c - what the armed probes cost (kept in cost.c), so that the
+ * results can leave it out (sample.c): every time they give is the
+ * program's own.
  *
  * A probe execution that reaches a counter is one of two kinds (probe.c):
  * it reads the clock (the enter of a timed execution, the exit that ends
@@ -34,11 +35,6 @@
 /* Rounds past the third stop after 1 ms: where the probes' timed path is
  * the general one (no tick clock), a round takes far longer. */
 #define PP_CALIB_BUDGET_NS 1000000u
-
-static uint8_t pp_calib_flags[2];
-struct pp_fn pp_calib_fn = {pp_calib_flags, "", "", 1, 0};
-double pp_cost_plain, pp_cost_clock, pp_cost_bias;
-uint64_t pp_calib_ticks;
 
 /* The median of @n values (sorted in place). */
 static double median(double *v, unsigned n)
@@ -83,7 +79,7 @@ void pp_calibrate(void)
 		return; /* its executions would go to the totals: costs stay 0 */
 	/* site PP_CALIB_SITE enters counter 0 alone: the probes' usual case */
 	pp_sites[PP_CALIB_SITE].mask[0] = 1;
-	pp_calib_flags[PP_CALIB_SITE] = 1;
+	pp_calib_fn.flags[PP_CALIB_SITE] = 1;
 	__atomic_store_n(&pp_calib_fn.armed, PP_ARMED_BASE, __ATOMIC_RELEASE);
 	for (unsigned r = 0; r < PP_CALIB_ROUNDS; r++) {
 		uint64_t base = loop(c, false, 0);
@@ -99,7 +95,7 @@ void pp_calibrate(void)
 			break;
 	}
 	__atomic_store_n(&pp_calib_fn.armed, PP_ARMED_SEEN, __ATOMIC_RELEASE);
-	pp_calib_flags[PP_CALIB_SITE] = 0;
+	pp_calib_fn.flags[PP_CALIB_SITE] = 0;
 	memset(pp_sites, 0, 2 * sizeof(pp_sites[0]));
 	memset(c, 0, sizeof(*c));
 	pp_st(&t->plain, 0);
@@ -117,15 +113,4 @@ void pp_calibrate(void)
 	if (pp_cost_bias < 0)
 		pp_cost_bias = 0;
 	pp_calib_ticks = pp_ticks() - start;
-}
-
-uint64_t pp_calib_net(uint64_t d, uint64_t plain, uint64_t clock)
-{
-	double net;
-
-	if (pp_spec.keep_probes)
-		return d;
-	net = (double)d - pp_cost_bias - pp_cost_plain * (double)plain -
-	      pp_cost_clock * (double)clock;
-	return net > 0 ? (uint64_t)(net + 0.5) : 0;
 }

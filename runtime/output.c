@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * output.c - at exit, collect the threads' counters and write the results
- * file (doc/formats.md, section 3).
+ * output.c - write the results file (doc/formats.md, section 3) from the
+ * totals the threads were merged into (exit.c collects them first).
  *
  * The file is written to "<out>.tmp.<pid>", created with O_EXCL|O_NOFOLLOW
  * and mode 0600 in the directory of <out> (a planted file or link there makes
@@ -10,8 +10,7 @@
  * the file system lacks it), so that a reader sees the whole file or none.
  * When <out> exists already - another instrumented process with the same
  * arming wrote it first - the results go to "<out>.<pid>" instead, so no
- * process's results silently replace another's (doc/semantics.md).  Only the
- * process that initialised the runtime writes: a forked child writes nothing.
+ * process's results silently replace another's (doc/semantics.md).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,8 +24,6 @@
 #include <unistd.h>
 
 #include "rt.h"
-
-int pp_forked;
 
 struct pp_writer {
 	int fd;
@@ -437,37 +434,4 @@ int pp_output_write(const char *out, double ticks_per_ns, char *where, size_t wh
 	if (ret)
 		unlink(tmp);
 	return ret;
-}
-
-void pp_atfork_child(void)
-{
-	pp_forked = 1;
-}
-
-void pp_atexit(void)
-{
-	static int done;
-	uint64_t now = pp_ticks();
-	char where[PATH_MAX];
-	int ret;
-
-	if (pp_state != PP_ARMED || pp_forked || (int)getpid() != pp_init_pid)
-		return;
-	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
-		return;
-	pp_thread_collect(now);
-	ret = pp_output_write(pp_spec.out, pp_clock_ticks_per_ns(), where, sizeof(where));
-	if (ret)
-		pp_err("cannot write results to %s: %s", pp_spec.out, strerror(-ret));
-	else if (strcmp(where, pp_spec.out))
-		pp_err("%s exists (another process wrote it); results written to %s", pp_spec.out,
-		       where);
-}
-
-void pp_stop(void)
-{
-	if (pp_forked || (int)getpid() != pp_init_pid)
-		return;
-	pp_atexit();
-	_exit(0);
 }

@@ -57,10 +57,6 @@
  */
 #include "rt.h"
 
-uint64_t pp_samples[PP_MAX_SAMPLES];
-uint32_t pp_nsamples;
-uint32_t pp_samples_cap;
-int pp_sample_counter = -1;
 int pp_seen_counter = -1;
 static uint64_t pp_seen; /* the entry's finished outermost executions, with stop=N or skip=K */
 
@@ -71,23 +67,6 @@ static inline const struct pp_site *site_of(const struct pp_fn *fn, uint32_t sit
 	if (pp_unlikely(armed < PP_ARMED_BASE || site > fn->ncalls))
 		return NULL;
 	return &pp_sites[armed - PP_ARMED_BASE + site];
-}
-
-/* Keep one duration of the entry, or count it as dropped. */
-void pp_sample(struct pp_thread *t, uint64_t ticks)
-{
-	if (pp_ld(&pp_nsamples) < pp_samples_cap) {
-		uint32_t i = pp_add(&pp_nsamples, 1);
-
-		if (i < pp_samples_cap) {
-			pp_st(&pp_samples[i], ticks);
-			return;
-		}
-	}
-	if (t && t->state == PP_THREAD_LISTED)
-		pp_st(&t->dropped, t->dropped + 1);
-	else
-		pp_add(&pp_dropped, 1);
 }
 
 /* One more probe execution of @t, which read the clock or not. */
@@ -148,7 +127,7 @@ static pp_inline uint64_t finish(struct pp_thread *t, struct pp_tcounter *c, uns
 		pp_add(&pp_totals[i].scount, 1);
 	}
 	if (pp_unlikely((int)i == pp_sample_counter))
-		pp_sample(t, pp_calib_net(d, plain, clock));
+		pp_sample(t, pp_cost_net(d, plain, clock));
 	if (pp_unlikely((int)i == pp_seen_counter))
 		return pp_add(&pp_seen, 1) + 1;
 	return 0;

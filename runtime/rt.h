@@ -7,6 +7,10 @@
  * thread (thread-local), a registry of live thread blocks, global totals and
  * the entry's sample buffer.  Times are kept in clock ticks and converted to
  * ns once, at exit.
+ *
+ * The sections follow the files' layers, lowest first (README.md, Layers):
+ * a file calls only what is declared in its own layer's sections or above
+ * them here.
  */
 #ifndef PINPOINT_RT_H
 #define PINPOINT_RT_H
@@ -45,6 +49,8 @@
 #define pp_ld(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define pp_st(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define pp_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+
+/* ==== layer 1, base ==== */
 
 /* ---- spec.c: the PINPOINT variable (doc/formats.md, section 2) ---- */
 
@@ -118,7 +124,27 @@ static inline uint64_t pp_ticks(void)
 	return pp_monotonic_ns();
 }
 
-/* ---- arm.c: registration, matching, armed sites ---- */
+/* ---- lock.c: the lock of registration (arm.c, jumps.c, target.c) ---- */
+
+void pp_lock(void);
+void pp_unlock(void);
+
+/* ---- stack.c ---- */
+
+/* Record the exiting thread's call chain. */
+void pp_stack_snapshot(void);
+/* Is the execution whose outermost enter had CFA @cfa and return address @ret
+ * still on the recorded chain?  1 yes, 0 no, -1 unknown. */
+int pp_stack_live(uintptr_t cfa, uintptr_t ret);
+/* From an enter probe at @below: is the frame of the outermost enter with CFA
+ * @cfa and return address @ret still on the calling thread's stack, above the
+ * probe's caller?  Walks only the frames between here and @cfa.  1 yes, 0 no,
+ * -1 unknown. */
+int pp_stack_alive(uintptr_t cfa, uintptr_t ret, uintptr_t below);
+
+/* ==== layer 2, state ==== */
+
+/* ---- state.c: the shared state ---- */
 
 /* Counters: slot i measures with counter i; a fn slot i also times its
  * calls with counter PP_MAX_SLOTS + i.  A site enters/exits the counters of
@@ -129,19 +155,8 @@ struct pp_site {
 
 enum pp_state { PP_UNINIT, PP_ARMED, PP_INERT };
 
-extern struct pp_spec pp_spec;
-extern struct pp_site pp_sites[PP_MAX_SITES];
-extern int pp_state;
-extern int pp_init_pid;
-extern unsigned pp_nmodules;
-extern const char *pp_modules[PP_MAX_MODULES];
-
-/* The lock of registration (arm.c, jumps.c). */
-void pp_lock(void);
-void pp_unlock(void);
-
-/* ---- thread.c: per-thread counters, registry, merge ---- */
-
+/* A thread's block of counters (thread.c lists and merges it), the
+ * probes' own (probe.c). */
 struct pp_tcounter {
 	uint32_t depth;	  /* nesting of this thread's executions */
 	uint32_t skip;	  /* 0: every execution is timed; else sampled (sample.c) */
@@ -183,9 +198,6 @@ struct pp_total {
  * has too. */
 #define PP_TOTAL_FIELDS(X)                                                                         \
 	X(sum) X(count) X(ssum) X(stimed) X(scount) X(plain) X(clock) X(splain) X(sclock) X(lost)
-
-/* ---- target.c: where an armed indirect call went (abi.h, 5.) ---- */
-
 /* Targets a counter keeps apart, per thread and in all; the rest are
  * "others" (entry PP_MAX_TARGETS). */
 #define PP_MAX_TARGETS 8
@@ -219,40 +231,45 @@ struct pp_thread {
 	struct pp_ttable tt[PP_MAX_TTABLES];
 };
 
+extern struct pp_spec pp_spec;
+extern struct pp_site pp_sites[PP_MAX_SITES];
+extern int pp_state;
+extern int pp_init_pid;
+/* the paths of the modules that registered (arm.c), for the results */
+extern unsigned pp_nmodules;
+extern const char *pp_modules[PP_MAX_MODULES];
 extern __thread struct pp_thread pp_self;
-extern struct pp_total pp_totals[PP_MAX_COUNTERS];
-extern uint64_t pp_dropped;
-/* skip=K: the totals when the entry's K-th execution ended, if taken */
-extern struct pp_total pp_skipped[PP_MAX_COUNTERS];
-extern int pp_skip_taken;
+/* The calibration's record and site: pp_arch_calib_probes() probes them. */
+#define PP_CALIB_SITE PP_SITE_CALL(0)
+extern struct pp_fn pp_calib_fn;
 
-int pp_thread_init(void);
-void pp_thread_attach(struct pp_thread *t);
-/* At exit: merge every listed thread into the totals, counting executions
- * still running up to @now. */
-void pp_thread_collect(uint64_t now);
-/* @v = @tot, read with relaxed loads. */
-void pp_total_read(const struct pp_total *tot, struct pp_total *v);
-/* skip=K reached: keep every counter's totals so far, merged over the
- * listed threads as at exit, in pp_skipped (other threads' blocks are read
- * as they are, without stopping them). */
-void pp_skip_take(void);
+/* ---- cost.c: what the probes cost (measured by calib.c) ---- */
 
-/* target.c: slot i's counter keeps targets in table pp_ttable_of[i] - 1
- * (0: none yet, -1: none left); their totals, and the skip=K copy. */
-extern int pp_ttable_of[PP_MAX_SLOTS];
-extern struct pp_target pp_ttotals[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
-extern struct pp_target pp_tskipped[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
-/* The note of an indirect call's target, before its enter probe. */
-void pp_target_note(struct pp_fn *fn, uint32_t site, const void *target);
-/* Counter @i of thread @t is merged with sums @now (thread.c): its targets
- * go into the totals, and are cleared when @own. */
-void pp_target_merge(struct pp_thread *t, unsigned i, const struct pp_total *now, bool own);
-/* skip=K: the targets' totals, then each listed thread's, into the copy. */
-void pp_target_skip_globals(void);
-void pp_target_skip_thread(const struct pp_thread *t, unsigned i, const struct pp_total *now);
-/* The record of the instrumented function at @addr, or NULL (at exit). */
-const struct pp_fn *pp_target_record(uintptr_t addr);
+/* Ticks, per probe execution seen from outside its caller: one that reads
+ * no clock and one that does; and per timed execution, what its own two
+ * probes add between their clock reads. */
+extern double pp_cost_plain, pp_cost_clock, pp_cost_bias;
+/* Ticks the calibration took. */
+extern uint64_t pp_calib_ticks;
+
+/* What the probes add to a timed execution of @d ticks with @plain and
+ * @clock probe executions inside: d less their cost, at least 0 (kept
+ * durations of the entry); @d itself with probes=keep. */
+uint64_t pp_cost_net(uint64_t d, uint64_t plain, uint64_t clock);
+
+/* ---- durations.c: the entry's kept durations (samples=N) ---- */
+
+extern uint64_t pp_samples[PP_MAX_SAMPLES];
+extern uint32_t pp_nsamples; /* claimed indexes, may exceed the buffer */
+extern uint32_t pp_samples_cap;
+extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
+extern uint64_t pp_dropped;   /* entry executions past the buffer, not in a listed block */
+
+/* Keep one duration of the entry, or count it as dropped (in @t's block when
+ * listed, else in pp_dropped; @t may be NULL). */
+void pp_sample(struct pp_thread *t, uint64_t ticks);
+
+/* ==== layer 3, counters ==== */
 
 /* ---- sample.c: timing a random sample of a hot counter's executions ---- */
 
@@ -288,61 +305,72 @@ void pp_sample_consider(struct pp_thread *t, struct pp_tcounter *c, unsigned i);
  * is scaled up. */
 void pp_sample_estimate(const struct pp_total *v, double *raw, double *removed);
 
-/* ---- calib.c: what the probes cost ---- */
+/* ---- target.c: where an armed indirect call went (abi.h, 5.) ---- */
 
-/* The calibration's record and site: pp_arch_calib_probes() probes them. */
-#define PP_CALIB_SITE PP_SITE_CALL(0)
-extern struct pp_fn pp_calib_fn;
-/* Ticks, per probe execution seen from outside its caller: one that reads
- * no clock and one that does; and per timed execution, what its own two
- * probes add between their clock reads. */
-extern double pp_cost_plain, pp_cost_clock, pp_cost_bias;
-/* Ticks the calibration took. */
-extern uint64_t pp_calib_ticks;
+/* Slot i's counter keeps targets in table pp_ttable_of[i] - 1
+ * (0: none yet, -1: none left); their totals, and the skip=K copy. */
+extern int pp_ttable_of[PP_MAX_SLOTS];
+extern struct pp_target pp_ttotals[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
+extern struct pp_target pp_tskipped[PP_MAX_TTABLES][PP_MAX_TARGETS + 1];
+/* The note of an indirect call's target, before its enter probe. */
+void pp_target_note(struct pp_fn *fn, uint32_t site, const void *target);
+/* Counter @i of thread @t is merged with sums @now (thread.c): its targets
+ * go into the totals, and are cleared when @own. */
+void pp_target_merge(struct pp_thread *t, unsigned i, const struct pp_total *now, bool own);
+/* skip=K: the targets' totals, then each listed thread's, into the copy. */
+void pp_target_skip_globals(void);
+void pp_target_skip_thread(const struct pp_thread *t, unsigned i, const struct pp_total *now);
+/* The record of the instrumented function at @addr, or NULL (at exit). */
+const struct pp_fn *pp_target_record(uintptr_t addr);
 
-/* Measure the costs, on the calling thread; at initialisation, before any
- * site is armed. */
-void pp_calibrate(void);
-/* What the probes add to a timed execution of @d ticks with @plain and
- * @clock probe executions inside: d less their cost, at least 0 (kept
- * durations of the entry); @d itself with probes=keep. */
-uint64_t pp_calib_net(uint64_t d, uint64_t plain, uint64_t clock);
+/* ---- thread.c: per-thread counters, registry, merge ---- */
 
-/* ---- stack.c ---- */
+extern struct pp_total pp_totals[PP_MAX_COUNTERS];
+/* skip=K: the totals when the entry's K-th execution ended, if taken */
+extern struct pp_total pp_skipped[PP_MAX_COUNTERS];
+extern int pp_skip_taken;
 
-/* Record the exiting thread's call chain. */
-void pp_stack_snapshot(void);
-/* Is the execution whose outermost enter had CFA @cfa and return address @ret
- * still on the recorded chain?  1 yes, 0 no, -1 unknown. */
-int pp_stack_live(uintptr_t cfa, uintptr_t ret);
-/* From an enter probe at @below: is the frame of the outermost enter with CFA
- * @cfa and return address @ret still on the calling thread's stack, above the
- * probe's caller?  Walks only the frames between here and @cfa.  1 yes, 0 no,
- * -1 unknown. */
-int pp_stack_alive(uintptr_t cfa, uintptr_t ret, uintptr_t below);
-/* Keep one duration of the entry, or count it as dropped (in @t's block when
- * listed, else in the totals; @t may be NULL). */
-void pp_sample(struct pp_thread *t, uint64_t ticks);
+int pp_thread_init(void);
+void pp_thread_attach(struct pp_thread *t);
+/* At exit: merge every listed thread into the totals, counting executions
+ * still running up to @now. */
+void pp_thread_collect(uint64_t now);
+/* @v = @tot, read with relaxed loads. */
+void pp_total_read(const struct pp_total *tot, struct pp_total *v);
+/* skip=K reached: keep every counter's totals so far, merged over the
+ * listed threads as at exit, in pp_skipped (other threads' blocks are read
+ * as they are, without stopping them). */
+void pp_skip_take(void);
 
-/* ---- probe.c ---- */
+/* ==== layer 4, results ==== */
 
-extern uint64_t pp_samples[PP_MAX_SAMPLES];
-extern uint32_t pp_nsamples; /* claimed indexes, may exceed the buffer */
-extern uint32_t pp_samples_cap;
-extern int pp_sample_counter; /* the entry's counter when sampling, else -1 */
-extern int pp_seen_counter;   /* the entry's counter with stop=N or skip=K, else -1 */
+/* ---- output.c: the results file ---- */
 
-/* ---- output.c ---- */
+/* Write the results file to @out, or to "<out>.<pid>" when @out exists; the
+ * path written in @where.  Returns 0 or -errno. */
+int pp_output_write(const char *out, double ticks_per_ns, char *where, size_t wherelen);
+
+/* ---- exit.c: the end of the process ---- */
 
 void pp_atexit(void);
 /* stop=N reached: write the results and end the process (status 0), unless
  * this is a forked child, which goes on. */
 void pp_stop(void);
 void pp_atfork_child(void);
-extern int pp_forked;
-/* Write the results file to @out, or to "<out>.<pid>" when @out exists; the
- * path written in @where.  Returns 0 or -errno. */
-int pp_output_write(const char *out, double ticks_per_ns, char *where, size_t wherelen);
+
+/* ==== layer 5, probes ==== */
+
+/* ---- probe.c: the hot path ---- */
+
+extern int pp_seen_counter; /* the entry's counter with stop=N or skip=K, else -1 */
+
+/* ==== layer 6, calibration ==== */
+
+/* ---- calib.c: what the probes cost ---- */
+
+/* Measure the costs (cost.c), on the calling thread; at initialisation,
+ * before any site is armed. */
+void pp_calibrate(void);
 
 #pragma GCC visibility pop
 

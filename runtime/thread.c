@@ -25,9 +25,7 @@
 
 #include "rt.h"
 
-__thread struct pp_thread pp_self;
 struct pp_total pp_totals[PP_MAX_COUNTERS];
-uint64_t pp_dropped;
 struct pp_total pp_skipped[PP_MAX_COUNTERS];
 int pp_skip_taken;
 
@@ -124,7 +122,7 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, bool own
 					v.scount++;
 				}
 				if ((int)i == pp_sample_counter)
-					pp_sample(NULL, pp_calib_net(d, plain, clock));
+					pp_sample(NULL, pp_cost_net(d, plain, clock));
 			} else {
 				v.lost++;
 			}
