@@ -18,7 +18,7 @@
 #include "core/util.h"
 #include "pinpoint/measure/backend.h"
 #include "pinpoint/model/model.h"
-#include "pinpoint/report/platform.h"
+#include "pinpoint/session/platform.h"
 #include "pinpoint/session/options.h"
 
 struct pp_replay {

@@ -15,10 +15,8 @@
 #include <unistd.h>
 
 #include "core/json.h"
-#include "pinpoint/measure/decide.h"
-#include "pinpoint/report/history.h"
-#include "pinpoint/session/outcome.h"
 #include "pinpoint/log.h"
+#include "pinpoint/report/history.h"
 #include "pinpoint/report/report.h"
 
 /* The entry's figures in a history line, the same keys written and read back. */
@@ -56,11 +54,12 @@ static json_t *line_json(const struct pp_outcome *oc)
 
 	pp_history_entry_of(oc, &e);
 	o = pp_json_object("time", pp_json_real(round(e.time * 1000) / 1000), "entry",
-			   pp_json_str(oc->opt->entry), "previous", pp_json_str(oc->dir[PP_PREV]),
-			   "current", pp_json_str(oc->dir[PP_CUR]), "verdict",
-			   pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
+			   pp_json_str(oc->opt.entry), "previous",
+			   pp_json_str(oc->rev[PP_PREV].dir), "current",
+			   pp_json_str(oc->rev[PP_CUR].dir), "verdict", pp_json_str(e.verdict),
+			   "status", pp_json_int(e.status), NULL);
 	if (oc->decided) {
-		const struct pp_quantity *q = oc->entry->q;
+		const struct pp_outcome_cmp *q = oc->entry;
 
 		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
 			o = pp_json_set(o, figures[i].key, pp_json_real(*figure(&e, i)));
@@ -80,7 +79,7 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 	const struct pp_outcome_cmp *c = o->entry;
 
 	memset(e, 0, sizeof(*e));
-	e->time = o->s->started_wall;
+	e->time = o->started_wall;
 	snprintf(e->verdict, sizeof(e->verdict), "%s", o->verdict_name);
 	e->status = o->status;
 	e->prev_ns = e->prev_low = e->prev_high = NAN;

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "pinpoint/session/session.h"
+#include "pinpoint/session/outcome.h"
 
 /* A session read back from a history file. */
 struct pp_history_entry {
@@ -27,7 +27,6 @@ struct pp_history_entry {
 	double diff_ns, diff_low, diff_high, threshold_ns;
 };
 
-struct pp_outcome;
 /* Append the outcome @o (its entry, verdict and exit status) to @path.  0 or -errno. */
 int pp_history_append(const struct pp_outcome *o, const char *path);
 

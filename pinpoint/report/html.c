@@ -5,7 +5,7 @@
  * and the bottleneck chain, then, for every comparison, the interval of the
  * difference against 0 and the threshold, the runs of both revisions in run
  * order and their boxes (plots.c; inline SVG, no script, nothing fetched
- * over the network).  Made from the same session data as the JSON report.
+ * over the network).  Made from the same outcome as the JSON report.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,10 +15,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "pinpoint/measure/decide.h"
-#include "pinpoint/log.h"
 #include "pinpoint/report/history.h"
-#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/overview.h"
 #include "pinpoint/report/plots.h"
@@ -130,8 +127,8 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 			const struct pp_outcome_site *x = &n->sites[k];
 
 			fprintf(f, "<li>call %u at ", x->call);
-			pp_html_escape(f, x->c->file);
-			fprintf(f, ":%u:%u", x->c->line, x->c->col);
+			pp_html_escape(f, x->file);
+			fprintf(f, ":%u:%u", x->line, x->col);
 			if (isfinite(x->diff.centre))
 				fprintf(
 				    f, " %s%s [%s, %s], %s of the group",
@@ -168,9 +165,9 @@ static void trend(FILE *f, const struct pp_outcome *o)
 	size_t bad;
 	long n;
 
-	if (!o->opt->history)
+	if (!o->opt.history)
 		return;
-	n = pp_history_load(o->opt->history, o->opt->entry, &h, &bad);
+	n = pp_history_load(o->opt.history, o->opt.entry, &h, &bad);
 	if (n < 0)
 		n = 0; /* none yet: this session is the first */
 	more = realloc(h, ((size_t)n + 1) * sizeof(*h));
@@ -206,7 +203,7 @@ static void write_html(FILE *f, const void *arg)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>pinpoint: ",
 	      f);
-	pp_html_escape(f, o->opt->entry);
+	pp_html_escape(f, o->opt.entry);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1em 2em;color:#222}\n"
 	      "svg{display:block;width:100%;height:auto}\n"
@@ -220,22 +217,22 @@ static void write_html(FILE *f, const void *arg)
 	      "details.node details.node{margin-left:1.5em}\n"
 	      "</style></head><body>\n<h1>pinpoint: ",
 	      f);
-	pp_html_escape(f, o->opt->entry);
+	pp_html_escape(f, o->opt.entry);
 	fputs("</h1>\n<table>", f);
 	fputs("<tr><td>previous</td><td>", f);
-	pp_html_escape(f, o->dir[PP_PREV]);
+	pp_html_escape(f, o->rev[PP_PREV].dir);
 	fputs("</td></tr><tr><td>current</td><td>", f);
-	pp_html_escape(f, o->dir[PP_CUR]);
+	pp_html_escape(f, o->rev[PP_CUR].dir);
 	fprintf(f,
 		"</td></tr><tr><td>test</td><td>%s, %.4g%% confidence, threshold %.4g%% of "
 		"the entry</td></tr></table>\n",
-		o->opt->runs == PP_RUNS_SHUFFLED
-		    ? (o->opt->test == PP_TEST_WELCH ? "Welch (difference of means)"
-						     : "Mann-Whitney U (Hodges-Lehmann shift)")
-		    : (o->opt->test == PP_TEST_WELCH
+		o->opt.runs == PP_RUNS_SHUFFLED
+		    ? (o->opt.test == PP_TEST_WELCH ? "Welch (difference of means)"
+						    : "Mann-Whitney U (Hodges-Lehmann shift)")
+		    : (o->opt.test == PP_TEST_WELCH
 			   ? "paired t (mean of the pairs' differences)"
 			   : "Wilcoxon signed-rank on the pairs' differences (Hodges-Lehmann)"),
-		100 * o->opt->confidence, o->opt->precision);
+		100 * o->opt.confidence, o->opt.precision);
 	fputs("<p>", f);
 	pp_html_escape(f, o->runs_sentence);
 	fputs("</p>\n", f);
@@ -264,8 +261,8 @@ static void write_html(FILE *f, const void *arg)
 			"runs</p>\n",
 			q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, a, 32),
 			pp_fmt_ns(q->cmp.diff.low, b, 32), pp_fmt_ns(q->cmp.diff.high, c, 32),
-			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->q->series[PP_PREV].n,
-			q->q->series[PP_CUR].n);
+			pp_fmt_ns(q->threshold_ns, d, 32), q->cmp.p_value, q->series[PP_PREV].n,
+			q->series[PP_CUR].n);
 		pp_svg_comparison(f, q);
 	}
 	fputs("</body></html>\n", f);

@@ -15,12 +15,7 @@
 
 #include "core/json.h"
 #include "core/util.h"
-#include "pinpoint/measure/decide.h"
-#include "pinpoint/log.h"
-#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/json.h"
-#include "pinpoint/measure/backend.h"
-#include "pinpoint/report/platform.h"
 #include "pinpoint/report/report.h"
 
 #ifndef PP_VERSION
@@ -56,7 +51,7 @@ static json_t *pair_int(long long prev, long long cur)
 	return pp_json_push(pp_json_push(json_array(), pp_json_int(prev)), pp_json_int(cur));
 }
 
-static json_t *strings_json(char *const *v, size_t n)
+static json_t *strings_json(const char *const *v, size_t n)
 {
 	json_t *a = json_array();
 
@@ -69,19 +64,19 @@ static json_t *strings_json(char *const *v, size_t n)
  * The options of the table that make the measurement (options.c), with the
  * directories as the session resolved them and the timeout it used.
  */
-static json_t *options_json(const struct pp_session *s)
+static json_t *options_json(const struct pp_outcome *oc)
 {
-	json_t *o = pp_options_json(s->opt);
+	json_t *o = pp_options_json(&oc->opt);
 
-	o = pp_json_set(o, "previous", pp_json_str(s->rev[PP_PREV].dir));
-	o = pp_json_set(o, "current", pp_json_str(s->rev[PP_CUR].dir));
-	return pp_json_set(o, "timeout", pp_json_real(s->timeout_s));
+	o = pp_json_set(o, "previous", pp_json_str(oc->rev[PP_PREV].dir));
+	o = pp_json_set(o, "current", pp_json_str(oc->rev[PP_CUR].dir));
+	return pp_json_set(o, "timeout", pp_json_real(oc->measurement.timeout_s));
 }
 
 /* The session's measurement rule, what it used and how noisy the runs were. */
-static json_t *measurement_json(const struct pp_session *s)
+static json_t *measurement_json(const struct pp_outcome *o)
 {
-	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
+	const struct pp_outcome_measurement *s = &o->measurement;
 	json_t *cpus = json_array();
 
 	for (int i = 0; i < 2 && s->duet; i++)
@@ -91,101 +86,77 @@ static json_t *measurement_json(const struct pp_session *s)
 	    pp_json_int((long long)s->entry_stop), "entry_count",
 	    pp_json_int((long long)s->entry_count), "threshold_ns",
 	    s->threshold_fixed ? pp_json_real(s->threshold_ns) : json_null(), "runs_used",
-	    pp_json_int((long long)s->runs_used), "design",
-	    pp_json_str(pp_runs_name(pp_session_runs(s))), "duet_cpus", cpus, "seed",
-	    s->seeded ? pp_json_int((long long)s->seed) : json_null(), "cov_previous",
-	    pp_json_real(e ? pp_series_cov(&e->series[PP_PREV]) : NAN), "cov_current",
-	    pp_json_real(e ? pp_series_cov(&e->series[PP_CUR]) : NAN), "backend",
-	    pp_json_str(s->backend ? s->backend->name : "processes"), "model",
-	    s->opt->model ? pp_json_str(s->opt->model) : json_null(), NULL);
+	    pp_json_int((long long)s->runs_used), "design", pp_json_str(s->design), "duet_cpus",
+	    cpus, "seed", s->seeded ? pp_json_int((long long)s->seed) : json_null(), "cov_previous",
+	    pp_json_real(o->cov[PP_PREV]), "cov_current", pp_json_real(o->cov[PP_CUR]), "backend",
+	    pp_json_str(s->backend), "model",
+	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), NULL);
 }
 
-/* Measured runs (no discovery run, no warm-up) of revision @r in layout @k. */
-static long long runs_in(const struct pp_session *s, int r, unsigned k)
+static json_t *layout_json(const struct pp_outcome_layout *l, unsigned k)
 {
-	long long n = 0;
-
-	for (size_t i = 0; i < s->nruns; i++)
-		n += s->runs[i].batch && !s->runs[i].warmup &&
-		     s->runs[i].rev == (enum pp_rev_id)r && s->runs[i].setup.layout == (int)k;
-	return n;
+	return pp_json_object("index", pp_json_int(k), "seed", pp_json_int((long long)l->seed),
+			      "relink_s", pp_json_real(l->relink_s), "reused",
+			      pp_json_bool(l->reused), "runs", pp_json_int((long long)l->runs),
+			      NULL);
 }
 
-static json_t *layout_json(const struct pp_layouts *l, unsigned k, long long runs)
-{
-	return pp_json_object("index", pp_json_int(k), "seed", pp_json_int((long long)l->seed[k]),
-			      "relink_s", pp_json_real(l->relink_s[k]), "reused",
-			      pp_json_bool(l->reused[k]), "runs", pp_json_int(runs), NULL);
-}
-
-static json_t *layout_module_json(const struct pp_layout_module *m)
+static json_t *layout_module_json(const struct pp_outcome_module *m)
 {
 	return pp_json_object("path", pp_json_str(m->path), "relinked", pp_json_bool(!m->why),
 			      "why", pp_json_str(m->why), "relink_s", pp_json_real(m->relink_s),
 			      NULL);
 }
 
-/* Revision @r's code layouts and modules. */
-static json_t *revision_layouts_json(const struct pp_session *s, int r)
+/* A revision's code layouts and modules. */
+static json_t *revision_layouts_json(const struct pp_outcome_rev *rev)
 {
-	const struct pp_layouts *l = &s->rev[r].lay;
 	json_t *layouts = json_array(), *modules = json_array();
 
-	for (unsigned k = 0; k < l->n; k++)
-		layouts = pp_json_push(layouts, layout_json(l, k, runs_in(s, r, k)));
-	for (size_t i = 0; i < l->nmodules; i++)
-		modules = pp_json_push(modules, layout_module_json(&l->modules[i]));
-	return pp_json_object("label", pp_json_str(s->rev[r].label), "not_varied",
-			      pp_json_str(l->n ? NULL : l->not_varied), "layouts", layouts,
-			      "modules", modules, NULL);
+	for (unsigned k = 0; k < rev->nlayouts; k++)
+		layouts = pp_json_push(layouts, layout_json(&rev->layouts[k], k));
+	for (size_t i = 0; i < rev->nmodules; i++)
+		modules = pp_json_push(modules, layout_module_json(&rev->modules[i]));
+	return pp_json_object("label", pp_json_str(rev->label), "not_varied",
+			      pp_json_str(rev->not_varied), "layouts", layouts, "modules", modules,
+			      NULL);
 }
 
 /* Each revision's code layouts: seeds, what was linked again and what it cost. */
-static json_t *layouts_json(const struct pp_session *s)
+static json_t *layouts_json(const struct pp_outcome *o)
 {
-	char line[1024];
-	json_t *revs = json_array();
+	json_t *revs = json_array(), *added = json_null();
 
-	pp_layouts_sentence(s, line, sizeof(line));
 	for (int r = 0; r < 2; r++)
-		revs = pp_json_push(revs, revision_layouts_json(s, r));
-	unsigned now = s->rev[PP_PREV].lay.n, first = pp_layouts_varied(s) ? s->layouts_first : 0;
-	json_t *added = json_null();
-
-	if (first && now > first) {
-		char *label = s->layouts_why ? pp_quantity_label(s->layouts_why) : NULL;
-
-		added = pp_json_object("layouts", pp_json_int(now - first), "seconds",
-				       pp_json_real(s->layouts_more_s), "for",
-				       pp_json_str(label ? label : "a comparison"), NULL);
-		free(label);
-	}
-	return pp_json_object("requested", pp_json_int(s->opt->layouts), "varied",
-			      pp_json_bool(pp_layouts_varied(s)), "note", pp_json_str(line),
-			      "relink_s",
-			      pp_json_real(pp_layouts_relink_s(&s->rev[PP_PREV].lay) +
-					   pp_layouts_relink_s(&s->rev[PP_CUR].lay)),
-			      "first", pp_json_int(first), "added", added, "revisions", revs, NULL);
+		revs = pp_json_push(revs, revision_layouts_json(&o->rev[r]));
+	if (o->layouts_added)
+		added = pp_json_object("layouts", pp_json_int(o->layouts_more), "seconds",
+				       pp_json_real(o->layouts_more_s), "for",
+				       pp_json_str(o->layouts_for), NULL);
+	return pp_json_object(
+	    "requested", pp_json_int(o->opt.layouts), "varied", pp_json_bool(o->layouts_varied),
+	    "note", pp_json_str(o->layouts_sentence), "relink_s", pp_json_real(o->layouts_relink_s),
+	    "first", pp_json_int(o->layouts_first), "added", added, "revisions", revs, NULL);
 }
 
-static json_t *revision_json(const struct pp_revision *rev)
+static json_t *revision_json(const struct pp_outcome_rev *rev)
 {
 	json_t *o = pp_json_object("label", pp_json_str(rev->label), "dir", pp_json_str(rev->dir),
-				   "binaries", strings_json(rev->prog.objects, rev->prog.nobjects),
-				   "functions", pp_json_int((long long)rev->prog.nfuncs), NULL);
+				   "binaries", strings_json(rev->binaries, rev->nbinaries),
+				   "functions", pp_json_int((long long)rev->nfuncs), NULL);
 
-	if (rev->entry)
+	if (rev->entry.name)
 		o = pp_json_set(o, "entry",
-				pp_json_object("name", pp_json_str(rev->entry->name), "file",
-					       pp_json_str(rev->entry->file), "line",
-					       pp_json_int(rev->entry->line), NULL));
+				pp_json_object("name", pp_json_str(rev->entry.name), "file",
+					       pp_json_str(rev->entry.file), "line",
+					       pp_json_int(rev->entry.line), NULL));
 	return o;
 }
 
-static json_t *revisions_json(const struct pp_session *s)
+static json_t *revisions_json(const struct pp_outcome *o)
 {
-	return pp_json_push(pp_json_push(json_array(), revision_json(&s->rev[PP_PREV])),
-			    revision_json(&s->rev[PP_CUR]));
+	return pp_json_push(pp_json_push(json_array(), revision_json(&o->rev[PP_PREV])),
+			    revision_json(&o->rev[PP_CUR]));
 }
 
 static const char *qkind(enum pp_qkind k)
@@ -198,7 +169,7 @@ static const char *qkind(enum pp_qkind k)
 }
 
 /* What the code layouts did to @q (null when its runs were in one layout). */
-static json_t *layout_var_json(const struct pp_quantity *q)
+static json_t *layout_var_json(const struct pp_outcome_cmp *q)
 {
 	if (!q->has_layout)
 		return json_null();
@@ -222,7 +193,7 @@ static json_t *values_json(const double *v, size_t n)
 }
 
 /* Revision @r's runs of a decided comparison, summed up. */
-static json_t *summary_json(const struct pp_quantity *q, int r)
+static json_t *summary_json(const struct pp_outcome_cmp *q, int r)
 {
 	const struct pp_summary *m = &q->sum[r];
 
@@ -258,11 +229,10 @@ static json_t *sequential_json(const struct pp_outcome_cmp *c)
 
 static json_t *comparison_json(const struct pp_outcome_cmp *c)
 {
-	const struct pp_quantity *q = c->q;
+	const struct pp_outcome_cmp *q = c;
 	json_t *o = pp_json_object("id", pp_json_int(q->id), "label", pp_json_str(c->label), "kind",
-				   pp_json_str(qkind(q->kind)), "function",
-				   pp_json_str(q->fn[PP_CUR]->name), "file",
-				   pp_json_str(q->fn[PP_CUR]->file), NULL);
+				   pp_json_str(qkind(q->kind)), "function", pp_json_str(q->fn.name),
+				   "file", pp_json_str(q->fn.file), NULL);
 
 	if (q->kind == PP_Q_RANGE) {
 		o = pp_json_set(o, "first_call", pp_json_int(q->first));
@@ -295,7 +265,7 @@ static json_t *comparisons_json(const struct pp_outcome *o)
 	return a;
 }
 
-static json_t *batch_json(const struct pp_batch *b)
+static json_t *batch_json(const struct pp_outcome_batch *b)
 {
 	json_t *qids = json_array();
 
@@ -307,22 +277,22 @@ static json_t *batch_json(const struct pp_batch *b)
 			      NULL);
 }
 
-static json_t *batches_json(const struct pp_session *s)
+static json_t *batches_json(const struct pp_outcome *o)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < s->nbatches; i++)
-		a = pp_json_push(a, batch_json(&s->batches[i]));
+	for (size_t i = 0; i < o->nbatches; i++)
+		a = pp_json_push(a, batch_json(&o->batches[i]));
 	return a;
 }
 
 /* Where run @r's indirect calls went: per quantity of its batch, each target. */
-static json_t *run_targets_json(const struct pp_run_record *r)
+static json_t *run_targets_json(const struct pp_outcome_run *r)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < r->ntargets; i++) {
-		const struct pp_run_target *t = &r->targets[i];
+		const struct pp_outcome_run_target *t = &r->targets[i];
 
 		a = pp_json_push(a,
 				 pp_json_object("value", pp_json_int(t->qi), "target",
@@ -332,29 +302,27 @@ static json_t *run_targets_json(const struct pp_run_record *r)
 	return a;
 }
 
-static json_t *run_json(const struct pp_session *s, const struct pp_run_record *r)
+static json_t *run_json(const struct pp_outcome *o, const struct pp_outcome_run *r)
 {
-	char how[128];
-
 	return pp_json_object(
-	    "batch", pp_json_int(r->batch), "revision", pp_json_str(s->rev[r->rev].label), "index",
+	    "batch", pp_json_int(r->batch), "revision", pp_json_str(o->rev[r->rev].label), "index",
 	    pp_json_int(r->index), "warmup", pp_json_bool(r->warmup), "status",
-	    pp_json_str(pp_run_describe(&r->st, how, sizeof(how))), "wall_s",
-	    pp_json_real(r->st.wall_s), "cpu_s", pp_json_real(r->st.cpu_s), "cpu",
-	    index_or_null(r->cpu), "layout", index_or_null(r->setup.layout), "env_pad",
-	    pp_json_int(r->setup.env_pad), "heap_offset", pp_json_int(r->setup.heap), "entry_count",
-	    pp_json_int((long long)r->entry_count), "lost_executions",
-	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues),
-	    "removed_ns", values_json(r->removed, r->removed ? r->nvalues : 0), "targets",
-	    run_targets_json(r), NULL);
+	    pp_json_str(r->status), "wall_s", pp_json_real(r->wall_s), "cpu_s",
+	    pp_json_real(r->cpu_s), "cpu", index_or_null(r->cpu), "layout",
+	    index_or_null(r->layout), "env_pad", pp_json_int(r->env_pad), "heap_offset",
+	    pp_json_int(r->heap), "entry_count", pp_json_int((long long)r->entry_count),
+	    "lost_executions", pp_json_int((long long)r->lost), "values_ns",
+	    values_json(r->values, r->nvalues), "removed_ns",
+	    values_json(r->removed, r->removed ? r->nvalues : 0), "targets", run_targets_json(r),
+	    NULL);
 }
 
-static json_t *runs_json(const struct pp_session *s)
+static json_t *runs_json(const struct pp_outcome *o)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < s->nruns; i++)
-		a = pp_json_push(a, run_json(s, &s->runs[i]));
+	for (size_t i = 0; i < o->nruns; i++)
+		a = pp_json_push(a, run_json(o, &o->runs[i]));
 	return a;
 }
 
@@ -384,25 +352,21 @@ static const char *node_kind(enum pp_node_kind k)
 	}
 }
 
-static json_t *inlined_call_json(const struct pp_prog_call *c, uint32_t index)
+static json_t *inlined_call_json(const struct pp_outcome_call *c)
 {
-	return pp_json_object("call", pp_json_int(index), "callee", pp_json_str(c->callee),
-			      "callee_demangled", pp_json_str(pp_demangle(c->callee)), "file",
+	return pp_json_object("call", pp_json_int(c->index), "callee", pp_json_str(c->callee),
+			      "callee_demangled", pp_json_str(c->callee_demangled), "file",
 			      pp_json_str(c->file), "line", pp_json_int(c->line), "column",
 			      pp_json_int(c->col), NULL);
 }
 
-/* The inlined calls call @k of @fn came through, the outermost first. */
-static json_t *inlined_through_json(const struct pp_prog_fn *fn, unsigned k)
+/* The inlined calls a node's call came through, the outermost first. */
+static json_t *inlined_through_json(const struct pp_outcome_node *v)
 {
-	uint32_t n = pp_prog_call_chain(fn, k, NULL, 0), *chain = calloc(n + 1, sizeof(*chain));
-	json_t *a = chain ? json_array() : NULL;
+	json_t *a = json_array();
 
-	if (chain)
-		pp_prog_call_chain(fn, k, chain, n);
-	for (uint32_t i = 0; a && i < n; i++)
-		a = pp_json_push(a, inlined_call_json(&fn->calls[chain[i]], chain[i]));
-	free(chain);
+	for (size_t i = 0; i < v->ninlined; i++)
+		a = pp_json_push(a, inlined_call_json(&v->inlined[i]));
 	return a;
 }
 
@@ -434,8 +398,8 @@ static json_t *sites_json(const struct pp_outcome_node *v)
 
 		a = pp_json_push(
 		    a, pp_json_object(
-			   "call", pp_json_int(x->call), "file", pp_json_str(x->c->file), "line",
-			   pp_json_int(x->c->line), "column", pp_json_int(x->c->col), "cost_ns",
+			   "call", pp_json_int(x->call), "file", pp_json_str(x->file), "line",
+			   pp_json_int(x->line), "column", pp_json_int(x->col), "cost_ns",
 			   isfinite(x->diff.centre) ? interval_json(x->diff) : json_null(), "share",
 			   pp_json_real(x->share), "sign", pp_json_int(x->sign), NULL));
 	}
@@ -445,50 +409,40 @@ static json_t *sites_json(const struct pp_outcome_node *v)
 /* The fields a chain step and a tree node share, into @o. */
 static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 {
-	const struct pp_node *n = v->n;
-	int r;
-	const struct pp_prog_call *c = pp_node_call(n, &r);
-	const struct pp_prog_fn *fn = n->fn[r] ? n->fn[r] : n->fn[1 - r];
-
-	o = pp_json_set(o, "kind", pp_json_str(node_kind(n->kind)));
-	o = pp_json_set(o, "function", pp_json_str(fn->name));
-	o = pp_json_set(o, "function_demangled", pp_json_str(pp_demangle(fn->name)));
-	o = pp_json_set(o, "file", pp_json_str(fn->file));
-	o = pp_json_set(o, "line", pp_json_int(fn->line));
-	if (c && (n->kind == PP_NODE_CALL || n->kind == PP_NODE_RANGE || n->kind == PP_NODE_ADDED ||
-		  n->kind == PP_NODE_REMOVED)) {
+	o = pp_json_set(o, "kind", pp_json_str(node_kind(v->kind)));
+	o = pp_json_set(o, "function", pp_json_str(v->fn.name));
+	o = pp_json_set(o, "function_demangled", pp_json_str(v->fn.demangled));
+	o = pp_json_set(o, "file", pp_json_str(v->fn.file));
+	o = pp_json_set(o, "line", pp_json_int(v->fn.line));
+	if (v->has_call) {
 		/* the call as reports name it: "(inlined SHA512_Pad) → SHA512_Transform" */
-		char *label = pp_prog_call_label(fn, n->first[r]);
-
-		o = pp_json_set(o, "first_call", pp_json_int(n->first[r]));
-		o = pp_json_set(o, "last_call", pp_json_int(n->last[r]));
-		o = pp_json_set(o, "callee", pp_json_str(c->callee));
-		o = pp_json_set(o, "call_file", pp_json_str(c->file));
-		o = pp_json_set(o, "call_line", pp_json_int(c->line));
-		o = pp_json_set(o, "call_column", pp_json_int(c->col));
-		o = pp_json_set(o, "call_label", pp_json_str(label));
-		free(label);
-		o = pp_json_set(o, "inlined_through", inlined_through_json(fn, n->first[r]));
+		o = pp_json_set(o, "first_call", pp_json_int(v->first_call));
+		o = pp_json_set(o, "last_call", pp_json_int(v->last_call));
+		o = pp_json_set(o, "callee", pp_json_str(v->call.callee));
+		o = pp_json_set(o, "call_file", pp_json_str(v->call.file));
+		o = pp_json_set(o, "call_line", pp_json_int(v->call.line));
+		o = pp_json_set(o, "call_column", pp_json_int(v->call.col));
+		o = pp_json_set(o, "call_label", pp_json_str(v->call_label));
+		o = pp_json_set(o, "inlined_through", inlined_through_json(v));
 	}
 	if (v->ntargets)
 		o = pp_json_set(o, "targets", targets_json(v));
-	if (n->kind == PP_NODE_GROUP) {
-		o = pp_json_set(o, "callee", pp_json_str(n->q->callee));
+	if (v->kind == PP_NODE_GROUP) {
+		o = pp_json_set(o, "callee", pp_json_str(v->callee));
 		o = pp_json_set(o, "sites", sites_json(v));
 	}
-	if (v->into)
+	if (v->into.name)
 		o = pp_json_set(o, "into",
-				pp_json_object("function", pp_json_str(v->into->name),
-					       "function_demangled",
-					       pp_json_str(pp_demangle(v->into->name)), "file",
-					       pp_json_str(v->into->file), "line",
-					       pp_json_int(v->into->line), NULL));
-	if (n->q)
-		o = pp_json_set(o, "comparison", pp_json_int(n->q->id));
-	o = pp_json_set(o, "cost_ns", interval_json(n->diff));
-	o = pp_json_set(o, "share_of_entry", pp_json_real(n->entry_share));
-	o = pp_json_set(o, "stop", pp_json_str(n->stop));
-	return pp_json_set(o, "detail", pp_json_str(n->detail));
+				pp_json_object("function", pp_json_str(v->into.name),
+					       "function_demangled", pp_json_str(v->into.demangled),
+					       "file", pp_json_str(v->into.file), "line",
+					       pp_json_int(v->into.line), NULL));
+	if (v->comparison >= 0)
+		o = pp_json_set(o, "comparison", pp_json_int(v->comparison));
+	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
+	o = pp_json_set(o, "share_of_entry", pp_json_real(v->entry_share));
+	o = pp_json_set(o, "stop", pp_json_str(v->stop));
+	return pp_json_set(o, "detail", pp_json_str(v->detail));
 }
 
 static json_t *chain_json(const struct pp_outcome *o)
@@ -511,34 +465,34 @@ static json_t *contributors_json(const struct pp_outcome *o)
 		a = pp_json_push(a, pp_json_object("rank", pp_json_int(n->rank + 1), "node",
 						   pp_json_int(o->contrib[k]), "kind",
 						   pp_json_str(node_kind(n->kind)), "function",
-						   pp_json_str(pp_node_function(n->n)), "cost_ns",
+						   pp_json_str(n->function), "cost_ns",
 						   interval_json(n->diff), NULL));
 	}
 	return a;
 }
 
 /* A function's whole, its parts together and its remainder, from the same runs. */
-static json_t *accounting_json(const struct pp_session *s, const struct pp_node *n)
+static json_t *accounting_json(const struct pp_outcome *oc, const struct pp_outcome_node *n)
 {
+	const struct pp_outcome_node *nodes = oc->nodes;
 	json_t *parts = json_array(), *o;
 
-	if (n->runs[0] < 2 || n->runs[1] < 2) {
+	if (!n->whole_measured) {
 		json_decref(parts);
 		return json_null();
 	}
-	for (int c = n->child; c >= 0; c = s->nodes[c].next)
-		if (s->nodes[c].kind != PP_NODE_SHARED) /* inside some parts, not one */
+	for (int c = n->child; c >= 0; c = nodes[c].next)
+		if (nodes[c].kind != PP_NODE_SHARED) /* inside some parts, not one */
 			parts = pp_json_push(
 			    parts,
-			    pp_json_object(
-				"node", pp_json_int(c), "mean_ns",
-				pair_real(s->nodes[c].mean[PP_PREV], s->nodes[c].mean[PP_CUR]),
-				"probe_cost_removed_ns",
-				pair_real(s->nodes[c].part_removed[PP_PREV],
-					  s->nodes[c].part_removed[PP_CUR]),
-				"probe_cost_uncertainty_ns", pp_json_real(s->nodes[c].probe_unc),
-				"probe_cost_uncertain", pp_json_bool(s->nodes[c].probe_uncertain),
-				NULL));
+			    pp_json_object("node", pp_json_int(c), "mean_ns",
+					   pair_real(nodes[c].mean[PP_PREV], nodes[c].mean[PP_CUR]),
+					   "probe_cost_removed_ns",
+					   pair_real(nodes[c].part_removed[PP_PREV],
+						     nodes[c].part_removed[PP_CUR]),
+					   "probe_cost_uncertainty_ns",
+					   pp_json_real(nodes[c].probe_unc), "probe_cost_uncertain",
+					   pp_json_bool(nodes[c].probe_uncertain), NULL));
 	o = pp_json_object(
 	    "runs", pair_int((long long)n->runs[PP_PREV], (long long)n->runs[PP_CUR]), "paired",
 	    pp_json_bool(n->paired), "whole_ns", interval_json(n->whole), "whole_mean_ns",
@@ -548,11 +502,11 @@ static json_t *accounting_json(const struct pp_session *s, const struct pp_node 
 	    pp_json_push(pp_json_push(json_array(), interval_or_null(n->left_in[PP_PREV])),
 			 interval_or_null(n->left_in[PP_CUR])),
 	    "clean_ns", pair_real(n->clean[PP_PREV], n->clean[PP_CUR]), "parts", parts, NULL);
-	for (int c = n->child; c >= 0; c = s->nodes[c].next)
-		if (s->nodes[c].kind == PP_NODE_REST)
-			o = pp_json_set(o, "remainder_ns", interval_json(s->nodes[c].diff));
+	for (int c = n->child; c >= 0; c = nodes[c].next)
+		if (nodes[c].kind == PP_NODE_REST)
+			o = pp_json_set(o, "remainder_ns", interval_json(nodes[c].diff));
 	o = pp_json_set(o, "lead", index_or_null(n->lead));
-	return pp_json_set(o, "tie", index_or_null(n->tie));
+	return pp_json_set(o, "tie", index_or_null(n->lead_tie));
 }
 
 static json_t *time_json(const struct pp_outcome *o)
@@ -573,20 +527,19 @@ static json_t *time_json(const struct pp_outcome *o)
 
 static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 {
-	const struct pp_session *s = oc->s;
-	const struct pp_node *n = &s->nodes[i];
+	const struct pp_outcome_node *n = &oc->nodes[i];
 	json_t *children = json_array(), *o;
 
-	for (int c = n->child; c >= 0; c = s->nodes[c].next)
+	for (int c = n->child; c >= 0; c = oc->nodes[c].next)
 		children = pp_json_push(children, pp_json_int(c));
 	o = pp_json_object("id", pp_json_int((long long)i), "parent", pp_json_int(n->parent),
 			   "children", children, "layer", pp_json_int(n->depth), NULL);
-	o = node_fields(o, &oc->nodes[i]);
+	o = node_fields(o, n);
 	o = pp_json_set(o, "share", pp_json_real(n->share));
 	o = pp_json_set(o, "share_interval", interval_json(n->share_ci));
-	o = pp_json_set(o, "point_estimate", pp_json_bool(oc->nodes[i].point));
-	o = pp_json_set(o, "others_ns", interval_or_null(oc->nodes[i].others));
-	o = pp_json_set(o, "accounting", accounting_json(s, n));
+	o = pp_json_set(o, "point_estimate", pp_json_bool(n->point));
+	o = pp_json_set(o, "others_ns", interval_or_null(n->others));
+	o = pp_json_set(o, "accounting", accounting_json(oc, n));
 	o = pp_json_set(o, "sign", pp_json_int(n->sign));
 	o = pp_json_set(o, "chain", pp_json_bool(n->chain));
 	return pp_json_set(o, "rank", pp_json_int(n->rank ? n->rank + 1 : 0));
@@ -612,20 +565,17 @@ static json_t *platform_json(const struct pp_platform *p)
 
 static json_t *outcome_json(const struct pp_outcome *o)
 {
-	const struct pp_session *s = o->s;
-
 	return pp_json_object(
 	    "format", pp_json_str("pinpoint-report"), "version", pp_json_int(1), "pinpoint_version",
-	    pp_json_str(PP_VERSION), "started", pp_json_real(s->started_wall), "duration_s",
-	    pp_json_real(s->finished - s->started), "outcome",
-	    pp_json_str(pp_status_name(o->status)), "exit_code", pp_json_int(o->status),
-	    "interrupted", pp_json_bool(o->interrupted), "failure", pp_json_str(o->failure),
-	    "platform", platform_json(&o->platform), "options", options_json(s), "measurement",
-	    measurement_json(s), "revisions", revisions_json(s), "layouts", layouts_json(s),
-	    "comparisons", comparisons_json(o), "bottleneck_chain", chain_json(o), "contributors",
-	    contributors_json(o), "search_cut_short", pp_json_bool(o->budget_cut), "tree",
-	    tree_json(o), "batches", batches_json(s), "runs", runs_json(s), "time", time_json(o),
-	    NULL);
+	    pp_json_str(PP_VERSION), "started", pp_json_real(o->started_wall), "duration_s",
+	    pp_json_real(o->duration_s), "outcome", pp_json_str(pp_status_name(o->status)),
+	    "exit_code", pp_json_int(o->status), "interrupted", pp_json_bool(o->interrupted),
+	    "failure", pp_json_str(o->failure), "platform", platform_json(&o->platform), "options",
+	    options_json(o), "measurement", measurement_json(o), "revisions", revisions_json(o),
+	    "layouts", layouts_json(o), "comparisons", comparisons_json(o), "bottleneck_chain",
+	    chain_json(o), "contributors", contributors_json(o), "search_cut_short",
+	    pp_json_bool(o->budget_cut), "tree", tree_json(o), "batches", batches_json(o), "runs",
+	    runs_json(o), "time", time_json(o), NULL);
 }
 
 static void write_json(FILE *f, const void *arg)

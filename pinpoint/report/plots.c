@@ -11,10 +11,8 @@
 #include <time.h>
 
 #include "core/util.h"
-#include "pinpoint/measure/decide.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/plots.h"
-#include "pinpoint/session/outcome.h"
 
 /* The figure's coordinates (viewBox); the page scales it to its width. */
 #define W 1000
@@ -86,24 +84,6 @@ static void y_grid(FILE *f, const struct axis *y, const double *ticks, size_t nt
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Quantile @p of sorted @v[0..n-1], interpolated (type 7). */
-static double quantile(const double *v, size_t n, double p)
-{
-	double h = (double)(n - 1) * p;
-	size_t i = (size_t)floor(h);
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
-}
-
 /* The interval of the difference, then 0 and +- the threshold over it, then its centre. */
 static void diff_panel(FILE *f, const struct pp_outcome_cmp *q)
 {
@@ -165,31 +145,15 @@ static void diff_panel(FILE *f, const struct pp_outcome_cmp *q)
 		map(&x, q->cmp.diff.centre), ym, PP_SVG_DIFF);
 }
 
-/* One revision's runs as a box plot: quartiles, median, whiskers to 1.5 IQR. */
-static void box(FILE *f, const struct pp_series *sr, int r, const struct axis *y, double cx)
+/* One revision's runs as a box plot (outcome.h): quartiles, median, whiskers, the values beyond. */
+static void box(FILE *f, const struct pp_outcome_box *b, int r, const struct axis *y, double cx)
 {
-	double *v, q1, q2, q3, iqr, wlo, whi;
-	size_t n = sr->n;
+	double q1 = b->q1, q2 = b->median, q3 = b->q3, wlo = b->low, whi = b->high;
+	const double *v = b->sorted;
+	size_t n = b->n;
 
 	if (!n)
 		return;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return;
-	memcpy(v, sr->v, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	q1 = quantile(v, n, 0.25);
-	q2 = quantile(v, n, 0.5);
-	q3 = quantile(v, n, 0.75);
-	iqr = q3 - q1;
-	wlo = q1;
-	whi = q3;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i] >= q1 - 1.5 * iqr && v[i] < wlo)
-			wlo = v[i];
-		if (v[i] <= q3 + 1.5 * iqr && v[i] > whi)
-			whi = v[i];
-	}
 	fprintf(f, "<g class=\"box\" data-rev=\"%s\">", r ? "current" : "previous");
 	fprintf(f,
 		"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -215,21 +179,19 @@ static void box(FILE *f, const struct pp_series *sr, int r, const struct axis *y
 				"stroke=\"%s\"/>",
 				cx, map(y, v[i]), colour[r]);
 	fputs("</g>\n", f);
-	free(v);
 }
 
 static void runs_panel(FILE *f, const struct pp_outcome_cmp *q)
 {
 	double lo = INFINITY, hi = -INFINITY, ticks[16];
-	size_t n = q->q->series[0].n > q->q->series[1].n ? q->q->series[0].n : q->q->series[1].n,
-	       nt;
+	size_t n = q->series[0].n > q->series[1].n ? q->series[0].n : q->series[1].n, nt;
 	double xstep = n > 1 ? (double)(RUNS_R - ML - 12) / (double)(n - 1) : 0;
 	struct axis y = {0, 0, RT + RH, RT};
 
 	for (int r = 0; r < 2; r++)
-		for (size_t i = 0; i < q->q->series[r].n; i++) {
-			lo = fmin(lo, q->q->series[r].v[i]);
-			hi = fmax(hi, q->q->series[r].v[i]);
+		for (size_t i = 0; i < q->series[r].n; i++) {
+			lo = fmin(lo, q->series[r].v[i]);
+			hi = fmax(hi, q->series[r].v[i]);
 		}
 	if (!isfinite(lo))
 		return;
@@ -261,12 +223,11 @@ static void runs_panel(FILE *f, const struct pp_outcome_cmp *q)
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-dasharray=\"5,3\"/>\n",
 			ML, RUNS_R, yc, yc, colour[r]);
-		for (size_t i = 0; i < q->q->series[r].n; i++)
+		for (size_t i = 0; i < q->series[r].n; i++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>",
-				ML + 6 + xstep * (double)i, map(&y, q->q->series[r].v[i]),
-				colour[r]);
+				ML + 6 + xstep * (double)i, map(&y, q->series[r].v[i]), colour[r]);
 		fputc('\n', f);
-		box(f, &q->q->series[r], r, &y, RUNS_R + 10 + BOXW * (r ? 0.72 : 0.28));
+		box(f, &q->box[r], r, &y, RUNS_R + 10 + BOXW * (r ? 0.72 : 0.28));
 		fprintf(f,
 			"<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",

@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "pinpoint/report/history.h"
-#include "pinpoint/session/session.h"
+#include "pinpoint/session/outcome.h"
 
 #define PP_SVG_PREVIOUS "#3b6fb6"
 #define PP_SVG_CURRENT "#d9682b"
@@ -32,7 +32,6 @@
 size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_t max);
 
 /* The figure of comparison @q: difference interval, runs in order, boxes. */
-struct pp_outcome_cmp;
 void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q);
 
 /* The entry's time over the sessions @h[0..n-1] of a history, oldest first. */

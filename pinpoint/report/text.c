@@ -14,12 +14,9 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "pinpoint/measure/decide.h"
-#include "pinpoint/log.h"
-#include "pinpoint/session/outcome.h"
 #include "pinpoint/report/report.h"
 
-static void print_comparison(const struct pp_outcome_cmp *q)
+void pp_report_cmp_line(const struct pp_outcome_cmp *q, FILE *out)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], i[32], m[64] = "";
 	struct pp_interval p = q->ci[PP_PREV], cu = q->ci[PP_CUR];
@@ -30,40 +27,29 @@ static void print_comparison(const struct pp_outcome_cmp *q)
 		snprintf(m, sizeof(m), ", minimum detectable effect %s",
 			 pp_fmt_end(q->look.mde, t, 32));
 	}
-	printf("[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
-	       "(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
-	       q->order, q->shown, pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
-	       pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
-	       pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
-	       pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
-	       pp_fmt_end(q->cmp.diff.high, i, 32), 100.0 * q->share_of_entry, q->verdict_word,
-	       q->runs_per_revision, q->runs_per_revision, q->look.looks,
-	       q->look.looks == 1 ? "" : "s", m);
-	fflush(stdout);
+	fprintf(out,
+		"[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
+		"(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
+		q->order, q->shown, pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
+		pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
+		pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
+		pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
+		pp_fmt_end(q->cmp.diff.high, i, 32), 100.0 * q->share_of_entry, q->verdict_word,
+		q->runs_per_revision, q->runs_per_revision, q->look.looks,
+		q->look.looks == 1 ? "" : "s", m);
+	fflush(out);
 }
 
-/*
- * A live line names functions as the report will: short, with parameters
- * where two of the comparisons made so far would read the same.
- */
+/* The live line: the session and @q are handed to outcome.c, which makes the view printed. */
 void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *q)
 {
 	struct pp_outcome_cmp c;
-	struct pp_names nm;
-	int err;
+	struct pp_arena mem;
 
-	if (s->opt->quiet)
-		return;
-	pp_names_init(&nm);
-	for (size_t i = 0; i < s->nq; i++)
-		free(pp_quantity_label_named(s->q[i], &nm));
-	free(pp_quantity_label_named(q, &nm));
-	err = pp_names_settle(&nm);
-	if (!pp_outcome_cmp_make(s, q, &c, err ? NULL : &nm)) {
-		print_comparison(&c);
-		pp_outcome_cmp_clear(&c);
-	}
-	pp_names_free(&nm);
+	pp_arena_init(&mem);
+	if (!pp_outcome_live(s, q, &c, &mem))
+		pp_report_cmp_line(&c, stdout);
+	pp_arena_free(&mem);
 }
 
 /* "run → bridge → failure_run": the path of names from the entry to node @i. */
@@ -98,7 +84,7 @@ static void print_of_entry(FILE *f, const struct pp_outcome *o, const struct pp_
 /* A share above all of its function's: say that the rest of the function got faster. */
 static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
 {
-	int w = pp_node_whole(o->s, n->n);
+	int w = n->whole_of;
 	char a[32], b[32], c[32];
 
 	if (!isfinite(n->others.centre) || w < 0)
@@ -120,7 +106,7 @@ static void print_probe_mark(FILE *f, const struct pp_outcome_node *n)
 }
 
 /* "probe cost left in: +1.2 us [-0.4 us, +2.8 us] of 40 us taken out (previous), ...". */
-static void print_left_in(FILE *f, const struct pp_node *n)
+static void print_left_in(FILE *f, const struct pp_outcome_node *n)
 {
 	static const char *const rev[2] = {"previous", "current"};
 	char a[32], b[32], c[32], d[32];
@@ -188,7 +174,7 @@ static void print_sites(FILE *f, const struct pp_outcome_node *n, int indent)
 			: x->sign < 0 ? '-'
 				      : ' ',
 			x->call);
-		pp_print_loc(f, x->c->file, x->c->line, x->c->col);
+		fputs(x->where, f);
 		if (!isfinite(x->diff.centre)) {
 			fprintf(f, "  not decided\n");
 			continue;
@@ -266,12 +252,12 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 		fprintf(f, "  %s", n->detail);
 	if (n->whole_measured) {
 		fprintf(f, "  (whole, with its parts: ");
-		print_diff(f, n->n->whole, false);
-		if (n->n->paired)
-			fprintf(f, " in %zu pairs", n->n->runs[PP_CUR]);
+		print_diff(f, n->whole, false);
+		if (n->paired)
+			fprintf(f, " in %zu pairs", n->runs[PP_CUR]);
 		else
-			fprintf(f, " in %zu+%zu runs", n->n->runs[PP_PREV], n->n->runs[PP_CUR]);
-		print_left_in(f, n->n);
+			fprintf(f, " in %zu+%zu runs", n->runs[PP_PREV], n->runs[PP_CUR]);
+		print_left_in(f, n);
 		fprintf(f, ")");
 	}
 	fprintf(f, "\n");
@@ -319,7 +305,7 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 		fprintf(f,
 			"\nThe search was cut short by --max-paths %d: the slower calls marked "
 			"[budget] were not examined.\n",
-			o->opt->max_paths);
+			o->opt.max_paths);
 }
 
 /*
@@ -328,7 +314,7 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
  */
 static void gap(FILE *f, const struct pp_outcome *o, bool *printed)
 {
-	if (*printed || !o->opt->quiet)
+	if (*printed || !o->opt.quiet)
 		fputc('\n', f);
 	*printed = true;
 }
@@ -368,7 +354,7 @@ static void print_open(FILE *f, const struct pp_outcome *o)
 		if (q->verdict == PP_V_BOUNDED)
 			fprintf(f, "%s\n", q->left ? q->left : "left open");
 		else if (q->truncated)
-			fprintf(f, "undecided: %s was spent\n", pp_spent_option(q->truncated));
+			fprintf(f, "undecided: %s was spent\n", q->spent_option);
 		else
 			fprintf(f, "undecided: --max-runs-per-comparison was spent\n");
 	}
@@ -399,9 +385,9 @@ static void print_time(FILE *f, const struct pp_outcome *o)
 /* How much the runs varied, and what the runs bought. */
 static void print_noise(FILE *f, const struct pp_outcome *o)
 {
-	const struct pp_session *s = o->s;
+	const struct pp_outcome_measurement *s = &o->measurement;
 
-	if (!o->entry || o->entry->q->series[PP_PREV].n < 2)
+	if (!o->entry || o->entry->series[PP_PREV].n < 2)
 		return;
 	fprintf(f,
 		"\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
@@ -413,8 +399,8 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 			"skipping the first %llu (--executions).\n",
 			s->entry_stop, s->entry_count, s->entry_skip);
 	fprintf(f, "Runs: %zu", s->runs_used);
-	if (o->opt->max_runs)
-		fprintf(f, " of --max-runs %ld", o->opt->max_runs);
+	if (o->opt.max_runs)
+		fprintf(f, " of --max-runs %ld", o->opt.max_runs);
 	fprintf(f, " decided %u comparison%s", o->ndecided, o->ndecided == 1 ? "" : "s");
 	if (o->nundecided)
 		fprintf(f, "; %u stayed undecided", o->nundecided);
@@ -430,22 +416,21 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
  */
 static void print_layouts(FILE *f, const struct pp_outcome *o, bool *printed)
 {
-	if (!o->s->nruns || (o->opt->quiet && o->layouts_varied))
+	if (!o->nruns || (o->opt.quiet && o->layouts_varied))
 		return;
-	if (o->opt->quiet)
+	if (o->opt.quiet)
 		gap(f, o, printed);
 	fprintf(f, "Layouts: %s\n", o->layouts_sentence);
-	if (!o->opt->quiet && o->has_spread)
+	if (!o->opt.quiet && o->has_spread)
 		fprintf(f, "Layout spread: %s\n", o->spread_sentence);
 }
 
 /* What the entry's undecided interval would need, at the noise measured. */
-static void print_runs_needed(FILE *f, const struct pp_outcome_cmp *e)
+static void print_runs_needed(FILE *f, const struct pp_outcome *o)
 {
+	const struct pp_outcome_cmp *e = o->entry;
 	size_t n = e->runs_per_revision;
-	double need =
-	    pp_seq_runs_to_decide(e->cmp.diff.centre, (e->cmp.diff.high - e->cmp.diff.low) / 2.0,
-				  e->threshold_ns, true, n);
+	double need = o->runs_needed;
 
 	if (isnan(need) || !isfinite(e->cmp.diff.low) || !isfinite(e->cmp.diff.high))
 		return;
@@ -471,7 +456,7 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 
 	if (!e->look.looks) {
 		fprintf(f, "Undecided: %s was spent before %s could be compared.\n",
-			pp_spent_option(e->truncated), name);
+			e->spent_option, name);
 		return;
 	}
 	fprintf(
@@ -493,7 +478,7 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 			pp_fmt_ns(e->layout_floor, m, sizeof(m)));
 		return;
 	}
-	print_runs_needed(f, e);
+	print_runs_needed(f, o);
 	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs, --max-time) or less noise "
 		   "(--cpu, an idle machine) can decide it.\n");
 }
@@ -550,7 +535,7 @@ static void print_verdict(const struct pp_outcome *o, FILE *f, bool *printed)
 	gap(f, o, printed);
 	print_chain(f, o);
 	print_tree(f, o);
-	if (!o->opt->quiet)
+	if (!o->opt.quiet)
 		print_open(f, o);
 }
 
@@ -559,11 +544,11 @@ void pp_report_verdict(const struct pp_outcome *o, FILE *f)
 	bool printed = false;
 
 	print_lost(f, o, &printed);
-	if (!o->opt->quiet) {
+	if (!o->opt.quiet) {
 		print_noise(f, o);
 		print_layouts(f, o, &printed);
 	}
 	print_verdict(o, f, &printed);
-	if (o->opt->quiet)
+	if (o->opt.quiet)
 		print_layouts(f, o, &printed);
 }

@@ -13,6 +13,7 @@
 
 #include "core/util.h"
 #include "pinpoint/search/attrib_priv.h"
+#include "pinpoint/session/targets.h"
 
 /* Does open comparison @q time place @k of @v (its call alone, or a range holding it)? */
 static bool times_place(const struct pp_quantity *q, const struct pp_fnview *v, int k)
@@ -96,6 +97,7 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 		const char *stop = pp_dig_stop(s, v->fn, at, st->layer, &as, callee);
 
 		free(as.stop_own);
+		pp_targets_drop(&as);
 		if (stop || pp_fnset_has(&st->a->seen, callee[PP_CUR]))
 			return 0;
 	}

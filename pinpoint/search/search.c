@@ -108,16 +108,15 @@ bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const f
 	return false;
 }
 
-/* pp_slower_targets() on the targets @t of @n's runs, which it compares. */
+/* pp_slower_targets() on the targets @t of @n's runs, compared (pp_targets_compare()). */
 static int slower_in(struct pp_session *s, const struct pp_node *n,
 		     const struct pp_prog_fn *const fn[2], const int at[2], struct pp_targets *t,
 		     struct pp_dig_target *out, size_t max)
 {
 	enum pp_seq_verdict want = n->sign < 0 ? PP_SEQ_FASTER : PP_SEQ_SLOWER;
-	int err = pp_targets_compare(s, n->q, t);
 	size_t got = 0;
 
-	for (size_t i = 0; i < t->n && !err; i++) {
+	for (size_t i = 0; i < t->n; i++) {
 		const struct pp_target_share *x = &t->t[i];
 		struct pp_dig_target d;
 		size_t k;
@@ -137,12 +136,11 @@ static int slower_in(struct pp_session *s, const struct pp_node *n,
 			out[k] = out[k - 1];
 		out[k] = d;
 	}
-	return err ? err : (int)got;
+	return (int)got;
 }
 
-int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
-		      const struct pp_prog_fn *const fn[2], const int at[2],
-		      struct pp_dig_target *out, size_t max)
+int pp_slower_targets(struct pp_session *s, struct pp_node *n, const struct pp_prog_fn *const fn[2],
+		      const int at[2], struct pp_dig_target *out, size_t max)
 {
 	struct pp_targets t;
 	int got;
@@ -151,7 +149,11 @@ int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
 		return 0;
 	got = pp_targets_of(s, n->q, &t);
 	if (!got)
+		got = pp_targets_compare(s, n->q, &t);
+	if (!got)
 		got = slower_in(s, n, fn, at, &t, out, max);
+	if (got >= 0) /* what the search acted on, for the reports */
+		return pp_targets_keep(n, &t) ? -ENOMEM : got;
 	pp_targets_free(&t);
 	return got;
 }
@@ -169,6 +171,8 @@ const char *pp_dig_limit(const struct pp_session *s, int layer, const struct pp_
  * At indirect call @n, found slower or faster: the target that holds most
  * of its difference (pp_targets_dominant()), looked up by name in each
  * revision as a direct callee is, into @callee; or why the search stops.
+ * Its targets, each compared on its own, are kept on @n (n->targets): the
+ * reports show what the search acted on.
  */
 static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 				   const struct pp_prog_fn *const fn[2], const int at[2],
@@ -178,18 +182,21 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 	struct pp_targets t;
 	const char *stop = "indirect call";
 	char *why = NULL;
+	int cmp;
 
 	if (!n || !n->q || pp_targets_of(s, n->q, &t)) {
 		if (n && n->q)
 			pp_targets_free(&t);
 		return stop;
 	}
+	/* each target compared on its own: the verdicts the reports show are these */
+	cmp = pp_targets_compare(s, n->q, &t);
 	d = pp_targets_dominant(&t);
 	if (!t.n) {
 		stop = "indirect call: no targets recorded";
 	} else if (!d) {
 		struct pp_dig_target one[2];
-		int k = slower_in(s, n, fn, at, &t, one, 2);
+		int k = cmp ? cmp : slower_in(s, n, fn, at, &t, one, 2);
 
 		if (k == 1) { /* one target found slower on its own: into it */
 			callee[PP_PREV] = one[0].fn[PP_PREV];
@@ -228,7 +235,8 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 		}
 	}
 	stop = own_stop(n, why, stop);
-	pp_targets_free(&t);
+	/* what the search acted on, for the reports (out of memory: none kept) */
+	pp_targets_keep(n, &t);
 	return stop;
 }
 

@@ -73,11 +73,11 @@ struct pp_dig_target {
  * The targets of indirect call @n (call @at[r] of @fn[r]) that their own
  * comparisons (pp_targets_compare()) found slower, or faster when @n is
  * faster, and that both revisions have, largest difference first, into
- * @out (at most @max); how many, or -ENOMEM.
+ * @out (at most @max); how many, or -ENOMEM.  The targets and their
+ * comparisons are kept on @n (n->targets) for the reports.
  */
-int pp_slower_targets(struct pp_session *s, const struct pp_node *n,
-		      const struct pp_prog_fn *const fn[2], const int at[2],
-		      struct pp_dig_target *out, size_t max);
+int pp_slower_targets(struct pp_session *s, struct pp_node *n, const struct pp_prog_fn *const fn[2],
+		      const int at[2], struct pp_dig_target *out, size_t max);
 
 /* The functions a search has inspected, to stop at recursion. */
 struct pp_fnset {

@@ -2,8 +2,11 @@
 /*
  * outcome.c - what a session established, made once for every writer
  * (outcome.h): the comparisons as decided, the tree's nodes with their
- * names and places, the chain and where it ends, the contributors and
- * improvements, the exit status, the noise and the time.
+ * names and places, the targets the search found, the chain and where it
+ * ends, the contributors and improvements, the exit status, the noise and
+ * the time; the runs, revisions and layouts are copied by outcome_runs.c.
+ * Everything is copied into the outcome's arena: nothing points back into
+ * the session.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,59 +14,94 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats_seq.h"
 #include "pinpoint/measure/decide.h"
 #include "pinpoint/log.h"
-#include "pinpoint/session/outcome.h"
+#include "pinpoint/session/labels.h"
+#include "pinpoint/session/outcome_priv.h"
+#include "pinpoint/session/summary.h"
 #include "pinpoint/session/targets.h"
-#include "pinpoint/report/report.h"
 
-int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
-			struct pp_outcome_cmp *c, struct pp_names *nm)
+/* Revision @r's values of @q, with their layouts. */
+static struct pp_outcome_series copy_series(struct pp_copy *m, const struct pp_series *v)
+{
+	return (struct pp_outcome_series){
+	    .n = v->n,
+	    .v = pp_copy_mem(m, v->v, v->n * sizeof(*v->v)),
+	    .layout = v->layout ? pp_copy_mem(m, v->layout, v->n * sizeof(*v->layout)) : NULL,
+	};
+}
+
+/* @q as decided so far, its shown label naming functions as @nm does (NULL: whole). */
+static void cmp_make(struct pp_copy *m, const struct pp_session *s, const struct pp_quantity *q,
+		     struct pp_outcome_cmp *c, struct pp_names *nm)
 {
 	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
 	double base =
 	    e && e->sum[PP_PREV].n ? pp_summary_centre(&e->sum[PP_PREV], s->opt->test) : 0;
 
-	memset(c, 0, sizeof(*c));
-	c->q = q;
-	c->label = pp_quantity_label(q);
-	c->shown = pp_quantity_label_named(q, nm);
-	if (!c->label || !c->shown) {
-		pp_outcome_cmp_clear(c);
-		return -ENOMEM;
-	}
-	c->verdict = q->verdict;
-	c->verdict_name = pp_verdict_name(q->verdict);
-	c->verdict_word = pp_verdict_word(q->verdict);
-	c->decided = q->decided;
-	c->order = q->order;
-	c->ci[PP_PREV] = q->ci[PP_PREV];
-	c->ci[PP_CUR] = q->ci[PP_CUR];
-	c->cmp = q->cmp;
-	c->look = q->final_look;
-	c->threshold_ns = q->threshold_ns;
-	c->truncated = q->truncated;
-	c->left = q->left;
-	c->share_of_entry = base > 0 ? q->cmp.diff.centre / base : 0;
-	c->runs_per_revision = q->final_look.runs / 2;
-	c->layout_sensitive = q->has_layout && q->layout_sensitive;
-	c->layout_sd = q->layout_sd;
-	c->layout_floor = q->layout_floor;
-	return 0;
+	*c = (struct pp_outcome_cmp){
+	    .id = q->id,
+	    .kind = q->kind,
+	    .fn = pp_copy_fn(m, q->fn[PP_CUR]),
+	    .first = q->first,
+	    .last = q->last,
+	    .callee = pp_copy_str(m, q->callee),
+	    .nterms = q->nterms,
+	    .label = pp_copy_take(m, pp_quantity_label(q)),
+	    .shown = pp_copy_take(m, pp_quantity_label_named(q, nm)),
+	    .batch = q->batch,
+	    .rounds = q->rounds,
+	    .series = {copy_series(m, &q->series[PP_PREV]), copy_series(m, &q->series[PP_CUR])},
+	    .verdict = q->verdict,
+	    .verdict_name = pp_verdict_name(q->verdict),
+	    .verdict_word = pp_verdict_word(q->verdict),
+	    .decided = q->decided,
+	    .order = q->order,
+	    .sum = {q->sum[PP_PREV], q->sum[PP_CUR]},
+	    .ci = {q->ci[PP_PREV], q->ci[PP_CUR]},
+	    .cmp = q->cmp,
+	    .look = q->final_look,
+	    .threshold_ns = q->threshold_ns,
+	    .truncated = q->truncated,
+	    .spent_option = pp_spent_option(q->truncated),
+	    .left = pp_copy_str(m, q->left),
+	    .share_of_entry = base > 0 ? q->cmp.diff.centre / base : 0,
+	    .runs_per_revision = q->final_look.runs / 2,
+	    .has_layout = q->has_layout,
+	    .layout = {q->layout[PP_PREV], q->layout[PP_CUR]},
+	    .layout_sensitive = q->has_layout && q->layout_sensitive,
+	    .layout_sd = q->layout_sd,
+	    .layout_floor = q->layout_floor,
+	};
+	for (int r = 0; r < 2; r++)
+		pp_series_box(&q->series[r], pp_copy_mem(m, NULL, q->series[r].n * sizeof(double)),
+			      &c->box[r]);
 }
 
-void pp_outcome_cmp_clear(struct pp_outcome_cmp *c)
+int pp_outcome_live(const struct pp_session *s, const struct pp_quantity *q,
+		    struct pp_outcome_cmp *c, struct pp_arena *mem)
 {
-	free(c->label);
-	free(c->shown);
-	c->label = NULL;
-	c->shown = NULL;
+	struct pp_copy m = {mem, 0};
+	struct pp_names nm;
+	int err;
+
+	if (s->opt->quiet)
+		return 1;
+	pp_names_init(&nm);
+	for (size_t i = 0; i < s->nq; i++)
+		free(pp_quantity_label_named(s->q[i], &nm));
+	free(pp_quantity_label_named(q, &nm));
+	err = pp_names_settle(&nm);
+	cmp_make(&m, s, q, c, err ? NULL : &nm);
+	pp_names_free(&nm);
+	return m.err;
 }
 
-const struct pp_outcome_cmp *pp_outcome_cmp_of(const struct pp_outcome *o,
-					       const struct pp_quantity *q)
+/* The comparison of @q in @o, or NULL. */
+static const struct pp_outcome_cmp *cmp_of(const struct pp_outcome *o, const struct pp_quantity *q)
 {
-	if (!q || q->id >= o->ncmp || o->cmp[q->id].q != q)
+	if (!q || q->id >= o->ncmp)
 		return NULL;
 	return &o->cmp[q->id];
 }
@@ -139,58 +177,84 @@ static char *node_where(const struct pp_node *n, struct pp_names *nm)
 	return buf;
 }
 
-/* The targets of indirect call @n that its current revision's runs saw, their
- * names gathered into @nm. */
-static int node_targets(struct pp_outcome_node *v, const struct pp_session *s,
+/* "a.c:12:3" or "(no debug info)", in the arena. */
+static const char *loc_str(struct pp_copy *m, const char *file, unsigned line, unsigned col)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		m->err = -ENOMEM;
+		return NULL;
+	}
+	pp_print_loc(f, file, line, col);
+	if (fclose(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	return pp_copy_take(m, buf);
+}
+
+/*
+ * The targets of indirect call @n: as the search found them when it
+ * decided where to dig (n->targets), with the comparisons it made; where
+ * it did not look, their shares in the runs alone, compared by nobody.
+ * Their names are gathered into @nm.
+ */
+static int node_targets(struct pp_copy *m, struct pp_outcome_node *v, const struct pp_session *s,
 			const struct pp_node *n, struct pp_names *nm)
 {
 	const struct pp_prog_call *c;
-	struct pp_targets t;
-	int r, err;
+	struct pp_targets own = {0};
+	const struct pp_targets *t = n->targets;
+	struct pp_outcome_target *out;
+	int r, err = 0;
 
-	v->into = n->into[PP_CUR];
 	c = n->kind == PP_NODE_CALL && n->q ? pp_node_call(n, &r) : NULL;
 	if (!c || (c->kind != PP_CALL_INDIRECT && c->kind != PP_CALL_INVOKE_INDIRECT))
 		return 0;
-	err = pp_targets_of(s, n->q, &t);
-	if (!err)
-		err = pp_targets_compare(s, n->q, &t);
-	if (!err && t.n) {
-		v->targets = calloc(t.n, sizeof(*v->targets));
-		err = v->targets ? 0 : -ENOMEM;
+	if (!t) {
+		err = pp_targets_of(s, n->q, &own);
+		t = &own;
 	}
-	for (size_t i = 0; !err && i < t.n; i++) {
-		if (!t.t[i].mean[PP_CUR])
+	out = err ? NULL : pp_copy_mem(m, NULL, t->n * sizeof(*out));
+	for (size_t i = 0; out && i < t->n; i++) {
+		if (!t->t[i].mean[PP_CUR])
 			continue; /* a target of the previous revision only */
-		v->targets[v->ntargets++] = (struct pp_outcome_target){
-		    .key = t.t[i].key,
-		    .name = pp_names_get(nm, t.t[i].key),
-		    .share = t.t[i].share,
-		    .diff_share = t.t[i].diff_share,
-		    .compared = t.t[i].compared,
-		    .diff = t.t[i].diff,
-		    .verdict_name = pp_verdict_name(pp_verdict_of(t.t[i].verdict))};
+		out[v->ntargets++] = (struct pp_outcome_target){
+		    .key = pp_copy_str(m, t->t[i].key),
+		    .name = pp_copy_str(m, pp_names_get(nm, t->t[i].key)),
+		    .share = t->t[i].share,
+		    .diff_share = t->t[i].diff_share,
+		    .compared = t->t[i].compared,
+		    .diff = t->t[i].diff,
+		    .verdict_name = pp_verdict_name(pp_verdict_of(t->t[i].verdict))};
 	}
-	pp_targets_free(&t);
-	return err;
+	v->targets = out;
+	pp_targets_free(&own);
+	return err ? err : m->err;
 }
 
 /* The calls of callee group @n, each with its own comparison's difference. */
-static int node_sites(struct pp_outcome_node *v, const struct pp_node *n)
+static void node_sites(struct pp_copy *m, struct pp_outcome_node *v, const struct pp_node *n)
 {
 	const struct pp_quantity *g = n->q;
+	struct pp_outcome_site *sites;
 
 	if (n->kind != PP_NODE_GROUP || !g || !g->nterms)
-		return 0;
-	v->sites = calloc(g->nterms, sizeof(*v->sites));
-	if (!v->sites)
-		return -ENOMEM;
-	for (size_t t = 0; t < g->nterms; t++) {
+		return;
+	sites = pp_copy_mem(m, NULL, g->nterms * sizeof(*sites));
+	for (size_t t = 0; sites && t < g->nterms; t++) {
 		const struct pp_quantity *q = g->terms[t];
-		struct pp_outcome_site *x = &v->sites[v->nsites++];
+		const struct pp_prog_call *c = &g->fn[PP_CUR]->calls[q->first];
+		struct pp_outcome_site *x = &sites[v->nsites++];
 
 		x->call = q->first;
-		x->c = &g->fn[PP_CUR]->calls[q->first];
+		x->file = pp_copy_str(m, c->file);
+		x->line = c->line;
+		x->col = c->col;
+		x->where = loc_str(m, c->file, c->line, c->col);
 		x->diff = q->decided ? q->cmp.diff : (struct pp_interval){NAN, NAN, NAN};
 		x->share = q->decided && g->cmp.diff.centre != 0
 			       ? q->cmp.diff.centre / g->cmp.diff.centre
@@ -200,13 +264,88 @@ static int node_sites(struct pp_outcome_node *v, const struct pp_node *n)
 			  : q->verdict == PP_V_FASTER ? -1
 						      : 0;
 	}
-	return 0;
+	v->sites = sites;
+}
+
+static struct pp_outcome_call copy_call(struct pp_copy *m, const struct pp_prog_call *c,
+					unsigned index)
+{
+	return (struct pp_outcome_call){
+	    .index = index,
+	    .callee = pp_copy_str(m, c->callee),
+	    .callee_demangled = c->callee ? pp_copy_str(m, pp_demangle(c->callee)) : NULL,
+	    .file = pp_copy_str(m, c->file),
+	    .line = c->line,
+	    .col = c->col,
+	};
+}
+
+/*
+ * What node @n names, as JSON has it: the function it is in (in the
+ * revision that has its call), the call with its label and the inlined
+ * calls it came through, a group's callee, the function dug into.
+ */
+static void node_identity(struct pp_copy *m, struct pp_outcome_node *v, const struct pp_node *n)
+{
+	int r;
+	const struct pp_prog_call *c = pp_node_call(n, &r);
+	const struct pp_prog_fn *fn = n->fn[r] ? n->fn[r] : n->fn[1 - r];
+
+	v->fn = pp_copy_fn(m, fn);
+	v->function = pp_copy_str(m, pp_node_function(n));
+	if (c && (n->kind == PP_NODE_CALL || n->kind == PP_NODE_RANGE || n->kind == PP_NODE_ADDED ||
+		  n->kind == PP_NODE_REMOVED)) {
+		uint32_t k = n->first[r], nc = pp_prog_call_chain(fn, k, NULL, 0);
+		uint32_t *chain = calloc(nc + 1, sizeof(*chain));
+		struct pp_outcome_call *in = pp_copy_mem(m, NULL, nc * sizeof(*in));
+
+		v->has_call = true;
+		v->first_call = n->first[r];
+		v->last_call = n->last[r];
+		v->call = copy_call(m, c, k);
+		v->call_label = pp_copy_take(m, pp_prog_call_label(fn, k));
+		if (!chain)
+			m->err = -ENOMEM;
+		else
+			pp_prog_call_chain(fn, k, chain, nc);
+		for (uint32_t i = 0; chain && in && i < nc; i++)
+			in[i] = copy_call(m, &fn->calls[chain[i]], chain[i]);
+		v->inlined = in;
+		v->ninlined = in ? nc : 0;
+		free(chain);
+	}
+	if (n->kind == PP_NODE_GROUP)
+		v->callee = pp_copy_str(m, n->q->callee);
+	v->into = pp_copy_fn(m, n->into[PP_CUR]);
+	v->comparison = n->q ? (int)n->q->id : -1;
+}
+
+/* A function's whole, its parts and what the probes cost, from the same runs (account.c). */
+static void node_accounting(struct pp_outcome_node *v, const struct pp_node *n)
+{
+	v->runs[PP_PREV] = n->runs[PP_PREV];
+	v->runs[PP_CUR] = n->runs[PP_CUR];
+	v->whole_measured = n->runs[0] >= 2 && n->runs[1] >= 2;
+	v->paired = n->paired;
+	v->whole = n->whole;
+	v->parts = n->parts;
+	for (int r = 0; r < 2; r++) {
+		v->whole_mean[r] = n->whole_mean[r];
+		v->removed[r] = n->removed[r];
+		v->left_in[r] = n->left_in[r];
+		v->clean[r] = n->clean[r];
+		v->mean[r] = n->mean[r];
+		v->part_removed[r] = n->part_removed[r];
+	}
+	v->lead = n->lead;
+	v->lead_tie = n->tie;
 }
 
 /* The nodes, all but their names (name_all()). */
-static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
+static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s,
+		      struct pp_names *nm)
 {
-	o->nodes = calloc(s->nnodes ? s->nnodes : 1, sizeof(*o->nodes));
+	o->nodes = pp_copy_mem(m, NULL, (s->nnodes ? s->nnodes : 1) * sizeof(*o->nodes));
 	if (!o->nodes)
 		return -ENOMEM;
 	o->nnodes = s->nnodes;
@@ -214,18 +353,18 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 		const struct pp_node *n = &s->nodes[i];
 		struct pp_outcome_node *v = &o->nodes[i];
 
-		v->n = n;
 		v->kind = n->kind;
 		v->parent = n->parent;
 		v->child = n->child;
 		v->next = n->next;
 		v->depth = n->depth;
-		v->cmp = pp_outcome_cmp_of(o, n->q);
+		v->cmp = cmp_of(o, n->q);
 		v->diff = n->diff;
 		v->share = n->share;
 		v->share_ci = n->share_ci;
 		v->entry_share = n->entry_share;
 		v->others = n->share > 1 ? n->others : (struct pp_interval){NAN, NAN, NAN};
+		v->whole_of = pp_node_whole(s, n);
 		v->probe_unc = n->probe_unc;
 		v->probe_uncertain = n->probe_uncertain;
 		v->point = n->kind == PP_NODE_REST && !pp_node_accounted(s, n);
@@ -237,17 +376,19 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
 		v->sign = n->sign;
 		v->chain = n->chain;
 		v->rank = n->rank;
-		v->stop = n->stop;
-		v->detail = n->detail;
-		v->whole_measured = n->runs[0] >= 2 && n->runs[1] >= 2;
+		v->stop = pp_copy_str(m, n->stop);
+		v->detail = pp_copy_str(m, n->detail);
 		v->tie = n->parent >= 0 && s->nodes[n->parent].tie >= 0 &&
 				 s->nodes[n->parent].lead == (int)i
 			     ? s->nodes[n->parent].tie
 			     : -1;
-		if (node_targets(v, s, n, &o->names) || node_sites(v, n))
+		node_identity(m, v, n);
+		node_accounting(v, n);
+		node_sites(m, v, n);
+		if (node_targets(m, v, s, n, nm))
 			return -ENOMEM;
 	}
-	return 0;
+	return m->err;
 }
 
 /*
@@ -255,47 +396,47 @@ static int make_nodes(struct pp_outcome *o, const struct pp_session *s)
  * function they name gathered (the targets' already are), the names settled,
  * then the labels made with them.
  */
-static int name_all(struct pp_outcome *o, const struct pp_session *s)
+static int name_all(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s,
+		    struct pp_names *nm)
 {
-	struct pp_names *nm = &o->names;
+	const struct pp_prog_fn *entry = s->nq ? s->q[0]->fn[PP_CUR] : NULL;
 	int err;
 
 	for (size_t i = 0; i < o->ncmp; i++)
-		free(pp_quantity_label_named(o->cmp[i].q, nm));
+		free(pp_quantity_label_named(s->q[i], nm));
 	for (size_t i = 0; i < o->nnodes; i++) {
-		free(pp_node_name(s, &s->nodes[i], nm));
+		free(pp_node_name(&s->nodes[i], nm));
 		free(node_where(&s->nodes[i], nm));
 	}
-	if (o->entry)
-		pp_fn_name(o->entry->q->fn[PP_CUR], nm);
+	if (entry)
+		pp_fn_name(entry, nm);
 	err = pp_names_settle(nm);
-	for (size_t i = 0; !err && i < o->ncmp; i++) {
-		free(o->cmp[i].shown);
-		o->cmp[i].shown = pp_quantity_label_named(o->cmp[i].q, nm);
-		err = o->cmp[i].shown ? 0 : -ENOMEM;
-	}
-	for (size_t i = 0; !err && i < o->nnodes; i++) {
+	if (err)
+		return err;
+	for (size_t i = 0; i < o->ncmp; i++)
+		o->cmp[i].shown = pp_copy_take(m, pp_quantity_label_named(s->q[i], nm));
+	for (size_t i = 0; i < o->nnodes; i++) {
 		struct pp_outcome_node *v = &o->nodes[i];
+		struct pp_outcome_target *t = v->targets;
 
-		v->name = pp_node_name(s, &s->nodes[i], nm);
-		v->where = node_where(&s->nodes[i], nm);
-		err = v->name && v->where ? 0 : -ENOMEM;
+		v->name = pp_copy_take(m, pp_node_name(&s->nodes[i], nm));
+		v->where = pp_copy_take(m, node_where(&s->nodes[i], nm));
 		for (size_t k = 0; k < v->ntargets; k++)
-			v->targets[k].shown = pp_names_get(nm, v->targets[k].key);
+			t[k].shown = pp_copy_str(m, pp_names_get(nm, t[k].key));
 	}
-	if (o->entry)
-		o->entry_name = pp_fn_name(o->entry->q->fn[PP_CUR], nm);
-	return err;
+	if (entry)
+		o->entry_name = pp_copy_str(m, pp_fn_name(entry, nm));
+	return m->err;
 }
 
 /* The chain from the entry to its end, the contributors by rank, the improvements. */
-static int make_lists(struct pp_outcome *o)
+static int make_lists(struct pp_copy *m, struct pp_outcome *o)
 {
-	size_t n = o->nnodes ? o->nnodes : 1;
+	size_t n = (o->nnodes ? o->nnodes : 1) * sizeof(int);
 
-	o->chain = calloc(n, sizeof(int));
-	o->contrib = calloc(n, sizeof(int));
-	o->improved = calloc(n, sizeof(int));
+	o->chain = pp_copy_mem(m, NULL, n);
+	o->contrib = pp_copy_mem(m, NULL, n);
+	o->improved = pp_copy_mem(m, NULL, n);
 	if (!o->chain || !o->contrib || !o->improved)
 		return -ENOMEM;
 	for (size_t i = 0; i < o->nnodes; i++) {
@@ -347,6 +488,15 @@ static void make_noise(struct pp_outcome *o, const struct pp_session *s)
 	o->has_spread = pp_layouts_spread(s, o->spread_sentence, sizeof(o->spread_sentence));
 }
 
+/* What the entry's undecided interval would need, at the noise measured (NaN: nothing). */
+static double runs_needed(const struct pp_outcome_cmp *e)
+{
+	if (!e || !e->decided || e->verdict != PP_V_UNDECIDED || !e->look.looks)
+		return NAN;
+	return pp_seq_runs_to_decide(e->cmp.diff.centre, (e->cmp.diff.high - e->cmp.diff.low) / 2.0,
+				     e->threshold_ns, true, e->runs_per_revision);
+}
+
 /*
  * The exit status: the failure's (@failed: usage, measurement, interrupted),
  * else the entry's verdict: a regression, none, or undecided.
@@ -380,43 +530,49 @@ const char *pp_status_name(int status)
 
 int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int failed)
 {
+	struct pp_copy m = {&o->mem, 0};
+	struct pp_names nm;
 	int err = 0;
 
 	memset(o, 0, sizeof(*o));
-	pp_names_init(&o->names);
-	o->s = s;
-	o->opt = s->opt;
-	o->dir[PP_PREV] = s->rev[PP_PREV].dir;
-	o->dir[PP_CUR] = s->rev[PP_CUR].dir;
+	pp_arena_init(&o->mem);
+	pp_names_init(&nm);
+	o->opt = *s->opt;
 	o->status = status_of(s, failed);
 	o->interrupted = s->interrupted;
-	o->failure = o->status == PP_EXIT_MEASUREMENT ? s->failure : NULL;
+	o->failure = o->status == PP_EXIT_MEASUREMENT ? pp_copy_str(&m, s->failure) : NULL;
 	o->budget_cut = s->budget_cut;
-	o->cmp = calloc(s->nq ? s->nq : 1, sizeof(*o->cmp));
+	o->cmp = pp_copy_mem(&m, NULL, (s->nq ? s->nq : 1) * sizeof(*o->cmp));
 	if (!o->cmp) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < s->nq && !err; i++) {
-		err = pp_outcome_cmp_make(s, s->q[i], &o->cmp[i], NULL);
-		o->ncmp = i + 1;
-	}
+	for (size_t i = 0; i < s->nq; i++)
+		cmp_make(&m, s, s->q[i], &o->cmp[i], NULL);
+	o->ncmp = s->nq;
 	o->entry = o->ncmp ? &o->cmp[0] : NULL;
+	err = m.err;
 	if (!err)
-		err = make_nodes(o, s);
+		err = make_nodes(&m, o, s, &nm);
 	if (!err)
-		err = name_all(o, s);
+		err = name_all(&m, o, s, &nm);
 	if (!err)
-		err = make_lists(o);
+		err = make_lists(&m, o);
+	if (!err) {
+		pp_outcome_runs(&m, o, s);
+		err = m.err;
+	}
 	if (err)
 		goto out;
 	o->decided = o->entry && o->entry->decided;
 	o->verdict = o->entry ? o->entry->verdict : PP_V_UNDECIDED;
 	o->verdict_name = o->decided ? o->entry->verdict_name : "none";
 	o->tree = s->nnodes >= 2 && s->opt->search == PP_SEARCH_ATTRIB;
+	o->runs_needed = runs_needed(o->entry);
 	make_noise(o, s);
 	pp_platform_read(&o->platform, s);
 out:
+	pp_names_free(&nm);
 	if (err)
 		pp_outcome_free(o);
 	return err;
@@ -424,19 +580,6 @@ out:
 
 void pp_outcome_free(struct pp_outcome *o)
 {
-	for (size_t i = 0; o->cmp && i < o->ncmp; i++)
-		pp_outcome_cmp_clear(&o->cmp[i]);
-	for (size_t i = 0; o->nodes && i < o->nnodes; i++) {
-		free(o->nodes[i].name);
-		free(o->nodes[i].where);
-		free(o->nodes[i].targets);
-		free(o->nodes[i].sites);
-	}
-	free(o->cmp);
-	free(o->nodes);
-	free(o->chain);
-	free(o->contrib);
-	free(o->improved);
-	pp_names_free(&o->names);
+	pp_arena_free(&o->mem);
 	memset(o, 0, sizeof(*o));
 }

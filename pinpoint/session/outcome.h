@@ -1,43 +1,97 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * outcome.h - what a session established, read-only: the verdict and exit
- * status, every comparison with its figures, the attribution tree with the
- * bottleneck chain, the further contributors and the improvements, how the
- * runs were made, the options as run and the platform.  pp_outcome_build()
- * makes it once, after the search; the text, JSON and HTML reports and
- * --history render it and compute nothing of their own that another writer
- * could compute differently.
+ * outcome.h - what a session established, as plain data: the verdict and
+ * exit status, every comparison with its identity, values and figures, the
+ * attribution tree with the bottleneck chain, the further contributors and
+ * the improvements, the runs and batches, the revisions and their code
+ * layouts, the options as run, the measurement, the time and the platform.
+ * pp_outcome_build() makes it once, after the search, and it holds no
+ * pointer into the session: every string and array is its own (o->mem),
+ * freed by pp_outcome_free().  The text, JSON and HTML reports and
+ * --history format it (report/), and compute nothing of their own that
+ * another writer could compute differently.
  */
 #ifndef PINPOINT_OUTCOME_H
 #define PINPOINT_OUTCOME_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "core/arena.h"
 #include "core/names.h"
-#include "pinpoint/report/platform.h"
-#include "pinpoint/report/report.h"
-#include "pinpoint/session/session.h"
+#include "core/stats.h"
+#include "pinpoint/session/kinds.h"
+#include "pinpoint/session/options.h"
+#include "pinpoint/session/platform.h"
+
+/* A function as the reports name it; name NULL: none. */
+struct pp_outcome_fn {
+	const char *name;      /* linkage name, as the table has it */
+	const char *demangled; /* demangled whole */
+	const char *file;
+	unsigned line;
+};
+
+/* A call of a function's list: its index there, its callee and place. */
+struct pp_outcome_call {
+	unsigned index;
+	const char *callee, *callee_demangled;
+	const char *file;
+	unsigned line, col;
+};
+
+/* One revision's values of a comparison, in run order, with each run's code layout. */
+struct pp_outcome_series {
+	size_t n;
+	const double *v;
+	const unsigned *layout;
+};
+
+/* A revision's values as a box plot: quartiles (type 7), whiskers' ends at 1.5 IQR; NaN: none. */
+struct pp_outcome_box {
+	double q1, median, q3;
+	double low, high; /* values outside are drawn one by one */
+	size_t n;
+	const double *sorted; /* the values in increasing order */
+};
 
 /* One comparison as its decision left it. */
 struct pp_outcome_cmp {
-	const struct pp_quantity *q; /* its values (series) and identity, read-only */
-	char *label;		     /* "bridge: calls 0-1 (foo .. failure_run)", JSON's */
-	char *shown;		     /* the same as text and HTML print it: short names */
+	/* What it compares */
+	unsigned id; /* its index in the outcome's comparisons */
+	enum pp_qkind kind;
+	struct pp_outcome_fn fn; /* the function, current revision */
+	unsigned first, last;	 /* PP_Q_RANGE, PP_Q_GROUP: calls of the current revision */
+	const char *callee;	 /* PP_Q_GROUP: the callee of its calls */
+	size_t nterms;		 /* PP_Q_GROUP: how many calls */
+	const char *label;	 /* "bridge: calls 0-1 (foo .. failure_run)", JSON's */
+	const char *shown;	 /* the same as text and HTML print it: short names */
+	/* Its values and how they were measured */
+	unsigned batch; /* the batch that first measured it (1-based), 0: none */
+	int rounds;
+	struct pp_outcome_series series[2];
+	struct pp_outcome_box box[2];
+	/* Its decision */
 	enum pp_verdict verdict;
 	const char *verdict_name; /* as JSON spells it: "slower", "not-slower", ... */
 	const char *verdict_word; /* as text prints it: "SLOWER", "not slower", ... */
 	bool decided;
 	unsigned order;		  /* 1-based order of decision, 0: not decided */
+	struct pp_summary sum[2]; /* each revision's values summed up */
 	struct pp_interval ci[2]; /* each revision's centre and interval */
 	struct pp_comparison cmp; /* the difference, at the last look's level */
 	struct pp_last_look look; /* what its last look saw */
 	double threshold_ns;	  /* the threshold it was decided against */
 	enum pp_spent truncated;  /* a session budget left it undecided */
+	const char *spent_option; /* the option that budget is: "--max-runs", ... */
 	const char *left;	  /* why it was left open (PP_V_BOUNDED), or NULL */
 	double share_of_entry;	  /* its difference over the entry's previous centre */
 	size_t runs_per_revision; /* values per revision its last look saw */
-	bool layout_sensitive;	  /* two layouts alone differ by 2 x layout_sd or more */
+	/* The code layouts' part (has_layout: its runs were in several) */
+	bool has_layout;
+	struct pp_layout_var layout[2];
+	bool layout_sensitive; /* two layouts alone differ by 2 x layout_sd or more */
 	double layout_sd, layout_floor;
 };
 
@@ -48,7 +102,8 @@ struct pp_outcome_target {
 	const char *shown; /* as text and HTML print it: a short name (names.h) */
 	double share;	   /* of the call's time */
 	double diff_share; /* of the call's difference (targets.h), NaN: none */
-	/* its own comparison (pp_targets_compare()); compared false: none */
+	/* its own comparison, as the search made it (targets.h); compared false:
+	 * the search made none */
 	bool compared;
 	struct pp_interval diff;
 	const char *verdict_name; /* as JSON spells verdicts: "slower", "same", ... */
@@ -59,8 +114,10 @@ struct pp_outcome_target {
  * runs as the group) saw it.
  */
 struct pp_outcome_site {
-	unsigned call; /* its index in the current revision's call list */
-	const struct pp_prog_call *c;
+	unsigned call;	  /* its index in the current revision's call list */
+	const char *file; /* its place */
+	unsigned line, col;
+	const char *where;	 /* "a.c:12:3", or "(no debug info)" */
 	struct pp_interval diff; /* NaN: not decided */
 	double share;		 /* of the group's difference (point estimates), NaN: none */
 	int sign;		 /* +1 shown slower, -1 faster, 0 neither */
@@ -68,13 +125,27 @@ struct pp_outcome_site {
 
 /* One node of the attribution tree, entry first (index 0). */
 struct pp_outcome_node {
-	const struct pp_node *n; /* its calls, functions and accounting, read-only */
 	enum pp_node_kind kind;
 	/* as text and HTML print them, with short names (core/names.h) */
-	char *name;		 /* "failure_run", "own body of bridge", "added call audit" */
-	char *where;		 /* "call 1 of bridge at demo.c:12:3", "demo.c:40", or "" */
+	const char *name;	 /* "failure_run", "own body of bridge", "added call audit" */
+	const char *where;	 /* "call 1 of bridge at demo.c:12:3", "demo.c:40", or "" */
 	int parent, child, next; /* indices in the outcome's nodes; -1: none */
 	unsigned depth;
+	/* What it names, as JSON has it: the function it is in (the revision
+	 * that has its call), its call, what the call came through inlined,
+	 * a group's callee, the function dug into through a pointer or a
+	 * callback, and the function the contributors list names */
+	struct pp_outcome_fn fn;
+	bool has_call; /* a call or range: the fields below */
+	unsigned first_call, last_call;
+	struct pp_outcome_call call; /* the first call */
+	const char *call_label;	     /* "(inlined SHA512_Pad) → SHA512_Transform" */
+	size_t ninlined;
+	const struct pp_outcome_call *inlined; /* the outermost first */
+	const char *callee;		       /* PP_NODE_GROUP */
+	struct pp_outcome_fn into;	       /* name NULL: none */
+	const char *function;
+	int comparison;			  /* its comparison's id, -1: none */
 	const struct pp_outcome_cmp *cmp; /* the comparison that shows it, or NULL */
 	struct pp_interval diff;	  /* current - previous, ns per entry execution */
 	double share;			  /* of its parent's difference */
@@ -82,46 +153,150 @@ struct pp_outcome_node {
 	double entry_share; /* of the entry's: the shares along its path multiplied */
 	/* its share is above 1: the rest of its parent, which got faster (else NaN) */
 	struct pp_interval others;
+	int whole_of; /* the node its difference is a part of (pp_node_whole()), -1: none */
 	/* how far the probe cost left in its function could move it (NaN: not
 	 * known), and whether that reaches half the threshold */
 	double probe_unc;
 	bool probe_uncertain;
-	bool share_shown;    /* share_ci is an interval (else a point share, or none) */
-	bool point;	     /* diff is a point estimate (a remainder without accounting) */
-	bool zero;	     /* a remainder that is zero by construction: not printed */
-	int sign;	     /* +1 shown slower, -1 shown faster, 0 neither */
-	bool chain;	     /* on the bottleneck chain */
-	unsigned rank;	     /* 1-based among the further contributors, 0: none */
-	const char *stop;    /* why the search stopped here, or NULL */
-	const char *detail;  /* what changed, or the calls inlined here, or NULL */
-	bool whole_measured; /* a function measured with its parts: whole, runs */
-	int tie;	     /* the runner-up the same runs do not tell it from, -1: none */
-	/* An indirect call: the targets observed, largest share first, and the
-	 * function dug into as its target (current revision), or NULL */
+	bool share_shown;   /* share_ci is an interval (else a point share, or none) */
+	bool point;	    /* diff is a point estimate (a remainder without accounting) */
+	bool zero;	    /* a remainder that is zero by construction: not printed */
+	int sign;	    /* +1 shown slower, -1 shown faster, 0 neither */
+	bool chain;	    /* on the bottleneck chain */
+	unsigned rank;	    /* 1-based among the further contributors, 0: none */
+	const char *stop;   /* why the search stopped here, or NULL */
+	const char *detail; /* what changed, or the calls inlined here, or NULL */
+	int tie;	    /* the runner-up the same runs do not tell it from, -1: none */
+	/*
+	 * A function searched (account.c): its whole measured with its parts
+	 * in runs[] runs per revision (whole_measured: 2 or more each), and
+	 * the accounting's figures; as a part, its own (mean, part_removed).
+	 */
+	bool whole_measured;
+	size_t runs[2];
+	bool paired;
+	struct pp_interval whole, parts;
+	double whole_mean[2];
+	double removed[2];
+	struct pp_interval left_in[2];
+	double clean[2];
+	double mean[2];
+	double part_removed[2];
+	int lead, lead_tie; /* the accounting's lead child and its runner-up, -1: none */
+	/* An indirect call: the targets observed, largest share first */
 	size_t ntargets;
 	struct pp_outcome_target *targets;
-	const struct pp_prog_fn *into;
 	/* A callee group: its calls, in call list order */
 	size_t nsites;
 	struct pp_outcome_site *sites;
 };
 
+/* One run, as the JSON report lists it. */
+struct pp_outcome_run_target {
+	unsigned qi;	 /* the quantity's index in the batch */
+	const char *key; /* the target */
+	double v;	 /* ns per entry execution */
+	uint64_t count;
+};
+
+struct pp_outcome_run {
+	unsigned batch; /* 0: a discovery run */
+	enum pp_rev_id rev;
+	unsigned index;
+	bool warmup;
+	const char *status; /* "exit 0", "killed by SIGKILL", ... */
+	double wall_s, cpu_s;
+	int cpu;    /* -1: none of its own */
+	int layout; /* -1: the build as it is */
+	unsigned env_pad, heap;
+	uint64_t entry_count, lost;
+	size_t nvalues;
+	const double *values;  /* per quantity of its batch */
+	const double *removed; /* the same order, or NULL */
+	size_t ntargets;
+	const struct pp_outcome_run_target *targets;
+};
+
+struct pp_outcome_batch {
+	unsigned id;
+	size_t nq;
+	const unsigned *qids;
+	const char *arming[2];
+	double clock_s;
+};
+
+/* A code layout of a revision, and a module its layouts link again. */
+struct pp_outcome_layout {
+	unsigned long seed;
+	double relink_s;
+	bool reused;
+	size_t runs; /* measured runs (no discovery, no warm-up) in it */
+};
+
+struct pp_outcome_module {
+	const char *path;
+	const char *why; /* why it was not linked again, NULL: it was */
+	double relink_s;
+};
+
+/* A revision: its directory, binaries and entry, its code layouts. */
+struct pp_outcome_rev {
+	const char *label; /* "previous", "current" */
+	const char *dir;
+	size_t nbinaries;
+	const char *const *binaries;
+	size_t nfuncs;
+	struct pp_outcome_fn entry; /* name NULL: not found */
+	const char *not_varied;	    /* no layouts: why, or NULL */
+	unsigned nlayouts;
+	const struct pp_outcome_layout *layouts;
+	size_t nmodules;
+	const struct pp_outcome_module *modules;
+};
+
+/* Where a session's time went: builds, discovery runs, and the runs of each layer. */
+#define PP_TIME_LAYERS 16 /* layers told apart; deeper ones count in the last */
+struct pp_time_use {
+	double total_s, builds_s, discovery_s, other_s; /* other: the driver's own work */
+	double layouts_s;				/* linking the code layouts */
+	size_t discovery_runs;
+	unsigned nlayers; /* layers that ran: 0 the entry, k the parts of layer k-1 functions */
+	double layer_s[PP_TIME_LAYERS];
+	size_t layer_runs[PP_TIME_LAYERS];
+};
+
+/* The session's measurement rule, what it used, and how noisy the runs were. */
+struct pp_outcome_measurement {
+	unsigned long long entry_skip, entry_stop, entry_count;
+	bool threshold_fixed;
+	double threshold_ns;
+	size_t runs_used;
+	const char *design; /* "duet", "paired", "shuffled", as they ran */
+	bool duet;
+	int duet_cpu[2];
+	bool seeded;
+	unsigned long seed;
+	const char *backend; /* "processes", "model", "replay" */
+	double timeout_s;
+};
+
 struct pp_outcome {
-	const struct pp_session *s; /* what was measured (runs, programs), read-only */
-	const struct pp_options *opt;
-	const char *dir[2]; /* each revision's directory, as measured */
-	int status;	    /* the exit status (enum pp_exit), final */
+	struct pp_arena mem;   /* every string and array below */
+	struct pp_options opt; /* the options as run (its strings are the caller's) */
+	struct pp_outcome_rev rev[2];
+	int status; /* the exit status (enum pp_exit), final */
 	bool interrupted;
 	const char *failure; /* what failed to measure, or NULL */
+	double started_wall; /* seconds since the epoch */
+	double duration_s;   /* from start to finish */
 	/* The entry's comparison and verdict (NULL: not compared) */
 	const struct pp_outcome_cmp *entry;
 	enum pp_verdict verdict;
 	bool decided;
 	const char *verdict_name; /* "none" when the entry was not decided */
-	/* Every function the text and HTML reports name, settled: the forms
-	 * they print (short, with parameters only where two would read the same) */
-	struct pp_names names;
-	const char *entry_name; /* the entry function so named, or NULL (not compared) */
+	const char *entry_name;	  /* the entry function as text names it, or NULL */
+	/* What the entry's undecided interval would need, runs per revision (NaN: not known) */
+	double runs_needed;
 	size_t ncmp;
 	struct pp_outcome_cmp *cmp; /* in the session's order of quantities */
 	size_t nnodes;
@@ -137,6 +312,12 @@ struct pp_outcome {
 	int *improved; /* node indices shown faster, in tree order */
 	bool tree;     /* an attribution tree to show (--search attrib, parts measured) */
 	bool budget_cut;
+	/* The runs and batches, in the session's order */
+	size_t nruns;
+	const struct pp_outcome_run *runs;
+	size_t nbatches;
+	const struct pp_outcome_batch *batches;
+	struct pp_outcome_measurement measurement;
 	/* How much the runs varied and what they bought */
 	double cov[2]; /* the entry's coefficient of variation per revision, NaN: none */
 	unsigned ndecided, nundecided, nleft;
@@ -144,12 +325,22 @@ struct pp_outcome {
 	size_t lost_runs;
 	struct pp_time_use time;
 	char runs_sentence[256];
+	/* The code layouts: the sentence every format prints, and their figures */
 	char layouts_sentence[1024];
 	bool layouts_varied;
 	bool has_spread;
 	char spread_sentence[512];
+	unsigned layouts_first; /* each revision's count before any were added, 0: none */
+	double layouts_relink_s;
+	bool layouts_added; /* more were made during the session: */
+	unsigned layouts_more;
+	double layouts_more_s;
+	const char *layouts_for; /* the comparison they were first made for */
 	struct pp_platform platform;
 };
+
+struct pp_session;
+struct pp_quantity;
 
 /*
  * Make @o from the finished session @s: every figure and list the writers
@@ -159,19 +350,17 @@ struct pp_outcome {
  */
 int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int failed);
 
-/* A view of @q as decided so far (the live line of each decided comparison),
- * its shown label naming functions as @nm does (NULL: whole);
- * pp_outcome_cmp_clear() frees it.  0 or -ENOMEM. */
-int pp_outcome_cmp_make(const struct pp_session *s, const struct pp_quantity *q,
-			struct pp_outcome_cmp *c, struct pp_names *nm);
-void pp_outcome_cmp_clear(struct pp_outcome_cmp *c);
+/*
+ * The live line's view of @q, decided in @s, into @c (its strings and
+ * values in @mem), naming functions as the report will: short, with
+ * parameters where two of the comparisons made so far would read the same.
+ * 0, 1 with --quiet (no line), or -ENOMEM.
+ */
+int pp_outcome_live(const struct pp_session *s, const struct pp_quantity *q,
+		    struct pp_outcome_cmp *c, struct pp_arena *mem);
 
 /* An exit status as the JSON report names it: "regression", "undecided", ... */
 const char *pp_status_name(int status);
-
-/* The comparison view of @q in @o, or NULL. */
-const struct pp_outcome_cmp *pp_outcome_cmp_of(const struct pp_outcome *o,
-					       const struct pp_quantity *q);
 
 void pp_outcome_free(struct pp_outcome *o);
 

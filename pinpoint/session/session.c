@@ -13,6 +13,7 @@
 
 #include "core/util.h"
 #include "pinpoint/session/session.h"
+#include "pinpoint/session/targets.h"
 
 void pp_session_free(struct pp_session *s)
 {
@@ -45,6 +46,7 @@ void pp_session_free(struct pp_session *s)
 	for (size_t i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].detail);
 		free(s->nodes[i].stop_own);
+		pp_targets_drop(&s->nodes[i]);
 	}
 	free(s->nodes);
 	if (s->rng)

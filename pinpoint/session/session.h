@@ -2,7 +2,8 @@
 /*
  * session.h - the state of one pinpoint session: the two revisions, what was
  * measured, every comparison and the bottleneck chain.  The stages read and
- * extend it (discover -> plan -> measure -> decide); the report reads it.
+ * extend it (discover -> plan -> measure -> decide); the outcome (outcome.h)
+ * copies what the reports print from it.
  */
 #ifndef PINPOINT_SESSION_H
 #define PINPOINT_SESSION_H
@@ -14,13 +15,12 @@
 #include <gsl/gsl_rng.h>
 
 #include "pinpoint/layouts/layouts.h"
+#include "pinpoint/session/kinds.h"
 #include "pinpoint/session/options.h"
 #include "core/process.h"
 #include "core/stats.h"
 #include "core/stats_seq.h"
 #include "core/table.h"
-
-enum pp_rev_id { PP_PREV = 0, PP_CUR = 1 };
 
 struct pp_revision {
 	const char *label; /* "previous" or "current" */
@@ -31,15 +31,6 @@ struct pp_revision {
 	uint64_t output_hash;
 	bool output_differs_warned;
 	struct pp_layouts lay; /* the code layouts its runs are measured in */
-};
-
-/* Something measured in both revisions, in ns per execution of the entry. */
-enum pp_qkind {
-	PP_Q_ENTRY, /* the entry function as a whole */
-	PP_Q_RANGE, /* calls first..last of a function */
-	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
-	PP_Q_TOTAL, /* a function's whole time, measured with its parts (the entry's: its slot) */
-	PP_Q_GROUP, /* the calls of a range to one callee, added up (derived from each call's) */
 };
 
 struct pp_series {
@@ -54,46 +45,8 @@ int pp_series_push_in(struct pp_series *s, double v, unsigned layout);
 /* Append one value of the only layout; 0 or -ENOMEM. */
 int pp_series_push(struct pp_series *s, double v);
 
-/* UNDECIDED: the budget was spent before the interval could decide; never "same". */
-/*
- * PP_V_SLOWER: slower by the threshold or more (a regression);
- * PP_V_SLOWER_BELOW, PP_V_FASTER_BELOW: shown different, and shown within the
- * threshold; PP_V_NOT_SLOWER: the entry only (its question is one-sided):
- * faster or the same.  PP_V_BOUNDED: left open because no answer could change
- * the search's (q->left says why): its last look's interval is all that is
- * known ("at most" its upper end).
- */
-enum pp_verdict {
-	PP_V_SAME,
-	PP_V_SLOWER,
-	PP_V_FASTER,
-	PP_V_UNDECIDED,
-	PP_V_NOT_SLOWER,
-	PP_V_SLOWER_BELOW,
-	PP_V_FASTER_BELOW,
-	PP_V_BOUNDED,
-};
-
-/*
- * Which of the session's budgets stopped a comparison: --max-runs,
- * --max-time, or the time plan's share of --max-time for the part of the
- * search it belongs to (the deadline the search gave pp_settle()).
- */
-/* PP_SPENT_LAYOUTS: not spent, but more runs in the same layouts could not decide it. */
-enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
-
-/* What a comparison's last look saw, as its decision concluded (decide.c). */
-struct pp_last_look {
-	unsigned looks;	    /* looks taken, 0: none (undecided before its first) */
-	size_t runs;	    /* values it looked at, both revisions together */
-	size_t budget;	    /* values its design allowed, both revisions together */
-	double alpha;	    /* the error rate it could spend */
-	double alpha_spent; /* what its looks spent of it */
-	double confidence;  /* the level of the last look's interval */
-	double mde;	    /* the smallest difference that look could have told from none */
-};
-
 struct pp_decision;
+struct pp_targets;
 
 struct pp_quantity {
 	unsigned id;
@@ -213,28 +166,6 @@ struct pp_batch {
 	double clock_s; /* the session's clock when it began, from the session's start */
 };
 
-/*
- * The attribution tree: what the search established, entry first.  A node
- * is a function's comparison (the entry, a call dug into), a part of a
- * function's slowdown (a call, a range, its own body, a call only in one
- * revision) or the remainder nothing measured explains.  The writers read
- * it; the plan stage builds it.
- */
-enum pp_node_kind {
-	PP_NODE_ENTRY, /* the entry as a whole */
-	PP_NODE_CALL,  /* a single call present in both revisions, dug into or named */
-	PP_NODE_RANGE, /* a range of calls that is slower as a whole only */
-	PP_NODE_GROUP, /* the calls of a range to one callee, together (q: a PP_Q_GROUP) */
-	/* a function several of F's calls call, each a little slower: its whole
-	 * (q: its PP_Q_TOTAL), beside F's parts, not one of them */
-	PP_NODE_SHARED,
-	PP_NODE_SELF,	    /* the function's own body (with the calls inlined into it) */
-	PP_NODE_STRUCTURAL, /* the calls only one revision makes, together */
-	PP_NODE_ADDED,	    /* a call only the current revision makes: its cost there */
-	PP_NODE_REMOVED,    /* a call only the previous revision made: its cost there */
-	PP_NODE_REST,	    /* the parent's difference its parts do not explain (point estimate) */
-};
-
 struct pp_node {
 	enum pp_node_kind kind;
 	const struct pp_prog_fn
@@ -258,6 +189,12 @@ struct pp_node {
 	char *stop_own;	  /* the stop reason when made for this node (stop points to it) */
 	/* An indirect call dug into: the target it went to, in each revision */
 	const struct pp_prog_fn *into[2];
+	/*
+	 * An indirect call: its targets as the search found them when it
+	 * decided where to dig (search.c; targets.h), with their own
+	 * comparisons where it made them; owned, NULL: it did not look.
+	 */
+	struct pp_targets *targets;
 	/*
 	 * A function searched (account.c): its whole time measured with its
 	 * parts, the difference of that in the runs of its parts, how many runs
@@ -461,8 +398,6 @@ double pp_session_now(const struct pp_session *s);
 
 /* How the session's runs are made: --runs, duet falling back to paired where it cannot be. */
 enum pp_runs pp_session_runs(const struct pp_session *s);
-/* The option that @why names: "--max-runs" or "--max-time". */
-const char *pp_spent_option(enum pp_spent why);
 
 /* A new, zeroed run record, or NULL when out of memory. */
 struct pp_run_record *pp_session_add_run(struct pp_session *s);
@@ -478,18 +413,8 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q);
  * duet runs of both revisions write at the same time). */
 void pp_session_results_path(const struct pp_session *s, enum pp_rev_id r, char *buf, size_t len);
 
-/*
- * "slower", "faster", "same", "undecided", "not-slower",
- * "slower-below-threshold" or "faster-below-threshold", as the JSON report
- * spells verdicts.
- */
 /* The verdict of a sequential design's answer (a look's, or a fixed interval's). */
 enum pp_verdict pp_verdict_of(enum pp_seq_verdict v);
-
-const char *pp_verdict_name(enum pp_verdict v);
-/* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ...:
- * as the text report prints verdicts (the same table as pp_verdict_name's). */
-const char *pp_verdict_word(enum pp_verdict v);
 
 void pp_session_free(struct pp_session *s);
 

@@ -237,3 +237,28 @@ void pp_targets_free(struct pp_targets *t)
 	free(t->t);
 	memset(t, 0, sizeof(*t));
 }
+
+int pp_targets_keep(struct pp_node *n, struct pp_targets *t)
+{
+	struct pp_targets *k = n->targets ? n->targets : malloc(sizeof(*k));
+
+	if (!k) {
+		pp_targets_free(t);
+		return -ENOMEM;
+	}
+	if (n->targets)
+		pp_targets_free(k);
+	*k = *t;
+	memset(t, 0, sizeof(*t));
+	n->targets = k;
+	return 0;
+}
+
+void pp_targets_drop(struct pp_node *n)
+{
+	if (!n->targets)
+		return;
+	pp_targets_free(n->targets);
+	free(n->targets);
+	n->targets = NULL;
+}

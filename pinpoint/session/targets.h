@@ -72,4 +72,13 @@ int pp_targets_compare(const struct pp_session *s, const struct pp_quantity *q,
 
 void pp_targets_free(struct pp_targets *t);
 
+/*
+ * Keep @t on indirect call node @n as what the search found (n->targets),
+ * in place of what it kept before; @t is left empty.  0 or -ENOMEM (then
+ * @t is freed).
+ */
+int pp_targets_keep(struct pp_node *n, struct pp_targets *t);
+/* Free what node @n keeps of its targets. */
+void pp_targets_drop(struct pp_node *n);
+
 #endif /* PINPOINT_TARGETS_H */

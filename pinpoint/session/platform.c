@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * platform.c - what the measurements were taken on, for the JSON report:
+ * platform.c - what the measurements were taken on, for the outcome (the JSON report):
  * CPU model and count, kernel, the LLVM of pinpoint's plugin, and the
  * compiler that built each revision, read from its binary's .comment section.
  */
@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "core/elfsec.h"
-#include "pinpoint/report/platform.h"
+#include "pinpoint/session/platform.h"
+#include "pinpoint/session/session.h"
 
 #ifndef PP_LLVM_VERSION
 #define PP_LLVM_VERSION "unknown"

@@ -5,8 +5,6 @@
 #ifndef PINPOINT_PLATFORM_H
 #define PINPOINT_PLATFORM_H
 
-#include "pinpoint/session/session.h"
-
 struct pp_platform {
 	char cpu[256];
 	long cpus;
@@ -16,6 +14,8 @@ struct pp_platform {
 	char compiler[2][256]; /* what built each revision (.comment of its binary) */
 };
 
+struct pp_session;
+/* Read @p on this machine for session @s (its binaries name the compilers). */
 void pp_platform_read(struct pp_platform *p, const struct pp_session *s);
 
 #endif /* PINPOINT_PLATFORM_H */
