@@ -14,10 +14,18 @@ the search's own, without a machine's noise beyond what the model draws:
         that ends elsewhere is a wrong call.
 
 Usage: bench/model_rates.py --pinpoint BUILD/pinpoint/pinpoint [--sessions N]
-       [--models DIR] [--jobs J]
+       [--models DIR] [--jobs J] [--cells]
 
 Prints, per model: sessions, claimed / right / wrong / undecided, runs per
 session (median, 90th percentile), and milliseconds per session.
+
+--cells runs a grid instead, on a model made for each cell: an entry of
+four calls of 100 us each (the threshold T, 1 % of the entry, about 4 us;
+a run's noise sd about T), one callee slower by 0, T/2, T or 1.5 T; code
+layouts whose between-layout sd of the entry is 0.5, 2 or 5 T; duet sides
+0 or 2 noise sd apart.  Per cell: how often the entry was called slower
+(a false claim at 0 and T/2, a hit at T and 1.5 T), not slower (a miss at
+T and 1.5 T), undecided, and the chain's end at the slower callee.
 """
 import argparse
 import concurrent.futures
@@ -52,13 +60,59 @@ def one(exe, path, entry, extra, seed):
     return p.returncode, m.group(1) if m else None, int(runs.group(1)) if runs else 0, ms
 
 
+def cell_model(path, delta, layout_t, asym_sd):
+    """The grid's model: @delta and @layout_t in thresholds, @asym_sd in run-noise sds."""
+    t_ns = 4005.0  # 1 % of the entry (4 x 100 us + 500 ns + 5 ns of calls)
+    fns = [{"name": "job", "file": "cell.c", "line": 10, "self_ns": 500,
+            "calls": [{"callee": "step%d" % i, "line": 11 + i} for i in range(4)]}]
+    for i in range(4):
+        f = {"name": "step%d" % i, "file": "cell.c", "line": 20 + i, "self_ns": 100000}
+        if i == 2 and delta:
+            f["current"] = {"self_ns": 100000 + delta * t_ns}
+        fns.append(f)
+    # the entry's between-layout sd is about 2 x 100 us x layout_sd (4 independent calls)
+    model = {"entry": "job", "executions": 50, "noise": 0.01, "jitter": 0.002,
+             "layout_sd": layout_t * t_ns / 200000.0, "asymmetry": asym_sd * 0.01,
+             "functions": fns}
+    with open(path, "w") as f:
+        json.dump(model, f)
+
+
+def cells(args):
+    import tempfile
+    print("%-6s %-9s %-6s %8s %8s %10s %9s %8s %12s" % (
+        "delta", "layout sd", "asym", "sessions", "slower", "not slower", "undecided",
+        "on chain", "runs p50/p90"))
+    with tempfile.TemporaryDirectory() as d:
+        for delta in (0, 0.5, 1, 1.5):
+            for layout_t in (0.5, 2, 5):
+                for asym in (0, 2):
+                    path = os.path.join(d, "cell.json")
+                    cell_model(path, delta, layout_t, asym)
+                    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                        res = list(ex.map(lambda s: one(args.pinpoint, path, "job", [], s),
+                                          range(1, args.sessions + 1)))
+                    slower = sum(r[0] == 1 for r in res)
+                    chain = sum(r[0] == 1 and r[1] and "step2" in r[1] for r in res)
+                    runs = sorted(r[2] for r in res)
+                    print("%-6s %-9s %-6s %8d %8d %10d %9d %8d %5d/%-6d" % (
+                        "%gT" % delta, "%gT" % layout_t, "%gsd" % asym, len(res), slower,
+                        sum(r[0] == 0 for r in res), sum(r[0] == 4 for r in res), chain,
+                        runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))]), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--models", default=os.path.join(HERE, "..", "test", "driver", "models"))
     ap.add_argument("--sessions", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--cells", action="store_true", help="the grid of differences, layouts "
+                    "and duet asymmetry (above)")
     args = ap.parse_args()
+    if args.cells:
+        cells(args)
+        return
     print("%-10s %-28s %8s %8s %8s %8s %9s %12s %9s" % (
         "model", "options", "sessions", "claimed", "right", "wrong", "undecided",
         "runs p50/p90", "ms/session"))
