@@ -6,8 +6,11 @@ The model backend stands in for the processes: the discover, search,
 settle, decide and report stages run as they do on a benchmark, on results
 the model computes for each arming.  A session takes milliseconds and is
 the same for one seed, so these scenarios check the search's logic exactly
-and many sessions at once (the A/A ones), where the scenarios of
-check_pinpoint.py check the same on real programs, with a machine's noise.
+and many sessions at once (the A/A ones).  Most mirror a program of
+programs/ (models/ holds it as a call tree with its planted change) and
+assert what its real-process scenario asserted; check_pinpoint.py keeps
+what needs real processes, as integration, with what holds on a noisy
+machine.
 
 Usage: check_model.py --pinpoint EXE --models DIR --schema FILE SCENARIO
 """
@@ -21,7 +24,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from pinpoint_test import CHAIN_PREFIX, chain, check, fail, load_report  # noqa: E402
-from pinpoint_test import scenario_main  # noqa: E402
+from pinpoint_test import SUITE_BUDGET, SUITE_LAYOUTS, check_attribution  # noqa: E402
+from pinpoint_test import check_parts_within, scenario_main  # noqa: E402
 
 
 def model(name):
@@ -35,16 +39,29 @@ def session(name, *args, status=None, entry=None, depth=3):
             entry = json.load(f)["entry"]
     cmd = [ARGS.pinpoint, "--model", model(name), "--entry", entry, "--depth", str(depth),
            *args]
+    print("$ " + " ".join(cmd), flush=True)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if status is not None and p.returncode != status:
         fail("$ %s -> %d, expected %d" % (" ".join(cmd), p.returncode, status), p)
     return p
 
 
+# The scenario's first report is checked against the schema; its others,
+# the same model's at other seeds or options, are read as they are (a
+# schema check costs a model session's time many times over).
+SCHEMA_CHECKED = []
+
+
 def session_json(name, *args, status=None, entry=None, depth=3):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
         p = session(name, "--json", path, *args, status=status, entry=entry, depth=depth)
+        if SCHEMA_CHECKED:
+            with open(path) as f:
+                report = json.load(f)
+            check_parts_within(report, p)
+            return p, report
+        SCHEMA_CHECKED.append(name)
         return p, load_report(path, ARGS.schema, p)
 
 
@@ -157,6 +174,573 @@ def scenario_layouts_off():
     p = session("same", "--seed", "3", "--layouts", "1")
     check(re.search(r"^Layouts: not varied \(--layouts 1\)", p.stdout, re.M),
           "no Layouts line for --layouts 1")
+
+
+# The search's logic on the programs of test/driver/programs: each model
+# below mirrors one program's call tree, counts and planted change (its
+# functions' names, files and lines the program's, a spin of N iterations N
+# ns), and each scenario asserts what check_pinpoint.py's scenario of that
+# program asserted when it ran real processes.  Where the outcome depends
+# on the draw (a further contributor decided or left open, a near
+# threshold part), the checks hold for every one of SEEDS, each one session:
+# no session is ever retried.  The sessions run as the suite's real ones do
+# (SUITE_BUDGET, SUITE_LAYOUTS: test/harness).
+SEEDS = range(1, 6)
+PROGRAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
+
+
+def line_of(source, text):
+    """The 1-based line of test program @source that holds @text."""
+    with open(os.path.join(PROGRAMS, source)) as f:
+        for i, l in enumerate(f, 1):
+            if text in l:
+                return i
+    raise AssertionError("%s has no line with %r" % (source, text))
+
+
+def mirrored(name, seed, *args, status=1, depth=3):
+    """A session of models/@name.json as the suite ran its program: (process, report)."""
+    return session_json(name, "--seed", str(seed), *SUITE_BUDGET, *SUITE_LAYOUTS, *args,
+                        status=status, depth=depth)
+
+
+def attrib(name, chain, contributors=(), improvements=(), extra=(), depth=3, text_chain=None):
+    """check_attribution() of a session of @name for each seed of SEEDS:
+    [(process, report)] of each."""
+    out = []
+    for seed in SEEDS:
+        p, rep = mirrored(name, seed, *extra, depth=depth)
+        check_attribution(p, rep, chain, contributors, improvements, text_chain)
+        out.append((p, rep))
+    return out
+
+
+def alphas(report):
+    """Each decided comparison's alpha, by its label."""
+    return {c["label"].split("  ")[0].strip(): c["sequential"]["alpha"]
+            for c in report["comparisons"] if c["decided"] and c.get("sequential")}
+
+
+def expect_alphas(report, want):
+    got = alphas(report)
+    for label, a in want.items():
+        check(label in got and abs(got[label] - a) <= 1e-9 * a,
+              "comparison %r has alpha %r, expected %g (all: %r)" % (label, got.get(label), a, got))
+
+
+def scenario_two_slower():
+    """twoslow.c: step1() 2 units slower, step3() 6: step3 heads the chain,
+    step1 follows it as a further contributor."""
+    attrib("twoslower", ["job", "step3", "own body of step3"], ["step1"])
+
+
+def scenario_side_effect():
+    """sibling.c: width_of() 8 units slower, lower() 2: the chain names
+    width_of, lower is a contributor; their shares about 80 % and 20 %."""
+    for p, rep in attrib("sibling", ["format", "width_of", "own body of width_of"], ["lower"]):
+        share = {n.get("callee"): n["share"] for n in rep["tree"] if n["kind"] == "call"}
+        check(0.6 < share["width_of"] < 0.95 and 0.05 < share["lower"] < 0.4,
+              "shares of width_of and lower are %r, about 80 %% and 20 %% expected" % share)
+
+
+def scenario_masked():
+    """masked.c: c3() 6 units slower and c11() 6 faster in the first half
+    (unchanged as a whole), c21() 3 slower in the second: the chain names c3,
+    c21 contributes, c11 is reported faster."""
+    attrib("masked", ["run", "c3", "own body of c3"], ["c21"], ["c11"])
+
+
+def scenario_range_first():
+    """rangefirst.c: part0() .. part3() each 5 % of the entry slower, below
+    the 12 % threshold, and part6() more than the entry again: the chain
+    names part6, the range of the four small ones contributes."""
+    attrib("rangefirst", ["pipeline", "part6", "own body of part6"], ["calls 0-3 of pipeline"],
+           extra=("--precision-threshold", "12", "--measurements", "25"))
+
+
+def scenario_added_call():
+    """audit.c: a cheap call added at the entry, parse() two layers below 90 %
+    slower: the chain goes to parse, the added call is reported with its
+    cost, and not as a structural change."""
+    for p, rep in attrib("audit", ["serve", "handle", "parse", "own body of parse"]):
+        added = [n for n in rep["tree"] if n["kind"] == "added"]
+        check([n.get("callee") for n in added] == ["audit_hook"] and
+              added[0]["cost_ns"]["centre"] > 0,
+              "the added call audit_hook and its cost are not reported")
+        check(re.search(r"added call audit_hook  call 0 of serve at \S*audit\.c:\d+:\d+  \+",
+                        p.stdout), "the added call is not printed with its cost")
+        check("[structural change]" not in p.stdout,
+              "the cheap added call is named a structural change")
+        # a share against an open end of the added call's interval is printed as such
+        check(not re.search(r"(inf|nan)%", p.stdout), "a share is printed as a non-number")
+
+
+def scenario_removed_call():
+    """removed.c: legacy_check() no longer called, decode() 8 units slower."""
+    for p, rep in attrib("removed", ["load", "decode", "own body of decode"]):
+        gone = [n for n in rep["tree"] if n["kind"] == "removed"]
+        check([n.get("callee") for n in gone] == ["legacy_check"] and
+              gone[0]["cost_ns"]["high"] < 0,
+              "the removed call legacy_check and its cost in the previous revision are not "
+              "reported")
+
+
+DEEP_CHAIN = ["main_loop", "stage_a", "inner_a", "leaf3"]
+
+
+def scenario_deep():
+    """deep.c: leaf3() three layers down 8 units slower, stage_b()'s own body
+    4, leaf2() 2: the chain to leaf3, then stage_b and leaf2 in that order,
+    in the JSON's contributors too."""
+    for p, rep in attrib("deep", DEEP_CHAIN, ["stage_b", "leaf2"]):
+        named = [c["function"] for c in rep["contributors"]]
+        want = ["stage_b", "leaf2"]
+        for f in named:
+            if want and f == want[0]:
+                want.pop(0)
+        check(not want, "the JSON contributors %r miss %r" % (named, want))
+
+
+def scenario_budget():
+    """--max-paths 2 on deep.c: the search is cut short after two paths, the
+    contributors are stage_b and stage_c (not dug into), and it says so."""
+    for p, rep in attrib("deep", DEEP_CHAIN, ["stage_b", "stage_c"],
+                         extra=("--max-paths", "2")):
+        check(rep["search_cut_short"] and "cut short by --max-paths 2" in p.stdout,
+              "the report does not say the budget cut the search short")
+
+
+def scenario_riders():
+    """Nothing is armed inside the entry while it is compared; riders after.
+
+    With --measurements 3 the entry's first round is its first look whose
+    interval can exist at its level (3 and 3 values give a rank test no
+    interval at 95 %): every round of the entry arms the entry alone (its
+    verdict decides the session, and a probe's cost is never taken out
+    exactly), and the search still names the chain.  Later, while a
+    function's parts are settled, the parts of the call to be dug into next
+    ride along: some round arms the parts of two functions."""
+    for p, report in attrib("deep", DEEP_CHAIN, ["stage_b", "leaf2"],
+                            extra=("--measurements", "3")):
+        entry = report["comparisons"][0]["id"]
+        rounds = [b for b in report["batches"] if entry in b["comparisons"]]
+        first = [r for r in report["runs"] if r["batch"] == rounds[0]["id"] and not r["warmup"]] \
+            if rounds else []
+        check(rounds and len(first) > 2 * 3,
+              "the entry's first round measured %d runs, more than 3 + 3 expected (the first "
+              "look whose interval can exist)" % len(first))
+        for b in rounds:
+            for key in ("arming_previous", "arming_current"):
+                items = [i.split("=")[0] for i in b[key].split(";")]
+                check(not set(items) - {"out", "entry", "samples", "skip", "stop", "timing"},
+                      "a round of the entry arms %r" % b[key])
+
+        def functions(b):
+            return {c["function"] for c in report["comparisons"]
+                    if c["id"] in b["comparisons"] and c["kind"] != "entry"}
+        check(any(len(functions(b)) >= 2 for b in report["batches"]),
+              "no round carried the next layer's parts as riders")
+
+
+WIDE_CHAIN = ["top", "w11", "mid", "leaf"]
+
+
+def scenario_wide():
+    """wide.c: leaf() three layers down under a list of 16 calls, three
+    times the work."""
+    for seed in SEEDS:
+        p, _ = mirrored("wide", seed)
+        expect_chain(p, WIDE_CHAIN)
+
+
+def scenario_wide_linear():
+    """LinearFind; the 16 calls of top and its own body share the entry's
+    alpha.  At 99.9 % as the real scenario was (it follows the first call
+    found slower at all)."""
+    a = 0.001 / 17
+    for seed in SEEDS:
+        p, rep = mirrored("wide", seed, "--search", "linear", "--confidence", "99.9")
+        expect_chain(p, WIDE_CHAIN)
+        expect_alphas(rep, {"top (entry)": 0.001, "top: call 0 w0": a, "top: call 11 w11": a,
+                            # w11 calls spin and mid: 3 comparisons share w11's
+                            "w11: call 1 mid": a / 3})
+
+
+def scenario_wide_seed():
+    """BinaryFind three layers down: the calls and the own body share the
+    entry's alpha, halves share their range's."""
+    for seed in SEEDS:
+        p, rep = mirrored("wide", seed, "--search", "seed", "--confidence", "99.9")
+        expect_chain(p, WIDE_CHAIN)
+        expect_alphas(rep, {"top (entry)": 0.001, "top: calls 0-15 (w0 .. w15)": 0.0005,
+                            "top: calls 0-7 (w0 .. w7)": 0.00025,
+                            "top: calls 8-15 (w8 .. w15)": 0.00025})
+
+
+def scenario_exclude():
+    """--exclude m?d: digging stops at mid."""
+    p = session("wide", "--seed", "1", *SUITE_BUDGET, *SUITE_LAYOUTS, "--exclude", "m?d",
+                "--warmups", "2", "--measurements", "10", status=1)
+    expect_chain(p, ["top", "w11", "mid"])
+    check("[excluded]" in p.stdout, "digging did not stop at the excluded function")
+
+
+def scenario_depth0():
+    """--depth 0 compares the entry alone."""
+    p = session("wide", "--seed", "1", *SUITE_BUDGET, *SUITE_LAYOUTS, status=1, depth=0)
+    expect_chain(p, ["top"])
+    check(len(re.findall(r"^\[\d+\]", p.stdout, re.M)) == 1, "depth 0 compared more than the entry")
+
+
+def scenario_self():
+    """self.c: the entry's own loop three times as long, its calls unchanged."""
+    for seed in SEEDS:
+        p, _ = mirrored("self", seed, depth=2)
+        expect_chain(p, ["crunch", "own body of crunch"])
+
+
+def scenario_structural():
+    """structural.c: the current revision calls validate() between step1()
+    and step2(): the entry's call list changed."""
+    p, _ = mirrored("structural", 1, depth=2)
+    expect_chain(p, ["process", "changed code of process"])
+    check("validate" in p.stdout and "2 calls before, 3 now" in p.stdout,
+          "the structural change is not described")
+
+
+def scenario_external():
+    """external.c: the slower call is to a library's usleep: named, and said external."""
+    p, _ = mirrored("external", 1)
+    expect_chain(p, ["work", "usleep"])
+    check("[external" in p.stdout, "the call is not named external")
+
+
+def demo(seed, *args, status=1):
+    """The demo (demo/current/demo.c) as its model, at depth 2 as the README runs it."""
+    return mirrored("demo", seed, *args, status=status, depth=2)
+
+
+DEMO_CHAIN = ["run", "bridge", "failure_run"]
+
+
+def scenario_seed_demo():
+    """--search seed is the method's BinaryFind, the thesis's case study:
+    DiggingFind hands each slower function's alpha on, its call list and its
+    own body share it, a range's halves share the range's
+    (doc/statistics.md); the chain's detail lines start at the entry; no
+    attribution tree."""
+    for seed in SEEDS:
+        p, rep = demo(seed, "--search", "seed", "--confidence", "99.9")
+        expect_chain(p, DEMO_CHAIN)
+        expect_alphas(rep, {
+            "run (entry)": 0.001, "run: calls 0-1 (bridge .. ok_main)": 0.0005,
+            "run: call 0 bridge": 0.00025, "bridge: calls 0-1 (foo .. failure_run)": 0.000125,
+            "bridge: call 0 foo": 0.0000625, "bridge: call 1 failure_run": 0.0000625})
+        detail = p.stdout.split("Bottleneck chain:", 1)[1].splitlines()[1:4]
+        check(len(detail) >= 3 and detail[0].startswith("  run ") and "→ bridge" in detail[1]
+              and "→ failure_run" in detail[2],
+              "the chain's steps are not run, bridge, failure_run from the entry")
+        check("Attribution tree" not in p.stdout, "--search seed printed an attribution tree")
+
+
+def scenario_welch():
+    """--test welch finds the demo's chain."""
+    for seed in SEEDS:
+        p, _ = demo(seed, "--test", "welch")
+        expect_chain(p, DEMO_CHAIN)
+
+
+def scenario_quiet():
+    """--quiet prints the report at the end, the verdict with its chain and
+    tree, and nothing of the comparisons as they are decided or the noise
+    summary."""
+    p, _ = demo(1, "--quiet")
+    expect_chain(p, DEMO_CHAIN)
+    check(p.stdout.startswith("Bottleneck chain: ") and "\nAttribution tree " in p.stdout,
+          "--quiet does not print the chain first, then the attribution tree")
+    check(not re.search(r"^(\[\d+\] |Noise: |Runs: )", p.stdout, re.M),
+          "--quiet prints comparison, noise or runs lines")
+    check(not re.search(r"^pinpoint: (?!warning: |error: )", p.stderr, re.M),
+          "--quiet prints messages that are neither warnings nor errors")
+
+
+def scenario_run_order():
+    """Each batch's kept runs come in pairs, one run of each revision, which
+    first drawn at random with as many pairs of each order (one more of
+    either for an odd count), both runs of a pair in layouts of the same
+    index; the same for the same --seed, another for another seed; the
+    report records the seed and compares the pairs (duets: the model's runs
+    are; the real duet scenario checks the CPUs).  --runs shuffled: a random
+    order with as many of each revision, not in pairs.  The order is the
+    driver's (measure/), the same whatever the backend."""
+    def first_orders(seed, *extra):
+        # the entry and its calls: batches enough (the entry's looks, then its
+        # layer's) for the order of each
+        p, report = session_json("demo", "--seed", str(seed), *SUITE_BUDGET, *SUITE_LAYOUTS,
+                                 *extra, status=1, depth=1)
+        check(report["measurement"]["seed"] == seed,
+              "the report gives seed %r, not %d" % (report["measurement"]["seed"], seed))
+        paired = "--runs" not in extra
+        check(report["measurement"]["design"] == ("duet" if paired else "shuffled"),
+              "the report gives the runs' design %r" % report["measurement"]["design"])
+        diffs = [c["difference"] for c in report["comparisons"] if c.get("difference")]
+        check(diffs and all(d["paired"] == paired for d in diffs),
+              "%d comparisons, not all %s" % (len(diffs), "paired" if paired else "unpaired"))
+        orders, layouts = {}, {}
+        for r in report["runs"]:
+            if r["batch"] > 0 and not r["warmup"]:
+                orders.setdefault(r["batch"], []).append(r["revision"][0])
+                layouts.setdefault(r["batch"], []).append(r["layout"])
+        unpaired = 0
+        for b, o in orders.items():
+            check(o.count("p") == o.count("c"),
+                  "batch %d ran %d previous and %d current runs" % (b, o.count("p"), o.count("c")))
+            pairs = ["".join(o[i:i + 2]) for i in range(0, len(o), 2)]
+            if any(q not in ("pc", "cp") for q in pairs):
+                unpaired += 1
+                check(not paired, "batch %d is not in pairs: %s" % (b, "".join(o)))
+                continue
+            check(not paired or abs(pairs.count("pc") - pairs.count("cp")) <= 1,
+                  "batch %d: %d pairs previous first, %d current first"
+                  % (b, pairs.count("pc"), pairs.count("cp")))
+            lay = layouts[b]
+            check(not paired or all(lay[i] == lay[i + 1] for i in range(0, len(lay), 2)),
+                  "batch %d: a pair's runs in layouts of different indices: %r" % (b, lay))
+        check(paired or unpaired > 0, "--runs shuffled: every batch of %d came in pairs"
+              % len(orders))
+        abba = [o for o in orders.values() if "".join(o) == ("pccp" * len(o))[:len(o)]]
+        check(len(orders) >= 2 and len(abba) < len(orders),
+              "%d batches, %d of them in ABBA order" % (len(orders), len(abba)))
+        return "".join(orders[min(orders)]) if orders else ""
+
+    a, b, c = first_orders(7), first_orders(7), first_orders(8)
+    print("first batch, seed 7: %s, again: %s; seed 8: %s" % (a, b, c))
+    check(a == b, "the same --seed gave the first batch two orders: %s and %s" % (a, b))
+    check(a != c, "seeds 7 and 8 gave the first batch the same order %s" % a)
+    print("shuffled, seed 7: %s" % first_orders(7, "--runs", "shuffled"))
+
+
+def indirect_checks(p, report, source, target, line, share):
+    """The chain goes through the indirect call into @target, defined at
+    @source:@line, which the text and JSON reports name with that place;
+    the call's targets are listed, @target with a share of its time within
+    @share (low, high), slower in its own comparison."""
+    where = "through its pointer into "
+    steps = [l for l in p.stdout.splitlines() if where in l and ("→ " + target) in l]
+    check(steps and steps[0].split(where)[1].split()[0].endswith("%s:%d" % (source, line)),
+          "the chain does not name %s at %s:%d" % (target, source, line))
+    step = [n for n in report["bottleneck_chain"] if "into" in n]
+    check(len(step) == 1 and step[0]["into"]["function_demangled"] == target and
+          step[0]["into"]["file"].endswith(source) and step[0]["into"]["line"] == line,
+          "the JSON chain's indirect step is %r" % step)
+    shares = {t["name"]: t["share"] for t in (step[0].get("targets", []) if step else [])}
+    check(len(shares) == 2 and share[0] <= shares.get(target, -1) <= share[1],
+          "the call's targets are %r, %s with %g-%g of its time expected" %
+          (shares, target, share[0], share[1]))
+    check(re.search(r"^\s+targets: %s \d+ %% \(\+[\d.]+ \w+ \[[^]]+\] slower\), "
+                    % re.escape(target), p.stdout, re.M),
+          "no targets line under the indirect call, %s slower on its own" % target)
+    verdicts = {t["name"]: t["verdict"] for t in (step[0].get("targets", []) if step else [])}
+    check(verdicts.get(target) == "slower",
+          "the JSON's targets are %r, %s slower expected" % (verdicts, target))
+
+
+def scenario_indirect_scan():
+    """indirect.c: scan()'s one indirect call goes to cmp_keys() nine times
+    in ten, 4 units slower a call: the chain goes through the pointer into
+    cmp_keys, 9000 of the call's 9200 units (97.8 %)."""
+    for p, rep in attrib("scan", ["job", "scan", "cmp_keys", "own body of cmp_keys"]):
+        indirect_checks(p, rep, "indirect.c", "cmp_keys", line_of("indirect.c", "long cmp_keys("),
+                        (0.97, 0.985))
+
+
+def scenario_indirect_both():
+    """indirect.c -DBOTH: cmp_keys() 4 units slower in 1800 calls, cmp_names()
+    36 in 200: half of the difference each, where 80 % is needed.  Each is
+    compared on its own in the same runs, both are slower, and the search
+    digs into each, under the call; the one not on the chain contributes."""
+    for seed in SEEDS:
+        p, report = mirrored("scanboth", seed)
+        got = chain(p).split(" → ")
+        check(got[:3] == ["job", "scan", "<indirect>"] and len(got) == 5 and
+              got[3] in ("cmp_keys", "cmp_names") and got[4] == "own body of " + got[3],
+              "chain is %r: job → scan → <indirect> → a comparator → its own body expected"
+              % chain(p))
+        other = "cmp_names" if got[3:4] == ["cmp_keys"] else "cmp_keys"
+        check([c for c in report["contributors"] if c["function"] == other],
+              "the other comparator %s is not a further contributor" % other)
+        tree = report["tree"]
+        call = [n for n in tree if n["kind"] == "call" and n.get("targets")]
+        kids = [n for n in tree if call and n["parent"] == call[0]["id"]]
+        check(sorted(n["into"]["function"] for n in kids) == ["cmp_keys", "cmp_names"],
+              "the comparators are not nodes under the indirect call: %r" % kids)
+        check(all(n["accounting"] is not None for n in kids),
+              "a comparator under the call was not searched (no accounting)")
+        check(re.search(r"^\s+targets: cmp_\w+ \d+ % \([^)]* slower\), "
+                        r"cmp_\w+ \d+ % \([^)]* slower\)$", p.stdout, re.M),
+              "no targets line with each target's own comparison under the call")
+
+
+def scenario_indirect_external():
+    """extcall.c: memchr() through a pointer, four times the buffer: the call
+    and its target, outside every table, are named, and the search stops
+    there."""
+    p, report = mirrored("extcall", 1)
+    expect_chain(p, ["job", "scan", "<indirect>"])
+    stop = re.compile(r"\[indirect call into (libc\.so\.6|\w*memchr\w*) \(not instrumented\)\]")
+    check([l for l in p.stdout.splitlines() if "→ <indirect>" in l and stop.search(l)],
+          "the chain's last step does not stop at the uninstrumented target")
+    last = report["bottleneck_chain"][-1]
+    targets = last.get("targets", [])
+    check(len(targets) == 1 and targets[0]["name"].startswith("ext:") and
+          targets[0]["verdict"] == "slower" and "into" not in last,
+          "the call's one target is not reported outside the instrumented modules, slower: %r"
+          % targets)
+    check(re.search(r"^\s+targets: ext:\S+ 100 % \(\+", p.stdout, re.M),
+          "no targets line naming the external target")
+
+
+def scenario_groups():
+    """manysites.c: mix() 1.5 % of the entry slower at each of its twelve
+    calls, the threshold 5 %: no call alone names it, their group (18 %)
+    does, with each call's figure and place."""
+    first = line_of("manysites.c", "mix(0);")
+    for p, report in attrib("manysites", ["rounds", "12 calls of mix", "own body of mix"],
+                            extra=("--precision-threshold", "5")):
+        tree = report["tree"]
+        group = [n for n in tree if n["kind"] == "group"]
+        if not check(len(group) == 1 and group[0]["callee"] == "mix" and
+                     len(group[0]["sites"]) == 12,
+                     "one group of the twelve calls of mix expected, got %r" % group):
+            continue
+        g = group[0]
+        lines = [x["line"] for x in g["sites"]]
+        check(lines == list(range(first, first + 12)),
+              "the group's calls are at lines %r, %d.. expected" % (lines, first))
+        # the calls are the group: none of them is a node of its own beside it
+        check(not any(n["kind"] == "call" and n.get("callee") == "mix" for n in tree),
+              "a call of mix is named beside its group")
+        # the premise: no call is a regression alone
+        check(not any(x["sign"] > 0 for x in g["sites"]),
+              "a call of mix alone was found slower by the threshold: the scenario shows "
+              "nothing")
+        # each call's figure beside the group's: the group is their sum in each run
+        total = sum(x["cost_ns"]["centre"] for x in g["sites"] if x["cost_ns"])
+        check(0.7 * g["cost_ns"]["centre"] <= total <= 1.3 * g["cost_ns"]["centre"],
+              "the calls' differences add up to %g, the group's is %g"
+              % (total, g["cost_ns"]["centre"]))
+        check(len(re.findall(r"^ +\S? ?call \d+ at \S*manysites\.c:\d+:\d+  [+-]", p.stdout,
+                             re.M)) == 12, "the text report does not list the group's twelve calls")
+        check(re.search(r"12 calls of mix  in rounds at \S*manysites\.c:%d:\d+, :%d:"
+                        % (first, first + 1), p.stdout), "the group's places are not printed")
+
+
+def scenario_groups_off():
+    """--groups off: call sites only; the slowdown ends at a range (or the
+    halves tie), mix is not named and no group printed."""
+    for seed in SEEDS:
+        p, _ = mirrored("manysites", seed, "--precision-threshold", "5", "--groups", "off",
+                        status=None)
+        check("mix" not in chain(p), "--groups off still names mix: %r" % chain(p))
+        check("calls of" not in p.stdout, "--groups off printed a group")
+
+
+def scenario_shared_steps():
+    """shared.c: lookup() 2 % of the entry slower in each of step1() ..
+    step4(), the threshold 5 %: no call of job() names it; one layer down,
+    the callee they share is named, beside job's parts, not one of them;
+    --groups off does not name it."""
+    for seed in SEEDS:
+        p, report = mirrored("sharedsteps", seed, "--precision-threshold", "5")
+        check_attribution(p, report, ["job", "lookup", "own body of lookup"])
+        tree = report["tree"]
+        shared = [n for n in tree if n["kind"] == "shared"]
+        if not check(len(shared) == 1 and shared[0]["into"]["function"] == "lookup",
+                     "one shared callee, lookup, expected: %r" % shared):
+            continue
+        check(re.search(r"called from (step\d, )*step\d and step\d, calls of job each slower",
+                        shared[0]["detail"] or ""),
+              "the shared callee does not say which calls call it: %r" % shared[0]["detail"])
+        steps = [n for n in tree if n["parent"] == 0 and n["kind"] == "call"]
+        check(not any(n["sign"] > 0 for n in steps),
+              "a step alone was found slower by the threshold: the scenario shows nothing")
+        acc = tree[0]["accounting"]
+        check(not (acc and any(x["node"] == shared[0]["id"] for x in acc["parts"])),
+              "the shared callee is counted as a part of job")
+        off = session("sharedsteps", "--seed", str(seed), *SUITE_BUDGET, *SUITE_LAYOUTS,
+                      "--precision-threshold", "5", "--groups", "off")
+        check("lookup" not in chain(off), "--groups off still names lookup: %r" % chain(off))
+
+
+def scenario_undecided():
+    """An entry that cannot be decided is reported undecided with exit status
+    4, never as "no regression": by its own budget, then by --max-runs or
+    --max-time (same.c's identical revisions as a model)."""
+    base = ["--seed", "1", *SUITE_LAYOUTS]
+    # Threshold 0: no interval can lie inside +-0, and 20 runs cannot exclude 0
+    # at 99.9 % for identical revisions (but with probability 0.001: this seed does not)
+    p, report = session_json("steady", *base, "--precision-threshold", "0", "--confidence",
+                             "99.9", "--measurements", "10", "--max-runs-per-comparison", "20",
+                             status=4, depth=2)
+    check(re.search(r"^Undecided: could not decide within 40 runs whether steady got slower: "
+                    r"difference \S+ \S+ \[\S+ \S+, \S+ \S+\] at [\d.]+% confidence, "
+                    r"threshold 0 ns, minimum detectable effect \S+ \S+\.$", p.stdout, re.M),
+          "no undecided line with interval, runs and minimum detectable effect")
+    m = re.search(r"^At the noise (?:and the difference measured, a verdict needs at least "
+                  r"about (\d+) runs per revision \(20 so far\)|measured, a difference this "
+                  r"close to the threshold needs more than 2000 runs per revision)\.$",
+                  p.stdout, re.M)
+    check(m and (not m.group(1) or 20 <= int(m.group(1)) <= 2000),
+          "no line of the runs the undecided entry would need")
+    check("No regression" not in p.stdout, "an undecided entry reported as no regression")
+    # the first look is the first whose 99.9 % interval can exist (more than 10 pairs)
+    line = re.search(r"^\[1\] steady \(entry\).*UNDECIDED \(20\+20 runs, (\d+) looks?, "
+                     r"minimum detectable effect", p.stdout, re.M)
+    if not line:
+        fail("the entry's comparison line does not say undecided", p)
+    looks = int(line.group(1))
+    check(re.search(r"^Runs: \d+ of --max-runs 30000 decided 0 comparisons; 1 stayed "
+                    r"undecided\.  Each pair's two runs ran ", p.stdout, re.M),
+          "no line of what the runs bought")
+    check(re.search(r"^Noise: the entry varied by [\d.]+% \(previous\) and [\d.]+% \(current\)",
+                    p.stdout, re.M), "no noise line")
+    e = report["comparisons"][0]
+    check(report["outcome"] == "undecided" and report["exit_code"] == 4 and
+          e["verdict"] == "undecided",
+          "JSON outcome %r, verdict %r" % (report["outcome"], e["verdict"]))
+    seq = e["sequential"]
+    check(seq["runs"] == 40 and seq["looks"] == looks and 1 <= looks <= 2 and
+          seq["mde_ns"] is not None and not seq["max_runs_spent"], "JSON sequential %r" % seq)
+    check(0 < seq["alpha_spent"] <= seq["alpha"] + 1e-12 and abs(seq["alpha"] - 0.001) <= 1e-9,
+          "JSON alpha %r" % seq)
+    # --max-runs spent after the first round: undecided, and said so.  The first look is
+    # the first whose 99.9 % interval can exist (more than the 10 pairs asked for, 2^-n
+    # below its alpha / 2); the second is 1.4 times as large and would pass 40.
+    p = session("steady", *base, *SUITE_BUDGET, "--precision-threshold", "0", "--confidence",
+                "99.9", "--measurements", "10", "--max-runs", "40", status=4, depth=2)
+    m = re.search(r"^Undecided: could not decide within (\d+) runs .*\(--max-runs was spent\)$",
+                  p.stdout, re.M)
+    check(m and 2 * 10 < int(m.group(1)) <= 40, "the --max-runs stop is not reported")
+    check(m and re.search(r"^Runs: %s of --max-runs 40 " % m.group(1), p.stdout, re.M),
+          "runs used not reported")
+    # Too few runs for even the first round: nothing is measured, and the entry is undecided.
+    p = session("steady", *base, *SUITE_BUDGET, "--measurements", "10", "--max-runs", "10",
+                status=4, depth=2)
+    check(re.search(r"^Undecided: --max-runs was spent before steady could be compared\.$",
+                    p.stdout, re.M), "an entry --max-runs left unmeasured is not reported undecided")
+    # --max-time spent before the first round (the discovery runs took longer, on the
+    # model's clock): the same, said of --max-time.
+    p, report = session_json("steady", *base, *SUITE_BUDGET, "--max-time", "0.001", status=4,
+                             depth=2)
+    check(re.search(r"^Undecided: --max-time was spent before steady could be compared\.$",
+                    p.stdout, re.M), "an entry --max-time left unmeasured is not reported undecided")
+    seq = report["comparisons"][0]["sequential"]
+    check(seq["max_time_spent"] and not seq["max_runs_spent"] and
+          not report["measurement"]["runs_used"],
+          "JSON does not say --max-time stopped the entry before any run: %r" % seq)
+    p = session("steady", "--max-time", "-1", status=2)
+    check(len(p.stderr.splitlines()) == 1 and "--max-time: '-1'" in p.stderr and not p.stdout,
+          "--max-time -1 is not one error line: %r" % p.stderr)
 
 
 BAD = [
