@@ -167,6 +167,7 @@ static void compare_case(const struct pp_session *m, const struct pp_prog_fn *co
 	pp_targets_free(&t);
 	/* neither holds 80 % of the difference when both are slower; cmp_a alone does */
 	nd = pp_slower_targets(&s, &node, fn, at, dt, 4);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(nd == (both ? 2 : 1), "%d targets slower on their own", nd);
 	if (nd >= 1)
 		CHECK(dt[0].fn[PP_CUR] == fn_named(&s.rev[PP_CUR].prog, both ? "cmp_b" : "cmp_a") &&
@@ -174,6 +175,7 @@ static void compare_case(const struct pp_session *m, const struct pp_prog_fn *co
 			      fn_named(&s.rev[PP_PREV].prog, both ? "cmp_b" : "cmp_a"),
 		      "the largest difference first: %s", dt[0].fn[PP_CUR]->name);
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	if (both)
 		CHECK(stop &&
 			  !strcmp(stop, "indirect call: 2 targets, several slower on their own"),
@@ -231,6 +233,7 @@ int main(void)
 	}
 	pp_targets_free(&t);
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(!stop && callee[PP_PREV] == fn_named(&s.rev[PP_PREV].prog, "cmp_a") &&
 		  callee[PP_CUR] == fn_named(&s.rev[PP_CUR].prog, "cmp_a"),
 	      "dug into cmp_a: stop %s", stop ? stop : "none");
@@ -240,6 +243,7 @@ int main(void)
 	/* both +20: half each, none dominant */
 	fill("cmp_a", "cmp_b", b_even);
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(stop && !strcmp(stop, "indirect call: 2 targets, none holds 80 % of it or is "
 				    "slower by the threshold on its own"),
 	      "%s", stop ? stop : "none");
@@ -249,18 +253,21 @@ int main(void)
 	for (int i = 1; i < 4; i++) /* the previous revision's runs record none */
 		runs[i].ntargets = 0;
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(stop && !strcmp(stop, "indirect call into cmp_z (not instrumented)"), "%s",
 	      stop ? stop : "none");
 	fill("ext:libc.so.6", NULL, NULL);
 	for (int i = 1; i < 4; i++)
 		runs[i].ntargets = 0;
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(stop && !strcmp(stop, "indirect call into libc.so.6 (not instrumented)"), "%s",
 	      stop ? stop : "none");
 	fill("cmp_new", NULL, NULL);
 	for (int i = 1; i < 4; i++)
 		runs[i].ntargets = 0;
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(stop &&
 		  !strcmp(stop, "indirect call into cmp_new, a function only the current "
 				"revision has") &&
@@ -269,6 +276,7 @@ int main(void)
 	opt.depth = 1;
 	fill("cmp_a", "cmp_b", b_outlier);
 	stop = pp_dig_stop(&s, fn, at, 0, &node, callee);
+	pp_targets_drop(&node); /* what the search kept on the node */
 	CHECK(stop && !strcmp(stop, "depth reached"), "at --depth: %s", stop ? stop : "none");
 	free(node.stop_own);
 	compare_case(&s, fn, false);
