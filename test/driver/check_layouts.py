@@ -732,7 +732,12 @@ def scenario_layoutonly():
         check(p.returncode in (0, 4) and entry["verdict"] != "slower" and not rep["bottleneck_chain"],
               "layouts varied: exit %d, entry %s, chain %r: a relink passed for a regression"
               % (p.returncode, entry["verdict"], rep["bottleneck_chain"]))
-        check(entry.get("layout") and max(entry["layout"]["share"]) > 0,
+        # Reported, not necessarily seen: 16 random relinks of each side may all
+        # land near one another (the link orders above were picked for their
+        # extremes), and then the estimate of the between-layout variance is 0.
+        lay = entry.get("layout") or {}
+        check(lay.get("layouts") == [16, 16] and
+              all(0 <= x <= 1 for x in lay.get("share", [-1])),
               "layouts varied: the entry's layout spread is not reported: %r" % entry.get("layout"))
         check(re.search(r"^Layout spread: layout made \d+% of the entry's", p.stdout, re.M),
               "layouts varied: no Layout spread line")
