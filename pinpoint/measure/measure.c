@@ -436,6 +436,39 @@ static int keep_targets(struct pp_run_record *rec, const struct pp_results *res,
  * results @res, its status @st, the session's time it took @turn_s, its CPU
  * @cpu or -1); its values go to the run record and the series.
  */
+/*
+ * A new record of run @req of batch @b (counted against --max-runs), its
+ * session's time @turn_s and CPU @cpu set; NULL when out of memory.
+ */
+static struct pp_run_record *new_record(struct pp_session *s, const struct pp_batch *b,
+					const struct pp_run_req *req, double turn_s, int cpu)
+{
+	struct pp_run_record *rec;
+
+	s->runs_used++;
+	rec = pp_session_add_run(s);
+	if (!rec)
+		return NULL;
+	rec->batch = b->id;
+	rec->rev = req->rev;
+	rec->index = req->index;
+	rec->warmup = req->index < (unsigned)s->opt->warmups;
+	rec->setup = req->setup;
+	rec->turn_s = turn_s;
+	rec->cpu = cpu;
+	return rec;
+}
+
+/* @rec's values appended to the series of @qs[0..@n) (none of a warm-up's); 0 or -ENOMEM. */
+static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs, size_t n)
+{
+	for (size_t j = 0; j < n && !rec->warmup; j++)
+		if (pp_series_push_in(&qs[j]->series[rec->rev], rec->values[j],
+				      pp_setup_layout(&rec->setup)))
+			return -ENOMEM;
+	return 0;
+}
+
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
 		      int err, struct pp_results *res, const struct pp_run_status *st,
 		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of)
@@ -445,18 +478,10 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	char what[64];
 
 	snprintf(what, sizeof(what), "batch %u, run %u", b->id, req->index + 1);
-	s->runs_used++;
-	rec = pp_session_add_run(s);
+	rec = new_record(s, b, req, turn_s, cpu);
 	if (!rec)
 		return -ENOMEM;
-	rec->batch = b->id;
-	rec->rev = r;
-	rec->index = req->index;
-	rec->warmup = req->index < (unsigned)s->opt->warmups;
-	rec->setup = req->setup;
 	rec->st = *st;
-	rec->turn_s = turn_s;
-	rec->cpu = cpu;
 	if (err)
 		return err;
 	if (!res->nslots || res->slots[0].kind != PP_SLOT_ENTRY || !res->slots[0].count) {
@@ -478,11 +503,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
 	if (!err)
 		err = keep_targets(rec, res, qs, n, slot_of);
-	for (size_t j = 0; j < n && !err && !rec->warmup; j++)
-		if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
-				      pp_setup_layout(&req->setup)))
-			err = -ENOMEM;
-	return err;
+	return err ? err : push_values(rec, qs, n);
 }
 
 /*
@@ -503,31 +524,25 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
 			turn_s = got[k].st.wall_s;
 	}
 	for (size_t k = 0; k < n; k++) {
-		enum pp_rev_id r = req[k].rev;
-		struct pp_run_record *rec = err ? NULL : pp_session_add_run(s);
+		struct pp_run_record *rec = err ? NULL
+						: new_record(s, b, &req[k], turn_s / (double)n,
+							     n > 1 ? s->duet_cpu[k] : -1);
 
 		if (!rec) {
-			free(got[k].values);
-			free(got[k].removed);
-			for (size_t t = 0; t < got[k].ntargets; t++)
-				free(got[k].targets[t].key);
-			free(got[k].targets);
+			pp_run_record_clear(&got[k]);
 			err = err ? err : -ENOMEM;
 			continue;
 		}
-		s->runs_used++;
-		*rec = got[k];
-		rec->batch = b->id;
-		rec->rev = r;
-		rec->index = req[k].index;
-		rec->warmup = req[k].index < (unsigned)s->opt->warmups;
-		rec->setup = req[k].setup;
-		rec->turn_s = turn_s / (double)n;
-		rec->cpu = n > 1 ? s->duet_cpu[k] : -1;
-		for (size_t j = 0; j < nq && !err && !rec->warmup; j++)
-			if (pp_series_push_in(&qs[j]->series[r], rec->values[j],
-					      pp_setup_layout(&req[k].setup)))
-				err = -ENOMEM;
+		/* the backend's part of the record: how it ended, counts, values, targets */
+		rec->st = got[k].st;
+		rec->entry_count = got[k].entry_count;
+		rec->lost = got[k].lost;
+		rec->nvalues = got[k].nvalues;
+		rec->values = got[k].values;
+		rec->removed = got[k].removed;
+		rec->ntargets = got[k].ntargets;
+		rec->targets = got[k].targets;
+		err = push_values(rec, qs, nq);
 	}
 	/* the backend's clock moved by the turn */
 	s->clock_s += turn_s;

@@ -77,10 +77,11 @@ int pp_model_load(struct pp_model *m, const char *path);
 void pp_model_free(struct pp_model *m);
 
 /*
- * The tables of revision @r as one section of the pass's format
- * (abi.h), malloc'ed, its size in *@size; NULL when out of memory.
+ * The tables of revision @r, encoded as one section of the pass's format
+ * (abi.h), added to @prog by the binaries' reader.  0, or -EINVAL after
+ * one line naming the model.
  */
-void *pp_model_table(const struct pp_model *m, int r, size_t *size);
+int pp_model_tables(const struct pp_model *m, int r, struct pp_program *prog);
 
 /*
  * Run @m as @s's backend: its runs and tables from the model, the seed

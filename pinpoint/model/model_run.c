@@ -325,7 +325,6 @@ static int model_run(struct pp_session *s, unsigned batch, const struct pp_run_r
 		     struct pp_results *res, struct pp_run_status *st, int *each)
 {
 	struct pp_model *m = s->backend_data;
-	double turn = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -351,35 +350,14 @@ static int model_run(struct pp_session *s, unsigned batch, const struct pp_run_r
 			each[i] = e;
 		if (e && !err)
 			err = e;
-		if (!e && st[i].wall_s > turn)
-			turn = st[i].wall_s;
 	}
-	/* the runs of a turn at once: the session's clock moves by the longest */
-	s->clock_s += turn;
 	return err;
 }
 
 static int model_tables(struct pp_session *s, enum pp_rev_id r, const struct pp_results *res)
 {
-	struct pp_model *m = s->backend_data;
-	size_t size = 0;
-	void *blob = pp_model_table(m, r, &size);
-	int err;
-
 	(void)res;
-	if (!blob) {
-		pr_err("out of memory");
-		return -EINVAL;
-	}
-	err = pp_program_add_section(&s->rev[r].prog, blob, size, m->path);
-	free(blob);
-	if (err) {
-		const char *why = pp_program_error(&s->rev[r].prog);
-
-		pr_err("%s: %s", m->path, why && *why ? why : pp_table_strerror(err));
-		return -EINVAL;
-	}
-	return 0;
+	return pp_model_tables(s->backend_data, r, &s->rev[r].prog);
 }
 
 /* Duet runs as the model says, on two sides that are labels, not CPUs. */

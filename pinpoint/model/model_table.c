@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pinpoint/abi.h"
+#include "pinpoint/log.h"
 #include "pinpoint/model/model.h"
 
 struct strtab {
@@ -42,7 +43,8 @@ static uint32_t str_add(struct strtab *t, const char *s)
 	return off;
 }
 
-void *pp_model_table(const struct pp_model *m, int r, size_t *size)
+/* Revision @r's tables as one section, malloc'ed, its size in *@size; NULL: out of memory. */
+static void *encode(const struct pp_model *m, int r, size_t *size)
 {
 	struct strtab t = {0};
 	struct pp_table_header h;
@@ -126,4 +128,24 @@ out:
 	free(cr);
 	free(t.p);
 	return d;
+}
+
+int pp_model_tables(const struct pp_model *m, int r, struct pp_program *prog)
+{
+	size_t size = 0;
+	void *blob = encode(m, r, &size);
+	const char *why;
+	int err;
+
+	if (!blob) {
+		pr_err("%s: out of memory", m->path);
+		return -EINVAL;
+	}
+	err = pp_program_add_section(prog, blob, size, m->path);
+	free(blob);
+	if (!err)
+		return 0;
+	why = pp_program_error(prog);
+	pr_err("%s: %s", m->path, why && *why ? why : pp_table_strerror(err));
+	return -EINVAL;
 }

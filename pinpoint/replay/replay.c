@@ -204,16 +204,8 @@ static int replay_tables(struct pp_session *s, enum pp_rev_id r, const struct pp
 	size_t nwarned = 0;
 
 	(void)res;
-	if (rp->is_model) {
-		size_t size = 0;
-		void *blob = pp_model_table(&rp->model, r, &size);
-		int err = blob ? pp_program_add_section(prog, blob, size, rp->model.path) : -ENOMEM;
-
-		free(blob);
-		if (err)
-			pr_err("%s: %s", rp->model.path, pp_table_strerror(err));
-		return err ? -EINVAL : 0;
-	}
+	if (rp->is_model)
+		return pp_model_tables(&rp->model, r, prog);
 	for (size_t i = 0; i < json_array_size(bins); i++) {
 		const char *path = json_string_value(json_array_get(bins, i));
 		int e = path ? pp_program_add_file(prog, path) : -EINVAL;

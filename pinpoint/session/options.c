@@ -617,21 +617,22 @@ static const char *put_real(const struct pp_options *opt, const struct pp_option
 	return buf;
 }
 
-/*
- * The percentage the field was divided from: 100 times the fraction, moved
- * by an ulp or two where that product does not divide back to the very same
- * fraction.
- */
+/* The percentage that divides back to the very fraction @f: 100 @f, moved by an ulp or two. */
+static double percent_of(double f)
+{
+	double pct = f * 100.0;
+
+	for (int k = 0; k < 16 && pct / 100.0 != f; k++)
+		pct = nextafter(pct, pct / 100.0 < f ? INFINITY : -INFINITY);
+	return pct;
+}
+
 static const char *put_percent(const struct pp_options *opt, const struct pp_option_desc *d,
 			       size_t i, char buf[PUT_LEN])
 {
-	double f = load_real(opt, d), pct = f * 100.0;
-
 	if (i)
 		return NULL;
-	for (int k = 0; k < 16 && pct / 100.0 != f; k++)
-		pct = nextafter(pct, pct / 100.0 < f ? INFINITY : -INFINITY);
-	format_real(pct, buf);
+	format_real(percent_of(load_real(opt, d)), buf);
 	return buf;
 }
 
@@ -989,12 +990,7 @@ static int recorded_word(struct pp_argv *a, const struct pp_option_desc *d, cons
 	if (json_is_integer(v) && d->type != &type_real && d->type != &type_percent)
 		return pp_argv_add(a, "--%s=%lld", d->name, (long long)json_integer_value(v));
 	if (json_is_number(v) && d->type == &type_percent) {
-		/* the percentage that divides back to the very fraction recorded (put_percent()) */
-		double f = json_number_value(v), pct = f * 100.0;
-
-		for (int k = 0; k < 16 && pct / 100.0 != f; k++)
-			pct = nextafter(pct, pct / 100.0 < f ? INFINITY : -INFINITY);
-		format_real(pct, buf);
+		format_real(percent_of(json_number_value(v)), buf);
 		return pp_argv_add(a, "--%s=%s", d->name, buf);
 	}
 	if (json_is_number(v) && d->type == &type_real) {

@@ -35,13 +35,8 @@ void pp_session_free(struct pp_session *s)
 		free(s->batches[i].arming[1]);
 	}
 	free(s->batches);
-	for (size_t i = 0; i < s->nruns; i++) {
-		free(s->runs[i].values);
-		free(s->runs[i].removed);
-		for (size_t t = 0; t < s->runs[i].ntargets; t++)
-			free(s->runs[i].targets[t].key);
-		free(s->runs[i].targets);
-	}
+	for (size_t i = 0; i < s->nruns; i++)
+		pp_run_record_clear(&s->runs[i]);
 	free(s->runs);
 	for (size_t i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].detail);
@@ -354,6 +349,16 @@ const char *pp_spent_option(enum pp_spent why)
 	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
 	       : why == PP_SPENT_LAYOUTS ? "what runs in these --layouts can tell"
 					 : "--max-runs";
+}
+
+void pp_run_record_clear(struct pp_run_record *r)
+{
+	free(r->values);
+	free(r->removed);
+	for (size_t t = 0; t < r->ntargets; t++)
+		free(r->targets[t].key);
+	free(r->targets);
+	memset(r, 0, sizeof(*r));
 }
 
 struct pp_run_record *pp_session_add_run(struct pp_session *s)

@@ -402,6 +402,9 @@ enum pp_runs pp_session_runs(const struct pp_session *s);
 /* A new, zeroed run record, or NULL when out of memory. */
 struct pp_run_record *pp_session_add_run(struct pp_session *s);
 
+/* Free what @r holds (its values, removed costs and targets); @r is left empty. */
+void pp_run_record_clear(struct pp_run_record *r);
+
 /* Record what failed (kept: the first failure is the cause). */
 void pp_session_fail(struct pp_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -36,7 +36,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import FAILURES, check, fail  # noqa: E402
+from pinpoint_test import FAILURES, check, fail, json_differences  # noqa: E402
 
 GOLDEN = os.path.join("test", "driver", "golden")
 MODELS = os.path.join("test", "driver", "models")
@@ -56,28 +56,6 @@ SESSIONS = {
 def pinpoint(args):
     return subprocess.run([ARGS.pinpoint, *args], cwd=ARGS.source, capture_output=True,
                           text=True, timeout=600)
-
-
-def differences(a, b, path="", out=None):
-    """Where JSON values @a and @b differ, as paths."""
-    out = [] if out is None else out
-    if type(a) is not type(b):
-        out.append(path)
-    elif isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                out.append(path + "." + k)
-            else:
-                differences(a[k], b[k], path + "." + k, out)
-    elif isinstance(a, list):
-        if len(a) != len(b):
-            out.append(path + "[len]")
-        else:
-            for i, (x, y) in enumerate(zip(a, b)):
-                differences(x, y, "%s[%d]" % (path, i), out)
-    elif a != b:
-        out.append(path)
-    return out
 
 
 def golden(name, ext):
@@ -130,7 +108,7 @@ def compare(name):
         p, replayed, page = replay(name, d)
     check(p.returncode == recorded["exit_code"], "%s: the replay exited %d, the session %d"
           % (name, p.returncode, recorded["exit_code"]))
-    diff = differences(recorded, replayed)
+    diff = json_differences(recorded, replayed)
     check(not diff, "%s: the replayed JSON differs from the recording at %s"
           % (name, ", ".join(diff[:10])))
     check(p.stdout == text, "%s: the text differs from %s.txt:\n%s\n--- expected:\n%s"

@@ -19,7 +19,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import check, fail, load_report, scenario_main, skip  # noqa: E402
+from pinpoint_test import check, fail, json_differences, load_report  # noqa: E402
+from pinpoint_test import scenario_main, skip  # noqa: E402
 
 
 def run(args, status=None):
@@ -28,28 +29,6 @@ def run(args, status=None):
                                                    else (status,)):
         fail("$ pinpoint %s -> %d, expected %r" % (" ".join(args), p.returncode, status), p)
     return p
-
-
-def differences(a, b, path="", out=None):
-    """Where JSON values @a and @b differ, as paths."""
-    out = [] if out is None else out
-    if type(a) is not type(b):
-        out.append(path)
-    elif isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                out.append(path + "." + k)
-            else:
-                differences(a[k], b[k], path + "." + k, out)
-    elif isinstance(a, list):
-        if len(a) != len(b):
-            out.append(path + "[len]")
-        else:
-            for i, (x, y) in enumerate(zip(a, b)):
-                differences(x, y, "%s[%d]" % (path, i), out)
-    elif a != b:
-        out.append(path)
-    return out
 
 
 def same_again(what, session_args, status):
@@ -66,7 +45,7 @@ def same_again(what, session_args, status):
         quiet = ["--quiet"] if "--quiet" in args[:at] else []
         r = run(["--replay", oj, "--json", rj, "--html", rh, *quiet], p.returncode)
         replayed = load_report(rj, ARGS.schema, r)
-        diff = differences(original, replayed)
+        diff = json_differences(original, replayed)
         check(not diff, "%s: the replayed JSON differs at %s" % (what, ", ".join(diff[:10])))
         check(r.stdout == p.stdout, "%s: the replay printed another report:\n%s\n---\n%s"
               % (what, p.stdout[-1500:], r.stdout[-1500:]))

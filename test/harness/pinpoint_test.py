@@ -323,6 +323,28 @@ def comparison(p, label):
     fail("no comparison %r" % label, p)
 
 
+def json_differences(a, b, path="", out=None):
+    """Where JSON values @a and @b differ, as paths."""
+    out = [] if out is None else out
+    if type(a) is not type(b):
+        out.append(path)
+    elif isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(path + "." + k)
+            else:
+                json_differences(a[k], b[k], path + "." + k, out)
+    elif isinstance(a, list):
+        if len(a) != len(b):
+            out.append(path + "[len]")
+        else:
+            for i, (x, y) in enumerate(zip(a, b)):
+                json_differences(x, y, "%s[%d]" % (path, i), out)
+    elif a != b:
+        out.append(path)
+    return out
+
+
 def load_report(path, schema, p):
     """The JSON report at @path, validated against the schema file @schema."""
     import jsonschema
