@@ -30,12 +30,92 @@
 #define PP_TABLE_ZRATIO 64
 #define PP_TABLE_ZMAX (1ull << 30)
 
-/* A walk over one file's table sections. */
+/*
+ * A walk over one file's table sections.  Their contents are gathered
+ * first and read together at the end, so that a file adds all its tables
+ * or none: a bad second section, or a bad section header after a good
+ * section, leaves the program as it was.  The pieces point into libelf's
+ * memory, valid until the file is closed.
+ */
+struct piece {
+	const void *data;
+	size_t size;
+	void *owned; /* a section of several pieces, joined (freed with the walk) */
+};
+
 struct walk {
 	struct pp_program *prog;
 	const char *path;
 	int found;
+	struct piece *pieces;
+	size_t npieces, cap;
 };
+
+/* Keep @size bytes at @data, taking @owned (freed here on failure). */
+static int keep(struct walk *w, const void *data, size_t size, void *owned)
+{
+	if (w->npieces == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 4;
+		struct piece *p = realloc(w->pieces, cap * sizeof(*p));
+
+		if (!p) {
+			free(owned);
+			return -ENOMEM;
+		}
+		w->pieces = p;
+		w->cap = cap;
+	}
+	w->pieces[w->npieces++] = (struct piece){data ? data : "", size, owned};
+	return 0;
+}
+
+static void walk_free(struct walk *w)
+{
+	for (size_t i = 0; i < w->npieces; i++)
+		free(w->pieces[i].owned);
+	free(w->pieces);
+}
+
+/*
+ * The gathered sections into the program, at once: one section as it is,
+ * several joined, each padded with zeros to PP_TABLE_ALIGN as a linker
+ * would place them (the reader skips the padding).
+ */
+static int add_pieces(struct walk *w)
+{
+	static const unsigned char zero[PP_TABLE_ALIGN];
+	unsigned char *buf;
+	size_t i, size = 0, at = 0;
+	int ret;
+
+	if (w->npieces == 1)
+		return pp_program_add_section(w->prog, w->pieces[0].data, w->pieces[0].size,
+					      w->path);
+	for (i = 0; i < w->npieces; i++) {
+		size_t n = w->pieces[i].size;
+
+		n += (PP_TABLE_ALIGN - n % PP_TABLE_ALIGN) % PP_TABLE_ALIGN;
+		if (n < w->pieces[i].size || n > SIZE_MAX - size)
+			return -ENOMEM;
+		size += n;
+	}
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < w->npieces; i++) {
+		size_t n = w->pieces[i].size;
+
+		if (n)
+			memcpy(buf + at, w->pieces[i].data, n);
+		at += n;
+		n = (PP_TABLE_ALIGN - n % PP_TABLE_ALIGN) % PP_TABLE_ALIGN;
+		memcpy(buf + at, zero, n);
+		at += n;
+	}
+	ret = pp_program_add_section(w->prog, buf, size, w->path);
+	free(buf);
+	return ret;
+}
 
 /*
  * Refuse compressed section @scn (header @sh) when its compression header
@@ -91,12 +171,11 @@ static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *ar
 	if (!data) {
 		if (elf_errno() || sh->sh_size)
 			return pp_elf_bad(e, "cannot read " PP_TABLE_SECTION);
-		return pp_program_add_section(w->prog, "", 0, w->path);
+		return keep(w, "", 0, NULL);
 	}
 	more = elf_getdata(scn, data);
 	if (!more)
-		return pp_program_add_section(w->prog, data->d_buf ? data->d_buf : "", data->d_size,
-					      w->path);
+		return keep(w, data->d_buf, data->d_size, NULL);
 	/* Several pieces (not seen in files read from disk): join them. */
 	for (data = NULL; (data = elf_getdata(scn, data));) {
 		unsigned char *b;
@@ -110,22 +189,25 @@ static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *ar
 			memcpy(buf + size, data->d_buf, data->d_size);
 		size += data->d_size;
 	}
-	ret = pp_program_add_section(w->prog, buf ? (void *)buf : "", size, w->path);
-	free(buf);
-	return ret;
+	return keep(w, buf, size, buf);
 }
 
 int pp_program_add_file(struct pp_program *prog, const char *path)
 {
-	struct walk w = {prog, path, 0};
+	struct walk w = {.prog = prog, .path = path};
 	struct pp_elf e;
 	int ret;
 
 	ret = pp_elf_open(&e, path);
 	if (!ret)
 		ret = pp_elf_sections(&e, PP_TABLE_SECTION, SHT_NULL, add_scn, &w);
+	if (!ret && w.npieces)
+		ret = add_pieces(&w);
+	walk_free(&w);
 	if (e.why[0])
 		pp_program_set_error(prog, "%s: %s", path, e.why);
+	else if (ret == -ENOMEM)
+		pp_program_set_error(prog, "%s: out of memory", path);
 	else if (!ret && !w.found) {
 		pp_program_set_error(prog, "%s: %s", path, pp_table_strerror(-ENOENT));
 		ret = -ENOENT;

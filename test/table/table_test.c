@@ -1094,6 +1094,106 @@ out:
 	unlink(tmp);
 }
 
+/*
+ * A file with two table sections (a relocatable link of objects made by
+ * another tool may keep them apart) reads both; when the second is
+ * corrupt, the file adds nothing, and a program that had read another file
+ * keeps what it had (elfload.c gathers a file's sections before reading
+ * them).
+ */
+static void test_two_sections(void)
+{
+	char tmp[] = "/tmp/pp-2sec-XXXXXX", why[512];
+	static const char junk[16] = "not a table blob";
+	size_t len, shstrndx = 0;
+	unsigned char *obj = slurp("ppt_obj.o", &len), *copy = NULL;
+	Elf_Scn *scn = NULL, *two;
+	Elf_Data *d, *d2;
+	GElf_Shdr sh = {0}, sh2;
+	struct pp_program p;
+	int fd = mkstemp(tmp);
+	Elf *e = NULL;
+
+	CHECK(fd >= 0 && pwrite(fd, obj, len, 0) == (ssize_t)len);
+	free(obj);
+	CHECK(elf_version(EV_CURRENT) != EV_NONE);
+	if (fd >= 0)
+		e = elf_begin(fd, ELF_C_RDWR, NULL);
+	CHECK(e && !elf_getshdrstrndx(e, &shstrndx));
+	while (e && (scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, PP_TABLE_SECTION))
+			break;
+	}
+	CHECK(scn != NULL);
+	if (!scn)
+		goto out;
+	/* A second section of that name, holding a copy of the first's blobs. */
+	d = elf_getdata(scn, NULL);
+	CHECK(d && d->d_size);
+	if (!d || !d->d_size)
+		goto out;
+	copy = malloc(d->d_size);
+	CHECK(copy != NULL);
+	if (!copy)
+		goto out;
+	memcpy(copy, d->d_buf, d->d_size);
+	two = elf_newscn(e);
+	d2 = two ? elf_newdata(two) : NULL;
+	CHECK(d2 != NULL);
+	if (!d2)
+		goto out;
+	d2->d_buf = copy;
+	d2->d_size = d->d_size;
+	d2->d_align = d->d_align;
+	d2->d_type = ELF_T_BYTE;
+	CHECK(gelf_getshdr(two, &sh2) != NULL);
+	sh2.sh_name = sh.sh_name;
+	sh2.sh_type = sh.sh_type;
+	sh2.sh_flags = sh.sh_flags;
+	sh2.sh_addralign = sh.sh_addralign;
+	CHECK(gelf_update_shdr(two, &sh2));
+	CHECK(elf_update(e, ELF_C_WRITE) > 0);
+	elf_end(e);
+	e = NULL;
+
+	/* Both read: the same functions twice, each kept once. */
+	CHECK_INT(add_file(tmp, why, sizeof(why)), 0);
+
+	/* The second section's first bytes no blob: nothing of the file. */
+	e = elf_begin(fd, ELF_C_RDWR, NULL);
+	scn = NULL;
+	while (e && (scn = elf_nextscn(e, scn)))
+		two = scn; /* the last: the one added */
+	CHECK(e && two && gelf_getshdr(two, &sh2));
+	if (!e || !two)
+		goto out;
+	CHECK(pwrite(fd, junk, sizeof(junk), (off_t)sh2.sh_offset) == (ssize_t)sizeof(junk));
+	elf_end(e);
+	e = NULL;
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_file(&p, path_of("ppt_obj.o")), 0);
+	CHECK_INT(p.nfuncs, 4);
+	CHECK_INT(pp_program_add_file(&p, tmp), -ENOEXEC);
+	CHECK_HAS(pp_program_error(&p), ": corrupt pinpoint table: no blob magic");
+	CHECK_INT(p.nfuncs, 4);
+	CHECK_INT(p.nobjects, 1);
+	pp_program_free(&p);
+	pp_program_init(&p);
+	CHECK_INT(pp_program_add_file(&p, tmp), -ENOEXEC);
+	CHECK(p.nfuncs == 0 && p.nobjects == 0);
+	pp_program_free(&p);
+out:
+	if (e)
+		elf_end(e);
+	free(copy);
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+}
+
 static int exists(const char *path)
 {
 	struct stat st;
@@ -1397,6 +1497,7 @@ static const struct test tests[] = {
     {"string_inside", test_string_inside},
     {"strtab_end", test_strtab_end},
     {"compressed", test_compressed},
+    {"two_sections", test_two_sections},
 };
 
 int main(int argc, char **argv)
