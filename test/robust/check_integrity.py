@@ -359,7 +359,8 @@ def scenario_cmake_shared():
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         cmd = [ARGS.pinpoint, "--build-root", root, "--entry", "parse_doc", "--depth", "1",
                "--previous", "../build-old", "--measurements", "6", "--warmups", "1",
-               "--precision-threshold", "10", "--", "./bench", "input.json"]
+               "--precision-threshold", "10", "--layouts", "1", "--max-runs-per-comparison",
+               "200", "--", "./bench", "input.json"]
         procs = [start(cmd, env=env, cwd=os.path.join(tmp, "build-new")) for _ in range(2)]
         outs = []
         for proc in procs:
