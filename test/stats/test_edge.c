@@ -218,10 +218,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* pp_diff_select against sorting every difference. */
+/* pp_diff_select against sorting every difference (the last, coarse, with more
+ * rows than the selection reads out at the end: core/stats_select.c). */
 static void selection(gsl_rng *r)
 {
-	const size_t sizes[][2] = {{1, 1}, {1, 7}, {6, 1}, {5, 5}, {13, 29}, {40, 3}, {150, 120}};
+	const size_t sizes[][2] = {{1, 1},   {1, 7},  {6, 1},	  {5, 5},
+				   {13, 29}, {40, 3}, {150, 120}, {600, 1100}};
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		size_t nx = sizes[s][0], ny = sizes[s][1], nd = nx * ny;
