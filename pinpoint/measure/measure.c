@@ -21,6 +21,7 @@
  * own body measured by the runtime (fn=, which arms its calls once more).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,14 +460,56 @@ static struct pp_run_record *new_record(struct pp_session *s, const struct pp_ba
 	return rec;
 }
 
-/* @rec's values appended to the series of @qs[0..@n) (none of a warm-up's); 0 or -ENOMEM. */
+/*
+ * @rec's values and executions appended to the series of @qs[0..@n) (none
+ * of a warm-up's); 0 or -ENOMEM.
+ */
 static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs, size_t n)
 {
-	for (size_t j = 0; j < n && !rec->warmup; j++)
-		if (pp_series_push_in(&qs[j]->series[rec->rev], rec->values[j],
-				      pp_setup_layout(&rec->setup)))
+	for (size_t j = 0; j < n && !rec->warmup; j++) {
+		unsigned layout = pp_setup_layout(&rec->setup);
+
+		if (pp_series_push_in(&qs[j]->series[rec->rev], rec->values[j], layout) ||
+		    pp_series_push_in(&qs[j]->execs[rec->rev],
+				      rec->execs && j < rec->nvalues ? rec->execs[j] : NAN, layout))
 			return -ENOMEM;
+	}
 	return 0;
+}
+
+/*
+ * The executions of @qs[@j]'s calls (or function) per execution of the
+ * entry, after the session's skip: its slot's count over the entry's, 1 for
+ * the entry, 0 for calls a revision does not make; a derived one's, its
+ * added terms' (a range's calls, an own body's whole); NaN where a term
+ * is not in the batch.
+ */
+static double run_exec(const struct pp_results *res, struct pp_quantity **qs, size_t n,
+		       const int *slot_of, size_t j, unsigned depth)
+{
+	const struct pp_slot_result *e = &res->slots[0];
+	const struct pp_quantity *q = qs[j];
+	int slot = slot_of[j];
+	double sum = 0;
+
+	if (!e->count || depth > n)
+		return NAN;
+	if (slot >= 0)
+		return (size_t)slot < res->nslots
+			   ? (double)res->slots[slot].count / (double)e->count
+			   : NAN;
+	if (slot != PP_SLOT_DERIVED)
+		return 0;
+	for (size_t t = 0; t < q->nterms; t++) {
+		size_t k;
+
+		if (q->signs[t] < 0)
+			continue;
+		for (k = 0; k < n && qs[k] != q->terms[t]; k++)
+			;
+		sum += k < n ? run_exec(res, qs, n, slot_of, k, depth + 1) : NAN;
+	}
+	return sum;
 }
 
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
@@ -498,8 +541,11 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	rec->nvalues = n;
 	rec->values = calloc(n ? n : 1, sizeof(double));
 	rec->removed = calloc(n ? n : 1, sizeof(double));
-	if (!rec->values || !rec->removed)
+	rec->execs = calloc(n ? n : 1, sizeof(double));
+	if (!rec->values || !rec->removed || !rec->execs)
 		return -ENOMEM;
+	for (size_t j = 0; j < n; j++)
+		rec->execs[j] = run_exec(res, qs, n, slot_of, j, 0);
 	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
 	if (!err)
 		err = keep_targets(rec, res, qs, n, slot_of);
@@ -540,6 +586,7 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
 		rec->nvalues = got[k].nvalues;
 		rec->values = got[k].values;
 		rec->removed = got[k].removed;
+		rec->execs = got[k].execs;
 		rec->ntargets = got[k].ntargets;
 		rec->targets = got[k].targets;
 		err = push_values(rec, qs, nq);

@@ -199,7 +199,7 @@ static int fill_slot(const struct pp_model *m, int r, const struct item *it, siz
 		     const struct draw *d, double counted, double scale, struct pp_slot_result *sr)
 {
 	const struct pp_model_fn *f = it->fn >= 0 ? &m->fns[it->fn] : NULL;
-	double runs = f ? d->execs[it->fn] * counted : 0, total = 0;
+	double runs = f ? d->execs[it->fn] * counted : 0, total = 0, calls = 0;
 
 	sr->index = (unsigned)index;
 	sr->kind = it->kind;
@@ -222,9 +222,11 @@ static int fill_slot(const struct pp_model *m, int r, const struct item *it, siz
 			if (ci < 0) /* past the call list: nothing armed there */
 				break;
 			total += runs * call_time(&f->calls[ci], r, d->time);
+			calls += runs * f->calls[ci].count[r];
 		}
 	}
-	sr->count = ns(runs);
+	/* as the runtime counts: a function's executions, a range's calls' */
+	sr->count = ns(it->kind == PP_SLOT_RANGE ? calls : runs);
 	sr->timed = sr->count;
 	sr->total_ns = ns(total * scale);
 	if (it->kind == PP_SLOT_RANGE && it->first == it->last) {

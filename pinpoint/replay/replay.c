@@ -418,6 +418,7 @@ static int replay_values(struct pp_session *s, const struct pp_batch *b,
 	const json_t *run = json_array_get(rp->runs, rp->next);
 	const json_t *values = json_object_get(run, "values_ns");
 	const json_t *removed = json_object_get(run, "removed_ns");
+	const json_t *execs = json_object_get(run, "executions");
 	const char *label = str(run, "revision");
 	long long layout = integer(run, "layout", -1);
 	char want[96], got[96];
@@ -445,12 +446,15 @@ static int replay_values(struct pp_session *s, const struct pp_batch *b,
 	rec->nvalues = nq;
 	rec->values = calloc(nq ? nq : 1, sizeof(double));
 	rec->removed = calloc(nq ? nq : 1, sizeof(double));
-	if (!rec->values || !rec->removed ||
+	rec->execs = calloc(nq ? nq : 1, sizeof(double));
+	if (!rec->values || !rec->removed || !rec->execs ||
 	    replay_targets(rec, json_object_get(run, "targets"), nq))
 		return -ENOMEM;
 	for (size_t i = 0; i < nq; i++) {
 		rec->values[i] = value_at(values, i);
 		rec->removed[i] = i < json_array_size(removed) ? value_at(removed, i) : 0;
+		/* NaN: a derived quantity's null, or a report without them */
+		rec->execs[i] = value_at(execs, i);
 	}
 	if (rec->st.exited && !rec->st.exit_code)
 		return 0;

@@ -87,6 +87,11 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 	if (n->parent >= 0)
 		fprintf(f, ", %s of its parent (%s of the entry)", pp_fmt_pct(n->share, a, 32),
 			pp_fmt_pct(n->entry_share, b, 32));
+	if (n->cmp && n->cmp->counts_said) {
+		fputs(" [", f);
+		pp_html_escape(f, n->cmp->counts_said);
+		fputs("]", f);
+	}
 	if (isfinite(n->others.centre))
 		fprintf(f, " [above 100 %%: the rest of its parent %s%s [%s, %s]]",
 			n->others.centre >= 0 ? "+" : "", pp_fmt_ns(n->others.centre, a, 32),

@@ -253,6 +253,12 @@ static json_t *comparison_json(const struct pp_outcome_cmp *c)
 	o = pp_json_set(o, "sequential", sequential_json(c));
 	o = pp_json_set(o, "verdict", pp_json_str(c->verdict_name));
 	o = pp_json_set(o, "left", pp_json_str(c->left));
+	o = pp_json_set(o, "executions",
+			pp_json_object("previous", pp_json_real(c->execs[PP_PREV]), "current",
+				       pp_json_real(c->execs[PP_CUR]), "changed",
+				       pp_json_bool(c->execs_changed), NULL));
+	o = pp_json_set(o, "per_execution_ns", interval_or_null(c->per_exec));
+	o = pp_json_set(o, "cause", pp_json_str(c->cause));
 	return pp_json_set(o, "layout", layout_var_json(q));
 }
 
@@ -313,8 +319,8 @@ static json_t *run_json(const struct pp_outcome *o, const struct pp_outcome_run 
 	    pp_json_int(r->heap), "entry_count", pp_json_int((long long)r->entry_count),
 	    "lost_executions", pp_json_int((long long)r->lost), "values_ns",
 	    values_json(r->values, r->nvalues), "removed_ns",
-	    values_json(r->removed, r->removed ? r->nvalues : 0), "targets", run_targets_json(r),
-	    NULL);
+	    values_json(r->removed, r->removed ? r->nvalues : 0), "executions",
+	    values_json(r->execs, r->execs ? r->nvalues : 0), "targets", run_targets_json(r), NULL);
 }
 
 static json_t *runs_json(const struct pp_outcome *o)
@@ -440,6 +446,7 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	if (v->comparison >= 0)
 		o = pp_json_set(o, "comparison", pp_json_int(v->comparison));
 	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
+	o = pp_json_set(o, "cause", pp_json_str(v->cmp ? v->cmp->cause : NULL));
 	o = pp_json_set(o, "share_of_entry", pp_json_real(v->entry_share));
 	o = pp_json_set(o, "stop", pp_json_str(v->stop));
 	return pp_json_set(o, "detail", pp_json_str(v->detail));

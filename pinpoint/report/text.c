@@ -95,6 +95,13 @@ static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_ou
 		pp_fmt_ns(n->others.high, c, 32));
 }
 
+/* A part whose count changed: "[called 1.15x as often (100 → 115 ...), each call the same]". */
+static void print_counts(FILE *f, const struct pp_outcome_node *n)
+{
+	if (n->cmp && n->cmp->counts_said)
+		fprintf(f, "  [%s]", n->cmp->counts_said);
+}
+
 /* A part whose difference the probes' cost left in its function could move by T/2 or more. */
 static void print_probe_mark(FILE *f, const struct pp_outcome_node *n)
 {
@@ -205,6 +212,7 @@ static void print_chain(FILE *f, const struct pp_outcome *o)
 			pp_fmt_ns(n->diff.centre, a, 32), pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
 		print_of_entry(f, o, n);
+		print_counts(f, n);
 		print_others(f, o, n);
 		print_probe_mark(f, n);
 		if (n->stop)
@@ -237,6 +245,7 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 			pp_fmt_pct(n->share_ci.high, c, sizeof(c)));
 	else if (n->parent >= 0)
 		fprintf(f, "  %s", pp_fmt_pct(n->share, a, sizeof(a)));
+	print_counts(f, n);
 	print_others(f, o, n);
 	print_probe_mark(f, n);
 	if (n->chain)

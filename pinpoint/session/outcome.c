@@ -556,6 +556,10 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 		err = make_nodes(&m, o, s, &nm);
 	if (!err)
 		err = name_all(&m, o, s, &nm);
+	if (!err) {
+		pp_outcome_counts(&m, o, s);
+		err = m.err;
+	}
 	if (!err)
 		err = make_lists(&m, o);
 	if (!err) {

@@ -93,6 +93,20 @@ struct pp_outcome_cmp {
 	struct pp_layout_var layout[2];
 	bool layout_sensitive; /* two layouts alone differ by 2 x layout_sd or more */
 	double layout_sd, layout_floor;
+	/* How often its calls ran (counts.c): executions per execution of the
+	 * entry, each revision's median (NaN: not counted, a derived part) */
+	double execs[2];
+	bool execs_changed;
+	/* its time per execution, current - previous (NaN: none), and whether
+	 * that adds half the threshold or more at the current count */
+	struct pp_interval per_exec;
+	bool per_exec_changed;
+	/* "more calls", "fewer calls", "slower calls", "faster calls" or
+	 * "both" for a difference the comparison shows; NULL: none */
+	const char *cause;
+	/* "called 1.15x as often (100 → 115 per execution of render), each
+	 * call the same", where the count changed; NULL otherwise */
+	const char *counts_said;
 };
 
 /* Where an indirect call went, in the current revision's runs that timed it. */
@@ -213,6 +227,7 @@ struct pp_outcome_run {
 	size_t nvalues;
 	const double *values;  /* per quantity of its batch */
 	const double *removed; /* the same order, or NULL */
+	const double *execs;   /* executions per entry execution, same order (NaN: none), or NULL */
 	size_t ntargets;
 	const struct pp_outcome_run_target *targets;
 };

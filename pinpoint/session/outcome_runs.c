@@ -92,6 +92,7 @@ static void copy_run(struct pp_copy *m, struct pp_outcome_run *v, const struct p
 	    .nvalues = r->nvalues,
 	    .values = pp_copy_mem(m, r->values, r->nvalues * sizeof(double)),
 	    .removed = r->removed ? pp_copy_mem(m, r->removed, r->nvalues * sizeof(double)) : NULL,
+	    .execs = r->execs ? pp_copy_mem(m, r->execs, r->nvalues * sizeof(double)) : NULL,
 	    .ntargets = r->ntargets,
 	};
 	t = pp_copy_mem(m, NULL, r->ntargets * sizeof(*t));

@@ -21,6 +21,8 @@ void pp_session_free(struct pp_session *s)
 		for (int r = 0; r < 2; r++) {
 			free(s->q[i]->series[r].v);
 			free(s->q[i]->series[r].layout);
+			free(s->q[i]->execs[r].v);
+			free(s->q[i]->execs[r].layout);
 		}
 		free(s->q[i]->left);
 		free(s->q[i]->dec);
@@ -355,6 +357,7 @@ void pp_run_record_clear(struct pp_run_record *r)
 {
 	free(r->values);
 	free(r->removed);
+	free(r->execs);
 	for (size_t t = 0; t < r->ntargets; t++)
 		free(r->targets[t].key);
 	free(r->targets);

@@ -67,6 +67,9 @@ struct pp_quantity {
 	const char *callee;
 	const struct pp_prog_fn *callee_fn[2];
 	struct pp_series series[2]; /* per-run values, per revision */
+	/* per-run executions of its calls (or function) per execution of the
+	 * entry, in the runs of series[]; NaN where not counted (derived) */
+	struct pp_series execs[2];
 	/*
 	 * Derived (nterms > 0): not armed, its value in a run is the sum of its
 	 * terms' values in that run, each times its sign (an own body is its
@@ -152,6 +155,9 @@ struct pp_run_record {
 	size_t nvalues;
 	double *values;	 /* per quantity of the batch, in batch order */
 	double *removed; /* the probes' cost the runtime took out of each value, same order */
+	/* executions of each quantity's calls (or function) per execution of the
+	 * entry, same order; NaN: not counted (derived); NULL: none recorded */
+	double *execs;
 	size_t ntargets;
 	struct pp_run_target *targets; /* the indirect calls' targets, by quantity */
 };

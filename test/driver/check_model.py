@@ -672,6 +672,76 @@ def scenario_shared_steps():
         check("lookup" not in chain(off), "--groups off still names lookup: %r" % chain(off))
 
 
+def count_model(d, paint_current):
+    """count.json with paint's current revision changed as @paint_current, in @d."""
+    with open(model("count")) as f:
+        m = json.load(f)
+    for fn in m["functions"]:
+        if fn["name"] == "paint":
+            fn["current"] = paint_current
+    path = os.path.join(d, "count.json")
+    with open(path, "w") as f:
+        json.dump(m, f)
+    return path
+
+
+def scenario_counts():
+    """Counts beside times (pinpoint/session/counts.c).  count.c: render()
+    calls paint() 100 times per execution in the previous revision and 115 in
+    the current one, each call as before: the chain's paint step is "more
+    calls", the counts 100 and 115 per execution of render, the time per call
+    unchanged, and the text says so in words.  The same with each call 30 %
+    slower too: "both", the time per call's difference in the sentence.
+    twoslow's steps, each call slower at the same count: "slower calls", and
+    no sentence.  Every run records its executions."""
+    p, rep = session_json("count", status=1)
+    expect_chain(p, ["render", "paint", "own body of paint"])
+    cmp = {c["label"]: c for c in rep["comparisons"]}
+    paint = cmp["render: call 1 paint"]
+    ex = paint["executions"]
+    check(ex["previous"] == 100 and ex["current"] == 115 and ex["changed"],
+          "paint's executions per render: %r, want 100 and 115, changed" % ex)
+    per = paint["per_execution_ns"]
+    check(per is not None and per["low"] <= 0 <= per["high"],
+          "paint's time per call changed: %r" % per)
+    check(paint["cause"] == "more calls", "paint's cause %r, want more calls" % paint["cause"])
+    step = [n for n in rep["bottleneck_chain"] if n.get("callee") == "paint"]
+    check(len(step) == 1 and step[0]["cause"] == "more calls",
+          "the chain's paint step: %r" % [(n.get("callee"), n.get("cause")) for n in step])
+    said = "[called 1.15x as often (100 → 115 per execution of render), each call the same]"
+    lines = [l for l in p.stdout.splitlines() if l.lstrip().startswith("→ paint ")]
+    check(len(lines) == 1 and said in lines[0], "the chain's paint line says %r, want %r"
+          % (lines, said))
+    layout = cmp["render: call 0 layout"]
+    check(layout["executions"]["previous"] == layout["executions"]["current"] == 1 and
+          layout["cause"] is None, "layout's executions and cause: %r %r"
+          % (layout["executions"], layout["cause"]))
+    runs = [r for r in rep["runs"] if r["batch"] > 0]
+    check(runs and all(len(r["executions"]) == len(r["values_ns"]) for r in runs),
+          "runs without their executions")
+    with tempfile.TemporaryDirectory() as d:
+        path = count_model(d, {"self_ns": 3900})
+        cmd = [ARGS.pinpoint, "--model", path, "--entry", "render", "--depth", "1",
+               "--json", os.path.join(d, "r.json")]
+        print("$ " + " ".join(cmd), flush=True)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        with open(os.path.join(d, "r.json")) as f:
+            both = {c["label"]: c for c in json.load(f)["comparisons"]}["render: call 1 paint"]
+        per = both["per_execution_ns"]
+        check(p.returncode == 1 and both["cause"] == "both" and per["low"] > 0 and
+              600 < per["centre"] < 1200,
+              "paint 1.15x as often, each call 900 ns slower: cause %r, per call %r"
+              % (both["cause"], per))
+        check(re.search(r"\[called 1\.15x as often \(100 → 115 per execution of render\), "
+                        r"each call \+[0-9.]+ ns \[[0-9.]+ ns, [0-9.]+ ns\]\]", p.stdout),
+              "no sentence with the time per call:\n" + p.stdout)
+    p, rep = session_json("twoslower", status=1)
+    steps = {n.get("callee"): n for n in rep["tree"] if n["kind"] == "call"}
+    check(steps["step3"]["cause"] == "slower calls" and steps["step1"]["cause"] == "slower calls",
+          "twoslow's steps: %r" % {k: v["cause"] for k, v in steps.items()})
+    check("called " not in p.stdout, "a sentence about counts that did not change")
+
+
 def scenario_undecided():
     """An entry that cannot be decided is reported undecided with exit status
     4, never as "no regression": by its own budget, then by --max-runs or

@@ -240,7 +240,21 @@ def attrib_session(name, entry, depth, chain, contributors=(), extra=(), text_ch
 # further contributors, their order and the parts' shares are the models'
 # (check_model.py two-slower and side-effect), exactly and on five seeds.
 def scenario_two_slower():
-    attrib_session("twoslow", "job", 3, ["job", "step3", "own body of step3"], ["step1"])
+    p, report = attrib_session("twoslow", "job", 3, ["job", "step3", "own body of step3"],
+                               ["step1"])
+    # the runtime's counts (pinpoint/session/counts.c): job calls each step
+    # once per execution in both revisions, so step3's difference is its
+    # calls' time, said of no count
+    cmp = {c["label"]: c for c in report["comparisons"]}
+    step3 = cmp.get("job: call 3 step3")
+    if not step3 or step3["executions"] != {"previous": 1, "current": 1, "changed": False} or \
+            step3["cause"] != "slower calls":
+        fail("step3's executions and cause: %r" % (step3 and (step3["executions"],
+                                                               step3["cause"])), p)
+    if any(len(r["executions"]) != len(r["values_ns"]) for r in report["runs"] if r["batch"]):
+        fail("a run without its executions", p)
+    if "called " in p.stdout:
+        fail("counts that did not change were said to", p)
 
 
 def scenario_side_effect():
