@@ -831,7 +831,7 @@ def scenario_growfails():
         # made by then): the session asks for more after them
         cmd = [ARGS.pinpoint, "--entry", "run", "--depth", "0", "--layouts", "4",
                "--max-layouts", "16", "--precision-threshold", "5",
-               "--max-runs-per-comparison", "400", "--previous", prev, "--current", cur,
+               "--max-runs-per-comparison", "200", "--previous", prev, "--current", cur,
                "--json", js, "--", "sh", "-c",
                "[ -e %s ] || sleep 0.05; exec ./placement" % gone]
         print("$ " + " ".join(cmd), flush=True)

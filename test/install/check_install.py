@@ -334,10 +334,12 @@ def check_package_measured_in_place(pinpoint, a, src, pdir, bld, tmp):
     # Identical builds of a tiny entry: not slower, or undecided (4) on a noisy machine; what
     # matters is that the directories were measured as they are, so the suite's budget
     # (test/harness) and a threshold of 20 % (at the default 1 % such an entry takes
-    # thousands of runs to be found not slower).
+    # thousands of runs to be found not slower), as built (the layouts are
+    # driver-layouts-*').
     p = run([pinpoint, "--entry", "work", "--depth", "0", "--previous", bld, "--current", bld2,
              "--build-root", root, "--measurements", "5", "--no-save-command", "--json", js,
-             "--precision-threshold", "20"] + pinpoint_test.SUITE_BUDGET + ["--", "./prog"],
+             "--precision-threshold", "20", "--layouts", "1"] + pinpoint_test.SUITE_BUDGET +
+            ["--", "./prog"],
             expect=None, timeout=300)
     if p.returncode not in (0, 1, 4) or "building" in p.stderr:
         fail("the package build was not measured as it is:\n" + p.stdout + p.stderr)
