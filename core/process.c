@@ -330,7 +330,34 @@ struct member {
 	bool done;
 	double end;	  /* when it was seen to end */
 	struct rusage ru; /* its CPU time, and its descendants' that it waited for */
+	double waited_s;  /* its run_delay (read_waited()), < 0: not known */
 };
+
+/*
+ * How long exited child @pid, not yet reaped, waited on a run queue while
+ * other tasks had its CPU: /proc/PID/schedstat's second field, in ns (a
+ * kernel without schedstats has no such file).  Seconds, or -1.
+ */
+static double read_waited(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long long run, delay;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
+		return -1;
+	return (double)delay * 1e-9;
+}
 
 /* Kill member @m (run as @p) before its end, and reap it. */
 static void end_member(const struct pp_process *p, struct member *m, int *err)
@@ -359,8 +386,15 @@ static void wait_set(const struct pp_process *p, struct member *m, size_t n, dou
 		for (size_t i = 0; i < n; i++) {
 			pid_t r;
 
+			siginfo_t si;
+
 			if (!m[i].pid || m[i].done)
 				continue;
+			/* ended: what it waited for a CPU, while it can still be read */
+			memset(&si, 0, sizeof(si));
+			if (!waitid(P_PID, (id_t)m[i].pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+			    si.si_pid == m[i].pid)
+				m[i].waited_s = read_waited(m[i].pid);
 			r = wait4(m[i].pid, &m[i].status, WNOHANG, &m[i].ru);
 			if (r == m[i].pid) {
 				m[i].done = true;
@@ -426,6 +460,7 @@ int pp_process_run_set(const struct pp_process *p, size_t n, struct pp_run_statu
 		memset(&st[i], 0, sizeof(st[i]));
 		err[i] = 0;
 		m[i].pidfd = m[i].errpipe = -1;
+		m[i].waited_s = -1;
 		env[i] = child_env(p[i].env);
 		if (!env[i]) {
 			ret = -ENOMEM;
@@ -494,6 +529,8 @@ int pp_process_run_set(const struct pp_process *p, size_t n, struct pp_run_statu
 		st[i].wall_s = m[i].end - start;
 		st[i].cpu_s = (double)(m[i].ru.ru_utime.tv_sec + m[i].ru.ru_stime.tv_sec) +
 			      (double)(m[i].ru.ru_utime.tv_usec + m[i].ru.ru_stime.tv_usec) * 1e-6;
+		st[i].nivcsw = m[i].ru.ru_nivcsw;
+		st[i].waited_s = m[i].waited_s;
 		if (p[i].group) {
 			/* Reap anything the group left behind, so nothing outlives the run. */
 			kill(-m[i].pid, SIGKILL);

@@ -42,7 +42,12 @@ struct pp_run_status {
 	bool interrupted; /* stopped because *stop became true */
 	bool bind_failed; /* not started: p->binds could not be put in place (the error) */
 	double wall_s;
-	double cpu_s;	      /* user and system time of the child and of what it waited for */
+	double cpu_s; /* user and system time of the child and of what it waited for */
+	long nivcsw;  /* the times they were taken off their CPU for other work */
+	/* how long its main thread was ready to run while other work had its
+	 * CPU (the kernel's schedstat run_delay, read before it was reaped);
+	 * below 0: not known */
+	double waited_s;
 	uint64_t output_hash; /* benchmark runs: FNV-1a of what the command wrote to stdout */
 };
 

@@ -265,6 +265,8 @@ static int replay_discovery_runs(struct pp_session *s, struct pp_replay *rp)
 		status_of(str(run, "status"), &rec->st);
 		rec->st.wall_s = num(run, "wall_s", 0);
 		rec->st.cpu_s = num(run, "cpu_s", 0);
+		rec->st.nivcsw = (long)integer(run, "involuntary_switches", 0);
+		rec->st.waited_s = num(run, "waited_s", -1);
 		rec->turn_s = rec->st.wall_s;
 		rec->cpu = -1;
 		s->clock_s += rec->turn_s;
@@ -441,6 +443,8 @@ static int replay_values(struct pp_session *s, const struct pp_batch *b,
 	status_of(str(run, "status"), &rec->st);
 	rec->st.wall_s = num(run, "wall_s", 0);
 	rec->st.cpu_s = num(run, "cpu_s", 0);
+	rec->st.nivcsw = (long)integer(run, "involuntary_switches", 0);
+	rec->st.waited_s = num(run, "waited_s", -1);
 	rec->entry_count = (uint64_t)integer(run, "entry_count", 0);
 	rec->lost = (uint64_t)integer(run, "lost_executions", 0);
 	rec->nvalues = nq;

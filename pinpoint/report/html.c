@@ -241,6 +241,11 @@ static void write_html(FILE *f, const void *arg)
 	fputs("<p>", f);
 	pp_html_escape(f, o->runs_sentence);
 	fputs("</p>\n", f);
+	if (o->preempted_sentence[0]) {
+		fputs("<p>", f);
+		pp_html_escape(f, o->preempted_sentence);
+		fputs("</p>\n", f);
+	}
 	layouts(f, o);
 	if (o->nnodes) {
 		fputs("<h2>The search</h2>\n", f);

@@ -90,7 +90,9 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	    cpus, "seed", s->seeded ? pp_json_int((long long)s->seed) : json_null(), "cov_previous",
 	    pp_json_real(o->cov[PP_PREV]), "cov_current", pp_json_real(o->cov[PP_CUR]), "backend",
 	    pp_json_str(s->backend), "model",
-	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), NULL);
+	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), "preempted_runs",
+	    pp_json_int((long long)o->preempted_runs), "waited_share",
+	    pp_json_real(o->waited_share), "involuntary_switches", pp_json_int(o->switches), NULL);
 }
 
 static json_t *layout_json(const struct pp_outcome_layout *l, unsigned k)
@@ -314,12 +316,13 @@ static json_t *run_json(const struct pp_outcome *o, const struct pp_outcome_run 
 	    "batch", pp_json_int(r->batch), "revision", pp_json_str(o->rev[r->rev].label), "index",
 	    pp_json_int(r->index), "warmup", pp_json_bool(r->warmup), "status",
 	    pp_json_str(r->status), "wall_s", pp_json_real(r->wall_s), "cpu_s",
-	    pp_json_real(r->cpu_s), "cpu", index_or_null(r->cpu), "layout",
-	    index_or_null(r->layout), "env_pad", pp_json_int(r->env_pad), "heap_offset",
-	    pp_json_int(r->heap), "entry_count", pp_json_int((long long)r->entry_count),
-	    "lost_executions", pp_json_int((long long)r->lost), "values_ns",
-	    values_json(r->values, r->nvalues), "removed_ns",
-	    values_json(r->removed, r->removed ? r->nvalues : 0), "executions",
+	    pp_json_real(r->cpu_s), "involuntary_switches", pp_json_int(r->nivcsw), "waited_s",
+	    r->waited_s >= 0 ? pp_json_real(r->waited_s) : json_null(), "cpu",
+	    index_or_null(r->cpu), "layout", index_or_null(r->layout), "env_pad",
+	    pp_json_int(r->env_pad), "heap_offset", pp_json_int(r->heap), "entry_count",
+	    pp_json_int((long long)r->entry_count), "lost_executions",
+	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues),
+	    "removed_ns", values_json(r->removed, r->removed ? r->nvalues : 0), "executions",
 	    values_json(r->execs, r->execs ? r->nvalues : 0), "targets", run_targets_json(r), NULL);
 }
 

@@ -402,6 +402,8 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 		"\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
 		"run (coefficient of variation).\n",
 		100.0 * o->cov[PP_PREV], 100.0 * o->cov[PP_CUR]);
+	if (o->preempted_sentence[0])
+		fprintf(f, "%s\n", o->preempted_sentence);
 	if (s->entry_stop && s->entry_stop < s->entry_count)
 		fprintf(f,
 			"Each run ended after the entry's execution %llu (of at least %llu), "

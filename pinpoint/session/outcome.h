@@ -220,8 +220,10 @@ struct pp_outcome_run {
 	bool warmup;
 	const char *status; /* "exit 0", "killed by SIGKILL", ... */
 	double wall_s, cpu_s;
-	int cpu;    /* -1: none of its own */
-	int layout; /* -1: the build as it is */
+	long nivcsw;	 /* involuntary context switches */
+	double waited_s; /* ready to run while other work had its CPU, < 0: not known */
+	int cpu;	 /* -1: none of its own */
+	int layout;	 /* -1: the build as it is */
 	unsigned env_pad, heap;
 	uint64_t entry_count, lost;
 	size_t nvalues;
@@ -338,6 +340,15 @@ struct pp_outcome {
 	unsigned ndecided, nundecided, nleft;
 	unsigned long long lost; /* executions abandoned without their exit probe */
 	size_t lost_runs;
+	/* A competing load: the runs (of nruns) that waited for their CPU a
+	 * fifth of their time or more while other work had it, what all the
+	 * runs waited over their time (NaN: not known), their involuntary
+	 * context switches; with one run in ten or more of ten or more, the
+	 * sentence the reports print ("Competing load: ..."), else "" */
+	size_t preempted_runs;
+	double waited_share;
+	long long switches;
+	char preempted_sentence[320];
 	struct pp_time_use time;
 	char runs_sentence[256];
 	/* The code layouts: the sentence every format prints, and their figures */

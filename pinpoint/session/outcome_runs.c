@@ -83,6 +83,8 @@ static void copy_run(struct pp_copy *m, struct pp_outcome_run *v, const struct p
 	    .status = pp_copy_str(m, pp_run_describe(&r->st, how, sizeof(how))),
 	    .wall_s = r->st.wall_s,
 	    .cpu_s = r->st.cpu_s,
+	    .nivcsw = r->st.nivcsw,
+	    .waited_s = r->st.waited_s,
 	    .cpu = r->cpu,
 	    .layout = r->setup.layout,
 	    .env_pad = r->setup.env_pad,

@@ -987,6 +987,51 @@ def scenario_executions():
                            r"--executions: '%s' is not auto, all or a number" % re.escape(bad))
 
 
+def scenario_preempted():
+    """A load competing with the runs is said: with a busy loop on the one CPU
+    the runs are pinned to (--cpu), each run waits for its CPU about half its
+    time while the loop has it (the kernel's schedstat run_delay, read as the
+    run ends), and the report says how many runs waited a fifth of their
+    time or more, in the text and the JSON.  (The same session without the
+    loop waited 1-2 % of its time on a 2-vCPU VM; another test's runs beside
+    it on a loaded CI machine could make it wait more, so that is not
+    checked.)"""
+    prev, cur = prog("twoslow")
+    pin = sorted(os.sched_getaffinity(0))[-1]
+    if not os.path.exists("/proc/self/schedstat"):
+        print("SKIP: this kernel keeps no schedstats")
+        sys.exit(77)
+    busy = subprocess.Popen(["sh", "-c", "while :; do :; done"],
+                            preexec_fn=lambda: os.sched_setaffinity(0, {pin}))
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "report.json")
+            p = harness_pinpoint(ARGS.pinpoint, "--entry", "job", "--depth", "0", "--previous",
+                                 prev, "--current", cur, "--cpu", str(pin),
+                                 "--max-runs-per-comparison", "40", "--no-save-command",
+                                 "--json", path, "--", "./twoslow")
+            rep = load_report(path, ARGS.schema, p)
+    finally:
+        busy.kill()
+        busy.wait()
+    m, runs = rep["measurement"], rep["runs"]
+    waited = [r for r in runs if r["waited_s"] is not None and
+              r["waited_s"] >= 0.2 * r["wall_s"]]
+    if len(runs) < 10 or len(waited) * 2 < len(runs) or m["preempted_runs"] != len(waited) \
+            or not m["waited_share"] > 0.2 or \
+            m["involuntary_switches"] != sum(r["involuntary_switches"] for r in runs):
+        fail("runs beside a busy loop on their CPU: %d of %d waited, measurement %r"
+             % (len(waited), len(runs), {k: m[k] for k in ("preempted_runs", "waited_share",
+                                                            "involuntary_switches")}), p)
+    if not re.search(r"^Competing load: %d of %d runs \(\d+%%\) waited for their CPU a fifth "
+                     r"of their time or more while other work had it \(\d+%% of all the runs' "
+                     r"time, \d+ involuntary context switches\)" % (len(waited), len(runs)),
+                     p.stdout, re.M):
+        fail("no Competing load line", p)
+    print("%d of %d runs waited beside the busy loop, %.0f%% of their time"
+          % (len(waited), len(runs), 100 * m["waited_share"]))
+
+
 def scenario_cpu():
     """--cpu pins every run to the CPUs given; a bad list is one error line."""
     prev, cur = prog("steadystate")
