@@ -492,7 +492,8 @@ def comparison_forms(parts):
 def summary_forms(parts):
     out = []
     for line in parts["summary"]:
-        if line.startswith("Layout spread: "):
+        # the spread of layouts and a competing load: the host's, not the session's
+        if line.startswith(("Layout spread: ", "Competing load: ")):
             continue
         line = mask(line)
         line = line.replace("; # stayed undecided", "")
