@@ -5,6 +5,7 @@
  * files alone: nothing is run).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@
 struct piece {
 	const void *data;
 	size_t size;
-	void *owned; /* a section of several pieces, joined (freed with the walk) */
+	bool last; /* of its section: padded after it */
 };
 
 struct walk {
@@ -51,35 +52,33 @@ struct walk {
 	size_t npieces, cap;
 };
 
-/* Keep @size bytes at @data, taking @owned (freed here on failure). */
-static int keep(struct walk *w, const void *data, size_t size, void *owned)
+/* Keep @size bytes at @data, the @last piece of its section or not. */
+static int keep(struct walk *w, const void *data, size_t size, bool last)
 {
 	if (w->npieces == w->cap) {
 		size_t cap = w->cap ? 2 * w->cap : 4;
 		struct piece *p = realloc(w->pieces, cap * sizeof(*p));
 
-		if (!p) {
-			free(owned);
+		if (!p)
 			return -ENOMEM;
-		}
 		w->pieces = p;
 		w->cap = cap;
 	}
-	w->pieces[w->npieces++] = (struct piece){data ? data : "", size, owned};
+	w->pieces[w->npieces++] = (struct piece){data ? data : "", size, last};
 	return 0;
 }
 
-static void walk_free(struct walk *w)
+/* How many zeros follow piece @p when the pieces are joined. */
+static size_t pad_after(const struct piece *p)
 {
-	for (size_t i = 0; i < w->npieces; i++)
-		free(w->pieces[i].owned);
-	free(w->pieces);
+	return p->last ? (PP_TABLE_ALIGN - p->size % PP_TABLE_ALIGN) % PP_TABLE_ALIGN : 0;
 }
 
 /*
- * The gathered sections into the program, at once: one section as it is,
- * several joined, each padded with zeros to PP_TABLE_ALIGN as a linker
- * would place them (the reader skips the padding).
+ * The gathered sections into the program, at once: one piece as it is,
+ * several joined, a section's pieces as they follow one another and each
+ * section padded with zeros to PP_TABLE_ALIGN as a linker would place them
+ * (the reader skips the padding).
  */
 static int add_pieces(struct walk *w)
 {
@@ -92,9 +91,8 @@ static int add_pieces(struct walk *w)
 		return pp_program_add_section(w->prog, w->pieces[0].data, w->pieces[0].size,
 					      w->path);
 	for (i = 0; i < w->npieces; i++) {
-		size_t n = w->pieces[i].size;
+		size_t n = w->pieces[i].size + pad_after(&w->pieces[i]);
 
-		n += (PP_TABLE_ALIGN - n % PP_TABLE_ALIGN) % PP_TABLE_ALIGN;
 		if (n < w->pieces[i].size || n > SIZE_MAX - size)
 			return -ENOMEM;
 		size += n;
@@ -108,9 +106,8 @@ static int add_pieces(struct walk *w)
 		if (n)
 			memcpy(buf + at, w->pieces[i].data, n);
 		at += n;
-		n = (PP_TABLE_ALIGN - n % PP_TABLE_ALIGN) % PP_TABLE_ALIGN;
-		memcpy(buf + at, zero, n);
-		at += n;
+		memcpy(buf + at, zero, pad_after(&w->pieces[i]));
+		at += pad_after(&w->pieces[i]);
 	}
 	ret = pp_program_add_section(w->prog, buf, size, w->path);
 	free(buf);
@@ -148,9 +145,7 @@ static int check_bound(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
 {
 	struct walk *w = arg;
-	Elf_Data *data, *more;
-	unsigned char *buf = NULL;
-	size_t size = 0;
+	Elf_Data *data, *next;
 	int ret;
 
 	w->found = 1;
@@ -171,25 +166,16 @@ static int add_scn(struct pp_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *ar
 	if (!data) {
 		if (elf_errno() || sh->sh_size)
 			return pp_elf_bad(e, "cannot read " PP_TABLE_SECTION);
-		return keep(w, "", 0, NULL);
+		return keep(w, "", 0, true);
 	}
-	more = elf_getdata(scn, data);
-	if (!more)
-		return keep(w, data->d_buf, data->d_size, NULL);
-	/* Several pieces (not seen in files read from disk): join them. */
-	for (data = NULL; (data = elf_getdata(scn, data));) {
-		unsigned char *b;
-
-		if (data->d_size > SIZE_MAX - size || !(b = realloc(buf, size + data->d_size))) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = b;
-		if (data->d_size)
-			memcpy(buf + size, data->d_buf, data->d_size);
-		size += data->d_size;
+	/* several pieces are not seen in files read from disk: kept one by one */
+	for (; data; data = next) {
+		next = elf_getdata(scn, data);
+		ret = keep(w, data->d_buf, data->d_size, !next);
+		if (ret)
+			return ret;
 	}
-	return keep(w, buf, size, buf);
+	return 0;
 }
 
 int pp_program_add_file(struct pp_program *prog, const char *path)
@@ -203,7 +189,7 @@ int pp_program_add_file(struct pp_program *prog, const char *path)
 		ret = pp_elf_sections(&e, PP_TABLE_SECTION, SHT_NULL, add_scn, &w);
 	if (!ret && w.npieces)
 		ret = add_pieces(&w);
-	walk_free(&w);
+	free(w.pieces);
 	if (e.why[0])
 		pp_program_set_error(prog, "%s: %s", path, e.why);
 	else if (ret == -ENOMEM)

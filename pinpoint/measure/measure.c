@@ -241,9 +241,14 @@ static int with_terms(struct pp_quantity ***list, size_t *n)
 	return 0;
 }
 
-/* The value of derived @q from its terms' values in @values (of @qs[0..n)). */
+/*
+ * The value of derived @q from its terms' values in @values (of @qs[0..n)),
+ * each times its sign; with @added, the sum of its added terms' (a range's
+ * calls, an own body's whole: what its executions are).
+ */
 static double derived_value(const struct pp_quantity *q, struct pp_quantity *const *qs,
-			    const double *values, const bool *done, size_t n, bool *ready)
+			    const double *values, const bool *done, size_t n, bool added,
+			    bool *ready)
 {
 	double v = 0;
 
@@ -259,9 +264,26 @@ static double derived_value(const struct pp_quantity *q, struct pp_quantity *con
 			*ready = false;
 			return 0;
 		}
-		v += q->signs[t] * values[j];
+		if (!added || q->signs[t] > 0)
+			v += (added ? 1 : q->signs[t]) * values[j];
 	}
 	return v;
+}
+
+/*
+ * The executions of slot @slot per execution of the entry, after the
+ * session's skip: 1 for the entry, 0 for calls a revision does not make
+ * (no slot), NaN where the runtime gave no such slot.
+ */
+static double slot_execs(const struct pp_results *res, int slot)
+{
+	const struct pp_slot_result *e = &res->slots[0];
+
+	if (slot < 0)
+		return 0;
+	if (!e->count || (size_t)slot >= res->nslots)
+		return NAN;
+	return (double)res->slots[slot].count / (double)e->count;
 }
 
 static void progress(struct pp_session *s, unsigned batch, size_t done, size_t total)
@@ -315,10 +337,13 @@ static struct pp_batch *new_batch(struct pp_session *s, struct pp_quantity **qs,
 	return b;
 }
 
-/* The values of @qs[0..@n) in run @res: the armed ones, then those derived from them. */
+/*
+ * The values of @qs[0..@n) in run @res, with the probes' cost removed from
+ * each and their executions: the armed ones, then those derived from them.
+ */
 static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 		      const struct pp_results *res, struct pp_quantity **qs, size_t n,
-		      const int *slot_of, double *values, double *removed)
+		      const int *slot_of, double *values, double *removed, double *execs)
 {
 	bool *done = calloc(n ? n : 1, sizeof(*done));
 	size_t left = 0;
@@ -332,6 +357,7 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 			continue;
 		}
 		err = pp_run_value(s, r, what, res, qs[j], slot_of[j], &values[j], &removed[j]);
+		execs[j] = slot_execs(res, slot_of[j]);
 		done[j] = true;
 	}
 	/* terms first: a derived range can be a term of a derived own body */
@@ -343,8 +369,9 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 
 			if (done[j])
 				continue;
-			values[j] = derived_value(qs[j], qs, values, done, n, &ready);
-			removed[j] = derived_value(qs[j], qs, removed, done, n, &ready);
+			values[j] = derived_value(qs[j], qs, values, done, n, false, &ready);
+			removed[j] = derived_value(qs[j], qs, removed, done, n, false, &ready);
+			execs[j] = derived_value(qs[j], qs, execs, done, n, true, &ready);
 			if (ready) {
 				done[j] = true;
 				left--;
@@ -477,41 +504,6 @@ static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs,
 	return 0;
 }
 
-/*
- * The executions of @qs[@j]'s calls (or function) per execution of the
- * entry, after the session's skip: its slot's count over the entry's, 1 for
- * the entry, 0 for calls a revision does not make; a derived one's, its
- * added terms' (a range's calls, an own body's whole); NaN where a term
- * is not in the batch.
- */
-static double run_exec(const struct pp_results *res, struct pp_quantity **qs, size_t n,
-		       const int *slot_of, size_t j, unsigned depth)
-{
-	const struct pp_slot_result *e = &res->slots[0];
-	const struct pp_quantity *q = qs[j];
-	int slot = slot_of[j];
-	double sum = 0;
-
-	if (!e->count || depth > n)
-		return NAN;
-	if (slot >= 0)
-		return (size_t)slot < res->nslots
-			   ? (double)res->slots[slot].count / (double)e->count
-			   : NAN;
-	if (slot != PP_SLOT_DERIVED)
-		return 0;
-	for (size_t t = 0; t < q->nterms; t++) {
-		size_t k;
-
-		if (q->signs[t] < 0)
-			continue;
-		for (k = 0; k < n && qs[k] != q->terms[t]; k++)
-			;
-		sum += k < n ? run_exec(res, qs, n, slot_of, k, depth + 1) : NAN;
-	}
-	return sum;
-}
-
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
 		      int err, struct pp_results *res, const struct pp_run_status *st,
 		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of)
@@ -544,9 +536,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	rec->execs = calloc(n ? n : 1, sizeof(double));
 	if (!rec->values || !rec->removed || !rec->execs)
 		return -ENOMEM;
-	for (size_t j = 0; j < n; j++)
-		rec->execs[j] = run_exec(res, qs, n, slot_of, j, 0);
-	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed);
+	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed, rec->execs);
 	if (!err)
 		err = keep_targets(rec, res, qs, n, slot_of);
 	return err ? err : push_values(rec, qs, n);

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "core/stats.h"
 #include "core/util.h"
 #include "pinpoint/session/outcome_priv.h"
@@ -22,20 +25,13 @@
 /* Relative change of a count taken for noise in the count itself (sampled inputs). */
 #define PP_COUNT_SAME 1e-3
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of @v[0..@n) (sorted in place); NaN for none. */
 static double median(double *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 /*
