@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "pinpoint/measure/settle.h"
 #include "pinpoint/search/tree.h"
+#include "pinpoint/session/counts.h"
 #include "pinpoint/search/attrib_priv.h"
 
 static bool has_children(const struct pp_session *s, int node)
@@ -96,6 +97,33 @@ double pp_attrib_plan_time(struct pp_session *s, int layer, bool chain)
 	return now + spent;
 }
 
+/*
+ * Why node @c is not dug into when its difference is its count's alone:
+ * its calls ran more often (or less), each one the same (counts.h), so
+ * what changed is how often its caller calls it, and its callee holds
+ * nothing to find.  NULL: it is not; -ENOMEM in *@err.
+ */
+static const char *count_stop(struct pp_session *s, struct pp_node *c, int *err)
+{
+	struct pp_counts k;
+	char *why;
+
+	if (!c->q || !c->sign)
+		return NULL;
+	*err = pp_counts_of(c->q, s->opt, &k);
+	if (*err || !pp_counts_only(&k, c->sign))
+		return NULL;
+	if (asprintf(&why,
+		     "%s, each the same: what changed is how often it is called, not what it does",
+		     k.cause) < 0) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	free(c->stop_own);
+	c->stop_own = why;
+	return why;
+}
+
 /* Dig into the calls dig_list() names, at most --max-paths in all. */
 int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 {
@@ -113,8 +141,14 @@ int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 		/* the call itself, for a node of one call */
 		const struct pp_prog_call *call =
 		    group || shared ? NULL : &st->v->fn[PP_CUR]->calls[at[PP_CUR]];
-		const char *stop;
+		const char *stop = count_stop(s, &s->nodes[c], &err);
 
+		if (err)
+			break;
+		if (stop) {
+			s->nodes[c].stop = stop;
+			continue;
+		}
 		if (shared) { /* two layers down, by its function */
 			callee[PP_PREV] = s->nodes[c].into[PP_PREV];
 			callee[PP_CUR] = s->nodes[c].into[PP_CUR];

@@ -20,7 +20,9 @@
 
 #include "core/stats.h"
 #include "core/util.h"
+#include "pinpoint/session/counts.h"
 #include "pinpoint/session/outcome_priv.h"
+#include "pinpoint/session/session.h"
 
 /* Relative change of a count taken for noise in the count itself (sampled inputs). */
 #define PP_COUNT_SAME 1e-3
@@ -75,15 +77,15 @@ static bool counts_differ(enum pp_test test, const double *a, size_t na, const d
 	return !pp_compare(test, a, na, b, nb, conf, &c) && c.significant;
 }
 
-/* @q's counts into @c: medians, whether they changed, time per execution, cause. */
-static int counts_of(const struct pp_quantity *q, const struct pp_options *opt,
-		     struct pp_outcome_cmp *c)
+int pp_counts_of(const struct pp_quantity *q, const struct pp_options *opt, struct pp_counts *c)
 {
 	double *execs[2] = {NULL, NULL}, *per[2] = {NULL, NULL};
+	double conf = q->cmp.confidence;
 	size_t n[2] = {0, 0};
 	struct pp_comparison pc;
 	int err = 0, d, dc, dp;
 
+	*c = (struct pp_counts){.execs = {NAN, NAN}, .per_exec = {NAN, NAN, NAN}};
 	for (int r = 0; r < 2 && !err; r++)
 		err = per_run(q, r, &execs[r], &per[r], &n[r]);
 	if (err)
@@ -91,21 +93,20 @@ static int counts_of(const struct pp_quantity *q, const struct pp_options *opt,
 	/* n[] counts the runs that executed it; per_run() kept every run's count */
 	c->execs[PP_PREV] = median(execs[PP_PREV], q->execs[PP_PREV].n);
 	c->execs[PP_CUR] = median(execs[PP_CUR], q->execs[PP_CUR].n);
-	c->execs_changed = counts_differ(opt->test, execs[PP_PREV], q->execs[PP_PREV].n,
-					 execs[PP_CUR], q->execs[PP_CUR].n, c->execs[PP_PREV],
-					 c->execs[PP_CUR], c->cmp.confidence);
+	c->execs_changed =
+	    counts_differ(opt->test, execs[PP_PREV], q->execs[PP_PREV].n, execs[PP_CUR],
+			  q->execs[PP_CUR].n, c->execs[PP_PREV], c->execs[PP_CUR], conf);
 	if (n[PP_PREV] >= 2 && n[PP_CUR] >= 2 &&
-	    !pp_compare(opt->test, per[PP_PREV], n[PP_PREV], per[PP_CUR], n[PP_CUR],
-			c->cmp.confidence, &pc)) {
+	    !pp_compare(opt->test, per[PP_PREV], n[PP_PREV], per[PP_CUR], n[PP_CUR], conf, &pc)) {
 		c->per_exec = pc.diff;
 		/* what the change per execution adds at the current count: half
 		 * the threshold or more is a change of its own */
 		c->per_exec_changed = pc.significant && fabs(pc.diff.centre) * c->execs[PP_CUR] >=
-							    c->threshold_ns / 2;
+							    q->threshold_ns / 2;
 	}
-	if (c->kind == PP_Q_ENTRY || !c->cmp.significant || !isfinite(c->cmp.diff.centre))
+	if (q->kind == PP_Q_ENTRY || !q->cmp.significant || !isfinite(q->cmp.diff.centre))
 		goto out;
-	d = c->cmp.diff.centre > 0 ? 1 : -1;
+	d = q->cmp.diff.centre > 0 ? 1 : -1;
 	dc = !c->execs_changed ? 0 : c->execs[PP_CUR] > c->execs[PP_PREV] ? 1 : -1;
 	dp = !c->per_exec_changed ? 0 : c->per_exec.centre > 0 ? 1 : -1;
 	if (dc == d && dp == d)
@@ -170,14 +171,19 @@ void pp_outcome_counts(struct pp_copy *m, struct pp_outcome *o, const struct pp_
 {
 	for (size_t i = 0; i < o->ncmp && i < s->nq; i++) {
 		struct pp_outcome_cmp *c = &o->cmp[i];
+		struct pp_counts k;
 		char *said;
 
-		c->execs[PP_PREV] = c->execs[PP_CUR] = NAN;
-		c->per_exec = (struct pp_interval){NAN, NAN, NAN};
-		if (counts_of(s->q[i], s->opt, c)) {
+		if (pp_counts_of(s->q[i], s->opt, &k)) {
 			m->err = -ENOMEM;
 			return;
 		}
+		c->execs[PP_PREV] = k.execs[PP_PREV];
+		c->execs[PP_CUR] = k.execs[PP_CUR];
+		c->execs_changed = k.execs_changed;
+		c->per_exec = k.per_exec;
+		c->per_exec_changed = k.per_exec_changed;
+		c->cause = k.cause;
 		said = counts_sentence(c, o->entry_name ? o->entry_name : "the entry");
 		if (said)
 			c->counts_said = pp_copy_take(m, said);
