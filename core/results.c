@@ -289,6 +289,21 @@ static int parse_skipped(struct pp_results *res, struct line *l)
 	return 0;
 }
 
+/* delayed COUNT NS */
+static int parse_delayed(struct pp_results *res, struct line *l)
+{
+	struct field count, ns, extra;
+	uint64_t n, v;
+
+	if (res->delay_ns || next_field(l, &count) != 1 || parse_u64(&count, UINT64_MAX, &n) ||
+	    next_field(l, &ns) != 1 || parse_u64(&ns, UINT64_MAX, &v) || !v ||
+	    next_field(l, &extra) != 0)
+		return -EBADMSG;
+	res->delayed_count = n;
+	res->delay_ns = v;
+	return 0;
+}
+
 static int parse_module(struct pp_results *res, struct line *l)
 {
 	char *path;
@@ -609,6 +624,8 @@ int pp_results_parse(struct pp_results *res, const char *text, size_t len, int *
 			ret = parse_overhead(res, &rest);
 		else if (is(&rec, PP_RES_SKIPPED))
 			ret = parse_skipped(res, &rest);
+		else if (is(&rec, PP_RES_DELAYED))
+			ret = parse_delayed(res, &rest);
 		else if (is(&rec, PP_RES_SLOT))
 			ret = parse_slot(res, &rest);
 		else if (is(&rec, PP_RES_TARGET))

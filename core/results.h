@@ -56,6 +56,11 @@ struct pp_results {
 	int has_overhead;
 	double plain_ns, clock_ns, bias_ns;
 	uint64_t skipped; /* "skipped K": the slots leave out the entry's first K */
+	/* "delayed COUNT NS": delay= slowed COUNT executions down by NS ns each,
+	 * those that waited (one in delay_every=K per thread; doc/formats.md,
+	 * 2); delay_ns 0 when the record is absent */
+	uint64_t delayed_count;
+	uint64_t delay_ns;
 	size_t nmodules;
 	char **modules;
 	size_t nslots;
@@ -80,7 +85,8 @@ const char *pp_target_kind_name(enum pp_target_kind k);
  * with a known kind and well-encoded names, nothing follows "end".  Lenient where newer
  * writers may add things: unknown key=value pairs of a slot and unknown
  * records (a line starting with a lower-case word) are ignored; pid, clock,
- * overhead, skipped and a slot's keys are optional (0 or NULL when absent).
+ * overhead, skipped, delayed and a slot's keys are optional (0 or NULL when
+ * absent).
  *
  * A text without the final "end" line (a run killed while writing, or a
  * truncated file) is -EBADMSG with *errline one past its last line: treat it

@@ -2,8 +2,9 @@
 /*
  * arm.c - __pinpoint_register: initialise the runtime on the first call,
  * then match every new pp_fn record against the slots of the PINPOINT
- * variable, give the matches entries in the armed-site table and set their
- * probe flags.  Also remembers the path of every module that registered.
+ * variable and its delay= item, give the matches entries in the
+ * armed-site table and set their probe flags.  Also remembers the path of
+ * every module that registered.
  *
  * Registration is idempotent per record (pp_fn.armed != 0 once seen), so
  * the same range may be registered any number of times, from any module
@@ -41,6 +42,31 @@ static char pp_modpool[PP_MODPOOL_SIZE];
 static size_t pp_modused;
 static bool pp_full_warned;
 
+/* The span of the clock's rate that converts delay_ns= to ticks: its error
+ * is a few tens of ns over it, a few 1e-5 of the wait. */
+#define PP_DELAY_RATE_NS 1000000u
+
+/* The most ticks a wait may take: PP_MAX_DELAY_NS (1 s) is some 1e9 to
+ * 1e10 ticks; a rate gone wrong (a tick counter that jumped) is held here,
+ * far below where the conversion or the spin's unsigned difference would
+ * overflow. */
+#define PP_DELAY_TICKS_MAX 0x1p62
+
+/* delay=: the wait in ticks, how many executions per wait, and the mark of
+ * the delayed sites, the bit of a counter no slot has in both mask words:
+ * the fast paths, which take a site of one counter, leave them to
+ * probe.c's general path (README.md, "What is measured"). */
+static void arm_delay(void)
+{
+	double ticks = (double)pp_spec.delay_ns * pp_clock_rate(PP_DELAY_RATE_NS);
+
+	if (!(ticks < PP_DELAY_TICKS_MAX)) /* NaN too */
+		ticks = PP_DELAY_TICKS_MAX;
+	pp_delay_ticks = ticks < 1 ? 1 : (uint64_t)(ticks + 0.5);
+	pp_delay_every = pp_spec.delay_every ? pp_spec.delay_every : 1;
+	pp_delay_mark = 1ull << pp_spec.nslots; /* nslots < PP_MAX_SLOTS: spec.c */
+}
+
 static void init(void)
 {
 	const char *env = secure_getenv(PP_ENV);
@@ -69,6 +95,8 @@ static void init(void)
 	pp_arch_vsave_init();
 	/* before any site is armed: it probes a private one (counter 0) */
 	pp_calibrate();
+	if (pp_spec.has_delay)
+		arm_delay();
 	pp_init_pid = (int)getpid();
 	pp_samples_cap = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.samples : 0;
 	pp_sample_counter = pp_spec.entry >= 0 && pp_spec.has_samples ? pp_spec.entry : -1;
@@ -146,16 +174,36 @@ static void give_sites(uint32_t base, uint32_t n)
 	}
 }
 
+/* delay= matched @fn, whose sites start at @base: mark them. */
+static void arm_delayed(struct pp_fn *fn, uint32_t base)
+{
+	struct pp_slot *d = &pp_spec.delay;
+	uint32_t first = PP_SITE_BODY, last = PP_SITE_BODY;
+
+	pp_add(&d->found, 1);
+	if (d->kind == PP_KIND_RANGE) {
+		first = PP_SITE_CALL(d->first);
+		last = PP_SITE_CALL(d->last);
+	}
+	for (uint32_t k = first; k <= last && k <= fn->ncalls; k++) {
+		pp_sites[base + k].mask[0] |= pp_delay_mark;
+		pp_sites[base + k].mask[1] |= pp_delay_mark;
+	}
+}
+
 static void arm_fn(struct pp_fn *fn)
 {
 	uint64_t match = 0;
 	uint32_t base, nsites;
+	bool delayed = false;
 
-	if (fn->name && fn->flags && fn->ncalls < PP_MAX_SITES)
+	if (fn->name && fn->flags && fn->ncalls < PP_MAX_SITES) {
 		for (unsigned i = 0; i < pp_spec.nslots; i++)
 			if (slot_matches(&pp_spec.slots[i], fn))
 				match |= 1ull << i;
-	if (!match) {
+		delayed = pp_spec.has_delay && slot_matches(&pp_spec.delay, fn);
+	}
+	if (!match && !delayed) {
 		pp_st(&fn->armed, PP_ARMED_SEEN);
 		return;
 	}
@@ -188,6 +236,8 @@ static void arm_fn(struct pp_fn *fn)
 		for (uint32_t k = 0; k < fn->ncalls; k++)
 			pp_sites[base + PP_SITE_CALL(k)].mask[1] |= 1ull << i;
 	}
+	if (delayed)
+		arm_delayed(fn, base);
 
 	/* armed before the flags: a probe that sees its flag finds its sites */
 	__atomic_store_n(&fn->armed, PP_ARMED_BASE + base, __ATOMIC_RELEASE);

@@ -5,7 +5,8 @@
  * probe), else CLOCK_MONOTONIC.  Ticks are calibrated against
  * CLOCK_MONOTONIC from two (ticks, ns) pairs, one taken at initialisation and
  * one at exit, so calibration costs nothing at startup; a process that lived
- * less than PP_CALIB_NS sleeps for the rest of it at exit.  What two reads
+ * less than PP_CALIB_NS sleeps for the rest of it at exit.  delay= needs a
+ * rate when the process arms: one over the first ms (pp_clock_rate()).  What two reads
  * cost is measured once, at initialisation: sampling (sample.c) follows it.
  */
 #include <errno.h>
@@ -65,6 +66,11 @@ void pp_clock_init(void)
 
 double pp_clock_ticks_per_ns(void)
 {
+	return pp_clock_rate(PP_CALIB_NS);
+}
+
+double pp_clock_rate(uint64_t span_ns)
+{
 	uint64_t t1 = 0, n1 = 0;
 
 	if (!pp_use_ticks)
@@ -74,9 +80,9 @@ double pp_clock_ticks_per_ns(void)
 		uint64_t left;
 
 		read_pair(&t1, &n1);
-		if (n1 - pp_t0_ns >= PP_CALIB_NS)
+		if (n1 - pp_t0_ns >= span_ns)
 			break;
-		left = PP_CALIB_NS - (n1 - pp_t0_ns);
+		left = span_ns - (n1 - pp_t0_ns);
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)left;
 		nanosleep(&ts, NULL); /* EINTR: the loop measures again */

@@ -336,6 +336,15 @@ static void write_results(struct pp_writer *w, double tpn)
 		put_u64(w, pp_spec.skip);
 		puts_(w, "\n");
 	}
+	if (pp_spec.has_delay) {
+		uint64_t delayed = pp_ld(&pp_delayed), copy = skip ? pp_delayed_skipped : 0;
+
+		puts_(w, PP_RES_DELAYED " ");
+		put_u64(w, delayed - (copy <= delayed ? copy : delayed));
+		puts_(w, " ");
+		put_u64(w, pp_spec.delay_ns);
+		puts_(w, "\n");
+	}
 	for (unsigned i = 0; i < pp_spec.nslots; i++) {
 		const struct pp_slot *slot = &pp_spec.slots[i];
 		uint64_t lost, count, timed, ns, probes_ns, calls_ns = 0, calls_probes_ns = 0;

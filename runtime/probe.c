@@ -49,6 +49,14 @@
  * calib.c knows what each kind costs: the time they took is taken out of
  * the counter's at the end (sample.c).
  *
+ * delay= marks its sites with the bit of a counter no slot has, in both
+ * words of their masks (arm.c): the fast paths, here and in assembly, take
+ * a site of one counter only, so these come to the general path, where
+ * the enter probe waits (delay_wait(): one execution in delay_every=K, on
+ * each thread) after its own work and clock read.
+ * Sites without the mark pay nothing for it: it is looked for only in
+ * mask[1], which only a function's calls (fn=) use.
+ *
  * With stop=N, the exit probe that finishes the entry's N-th outermost
  * execution (counted over all threads) writes the results and ends the
  * process (pp_stop()): the driver needs no more of the run.  With skip=K,
@@ -258,23 +266,67 @@ static pp_inline struct pp_tcounter *one_counter(struct pp_thread *t, const stru
 	return &t->c[(unsigned)__builtin_ctzll(m) + (m0 ? 0 : PP_MAX_SLOTS)];
 }
 
+/* The counters of site @s's two words, in @m0 and @m1, without delay='s
+ * mark; true when the site has it.  The mark is in mask[1], which few
+ * sites use: the others look no further. */
+static pp_inline bool site_masks(const struct pp_site *s, uint64_t *m0, uint64_t *m1)
+{
+	*m0 = s->mask[0];
+	*m1 = s->mask[1];
+	if (pp_likely(!*m1) || pp_likely(!(*m1 & pp_delay_mark)))
+		return false;
+	*m0 &= ~pp_delay_mark;
+	*m1 &= ~pp_delay_mark;
+	return true;
+}
+
+/*
+ * delay=: the enter probe of a delayed site, on the thread's every
+ * pp_delay_every-th such execution (delay_every=K), waits until the clock
+ * is pp_delay_ticks past @from, its own clock read when it timed a counter
+ * (whose execution then holds the wait), else now.  The wait is no
+ * probe's cost: it stays in every interval around it.
+ */
+static __attribute__((noinline)) void delay_wait(struct pp_thread *t, uint64_t from)
+{
+	uint64_t since = t->delay_since + 1;
+
+	if (since < pp_delay_every) {
+		t->delay_since = since;
+		return;
+	}
+	t->delay_since = 0;
+	if (!from)
+		from = pp_ticks();
+	while (pp_ticks() - from < pp_delay_ticks)
+		;
+	if (pp_likely(t->state == PP_THREAD_LISTED))
+		pp_st(&t->delayed, t->delayed + 1);
+	else
+		pp_add(&pp_delayed, 1);
+}
+
 static __attribute__((noinline)) void enter_slow(struct pp_thread *t, const struct pp_site *s,
 						 uintptr_t frame, uintptr_t ret)
 {
-	uint64_t s0, s1, now;
+	uint64_t m0, m1, s0, s1, now = 0;
+	bool delayed = site_masks(s, &m0, &m1);
 
 	if (pp_unlikely(t->state == PP_THREAD_NEW))
 		pp_thread_attach(t);
-	s0 = enter_word(t, s->mask[0], 0, frame, ret);
-	s1 = pp_unlikely(s->mask[1]) ? enter_word(t, s->mask[1], PP_MAX_SLOTS, frame, ret) : 0;
+	s0 = enter_word(t, m0, 0, frame, ret);
+	s1 = pp_unlikely(m1) ? enter_word(t, m1, PP_MAX_SLOTS, frame, ret) : 0;
 	count_probe(t, s0 | s1);
-	if (!(s0 | s1))
-		return; /* nothing started, or only untimed (sampled) executions */
-	/* read the clock last, so that the probe's own work is not measured */
-	now = pp_ticks();
-	stamp_word(t, s0, 0, now);
-	if (pp_unlikely(s1))
-		stamp_word(t, s1, PP_MAX_SLOTS, now);
+	/* nothing started, or only untimed (sampled) executions: no clock */
+	if (s0 | s1) {
+		/* read the clock last, so that the probe's own work is not measured */
+		now = pp_ticks();
+		stamp_word(t, s0, 0, now);
+		if (pp_unlikely(s1))
+			stamp_word(t, s1, PP_MAX_SLOTS, now);
+	}
+	if (pp_unlikely(delayed))
+		delay_wait(t, now);
 }
 
 static pp_inline void enter_at(struct pp_fn *fn, uint32_t site, uintptr_t frame, uintptr_t ret)
@@ -327,16 +379,16 @@ static __attribute__((noinline)) void entry_seen(uint64_t n)
 
 static __attribute__((noinline)) void exit_slow(struct pp_thread *t, const struct pp_site *s)
 {
-	uint64_t now, seen;
+	uint64_t m0, m1, now, seen;
 
+	site_masks(s, &m0, &m1);
 	/* the clock only when a timed execution ends, and before the updates */
-	now = timed_word(t, s->mask[0], 0) ||
-		      (pp_unlikely(s->mask[1]) && timed_word(t, s->mask[1], PP_MAX_SLOTS))
+	now = timed_word(t, m0, 0) || (pp_unlikely(m1) && timed_word(t, m1, PP_MAX_SLOTS))
 		  ? pp_ticks()
 		  : 0;
-	seen = exit_word(t, s->mask[0], 0, now);
-	if (pp_unlikely(s->mask[1]))
-		exit_word(t, s->mask[1], PP_MAX_SLOTS, now);
+	seen = exit_word(t, m0, 0, now);
+	if (pp_unlikely(m1))
+		exit_word(t, m1, PP_MAX_SLOTS, now);
 	count_probe(t, now != 0);
 	/* after the whole site: the other counters it ends are in the results too */
 	if (pp_unlikely(seen))

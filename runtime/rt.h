@@ -80,6 +80,13 @@ struct pp_spec {
 	bool has_timing;
 	bool keep_probes; /* probes=keep: totals with the probes' cost (calib.c) */
 	bool has_probes;
+	/* delay=: the body (kind PP_KIND_WHOLE) or calls (PP_KIND_RANGE) whose
+	 * executions wait delay_ns=N ns in their enter probe, one in
+	 * delay_every=K on each thread; no slot */
+	bool has_delay;
+	struct pp_slot delay;
+	uint32_t delay_ns;    /* 0 when not given */
+	uint32_t delay_every; /* delay_every=K: one execution in K waits; 0 when not given */
 	struct pp_slot slots[PP_MAX_SLOTS];
 	char text[PP_SPEC_MAX];	 /* the variable, items cut at ';' */
 	char parts[PP_SPEC_MAX]; /* decoded PATH, FILE and NAME copies */
@@ -108,6 +115,9 @@ extern uint64_t pp_clock_pair;
 void pp_clock_init(void);
 /* Ticks per ns, calibrated against CLOCK_MONOTONIC since pp_clock_init(). */
 double pp_clock_ticks_per_ns(void);
+/* The same over at least @span_ns since pp_clock_init(), sleeping for the
+ * rest: an earlier, rougher rate (pp_clock_ticks_per_ns() takes 10 ms). */
+double pp_clock_rate(uint64_t span_ns);
 
 static inline uint64_t pp_monotonic_ns(void)
 {
@@ -229,6 +239,10 @@ struct pp_thread {
 	struct pp_tcounter c[PP_MAX_COUNTERS];
 	/* after the counters: the fast paths' offsets (layout.h) stay */
 	struct pp_ttable tt[PP_MAX_TTABLES];
+	uint64_t delayed; /* executions of delay='s sites that waited (probe.c) */
+	/* executions of delay='s sites since the last that waited, less than
+	 * pp_delay_every; the thread's own (probe.c) */
+	uint64_t delay_since;
 };
 
 extern struct pp_spec pp_spec;
@@ -239,6 +253,13 @@ extern int pp_init_pid;
 extern unsigned pp_nmodules;
 extern const char *pp_modules[PP_MAX_MODULES];
 extern __thread struct pp_thread pp_self;
+/* delay= (arm.c): the delayed sites carry this bit in both mask words, that
+ * of a counter no slot has (slot pp_spec.nslots), 0 without delay=; on each
+ * thread, every pp_delay_every-th execution of their enter probes waits
+ * pp_delay_ticks (delay_every=K, 1 without it). */
+extern uint64_t pp_delay_mark;
+extern uint64_t pp_delay_ticks;
+extern uint64_t pp_delay_every;
 /* The calibration's record and site: pp_arch_calib_probes() probes them. */
 #define PP_CALIB_SITE PP_SITE_CALL(0)
 extern struct pp_fn pp_calib_fn;
@@ -329,6 +350,10 @@ extern struct pp_total pp_totals[PP_MAX_COUNTERS];
 /* skip=K: the totals when the entry's K-th execution ended, if taken */
 extern struct pp_total pp_skipped[PP_MAX_COUNTERS];
 extern int pp_skip_taken;
+/* delay='s executions that waited: merged from the threads' blocks, or
+ * added there by threads not listed; and the skip=K copy */
+extern uint64_t pp_delayed;
+extern uint64_t pp_delayed_skipped;
 
 int pp_thread_init(void);
 void pp_thread_attach(struct pp_thread *t);

@@ -2,7 +2,7 @@
 /*
  * spec.c - parse the PINPOINT variable (doc/formats.md, section 2) into
  * static storage: the output path, the slots to measure, the sample count,
- * when to stop and what to skip, how to time.
+ * when to stop and what to skip, how to time, what to slow down.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -117,6 +117,37 @@ static int parse_range(struct pp_spec *sp, size_t *used, struct pp_slot *slot, c
 	return parse_target(sp, used, slot, s, (size_t)(colon - s));
 }
 
+/* delay=[FILE:]NAME, the body, or [FILE:]NAME:I-J, calls I..J: a last part
+ * that starts with a digit or holds a '-' is I-J (no linkage name does; a
+ * name with a '-' would write it %2D). */
+static int parse_delay(struct pp_spec *sp, size_t *used, const char *val, char *err, size_t errlen)
+{
+	struct pp_slot *d = &sp->delay;
+	const char *colon = strrchr(val, ':');
+	int ret;
+
+	if (sp->has_delay)
+		return fail(err, errlen, "delay= given twice");
+	if (has_space(val))
+		return fail(err, errlen, "delay=%s: white space in a name", val);
+	memset(d, 0, sizeof(*d));
+	d->spec = val;
+	if (colon && ((colon[1] >= '0' && colon[1] <= '9') || strchr(colon, '-'))) {
+		d->kind = PP_KIND_RANGE;
+		ret = parse_range(sp, used, d, val);
+	} else {
+		d->kind = PP_KIND_WHOLE;
+		ret = parse_target(sp, used, d, val, strlen(val));
+	}
+	if (ret)
+		return fail(err, errlen,
+			    "delay=%s: want [FILE:]NAME or [FILE:]NAME:I-J with I <= J (names "
+			    "%%-encoded)",
+			    val);
+	sp->has_delay = true;
+	return 0;
+}
+
 static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, size_t errlen)
 {
 	char *val = strchr(item, '=');
@@ -161,6 +192,26 @@ static int parse_item(struct pp_spec *sp, size_t *used, char *item, char *err, s
 		if (parse_u32(val, strlen(val), &sp->heap) || sp->heap > PP_MAX_HEAP_SHIFT)
 			return fail(err, errlen, "heap=%s: want a number from 0 to %u", val,
 				    PP_MAX_HEAP_SHIFT);
+		return 0;
+	}
+	if (!strcmp(key, PP_SPEC_KEY_DELAY))
+		return parse_delay(sp, used, val, err, errlen);
+	if (!strcmp(key, PP_SPEC_KEY_DELAY_NS)) {
+		if (sp->delay_ns)
+			return fail(err, errlen, "delay_ns= given twice");
+		if (parse_u32(val, strlen(val), &sp->delay_ns) || !sp->delay_ns ||
+		    sp->delay_ns > PP_MAX_DELAY_NS)
+			return fail(err, errlen, "delay_ns=%s: want a number from 1 to %u", val,
+				    PP_MAX_DELAY_NS);
+		return 0;
+	}
+	if (!strcmp(key, PP_SPEC_KEY_DELAY_EVERY)) {
+		if (sp->delay_every)
+			return fail(err, errlen, "delay_every= given twice");
+		if (parse_u32(val, strlen(val), &sp->delay_every) || !sp->delay_every ||
+		    sp->delay_every > PP_MAX_DELAY_EVERY)
+			return fail(err, errlen, "delay_every=%s: want a number from 1 to %u", val,
+				    PP_MAX_DELAY_EVERY);
 		return 0;
 	}
 	if (!strcmp(key, PP_SPEC_KEY_PROBES))
@@ -224,6 +275,9 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 	sp->heap = 0;
 	sp->keep_probes = false;
 	sp->has_probes = false;
+	sp->has_delay = false;
+	sp->delay_ns = 0;
+	sp->delay_every = 0;
 	if (len >= sizeof(sp->text))
 		return fail(err, errlen, "longer than %zu bytes", sizeof(sp->text) - 1);
 	memcpy(sp->text, text, len + 1);
@@ -247,10 +301,31 @@ int pp_spec_parse(struct pp_spec *sp, const char *text, char *err, size_t errlen
 		ret = fail(err, errlen, "skip=%u leaves nothing of stop=%u", sp->skip, sp->stop);
 		goto out_bad;
 	}
+	if (sp->has_delay != (sp->delay_ns != 0)) {
+		ret = fail(err, errlen,
+			   sp->has_delay ? "delay= needs delay_ns=, the wait in ns"
+					 : "delay_ns= needs delay=, what to slow down");
+		goto out_bad;
+	}
+	if (sp->delay_every && !sp->has_delay) {
+		ret = fail(err, errlen, "delay_every= needs delay=, what to slow down");
+		goto out_bad;
+	}
+	/* the delayed sites carry the bit of a counter no slot has (arm.c) */
+	if (sp->has_delay && sp->nslots == PP_MAX_SLOTS) {
+		ret = fail(err, errlen,
+			   "delay= takes a slot's place: at most %d entry, fn, whole and range "
+			   "items with it",
+			   PP_MAX_SLOTS - 1);
+		goto out_bad;
+	}
 	return 0;
 
 out_bad:
 	sp->out = NULL;
 	sp->nslots = 0;
+	sp->has_delay = false;
+	sp->delay_ns = 0;
+	sp->delay_every = 0;
 	return ret;
 }

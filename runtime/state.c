@@ -3,7 +3,8 @@
  * state.c - the state the runtime's files share, defined below all of
  * them: the parsed PINPOINT variable, the table of armed sites and the
  * runtime's state (written by arm.c), the modules that registered, the
- * calling thread's counter block, and the calibration's private record.
+ * calling thread's counter block, delay='s mark and wait, and the
+ * calibration's private record.
  * Only data: no file here calls another.
  */
 #include "rt.h"
@@ -16,6 +17,9 @@ unsigned pp_nmodules;
 const char *pp_modules[PP_MAX_MODULES];
 
 __thread struct pp_thread pp_self;
+uint64_t pp_delay_mark;
+uint64_t pp_delay_ticks;
+uint64_t pp_delay_every;
 
 static uint8_t pp_calib_flags[2];
 struct pp_fn pp_calib_fn = {pp_calib_flags, "", "", 1, 0};

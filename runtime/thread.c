@@ -11,7 +11,8 @@
  * registry is full a thread adds its finished executions straight to the
  * totals with atomic adds.
  *
- * An indirect call's targets (target.c) are merged with their counter.
+ * An indirect call's targets (target.c) are merged with their counter,
+ * the count of delay='s waits (probe.c) with the block.
  *
  * The totals are sums of what the blocks keep (struct pp_total), the
  * estimates are taken from them at the end (sample.c).  skip=K keeps a copy
@@ -28,6 +29,8 @@
 struct pp_total pp_totals[PP_MAX_COUNTERS];
 struct pp_total pp_skipped[PP_MAX_COUNTERS];
 int pp_skip_taken;
+uint64_t pp_delayed;
+uint64_t pp_delayed_skipped;
 
 static struct pp_thread *pp_registry[PP_MAX_THREADS];
 static pthread_key_t pp_key;
@@ -135,8 +138,11 @@ static void merge(struct pp_thread *t, enum pp_open open, uint64_t now, bool own
 			clear_counter(c);
 	}
 	pp_add(&pp_dropped, pp_ld(&t->dropped));
-	if (own)
+	pp_add(&pp_delayed, pp_ld(&t->delayed));
+	if (own) {
 		pp_st(&t->dropped, 0);
+		pp_st(&t->delayed, 0);
+	}
 }
 
 static bool has_open(const struct pp_thread *t)
@@ -228,12 +234,14 @@ void pp_skip_take(void)
 		for (unsigned i = 0; i < PP_MAX_COUNTERS; i++)
 			pp_total_read(&pp_totals[i], &pp_skipped[i]);
 		pp_target_skip_globals();
+		pp_delayed_skipped = pp_ld(&pp_delayed);
 		for (unsigned r = 0; r < PP_MAX_THREADS; r++) {
 			struct pp_thread *t = __atomic_load_n(&pp_registry[r], __ATOMIC_SEQ_CST);
 			struct pp_total v;
 
 			if (!t)
 				continue;
+			pp_delayed_skipped += pp_ld(&t->delayed);
 			for (unsigned i = 0; i < PP_MAX_COUNTERS; i++) {
 				read_counter(&t->c[i], &v);
 				add_total(&pp_skipped[i], &v, false);

@@ -20,16 +20,19 @@
 /* ---- the PINPOINT variable: ITEM[;ITEM]..., ITEM = KEY=VALUE ---- */
 
 #define PP_SPEC_SEP ';'
-#define PP_SPEC_KEY_OUT "out"	      /* out=PATH */
-#define PP_SPEC_KEY_ENTRY "entry"     /* entry=[FILE:]NAME */
-#define PP_SPEC_KEY_FN "fn"	      /* fn=[FILE:]NAME */
-#define PP_SPEC_KEY_WHOLE "whole"     /* whole=[FILE:]NAME: the body only */
-#define PP_SPEC_KEY_RANGE "range"     /* range=[FILE:]NAME:I-J */
-#define PP_SPEC_KEY_SAMPLES "samples" /* samples=N */
-#define PP_SPEC_KEY_STOP "stop"	      /* stop=N */
-#define PP_SPEC_KEY_SKIP "skip"	      /* skip=K */
-#define PP_SPEC_KEY_TIMING "timing"   /* timing=all|sampled */
-#define PP_SPEC_KEY_HEAP "heap"	      /* heap=N: move the heap's start by N bytes */
+#define PP_SPEC_KEY_OUT "out"		/* out=PATH */
+#define PP_SPEC_KEY_ENTRY "entry"	/* entry=[FILE:]NAME */
+#define PP_SPEC_KEY_FN "fn"		/* fn=[FILE:]NAME */
+#define PP_SPEC_KEY_WHOLE "whole"	/* whole=[FILE:]NAME: the body only */
+#define PP_SPEC_KEY_RANGE "range"	/* range=[FILE:]NAME:I-J */
+#define PP_SPEC_KEY_SAMPLES "samples"	/* samples=N */
+#define PP_SPEC_KEY_STOP "stop"		/* stop=N */
+#define PP_SPEC_KEY_SKIP "skip"		/* skip=K */
+#define PP_SPEC_KEY_TIMING "timing"	/* timing=all|sampled */
+#define PP_SPEC_KEY_HEAP "heap"		/* heap=N: move the heap's start by N bytes */
+#define PP_SPEC_KEY_DELAY "delay"	/* delay=[FILE:]NAME or [FILE:]NAME:I-J: slowed down */
+#define PP_SPEC_KEY_DELAY_NS "delay_ns" /* delay_ns=N: by N ns at each execution */
+#define PP_SPEC_KEY_DELAY_EVERY "delay_every" /* delay_every=K: at one execution in K */
 #define PP_SPEC_TIMING_ALL "all"
 #define PP_SPEC_TIMING_SAMPLED "sampled"
 #define PP_SPEC_KEY_PROBES "probes" /* probes=remove|keep */
@@ -101,6 +104,7 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 #define PP_RES_SAMPLING "sampling" /* below_ns=N reads_ns=N: sample.c's threshold */
 #define PP_RES_OVERHEAD "overhead" /* plain_ns=X clock_ns=Y bias_ns=Z calib_ns=N: calib.c's */
 #define PP_RES_SKIPPED "skipped"   /* K: skip=K was taken */
+#define PP_RES_DELAYED "delayed"   /* COUNT NS: delay='s executions, each delay_ns=NS longer */
 #define PP_RES_MODULE "module"
 #define PP_RES_SLOT "slot"
 #define PP_RES_SAMPLES "samples"
@@ -135,11 +139,13 @@ static inline long pp_spec_decode(const char *s, size_t len, char *out, size_t c
 
 /* ---- limits ---- */
 
-#define PP_MAX_SLOTS 64		     /* entry, fn, whole and range items of one variable */
-#define PP_MAX_SAMPLES (1u << 20)    /* samples=N: entry durations kept */
-#define PP_SPEC_MAX 8192	     /* length of the PINPOINT variable */
-#define PP_MAX_MODULES 256	     /* instrumented executables and libraries of a run */
-#define PP_MAX_HEAP_SHIFT (1u << 20) /* heap=N: N at most this */
+#define PP_MAX_SLOTS 64		       /* entry, fn, whole and range items of one variable */
+#define PP_MAX_SAMPLES (1u << 20)      /* samples=N: entry durations kept */
+#define PP_SPEC_MAX 8192	       /* length of the PINPOINT variable */
+#define PP_MAX_MODULES 256	       /* instrumented executables and libraries of a run */
+#define PP_MAX_HEAP_SHIFT (1u << 20)   /* heap=N: N at most this */
+#define PP_MAX_DELAY_NS 1000000000u    /* delay_ns=N: N at most this (1 s) */
+#define PP_MAX_DELAY_EVERY 2147483647u /* delay_every=K: K at most this */
 
 /* ---- what the driver varies from run to run (doc/semantics.md) ---- */
 

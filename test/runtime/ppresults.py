@@ -110,6 +110,7 @@ class Results:
         self.bias_ns = None
         self.calib_ns = None
         self.skipped = None
+        self.delayed = None  # delay=: (executions delayed, the delay in ns)
         self.modules = []
         self.slots = []
         self.samples = []
@@ -171,6 +172,13 @@ def parse(text):
         res.skipped = _uint(take('skipped '), n)
         if not res.skipped:
             raise FormatError('line %d: skipped 0' % n)
+    if n < len(lines) and lines[n].startswith('delayed '):
+        toks = take('delayed ').split(' ')
+        if len(toks) != 2:
+            raise FormatError('line %d: bad delayed line' % n)
+        res.delayed = (_uint(toks[0], n), _uint(toks[1], n))
+        if not 1 <= res.delayed[1] <= 1000000000:
+            raise FormatError('line %d: delayed by %d ns' % (n, res.delayed[1]))
     while n < len(lines) and lines[n].startswith('slot '):
         toks = take('slot ').split(' ')
         if len(toks) < 4:

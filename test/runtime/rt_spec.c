@@ -35,7 +35,8 @@ static void expect_bad(const char *text, const char *why)
 	CHECK(ret == -EINVAL, text);
 	CHECK(strstr(err, why) != NULL, text);
 	CHECK(!strchr(err, '\n'), text);
-	CHECK(sp.out == NULL && sp.nslots == 0, text);
+	CHECK(sp.out == NULL && sp.nslots == 0 && !sp.has_delay && !sp.delay_ns && !sp.delay_every,
+	      text);
 }
 
 static void test_good(void)
@@ -101,6 +102,43 @@ static void test_good(void)
 	t = "out=o;range=f:4294967294-4294967294";
 	CHECK(parse(t, err, sizeof(err)) == 0 && sp.slots[0].last == 4294967294u, t);
 
+	/* delay=: a body or calls, no slot; with delay_ns= */
+	t = "out=o;delay=leaf;delay_ns=2000";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.nslots == 0 && sp.has_delay, t);
+	CHECK(sp.delay.kind == PP_KIND_WHOLE && !sp.delay.file && !strcmp(sp.delay.name, "leaf") &&
+		  !strcmp(sp.delay.spec, "leaf") && sp.delay_ns == 2000,
+	      t);
+	CHECK(!sp.delay_every, t);
+	t = "out=o;delay_ns=1000000000;delay=a.c:loop:0-3;entry=run";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.nslots == 1 && sp.entry == 0, t);
+	CHECK(sp.has_delay && sp.delay.kind == PP_KIND_RANGE && !strcmp(sp.delay.file, "a.c") &&
+		  !strcmp(sp.delay.name, "loop") && sp.delay.first == 0 && sp.delay.last == 3 &&
+		  !strcmp(sp.delay.spec, "a.c:loop:0-3") && sp.delay_ns == PP_MAX_DELAY_NS,
+	      t);
+	/* delay_every=K: one execution in K waits */
+	t = "out=o;delay_every=7;delay=leaf;delay_ns=2000";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.has_delay && sp.delay_ns == 2000 &&
+		  sp.delay_every == 7,
+	      t);
+	t = "out=o;delay=leaf;delay_ns=1;delay_every=1";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.delay_every == 1, t);
+	t = "out=o;delay=leaf;delay_ns=1;delay_every=2147483647";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.delay_every == PP_MAX_DELAY_EVERY, t);
+	t = "out=o;delay=ns::f;delay_ns=1";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.delay.kind == PP_KIND_WHOLE, t);
+	CHECK(!sp.delay.file && !strcmp(sp.delay.name, "ns::f") && sp.delay_ns == 1, t);
+	t = "out=o;delay=a%3Ab.c:ns::f:2-2;delay_ns=1";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.delay.kind == PP_KIND_RANGE, t);
+	CHECK(!strcmp(sp.delay.file, "a:b.c") && !strcmp(sp.delay.name, "ns::f") &&
+		  sp.delay.first == 2 && sp.delay.last == 2,
+	      t);
+	t = "out=o;delay=dir/f.c:g;delay_ns=1";
+	CHECK(parse(t, err, sizeof(err)) == 0 && sp.delay.kind == PP_KIND_WHOLE, t);
+	CHECK(!strcmp(sp.delay.file, "dir/f.c") && !strcmp(sp.delay.name, "g"), t);
+	t = "out=o;entry=run";
+	CHECK(parse(t, err, sizeof(err)) == 0 && !sp.has_delay && !sp.delay_ns && !sp.delay_every,
+	      t);
+
 	/* 64 slots is the limit */
 	{
 		static char big[PP_SPEC_MAX];
@@ -109,9 +147,20 @@ static void test_good(void)
 		for (int i = 0; i < PP_MAX_SLOTS; i++)
 			n += (size_t)snprintf(big + n, sizeof(big) - n, ";fn=f%d", i);
 		CHECK(parse(big, err, sizeof(err)) == 0 && sp.nslots == PP_MAX_SLOTS, "64 slots");
+		snprintf(big + n, sizeof(big) - n, ";delay=f0;delay_ns=5");
+		CHECK(parse(big, err, sizeof(err)) == -EINVAL && strstr(err, "at most 63"),
+		      "64 slots and delay=");
+		CHECK(!sp.has_delay && !sp.delay_ns && !sp.out, "64 slots and delay=");
 		snprintf(big + n, sizeof(big) - n, ";fn=one_more");
 		CHECK(parse(big, err, sizeof(err)) == -EINVAL && strstr(err, "more than 64"),
 		      "65 slots");
+		/* delay= takes the 64th slot's place */
+		n = (size_t)snprintf(big, sizeof(big), "out=o;delay=f0;delay_ns=5");
+		for (int i = 0; i < PP_MAX_SLOTS - 1; i++)
+			n += (size_t)snprintf(big + n, sizeof(big) - n, ";fn=f%d", i);
+		CHECK(parse(big, err, sizeof(err)) == 0 && sp.nslots == PP_MAX_SLOTS - 1 &&
+			  sp.has_delay,
+		      "63 slots and delay=");
 	}
 }
 
@@ -213,6 +262,41 @@ static void test_bad(void)
 	expect_bad("out=o;range=:0-1", "I <= J");
 	expect_bad("out=o;range=f:0-4294967295", "I <= J");
 	expect_bad("out=o;range=f:0-99999999999", "I <= J");
+	expect_bad("out=o;delay=leaf", "delay= needs delay_ns=");
+	expect_bad("out=o;entry=r;delay_ns=5", "delay_ns= needs delay=");
+	expect_bad("out=o;delay=leaf;delay_ns=0", "delay_ns=0: want a number from 1 to 1000000000");
+	expect_bad("out=o;delay=leaf;delay_ns=1000000001", "delay_ns=1000000001: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=4294967296", "delay_ns=4294967296: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=-1", "delay_ns=-1: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=", "delay_ns=: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=2e3", "delay_ns=2e3: want a number");
+	expect_bad("out=o;delay=a;delay=b;delay_ns=1", "delay= given twice");
+	expect_bad("out=o;delay=a;delay_ns=1;delay_ns=1", "delay_ns= given twice");
+	expect_bad("out=o;entry=r;delay_every=7", "delay_every= needs delay=");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=0",
+		   "delay_every=0: want a number from 1 to 2147483647");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=2147483648",
+		   "delay_every=2147483648: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=4294967296",
+		   "delay_every=4294967296: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=-7", "delay_every=-7: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=", "delay_every=: want a number");
+	expect_bad("out=o;delay=leaf;delay_ns=5;delay_every=7;delay_every=7",
+		   "delay_every= given twice");
+	expect_bad("out=o;delay=leaf;delay_every=7", "delay= needs delay_ns=");
+	expect_bad("out=o;delay=f:2-1;delay_ns=1", "want [FILE:]NAME or [FILE:]NAME:I-J");
+	expect_bad("out=o;delay=f:1;delay_ns=1", "want [FILE:]NAME or [FILE:]NAME:I-J");
+	expect_bad("out=o;delay=f:1-;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=f:-1;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=f:a-b;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=a.c:f:1-2-3;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=:0-1;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=f:0-4294967295;delay_ns=1", "I <= J");
+	expect_bad("out=o;delay=;delay_ns=1", "want [FILE:]NAME");
+	expect_bad("out=o;delay=a.c:;delay_ns=1", "want [FILE:]NAME");
+	expect_bad("out=o;delay=:f;delay_ns=1", "want [FILE:]NAME");
+	expect_bad("out=o;delay=a%2;delay_ns=1", "want [FILE:]NAME");
+	expect_bad("out=o;delay=my f;delay_ns=1", "white space");
 	memset(huge, 'a', sizeof(huge) - 1);
 	memcpy(huge, "out=", 4);
 	expect_bad(huge, "longer than");

@@ -56,6 +56,8 @@ UNIT_FN(fn_chain, "chain", UNIT_FILE, 0);
 UNIT_FN(fn_chain2, "chain2", UNIT_FILE, 0);
 UNIT_FN(fn_pairs, "pairs", UNIT_FILE, 3);
 UNIT_FN(fn_stepper, "stepper", UNIT_FILE, 1);
+UNIT_FN(fn_rloop, "rloop", UNIT_FILE, 1);
+UNIT_FN(fn_rleaf, "rleaf", UNIT_FILE, 0);
 UNIT_MODULE_CTOR()
 
 /* Records outside the section, registered by hand (a second range). */
@@ -181,6 +183,23 @@ __attribute__((noinline)) static void loop(unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		UNIT_CALL(fn_loop, 0, leaf());
 	UNIT_EXIT(fn_loop, 0);
+}
+
+/* leaf() and loop() with the probes of an armed call and body in an
+ * executable (UNIT_CALL_R11), whose entry points have fast paths. */
+__attribute__((noinline)) static void rleaf(void)
+{
+	UNIT_ENTER_R11(fn_rleaf, 0);
+	__atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
+	UNIT_EXIT_R11(fn_rleaf, 0);
+}
+
+__attribute__((noinline)) static void rloop(unsigned n)
+{
+	UNIT_ENTER_R11(fn_rloop, 0);
+	for (unsigned i = 0; i < n; i++)
+		UNIT_CALL_R11(fn_rloop, 0, rleaf());
+	UNIT_EXIT_R11(fn_rloop, 0);
 }
 
 /* Spins @n rounds: a duration that owes nothing to the clock. */
@@ -469,6 +488,25 @@ static void *thread_loop(void *arg)
 {
 	(void)arg;
 	loop(100000);
+	return NULL;
+}
+
+/* Scenario delay-threads: the I-th thread to start makes delay_calls +
+ * I * delay_step calls of leaf() (of rleaf(), from rloop(), with
+ * delay_r11). */
+static unsigned delay_calls, delay_step, delay_next;
+static bool delay_r11;
+
+static void *thread_delay(void *arg)
+{
+	unsigned n =
+	    delay_calls + __atomic_fetch_add(&delay_next, 1, __ATOMIC_RELAXED) * delay_step;
+
+	(void)arg;
+	if (delay_r11)
+		rloop(n);
+	else
+		loop(n);
 	return NULL;
 }
 
@@ -804,6 +842,31 @@ int main(int argc, char **argv)
 
 		for (unsigned i = 0; i < n; i++)
 			stepper(i, k);
+	} else if (!strcmp(s, "delay") && argc > 3) {
+		/* R executions of loop() making K calls of leaf(), timed from
+		 * here too; of rloop() and rleaf() with "r11" */
+		unsigned r = (unsigned)strtoul(argv[2], NULL, 10),
+			 k = (unsigned)strtoul(argv[3], NULL, 10);
+		bool r11 = argc > 4 && !strcmp(argv[4], "r11");
+
+		t0 = now_ns();
+		for (unsigned i = 0; i < r; i++) {
+			if (r11)
+				rloop(k);
+			else
+				loop(k);
+		}
+		outer_ns = now_ns() - t0;
+		printf("outer_ns %llu\n", (unsigned long long)outer_ns);
+		return report_switches(0);
+	} else if (!strcmp(s, "delay-threads") && argc > 3) {
+		/* N threads, each running loop() making K calls of leaf(), the
+		 * I-th to start K + I * STEP with a STEP; rloop() and rleaf()
+		 * with "r11" */
+		delay_calls = (unsigned)strtoul(argv[3], NULL, 10);
+		delay_step = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 0;
+		delay_r11 = argc > 5 && !strcmp(argv[5], "r11");
+		return run_threads((unsigned)strtoul(argv[2], NULL, 10), thread_delay, 0);
 	} else if (!strcmp(s, "plain")) {
 		loop(10);
 		parent();

@@ -725,6 +725,29 @@ def scenario_fast(ctx):
                   'fast %s entry: %r, %d samples' % (which, s, len(r.res.samples)))
             check(abs(sum(r.res.samples) - s.total_ns) <= 100,
                   'fast %s entry: samples sum %d total %d' % (which, sum(r.res.samples), s.total_ns))
+        # delay=: a site of delay= alone takes a path of its own, one
+        # measured too the general path (every register kept all the same);
+        # with delay_every=7, one in 7 waits, the others go straight out
+        calls = 20000 + 200 + 50  # enters of call 0
+        for items, want, measured in (
+                ('delay=fastfn:0-0;delay_ns=200', calls, None),
+                ('delay=fastfn;delay_ns=200', 100, None),
+                ('range=fastfn:0-0;delay=fastfn:0-0;delay_ns=200', calls, ('range', 'fastfn:0-0')),
+                ('fn=fastfn;delay=fastfn;delay_ns=200', 100, ('fn', 'fastfn')),
+                ('fn=fastfn;delay=fastfn:0-0;delay_ns=200', calls, ('fn', 'fastfn')),
+                ('delay=fastfn:0-0;delay_ns=200;delay_every=7', calls // 7, None),
+                ('delay=fastfn;delay_ns=200;delay_every=7', 100 // 7, None),
+                ('range=fastfn:0-0;delay=fastfn:0-0;delay_ns=200;delay_every=7', calls // 7,
+                 ('range', 'fastfn:0-0'))):
+            r = ctx.run(scen, items, binary=binary)
+            if not clean(ctx, r, 'fast %s %s' % (which, items)):
+                continue
+            check(r.res.delayed == (want, 200), 'fast %s %s: delayed %r, want %d'
+                  % (which, items, r.res.delayed, want))
+            if measured:
+                s = slot(r, 0, measured[0], measured[1], 1)
+                check(s.count == (n if measured[0] == 'range' else 100) and s.get('lost') == 100,
+                      'fast %s %s: %r' % (which, items, s))
         r = ctx.run(scen, 'entry=fastfn;stop=40', binary=binary)
         check(r.rc == 0 and r.res is not None and 'outer_ns' not in r.said,
               'fast %s stop=40: status %d, said %r' % (which, r.rc, r.said))
@@ -824,6 +847,207 @@ def scenario_skip(ctx):
         entry, fn = slot(r, 0, 'entry', 'jumper', 1), slot(r, 1, 'fn', 'jumper', 1)
         check(entry.count == fn.count == 2 and 'lost' not in entry.fields and
               fn.get('lost') == 1, 'skip, lost: %r' % r.res.slots)
+
+
+# what a delayed execution may add beyond delay_ns= (scenario_delay): the
+# probes' own cost past what their removal takes out, and where the wait
+# ends; and the rounds of processes
+DELAY_TOL = 0.10
+DELAY_RUNS = 5
+
+
+def scenario_delay(ctx):
+    """delay= (doc/formats.md, 2): every execution of the delayed site waits
+    delay_ns= in its enter probe, and the wait stays in every interval
+    around it, its probes' own cost taken out.  rt_unit runs loop() R times,
+    each making C calls of leaf() (R * C = 2000 calls), with nothing
+    delayed (the reference), with leaf()'s body delayed (delay=leaf), with
+    loop()'s call of it delayed (delay=loop:0-0), and with leaf()'s body
+    delayed and measured (fn=leaf), D = 2000 ns; then the same with the
+    probes of an armed call and body in an executable (rloop() and rleaf():
+    the r11 entry points, whose own path takes a site that delay= alone
+    arms), but measured, which takes their general path.  And with
+    delay_every=K, K = 7, D = K * 2000 ns: only every K-th execution of the
+    delayed site on the thread waits, floor(R * C / K) of them, each D;
+    leaf()'s body and loop()'s call (general path, the body measured too)
+    and rleaf()'s body and rloop()'s call (the r11 entry points' own path).
+    The configurations' processes take turns, DELAY_RUNS rounds.  The entry
+    keeps each execution's duration (samples=R): the median one, per
+    process, grows by C * D / K over the reference's (medians over the
+    processes), within DELAY_TOL of it; its total by the executions that
+    waited times D, within DELAY_TOL of it, plus what the slowest
+    executions added to either (a busy wait of milliseconds is interrupted
+    now and then: tens of us at a time on a loaded VM, which the medians
+    leave out).  The results say how many executions waited, and how long
+    each: every one of them, or exactly floor(R * C / K).  The measured
+    leaf()'s total holds every wait."""
+    reps, calls, d, every = 20, 100, 2000, 7
+    configs = []  # (name, items, the wait, one execution in this many waits)
+    for loop_, leaf_, tail in (('loop', 'leaf', ''), ('rloop', 'rleaf', ' r11')):
+        base = 'entry=%s;samples=%d' % (loop_, reps)
+        configs += [('reference' + tail, base, 0, 1),
+                    ('body' + tail, base + ';delay=%s;delay_ns=%d' % (leaf_, d), d, 1),
+                    ('call' + tail, base + ';delay=%s:0-0;delay_ns=%d' % (loop_, d), d, 1),
+                    ('body every' + tail, base + ';delay=%s;delay_ns=%d;delay_every=%d'
+                     % (leaf_, every * d, every), every * d, every),
+                    ('call every' + tail, base + ';delay=%s:0-0;delay_ns=%d;delay_every=%d'
+                     % (loop_, every * d, every), every * d, every)]
+        if not tail:
+            configs += [('measured', base + ';fn=leaf;delay=leaf;delay_ns=%d' % d, d, 1),
+                        ('measured every', base + ';fn=leaf;delay=leaf;delay_ns=%d;delay_every=%d'
+                         % (every * d, every), every * d, every)]
+    runs = {name: [] for name, _, _, _ in configs}
+    for _ in range(DELAY_RUNS):
+        for name, items, wait, k in configs:
+            argv = ['delay', str(reps), str(calls)] + (['r11'] if name.endswith('r11') else [])
+            r = quiet_runs(lambda: ctx.run('delay', items, argv=argv, preexec=quiet), 1)[0]
+            what = 'delay, ' + name
+            if not clean(ctx, r, what):
+                return
+            entry = slot(r, 0, 'entry', 'rloop' if name.endswith('r11') else 'loop', 1)
+            check(entry.count == reps and len(r.res.samples) == reps,
+                  '%s: %d executions, %d kept' % (what, entry.count, len(r.res.samples)))
+            waited = reps * calls // k
+            want = (waited, wait) if wait else None
+            check(r.res.delayed == want, '%s: delayed %r, want %r' % (what, r.res.delayed, want))
+            # every wait is in the entry: at least D by the clock, less the
+            # probes' cost taken out (a few ns a call)
+            inside(entry.total_ns, r.said['outer_ns'], waited * wait * 99 // 100,
+                   what + ': the entry')
+            if name.startswith('measured'):
+                leaf = slot(r, 1, 'fn', 'leaf', 1)
+                check(leaf.count == reps * calls, '%s: leaf count %d' % (what, leaf.count))
+                between(leaf.total_ns, waited * wait * 99 // 100, entry.total_ns,
+                        what + ': leaf holds the waits, inside the entry')
+            if len(r.res.samples) == reps:
+                runs[name].append(r)
+    if any(len(v) < DELAY_RUNS for v in runs.values()):
+        return
+
+    def typical(r):
+        return statistics.median(r.res.samples)
+
+    def slowest(r):
+        """What the executions above the median added to the total."""
+        return max(0, r.res.slots[0].total_ns - reps * typical(r))
+
+    for name, _, wait, k in configs:
+        if not wait:
+            continue
+        what = 'delay, ' + name
+        ref = runs['reference r11' if name.endswith('r11') else 'reference']
+        per = calls * wait / k  # what an execution waits, on average
+        added = reps * calls // k * wait
+        grew = statistics.median(typical(r) for r in runs[name]) - \
+            statistics.median(typical(r) for r in ref)
+        total = statistics.median(r.res.slots[0].total_ns for r in runs[name]) - \
+            statistics.median(r.res.slots[0].total_ns for r in ref)
+        noise = statistics.median(slowest(r) for r in runs[name]) + \
+            statistics.median(slowest(r) for r in ref)
+        print('%s: an execution of the entry %.0f ns longer, %.4f times C * D / K = %.0f; '
+              'the total %d ns longer, %.4f times the %d waits of %d ns = %d (the slowest '
+              'executions added %d ns)' % (what, grew, grew / per, per, total, total / added,
+                                           added // wait, wait, added, noise))
+        check(abs(grew - per) <= DELAY_TOL * per,
+              '%s: the median execution grew by %.0f ns, not %.0f within %.0f %%'
+              % (what, grew, per, 100 * DELAY_TOL))
+        check((1 - DELAY_TOL) * added <= total <= (1 + DELAY_TOL) * added + noise,
+              '%s: the total grew by %d ns, not %d within %.0f %% (+ %d ns of the slowest '
+              'executions)' % (what, total, added, 100 * DELAY_TOL, noise))
+    for name in ('measured', 'measured every'):
+        for r in runs[name]:
+            leaf = slot(r, 1, 'fn', 'leaf', 1)
+            print('delay, %s: leaf %d ns for %d waits of %d ns (%.4f)'
+                  % (name, leaf.total_ns, r.res.delayed[0], r.res.delayed[1],
+                     leaf.total_ns / (r.res.delayed[0] * r.res.delayed[1])))
+    delay_long(ctx)
+    delay_counts(ctx)
+
+
+def delay_long(ctx):
+    """Long waits, up to the limit (1 s), at a call made once: loop()'s
+    (general path) for 50 ms, rloop()'s (the r11 entry points' own path)
+    for 1 s; the entry holds the wait."""
+    for loop_, d, argv in (('loop', 50 * MS, []), ('rloop', 1000 * MS, ['r11'])):
+        what = 'delay, %s:0-0 by %d ns' % (loop_, d)
+        r = ctx.run('delay', 'entry=%s;delay=%s:0-0;delay_ns=%d' % (loop_, loop_, d),
+                    argv=['delay', '1', '1'] + argv)
+        if clean(ctx, r, what):
+            check(r.res.delayed == (1, d), '%s: delayed %r' % (what, r.res.delayed))
+            entry = slot(r, 0, 'entry', loop_, 1)
+            # less the two rates' difference (the wait's over 1 ms, the
+            # results' over 10 ms or more) and the probes' cost taken out
+            inside(entry.total_ns, r.said['outer_ns'], d - d // 1000, what + ': the entry')
+            print('%s: the entry took %d ns' % (what, entry.total_ns))
+
+
+def delay_threads(ctx):
+    """A delayed site executed on several threads: every execution waits
+    and is counted, merged at the threads' ends; with delay_every=K, on
+    each thread every K-th one, floor(its executions / K) per thread, on the
+    C paths and the r11 entry points' own; on 1100 threads, past the
+    registry's 1024, those not listed count in the totals (and each
+    executing the site once, none waits with delay_every=2)."""
+    n, k, step, every = 4, 5000, 3, 7
+    per = [k + i * step for i in range(n)]  # calls of the threads
+    for items, r11 in (('fn=leaf;delay=leaf;delay_ns=100', False),
+                       ('delay=loop:0-0;delay_ns=100', False),
+                       ('entry=loop;range=loop:0-0;delay=loop:0-0;delay_ns=100', False),
+                       ('delay=rleaf;delay_ns=100', True),
+                       ('fn=leaf;delay=leaf;delay_ns=100;delay_every=%d' % every, False),
+                       ('delay=loop:0-0;delay_ns=100;delay_every=%d' % every, False),
+                       ('entry=loop;range=loop:0-0;delay=loop:0-0;delay_ns=100;delay_every=%d'
+                        % every, False),
+                       ('delay=rleaf;delay_ns=100;delay_every=%d' % every, True),
+                       ('delay=rloop:0-0;delay_ns=100;delay_every=%d' % every, True)):
+        argv = ['delay-threads', str(n), str(k), str(step)] + (['r11'] if r11 else [])
+        r = ctx.run('delay-threads', items, argv=argv)
+        if not clean(ctx, r, 'delay, threads: ' + items):
+            continue
+        k_ = every if 'delay_every' in items else 1
+        want = (sum(c // k_ for c in per), 100)
+        check(r.res.delayed == want, 'delay, threads: %s: delayed %r, want %r'
+              % (items, r.res.delayed, want))
+        if items.startswith('fn=leaf'):
+            check(slot(r, 0, 'fn', 'leaf', 1).count == sum(per), 'delay, threads: leaf count')
+        if items.startswith('entry'):
+            check(slot(r, 0, 'entry', 'loop', 1).count == n and
+                  slot(r, 1, 'range', 'loop:0-0', 1).count == sum(per),
+                  'delay, threads: %r' % r.res.slots)
+    for extra, want in (('', 1100), (';delay_every=2', 0)):
+        r = ctx.run('threads-many', 'fn=gate;delay=gate;delay_ns=1000' + extra)
+        if clean(ctx, r, 'delay, threads-many' + extra):
+            check(slot(r, 0, 'fn', 'gate', 1).count == 1100 and r.res.delayed == (want, 1000),
+                  'delay, threads-many%s: %r, delayed %r' % (extra, r.res.slots, r.res.delayed))
+
+
+def delay_counts(ctx):
+    """delay='s counts: on threads (delay_threads()), past skip=K (the
+    executions after it, as the slots count them), with stop=N, and a
+    name that matches nothing (no execution waits)."""
+    delay_threads(ctx)
+    n, k = 20, 5
+    items = 'entry=stepper;range=stepper:0-0;delay=stepper:0-0;delay_ns=1000'
+    # with delay_every=3, the executions 3, 6, ...: those after the skip's
+    for extra, want, count in (('', n, n), (';skip=%d' % k, n - k, n - k),
+                               (';skip=%d;stop=12' % k, 12 - k, 12 - k),
+                               (';delay_every=3', n // 3, n),
+                               (';delay_every=3;skip=%d' % k, n // 3 - k // 3, n - k),
+                               (';delay_every=3;skip=%d;stop=12' % k, 12 // 3 - k // 3, 12 - k)):
+        r = ctx.run('skip', items + extra, argv=['skip', str(n), str(k)])
+        if clean(ctx, r, 'delay' + extra):
+            check(r.res.delayed == (want, 1000) and
+                  slot(r, 1, 'range', 'stepper:0-0', 1).count == count,
+                  'delay%s: delayed %r, %r' % (extra, r.res.delayed, r.res.slots))
+    r = ctx.run('counts', 'fn=leaf;delay=nosuch;delay_ns=1000')
+    if clean(ctx, r, 'delay, no match'):
+        check(r.res.delayed == (0, 1000) and slot(r, 0, 'fn', 'leaf', 1).count == 1000,
+              'delay, no match: delayed %r' % (r.res.delayed,))
+    # a range past the end of the call list is not armed, as range= is not
+    r = ctx.run('counts', 'fn=leaf;delay=loop:1-1;delay_ns=1000')
+    if clean(ctx, r, 'delay, past the calls'):
+        check(r.res.delayed == (0, 1000), 'delay, past the calls: delayed %r'
+              % (r.res.delayed,))
 
 
 def scenario_calls(ctx):
@@ -1013,7 +1237,17 @@ def scenario_unarmed(ctx):
 
 def scenario_badspec(ctx):
     for items in ('bogus=1', 'range=loop:2-1', 'entry=a;entry=b', 'samples=x', 'fn=',
-                  'entry=lo op'):
+                  'entry=lo op',
+                  # delay= and delay_ns= go together, once each; a delay of
+                  # 1 ns to 1 s; a range as range= has it
+                  'fn=leaf;delay=leaf', 'fn=leaf;delay_ns=100', 'delay=leaf;delay_ns=0',
+                  'delay=leaf;delay_ns=1000000001', 'delay=leaf;delay=loop;delay_ns=100',
+                  'delay=leaf;delay_ns=100;delay_ns=100', 'delay=loop:2-1;delay_ns=100',
+                  'delay=loop:1;delay_ns=100', 'delay=lo op;delay_ns=100',
+                  # delay_every=K with delay= only, once, 1 <= K <= 2^31 - 1
+                  'fn=leaf;delay_every=7', 'delay=leaf;delay_ns=100;delay_every=0',
+                  'delay=leaf;delay_ns=100;delay_every=2147483648',
+                  'delay=leaf;delay_ns=100;delay_every=7;delay_every=7'):
         r = ctx.run('plain', items)
         lines = r.stderr.splitlines()
         check(r.rc == 0 and r.pid is not None, '%s: the host ran: %d' % (items, r.rc))
@@ -1049,6 +1283,21 @@ def scenario_monotonic(ctx):
         check(r.res.plain_ns < r.res.clock_ns, 'monotonic: overhead %.2f %.2f'
               % (r.res.plain_ns, r.res.clock_ns))
         inside(r.res.slots[0].total_ns, r.said['outer_ns'], 18 * MS, 'monotonic: 20 ms call')
+    # delay='s wait by CLOCK_MONOTONIC, on the general path
+    r = ctx.run('delay', 'entry=loop;fn=leaf;delay=leaf;delay_ns=2000', binary=ctx.args.unit_mono,
+                argv=['delay', '1', '1000'])
+    if clean(ctx, r, 'monotonic delay'):
+        check(r.res.delayed == (1000, 2000), 'monotonic delay: delayed %r' % (r.res.delayed,))
+        leaf = slot(r, 1, 'fn', 'leaf', 1)
+        between(leaf.total_ns, 1000 * 2000 * 99 // 100, r.res.slots[0].total_ns,
+                'monotonic delay: leaf holds the waits, inside the entry')
+    r = ctx.run('delay', 'entry=loop;delay=leaf;delay_ns=14000;delay_every=7',
+                binary=ctx.args.unit_mono, argv=['delay', '1', '1000'])
+    if clean(ctx, r, 'monotonic delay_every'):
+        check(r.res.delayed == (1000 // 7, 14000), 'monotonic delay_every: delayed %r'
+              % (r.res.delayed,))
+        inside(r.res.slots[0].total_ns, r.said['outer_ns'], 1000 // 7 * 14000 * 99 // 100,
+               'monotonic delay_every: the entry holds the waits')
 
 
 def scenario_asan(ctx):
@@ -1056,7 +1305,8 @@ def scenario_asan(ctx):
     for scenario in (scenario_counts, scenario_sampling, scenario_recursion, scenario_unbalanced,
                      scenario_samples, scenario_calls, scenario_files, scenario_register,
                      scenario_threads, scenario_threads_exit, scenario_fork, scenario_unarmed,
-                     scenario_badspec, scenario_jumps, scenario_exec, scenario_fd2):
+                     scenario_badspec, scenario_jumps, scenario_exec, scenario_fd2,
+                     delay_counts):
         scenario(ctx)
 
 
@@ -1065,6 +1315,7 @@ def scenario_tsan(ctx):
     scenario_threads(ctx)
     scenario_threads_exit(ctx)
     scenario_fork(ctx)
+    delay_threads(ctx)
 
 
 def scenario_dlopen(ctx):

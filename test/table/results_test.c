@@ -28,6 +28,7 @@ static const char example[] =
     "overhead plain_ns=4.87 clock_ns=11.92 bias_ns=11.90 calib_ns=121568\n"
     "module /abs/path/of/instrumented/binary/or/library\n"
     "skipped 2\n"
+    "delayed 2000 2000\n"
     "slot 0 entry run found=1 total_ns=123456 count=3 probes_ns=812\n"
     "slot 1 fn run found=1 total_ns=123456 count=3 calls_ns=120000 probes_ns=812 "
     "calls_probes_ns=24\n"
@@ -72,6 +73,8 @@ static void test_example(void)
 	CHECK(r.clock_ns > 11.919 && r.clock_ns < 11.921);
 	CHECK(r.bias_ns > 11.899 && r.bias_ns < 11.901);
 	CHECK_INT(r.skipped, 2);
+	CHECK_INT(r.delayed_count, 2000);
+	CHECK_INT(r.delay_ns, 2000);
 	CHECK_INT(r.nmodules, 1);
 	CHECK_STR(r.modules[0], "/abs/path/of/instrumented/binary/or/library");
 	CHECK_INT(r.nslots, 4);
@@ -108,7 +111,16 @@ static void test_variants(void)
 	/* Minimal; "end" without its newline; many modules with spaces; fn slot. */
 	CHECK_INT(parse("pinpoint-results 1\nend", &r, &line), 0);
 	CHECK(r.complete && r.pid == 0 && r.clock == NULL && r.nslots == 0 && !r.samples);
-	CHECK(!r.has_overhead && r.skipped == 0);
+	CHECK(!r.has_overhead && r.skipped == 0 && r.delayed_count == 0 && r.delay_ns == 0);
+	pp_results_free(&r);
+	/* delay= that delayed nothing (its name matched no function) */
+	CHECK_INT(parse("pinpoint-results 1\ndelayed 0 10000000\nend\n", &r, &line), 0);
+	CHECK(r.delayed_count == 0 && r.delay_ns == 10000000);
+	pp_results_free(&r);
+	/* the longest delay (PP_MAX_DELAY_NS), at one execution in K: COUNT
+	 * is those that waited */
+	CHECK_INT(parse("pinpoint-results 1\ndelayed 285 1000000000\nend\n", &r, &line), 0);
+	CHECK(r.delayed_count == 285 && r.delay_ns == PP_MAX_DELAY_NS);
 	pp_results_free(&r);
 	/* Files without probes_ns, overhead and skipped (before they were
 	 * written): 0, and the entry's calls_ns as it was. */
@@ -303,6 +315,14 @@ static void test_bad(void)
 	bad(H "skipped 3 4\nend\n", -EBADMSG, 2);
 	bad(H "skipped -3\nend\n", -EBADMSG, 2);
 	bad(H "skipped 3\nskipped 3\nend\n", -EBADMSG, 3);
+	bad(H "delayed\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3 0\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3 4 5\nend\n", -EBADMSG, 2);
+	bad(H "delayed -3 4\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3 x\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3  4\nend\n", -EBADMSG, 2);
+	bad(H "delayed 3 4\ndelayed 3 4\nend\n", -EBADMSG, 3);
 	bad(H "slot 0 whole f probes_ns=1 probes_ns=1\nend\n", -EBADMSG, 2);
 	bad(H "slot 0 fn f calls_probes_ns=x\nend\n", -EBADMSG, 2);
 	bad(H "slot 0 fn f probes_ns=-4\nend\n", -EBADMSG, 2);

@@ -18,6 +18,8 @@ _Static_assert(offsetof(struct pp_thread, rng) == PP_OFF_THREAD_RNG, "layout.h")
 _Static_assert(offsetof(struct pp_thread, plain) == PP_OFF_THREAD_PLAIN, "layout.h");
 _Static_assert(offsetof(struct pp_thread, clock) == PP_OFF_THREAD_CLOCK, "layout.h");
 _Static_assert(offsetof(struct pp_thread, c) == PP_OFF_THREAD_C, "layout.h");
+_Static_assert(offsetof(struct pp_thread, delayed) == PP_OFF_THREAD_DELAYED, "layout.h");
+_Static_assert(offsetof(struct pp_thread, delay_since) == PP_OFF_THREAD_DELAY_SINCE, "layout.h");
 _Static_assert(PP_THREAD_LISTED == PP_THREAD_LISTED_VALUE, "layout.h");
 _Static_assert(sizeof(struct pp_tcounter) == PP_SIZEOF_TCOUNTER, "layout.h");
 _Static_assert(offsetof(struct pp_tcounter, depth) == PP_OFF_TC_DEPTH, "layout.h");
@@ -39,6 +41,9 @@ _Static_assert(offsetof(struct pp_tcounter, splain) == PP_OFF_TC_SPLAIN, "layout
 _Static_assert(offsetof(struct pp_tcounter, sclock) == PP_OFF_TC_SCLOCK, "layout.h");
 _Static_assert(PP_SAMPLE_AFTER == PP_SAMPLE_AFTER_VALUE, "layout.h");
 _Static_assert(sizeof(pp_use_ticks) == 1, "layout.h");
+_Static_assert(sizeof(pp_delay_mark) == 8 && sizeof(pp_delay_ticks) == 8 &&
+		   sizeof(pp_delay_every) == 8,
+	       "layout.h");
 _Static_assert(sizeof(pp_sample_counter) == 4 && sizeof(pp_seen_counter) == 4, "layout.h");
 _Static_assert(PP_CALIB_SITE == PP_CALIB_SITE_VALUE, "layout.h");
 _Static_assert(PP_EXIT_BIAS == PP_EXIT_BIAS_VALUE, "layout.h");

@@ -32,6 +32,8 @@
 #define PP_OFF_THREAD_PLAIN 24
 #define PP_OFF_THREAD_CLOCK 32
 #define PP_OFF_THREAD_C 40
+#define PP_OFF_THREAD_DELAYED 31528 /* after the counters and the target tables */
+#define PP_OFF_THREAD_DELAY_SINCE 31536
 #define PP_THREAD_LISTED_VALUE 1
 
 /* struct pp_tcounter */

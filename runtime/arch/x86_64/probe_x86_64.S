@@ -23,6 +23,14 @@
  * __pinpoint_enter and of the other targets.  The one counter may be a
  * function's calls (mask[1], index PP_MAX_SLOTS up), always timed.
  *
+ * A site of delay= that no slot measures has delay='s mark alone in both
+ * masks (arm.c): its probes take a path of their own, found where a site
+ * of several counters leaves for the general path, so that the fast paths
+ * are as they were: the enter counts itself and, one execution in
+ * delay_every=K on each thread, waits (probe.c, delay_wait()); the exit
+ * counts itself.  A delayed site that a slot
+ * measures too takes the general path.
+ *
  * __pinpoint_enter_r11 and __pinpoint_exit_r11 are the same paths for the
  * inline asm probes around a call (abi.h, 3.): the record in r11 and the
  * site in r10d, and rdi and rsi saved too.
@@ -49,10 +57,12 @@
  * + @bias and esi = the site, leaves in rcx the site's one counter, in edx
  * its index and in rax the thread block; clobbers r11.  Returns (to @out)
  * when the site is not armed, as site_of() does.  The one counter is in
- * either mask (one_counter()).  The TLS descriptor call preserves every
+ * either mask (one_counter()).  A site with bits in both masks goes to
+ * @both instead, with mask[0] in rdx and mask[1] in r11: several counters,
+ * or delay='s mark (arm.c).  The TLS descriptor call preserves every
  * register but rax.
  */
-#define FIND_COUNTER(bias, out, slow)                                                              \
+#define FIND_COUNTER(bias, out, slow, both)                                                        \
 	mov (PP_OFF_FN_ARMED - (bias))(%rdi), %ecx;                                                \
 	cmp $PP_ARMED_BASE_VALUE, %ecx;                                                            \
 	jb out;                                                                                    \
@@ -71,7 +81,7 @@
 	xor %r11d, %r11d;                                                                          \
 	mov $PP_MAX_SLOTS_VALUE, %eax;                                                             \
 5:	test %r11, %r11;                                                                           \
-	jnz slow;                                                                                  \
+	jnz both;                                                                                  \
 	lea -1(%rdx), %r11;                                                                        \
 	test %rdx, %r11;                                                                           \
 	jnz slow;                                                                                  \
@@ -213,7 +223,7 @@
 \name:
 	.cfi_startproc
 	SAVE \nsave
-	FIND_COUNTER(0, .L\name\()_out, .L\name\()_general)
+	FIND_COUNTER(0, .L\name\()_out, .L\name\()_general, .L\name\()_both)
 	/* an outermost execution of the site's one counter (enter_word());
 	 * the C path, if it is taken below, stores the same position again */
 	cmpl $0, PP_OFF_TC_DEPTH(%rcx)
@@ -278,8 +288,50 @@
 	jmp .L\name\()_out
 .L\name\()_general:
 	GENERAL(__pinpoint_enter_at, 0, 1, \nsave)
+	.cfi_remember_state
 	RESTORE \nsave
 	ret
+	.cfi_restore_state
+	/* after the others: the fast paths' jumps keep their lengths */
+.L\name\()_both:
+	/* a site of delay= alone, both masks its mark and nothing else, on a
+	 * listed thread with the TSC: the probe counts itself (no counter
+	 * timed: a plain one, as enter_slow() counts it), then, on the
+	 * thread's pp_delay_every-th such execution, waits as delay_wait()
+	 * does.  Several counters, or a delayed site that is measured too,
+	 * take the general path. */
+	cmp pp_delay_mark(%rip), %rdx
+	jne .L\name\()_general
+	cmp %rdx, %r11
+	jne .L\name\()_general
+	cmpb $0, pp_use_ticks(%rip)
+	je .L\name\()_general
+	lea pp_self@TLSDESC(%rip), %rax
+	call *pp_self@TLSCALL(%rax)
+	add %fs:0, %rax
+	cmpl $PP_THREAD_LISTED_VALUE, PP_OFF_THREAD_STATE(%rax)
+	jne .L\name\()_general
+	incq PP_OFF_THREAD_PLAIN(%rax)
+	mov PP_OFF_THREAD_DELAY_SINCE(%rax), %rcx
+	inc %rcx
+	cmp pp_delay_every(%rip), %rcx
+	jae 6f
+	mov %rcx, PP_OFF_THREAD_DELAY_SINCE(%rax)
+	jmp .L\name\()_out
+6:	movq $0, PP_OFF_THREAD_DELAY_SINCE(%rax)
+	mov %rax, %r11
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, %rcx
+4:	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	sub %rcx, %rax
+	cmp pp_delay_ticks(%rip), %rax
+	jb 4b
+	incq PP_OFF_THREAD_DELAYED(%r11)
+	jmp .L\name\()_out
 	.cfi_endproc
 	.size \name, . - \name
 .endm
@@ -293,7 +345,7 @@
 \name:
 	.cfi_startproc
 	SAVE \nsave
-	FIND_COUNTER(PP_EXIT_BIAS_VALUE, .L\name\()_out, .L\name\()_general)
+	FIND_COUNTER(PP_EXIT_BIAS_VALUE, .L\name\()_out, .L\name\()_general, .L\name\()_both)
 	/* the end of an outermost execution of the site's one counter */
 	cmpl $1, PP_OFF_TC_DEPTH(%rcx)
 	jne .L\name\()_general
@@ -354,8 +406,22 @@
 	jmp .L\name\()_out
 .L\name\()_general:
 	GENERAL(__pinpoint_exit, PP_EXIT_BIAS_VALUE, 0, \nsave)
+	.cfi_remember_state
 	RESTORE \nsave
 	ret
+	.cfi_restore_state
+.L\name\()_both:
+	/* the exit of a site of delay= alone: the probe counts itself, a
+	 * plain one (exit_slow()) */
+	cmp pp_delay_mark(%rip), %rdx
+	jne .L\name\()_general
+	cmp %rdx, %r11
+	jne .L\name\()_general
+	lea pp_self@TLSDESC(%rip), %rax
+	call *pp_self@TLSCALL(%rax)
+	add %fs:0, %rax
+	incq PP_OFF_THREAD_PLAIN(%rax)
+	jmp .L\name\()_out
 	.cfi_endproc
 	.size \name, . - \name
 .endm
