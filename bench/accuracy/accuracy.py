@@ -927,6 +927,10 @@ def read_report(path):
         'chain': [s.get('callee') or s.get('function') for s in r.get('bottleneck_chain', [])],
         'contributors': contributors,
         'runs': len(r.get('runs', [])),
+        # the what-if on the chain's claim (--confirm): its verdict, runs and time
+        'confirmation': (r.get('confirmation') or {}).get('verdict'),
+        'confirm_runs': (r.get('time') or {}).get('confirm_runs', 0),
+        'confirm_s': (r.get('time') or {}).get('confirm_s', 0.0),
     }
 
 
@@ -1054,6 +1058,14 @@ def summarise(rec, results, rescore=False):
     s['session_pct'] = statistics.median(insess) if insess else None
     s['detected'] = sum(1 for r in ok if r['detected'])
     s['right'] = sum(1 for r in ok if r['right'])
+    # the what-if on the chain's claim: each verdict's sessions, its runs and time
+    s['confirmations'] = {}
+    for r in ok:
+        if r.get('confirmation'):
+            s['confirmations'][r['confirmation']] = s['confirmations'].get(r['confirmation'], 0) + 1
+    tried = [r for r in ok if r.get('confirm_runs')]
+    s['confirm_runs_median'] = statistics.median(r['confirm_runs'] for r in tried) if tried else None
+    s['confirm_s_median'] = statistics.median(r['confirm_s'] for r in tried) if tried else None
     listed = [r['others_listed'] for r in ok if 'others_listed' in r]
     s['others_listed'] = sum(listed) if listed else None
     for r in ok if rescore else ():
@@ -1116,6 +1128,28 @@ def print_table(rows, out=sys.stdout):
                       '-' if aa else fmt(s.get('minimum_runs_median'), '%.0f'),
                       '-' if aa else fmt(s.get('runs_ratio_median'), '%.2fx'),
                       fmt(s['wall_median_s'], '%.1fs'), fmt(s.get('wall_max_s'), '%.0fs')))
+    widths = [max(len(str(l[i])) for l in lines) for i in range(len(hdr))]
+    for l in lines:
+        print('  ' + '  '.join(str(v).ljust(w) for v, w in zip(l, widths)).rstrip(), file=out)
+    print_confirmations(rows, out)
+
+
+def print_confirmations(rows, out=sys.stdout):
+    """The what-if on each session's claim (--confirm): how its sessions
+    ended, and the runs and seconds it added (medians over the sessions
+    that made one)."""
+    hdr = ('cell', 'what-if', 'its runs', 'its time')
+    lines = [hdr]
+    for s in rows:
+        if not s.get('confirmations') and s.get('confirm_runs_median') is None:
+            continue
+        said = ', '.join('%s %d' % kv for kv in sorted(s['confirmations'].items()))
+        lines.append((s['cell'] + (' ' + s['options'] if s['options'] else ''), said or '-',
+                      fmt(s.get('confirm_runs_median'), '%.0f'),
+                      fmt(s.get('confirm_s_median'), '%.1fs')))
+    if len(lines) == 1:
+        return
+    print(file=out)
     widths = [max(len(str(l[i])) for l in lines) for i in range(len(hdr))]
     for l in lines:
         print('  ' + '  '.join(str(v).ljust(w) for v, w in zip(l, widths)).rstrip(), file=out)

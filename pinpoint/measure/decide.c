@@ -41,6 +41,12 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
+/* Whether @q is decided at a threshold of its own (the what-if's, confirm.c), not the session's. */
+static bool own_threshold(const struct pp_quantity *q)
+{
+	return q->kind == PP_Q_CONFIRM && q->threshold_ns > 0;
+}
+
 /* The first look's size: --measurements values per revision, at most the budget. */
 static size_t first_look(const struct pp_session *s)
 {
@@ -59,7 +65,7 @@ static struct pp_seq_design design_of(const struct pp_session *s, const struct p
 	struct pp_seq_design d = {
 	    .test = opt->test,
 	    .alpha = q->alpha > 0.0 && q->alpha < 1.0 ? q->alpha : 1.0 - opt->confidence,
-	    .threshold = s->threshold_ns,
+	    .threshold = own_threshold(q) ? q->threshold_ns : s->threshold_ns,
 	    .budget = 2 * (size_t)opt->max_runs_comparison,
 	    .first = first_look(s),
 	    .growth = PP_SEQ_GROWTH,
@@ -112,7 +118,8 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 		q->alpha = 1.0 - opt->confidence;
 	d->design = design_of(s, q);
 	d->next_look = pp_seq_look_size(&d->design, 1);
-	q->threshold_ns = s->threshold_ns;
+	if (!own_threshold(q))
+		q->threshold_ns = s->threshold_ns;
 	q->dec = d;
 	return 0;
 }

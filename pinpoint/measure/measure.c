@@ -72,7 +72,8 @@ static void __attribute__((format(printf, 2, 3))) put(struct buf *b, const char 
 /* Whether @q of revision @r is measured in the entry's slot. */
 static bool in_entry_slot(const struct pp_session *s, const struct pp_quantity *q, enum pp_rev_id r)
 {
-	return q->kind == PP_Q_ENTRY || (q->kind == PP_Q_TOTAL && q->fn[r] == s->rev[r].entry);
+	return q->kind == PP_Q_ENTRY || q->kind == PP_Q_CONFIRM ||
+	       (q->kind == PP_Q_TOTAL && q->fn[r] == s->rev[r].entry);
 }
 
 /* The slot of an earlier item of @qs[0..@i) that times @qs[i] too (fn and whole), or -1. */
@@ -127,6 +128,12 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 			continue;
 		}
 		if (in_entry_slot(s, q, r)) {
+			/* a what-if: the previous revision's runs delay a part */
+			if (q->kind == PP_Q_CONFIRM && r == PP_PREV)
+				put(&b, ";" PP_SPEC_KEY_DELAY "=%s;" PP_SPEC_KEY_DELAY_NS "=%llu",
+				    q->delay, q->delay_ns);
+			if (q->kind == PP_Q_CONFIRM && r == PP_PREV && q->delay_every > 1)
+				put(&b, ";" PP_SPEC_KEY_DELAY_EVERY "=%u", q->delay_every);
 			slot_of[i] = 0;
 			continue;
 		}
@@ -200,7 +207,8 @@ int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 		return -EIO;
 	}
 	sl = &res->slots[slot];
-	if (slot == 0 && (q->kind == PP_Q_ENTRY || q->kind == PP_Q_TOTAL))
+	if (slot == 0 &&
+	    (q->kind == PP_Q_ENTRY || q->kind == PP_Q_TOTAL || q->kind == PP_Q_CONFIRM))
 		return entry_value(s, r, what, res, e, v, removed);
 	if (!e->count) {
 		pp_session_fail(s, "%s revision, %s: the entry's executions were all skipped",
@@ -286,6 +294,18 @@ static double slot_execs(const struct pp_results *res, int slot)
 	return (double)res->slots[slot].count / (double)e->count;
 }
 
+/*
+ * A what-if's executions (PP_Q_CONFIRM, the previous revision): those its
+ * delay= slowed down per execution of the entry, both after the session's
+ * skip (the runtime takes the skip out of its count as of the slots').
+ */
+static double delayed_execs(const struct pp_results *res)
+{
+	uint64_t n = res->nslots ? res->slots[0].count : 0;
+
+	return n ? (double)res->delayed_count / (double)n : NAN;
+}
+
 static void progress(struct pp_session *s, unsigned batch, size_t done, size_t total)
 {
 	if (s->opt->quiet || !isatty(2))
@@ -357,7 +377,9 @@ static int run_values(struct pp_session *s, enum pp_rev_id r, const char *what,
 			continue;
 		}
 		err = pp_run_value(s, r, what, res, qs[j], slot_of[j], &values[j], &removed[j]);
-		execs[j] = slot_execs(res, slot_of[j]);
+		execs[j] = qs[j]->kind == PP_Q_CONFIRM && r == PP_PREV
+			       ? delayed_execs(res)
+			       : slot_execs(res, slot_of[j]);
 		done[j] = true;
 	}
 	/* terms first: a derived range can be a term of a derived own body */

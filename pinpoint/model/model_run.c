@@ -56,12 +56,58 @@ struct arming {
 	struct item items[PP_MAX_SLOTS];
 	size_t n;
 	unsigned long long samples, skip, stop;
+	/* delay=: a function's body (first > last) or calls first..last of it,
+	 * delay_ns at one execution in delay_every (doc/formats.md, 2) */
+	bool delay;
+	struct item delayed;
+	unsigned long long delay_ns, delay_every;
 };
 
 static void arming_free(struct arming *a)
 {
 	for (size_t i = 0; i < a->n; i++)
 		free(a->items[i].spec);
+	free(a->delayed.spec);
+}
+
+/* Whether @v (@vlen bytes) ends in :I-J (a name's ':' is encoded). */
+static bool range_tail(const char *v, size_t vlen)
+{
+	size_t i = vlen, dash = 0;
+
+	while (i > 0 && v[i - 1] != ':')
+		i--;
+	if (!i || i == vlen)
+		return false;
+	for (size_t k = i; k < vlen; k++) {
+		if (v[k] == '-' && !dash && k > i)
+			dash = k;
+		else if (v[k] < '0' || v[k] > '9')
+			return false;
+	}
+	return dash && dash + 1 < vlen;
+}
+
+/* @v (@vlen bytes) as [FILE:]NAME or [FILE:]NAME:I-J into @it for revision @r: 0 or -EINVAL. */
+static int parse_place(const struct pp_model *m, int r, const char *v, size_t vlen, bool range,
+		       struct item *it)
+{
+	size_t flen = vlen;
+
+	if (range) {
+		const char *c = v + vlen;
+
+		while (c > v && c[-1] != ':')
+			c--;
+		if (c == v || sscanf(c, "%u-%u", &it->first, &it->last) != 2)
+			return -EINVAL;
+		flen = (size_t)(c - 1 - v);
+	}
+	it->spec = strndup(v, vlen);
+	if (!it->spec)
+		return -ENOMEM;
+	it->fn = resolve(m, r, v, flen);
+	return 0;
 }
 
 static bool key_is(const char *p, size_t klen, const char *key)
@@ -90,35 +136,42 @@ static int parse(const struct pp_model *m, int r, const char *spec, struct armin
 			a->skip = strtoull(v, NULL, 10);
 		} else if (key_is(p, klen, PP_SPEC_KEY_STOP)) {
 			a->stop = strtoull(v, NULL, 10);
+		} else if (key_is(p, klen, PP_SPEC_KEY_DELAY_NS)) {
+			a->delay_ns = strtoull(v, NULL, 10);
+		} else if (key_is(p, klen, PP_SPEC_KEY_DELAY_EVERY)) {
+			a->delay_every = strtoull(v, NULL, 10);
+		} else if (key_is(p, klen, PP_SPEC_KEY_DELAY)) {
+			bool range = range_tail(v, vlen);
+			int err = parse_place(m, r, v, vlen, range, &a->delayed);
+
+			if (err)
+				return err;
+			a->delayed.kind = range ? PP_SLOT_RANGE : PP_SLOT_FN;
+			a->delay = true;
 		} else if (key_is(p, klen, PP_SPEC_KEY_ENTRY) || key_is(p, klen, PP_SPEC_KEY_FN) ||
 			   key_is(p, klen, PP_SPEC_KEY_WHOLE) ||
 			   key_is(p, klen, PP_SPEC_KEY_RANGE)) {
 			struct item *it = &a->items[a->n];
-			size_t flen = vlen;
 
 			if (a->n == PP_MAX_SLOTS)
 				return -EINVAL;
+			int err;
+
 			it->kind = key_is(p, klen, PP_SPEC_KEY_ENTRY)	? PP_SLOT_ENTRY
 				   : key_is(p, klen, PP_SPEC_KEY_FN)	? PP_SLOT_FN
 				   : key_is(p, klen, PP_SPEC_KEY_WHOLE) ? PP_SLOT_WHOLE
 									: PP_SLOT_RANGE;
-			if (it->kind == PP_SLOT_RANGE) {
-				const char *c = v + vlen;
-
-				while (c > v && c[-1] != ':')
-					c--;
-				if (c == v || sscanf(c, "%u-%u", &it->first, &it->last) != 2)
-					return -EINVAL;
-				flen = (size_t)(c - 1 - v);
-			}
-			it->spec = strndup(v, vlen);
-			if (!it->spec)
-				return -ENOMEM;
-			it->fn = resolve(m, r, v, flen);
+			err = parse_place(m, r, v, vlen, it->kind == PP_SLOT_RANGE, it);
+			if (err)
+				return err;
 			a->n++;
 		}
 		p += len + (end != NULL);
 	}
+	if (a->delay != (a->delay_ns > 0))
+		return -EINVAL; /* as the runtime: both or neither */
+	if (a->delay && !a->delay_every)
+		a->delay_every = 1;
 	return a->n && a->items[0].kind == PP_SLOT_ENTRY ? 0 : -EINVAL;
 }
 
@@ -150,9 +203,32 @@ static double call_time(const struct pp_model_call *c, int r, const double *time
 	return c->count[r] * t;
 }
 
-static void draw_run(struct pp_model *m, int r, int layout, double factor, struct draw *d)
+/* The calls @first..@last of @f in revision @r: their executions per execution of @f. */
+static double calls_in(const struct pp_model_fn *f, int r, unsigned first, unsigned last)
+{
+	double n = 0;
+
+	for (unsigned k = first; k <= last; k++) {
+		int ci = call_at(f, r, k);
+
+		if (ci < 0)
+			break;
+		n += f->calls[ci].count[r];
+	}
+	return n;
+}
+
+/*
+ * One run's draws; @a's delay (when armed) waits its delay_ns at one
+ * execution in delay_every of its place, on average delay_ns / delay_every
+ * at each: a function's is its own time, a range's its function's.
+ */
+static void draw_run(struct pp_model *m, int r, int layout, double factor, const struct arming *a,
+		     struct draw *d)
 {
 	const double *lay = m->lay[r] + (size_t)(layout + 1) * m->nfns;
+	int at = a->delay ? a->delayed.fn : -1;
+	double wait = at >= 0 ? (double)a->delay_ns / (double)a->delay_every : 0;
 
 	for (size_t i = 0; i < m->nfns; i++) {
 		d->self[i] = m->fns[i].self_ns[r] * factor * lay[i];
@@ -160,6 +236,11 @@ static void draw_run(struct pp_model *m, int r, int layout, double factor, struc
 			d->self[i] *= exp(gsl_ran_gaussian(m->rng, m->jitter));
 		d->execs[i] = 0;
 	}
+	if (at >= 0)
+		d->self[at] +=
+		    a->delayed.kind == PP_SLOT_RANGE
+			? wait * calls_in(&m->fns[at], r, a->delayed.first, a->delayed.last)
+			: wait;
 	/* callees first: a function's time is its own and its calls' */
 	for (size_t j = 0; j < m->nfns; j++) {
 		int i = m->order[j];
@@ -280,7 +361,7 @@ static int model_run1(struct pp_model *m, int r, const char *spec, int layout, i
 		err = -ENOMEM;
 		goto out;
 	}
-	draw_run(m, r, layout, factor, &d);
+	draw_run(m, r, layout, factor, &a, &d);
 	if (a.stop && a.stop < execs)
 		execs = a.stop;
 	res->skipped = a.skip < execs ? a.skip : execs;
@@ -296,6 +377,16 @@ static int model_run1(struct pp_model *m, int r, const char *spec, int layout, i
 	for (size_t i = 0; i < a.n && !err; i++) {
 		err = fill_slot(m, r, &a.items[i], i, &d, (double)counted, scale, &res->slots[i]);
 		res->nslots = i + 1;
+	}
+	if (!err && a.delay && a.delayed.fn >= 0) { /* as the runtime counts them: after the skip */
+		const struct pp_model_fn *f = &m->fns[a.delayed.fn];
+		double per =
+		    d.execs[a.delayed.fn] * (a.delayed.kind == PP_SLOT_RANGE
+						 ? calls_in(f, r, a.delayed.first, a.delayed.last)
+						 : 1);
+
+		res->delayed_count = ns(per * (double)counted / (double)a.delay_every);
+		res->delay_ns = a.delay_ns;
 	}
 	if (!err && a.samples) {
 		size_t n = a.samples < execs ? (size_t)a.samples : (size_t)execs;

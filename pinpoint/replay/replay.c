@@ -95,6 +95,9 @@ static int make_options(struct pp_replay *rp, const json_t *options, const struc
 		;
 	argc = rp->words.n;
 	err = given_words(&rp->words, given);
+	/* a session recorded before the what-if made none */
+	if (!err && !json_object_get(options, "confirm"))
+		err = pp_argv_add(&rp->words, "--confirm=off");
 	if (err)
 		return err;
 	if (cmd < argc) {

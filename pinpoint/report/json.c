@@ -163,11 +163,12 @@ static json_t *revisions_json(const struct pp_outcome *o)
 
 static const char *qkind(enum pp_qkind k)
 {
-	return k == PP_Q_ENTRY	 ? "entry"
-	       : k == PP_Q_RANGE ? "range"
-	       : k == PP_Q_TOTAL ? "total"
-	       : k == PP_Q_GROUP ? "group"
-				 : "self";
+	return k == PP_Q_ENTRY	   ? "entry"
+	       : k == PP_Q_RANGE   ? "range"
+	       : k == PP_Q_TOTAL   ? "total"
+	       : k == PP_Q_GROUP   ? "group"
+	       : k == PP_Q_CONFIRM ? "confirm"
+				   : "self";
 }
 
 /* What the code layouts did to @q (null when its runs were in one layout). */
@@ -528,11 +529,12 @@ static json_t *time_json(const struct pp_outcome *o)
 		layers = pp_json_push(
 		    layers, pp_json_object("layer", pp_json_int(l), "s", pp_json_real(u.layer_s[l]),
 					   "runs", pp_json_int((long long)u.layer_runs[l]), NULL));
-	return pp_json_object("total_s", pp_json_real(u.total_s), "builds_s",
-			      pp_json_real(u.builds_s), "discovery_s", pp_json_real(u.discovery_s),
-			      "discovery_runs", pp_json_int((long long)u.discovery_runs),
-			      "layouts_s", pp_json_real(u.layouts_s), "driver_s",
-			      pp_json_real(u.other_s), "layers", layers, NULL);
+	return pp_json_object(
+	    "total_s", pp_json_real(u.total_s), "builds_s", pp_json_real(u.builds_s), "discovery_s",
+	    pp_json_real(u.discovery_s), "discovery_runs", pp_json_int((long long)u.discovery_runs),
+	    "layouts_s", pp_json_real(u.layouts_s), "driver_s", pp_json_real(u.other_s), "layers",
+	    layers, "confirm_s", pp_json_real(u.confirm_s), "confirm_runs",
+	    pp_json_int((long long)u.confirm_runs), NULL);
 }
 
 static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
@@ -564,6 +566,25 @@ static json_t *tree_json(const struct pp_outcome *o)
 	return a;
 }
 
+/* The what-if on the chain's claim (outcome.h), null when not asked. */
+static json_t *confirmation_json(const struct pp_outcome *o)
+{
+	const struct pp_outcome_confirm *c = &o->confirm;
+
+	if (!c->verdict_name)
+		return json_null();
+	return pp_json_object(
+	    "verdict", pp_json_str(c->verdict_name), "why", pp_json_str(c->why), "claim_node",
+	    index_or_null(c->claim_node), "node", index_or_null(c->node), "comparison",
+	    index_or_null(c->comparison), "part", pp_json_str(c->what), "moved",
+	    pp_json_str(c->moved), "claim_ns", pp_json_real(c->claim_ns), "executions",
+	    pp_json_real(c->execs), "delay_ns", pp_json_real(c->delay_ns), "delay_every",
+	    c->every ? pp_json_int(c->every) : json_null(), "delayed_executions",
+	    pp_json_real(c->delayed), "difference", interval_or_null(c->diff), "explained_share",
+	    interval_or_null(c->explained), "runs", pp_json_int((long long)c->runs), "sentence",
+	    pp_json_str(c->sentence), NULL);
+}
+
 static json_t *platform_json(const struct pp_platform *p)
 {
 	return pp_json_object("cpu", pp_json_str(p->cpu), "cpus", pp_json_int(p->cpus), "kernel",
@@ -583,9 +604,10 @@ static json_t *outcome_json(const struct pp_outcome *o)
 	    "failure", pp_json_str(o->failure), "platform", platform_json(&o->platform), "options",
 	    options_json(o), "measurement", measurement_json(o), "revisions", revisions_json(o),
 	    "layouts", layouts_json(o), "comparisons", comparisons_json(o), "bottleneck_chain",
-	    chain_json(o), "contributors", contributors_json(o), "search_cut_short",
-	    pp_json_bool(o->budget_cut), "tree", tree_json(o), "batches", batches_json(o), "runs",
-	    runs_json(o), "time", time_json(o), NULL);
+	    chain_json(o), "confirmation", confirmation_json(o), "contributors",
+	    contributors_json(o), "search_cut_short", pp_json_bool(o->budget_cut), "tree",
+	    tree_json(o), "batches", batches_json(o), "runs", runs_json(o), "time", time_json(o),
+	    NULL);
 }
 
 static void write_json(FILE *f, const void *arg)

@@ -388,6 +388,8 @@ static void print_time(FILE *f, const struct pp_outcome *o)
 			fprintf(f, ", layer %u %.1f s (%zu runs)", l, u->layer_s[l],
 				u->layer_runs[l]);
 	}
+	if (u->confirm_runs)
+		fprintf(f, ", the what-if %.1f s (%zu runs)", u->confirm_s, u->confirm_runs);
 	fprintf(f, ", the driver %.1f s.\n", u->other_s);
 }
 
@@ -545,6 +547,9 @@ static void print_verdict(const struct pp_outcome *o, FILE *f, bool *printed)
 		return;
 	gap(f, o, printed);
 	print_chain(f, o);
+	/* the what-if on the chain's claim (--confirm), under it */
+	if (*o->confirm.sentence)
+		fprintf(f, "%s\n", o->confirm.sentence);
 	print_tree(f, o);
 	if (!o->opt.quiet)
 		print_open(f, o);

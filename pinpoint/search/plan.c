@@ -3,12 +3,13 @@
  * plan.c - the plan stage: compare the entry, with nothing armed inside it,
  * run the search --search names below it (one row of the table below: a
  * search is search.h's operations), then finish the attribution tree the
- * search built (tree.c).
+ * search built (tree.c) and check the chain's claim (confirm.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "pinpoint/log.h"
+#include "pinpoint/search/confirm.h"
 #include "pinpoint/search/plan.h"
 #include "pinpoint/search/search.h"
 #include "pinpoint/measure/settle.h"
@@ -50,5 +51,8 @@ int pp_plan(struct pp_session *s)
 	else
 		err = ops->dig(s, root);
 	pp_tree_finish(s, ops);
+	/* the chain's claim, checked by a what-if (--confirm) */
+	if (!err)
+		err = pp_confirm(s);
 	return err;
 }

@@ -20,6 +20,9 @@ enum pp_qkind {
 	PP_Q_SELF,  /* a function's own body: its time minus its calls' */
 	PP_Q_TOTAL, /* a function's whole time, measured with its parts (the entry's: its slot) */
 	PP_Q_GROUP, /* the calls of a range to one callee, added up (derived from each call's) */
+	/* the entry as a whole, the previous revision's runs with a part
+	 * delayed by what the chain says it got slower (confirm.c) */
+	PP_Q_CONFIRM,
 };
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */

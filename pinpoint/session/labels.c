@@ -68,6 +68,10 @@ char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn, nm), q->nterms,
 			     pp_names_get(nm, q->callee), q->first, q->last);
 		break;
+	case PP_Q_CONFIRM:
+		r = asprintf(&l, "%s (entry), the previous revision with %s delayed",
+			     pp_fn_name(fn, nm), q->delay_what ? q->delay_what : "?");
+		break;
 	}
 	return r < 0 ? NULL : l;
 }

@@ -254,6 +254,11 @@ static const struct pp_option_desc options[] = {
 	     "same runs), and such a group found slower is followed into its callee; where no "
 	     "part is slower by the threshold but several calls are by less, the functions they "
 	     "all call are measured whole; off: call sites only"},
+    {"confirm", 0, &type_choice, FIELD(confirm), .choices = groups_choices, .def = "on",
+     .report = "confirm",
+     .help = "on: when a regression's chain names a part, the previous revision is run again "
+	     "with that part delayed by what the chain says it got slower, and compared with the "
+	     "current one at the entry: confirmed, explains only a share, or overshoots"},
     {"json", 0, &type_string, FIELD(json), .arg = "FILE",
      .help = "write the whole session as JSON"},
     {"html", 0, &type_string, FIELD(html), .arg = "FILE",

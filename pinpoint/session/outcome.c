@@ -585,6 +585,10 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	if (!err)
 		err = make_lists(&m, o);
 	if (!err) {
+		pp_outcome_confirm(&m, o, s);
+		err = m.err;
+	}
+	if (!err) {
 		pp_outcome_runs(&m, o, s);
 		err = m.err;
 	}

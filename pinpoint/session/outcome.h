@@ -205,6 +205,30 @@ struct pp_outcome_node {
 	struct pp_outcome_site *sites;
 };
 
+/*
+ * The what-if that checked the chain's claim (confirm.c): the previous
+ * revision with the chain's last part delayed, against the current one.
+ */
+struct pp_outcome_confirm {
+	/* "confirmed", "explains", "overshoots", "undecided", "not tried"; NULL: not asked */
+	const char *verdict_name;
+	const char *why;   /* "not tried": why */
+	int claim_node;	   /* the chain's last node, whose difference is the claim, -1: none */
+	int node;	   /* the chain's node it delayed (claim_node, or one above), -1: none */
+	int comparison;	   /* its comparison's id, -1: none */
+	const char *what;  /* "paint (call 1 of render)" */
+	const char *moved; /* why it was not claim_node's own place, NULL: it was */
+	double claim_ns;   /* the node's difference, per execution of the entry */
+	double execs;	   /* the part's executions per execution of the entry (previous) */
+	double delay_ns;   /* the wait at each delayed execution */
+	unsigned every;	   /* one execution in every delayed */
+	double delayed;	   /* delayed executions per execution of the entry, counted (NaN: none) */
+	struct pp_interval diff;      /* current - the delayed previous, at the entry */
+	struct pp_interval explained; /* of the entry's difference (NaN: none) */
+	size_t runs;		      /* per revision */
+	const char *sentence;	      /* as text and HTML print it, "" when not asked */
+};
+
 /* One run, as the JSON report lists it. */
 struct pp_outcome_run_target {
 	unsigned qi;	 /* the quantity's index in the batch */
@@ -280,6 +304,8 @@ struct pp_time_use {
 	unsigned nlayers; /* layers that ran: 0 the entry, k the parts of layer k-1 functions */
 	double layer_s[PP_TIME_LAYERS];
 	size_t layer_runs[PP_TIME_LAYERS];
+	double confirm_s; /* the what-if on the chain's claim */
+	size_t confirm_runs;
 };
 
 /* The session's measurement rule, what it used, and how noisy the runs were. */
@@ -323,6 +349,7 @@ struct pp_outcome {
 	/* The call the chain ends at, for --history: the deepest chain node with a
 	 * comparison of its own, or NULL */
 	const struct pp_outcome_cmp *chain_call;
+	struct pp_outcome_confirm confirm;
 	size_t ncontrib;
 	int *contrib; /* node indices by rank */
 	size_t nimproved;

@@ -28,6 +28,9 @@ struct pp_outcome_fn pp_copy_fn(struct pp_copy *m, const struct pp_prog_fn *fn);
 /* The runs, batches, revisions with their layouts, and the measurement of @s into @o. */
 void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
 
+/* The what-if on the chain's claim, and its sentence (outcome_confirm.c). */
+void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
+
 /* Each comparison's counts beside its time, and their cause (counts.c). */
 void pp_outcome_counts(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
 

@@ -28,6 +28,8 @@ void pp_session_free(struct pp_session *s)
 		free(s->q[i]->dec);
 		free(s->q[i]->terms);
 		free(s->q[i]->signs);
+		free(s->q[i]->delay);
+		free(s->q[i]->delay_what);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -104,6 +106,24 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
 	q->prev_last = last[PP_PREV];
 	q->absent[0] = absent[0];
 	q->absent[1] = absent[1];
+	return q;
+}
+
+struct pp_quantity *pp_quantity_confirm(struct pp_session *s,
+					const struct pp_prog_fn *const entry[2], char *delay,
+					unsigned long long ns, unsigned every, char *what)
+{
+	struct pp_quantity *q = new_quantity(s, PP_Q_CONFIRM, entry);
+
+	if (!q) {
+		free(delay);
+		free(what);
+		return NULL;
+	}
+	q->delay = delay;
+	q->delay_ns = ns;
+	q->delay_every = every;
+	q->delay_what = what;
 	return q;
 }
 

@@ -66,6 +66,15 @@ struct pp_quantity {
 	 */
 	const char *callee;
 	const struct pp_prog_fn *callee_fn[2];
+	/*
+	 * PP_Q_CONFIRM: what the previous revision's runs delay (the arming's
+	 * delay= value, encoded), by how much at each delayed execution, and
+	 * which executions (every delay_every-th); as the reports name it.
+	 */
+	char *delay;
+	unsigned long long delay_ns;
+	unsigned delay_every;
+	char *delay_what;
 	struct pp_series series[2]; /* per-run values, per revision */
 	/* per-run executions of its calls (or function) per execution of the
 	 * entry, in the runs of series[]; NaN where not counted (derived) */
@@ -162,10 +171,13 @@ struct pp_run_record {
 	struct pp_run_target *targets; /* the indirect calls' targets, by quantity */
 };
 
+/* The layer of a batch of the what-if on the chain's claim (confirm.c). */
+#define PP_LAYER_CONFIRM (-1)
+
 struct pp_batch {
 	unsigned id;
 	int layer; /* of the quantities it measures: 0 the entry, k the parts of a layer k-1
-		      function */
+		      function, PP_LAYER_CONFIRM the what-if */
 	size_t nq;
 	unsigned *qids;
 	char *arming[2];
@@ -237,6 +249,38 @@ struct pp_node {
 	int lead, tie;
 };
 
+/*
+ * The what-if that checks the chain's claim (confirm.c): the previous
+ * revision with the chain's last part delayed by its difference, against
+ * the current one, at the entry.
+ */
+enum pp_confirm_verdict {
+	PP_CONFIRM_NONE,       /* not asked (--confirm off, no regression) */
+	PP_CONFIRM_NOT_TRIED,  /* asked, not made: why says why */
+	PP_CONFIRM_CONFIRMED,  /* what is left is within the threshold */
+	PP_CONFIRM_EXPLAINS,   /* the current revision is still slower: something else too */
+	PP_CONFIRM_OVERSHOOTS, /* the delayed previous is slower: the claim is inflated */
+	PP_CONFIRM_UNDECIDED,  /* the runs allowed ran out first */
+};
+
+struct pp_confirm {
+	enum pp_confirm_verdict verdict;
+	const char *why; /* PP_CONFIRM_NOT_TRIED: why (static) */
+	/* the chain's last node, whose difference is the claim, and the chain
+	 * node the delay is put at: the same, or the nearest above it that can
+	 * be delayed at little cost (confirm.c); -1: none */
+	int claim_node, node;
+	const char *moved; /* why node is not claim_node (static), NULL: it is */
+	struct pp_quantity *q;
+	double claim_ns; /* the claim: the delay per execution of the entry */
+	double execs;	 /* the delayed node's executions per execution of the entry (previous) */
+	/* the delayed executions per execution of the entry its runs counted (NaN: none) */
+	double delayed;
+	/* of the entry's difference, what the delay explains: 1 - the difference left
+	 * over the entry's */
+	struct pp_interval explained;
+};
+
 struct pp_backend;
 
 struct pp_session {
@@ -258,8 +302,9 @@ struct pp_session {
 	struct pp_run_record *runs;
 	size_t nnodes;
 	struct pp_node *nodes; /* the attribution tree, the entry's node first */
-	bool budget_cut;       /* --max-paths left slower calls unexamined */
-	char *failure;	       /* what failed to measure (the first failure) */
+	struct pp_confirm confirm;
+	bool budget_cut; /* --max-paths left slower calls unexamined */
+	char *failure;	 /* what failed to measure (the first failure) */
 	bool interrupted;
 	bool outputs_differ_warned; /* previous and current printed different output */
 	double started, finished;   /* monotonic clock, s */
@@ -318,6 +363,15 @@ struct pp_session {
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };
+
+/*
+ * A new PP_Q_CONFIRM on the entry @entry[2]: the previous revision's runs
+ * delay @delay (taken) by @ns at every @every-th execution, @what naming it
+ * (taken).  NULL when out of memory (@delay and @what freed).
+ */
+struct pp_quantity *pp_quantity_confirm(struct pp_session *s,
+					const struct pp_prog_fn *const entry[2], char *delay,
+					unsigned long long ns, unsigned every, char *what);
 
 /* A list of quantities, each at most once. */
 struct pp_qlist {

@@ -32,6 +32,11 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 			continue;
 		}
 		l = s->batches[r->batch - 1].layer;
+		if (l == PP_LAYER_CONFIRM) {
+			u->confirm_s += r->turn_s;
+			u->confirm_runs++;
+			continue;
+		}
 		l = l < 0 ? 0 : l >= PP_TIME_LAYERS ? PP_TIME_LAYERS - 1 : l;
 		u->layer_s[l] += r->turn_s;
 		u->layer_runs[l]++;

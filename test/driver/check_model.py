@@ -751,6 +751,104 @@ def scenario_counts():
     check("called " not in p.stdout, "a sentence about counts that did not change")
 
 
+def confirm_line(p, word):
+    lines = [l for l in p.stdout.splitlines() if l.startswith(word)]
+    check(len(lines) == 1, "no line %r... under the chain:\n%s" % (word, p.stdout))
+    return lines[0] if lines else ""
+
+
+def scenario_confirm():
+    """The chain's claim put to the test (pinpoint/search/confirm.c): the
+    previous revision with the chain's last part delayed by its difference,
+    against the current one at the entry.
+
+      * demo: list_size's +9.7 ms is the claim, but list_size runs 200000
+        times an execution of run, too often for its probes' own cost: the
+        delay goes one chain step up, at failure_run's one call, and says
+        why; "confirmed", the delay the claim, what the runs delayed counted;
+        the what-if's runs are batches of its own, the delay in the previous
+        revision's arming only;
+      * count: paint called 115 times where it was 100, each call the same:
+        the chain ends at the call, the delay spread over its calls, one call
+        in K by K times the difference per call (2 us or more), "confirmed";
+      * twoslow: the chain names inner's own body (+10 us of +16 us; step1
+        got 6 us slower too): "explains" about 62 %, the rest still slower;
+      * added: the chain ends at an added call, which no delay stands for:
+        the entry delayed in its place;
+      * --depth 0: no part below the entry, "not tried";
+      * --confirm off: no what-if, no line, confirmation null."""
+    p, rep = session_json("demo", "--seed", "3", status=1)
+    c = rep["confirmation"]
+    check(c and c["verdict"] == "confirmed", "demo: confirmation %r" % c)
+    if not c or c["verdict"] != "confirmed":
+        return
+    tree = {n["id"]: n for n in rep["tree"]}
+    claim, at = tree[c["claim_node"]], tree[c["node"]]
+    check(claim["chain"] and claim.get("callee") == "list_size" and
+          c["claim_ns"] == claim["cost_ns"]["centre"] and
+          at.get("callee") == "failure_run" and claim["parent"] == at["id"] and
+          "runs too often" in c["moved"],
+          "demo: the claim %r, delayed at %r: %r" % (claim, at, c))
+    cmps = {x["id"]: x for x in rep["comparisons"]}
+    q = cmps.get(c["comparison"], {})
+    check(q.get("kind") == "confirm" and q.get("decided"), "demo: its comparison %r" % q)
+    check(c["delay_every"] == 1 and c["executions"] == 1 and
+          abs(c["delay_ns"] - c["claim_ns"]) <= 1 and c["delayed_executions"] == 1,
+          "demo: delay %r" % c)
+    e = c["explained_share"]
+    check(e["low"] <= 1 <= e["high"], "demo: explained share %r" % e)
+    line = confirm_line(p, "Confirmed: the previous revision with failure_run (call 1 of "
+                           "bridge) delayed by ")
+    check("in place of list_size: it runs too often" in line and line == c["sentence"],
+          "demo: the line %r, the JSON's %r" % (line, c["sentence"]))
+    batches = [b for b in rep["batches"] if c["comparison"] in b["comparisons"]]
+    check(batches and all(b["comparisons"] == [c["comparison"]] and
+                          ";delay=" in b["arming_previous"] and
+                          "delay=" not in b["arming_current"] for b in batches),
+          "demo: its batches %r" % batches)
+    check(rep["time"]["confirm_runs"] == sum(1 for r in rep["runs"] if r["batch"] in
+                                             {b["id"] for b in batches}),
+          "demo: the what-if's runs in the time: %r" % rep["time"])
+
+    p, rep = session_json("count", "--seed", "2", status=1)
+    c = rep["confirmation"]
+    check(c and c["verdict"] == "confirmed" and c["part"] == "paint (call 1 of render)" and
+          c["moved"] is None and abs(c["executions"] - 100) < 0.5 and c["delay_every"] > 1 and
+          c["delay_ns"] >= 2000 and
+          abs(c["delay_ns"] / c["delay_every"] * c["executions"] - c["claim_ns"]) <=
+          0.01 * c["claim_ns"] and
+          abs(c["delayed_executions"] - c["executions"] / c["delay_every"]) <= 1,
+          "count: confirmation %r" % c)
+
+    p, rep = session_json("twoslow", "--seed", "1", status=1)
+    c = rep["confirmation"]
+    # inner's +10 us of the entry's +16 us
+    check(c and c["verdict"] == "explains" and
+          c["explained_share"]["low"] <= 10 / 16 <= c["explained_share"]["high"] and
+          c["difference"]["low"] > 0, "twoslow: confirmation %r" % c)
+    line = confirm_line(p, "Explains ")
+    check("of the slowdown: with the own body of inner delayed by" in line and
+          "something else changed too" in line, "twoslow: %r" % line)
+
+    p, rep = session_json("added", status=1)
+    c = rep["confirmation"]
+    check(c and c["verdict"] == "confirmed" and c["part"] == "handle (the entry)" and
+          c["node"] == 0 and "no delay can stand for" in c["moved"],
+          "added: confirmation %r" % c)
+
+    p, rep = session_json("demo", "--seed", "3", status=1, depth=0)
+    c = rep["confirmation"]
+    check(c and c["verdict"] == "not tried" and c["comparison"] is None and
+          "no part below the entry" in c["why"], "--depth 0: confirmation %r" % c)
+    confirm_line(p, "Not confirmed: the chain names no part below the entry.")
+
+    p, rep = session_json("demo", "--seed", "3", "--confirm", "off", status=1)
+    check(rep["confirmation"] is None and rep["options"]["confirm"] == "off" and
+          not any(x["kind"] == "confirm" for x in rep["comparisons"]) and
+          not re.search(r"^(Confirmed|Explains|Overshoots|Not confirmed)", p.stdout, re.M),
+          "--confirm off: %r" % rep["confirmation"])
+
+
 def scenario_undecided():
     """An entry that cannot be decided is reported undecided with exit status
     4, never as "no regression": by its own budget, then by --max-runs or
