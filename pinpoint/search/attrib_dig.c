@@ -98,10 +98,11 @@ double pp_attrib_plan_time(struct pp_session *s, int layer, bool chain)
 }
 
 /*
- * Why node @c is not dug into when its difference is its count's alone:
- * its calls ran more often (or less), each one the same (counts.h), so
- * what changed is how often its caller calls it, and its callee holds
- * nothing to find.  NULL: it is not; -ENOMEM in *@err.
+ * Why node @c is not dug into when its difference is its count's: its
+ * calls ran more often (or less), each one the same or changed the other
+ * way (counts.h: "more calls", "fewer calls"), so what changed is how often
+ * its caller calls it, and its callee holds nothing to find in its
+ * direction.  NULL: it is not; -ENOMEM in *@err.
  */
 static const char *count_stop(struct pp_session *s, struct pp_node *c, int *err)
 {
@@ -113,8 +114,7 @@ static const char *count_stop(struct pp_session *s, struct pp_node *c, int *err)
 	*err = pp_counts_of(c->q, s->opt, &k);
 	if (*err || !pp_counts_only(&k, c->sign))
 		return NULL;
-	if (asprintf(&why,
-		     "%s, each the same: what changed is how often it is called, not what it does",
+	if (asprintf(&why, "%s: what changed is how often it is called, not what it does",
 		     k.cause) < 0) {
 		*err = -ENOMEM;
 		return NULL;

@@ -101,11 +101,11 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	else if (!strcmp(c->verdict_name, "overshoots"))
 		r = asprintf(&s,
 			     "Overshoots: with %s delayed by %s (%s), the previous revision is "
-			     "slower than the current one (%s apart): the chain's figure is %.1fx "
-			     "what %s got slower by (%s), inflated by its measurement; the part "
-			     "explains at most that; %zu+%zu runs.",
-			     c->what, how, per, diff, c->claim_ns / whole, entry,
-			     pp_fmt_ns(whole, d, 32), c->runs, c->runs);
+			     "slower than the current one (%s apart): the chain's figure is more "
+			     "than the slowdown, inflated by its measurement (or the slowdown "
+			     "moved while it was measured); the part explains at most the "
+			     "entry's +%s; %zu+%zu runs.",
+			     c->what, how, per, diff, pp_fmt_ns(whole, d, 32), c->runs, c->runs);
 	else
 		r = asprintf(&s,
 			     "Not confirmed: with %s delayed by %s (%s), the what-if could not "

@@ -280,6 +280,33 @@ def scenario_two_slower():
         fail("counts that did not change were said to", p)
 
 
+def scenario_more_calls():
+    """morecalls.c: render() calls paint() 130 times an execution where it
+    called it 100 times, each call the same: the runtime's counts say so
+    (100 and 130 per execution of render, changed), the cause is "more
+    calls", the chain ends at the call and says why, and paint is not dug
+    into (counts.c, attrib_dig.c)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("morecalls", "render", 3, "--json", path)
+        report = load_report(path, ARGS.schema, p)
+    expect_chain(p, ["render", "paint"])
+    cmp = {c["label"]: c for c in report["comparisons"]}
+    paint = cmp.get("render: call 1 paint")
+    if not paint or paint["executions"] != {"previous": 100, "current": 130, "changed": True} or \
+            paint["cause"] != "more calls":
+        fail("paint's executions and cause: %r" % (paint and (paint["executions"],
+                                                              paint["cause"])), p)
+    if any(c["label"].startswith("paint:") and c.get("verdict") for c in report["comparisons"]):
+        fail("paint was dug into", p)
+    said = "[called 1.30x as often (100 → 130 per execution of render), each call the same]"
+    line = [l for l in p.stdout.splitlines() if l.lstrip().startswith("→ paint ")]
+    if len(line) != 1 or said not in line[0] or \
+            "[more calls: what changed is how often it is called" not in line[0]:
+        fail("the chain's paint line: %r" % line, p)
+    print("the what-if: %s" % (report["confirmation"] or {}).get("sentence"))
+
+
 def scenario_side_effect():
     p, report = attrib_session("sibling", "format", 3,
                                ["format", "width_of", "own body of width_of"], ["lower"])
