@@ -299,7 +299,8 @@ def scenario_more_calls():
                                                               paint["cause"])), p)
     if any(c["label"].startswith("paint:") and c.get("verdict") for c in report["comparisons"]):
         fail("paint was dug into", p)
-    said = "[called 1.30x as often (100 → 130 per execution of render), each call the same]"
+    # each call "the same", or on a loaded host a little faster by its noise
+    said = "[called 1.30x as often (100 → 130 per execution of render), each call "
     line = [l for l in p.stdout.splitlines() if l.lstrip().startswith("→ paint ")]
     if len(line) != 1 or said not in line[0] or \
             "[more calls: what changed is how often it is called" not in line[0]:
