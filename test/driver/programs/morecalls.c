@@ -30,9 +30,15 @@ static inline __attribute__((always_inline)) long chain(long x, long n)
 	return x;
 }
 
-NOINLINE void layout(void) { sink = chain(sink, 15000); }
+NOINLINE void layout(void)
+{
+	sink = chain(sink, 15000);
+}
 
-NOINLINE void paint(int k) { sink = chain(sink + k, 60000); }
+NOINLINE void paint(int k)
+{
+	sink = chain(sink + k, 60000);
+}
 
 NOINLINE void render(void)
 {
