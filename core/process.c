@@ -70,6 +70,26 @@ struct dirent64_raw {
 	char name[];
 };
 
+/*
+ * The start of the file at @path (a /proc file: one read) into @buf of
+ * @size bytes, NUL-terminated: its length, or -1 when it cannot be read
+ * or is empty.  Async-signal-safe.
+ */
+static ssize_t read_start(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	return len;
+}
+
 /* The parent of @pid from /proc/PID/stat, or -1.  Async-signal-safe. */
 static pid_t parent_of(const char *pid)
 {
@@ -77,19 +97,13 @@ static pid_t parent_of(const char *pid)
 	size_t n = 6;
 	ssize_t len;
 	pid_t ppid = 0;
-	int fd;
 
 	for (const char *c = pid; *c && n < sizeof(path) - 6; c++)
 		path[n++] = *c;
 	memcpy(path + n, "/stat", 6);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	len = read_start(path, buf, sizeof(buf));
+	if (len < 0)
 		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = 0;
 	/* "PID (COMM) S PPID ...": COMM may hold anything, the last ')' ends it. */
 	for (ssize_t i = 0; i < len; i++)
 		if (buf[i] == ')')
@@ -342,19 +356,9 @@ static double read_waited(pid_t pid)
 {
 	char path[64], buf[128];
 	unsigned long long run, delay;
-	ssize_t len;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
+	if (read_start(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu", &run, &delay) != 2)
 		return -1;
 	return (double)delay * 1e-9;
 }
