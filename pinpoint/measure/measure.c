@@ -129,11 +129,12 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 		}
 		if (in_entry_slot(s, q, r)) {
 			/* a what-if: the previous revision's runs delay a part */
-			if (q->kind == PP_Q_CONFIRM && r == PP_PREV)
+			if (q->kind == PP_Q_CONFIRM && r == PP_PREV) {
 				put(&b, ";" PP_SPEC_KEY_DELAY "=%s;" PP_SPEC_KEY_DELAY_NS "=%llu",
 				    q->delay, q->delay_ns);
-			if (q->kind == PP_Q_CONFIRM && r == PP_PREV && q->delay_every > 1)
-				put(&b, ";" PP_SPEC_KEY_DELAY_EVERY "=%u", q->delay_every);
+				if (q->delay_every > 1)
+					put(&b, ";" PP_SPEC_KEY_DELAY_EVERY "=%u", q->delay_every);
+			}
 			slot_of[i] = 0;
 			continue;
 		}

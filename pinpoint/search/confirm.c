@@ -171,30 +171,6 @@ static int delay_site(const struct pp_session *s, const struct pp_node *n, char 
 	return 0;
 }
 
-/* The median of @x's finite values, NaN for none. */
-static double median_of(const struct pp_series *x)
-{
-	double *v = malloc((x->n ? x->n : 1) * sizeof(double)), m = NAN;
-	size_t n = 0;
-
-	if (!v)
-		return NAN;
-	for (size_t i = 0; i < x->n; i++)
-		if (isfinite(x->v[i]))
-			v[n++] = x->v[i];
-	for (size_t i = 1; i < n; i++) /* a few dozen values: insertion */
-		for (size_t j = i; j && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	if (n)
-		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	free(v);
-	return m;
-}
-
 /* The entry's executions a run measures after its skip (the discover stage's rule). */
 static double entry_execs(const struct pp_session *s)
 {
@@ -203,18 +179,27 @@ static double entry_execs(const struct pp_session *s)
 	return n > s->entry_skip ? (double)(n - s->entry_skip) : 1.0;
 }
 
-/* The verdict from @q's decision, and the share of the entry's difference it explains. */
-static void conclude(struct pp_session *s, struct pp_quantity *q)
+/*
+ * The verdict from @q's decision, and the share of the entry's difference
+ * it explains: 0 or -ENOMEM.
+ */
+static int conclude(struct pp_session *s, struct pp_quantity *q)
 {
 	struct pp_confirm *c = &s->confirm;
 	double d = s->q[0]->cmp.diff.centre;
 	struct pp_interval left = q->cmp.diff;
+	struct pp_counts k;
+	int err;
 
-	c->delayed = median_of(&q->execs[PP_PREV]);
+	/* the previous revision's executions of @q are the delayed ones (measure.c) */
+	err = pp_counts_of(q, s->opt, &k);
+	if (err)
+		return err;
+	c->delayed = k.execs[PP_PREV];
 	if (c->delayed == 0) {
 		c->verdict = PP_CONFIRM_NOT_TRIED;
 		c->why = "the delayed part did not run in the previous revision's runs";
-		return;
+		return 0;
 	}
 	if (d > 0 && isfinite(left.centre))
 		c->explained = (struct pp_interval){.centre = (d - left.centre) / d,
@@ -237,6 +222,7 @@ static void conclude(struct pp_session *s, struct pp_quantity *q)
 		c->verdict = PP_CONFIRM_UNDECIDED;
 		break;
 	}
+	return 0;
 }
 
 /*
@@ -359,6 +345,5 @@ int pp_confirm(struct pp_session *s)
 		if (err)
 			return err;
 	}
-	conclude(s, q);
-	return 0;
+	return conclude(s, q);
 }
