@@ -398,7 +398,10 @@ def replace_demo_block(readme, lines):
 #    "Overshoots" or "Not confirmed" as its runs and the host's load fall
 #    (the demo's failure_run is memory-bound: a loaded host moves its
 #    slowdown between the search's runs and the what-if's): the line is
-#    masked whole; its comparison line is one off the chain.
+#    masked whole; its comparison line is one off the chain.  Where it
+#    overshoots, the chain's steps above the slowdown it shows are marked
+#    "[inflated: ...]" in place of their share of the entry: both are
+#    taken out of every line.
 #  - "Left open (...)" lists the comparisons that ended left open or
 #    undecided, and is not printed when none did: each of the README's
 #    must name a part off the chain and, when the session has the block
@@ -425,6 +428,9 @@ RUNS_HOW = re.compile(r"Each pair's two runs ran [^.]*\.|The runs ran one at a t
 # cost left in depends on whether the next layer's parts rode along in all of
 # its caller's rounds
 LEFT_IN = re.compile(r"; probe cost left in: .*\)$")
+# a figure the what-if (or its size against the entry's) shows inflated:
+# its mark, and its share of the entry, which it then does not have
+INFLATED = re.compile(r" = # of \S+|  \[inflated: [^\[\]]*(?:\[[^\]]*\][^\[\]]*)?\]")
 OFF_CHAIN_MARK = re.compile(r"  (?:\[(?:left open|undecided|layout-sensitive)\b[^\]]*\]|"
                             r"\(contributor #\))")
 
@@ -435,6 +441,7 @@ def mask(line):
     line = SOURCE_PATH.sub(CLONE + r"\1", line)
     line = NUMBER.sub("#", line)
     line = RUN_MARK.sub("", line)
+    line = INFLATED.sub("", line)
     line = RUNS_HOW.sub("<how the pairs ran>", line)
     line = LEFT_IN.sub("; probe cost left in: <as the runs fell>)", line)
     return re.sub(r"# (look|comparison|run)s?\b", r"# \1(s)", line)

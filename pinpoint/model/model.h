@@ -40,6 +40,9 @@ struct pp_model_fn {
 	bool in[2];	   /* in each revision's table */
 	bool external;	   /* not in any table: a library's */
 	double self_ns[2]; /* its own time per execution */
+	/* what timing it (a slot of its own, or a range over a call of it) adds to
+	 * each execution beyond what the runtime's removal takes out */
+	double armed_ns[2];
 	size_t ncalls;
 	struct pp_model_call *calls;
 };

@@ -218,6 +218,37 @@ static double calls_in(const struct pp_model_fn *f, int r, unsigned first, unsig
 	return n;
 }
 
+/* Whether a slot of @a times function @fn's executions itself (entry=, fn=, whole=). */
+static bool fn_timed(const struct arming *a, int fn)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->items[i].kind != PP_SLOT_RANGE && a->items[i].fn == fn)
+			return true;
+	return false;
+}
+
+/*
+ * What timing adds to call @ci (call @k of revision @r's list) of function
+ * @fn per execution of @fn: its callee's armed_ns at each of its
+ * executions, where a range= slot of @a holds the call and no slot of the
+ * callee's own already adds it.
+ */
+static double call_armed(const struct pp_model *m, const struct arming *a, int r, int fn, size_t ci,
+			 unsigned k)
+{
+	const struct pp_model_call *c = &m->fns[fn].calls[ci];
+
+	if (c->fn < 0 || !(m->fns[c->fn].armed_ns[r] > 0) || fn_timed(a, c->fn))
+		return 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct item *it = &a->items[i];
+
+		if (it->kind == PP_SLOT_RANGE && it->fn == fn && it->first <= k && k <= it->last)
+			return c->count[r] * m->fns[c->fn].armed_ns[r];
+	}
+	return 0;
+}
+
 /*
  * One run's draws; @a's delay (when armed) waits its delay_ns at one
  * execution in delay_every of its place, on average delay_ns / delay_every
@@ -234,6 +265,9 @@ static void draw_run(struct pp_model *m, int r, int layout, double factor, const
 		d->self[i] = m->fns[i].self_ns[r] * factor * lay[i];
 		if (m->jitter > 0)
 			d->self[i] *= exp(gsl_ran_gaussian(m->rng, m->jitter));
+		/* what timing it costs in place, beyond what the removal takes out */
+		if (fn_timed(a, (int)i))
+			d->self[i] += m->fns[i].armed_ns[r];
 		d->execs[i] = 0;
 	}
 	if (at >= 0)
@@ -246,9 +280,15 @@ static void draw_run(struct pp_model *m, int r, int layout, double factor, const
 		int i = m->order[j];
 		const struct pp_model_fn *f = &m->fns[i];
 
+		unsigned listed = 0;
+
 		d->time[i] = d->self[i];
-		for (size_t k = 0; k < f->ncalls; k++)
-			d->time[i] += call_time(&f->calls[k], r, d->time);
+		for (size_t k = 0; k < f->ncalls; k++) {
+			if (!f->calls[k].in[r])
+				continue;
+			d->time[i] += call_time(&f->calls[k], r, d->time) +
+				      call_armed(m, a, r, (int)i, k, listed++);
+		}
 	}
 	/* callers first: how often each function runs */
 	d->execs[m->entry] = 1;
@@ -276,8 +316,9 @@ static uint64_t ns(double v)
 }
 
 /* Slot @it's results, @counted executions of the entry after the skip, times @scale. */
-static int fill_slot(const struct pp_model *m, int r, const struct item *it, size_t index,
-		     const struct draw *d, double counted, double scale, struct pp_slot_result *sr)
+static int fill_slot(const struct pp_model *m, int r, const struct arming *a, const struct item *it,
+		     size_t index, const struct draw *d, double counted, double scale,
+		     struct pp_slot_result *sr)
 {
 	const struct pp_model_fn *f = it->fn >= 0 ? &m->fns[it->fn] : NULL;
 	double runs = f ? d->execs[it->fn] * counted : 0, total = 0, calls = 0;
@@ -302,7 +343,8 @@ static int fill_slot(const struct pp_model *m, int r, const struct item *it, siz
 
 			if (ci < 0) /* past the call list: nothing armed there */
 				break;
-			total += runs * call_time(&f->calls[ci], r, d->time);
+			total += runs * (call_time(&f->calls[ci], r, d->time) +
+					 call_armed(m, a, r, it->fn, (size_t)ci, k));
 			calls += runs * f->calls[ci].count[r];
 		}
 	}
@@ -375,7 +417,8 @@ static int model_run1(struct pp_model *m, int r, const char *spec, int layout, i
 	res->ticks_per_ns = 1;
 	res->complete = 1;
 	for (size_t i = 0; i < a.n && !err; i++) {
-		err = fill_slot(m, r, &a.items[i], i, &d, (double)counted, scale, &res->slots[i]);
+		err =
+		    fill_slot(m, r, &a, &a.items[i], i, &d, (double)counted, scale, &res->slots[i]);
 		res->nslots = i + 1;
 	}
 	if (!err && a.delay && a.delayed.fn >= 0) { /* as the runtime counts them: after the skip */

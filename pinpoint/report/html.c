@@ -84,9 +84,16 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 	else
 		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
-	if (n->parent >= 0)
+	if (n->parent >= 0 && isfinite(n->entry_share))
 		fprintf(f, ", %s of its parent (%s of the entry)", pp_fmt_pct(n->share, a, 32),
 			pp_fmt_pct(n->entry_share, b, 32));
+	else if (n->parent >= 0)
+		fprintf(f, ", %s of its parent", pp_fmt_pct(n->share, a, 32));
+	if (n->inflated) {
+		fputs(" [", f);
+		pp_html_escape(f, n->inflated);
+		fputs("]", f);
+	}
 	if (n->cmp && n->cmp->counts_said) {
 		fputs(" [", f);
 		pp_html_escape(f, n->cmp->counts_said);

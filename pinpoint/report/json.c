@@ -452,6 +452,9 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
 	o = pp_json_set(o, "cause", pp_json_str(v->cmp ? v->cmp->cause : NULL));
 	o = pp_json_set(o, "share_of_entry", pp_json_real(v->entry_share));
+	o = pp_json_set(o, "inflated", pp_json_str(v->inflated));
+	o = pp_json_set(o, "at_most_ns",
+			isfinite(v->at_most.centre) ? interval_json(v->at_most) : json_null());
 	o = pp_json_set(o, "stop", pp_json_str(v->stop));
 	return pp_json_set(o, "detail", pp_json_str(v->detail));
 }
@@ -581,7 +584,7 @@ static json_t *confirmation_json(const struct pp_outcome *o)
 	    pp_json_real(c->execs), "delay_ns", pp_json_real(c->delay_ns), "delay_every",
 	    c->every ? pp_json_int(c->every) : json_null(), "delayed_executions",
 	    pp_json_real(c->delayed), "difference", interval_or_null(c->diff), "explained_share",
-	    interval_or_null(c->explained), "runs", pp_json_int((long long)c->runs), "sentence",
+	    interval_or_null(c->explained), "slowdown_ns", interval_or_null(c->slowdown), "runs", pp_json_int((long long)c->runs), "sentence",
 	    pp_json_str(c->sentence), NULL);
 }
 

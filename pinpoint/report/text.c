@@ -81,6 +81,13 @@ static void print_of_entry(FILE *f, const struct pp_outcome *o, const struct pp_
 		fprintf(f, " = %.1f%% of %s", 100.0 * n->entry_share, o->nodes[0].name);
 }
 
+/* A figure more than it can cost (outcome_inflated.c): why, in place of its share of the entry. */
+static void print_inflated(FILE *f, const struct pp_outcome_node *n)
+{
+	if (n->inflated)
+		fprintf(f, "  [%s]", n->inflated);
+}
+
 /* A share above all of its function's: say that the rest of the function got faster. */
 static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
 {
@@ -212,6 +219,7 @@ static void print_chain(FILE *f, const struct pp_outcome *o)
 			pp_fmt_ns(n->diff.centre, a, 32), pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
 		print_of_entry(f, o, n);
+		print_inflated(f, n);
 		print_counts(f, n);
 		print_others(f, o, n);
 		print_probe_mark(f, n);
@@ -245,6 +253,7 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 			pp_fmt_pct(n->share_ci.high, c, sizeof(c)));
 	else if (n->parent >= 0)
 		fprintf(f, "  %s", pp_fmt_pct(n->share, a, sizeof(a)));
+	print_inflated(f, n);
 	print_counts(f, n);
 	print_others(f, o, n);
 	print_probe_mark(f, n);
@@ -294,6 +303,7 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 		fprintf(f, "  ");
 		print_diff(f, n->diff, false);
 		print_of_entry(f, o, n);
+		print_inflated(f, n);
 		if (n->stop)
 			fprintf(f, "  [%s]", n->stop);
 		fprintf(f, "\n");

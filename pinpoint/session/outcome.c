@@ -363,6 +363,7 @@ static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 		v->share = n->share;
 		v->share_ci = n->share_ci;
 		v->entry_share = n->entry_share;
+		v->at_most = (struct pp_interval){NAN, NAN, NAN};
 		v->others = n->share > 1 ? n->others : (struct pp_interval){NAN, NAN, NAN};
 		v->whole_of = pp_node_whole(s, n);
 		v->probe_unc = n->probe_unc;
@@ -586,6 +587,7 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 		err = make_lists(&m, o);
 	if (!err) {
 		pp_outcome_confirm(&m, o, s);
+		pp_outcome_inflated(&m, o);
 		err = m.err;
 	}
 	if (!err) {

@@ -181,6 +181,11 @@ struct pp_outcome_node {
 	const char *stop;   /* why the search stopped here, or NULL */
 	const char *detail; /* what changed, or the calls inlined here, or NULL */
 	int tie;	    /* the runner-up the same runs do not tell it from, -1: none */
+	/* why its figure is more than it can cost (outcome_inflated.c), NULL: it is
+	 * not; then entry_share is NaN, and so are those of the nodes under it */
+	const char *inflated;
+	/* where a what-if refuted it: the most it can explain, the entry's difference (else NaN) */
+	struct pp_interval at_most;
 	/*
 	 * A function searched (account.c): its whole measured with its parts
 	 * in runs[] runs per revision (whole_measured: 2 or more each), and
@@ -225,6 +230,8 @@ struct pp_outcome_confirm {
 	double delayed;	   /* delayed executions per execution of the entry, counted (NaN: none) */
 	struct pp_interval diff;      /* current - the delayed previous, at the entry */
 	struct pp_interval explained; /* of the entry's difference (NaN: none) */
+	/* the entry's slowdown in its runs: the delay it added less diff (NaN: none) */
+	struct pp_interval slowdown;
 	size_t runs;		      /* per revision */
 	const char *sentence;	      /* as text and HTML print it, "" when not asked */
 };

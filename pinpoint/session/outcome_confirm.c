@@ -55,8 +55,7 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 		      const struct pp_outcome_cmp *q)
 {
 	const char *entry = o->entry_name ? o->entry_name : "the entry";
-	char how[96], per[512], diff[128], thr[32], d[32], share[96], within[96], *s = NULL;
-	double whole = o->entry ? o->entry->cmp.diff.centre : NAN;
+	char how[96], per[512], diff[128], thr[32], share[96], within[96], slow[128], *s = NULL;
 	int r = -1;
 
 	if (!strcmp(c->verdict_name, "not tried")) {
@@ -65,6 +64,7 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	}
 	how_delayed(c, how, sizeof(how));
 	interval(&c->diff, diff, sizeof(diff));
+	interval(&c->slowdown, slow, sizeof(slow));
 	/* "+9.7 ms per execution of run", and where the delay went in place of
 	 * the chain's last part, and why */
 	{
@@ -103,9 +103,10 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 			     "Overshoots: with %s delayed by %s (%s), the previous revision is "
 			     "slower than the current one (%s apart): the chain's figure is more "
 			     "than the slowdown, inflated by its measurement (or the slowdown "
-			     "moved while it was measured); the part explains at most the "
-			     "entry's +%s; %zu+%zu runs.",
-			     c->what, how, per, diff, pp_fmt_ns(whole, d, 32), c->runs, c->runs);
+			     "moved while it was measured); the part explains at most %s, the "
+			     "slowdown these runs show (the delay less the difference); %zu+%zu "
+			     "runs.",
+			     c->what, how, per, diff, slow, c->runs, c->runs);
 	else
 		r = asprintf(&s,
 			     "Not confirmed: with %s delayed by %s (%s), the what-if could not "
@@ -131,6 +132,7 @@ void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp
 					 .delayed = NAN,
 					 .diff = {NAN, NAN, NAN},
 					 .explained = {NAN, NAN, NAN},
+					 .slowdown = {NAN, NAN, NAN},
 					 .sentence = ""};
 	c->verdict_name = verdict_name(sc->verdict);
 	if (!c->verdict_name)
@@ -151,6 +153,18 @@ void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp
 		c->diff = q->cmp.diff;
 		c->explained = sc->explained;
 		c->runs = q->runs_per_revision;
+		/* the delay the runs added, as they counted it (else as asked), and
+		 * what the current revision is still slower by: the slowdown */
+		{
+			double added = isfinite(c->delayed) && c->delayed > 0
+					   ? c->delayed * c->delay_ns
+					   : c->claim_ns;
+
+			if (isfinite(added) && isfinite(c->diff.centre))
+				c->slowdown =
+				    (struct pp_interval){added + c->diff.centre,
+							 added + c->diff.low, added + c->diff.high};
+		}
 	}
 	c->sentence = pp_copy_take(m, sentence(c, o, q));
 	if (!c->sentence)

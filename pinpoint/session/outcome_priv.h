@@ -31,6 +31,9 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 /* The what-if on the chain's claim, and its sentence (outcome_confirm.c). */
 void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
 
+/* The figures more than they can cost, not carried into shares (outcome_inflated.c). */
+void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o);
+
 /* Each comparison's counts beside its time, and their cause (counts.c). */
 void pp_outcome_counts(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
 

@@ -50,6 +50,8 @@ SESSIONS = {
     "indirect": ("indirect", "run", ["--depth", "3", "--seed", "1"]),
     "added": ("added", "handle", ["--depth", "3", "--seed", "1"]),
     "same": ("same", "job", ["--depth", "3", "--seed", "1", "--precision-threshold", "10"]),
+    # a what-if that overshoots, its chain steps marked inflated
+    "inflated": ("inflated", "search", ["--depth", "3", "--seed", "1"]),
 }
 
 

@@ -849,6 +849,80 @@ def scenario_confirm():
           "--confirm off: %r" % rep["confirmation"])
 
 
+def chain_line(p, name):
+    """The bottleneck chain's line of step @name in the text report."""
+    for l in p.stdout.splitlines():
+        if re.match(r"^\s+(→ )?%s  " % re.escape(name), l):
+            return l
+    return ""
+
+
+def scenario_inflated():
+    """A figure more than it can cost (pinpoint/session/outcome_inflated.c).
+    inflated.json's dist, 1000 calls an execution of search, got 1 ns
+    slower a call, but timing it adds 20 ns a call in the current revision
+    where it adds 5 in the previous (its armed_ns): timed, it shows +16 us
+    in an entry +1 us slower.
+
+      * the what-if delays the previous revision by the claim (at layer's
+        one call: dist runs too often for its probes) and "overshoots";
+        every chain step of the claim's figure or more is marked inflated,
+        with at most the slowdown the what-if's runs show (at_most_ns: the
+        delay less the difference, about the entry's +1 us), and no share
+        of the entry, nor the steps under it;
+      * --confirm off: the same steps marked by their size alone (1.25x the
+        entry's, their intervals wholly beyond it, nothing faster beside);
+      * twoslow and the demo: nothing marked."""
+    p, rep = session_json("inflated", "--seed", "1", status=1)
+    c = rep["confirmation"]
+    entry = rep["tree"][0]
+    check(c and c["verdict"] == "overshoots", "inflated: confirmation %r" % c)
+    tree = {n["id"]: n for n in rep["tree"]}
+    claim = tree.get(c["claim_node"]) if c else None
+    check(claim is not None and claim["chain"] and "dist" in node_label(claim) and
+          claim["cost_ns"]["low"] > 10 * entry["cost_ns"]["high"],
+          "inflated: the claim %r against the entry %r" % (claim, entry["cost_ns"]))
+    marked = [n for n in rep["tree"] if n.get("inflated")]
+    check(claim in marked and all(
+        n["inflated"].startswith("inflated: more than the what-if (below) allows; it explains at "
+                                 "most +") and n["share_of_entry"] is None and
+        n["at_most_ns"] == c["slowdown_ns"] for n in marked if n["chain"]),
+          "inflated: the chain's marked steps %r" % marked)
+    under = [n for n in rep["tree"] if any(m["id"] == n.get("parent") for m in marked)]
+    check(all(n["share_of_entry"] is None for n in under),
+          "inflated: shares of the entry under an inflated step %r" % under)
+    # the steps above it, dist's callers, keep theirs: +1 us of +1 us
+    above = [n for n in rep["tree"] if n["chain"] and not n.get("inflated")]
+    check(len(above) >= 2 and all(n["share_of_entry"] is not None for n in above),
+          "inflated: the chain above the claim %r" % above)
+    for n in marked:
+        if not n["chain"]:
+            continue
+        line = chain_line(p, node_label(n) if n["kind"] != "self" else "own body of dist")
+        check("[inflated: more than the what-if (below) allows; it explains at most +" in line and
+              "% of search" not in line,
+              "inflated: the chain's line %r" % line)
+    line = confirm_line(p, "Overshoots: ")
+    sd = c["slowdown_ns"]
+    check(sd["low"] <= 1000 <= sd["high"] and "the part explains at most +" in line,
+          "inflated: the what-if's slowdown %r, %r" % (sd, line))
+
+    p, rep = session_json("inflated", "--seed", "1", "--confirm", "off", status=1)
+    entry = rep["tree"][0]
+    marked = [n for n in rep["tree"] if n.get("inflated")]
+    check(marked and all(re.match(r"inflated: \d+\.\dx search's \+", n["inflated"]) and
+                         n["at_most_ns"] is None and n["share_of_entry"] is None and
+                         n["cost_ns"]["low"] > entry["cost_ns"]["high"] and
+                         n["cost_ns"]["centre"] > 1.25 * entry["cost_ns"]["centre"]
+                         for n in marked) and
+          any(n["chain"] for n in marked), "inflated, --confirm off: %r" % marked)
+    for name, seed in (("twoslow", "1"), ("demo", "3")):
+        p, rep = session_json(name, "--seed", seed, status=1)
+        check(not any(n.get("inflated") for n in rep["tree"]) and "[inflated" not in p.stdout,
+              "%s: a step marked inflated: %r" % (name, [n for n in rep["tree"]
+                                                         if n.get("inflated")]))
+
+
 def scenario_undecided():
     """An entry that cannot be decided is reported undecided with exit status
     4, never as "no regression": by its own budget, then by --max-runs or
