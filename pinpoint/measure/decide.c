@@ -47,6 +47,32 @@ static bool own_threshold(const struct pp_quantity *q)
 	return q->kind == PP_Q_CONFIRM && q->threshold_ns > 0;
 }
 
+/*
+ * The what-if (confirm.c) asks how large the difference left with the
+ * delay in is, against its threshold T: within it (confirmed), beyond it
+ * (explains a share, or overshoots).  Where the truth lies near T, an
+ * interval takes many runs to fall wholly on one side, so the what-if is
+ * decided too once its interval is no wider than +-T/2, by where its centre
+ * is.  What that costs: "confirmed" then means within 1.5 T (an interval
+ * that misses the truth by T/2 or more is needed to say it of more), and
+ * "explains" or "overshoots" beyond T/2; the interval's level is the
+ * look's, as for every verdict.  PP_SEQ_CONTINUE where it is wider.
+ */
+static enum pp_seq_verdict by_estimate(const struct pp_interval *iv, double thr)
+{
+	double hw = (iv->high - iv->low) / 2.0, c = iv->centre;
+
+	if (!isfinite(hw) || !isfinite(c) || !(thr > 0) || hw > thr / 2.0)
+		return PP_SEQ_CONTINUE;
+	if (c >= thr)
+		return PP_SEQ_SLOWER;
+	if (c <= -thr)
+		return PP_SEQ_FASTER;
+	return iv->low > 0.0	? PP_SEQ_SLOWER_BELOW
+	       : iv->high < 0.0 ? PP_SEQ_FASTER_BELOW
+				: PP_SEQ_SAME;
+}
+
 /* The first look's size: --measurements values per revision, at most the budget. */
 static size_t first_look(const struct pp_session *s)
 {
@@ -224,6 +250,15 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 					err == -EINVAL ? "too few or not finite"
 						       : "statistics failed");
 			return -EIO;
+		}
+		if (q->kind == PP_Q_CONFIRM &&
+		    (d->look.verdict == PP_SEQ_CONTINUE || d->look.verdict == PP_SEQ_UNDECIDED)) {
+			enum pp_seq_verdict v = by_estimate(&d->look.diff, d->design.threshold);
+
+			if (v != PP_SEQ_CONTINUE) {
+				d->look.verdict = v;
+				q->by_estimate = true;
+			}
 		}
 		if (d->look.verdict != PP_SEQ_CONTINUE) {
 			conclude(s, q, n);

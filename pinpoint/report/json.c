@@ -584,8 +584,9 @@ static json_t *confirmation_json(const struct pp_outcome *o)
 	    pp_json_real(c->execs), "delay_ns", pp_json_real(c->delay_ns), "delay_every",
 	    c->every ? pp_json_int(c->every) : json_null(), "delayed_executions",
 	    pp_json_real(c->delayed), "difference", interval_or_null(c->diff), "explained_share",
-	    interval_or_null(c->explained), "slowdown_ns", interval_or_null(c->slowdown), "runs", pp_json_int((long long)c->runs), "sentence",
-	    pp_json_str(c->sentence), NULL);
+	    interval_or_null(c->explained), "slowdown_ns", interval_or_null(c->slowdown),
+	    "by_estimate", c->comparison >= 0 ? json_boolean(c->by_estimate) : json_null(), "runs",
+	    pp_json_int((long long)c->runs), "sentence", pp_json_str(c->sentence), NULL);
 }
 
 static json_t *platform_json(const struct pp_platform *p)

@@ -230,10 +230,12 @@ struct pp_outcome_confirm {
 	double delayed;	   /* delayed executions per execution of the entry, counted (NaN: none) */
 	struct pp_interval diff;      /* current - the delayed previous, at the entry */
 	struct pp_interval explained; /* of the entry's difference (NaN: none) */
+	/* decided by its estimate's precision: centre within the threshold, +-half of it */
+	bool by_estimate;
 	/* the entry's slowdown in its runs: the delay it added less diff (NaN: none) */
 	struct pp_interval slowdown;
-	size_t runs;		      /* per revision */
-	const char *sentence;	      /* as text and HTML print it, "" when not asked */
+	size_t runs;	      /* per revision */
+	const char *sentence; /* as text and HTML print it, "" when not asked */
 };
 
 /* One run, as the JSON report lists it. */

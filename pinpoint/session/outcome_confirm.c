@@ -55,7 +55,7 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 		      const struct pp_outcome_cmp *q)
 {
 	const char *entry = o->entry_name ? o->entry_name : "the entry";
-	char how[96], per[512], diff[128], thr[32], share[96], within[96], slow[128], *s = NULL;
+	char how[96], per[512], diff[128], thr[32], share[96], within[160], slow[128], *s = NULL;
 	int r = -1;
 
 	if (!strcmp(c->verdict_name, "not tried")) {
@@ -81,9 +81,13 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	pp_fmt_ns(q ? q->threshold_ns : NAN, thr, 32);
 	/* the what-if's threshold: the session's, or a fifth of the slowdown (confirm.c) */
 	if (q && o->entry && q->threshold_ns > o->entry->threshold_ns * (1 + 1e-9))
-		snprintf(within, sizeof(within), "within a fifth of the slowdown (%s)", thr);
+		snprintf(within, sizeof(within), "%swithin a fifth of the slowdown (%s)%s",
+			 c->by_estimate ? "its estimate " : "", thr,
+			 c->by_estimate ? ", its interval no wider than +-half that" : "");
 	else
-		snprintf(within, sizeof(within), "within the threshold (%s)", thr);
+		snprintf(within, sizeof(within), "%swithin the threshold (%s)%s",
+			 c->by_estimate ? "its estimate " : "", thr,
+			 c->by_estimate ? ", its interval no wider than +-half that" : "");
 	snprintf(share, sizeof(share), "%.0f %% [%.0f %%, %.0f %%]", 100 * c->explained.centre,
 		 100 * c->explained.low, 100 * c->explained.high);
 	if (!strcmp(c->verdict_name, "confirmed"))
@@ -153,6 +157,7 @@ void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp
 		c->diff = q->cmp.diff;
 		c->explained = sc->explained;
 		c->runs = q->runs_per_revision;
+		c->by_estimate = sc->q->by_estimate;
 		/* the delay the runs added, as they counted it (else as asked), and
 		 * what the current revision is still slower by: the slowdown */
 		{

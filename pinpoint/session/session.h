@@ -75,6 +75,8 @@ struct pp_quantity {
 	unsigned long long delay_ns;
 	unsigned delay_every;
 	char *delay_what;
+	/* decided by its estimate's precision, not its interval's place (decide.c) */
+	bool by_estimate;
 	struct pp_series series[2]; /* per-run values, per revision */
 	/* per-run executions of its calls (or function) per execution of the
 	 * entry, in the runs of series[]; NaN where not counted (derived) */
