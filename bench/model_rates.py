@@ -14,7 +14,7 @@ the search's own, without a machine's noise beyond what the model draws:
         that ends elsewhere is a wrong call.
 
 Usage: bench/model_rates.py --pinpoint BUILD/pinpoint/pinpoint [--sessions N]
-       [--models DIR] [--jobs J] [--cells]
+       [--models DIR] [--jobs J] [--cells | --confirm-cells]
 
 Prints, per model: sessions, claimed / right / wrong / undecided, runs per
 session (median, 90th percentile), and milliseconds per session.
@@ -26,6 +26,14 @@ layouts whose between-layout sd of the entry is 0.5, 2 or 5 T; duet sides
 0 or 2 noise sd apart.  Per cell: how often the entry was called slower
 (a false claim at 0 and T/2, a hit at T and 1.5 T), not slower (a miss at
 T and 1.5 T), undecided, and the chain's end at the slower callee.
+
+--confirm-cells runs the what-if's grid (pinpoint/search/confirm.c): a
+callee 10 T slower, so that the what-if's threshold T' is a fifth of that,
+and a difference left with the delay in of -2 to 2 T' (below 0 the claim
+inflated by what timing it adds, above 0 another callee slower too).  Per
+cell: how the what-if ended (confirmed is right within T'/2, a share or
+overshoots beyond 3 T'/2; between, either), how many were decided by
+the estimate's rule (decide.c, by_estimate()), and its runs per revision.
 """
 import argparse
 import concurrent.futures
@@ -101,6 +109,63 @@ def cells(args):
                         runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))]), flush=True)
 
 
+def confirm_model(path, rho):
+    """The what-if's grid: step2 of job got 40 us (10 T) slower, so the
+    what-if's threshold is a fifth of that, 8 us; the difference it leaves
+    is @rho times that: below 0, the claim inflated (step2 timed costs
+    -rho x 8 us more in the current revision: armed_ns); above 0, step0
+    slower by rho x 8 us as well (something else changed too)."""
+    tol = 8010.0
+    fns = [{"name": "job", "file": "cell.c", "line": 10, "self_ns": 500,
+            "calls": [{"callee": "step%d" % i, "line": 11 + i} for i in range(4)]}]
+    for i in range(4):
+        f = {"name": "step%d" % i, "file": "cell.c", "line": 20 + i, "self_ns": 100000}
+        if i == 2:
+            f["current"] = {"self_ns": 140050}
+            if rho < 0:
+                f["current"]["armed_ns"] = -rho * tol
+        if i == 0 and rho > 0:
+            f["current"] = {"self_ns": 100000 + rho * tol}
+        fns.append(f)
+    model = {"entry": "job", "executions": 50, "noise": 0.01, "jitter": 0.002,
+             "functions": fns}
+    with open(path, "w") as f:
+        json.dump(model, f)
+
+
+def one_confirm(exe, path, seed):
+    """One session's what-if: (verdict, by its estimate, its runs per revision)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        subprocess.run([exe, "--model", path, "--entry", "job", "--depth", "3", "--seed",
+                        str(seed), "--json", out], capture_output=True, text=True, timeout=600)
+        with open(out) as f:
+            c = json.load(f)["confirmation"] or {}
+    return c.get("verdict"), c.get("by_estimate"), c.get("runs", 0)
+
+
+def confirm_cells(args):
+    import tempfile
+    print("%-6s %8s %9s %9s %10s %10s %9s %12s" % (
+        "left", "sessions", "confirmed", "explains", "overshoots", "undecided",
+        "estimate", "runs p50/p90"))
+    with tempfile.TemporaryDirectory() as d:
+        for rho in (-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2):
+            path = os.path.join(d, "cell.json")
+            confirm_model(path, rho)
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                res = list(ex.map(lambda s: one_confirm(args.pinpoint, path, s),
+                                  range(1, args.sessions + 1)))
+            runs = sorted(r[2] for r in res)
+            print("%-6s %8d %9d %9d %10d %10d %9d %5d/%-6d" % (
+                "%gT" % rho, len(res), sum(r[0] == "confirmed" for r in res),
+                sum(r[0] == "explains" for r in res), sum(r[0] == "overshoots" for r in res),
+                sum(r[0] not in ("confirmed", "explains", "overshoots") for r in res),
+                sum(bool(r[1]) for r in res), runs[len(runs) // 2],
+                runs[int(0.9 * (len(runs) - 1))]), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pinpoint", required=True)
@@ -109,7 +174,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--cells", action="store_true", help="the grid of differences, layouts "
                     "and duet asymmetry (above)")
+    ap.add_argument("--confirm-cells", action="store_true", help="the what-if's grid: the "
+                    "difference it leaves from -2 to 2 times its threshold (below)")
     args = ap.parse_args()
+    if args.confirm_cells:
+        confirm_cells(args)
+        return
     if args.cells:
         cells(args)
         return

@@ -589,6 +589,8 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	if (!err)
 		err = make_lists(&m, o);
 	if (!err) {
+		/* the counts of comparisons left open, which the what-if's sentence names */
+		make_noise(o, s);
 		pp_outcome_confirm(&m, o, s);
 		pp_outcome_inflated(&m, o);
 		err = m.err;
@@ -604,7 +606,6 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	o->verdict_name = o->decided ? o->entry->verdict_name : "none";
 	o->tree = s->nnodes >= 2 && s->opt->search == PP_SEARCH_ATTRIB;
 	o->runs_needed = runs_needed(o->entry);
-	make_noise(o, s);
 	pp_platform_read(&o->platform, s);
 out:
 	pp_names_free(&nm);

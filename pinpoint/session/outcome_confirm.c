@@ -51,11 +51,41 @@ static void interval(const struct pp_interval *i, char *buf, size_t len)
 		 pp_fmt_ns(i->low, b, 32), pp_fmt_ns(i->high, c, 32));
 }
 
+/*
+ * Where the rest of an "explains" may be: the tree's further contributors
+ * (up to three, the largest first: the search measured them beside the
+ * chain), or that the search found nothing else slower and what was left
+ * open, into @buf.
+ */
+static void the_rest(const struct pp_outcome *o, char *buf, size_t len)
+{
+	size_t at;
+
+	if (!o->ncontrib) {
+		snprintf(buf, len, "; the search found nothing else slower%s",
+			 o->nleft || o->nundecided
+			     ? " (the parts it left open are listed below: one may hold it)"
+			     : "");
+		return;
+	}
+	at = (size_t)snprintf(buf, len, "; the search's further contributors: ");
+	for (size_t k = 0; k < o->ncontrib && k < 3 && at < len; k++) {
+		const struct pp_outcome_node *n = &o->nodes[o->contrib[k]];
+		char d[32];
+
+		at += (size_t)snprintf(buf + at, len - at, "%s%s +%s", k ? ", " : "", n->name,
+				       pp_fmt_ns(n->diff.centre, d, 32));
+	}
+	if (o->ncontrib > 3 && at < len)
+		snprintf(buf + at, len - at, " and %zu more", o->ncontrib - 3);
+}
+
 static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcome *o,
 		      const struct pp_outcome_cmp *q)
 {
 	const char *entry = o->entry_name ? o->entry_name : "the entry";
-	char how[96], per[512], diff[128], thr[32], share[96], within[160], slow[128], *s = NULL;
+	char how[96], per[512], diff[128], thr[32], share[96], within[160], slow[128], rest[768];
+	char *s = NULL;
 	int r = -1;
 
 	if (!strcmp(c->verdict_name, "not tried")) {
@@ -65,6 +95,7 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	how_delayed(c, how, sizeof(how));
 	interval(&c->diff, diff, sizeof(diff));
 	interval(&c->slowdown, slow, sizeof(slow));
+	the_rest(o, rest, sizeof(rest));
 	/* "+9.7 ms per execution of run", and where the delay went in place of
 	 * the chain's last part, and why */
 	{
@@ -100,8 +131,8 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 		r = asprintf(&s,
 			     "Explains %s of the slowdown: with %s delayed by %s (%s), the "
 			     "current revision is still slower by %s: something else changed "
-			     "too; %zu+%zu runs.",
-			     share, c->what, how, per, diff, c->runs, c->runs);
+			     "too%s; %zu+%zu runs.",
+			     share, c->what, how, per, diff, rest, c->runs, c->runs);
 	else if (!strcmp(c->verdict_name, "overshoots"))
 		r = asprintf(&s,
 			     "Overshoots: with %s delayed by %s (%s), the previous revision is "

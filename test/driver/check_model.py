@@ -772,7 +772,9 @@ def scenario_confirm():
         the chain ends at the call, the delay spread over its calls, one call
         in K by K times the difference per call (2 us or more), "confirmed";
       * twoslow: the chain names inner's own body (+10 us of +16 us; step1
-        got 6 us slower too): "explains" about 62 %, the rest still slower;
+        got 6 us slower too): "explains" about 62 %, the rest still slower,
+        where the line names the further contributor the search found,
+        step1's own body;
       * added: the chain ends at an added call, which no delay stands for:
         the entry delayed in its place;
       * --depth 0: no part below the entry, "not tried";
@@ -828,7 +830,8 @@ def scenario_confirm():
           c["difference"]["low"] > 0, "twoslow: confirmation %r" % c)
     line = confirm_line(p, "Explains ")
     check("of the slowdown: with the own body of inner delayed by" in line and
-          "something else changed too" in line, "twoslow: %r" % line)
+          "something else changed too; the search's further contributors: own body of "
+          "step1 +" in line, "twoslow: %r" % line)
 
     p, rep = session_json("added", status=1)
     c = rep["confirmation"]
