@@ -114,7 +114,8 @@ def confirm_model(path, rho):
     what-if's threshold is a fifth of that, 8 us; the difference it leaves
     is @rho times that: below 0, the claim inflated (step2 timed costs
     -rho x 8 us more in the current revision: armed_ns); above 0, step0
-    slower by rho x 8 us as well (something else changed too)."""
+    slower as well by rho times the what-if's threshold then (something
+    else changed too)."""
     tol = 8010.0
     fns = [{"name": "job", "file": "cell.c", "line": 10, "self_ns": 500,
             "calls": [{"callee": "step%d" % i, "line": 11 + i} for i in range(4)]}]
@@ -125,7 +126,9 @@ def confirm_model(path, rho):
             if rho < 0:
                 f["current"]["armed_ns"] = -rho * tol
         if i == 0 and rho > 0:
-            f["current"] = {"self_ns": 100000 + rho * tol}
+            # the what-if's threshold grows with the entry's difference:
+            # a fifth of 10 T + x, so x = rho x 8 us / (1 - rho / 5)
+            f["current"] = {"self_ns": 100000 + rho * tol / (1 - 0.2 * rho)}
         fns.append(f)
     model = {"entry": "job", "executions": 50, "noise": 0.01, "jitter": 0.002,
              "functions": fns}
