@@ -447,7 +447,7 @@ def mask(line):
     return re.sub(r"# (look|comparison|run)s?\b", r"# \1(s)", line)
 
 
-WHAT_IF = ("Confirmed: ", "Explains ", "Overshoots: ", "Not confirmed: ")
+WHAT_IF = ("Confirmed: ", "Explains ", "Overshoots: ", "Offset: ", "Not confirmed: ")
 
 
 def chain_form(line):

@@ -215,7 +215,7 @@ struct pp_outcome_node {
  * revision with the chain's last part delayed, against the current one.
  */
 struct pp_outcome_confirm {
-	/* "confirmed", "explains", "overshoots", "undecided", "not tried"; NULL: not asked */
+	/* "confirmed", "explains", "overshoots", "offset", "undecided", "not tried"; NULL: not asked */
 	const char *verdict_name;
 	const char *why;   /* "not tried": why */
 	int claim_node;	   /* the chain's last node, whose difference is the claim, -1: none */

@@ -23,6 +23,8 @@ static const char *verdict_name(enum pp_confirm_verdict v)
 		return "explains";
 	case PP_CONFIRM_OVERSHOOTS:
 		return "overshoots";
+	case PP_CONFIRM_OFFSET:
+		return "offset";
 	case PP_CONFIRM_UNDECIDED:
 		return "undecided";
 	default:
@@ -142,6 +144,14 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 			     "slowdown these runs show (the delay less the difference); %zu+%zu "
 			     "runs.",
 			     c->what, how, per, diff, slow, c->runs, c->runs);
+	else if (!strcmp(c->verdict_name, "offset"))
+		r = asprintf(&s,
+			     "Offset: with %s delayed by %s (%s), the previous revision is slower "
+			     "than the current one (%s apart), but parts of %s got faster (see "
+			     "the improvements below): what they gained stands against the "
+			     "claim, which this delay alone cannot tell from a claim too large; "
+			     "%zu+%zu runs.",
+			     c->what, how, per, diff, entry, c->runs, c->runs);
 	else
 		r = asprintf(&s,
 			     "Not confirmed: with %s delayed by %s (%s), the what-if could not "

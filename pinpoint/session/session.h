@@ -262,7 +262,9 @@ enum pp_confirm_verdict {
 	PP_CONFIRM_CONFIRMED,  /* what is left is within the threshold */
 	PP_CONFIRM_EXPLAINS,   /* the current revision is still slower: something else too */
 	PP_CONFIRM_OVERSHOOTS, /* the delayed previous is slower: the claim is inflated */
-	PP_CONFIRM_UNDECIDED,  /* the runs allowed ran out first */
+	/* the delayed previous is slower, and parts decided faster may be why */
+	PP_CONFIRM_OFFSET,
+	PP_CONFIRM_UNDECIDED, /* the runs allowed ran out first */
 };
 
 struct pp_confirm {
