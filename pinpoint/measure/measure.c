@@ -514,8 +514,21 @@ static struct pp_run_record *new_record(struct pp_session *s, const struct pp_ba
  * @rec's values and executions appended to the series of @qs[0..@n) (none
  * of a warm-up's); 0 or -ENOMEM.
  */
-static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs, size_t n)
+/*
+ * The values of run @rec into the series of @qs[0..@n), and into those of the
+ * targets @ts[0..@nt) of the indirect calls among them.
+ */
+static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs, size_t n,
+		       struct pp_quantity *const *ts, size_t nt)
 {
+	for (size_t i = 0; i < nt && !rec->warmup; i++) {
+		size_t j;
+
+		for (j = 0; j < n && qs[j] != ts[i]->of; j++)
+			;
+		if (j < n && pp_quantity_push_target(ts[i], rec, (int)j))
+			return -ENOMEM;
+	}
 	for (size_t j = 0; j < n && !rec->warmup; j++) {
 		unsigned layout = pp_setup_layout(&rec->setup);
 
@@ -529,7 +542,8 @@ static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs,
 
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
 		      int err, struct pp_results *res, const struct pp_run_status *st,
-		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of)
+		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of,
+		      struct pp_quantity *const *ts, size_t nt)
 {
 	enum pp_rev_id r = req->rev;
 	struct pp_run_record *rec;
@@ -562,7 +576,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed, rec->execs);
 	if (!err)
 		err = keep_targets(rec, res, qs, n, slot_of);
-	return err ? err : push_values(rec, qs, n);
+	return err ? err : push_values(rec, qs, n, ts, nt);
 }
 
 /*
@@ -570,7 +584,8 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
  * session's), recorded as record_run() records a run.
  */
 static int values_turn(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
-		       size_t n, struct pp_quantity **qs, size_t nq)
+		       size_t n, struct pp_quantity **qs, size_t nq, struct pp_quantity *const *ts,
+		       size_t nt)
 {
 	struct pp_run_record got[2];
 	double turn_s = 0;
@@ -602,7 +617,7 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
 		rec->execs = got[k].execs;
 		rec->ntargets = got[k].ntargets;
 		rec->targets = got[k].targets;
-		err = push_values(rec, qs, nq);
+		err = push_values(rec, qs, nq, ts, nt);
 	}
 	/* the backend's clock moved by the turn */
 	s->clock_s += turn_s;
@@ -615,7 +630,8 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
  */
 static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum pp_rev_id *order,
 		    const int *layout, size_t turn, size_t n, unsigned next[2],
-		    struct pp_quantity **qs, size_t nq, int *slot_of[2])
+		    struct pp_quantity **qs, size_t nq, int *slot_of[2],
+		    struct pp_quantity *const *ts, size_t nt)
 {
 	struct pp_run_req req[2];
 	struct pp_results res[2];
@@ -635,7 +651,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 			return -ENOMEM;
 	}
 	if (pp_backend_of(s)->values)
-		return values_turn(s, b, req, n, qs, nq);
+		return values_turn(s, b, req, n, qs, nq, ts, nt);
 	err = pp_run_revisions(s, b->id, req, n, res, st, each);
 	for (size_t k = 0; k < n; k++)
 		turn_s = st[k].wall_s > turn_s ? st[k].wall_s : turn_s;
@@ -646,9 +662,9 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 
 			if (!each[k] != !failed)
 				continue;
-			rerr =
-			    record_run(s, b, &req[k], each[k], &res[k], &st[k], turn_s / (double)n,
-				       n > 1 ? s->duet_cpu[k] : -1, qs, nq, slot_of[req[k].rev]);
+			rerr = record_run(s, b, &req[k], each[k], &res[k], &st[k],
+					  turn_s / (double)n, n > 1 ? s->duet_cpu[k] : -1, qs, nq,
+					  slot_of[req[k].rev], ts, nt);
 			if (rerr && !err)
 				err = rerr;
 		}
@@ -709,8 +725,8 @@ static int more_layouts(struct pp_session *s, unsigned want, const struct pp_qua
 
 int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs, int layer)
 {
-	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven;
-	struct pp_quantity **qs = NULL;
+	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven, nt = 0;
+	struct pp_quantity **qs = NULL, **ts = NULL;
 	int *slot_of[2] = {NULL, NULL}, *layout = NULL;
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
@@ -739,7 +755,26 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(qs, given, nq * sizeof(*qs));
+	ts = calloc(nq, sizeof(*ts));
+	if (!ts) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* a target is measured as its call: its values are the call's runs' */
+	nq = 0;
+	for (size_t i = 0; i < ngiven; i++) {
+		struct pp_quantity *q = given[i];
+		size_t j;
+
+		if (q->kind == PP_Q_TARGET) {
+			ts[nt++] = q;
+			q = q->of;
+		}
+		for (j = 0; j < nq && qs[j] != q; j++)
+			;
+		if (j == nq)
+			qs[nq++] = q;
+	}
 	if (with_terms(&qs, &nq)) {
 		err = -ENOMEM;
 		goto out;
@@ -753,6 +788,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		goto out;
 	}
 	b = new_batch(s, qs, nq, slot_of, layer);
+	for (size_t i = 0; b && i < nt; i++)
+		ts[i]->batch = b->id;
 	/* Warm-ups alternate, measured runs in a random order and layouts (schedule.h). */
 	if (!b || pp_schedule(s, s->opt->warmups, runs, order, layout)) {
 		err = -ENOMEM;
@@ -761,7 +798,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 	/* In a duet the two runs of each pair (and of each two warm-ups) at once. */
 	for (size_t turn = 0; turn < total && !err; turn += step) {
 		progress(s, b->id, turn, total);
-		err = run_turn(s, b, order, layout, turn, step, next, qs, nq, slot_of);
+		err = run_turn(s, b, order, layout, turn, step, next, qs, nq, slot_of, ts, nt);
 	}
 	progress(s, b->id, total, total);
 out:
@@ -774,6 +811,7 @@ out:
 	free(order);
 	free(layout);
 	free(qs);
+	free(ts);
 	free(slot_of[0]);
 	free(slot_of[1]);
 	return err;

@@ -168,6 +168,7 @@ static const char *qkind(enum pp_qkind k)
 	       : k == PP_Q_TOTAL   ? "total"
 	       : k == PP_Q_GROUP   ? "group"
 	       : k == PP_Q_CONFIRM ? "confirm"
+	       : k == PP_Q_TARGET  ? "target"
 				   : "self";
 }
 
@@ -237,7 +238,7 @@ static json_t *comparison_json(const struct pp_outcome_cmp *c)
 				   pp_json_str(qkind(q->kind)), "function", pp_json_str(q->fn.name),
 				   "file", pp_json_str(q->fn.file), NULL);
 
-	if (q->kind == PP_Q_RANGE) {
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TARGET) {
 		o = pp_json_set(o, "first_call", pp_json_int(q->first));
 		o = pp_json_set(o, "last_call", pp_json_int(q->last));
 	}
@@ -389,11 +390,12 @@ static json_t *targets_json(const struct pp_outcome_node *v)
 		const struct pp_outcome_target *t = &v->targets[k];
 
 		a = pp_json_push(
-		    a,
-		    pp_json_object("name", pp_json_str(t->name), "share", pp_json_real(t->share),
-				   "difference_share", pp_json_real(t->diff_share), "difference_ns",
-				   t->compared ? interval_json(t->diff) : json_null(), "verdict",
-				   t->compared ? pp_json_str(t->verdict_name) : json_null(), NULL));
+		    a, pp_json_object(
+			   "name", pp_json_str(t->name), "share", pp_json_real(t->share),
+			   "difference_share", pp_json_real(t->diff_share), "difference_ns",
+			   t->compared ? interval_json(t->diff) : json_null(), "verdict",
+			   t->compared ? pp_json_str(t->verdict_name) : json_null(), "comparison",
+			   t->comparison >= 0 ? pp_json_int(t->comparison) : json_null(), NULL));
 	}
 	return a;
 }

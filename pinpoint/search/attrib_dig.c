@@ -14,6 +14,7 @@
 #include "pinpoint/measure/settle.h"
 #include "pinpoint/search/tree.h"
 #include "pinpoint/session/counts.h"
+#include "pinpoint/session/targets.h"
 #include "pinpoint/search/attrib_priv.h"
 
 static bool has_children(const struct pp_session *s, int node)
@@ -124,6 +125,22 @@ static const char *count_stop(struct pp_session *s, struct pp_node *c, int *err)
 	return why;
 }
 
+/*
+ * The alpha @callee's parts share, dug into from node @c: the call's
+ * (pp_attrib_gate_alpha()), or, where @c is an indirect call dug into
+ * through a target found slower (faster) on its own, that target's
+ * comparison's, which the call's alpha gated.
+ */
+static double target_alpha(const struct pp_session *s, int c, const struct pp_prog_fn *callee)
+{
+	const struct pp_targets *t = s->nodes[c].targets;
+
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->t[i].q && t->t[i].q->alpha > 0 && !strcmp(t->t[i].key, callee->name))
+			return t->t[i].q->alpha;
+	return pp_attrib_gate_alpha(s, c);
+}
+
 /* Dig into the calls dig_list() names, at most --max-paths in all. */
 int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 {
@@ -154,7 +171,9 @@ int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 			callee[PP_CUR] = s->nodes[c].into[PP_CUR];
 			stop = pp_dig_limit(s, st->layer + 2, callee[PP_CUR]);
 		} else {
-			stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee);
+			stop = pp_dig_stop(s, st->v->fn, at, st->layer, &s->nodes[c], callee, &err);
+			if (err)
+				break;
 		}
 
 		if (!stop && pp_fnset_has(&a->seen, callee[PP_CUR])) {
@@ -191,7 +210,8 @@ int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 		}
 		/* the first call dug into under a function of the chain leads it: the chain */
 		err = pp_attrib_search_fn(a, c, callee, st->layer + (shared ? 2 : 1),
-					  st->chain && d == 0 && !a->off_chain);
+					  st->chain && d == 0 && !a->off_chain,
+					  target_alpha(s, c, callee[PP_CUR]));
 		a->off_chain = true;
 	}
 	free(dig);

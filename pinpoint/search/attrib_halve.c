@@ -12,13 +12,13 @@
 #include "pinpoint/search/attrib_priv.h"
 
 static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
-		   struct pp_quantity *extra, double alpha, int want);
+		   struct pp_quantity *extra, double alpha, size_t keep, int want);
 
 /* Explore the range @q of places @u0..@u1, found slower or faster, with its alpha. */
 static int follow(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 		  struct pp_quantity *q)
 {
-	int got = explore(s, st, u0, u1, NULL, q->alpha, pp_attrib_beyond(q)), err;
+	int got = explore(s, st, u0, u1, NULL, q->alpha, 0, pp_attrib_beyond(q)), err;
 
 	if (got || pp_attrib_beyond(q) <= 0)
 		return got;
@@ -28,10 +28,12 @@ static int follow(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 
 /*
  * Find the parts of places @u0..@u1 that differ, explored in direction @want;
- * returns slower nodes made, or an error.
+ * returns slower nodes made, or an error.  The batch's comparisons share
+ * @alpha with @keep more made later under the same gate (the shared
+ * callees' slice: st->shared_alpha).
  */
 static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
-		   struct pp_quantity *extra, double alpha, int want)
+		   struct pp_quantity *extra, double alpha, size_t keep, int want)
 {
 	const struct pp_fnview *v = st->v;
 	struct pp_quantity *batch[PP_BATCH_MAX_SLOTS], *half[2] = {NULL, NULL};
@@ -55,7 +57,9 @@ static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 						  .deadline = st->deadline,
 						  .layer = st->layer + 1};
 
-		pp_attrib_share_alpha(batch, 0, n, alpha);
+		pp_attrib_share_alpha(batch, 0, n, n + keep, alpha);
+		if (keep)
+			st->shared_alpha = pp_seq_child_alpha(alpha, n + keep);
 		err = pp_settle(s, batch, n, &how);
 	}
 	if (err)
@@ -142,13 +146,14 @@ static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 /* Measure F's parts (own body @self, and its calls) with F's whole time beside them. */
 int pp_attrib_measure_parts(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self)
 {
-	const struct pp_quantity *fq = s->nodes[st->node].q;
-	double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
+	/* the gate's alpha (pp_attrib_search_fn()), never the session's below the entry */
+	double alpha = st->alpha;
 	int err;
 
 	st->deadline = pp_attrib_plan_time(s, st->layer, st->chain);
 	if (st->v->nu) {
-		err = explore(s, st, 0, st->v->nu - 1, self, alpha, st->dir);
+		err = explore(s, st, 0, st->v->nu - 1, self, alpha,
+			      pp_attrib_may_share(s, st) ? 1 : 0, st->dir);
 	} else {
 		struct pp_round_ctx rc = {st, 0, -1, st->dir, &self, 1};
 		const struct pp_settle_how how = {.ride = &st->total,

@@ -294,12 +294,16 @@ out:
 	return err;
 }
 
-/* The parts @batch[from..n) measured under a comparison of @alpha share it. */
-void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, double alpha)
+/*
+ * The parts @batch[from..n) measured under a comparison of @alpha share it
+ * with the others of the @k comparisons made under it.
+ */
+void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, size_t k,
+			   double alpha)
 {
 	for (size_t i = from; i < n; i++)
 		if (!batch[i]->alpha && alpha > 0)
-			batch[i]->alpha = pp_seq_child_alpha(alpha, n - from);
+			batch[i]->alpha = pp_seq_child_alpha(alpha, k);
 }
 
 int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2])

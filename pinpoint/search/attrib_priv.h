@@ -47,6 +47,15 @@ struct pp_fnstate {
 	struct pp_qlist parts;	   /* every part of F measured so far */
 	bool chain;		   /* F leads its caller's parts all the way up: the chain */
 	double deadline; /* the time plan's for F's parts (pp_attrib_plan_time()), 0: none */
+	/*
+	 * The ledger (doc/statistics.md, "A session"): @alpha, the alpha of the
+	 * comparison that gates F (found slower or faster), shared among the
+	 * comparisons made under it; @shared_alpha, the share of it kept for
+	 * the shared callees (pp_attrib_shared_callees()) when F's parts were
+	 * measured, 0: none kept.
+	 */
+	double alpha;
+	double shared_alpha;
 };
 
 /* What a settle round of F's parts needs to know: riders and pp_attrib_matters(). */
@@ -71,7 +80,8 @@ int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int
 		    struct pp_quantity **batch, size_t *n, size_t max);
 int pp_attrib_derive_self(struct pp_session *s, const struct pp_fnview *v, struct pp_quantity *self,
 			  struct pp_quantity *total);
-void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, double alpha);
+void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, size_t k,
+			   double alpha);
 int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2]);
 
 /* attrib_groups.c: a callee's calls from several places, as one part */
@@ -107,14 +117,19 @@ int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st);
 int pp_attrib_resume_parts(struct pp_attrib *a, struct pp_fnstate *st);
 
 /* attrib_shared.c: a function several of F's callees call */
+bool pp_attrib_may_share(const struct pp_session *s, const struct pp_fnstate *st);
 int pp_attrib_shared_callees(struct pp_attrib *a, struct pp_fnstate *st);
 
 /* attrib_targets.c: an indirect call's targets, each dug into */
 int pp_attrib_dig_targets(struct pp_attrib *a, struct pp_fnstate *st, int c, const int at[2],
 			  bool chain);
 
-/* search_attrib.c: search below F's node @node, F being @fn, at @layer */
+/*
+ * search_attrib.c: search below F's node @node, F being @fn, at @layer, its
+ * parts sharing @alpha (pp_attrib_gate_alpha()'s)
+ */
 int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *const fn[2],
-			int layer, bool chain);
+			int layer, bool chain, double alpha);
+double pp_attrib_gate_alpha(const struct pp_session *s, int node);
 
 #endif /* PINPOINT_ATTRIB_PRIV_H */

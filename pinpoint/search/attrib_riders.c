@@ -94,7 +94,7 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 		const int at[2] = {v->u[best].at[PP_PREV], v->u[best].at[PP_CUR]};
 		/* as its node will be: an indirect call's targets so far say where it goes */
 		struct pp_node as = {.q = lead, .sign = st->dir, .parent = -1};
-		const char *stop = pp_dig_stop(s, v->fn, at, st->layer, &as, callee);
+		const char *stop = pp_dig_stop(s, v->fn, at, st->layer, &as, callee, NULL);
 
 		free(as.stop_own);
 		pp_targets_drop(&as);

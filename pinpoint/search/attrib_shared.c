@@ -125,6 +125,54 @@ static char *called_from(const struct shared *sh, const struct pp_prog_fn *fn, i
 }
 
 /*
+ * Whether a shared callee of F may be compared once F's parts are: a
+ * function that two or more of F's direct callees call, which both
+ * revisions time, within --depth.  Known before F's parts are measured, so
+ * that its slice of F's alpha is kept out of their share.
+ */
+bool pp_attrib_may_share(const struct pp_session *s, const struct pp_fnstate *st)
+{
+	const struct pp_prog_fn *const *fn = st->v->fn;
+	const struct pp_prog_fn *sib[PP_ATTRIB_SHORT];
+	struct shared sh[64];
+	int nsib = 0, nsh = 0;
+
+	if (!s->opt->groups || st->layer + 2 >= s->opt->depth)
+		return false;
+	for (int k = 0; k < st->v->nu && nsib < PP_ATTRIB_SHORT; k++) {
+		const struct pp_unit *u = &st->v->u[k];
+		const struct pp_prog_fn *c[2] = {NULL, NULL};
+		bool known = false;
+
+		if (u->at[PP_PREV] < 0 || u->at[PP_CUR] < 0)
+			continue;
+		for (int r = 0; r < 2; r++) {
+			const struct pp_prog_call *call = &fn[r]->calls[u->at[r]];
+
+			if (pp_call_timed(call) && !pp_call_indirect(call))
+				c[r] = pp_program_resolve(&s->rev[r].prog, fn[r], call);
+		}
+		if (!c[PP_PREV] || !c[PP_CUR])
+			continue;
+		for (int i = 0; i < nsib && !known; i++)
+			known = sib[i] == c[PP_CUR];
+		if (known)
+			continue;
+		sib[nsib++] = c[PP_CUR];
+		add_callees(s, c, fn, sh, &nsh, (int)(sizeof(sh) / sizeof(sh[0])));
+	}
+	for (int i = 0; i < nsh; i++) {
+		bool is_sib = false;
+
+		for (int k = 0; k < nsib && !is_sib; k++)
+			is_sib = sib[k] == sh[i].h[PP_CUR];
+		if (!is_sib && sh[i].nfrom >= 2)
+			return true;
+	}
+	return false;
+}
+
+/*
  * F differs in its direction but no part of it does by the threshold (but
  * for a range, slower as its calls together), while two of its calls or
  * more point that way by a little: a
@@ -141,12 +189,13 @@ int pp_attrib_shared_callees(struct pp_attrib *a, struct pp_fnstate *st)
 	const struct pp_prog_fn *sib[PP_ATTRIB_SHORT];
 	struct shared sh[64];
 	struct pp_quantity *qs[PP_SHARED_MAX];
-	const struct pp_quantity *fq = s->nodes[st->node].q;
-	double alpha = fq && fq->alpha > 0 ? fq->alpha : 1 - s->opt->confidence;
+	/* the slice of F's alpha kept for them when F's parts were measured */
+	double alpha = st->shared_alpha;
 	int nsib = 0, nsh = 0, nq = 0, err = 0;
 	size_t pick[PP_SHARED_MAX];
 
-	if (!s->opt->groups || has_part_in(s, st->node, st->dir) || st->layer + 2 >= s->opt->depth)
+	if (!(alpha > 0) || !s->opt->groups || has_part_in(s, st->node, st->dir) ||
+	    st->layer + 2 >= s->opt->depth)
 		return 0;
 	for (size_t i = 0; i < st->parts.n && nsib < PP_ATTRIB_SHORT; i++) {
 		const struct pp_prog_fn *c[2];
@@ -189,7 +238,7 @@ int pp_attrib_shared_callees(struct pp_attrib *a, struct pp_fnstate *st)
 	}
 	if (!nq)
 		return 0;
-	pp_attrib_share_alpha(qs, 0, (size_t)nq, alpha);
+	pp_attrib_share_alpha(qs, 0, (size_t)nq, (size_t)nq, alpha);
 	{
 		const struct pp_settle_how how = {.deadline =
 						      pp_attrib_plan_time(s, st->layer, st->chain),

@@ -28,7 +28,8 @@ int pp_attrib_dig_targets(struct pp_attrib *a, struct pp_fnstate *st, int c, con
 		return nt < 0 ? nt : 0;
 	s->nodes[c].stop = NULL;
 	for (int i = 0; i < nt && !err; i++) {
-		int k = pp_node_add(s, PP_NODE_CALL, c, st->v->fn, NULL);
+		/* its comparison gates it: its parts share its alpha */
+		int k = pp_node_add(s, PP_NODE_CALL, c, st->v->fn, t[i].q);
 		struct pp_node *n;
 
 		if (k < 0)
@@ -56,7 +57,8 @@ int pp_attrib_dig_targets(struct pp_attrib *a, struct pp_fnstate *st, int c, con
 			s->budget_cut = true;
 		} else {
 			a->paths++;
-			err = pp_attrib_search_fn(a, k, t[i].fn, st->layer + 1, chain && i == 0);
+			err = pp_attrib_search_fn(a, k, t[i].fn, st->layer + 1, chain && i == 0,
+						  pp_attrib_gate_alpha(s, k));
 		}
 	}
 	return err ? err : nt;

@@ -4,12 +4,14 @@
  * which calls can be timed, where digging stops, and the set of functions
  * already inspected.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+#include "pinpoint/measure/settle.h"
 #include "pinpoint/search/align.h"
 #include "pinpoint/search/search.h"
 #include "pinpoint/session/targets.h"
@@ -108,7 +110,54 @@ bool pp_callback_of(const struct pp_session *s, const struct pp_prog_fn *const f
 	return false;
 }
 
-/* pp_slower_targets() on the targets @t of @n's runs, compared (pp_targets_compare()). */
+/*
+ * Compare each of the targets @t of indirect call @n (found slower or
+ * faster) sequentially, as every part is: a PP_Q_TARGET each, at @n's alpha
+ * shared among them (doc/statistics.md, "A session"), measured in the
+ * call's runs until decided.  The verdicts the reports show are these.
+ * 0, -ENOMEM or pp_settle()'s error.
+ */
+static int settle_targets(struct pp_session *s, const struct pp_node *n, struct pp_targets *t)
+{
+	struct pp_quantity *call = (struct pp_quantity *)n->q, **qs;
+	const struct pp_settle_how how = {.layer = (int)n->depth + 1};
+	double alpha = call->alpha;
+	int err;
+
+	if (!t->n)
+		return 0;
+	assert(alpha > 0);
+	if (!(alpha > 0))
+		alpha = 1 - s->opt->confidence;
+	qs = calloc(t->n, sizeof(*qs));
+	if (!qs)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		qs[i] = pp_quantity_target(s, call, t->t[i].key);
+		if (!qs[i]) {
+			free(qs);
+			return -ENOMEM;
+		}
+		if (!qs[i]->alpha)
+			qs[i]->alpha = pp_seq_child_alpha(alpha, t->n);
+		t->t[i].q = qs[i];
+	}
+	err = pp_settle(s, qs, t->n, &how);
+	pp_targets_from(t);
+	free(qs);
+	return err;
+}
+
+/* Whether the targets @t have been compared by the search (settle_targets()). */
+static bool targets_settled(const struct pp_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->t[i].q)
+			return true;
+	return false;
+}
+
+/* pp_slower_targets() on the targets @t of @n's runs, compared (settle_targets()). */
 static int slower_in(struct pp_session *s, const struct pp_node *n,
 		     const struct pp_prog_fn *const fn[2], const int at[2], struct pp_targets *t,
 		     struct pp_dig_target *out, size_t max)
@@ -128,6 +177,7 @@ static int slower_in(struct pp_session *s, const struct pp_node *n,
 		if (!d.fn[PP_PREV] || !d.fn[PP_CUR])
 			continue;
 		d.diff = x->diff;
+		d.q = x->q;
 		if (got == max) /* the targets come largest share of the time first */
 			break;
 		/* largest difference first (in @n's direction) */
@@ -142,14 +192,17 @@ static int slower_in(struct pp_session *s, const struct pp_node *n,
 int pp_slower_targets(struct pp_session *s, struct pp_node *n, const struct pp_prog_fn *const fn[2],
 		      const int at[2], struct pp_dig_target *out, size_t max)
 {
-	struct pp_targets t;
-	int got;
+	struct pp_targets t = {0};
+	int got = 0;
 
 	if (!n->q)
 		return 0;
+	/* the comparisons the search made where it decided where to dig, not new ones */
+	if (n->targets && targets_settled(n->targets))
+		return slower_in(s, n, fn, at, n->targets, out, max);
 	got = pp_targets_of(s, n->q, &t);
-	if (!got)
-		got = pp_targets_compare(s, n->q, &t);
+	if (!got && t.n)
+		got = settle_targets(s, n, &t);
 	if (!got)
 		got = slower_in(s, n, fn, at, &t, out, max);
 	if (got >= 0) /* what the search acted on, for the reports */
@@ -176,7 +229,7 @@ const char *pp_dig_limit(const struct pp_session *s, int layer, const struct pp_
  */
 static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 				   const struct pp_prog_fn *const fn[2], const int at[2],
-				   const struct pp_prog_fn *callee[2])
+				   const struct pp_prog_fn *callee[2], int *err)
 {
 	const struct pp_target_share *d;
 	struct pp_targets t;
@@ -189,9 +242,20 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 			pp_targets_free(&t);
 		return stop;
 	}
-	/* each target compared on its own: the verdicts the reports show are these */
-	cmp = pp_targets_compare(s, n->q, &t);
+	/*
+	 * Each target is compared on its own, at the call's alpha shared among
+	 * them, and is dug into only when found slower (faster), at its own
+	 * alpha: the one that holds the call's difference (or the only one),
+	 * or without one, one found so; the verdicts the reports show are
+	 * these.
+	 */
 	d = pp_targets_dominant(&t);
+	cmp = !t.n || !err ? 0 : settle_targets(s, n, &t);
+	if (cmp) {
+		pp_targets_free(&t);
+		*err = cmp;
+		return stop;
+	}
 	if (!t.n) {
 		stop = "indirect call: no targets recorded";
 	} else if (!d) {
@@ -213,6 +277,13 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 				    n->sign < 0 ? "faster" : "slower") < 0) {
 			why = NULL;
 		}
+	} else if (d->q && d->verdict != (n->sign < 0 ? PP_SEQ_FASTER : PP_SEQ_SLOWER)) {
+		if (asprintf(&why,
+			     "indirect call: %s holds %.0f %% of its difference, but was not "
+			     "found %s by the threshold on its own",
+			     pp_demangle(d->key), 100 * d->diff_share,
+			     n->sign < 0 ? "faster" : "slower") < 0)
+			why = NULL;
 	} else if (!strcmp(d->key, "other")) {
 		stop = "indirect call: its targets were not told apart (\"other\")";
 	} else if (!strncmp(d->key, "ext:", 4)) {
@@ -241,7 +312,7 @@ static const char *indirect_callee(struct pp_session *s, struct pp_node *n,
 }
 
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
-			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2])
+			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2], int *err)
 {
 	const struct pp_prog_call *call = &fn[PP_CUR]->calls[at[PP_CUR]];
 	const char *stop;
@@ -249,7 +320,7 @@ const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[
 	callee[PP_PREV] = NULL;
 	callee[PP_CUR] = NULL;
 	if (pp_call_indirect(call)) {
-		stop = indirect_callee(s, n, fn, at, callee);
+		stop = indirect_callee(s, n, fn, at, callee, err);
 		if (stop)
 			return stop;
 	} else {

@@ -43,10 +43,13 @@ bool pp_call_indirect(const struct pp_prog_call *c);
  * slower on its own; with @n NULL, or without such a target, it stops
  * there (a reason made for @n is kept in its stop_own).  A call of a
  * function without a table that is handed a function of the program
- * (pp_callback_of()) is dug into through that one.
+ * (pp_callback_of()) is dug into through that one.  Without a target that
+ * holds the difference, @n's targets are compared, sequentially, at @n's
+ * alpha shared among them, unless @err is NULL (only a look at where the
+ * call goes, nothing measured); an error of that goes to *@err.
  */
 const char *pp_dig_stop(struct pp_session *s, const struct pp_prog_fn *const fn[2], const int at[2],
-			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2]);
+			int layer, struct pp_node *n, const struct pp_prog_fn *callee[2], int *err);
 
 /*
  * The function call @at[r] of @fn[r] passes as an argument in both
@@ -67,6 +70,7 @@ const char *pp_dig_limit(const struct pp_session *s, int layer, const struct pp_
 struct pp_dig_target {
 	const struct pp_prog_fn *fn[2];
 	struct pp_interval diff;
+	const struct pp_quantity *q; /* its comparison, whose alpha its parts share */
 };
 
 /*

@@ -44,13 +44,41 @@
  * and the time plan (attrib_dig.c), shared callees (attrib_shared.c) and an
  * indirect call's targets (attrib_targets.c).
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "pinpoint/search/tree.h"
 #include "pinpoint/search/attrib_priv.h"
 
+/*
+ * The alpha the comparisons under node @node share (doc/statistics.md, "A
+ * session"): that of the comparison that gates it, its own; where it has
+ * none (a node dug into by a target's), the nearest one up its parent
+ * chain that has one.  The session's alpha only at the entry: below it, a
+ * path with no alpha is a bug (the smallest along it, in a release build).
+ */
+double pp_attrib_gate_alpha(const struct pp_session *s, int node)
+{
+	double least = 1 - s->opt->confidence;
+
+	for (int i = node; i >= 0; i = s->nodes[i].parent) {
+		const struct pp_quantity *q = s->nodes[i].q;
+
+		if (q && q->alpha > 0)
+			return q->alpha;
+		if (s->nodes[i].parent < 0 && s->nodes[i].kind == PP_NODE_ENTRY)
+			return q && q->alpha > 0 ? q->alpha : 1 - s->opt->confidence;
+	}
+	assert(!"a node below the entry with no comparison to gate it");
+	for (int i = node; i >= 0; i = s->nodes[i].parent)
+		if (s->nodes[i].q && s->nodes[i].q->dec && s->nodes[i].q->final_look.alpha > 0 &&
+		    s->nodes[i].q->final_look.alpha < least)
+			least = s->nodes[i].q->final_look.alpha;
+	return least;
+}
+
 int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *const fn[2],
-			int layer, bool chain)
+			int layer, bool chain, double alpha)
 {
 	struct pp_session *s = a->s;
 	struct pp_fnstate st = {0};
@@ -70,6 +98,7 @@ int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *
 	st.node = node;
 	st.dir = s->nodes[node].sign < 0 ? -1 : 1;
 	st.group = -1;
+	st.alpha = alpha;
 	self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
 	/*
 	 * F's whole time in the runs of its parts; the entry's own comparison
@@ -100,7 +129,7 @@ static int dig(struct pp_session *s, int root)
 {
 	struct pp_attrib a = {.s = s};
 	const struct pp_prog_fn *entry[2] = {s->nodes[root].fn[0], s->nodes[root].fn[1]};
-	int err = pp_attrib_search_fn(&a, root, entry, 0, true);
+	int err = pp_attrib_search_fn(&a, root, entry, 0, true, pp_attrib_gate_alpha(s, root));
 
 	pp_fnset_free(&a.seen);
 	return err;

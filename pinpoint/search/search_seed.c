@@ -221,7 +221,7 @@ static int digging_find(struct pp_session *s, const struct pp_prog_fn *const fn[
 	{
 		const int k[2] = {(int)f.first, (int)f.first};
 
-		stop = pp_dig_stop(s, fn, k, layer, NULL, callee);
+		stop = pp_dig_stop(s, fn, k, layer, NULL, callee, NULL);
 	}
 	recursive = !stop && pp_fnset_has(v, callee[PP_CUR]);
 	if (recursive)

@@ -23,6 +23,9 @@ enum pp_qkind {
 	/* the entry as a whole, the previous revision's runs with a part
 	 * delayed by what the chain says it got slower (confirm.c) */
 	PP_Q_CONFIRM,
+	/* one target of an indirect call (a range of one call): its time in the
+	 * call's runs, as the runtime splits the call by target (targets.h) */
+	PP_Q_TARGET,
 };
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */

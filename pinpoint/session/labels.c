@@ -68,6 +68,14 @@ char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn, nm), q->nterms,
 			     pp_names_get(nm, q->callee), q->first, q->last);
 		break;
+	case PP_Q_TARGET: {
+		char *a = pp_prog_call_label_named(fn, q->first, nm);
+
+		r = asprintf(&l, "%s: call %u %s, its target %s", pp_fn_name(fn, nm), q->first,
+			     a ? a : "?", pp_names_get(nm, q->target));
+		free(a);
+		break;
+	}
 	case PP_Q_CONFIRM:
 		r = asprintf(&l, "%s (entry), the previous revision with %s delayed",
 			     pp_fn_name(fn, nm), q->delay_what ? q->delay_what : "?");

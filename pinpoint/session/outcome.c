@@ -232,7 +232,9 @@ static int node_targets(struct pp_copy *m, struct pp_outcome_node *v, const stru
 		    .diff_share = t->t[i].diff_share,
 		    .compared = t->t[i].compared,
 		    .diff = t->t[i].diff,
-		    .verdict_name = pp_verdict_name(pp_verdict_of(t->t[i].verdict))};
+		    .verdict_name = t->t[i].q ? pp_verdict_name(t->t[i].q->verdict)
+					      : pp_verdict_name(pp_verdict_of(t->t[i].verdict)),
+		    .comparison = t->t[i].q ? (int)t->t[i].q->id : -1};
 	}
 	v->targets = out;
 	pp_targets_free(&own);

@@ -121,6 +121,7 @@ struct pp_outcome_target {
 	bool compared;
 	struct pp_interval diff;
 	const char *verdict_name; /* as JSON spells verdicts: "slower", "same", ... */
+	int comparison;		  /* that comparison's id, -1: none */
 };
 
 /*
@@ -215,7 +216,8 @@ struct pp_outcome_node {
  * revision with the chain's last part delayed, against the current one.
  */
 struct pp_outcome_confirm {
-	/* "confirmed", "explains", "overshoots", "offset", "undecided", "not tried"; NULL: not asked */
+	/* "confirmed", "explains", "overshoots", "offset", "undecided", "not tried"; NULL: not
+	 * asked */
 	const char *verdict_name;
 	const char *why;   /* "not tried": why */
 	int claim_node;	   /* the chain's last node, whose difference is the claim, -1: none */

@@ -30,6 +30,7 @@ void pp_session_free(struct pp_session *s)
 		free(s->q[i]->signs);
 		free(s->q[i]->delay);
 		free(s->q[i]->delay_what);
+		free(s->q[i]->target);
 		free(s->q[i]);
 	}
 	free(s->q);
@@ -80,6 +81,65 @@ static struct pp_quantity *new_quantity(struct pp_session *s, enum pp_qkind kind
 	q->fn[1] = fn[1];
 	s->q[s->nq++] = q;
 	return q;
+}
+
+/* Target @key's value in run @rec at quantity index @qi: its time there, 0 if not reached. */
+static double target_value(const struct pp_run_record *rec, int qi, const char *key)
+{
+	double v = 0;
+
+	for (size_t k = 0; k < rec->ntargets; k++)
+		if (rec->targets[k].qi == (unsigned)qi && !strcmp(rec->targets[k].key, key))
+			v += rec->targets[k].v;
+	return v;
+}
+
+struct pp_quantity *pp_quantity_target(struct pp_session *s, struct pp_quantity *call,
+				       const char *key)
+{
+	struct pp_quantity *q;
+
+	for (size_t i = 0; i < s->nq; i++)
+		if (s->q[i]->kind == PP_Q_TARGET && s->q[i]->of == call &&
+		    !strcmp(s->q[i]->target, key))
+			return s->q[i];
+	q = new_quantity(s, PP_Q_TARGET, call->fn);
+	if (!q)
+		return NULL;
+	q->target = strdup(key);
+	if (!q->target)
+		return NULL;
+	q->of = call;
+	q->first = call->first;
+	q->last = call->last;
+	q->prev_first = call->prev_first;
+	q->prev_last = call->prev_last;
+	q->batch = call->batch;
+	/* the call's runs so far, in the order its own series has them */
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *rec = &s->runs[i];
+		unsigned layout = pp_setup_layout(&rec->setup);
+		int qi;
+
+		if (rec->warmup || !rec->values || (qi = pp_run_value_at(s, rec, call)) < 0)
+			continue;
+		if (pp_series_push_in(&q->series[rec->rev], target_value(rec, qi, key), layout) ||
+		    pp_series_push_in(&q->execs[rec->rev], NAN, layout))
+			return NULL;
+	}
+	return q;
+}
+
+int pp_quantity_push_target(struct pp_quantity *q, const struct pp_run_record *rec, int qi)
+{
+	unsigned layout = pp_setup_layout(&rec->setup);
+
+	if (rec->warmup)
+		return 0;
+	if (pp_series_push_in(&q->series[rec->rev], target_value(rec, qi, q->target), layout) ||
+	    pp_series_push_in(&q->execs[rec->rev], NAN, layout))
+		return -ENOMEM;
+	return 0;
 }
 
 struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],

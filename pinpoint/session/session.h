@@ -67,6 +67,12 @@ struct pp_quantity {
 	const char *callee;
 	const struct pp_prog_fn *callee_fn[2];
 	/*
+	 * PP_Q_TARGET: @target is the target's key (session.h's run targets),
+	 * @of the call's quantity whose runs hold its values (measure.c).
+	 */
+	char *target;
+	struct pp_quantity *of;
+	/*
 	 * PP_Q_CONFIRM: what the previous revision's runs delay (the arming's
 	 * delay= value, encoded), by how much at each delayed execution, and
 	 * which executions (every delay_every-th); as the reports name it.
@@ -400,6 +406,16 @@ int pp_quantity_derive(struct pp_quantity *q, struct pp_quantity *const *terms,
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last);
+
+/*
+ * Target @key of indirect call @call (a range of one call): a PP_Q_TARGET,
+ * made once, its series those of @call's runs so far (a run @key did not
+ * reach counts 0); measuring it measures @call (measure.c).
+ */
+struct pp_quantity *pp_quantity_target(struct pp_session *s, struct pp_quantity *call,
+				       const char *key);
+/* Append target @q's value in run @rec, where its call is quantity @qi; 0 or -ENOMEM. */
+int pp_quantity_push_target(struct pp_quantity *q, const struct pp_run_record *rec, int qi);
 
 /*
  * A range whose calls sit at different places in the two revisions' call

@@ -232,6 +232,40 @@ int pp_targets_compare(const struct pp_session *s, const struct pp_quantity *q,
 	return err;
 }
 
+/* The verdict of the sequential rule that @v is (PP_SEQ_CONTINUE: none). */
+static enum pp_seq_verdict seq_verdict(enum pp_verdict v)
+{
+	switch (v) {
+	case PP_V_SAME:
+		return PP_SEQ_SAME;
+	case PP_V_SLOWER:
+		return PP_SEQ_SLOWER;
+	case PP_V_FASTER:
+		return PP_SEQ_FASTER;
+	case PP_V_SLOWER_BELOW:
+		return PP_SEQ_SLOWER_BELOW;
+	case PP_V_FASTER_BELOW:
+		return PP_SEQ_FASTER_BELOW;
+	case PP_V_UNDECIDED:
+		return PP_SEQ_UNDECIDED;
+	default:
+		return PP_SEQ_CONTINUE;
+	}
+}
+
+void pp_targets_from(struct pp_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct pp_target_share *x = &t->t[i];
+
+		if (!x->q)
+			continue;
+		x->compared = x->q->decided && x->q->final_look.looks > 0;
+		x->diff = x->q->cmp.diff;
+		x->verdict = seq_verdict(x->q->verdict);
+	}
+}
+
 void pp_targets_free(struct pp_targets *t)
 {
 	free(t->t);

@@ -37,6 +37,12 @@ struct pp_target_share {
 	bool compared;
 	struct pp_interval diff;
 	enum pp_seq_verdict verdict;
+	/*
+	 * The search's own comparison of it (a PP_Q_TARGET, decided at the
+	 * call's alpha shared among its targets), NULL: none made.  Where it
+	 * is set, compared, diff and verdict are its (pp_targets_from()).
+	 */
+	const struct pp_quantity *q;
 };
 
 struct pp_targets {
@@ -69,6 +75,12 @@ const struct pp_target_share *pp_targets_dominant(const struct pp_targets *t);
  */
 int pp_targets_compare(const struct pp_session *s, const struct pp_quantity *q,
 		       struct pp_targets *t);
+
+/*
+ * Take each target's comparison from its PP_Q_TARGET (@t->t[i].q, set):
+ * compared once decided with a look, its interval and verdict.
+ */
+void pp_targets_from(struct pp_targets *t);
 
 void pp_targets_free(struct pp_targets *t);
 
