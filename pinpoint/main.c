@@ -13,7 +13,8 @@
  * error, 3 measurement failed, 4 undecided (the entry's comparison could not
  * be decided within its runs), 130 interrupted; with --bisect, those of git
  * bisect run (bisect.c).  --commits runs commits.c instead, which runs
- * sessions of its own.
+ * sessions of its own; --changes runs changes.c, which reads a --history
+ * file and runs nothing (its exit statuses: changes.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +29,7 @@
 #include "pinpoint/build/bisect.h"
 #include "pinpoint/build/build.h"
 #include "pinpoint/build/commits.h"
+#include "pinpoint/changes/changes.h"
 #include "pinpoint/measure/duet.h"
 #include "pinpoint/measure/discover.h"
 #include "pinpoint/report/history.h"
@@ -332,8 +334,8 @@ int main(int argc, char **argv)
 		return err > 0 ? 0 : opt.bisect ? PP_BISECT_ABORT : PP_EXIT_USAGE;
 	}
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
-	if (opt.commits) {
-		code = pp_commits_run(&opt);
+	if (opt.commits || opt.changes) {
+		code = opt.commits ? pp_commits_run(&opt) : pp_changes_run(&opt);
 		pp_options_free(&opt);
 		return code;
 	}

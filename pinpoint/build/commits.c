@@ -55,6 +55,7 @@
 #include "pinpoint/build/build.h"
 #include "pinpoint/build/cmakecache.h"
 #include "pinpoint/build/commits.h"
+#include "pinpoint/build/git.h"
 #include "pinpoint/log.h"
 #include "pinpoint/session/signals.h"
 #include "pinpoint/build/workdir.h"
@@ -99,46 +100,10 @@ struct range {
 
 static const char *const work_files[] = {"probes.jsonl", NULL};
 
-/*
- * Run @argv (git) in @dir, stderr silenced; its stdout (trailing newlines
- * cut) in *@out when @out, by way of a file in the work directory.
- */
+/* Run @argv (git) in @dir, stderr silenced; its stdout in *@out when @out (git.h). */
 static int run_capture(const struct range *g, char *const argv[], const char *dir, char **out)
 {
-	char tmpl[PATH_MAX + 16];
-	struct pp_process p = {.argv = argv, .dir = dir, .out = -1, .err = -1};
-	struct pp_run_status st;
-	int fd = -1, err;
-
-	if (out) {
-		*out = NULL;
-		snprintf(tmpl, sizeof(tmpl), "%s/git.XXXXXX", g->work);
-		fd = mkstemp(tmpl);
-		if (fd < 0)
-			return -errno;
-		unlink(tmpl);
-		p.out = fd;
-	}
-	err = pp_process_run(&p, &st);
-	if (!err && !(st.exited && st.exit_code == 0))
-		err = -EINVAL;
-	if (!err && out) {
-		off_t len = lseek(fd, 0, SEEK_END);
-		char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
-
-		if (!buf || pread(fd, buf, (size_t)len, 0) != len) {
-			free(buf);
-			err = -EIO;
-		} else {
-			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-				len--;
-			buf[len] = 0;
-			*out = buf;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return err;
+	return pp_git_capture(argv, dir, g->work, out);
 }
 
 /* The full hash of @rev, a commit. */

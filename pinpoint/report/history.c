@@ -3,7 +3,11 @@
  * history.c - --history FILE: the entry's figures of each session appended as
  * one JSON line (history.h), and read back for the trend of the HTML report.
  * A line is written with one write() on a file opened O_APPEND, so sessions
- * that finish at the same time do not interleave their lines.
+ * that finish at the same time do not interleave their lines.  It names the
+ * machine (uname's node name) and, where a revision directory is in a git
+ * work tree, the commit checked out there, so that --changes keeps each
+ * machine's nights apart and names the commits around a change; lines
+ * written before those keys read back without them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/json.h"
+#include "core/util.h"
 #include "pinpoint/log.h"
 #include "pinpoint/report/history.h"
 #include "pinpoint/report/report.h"
@@ -46,18 +52,29 @@ static double *figure(struct pp_history_entry *e, size_t i)
 	return (double *)((char *)e + figures[i].off);
 }
 
+/* The commit checked out where @dir is, or null. */
+static json_t *commit_json(const char *dir)
+{
+	char hash[PP_GIT_HASH_LEN];
+
+	return dir && !pp_git_head(dir, hash) ? pp_json_str(hash) : json_null();
+}
+
 /* The session's history line (history.h). */
 static json_t *line_json(const struct pp_outcome *oc)
 {
 	struct pp_history_entry e;
+	struct utsname u;
 	json_t *o;
 
 	pp_history_entry_of(oc, &e);
-	o = pp_json_object("time", pp_json_real(round(e.time * 1000) / 1000), "entry",
-			   pp_json_str(oc->opt.entry), "previous",
-			   pp_json_str(oc->rev[PP_PREV].dir), "current",
-			   pp_json_str(oc->rev[PP_CUR].dir), "verdict", pp_json_str(e.verdict),
-			   "status", pp_json_int(e.status), NULL);
+	o = pp_json_object(
+	    "time", pp_json_real(round(e.time * 1000) / 1000), "entry", pp_json_str(oc->opt.entry),
+	    "previous", pp_json_str(oc->rev[PP_PREV].dir), "current",
+	    pp_json_str(oc->rev[PP_CUR].dir), "machine",
+	    uname(&u) ? json_null() : pp_json_str(u.nodename), "previous_commit",
+	    commit_json(oc->rev[PP_PREV].dir), "current_commit", commit_json(oc->rev[PP_CUR].dir),
+	    "verdict", pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
 	if (oc->decided) {
 		const struct pp_outcome_cmp *q = oc->entry;
 
@@ -137,16 +154,41 @@ static double get_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The string at @key of @o into @buf when it fits; "" when missing, null or not a string. */
+static void get_str(const json_t *o, const char *key, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(o, key);
+
+	buf[0] = 0;
+	if (json_is_string(v) && json_string_length(v) < len)
+		memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+}
+
+/* A revision's commit at @key of @o into @hash: "" unless a full hexadecimal name. */
+static void get_commit(const json_t *o, const char *key, char hash[PP_GIT_HASH_LEN])
+{
+	size_t n;
+
+	get_str(o, key, hash, PP_GIT_HASH_LEN);
+	n = strspn(hash, "0123456789abcdef");
+	if (hash[n] || (n != 40 && n != 64))
+		hash[0] = 0;
+}
+
 /*
- * @line read into @e when it is a session of @entry: 1, 0 when it is one of
- * another entry, or -EINVAL with what is wrong with it in @why.
+ * @line read into @e when it is a session of @entry (any entry when NULL,
+ * its name in *@name then): 1, 0 when it is one of another entry, or
+ * -EINVAL with what is wrong with it in @why.
  */
-static int parse_line(const char *line, const json_t *entry, struct pp_history_entry *e, char *why,
-		      size_t len)
+static int parse_line(const char *line, const json_t *entry, struct pp_history_entry *e,
+		      const char **name, char *why, size_t len)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(line, 0, &jerr);
 	const json_t *verdict = json_object_get(o, "verdict");
+	const json_t *ent = json_object_get(o, "entry");
+	const json_t *machine = json_object_get(o, "machine");
+	const json_t *prev = json_object_get(o, "previous");
 	int ret = -EINVAL;
 
 	if (!o)
@@ -157,7 +199,11 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 		snprintf(why, len, "no \"verdict\"");
 	else if (!isfinite(e->time = get_num(o, "time")))
 		snprintf(why, len, "no \"time\"");
-	else if (!json_equal(json_object_get(o, "entry"), entry))
+	else if (!entry && !json_is_string(ent))
+		snprintf(why, len, "no \"entry\"");
+	else if (json_is_string(machine) && json_string_length(machine) >= sizeof(e->machine))
+		snprintf(why, len, "\"machine\" longer than a host name");
+	else if (entry && !json_equal(ent, entry))
 		ret = 0;
 	else {
 		snprintf(e->verdict, sizeof(e->verdict), "%s", json_string_value(verdict));
@@ -166,7 +212,13 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 				: -1;
 		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
 			*figure(e, i) = get_num(o, figures[i].key);
-		ret = 1;
+		get_str(o, "machine", e->machine, sizeof(e->machine));
+		get_commit(o, "previous_commit", e->commit[PP_PREV]);
+		get_commit(o, "current_commit", e->commit[PP_CUR]);
+		e->previous_hash = json_is_string(prev) ? pp_str_hash(json_string_value(prev)) : 0;
+		if (name)
+			*name = strdup(json_string_value(ent));
+		ret = name && !*name ? -ENOMEM : 1;
 	}
 	json_decref(o);
 	return ret;
@@ -177,62 +229,126 @@ static bool blank(const char *s)
 	return !s[strspn(s, " \t\r\n")];
 }
 
-long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
-		     size_t *bad)
+/* @name's index in h->entry, added when new (@name is taken either way); -ENOMEM. */
+static long entry_index(struct pp_history *h, char *name)
 {
-	struct pp_history_entry *v = NULL;
-	size_t n = 0, cap = 0, lineno = 0, first_bad = 0, lcap = 0;
+	char **nv;
+
+	for (size_t i = 0; i < h->nentry; i++)
+		if (!strcmp(h->entry[i], name)) {
+			free(name);
+			return (long)i;
+		}
+	nv = realloc(h->entry, (h->nentry + 1) * sizeof(*nv));
+	if (!nv) {
+		free(name);
+		return -ENOMEM;
+	}
+	h->entry = nv;
+	h->entry[h->nentry] = name;
+	return (long)h->nentry++;
+}
+
+/* The sessions of @path into @h: those of @entry, or of every entry when NULL.  0 or -errno. */
+static int load(const char *path, const char *entry, struct pp_history *h)
+{
+	size_t cap = 0, lineno = 0, first_bad = 0, lcap = 0;
 	char *line = NULL, why[JSON_ERROR_TEXT_LENGTH + 32] = "";
-	json_t *want = pp_json_str(entry);
-	long ret;
+	json_t *want = entry ? pp_json_str(entry) : NULL;
+	int err = 0;
+	ssize_t len;
 	FILE *f;
 
-	*out = NULL;
-	*bad = 0;
-	if (!want)
+	memset(h, 0, sizeof(*h));
+	if (entry && !want)
 		return -ENOMEM;
 	f = fopen(path, "re");
 	if (!f) {
 		json_decref(want);
 		return -errno;
 	}
-	while (getline(&line, &lcap, f) > 0) {
+	errno = 0;
+	while ((len = getline(&line, &lcap, f)) > 0) {
 		struct pp_history_entry e = {0};
-		char w[sizeof(why)];
+		char w[sizeof(why)], *name = NULL;
+		long k = 0;
 		int got;
 
 		lineno++;
-		if (blank(line))
+		if (strlen(line) != (size_t)len) {
+			snprintf(w, sizeof(w), "a NUL byte");
+			got = -EINVAL;
+		} else if (blank(line)) {
 			continue;
-		got = parse_line(line, want, &e, w, sizeof(w));
-		if (got < 0 && !(*bad)++) {
+		} else {
+			got = parse_line(line, want, &e, entry ? NULL : (const char **)&name, w,
+					 sizeof(w));
+		}
+		if (got == -ENOMEM) {
+			err = got;
+			goto out;
+		}
+		if (got < 0 && !h->bad++) {
 			first_bad = lineno;
 			memcpy(why, w, sizeof(why));
 		}
 		if (got <= 0)
 			continue;
-		if (n == cap) {
+		if (name && (k = entry_index(h, name)) < 0) {
+			err = (int)k;
+			goto out;
+		}
+		e.entry_no = (size_t)k;
+		if (h->n == cap) {
 			struct pp_history_entry *nv =
-			    realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+			    realloc(h->e, (cap = cap ? 2 * cap : 16) * sizeof(*nv));
 
 			if (!nv) {
-				ret = -ENOMEM;
+				err = -ENOMEM;
 				goto out;
 			}
-			v = nv;
+			h->e = nv;
 		}
-		v[n++] = e;
+		h->e[h->n++] = e;
 	}
-	if (*bad)
+	if (ferror(f))
+		err = errno ? -errno : -EIO; /* EISDIR, for one */
+	if (h->bad)
 		pr_warn("%s:%zu: not a pinpoint history line (%s); %zu such line%s skipped", path,
-			first_bad, why, *bad, *bad == 1 ? "" : "s");
-	*out = v;
-	v = NULL;
-	ret = (long)n;
+			first_bad, why, h->bad, h->bad == 1 ? "" : "s");
 out:
-	free(v);
 	free(line);
 	fclose(f);
 	json_decref(want);
-	return ret;
+	return err;
+}
+
+int pp_history_read(const char *path, struct pp_history *h)
+{
+	return load(path, NULL, h);
+}
+
+void pp_history_free(struct pp_history *h)
+{
+	for (size_t i = 0; i < h->nentry; i++)
+		free(h->entry[i]);
+	free(h->entry);
+	free(h->e);
+	memset(h, 0, sizeof(*h));
+}
+
+long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
+		     size_t *bad)
+{
+	struct pp_history h;
+	int err = load(path, entry, &h);
+
+	*out = NULL;
+	*bad = h.bad;
+	if (err) {
+		pp_history_free(&h);
+		return err;
+	}
+	*out = h.e;
+	return (long)h.n;
 }

@@ -5,6 +5,7 @@
  * read back as a trend (the HTML report draws it).
  *
  *   {"time":1700000000,"entry":"run","previous":"/b/old","current":"/b/new",
+ *    "machine":"nightly-1","previous_commit":"9fceb02..","current_commit":null,
  *    "verdict":"slower","status":1,"previous_ns":..,"previous_low_ns":..,
  *    "previous_high_ns":..,"current_ns":..,"current_low_ns":..,
  *    "current_high_ns":..,"diff_ns":..,"diff_low_ns":..,"diff_high_ns":..,
@@ -14,8 +15,13 @@
 #define PINPOINT_HISTORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "pinpoint/build/git.h"
 #include "pinpoint/session/outcome.h"
+
+/* A host's name and its NUL, as uname(2) gives it. */
+#define PP_HISTORY_MACHINE_LEN 65
 
 /* A session read back from a history file. */
 struct pp_history_entry {
@@ -25,9 +31,27 @@ struct pp_history_entry {
 	double prev_ns, prev_low, prev_high;
 	double cur_ns, cur_low, cur_high;
 	double diff_ns, diff_low, diff_high, threshold_ns;
+	/* What lines written before these keys lack: "" or 0 when not recorded. */
+	char machine[PP_HISTORY_MACHINE_LEN]; /* the host it ran on */
+	char commit[2][PP_GIT_HASH_LEN];      /* each revision's commit (PP_PREV, PP_CUR) */
+	uint64_t previous_hash;		      /* pp_str_hash() of the previous directory */
+	size_t entry_no;		      /* pp_history_read(): its entry in h->entry */
 };
 
-/* Append the outcome @o (its entry, verdict and exit status) to @path.  0 or -errno. */
+/* A history file read whole (pp_history_read()). */
+struct pp_history {
+	struct pp_history_entry *e; /* every session line, in the file's order */
+	size_t n;
+	char **entry; /* the entries named, each once, in the order first seen */
+	size_t nentry;
+	size_t bad; /* lines that are not a session's (one warning names the first) */
+};
+
+/*
+ * Append the outcome @o (its entry, verdict and exit status) to @path, with
+ * the machine's name and the commit of each revision directory that is in
+ * a git work tree (git.h).  0 or -errno.
+ */
 int pp_history_append(const struct pp_outcome *o, const char *path);
 
 /* The entry of @path that @o's session appends (history.h's line, read back). */
@@ -41,5 +65,14 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
  */
 long pp_history_load(const char *path, const char *entry, struct pp_history_entry **out,
 		     size_t *bad);
+
+/*
+ * Every session line of @path, of every entry, into @h; lines that are not
+ * pinpoint's are counted in h->bad and named by one warning.  0 or -errno
+ * (-ENOENT and the like when @path cannot be opened); free @h with
+ * pp_history_free() either way.
+ */
+int pp_history_read(const char *path, struct pp_history *h);
+void pp_history_free(struct pp_history *h);
 
 #endif /* PINPOINT_HISTORY_H */

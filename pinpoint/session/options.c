@@ -290,6 +290,11 @@ static const struct pp_option_desc options[] = {
 	     "benchmark: a call tree with its times in both revisions; no builds, no COMMAND"},
     {"history", 0, &type_string, FIELD(history), .arg = "FILE", .what = "file name",
      .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
+    {"changes", 0, &type_string, FIELD(changes), .arg = "FILE", .what = "file name",
+     .flags = PP_OPT_LOCAL,
+     .help = "the change points of each entry's time over the nights of a --history FILE, "
+	     "per machine (E-Divisive means, each kept by a t-test): when, by how much, between "
+	     "which commits; with --entry, that entry's only; nothing runs"},
     {"quiet", OPT_QUIET, &type_flag, FIELD(quiet),
      .help = "print only the report at the end: the verdict, with the bottleneck chain and the "
 	     "attribution tree of a regression (no comparison lines, progress, noise summary or "
@@ -754,7 +759,8 @@ static int show_help(struct pp_options *opt, const struct pp_option_desc *d, con
 {
 	(void)opt, (void)d, (void)arg;
 	printf("usage: pinpoint --entry FUNC --previous DIR [--current DIR] [options] "
-	       "[-- COMMAND [ARGS...]]\n\n"
+	       "[-- COMMAND [ARGS...]]\n"
+	       "       pinpoint --changes FILE [--entry FUNC] [--json FILE]\n\n"
 	       "Measures FUNC in the previous and current builds and, if it got slower,\n"
 	       "narrows the slowdown down through its calls, layer by layer, to the call\n"
 	       "that costs it.  COMMAND runs in each build directory; when omitted, the\n"
@@ -777,7 +783,8 @@ static int show_help(struct pp_options *opt, const struct pp_option_desc *d, con
 	printf("\nexit status: 0 no regression, 1 regression pinpointed, 2 usage or input error,\n"
 	       "3 measurement failed, 4 undecided (the entry's comparison could not be decided\n"
 	       "within its runs), 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
-	       "128 abort.\n");
+	       "128 abort; with --changes: 0 no slower change point, 1 one or more, 2 the\n"
+	       "history cannot be read, 4 no series has the nights a change point needs.\n");
 	return 1;
 }
 
@@ -882,11 +889,41 @@ static int check_replay(const struct pp_options *opt)
 	return 0;
 }
 
+/* --changes reads a history: only which entry and how it is reported go with it. */
+static int check_changes(const struct pp_options *opt)
+{
+	static const char *const with[] = {"changes", "entry", "json", "quiet", "verbose", NULL};
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		size_t k;
+
+		for (k = 0; with[k] && strcmp(with[k], options[i].name); k++)
+			;
+		if ((opt->given >> i & 1) && !with[k]) {
+			pr_err("--changes reads a history: only --entry, --json, --quiet and "
+			       "--verbose go with it, not --%s",
+			       options[i].name);
+			return -EINVAL;
+		}
+	}
+	if (opt->command) {
+		pr_err("--changes runs nothing: no COMMAND goes with it");
+		return -EINVAL;
+	}
+	if (opt->quiet && opt->verbose) {
+		pr_err("--quiet and --verbose exclude each other");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What the options given say together. */
 static int check_together(const struct pp_options *opt)
 {
 	if (opt->replay)
 		return check_replay(opt);
+	if (opt->changes)
+		return check_changes(opt);
 	if (!opt->entry) {
 		pr_err("--entry FUNC is required (see --help)");
 		return -EINVAL;

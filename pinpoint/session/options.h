@@ -71,6 +71,7 @@ struct pp_options {
 	const char *replay;	/* a --json report whose session is made again from its runs */
 	const char *model;	/* a program model measured instead of processes (doc/model.md) */
 	const char *history;	/* append the session's entry figures (JSON lines) */
+	const char *changes;	/* a --history file whose change points are looked for */
 	bool dump;		/* --dump-options: print the table and these options, exit */
 	char **command;		/* NULL-terminated, NULL when not given */
 	uint64_t given;		/* bit i: the table's i-th option was on the command line */

@@ -136,8 +136,9 @@ def scenario_round_trip():
         if row["type"] in ("action", "deprecated"):
             check(row["value"] is None, "--%s stores a value" % name)
             continue
-        # --replay takes the options from a report: none goes with it (check_replay.py)
-        if name in ("dump-options", "replay"):
+        # --replay takes the options from a report: none goes with it (check_replay.py);
+        # --changes reads a history: only --entry and --json go with it (check_changes.py)
+        if name in ("dump-options", "replay", "changes"):
             continue
         words = values(row)
         check(words, "no value to try for --%s (%s)" % (name, row["type"]))
@@ -154,7 +155,8 @@ def scenario_round_trip():
     # all at once, but for those that exclude another
     together, names = [], []
     for name, row in defaults.items():
-        if name in ("commits", "model", "replay", "no-build", "verbose", "dump-options") or \
+        if name in ("commits", "model", "replay", "changes", "no-build", "verbose",
+                    "dump-options") or \
                 row["type"] in ("action", "deprecated"):
             continue
         together += values(row)[0]
