@@ -27,16 +27,17 @@ void pp_report_cmp_line(const struct pp_outcome_cmp *q, FILE *out)
 		snprintf(m, sizeof(m), ", minimum detectable effect %s",
 			 pp_fmt_end(q->look.mde, t, 32));
 	}
+	/* a label longer than its column (the what-if's, a C++ name) keeps two spaces after it */
 	fprintf(out,
-		"[%u] %-44s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
+		"[%u] %-44s%s previous %s [%s, %s]  current %s [%s, %s]  diff %s%s [%s, %s] "
 		"(%+.1f%% of entry)  %s (%zu+%zu runs, %u look%s%s)\n",
-		q->order, q->shown, pp_fmt_ns(p.centre, a, 32), pp_fmt_ns(p.low, b, 32),
-		pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32), pp_fmt_ns(cu.low, e, 32),
-		pp_fmt_ns(cu.high, f, 32), q->cmp.diff.centre >= 0 ? "+" : "",
-		pp_fmt_ns(q->cmp.diff.centre, g, 32), pp_fmt_end(q->cmp.diff.low, h, 32),
-		pp_fmt_end(q->cmp.diff.high, i, 32), 100.0 * q->share_of_entry, q->verdict_word,
-		q->runs_per_revision, q->runs_per_revision, q->look.looks,
-		q->look.looks == 1 ? "" : "s", m);
+		q->order, q->shown, strlen(q->shown) >= 44 ? " " : "", pp_fmt_ns(p.centre, a, 32),
+		pp_fmt_ns(p.low, b, 32), pp_fmt_ns(p.high, c, 32), pp_fmt_ns(cu.centre, d, 32),
+		pp_fmt_ns(cu.low, e, 32), pp_fmt_ns(cu.high, f, 32),
+		q->cmp.diff.centre >= 0 ? "+" : "", pp_fmt_ns(q->cmp.diff.centre, g, 32),
+		pp_fmt_end(q->cmp.diff.low, h, 32), pp_fmt_end(q->cmp.diff.high, i, 32),
+		100.0 * q->share_of_entry, q->verdict_word, q->runs_per_revision,
+		q->runs_per_revision, q->look.looks, q->look.looks == 1 ? "" : "s", m);
 	fflush(out);
 }
 
