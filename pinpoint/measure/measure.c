@@ -744,7 +744,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 	spent = pp_session_can_run(s, total, 0);
 	if (spent) {
 		pr_dbg("%s spent (%zu runs used): %zu quantities not measured",
-		       pp_spent_option(spent), s->runs_used, nq);
+		       pp_spent_option(spent, given[0]->kind), s->runs_used, nq);
 		return 0;
 	}
 	more = pp_decide_layouts_wanted(s, given, ngiven, &why);

@@ -117,7 +117,7 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 				pr_dbg(
 				    "comparison of quantity %u: %s spent (%zu runs used, %.0f s), "
 				    "undecided",
-				    open[i]->id, pp_spent_option(why), s->runs_used,
+				    open[i]->id, pp_spent_option(why, open[i]->kind), s->runs_used,
 				    pp_session_now(s) - s->started);
 				ret = pp_decide_give_up(s, open[i], why);
 				if (ret)

@@ -99,7 +99,7 @@ const char *pp_verdict_name(enum pp_verdict v);
 /* "SLOWER", "faster", "same", "UNDECIDED", "not slower", "slower, below threshold", ...:
  * as the text report prints verdicts (the same table as pp_verdict_name's). */
 const char *pp_verdict_word(enum pp_verdict v);
-/* The option that @why names: "--max-runs" or "--max-time". */
-const char *pp_spent_option(enum pp_spent why);
+/* The option or cap that @why names for a comparison of @kind: "--max-runs", "--max-time", ... */
+const char *pp_spent_option(enum pp_spent why, enum pp_qkind kind);
 
 #endif /* PINPOINT_KINDS_H */

@@ -64,10 +64,7 @@ static void cmp_make(struct pp_copy *m, const struct pp_session *s, const struct
 	    .look = q->final_look,
 	    .threshold_ns = q->threshold_ns,
 	    .truncated = q->truncated,
-	    /* the what-if's deadline is its own cap, not a share of --max-time (confirm.c) */
-	    .spent_option = q->kind == PP_Q_CONFIRM && q->truncated == PP_SPENT_PLAN
-				? "the what-if's time (as long as the session measured before it)"
-				: pp_spent_option(q->truncated),
+	    .spent_option = pp_spent_option(q->truncated, q->kind),
 	    .left = pp_copy_str(m, q->left),
 	    .share_of_entry = base > 0 ? q->cmp.diff.centre / base : 0,
 	    .runs_per_revision = q->final_look.runs / 2,

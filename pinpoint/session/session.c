@@ -425,8 +425,11 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double
 	return PP_SPENT_NONE;
 }
 
-const char *pp_spent_option(enum pp_spent why)
+const char *pp_spent_option(enum pp_spent why, enum pp_qkind kind)
 {
+	/* the what-if's deadline is its own cap, not a share of --max-time (confirm.c) */
+	if (why == PP_SPENT_PLAN && kind == PP_Q_CONFIRM)
+		return "the what-if's time (as long as the session measured before it)";
 	return why == PP_SPENT_TIME	 ? "--max-time"
 	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
 	       : why == PP_SPENT_LAYOUTS ? "what runs in these --layouts can tell"
