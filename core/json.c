@@ -87,6 +87,12 @@ json_t *pp_json_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *pp_json_interval(double centre, double low, double high)
+{
+	return pp_json_object("centre", pp_json_real(centre), "low", pp_json_real(low), "high",
+			      pp_json_real(high), NULL);
+}
+
 json_t *pp_json_int(long long v)
 {
 	return json_integer((json_int_t)v);

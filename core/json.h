@@ -31,6 +31,8 @@ json_t *pp_json_str(const char *s);
 json_t *pp_json_real(double v);
 json_t *pp_json_int(long long v);
 json_t *pp_json_bool(bool v);
+/* An interval as the reports write one: {"centre": C, "low": L, "high": H}. */
+json_t *pp_json_interval(double centre, double low, double high);
 /* An object of key, value pairs, in that order: pp_json_object("a", v, "b", w, NULL). */
 json_t *pp_json_object(const char *key, ...) __attribute__((sentinel));
 /* @o with @key set to @v (replaced in place when it is there). */

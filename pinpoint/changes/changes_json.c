@@ -22,12 +22,6 @@ static json_t *commit_json(const char *hash)
 	return *hash ? pp_json_str(hash) : json_null();
 }
 
-static json_t *interval_json(double centre, double low, double high)
-{
-	return pp_json_object("centre", pp_json_real(centre), "low", pp_json_real(low), "high",
-			      pp_json_real(high), NULL);
-}
-
 /* One side of a change: its night next to the change, and its segment. */
 static json_t *side_json(const struct pp_change *c, int side)
 {
@@ -53,8 +47,8 @@ static json_t *change_json(const struct pp_change *c)
 	    *c->s->machine ? pp_json_str(c->s->machine) : json_null(), "series",
 	    pp_json_str(kind_name(c->s->kind)), "direction",
 	    pp_json_str(cp->diff > 0 ? "slower" : "faster"), "before", side_json(c, 0), "after",
-	    side_json(c, 1), "size_ns", interval_json(cp->diff, cp->low, cp->high), "size_pct",
-	    interval_json(pct[0], pct[1], pct[2]), "t", pp_json_real(cp->t), "df",
+	    side_json(c, 1), "size_ns", pp_json_interval(cp->diff, cp->low, cp->high), "size_pct",
+	    pp_json_interval(pct[0], pct[1], pct[2]), "t", pp_json_real(cp->t), "df",
 	    pp_json_real(cp->df), "p_value", pp_json_real(cp->p), "q", pp_json_real(cp->q),
 	    "commits", pp_json_object("from", commit_json(from), "to", commit_json(to), NULL),
 	    NULL);

@@ -30,8 +30,7 @@ static json_t *index_or_null(long long v)
 
 static json_t *interval_json(struct pp_interval iv)
 {
-	return pp_json_object("centre", pp_json_real(iv.centre), "low", pp_json_real(iv.low),
-			      "high", pp_json_real(iv.high), NULL);
+	return pp_json_interval(iv.centre, iv.low, iv.high);
 }
 
 /* [previous, current] */
