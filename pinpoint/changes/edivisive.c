@@ -46,8 +46,19 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "pinpoint/changes/edivisive.h"
+
+/*
+ * Q of a split into @m and @n values from the sums of distances across it
+ * (@cross) and within each side (@wx, @wy), each pair once.
+ */
+static double q_of(double cross, double wx, double wy, double m, double n)
+{
+	return m * n / (m + n) *
+	       (2 * cross / (m * n) - 2 * wx / (m * (m - 1)) - 2 * wy / (n * (n - 1)));
+}
 
 double pp_edivisive_q(const double *x, size_t s, size_t t, size_t e)
 {
@@ -64,8 +75,7 @@ double pp_edivisive_q(const double *x, size_t s, size_t t, size_t e)
 	for (size_t j = t; j < e; j++)
 		for (size_t l = j + 1; l < e; l++)
 			wy += fabs(x[j] - x[l]);
-	return m * n / (m + n) *
-	       (2 * cross / (m * n) - 2 * wx / (m * (m - 1)) - 2 * wy / (n * (n - 1)));
+	return q_of(cross, wx, wy, m, n);
 }
 
 /*
@@ -88,10 +98,7 @@ static size_t best_split(const double *x, size_t s, size_t e, size_t min, double
 		double to_x = 0, to_y = 0;
 
 		if (t >= s + min) {
-			double m = (double)(t - s), n = (double)(e - t);
-			double v =
-			    m * n / (m + n) *
-			    (2 * cross / (m * n) - 2 * wx / (m * (m - 1)) - 2 * wy / (n * (n - 1)));
+			double v = q_of(cross, wx, wy, (double)(t - s), (double)(e - t));
 
 			if (!best || v > *q) {
 				best = t;
@@ -111,14 +118,8 @@ static size_t best_split(const double *x, size_t s, size_t e, size_t min, double
 
 static void mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
-	double s = 0, ss = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	*mean = s / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - *mean) * (x[i] - *mean);
-	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	*mean = gsl_stats_mean(x, 1, n);
+	*sd = n > 1 ? gsl_stats_sd_m(x, 1, n, *mean) : 0;
 }
 
 void pp_cpd_ttest(const double *x, size_t lo, size_t at, size_t hi, double confidence,
