@@ -51,6 +51,12 @@ static bool faster_beside(const struct pp_outcome *o, int i, int dir)
 	return false;
 }
 
+/* Whether interval @a lies wholly beyond @b in direction @dir (above it for +1). */
+static bool wholly_beyond(const struct pp_interval *a, const struct pp_interval *b, int dir)
+{
+	return dir > 0 ? a->low > b->high : a->high < b->low;
+}
+
 /* Whether an ancestor of @i below the entry is inflated. */
 static bool under_inflated(const struct pp_outcome *o, int i)
 {
@@ -81,9 +87,7 @@ void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o)
 
 		if (n->kind == PP_NODE_REST || n->sign != dir || !isfinite(x))
 			continue;
-		if (overshoots && n->chain &&
-		    dir * (dir > 0 ? n->diff.low : n->diff.high) >
-			dir * (dir > 0 ? c->slowdown.high : c->slowdown.low)) {
+		if (overshoots && n->chain && wholly_beyond(&n->diff, &c->slowdown, dir)) {
 			snprintf(why, sizeof(why),
 				 "inflated: more than the what-if (below) allows; it explains at "
 				 "most +%s [%s, %s], the slowdown the what-if's runs show",
@@ -93,8 +97,7 @@ void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o)
 			n->inflated = pp_copy_str(m, why);
 			n->at_most = c->slowdown;
 		} else if (x > PP_INFLATED_RATIO * whole &&
-			   dir * (dir > 0 ? n->diff.low : n->diff.high) >
-			       dir * (dir > 0 ? e->diff.high : e->diff.low) &&
+			   wholly_beyond(&n->diff, &e->diff, dir) &&
 			   !faster_beside(o, (int)i, dir)) {
 			snprintf(why, sizeof(why),
 				 "inflated: %.1fx %s's %s%s with nothing beside it %s; timing it "
@@ -102,7 +105,6 @@ void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o)
 				 x / whole, entry, dir > 0 ? "+" : "", d,
 				 dir > 0 ? "faster" : "slower");
 			n->inflated = pp_copy_str(m, why);
-			n->at_most = (struct pp_interval){NAN, NAN, NAN};
 		}
 	}
 	for (size_t i = 1; i < o->nnodes; i++)
