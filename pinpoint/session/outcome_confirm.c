@@ -113,14 +113,12 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	}
 	pp_fmt_ns(q ? q->threshold_ns : NAN, thr, 32);
 	/* the what-if's threshold: the session's, or a fifth of the slowdown (confirm.c) */
-	if (q && o->entry && q->threshold_ns > o->entry->threshold_ns * (1 + 1e-9))
-		snprintf(within, sizeof(within), "%swithin a fifth of the slowdown (%s)%s",
-			 c->by_estimate ? "its estimate " : "", thr,
-			 c->by_estimate ? ", its interval no wider than +-half that" : "");
-	else
-		snprintf(within, sizeof(within), "%swithin the threshold (%s)%s",
-			 c->by_estimate ? "its estimate " : "", thr,
-			 c->by_estimate ? ", its interval no wider than +-half that" : "");
+	snprintf(within, sizeof(within), "%swithin %s (%s)%s",
+		 c->by_estimate ? "its estimate " : "",
+		 q && o->entry && q->threshold_ns > o->entry->threshold_ns * (1 + 1e-9)
+		     ? "a fifth of the slowdown"
+		     : "the threshold",
+		 thr, c->by_estimate ? ", its interval no wider than +-half that" : "");
 	snprintf(share, sizeof(share), "%.0f %% [%.0f %%, %.0f %%]", 100 * c->explained.centre,
 		 100 * c->explained.low, 100 * c->explained.high);
 	if (!strcmp(c->verdict_name, "confirmed"))
