@@ -55,8 +55,7 @@ int pp_git_capture(char *const argv[], const char *dir, const char *tmpdir, char
 	return err;
 }
 
-/* Whether @s is a commit's name in full: 40 or 64 lower-case hexadecimal digits. */
-static bool full_hash(const char *s)
+bool pp_git_full_hash(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdef");
 
@@ -71,7 +70,7 @@ int pp_git_head(const char *dir, char hash[PP_GIT_HASH_LEN])
 
 	hash[0] = 0;
 	err = pp_git_capture(argv, dir, pp_workdir_tmpdir(), &out);
-	if (!err && out && full_hash(out))
+	if (!err && out && pp_git_full_hash(out))
 		memcpy(hash, out, strlen(out) + 1);
 	else
 		err = -ENOENT;

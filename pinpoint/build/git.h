@@ -7,6 +7,7 @@
 #ifndef PINPOINT_GIT_H
 #define PINPOINT_GIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -19,6 +20,9 @@ int pp_git_capture(char *const argv[], const char *dir, const char *tmpdir, char
 
 /* The hexadecimal digits of a commit's name: 40 (SHA-1) or 64 (SHA-256), and the NUL. */
 #define PP_GIT_HASH_LEN 65
+
+/* Whether @s is a commit's name in full: 40 or 64 lower-case hexadecimal digits. */
+bool pp_git_full_hash(const char *s);
 
 /*
  * The commit checked out (HEAD) in the git work tree @dir is in, into

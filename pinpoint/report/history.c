@@ -167,11 +167,8 @@ static void get_str(const json_t *o, const char *key, char *buf, size_t len)
 /* A revision's commit at @key of @o into @hash: "" unless a full hexadecimal name. */
 static void get_commit(const json_t *o, const char *key, char hash[PP_GIT_HASH_LEN])
 {
-	size_t n;
-
 	get_str(o, key, hash, PP_GIT_HASH_LEN);
-	n = strspn(hash, "0123456789abcdef");
-	if (hash[n] || (n != 40 && n != 64))
+	if (!pp_git_full_hash(hash))
 		hash[0] = 0;
 }
 
