@@ -270,7 +270,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--example", required=True)
-    scenario_main(ap, globals(), call=in_tmp)
+    scenario_main(ap, globals(), call=in_tmp, timed=True)
 
 
 if __name__ == "__main__":

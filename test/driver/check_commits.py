@@ -609,7 +609,7 @@ def scenario_commits_options():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
-    scenario_main(ap, globals())
+    scenario_main(ap, globals(), timed=True)
 
 
 if __name__ == "__main__":

@@ -881,7 +881,7 @@ def main():
     cache = tempfile.mkdtemp(prefix="pp-layouts-cache-")
     os.environ["XDG_CACHE_HOME"] = cache
     try:
-        scenario_main(ap, globals())
+        scenario_main(ap, globals(), timed=True)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 

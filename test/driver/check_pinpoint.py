@@ -248,7 +248,7 @@ def attrib_session(name, entry, depth, chain, contributors=(), extra=(), text_ch
     change the chain (doc/search.md), which is right but no contributor.
     That they are all found, and the improvements, are checked on the
     programs' models (check_model.py), where no session is retried; here
-    one session, no retry."""
+    one session per attempt (scenario_main's timed=)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session(name, entry, depth, "--json", path, *extra)
@@ -1405,7 +1405,7 @@ def main():
     ap.add_argument("--schema", required=True)
     ap.add_argument("--overview", help="test-driver-overview, for the html scenario")
     ap.add_argument("--fixtures", help="test/driver/fixtures, for the html scenario")
-    scenario_main(ap, globals())
+    scenario_main(ap, globals(), timed=True)
 
 
 if __name__ == "__main__":

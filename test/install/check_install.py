@@ -472,7 +472,7 @@ def main():
     ap.add_argument("--clang", required=True)
     ap.add_argument("--clangxx", required=True)
     ap.add_argument("--llvm-major", dest="llvm_major", required=True)
-    scenario_main(ap, globals(), call=in_tmp)
+    scenario_main(ap, globals(), call=in_tmp, timed=True)
 
 
 if __name__ == "__main__":

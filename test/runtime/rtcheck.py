@@ -25,7 +25,7 @@ import sys
 import ppresults
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import FAILURES, check, scenario_main, skip  # noqa: E402
+from pinpoint_test import check, scenario_main, skip  # noqa: E402
 
 MS = 1000000
 
@@ -1532,26 +1532,10 @@ def scenario_dlopen_loop(ctx):
     check(slot(r, 1, 'fn', 'dso_big', 100).count == 100, 'dlopen-loop: dso_big count')
 
 
-# The scenarios that compare times.  Each of their checks holds on a quiet
-# stretch of the host; a loaded one (the suite's other tests, another
-# tenant of the VM) may take one run apart.  They are measured again, up to
-# TIMED_ATTEMPTS times in all, and fail when every attempt failed: a
-# runtime whose figures are wrong fails each, a transient load not.  Counts
-# and formats are checked in every attempt alike.
+# The scenarios that compare times: each is measured again when it fails
+# (pinpoint_test.attempt()); counts and formats are checked in every attempt
+# alike.
 TIMED = {'sampling', 'removal', 'fast', 'overhead', 'skip', 'delay', 'monotonic', 'asan'}
-TIMED_ATTEMPTS = 3
-
-
-def attempts(fn, args):
-    n = TIMED_ATTEMPTS if args.scenario in TIMED else 1
-    for i in range(1, n + 1):
-        before = len(FAILURES)
-        fn(Ctx(args, args.scenario))
-        if len(FAILURES) == before or i == n:
-            return
-        print('RETRY: %s: attempt %d of %d failed %d checks; measured again'
-              % (args.scenario, i, n, len(FAILURES) - before), flush=True)
-        del FAILURES[before:]
 
 
 def main():
@@ -1567,7 +1551,8 @@ def main():
     ap.add_argument('--shared-lib')
     ap.add_argument('--arch', required=True, help="the runtime's runtime/arch directory")
     ap.add_argument('--workdir', required=True)
-    scenario_main(ap, globals(), call=attempts)
+    scenario_main(ap, globals(), call=lambda fn, args: fn(Ctx(args, args.scenario)),
+                  timed=TIMED)
 
 
 if __name__ == '__main__':
