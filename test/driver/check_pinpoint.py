@@ -285,18 +285,31 @@ def scenario_more_calls():
     called it 100 times, each call the same: the runtime's counts say so
     (100 and 130 per execution of render, changed), the cause is "more
     calls", the chain ends at the call and says why, and paint is not dug
-    into (counts.c, attrib_dig.c)."""
+    into (counts.c, attrib_dig.c).  A host whose load drifts between the
+    runs can make each call's time differ by a few per cent, beyond its
+    interval: the cause is then "both", and paint is dug into, which is
+    the rule working on what was measured; the counts must still explain
+    most of paint's difference.  The rule itself is checked where no load
+    drifts, on the program's model (check_model.py, more-calls)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session("morecalls", "render", 3, "--json", path)
         report = load_report(path, ARGS.schema, p)
-    expect_chain(p, ["render", "paint"])
     cmp = {c["label"]: c for c in report["comparisons"]}
     paint = cmp.get("render: call 1 paint")
     if not paint or paint["executions"] != {"previous": 100, "current": 130, "changed": True} or \
-            paint["cause"] != "more calls":
+            paint["cause"] not in ("more calls", "both"):
         fail("paint's executions and cause: %r" % (paint and (paint["executions"],
                                                               paint["cause"])), p)
+    if paint["cause"] == "both":
+        each, whole = paint["per_execution_ns"]["centre"], paint["difference"]["interval"]["centre"]
+        if not 130 * each < 0.25 * whole:
+            fail("each call +%.0f ns of paint's +%.0f ns: more than the load's drift"
+                 % (each, whole), p)
+        print("each call's time differed too (+%.0f ns a call, %.0f %% of paint's difference): "
+              "a loaded host; the chain is %r" % (each, 100 * 130 * each / whole, chain(p)))
+        return
+    expect_chain(p, ["render", "paint"])
     if any(c["label"].startswith("paint:") and c.get("verdict") for c in report["comparisons"]):
         fail("paint was dug into", p)
     # each call "the same", or on a loaded host a little faster by its noise
