@@ -79,7 +79,7 @@ int pp_duet_sides(const cpu_set_t *allowed, bool parallel, const char *sys, cpu_
 		CPU_SET(c, &side[i]);
 		cpu[i] = CPU_COUNT(&side[i]) == 1 ? c : -1;
 	}
-	return 0;
+	return ncores == 1;
 }
 
 /* How many CPUs the busiest discovery run kept busy: its CPU time over its wall time. */
@@ -125,8 +125,17 @@ int pp_duet_choose(struct pp_session *s)
 		return 0;
 	}
 	err = pp_duet_sides(&allowed, parallel, "/sys", s->duet_cpus, s->duet_cpu);
-	if (err)
+	if (err < 0)
 		return 0;
+	if (err == 1 && !given) {
+		pr_info("runs paired one after the other: the CPUs free for them are hardware "
+			"threads of one core, where two runs at once would slow each other "
+			"(--runs duet to have them so)");
+		return 0;
+	}
+	if (err == 1)
+		pr_warn("duet runs on hardware threads of one core: each run slows the other, "
+			"more in some pairs than in others");
 	if (parallel)
 		pr_warn("duet runs: the benchmark kept %.1f CPUs busy in its first runs, and each "
 			"run has %d of the %d",

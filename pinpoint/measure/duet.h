@@ -34,7 +34,8 @@ int pp_duet_allowed(const struct pp_options *opt, cpu_set_t *allowed);
  * CPU each, on two different cores where the topology under @sys (a
  * /sys, for tests) shows two, unless @parallel, then half the cores each
  * (a core's hardware threads on one side).  @cpu[i] is side i's one CPU,
- * -1 when it has several.  0, or -ENOSPC with fewer than two CPUs.
+ * -1 when it has several.  0, 1 when the two sides are hardware threads of
+ * one core (the only one @allowed has), or -ENOSPC with fewer than two CPUs.
  */
 int pp_duet_sides(const cpu_set_t *allowed, bool parallel, const char *sys, cpu_set_t side[2],
 		  int cpu[2]);
