@@ -253,6 +253,11 @@ static void write_html(FILE *f, const void *arg)
 		pp_html_escape(f, o->preempted_sentence);
 		fputs("</p>\n", f);
 	}
+	if (o->cpus.checked) {
+		fputs("<p>", f);
+		pp_html_escape(f, o->cpus.sentence);
+		fputs("</p>\n", f);
+	}
 	layouts(f, o);
 	if (o->nnodes) {
 		fputs("<h2>The search</h2>\n", f);

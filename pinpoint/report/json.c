@@ -72,6 +72,24 @@ static json_t *options_json(const struct pp_outcome *oc)
 	return pp_json_set(o, "timeout", pp_json_real(oc->measurement.timeout_s));
 }
 
+/* The check of a duet's two CPUs (outcome_cpus.c), null when none was made. */
+static json_t *cpu_check_json(const struct pp_outcome_cpus *c)
+{
+	if (!c->checked)
+		return json_null();
+	return pp_json_object(
+	    "cpus",
+	    pp_json_push(pp_json_push(json_array(), pp_json_int(c->cpu[0])),
+			 pp_json_int(c->cpu[1])),
+	    "pairs",
+	    pp_json_push(pp_json_push(json_array(), pp_json_int((long long)c->pairs[0])),
+			 pp_json_int((long long)c->pairs[1])),
+	    "slower_ns", pp_json_interval(c->slower_ns.centre, c->slower_ns.low, c->slower_ns.high),
+	    "differ", json_boolean(c->differ), "variance_share", pp_json_real(c->share), "widened",
+	    pp_json_real(c->widened), "matters", json_boolean(c->matters), "sentence",
+	    pp_json_str(c->sentence), NULL);
+}
+
 /* The session's measurement rule, what it used and how noisy the runs were. */
 static json_t *measurement_json(const struct pp_outcome *o)
 {
@@ -91,7 +109,8 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	    pp_json_str(s->backend), "model",
 	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), "preempted_runs",
 	    pp_json_int((long long)o->preempted_runs), "waited_share",
-	    pp_json_real(o->waited_share), "involuntary_switches", pp_json_int(o->switches), NULL);
+	    pp_json_real(o->waited_share), "involuntary_switches", pp_json_int(o->switches),
+	    "cpu_check", cpu_check_json(&o->cpus), NULL);
 }
 
 static json_t *layout_json(const struct pp_outcome_layout *l, unsigned k)

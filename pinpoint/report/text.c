@@ -417,6 +417,8 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 		100.0 * o->cov[PP_PREV], 100.0 * o->cov[PP_CUR]);
 	if (o->preempted_sentence[0])
 		fprintf(f, "%s\n", o->preempted_sentence);
+	if (o->cpus.checked)
+		fprintf(f, "%s\n", o->cpus.sentence);
 	if (s->entry_stop && s->entry_stop < s->entry_count)
 		fprintf(f,
 			"Each run ended after the entry's execution %llu (of at least %llu), "

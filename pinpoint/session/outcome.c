@@ -596,6 +596,7 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 	}
 	if (!err) {
 		pp_outcome_runs(&m, o, s);
+		pp_outcome_cpus(&m, o);
 		err = m.err;
 	}
 	if (err)

@@ -334,6 +334,22 @@ struct pp_outcome_measurement {
 	double timeout_s;
 };
 
+/*
+ * The check of a duet's two CPUs (outcome_cpus.c): from the entry's pairs,
+ * how much longer a run takes on the second CPU than on the first.
+ */
+struct pp_outcome_cpus {
+	bool checked;		      /* a duet with enough pairs of each assignment */
+	int cpu[2];		      /* the duet's CPUs (-1: a side of several) */
+	size_t pairs[2];	      /* the entry's pairs whose previous run had CPU 0, CPU 1 */
+	struct pp_interval slower_ns; /* on cpu[1] less on cpu[0], per run, 95 % */
+	bool differ;		      /* the interval excludes 0 */
+	double share;		      /* of the pairs' differences' variance, c^2 / var, <= 0.99 */
+	double widened;	    /* how much wider the intervals are for it: 1/sqrt(1-share) - 1 */
+	bool matters;	    /* differ, and share >= 0.1 */
+	char sentence[512]; /* "CPU check: ...", "" when not checked */
+};
+
 struct pp_outcome {
 	struct pp_arena mem;   /* every string and array below */
 	struct pp_options opt; /* the options as run (its strings are the caller's) */
@@ -387,6 +403,7 @@ struct pp_outcome {
 	double waited_share;
 	long long switches;
 	char preempted_sentence[320];
+	struct pp_outcome_cpus cpus;
 	struct pp_time_use time;
 	char runs_sentence[256];
 	/* The code layouts: the sentence every format prints, and their figures */

@@ -34,6 +34,9 @@ void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp
 /* The figures more than they can cost, not carried into shares (outcome_inflated.c). */
 void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o);
 
+/* The check of a duet's two CPUs, from the outcome's runs (outcome_cpus.c). */
+void pp_outcome_cpus(struct pp_copy *m, struct pp_outcome *o);
+
 /* Each comparison's counts beside its time, and their cause (counts.c). */
 void pp_outcome_counts(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s);
 

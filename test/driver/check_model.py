@@ -167,6 +167,48 @@ def scenario_aa():
     print("A/A: %d of 30 sessions undecided, none claimed a regression" % undecided)
 
 
+def scenario_cpu_check():
+    """The check each duet session makes of its two CPUs (outcome_cpus.c).
+    The same model's second side is 5 % slower: the check finds a run on
+    CPU 1 5 % longer (of a run on CPU 0: the mean over both sides less the
+    half of it), as many pairs of each assignment within one a batch, says
+    they differ and that it widened the intervals, in the
+    text and the JSON alike.  twoslow's CPUs are alike: in 20 sessions at
+    95 %, at most 4 say they differ (1 expected; 5 or more has probability
+    0.003 at a right level: scipy.stats.binom.sf(4, 20, 0.05)).  Paired
+    runs make no check."""
+    p, rep = session_json("same", "--seed", "3")
+    c = rep["measurement"]["cpu_check"]
+    side0 = rep["comparisons"][0]["previous"]["mean"] / 1.025
+    check(c and c["differ"] and c["matters"] and c["cpus"] == [0, 1] and
+          abs(c["pairs"][0] - c["pairs"][1]) <= 0.05 * sum(c["pairs"]),
+          "same: the CPUs' check %r" % c)
+    if c:
+        check(0.045 < c["slower_ns"]["centre"] / side0 < 0.055 and
+              c["slower_ns"]["low"] < 0.05 * side0 < c["slower_ns"]["high"],
+              "same: CPU 1 slower by %r, want 5 %% of %.0f ns" % (c["slower_ns"], side0))
+        check(c["sentence"] in p.stdout and
+              c["sentence"].startswith("CPU check: on CPU 1 a run of the entry took ") and
+              "widened the intervals by about" in c["sentence"],
+              "same: the check's sentence %r" % c["sentence"])
+    differ = 0
+    for seed in range(1, 21):
+        p, rep = session_json("twoslow", "--seed", str(seed), "--quiet")
+        c = rep["measurement"]["cpu_check"]
+        if not check(c is not None and c["pairs"][0] >= 4 and c["pairs"][1] >= 4,
+                     "twoslow, seed %d: no check (%r)" % (seed, c)):
+            continue
+        differ += c["differ"]
+        check(c["differ"] or c["sentence"].startswith("CPU check: CPUs 0 and 1 ran the entry "
+                                                      "alike"),
+              "twoslow, seed %d: %r" % (seed, c["sentence"]))
+    check(differ <= 4, "twoslow: %d of 20 sessions said the CPUs differ" % differ)
+    p, rep = session_json("same", "--seed", "3", "--runs", "paired")
+    check(rep["measurement"]["cpu_check"] is None and "CPU check" not in p.stdout,
+          "paired runs: a CPU check %r" % rep["measurement"]["cpu_check"])
+    print("alike CPUs: %d of 20 sessions said they differ" % differ)
+
+
 def scenario_layouts_off():
     """--layouts 1 on the same model: each revision in its own as-built
     layout, 3 % a function apart at random; the report says the verdict can
