@@ -38,6 +38,9 @@
 #include "core/stats_seq.h"
 #include "pinpoint/search/tree.h"
 
+/* A share from which a part is said to be above all of its function's: above 100 % as printed. */
+#define PP_SHARE_ABOVE 1.0005
+
 /*
  * The columns of values: column k holds quantity k's value in each run of
  * each revision; paired, row i of both revisions is pair i.
@@ -324,7 +327,7 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 	n->probe_unc = rm ? probe_cost_uncertainty(f, rm) : NAN;
 	n->probe_uncertain = isfinite(n->probe_unc) && n->probe_unc >= s->threshold_ns / 2;
 	n->others = (struct pp_interval){NAN, NAN, NAN};
-	if (n->share > 1) {
+	if (n->share >= PP_SHARE_ABOVE) {
 		/* more than all of it: the rest of F, whole less this part, got faster */
 		struct sums rest;
 		bool ok = true;
@@ -337,6 +340,11 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 		}
 		if (ok)
 			estimate(s, t, rest.v, &n->others);
+		/* the share is a ratio of means, the rest a shift (Hodges-Lehmann): a
+		 * share above 1 by noise can meet a rest that did not change the other
+		 * way, and then there is nothing above 100 % to explain */
+		if (!(n->others.centre * n->diff.centre < 0))
+			n->others = (struct pp_interval){NAN, NAN, NAN};
 		free(rest.v[0]);
 		free(rest.v[1]);
 	}
