@@ -84,7 +84,12 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 	else
 		fprintf(f, " [%s, %s]", pp_fmt_ns(n->diff.low, b, 32),
 			pp_fmt_ns(n->diff.high, c, 32));
-	if (n->parent >= 0 && isfinite(n->entry_share))
+	if (n->parent >= 0 && isfinite(n->entry_share) && isfinite(n->entry_share_ci.low))
+		fprintf(f, ", %s of its parent (%s [%s, %s] of the entry)",
+			pp_fmt_pct(n->share, a, 32), pp_fmt_pct(n->entry_share, b, 32),
+			pp_fmt_pct(n->entry_share_ci.low, c, 32),
+			pp_fmt_pct(n->entry_share_ci.high, d, 32));
+	else if (n->parent >= 0 && isfinite(n->entry_share))
 		fprintf(f, ", %s of its parent (%s of the entry)", pp_fmt_pct(n->share, a, 32),
 			pp_fmt_pct(n->entry_share, b, 32));
 	else if (n->parent >= 0)

@@ -472,6 +472,8 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
 	o = pp_json_set(o, "cause", pp_json_str(v->cmp ? v->cmp->cause : NULL));
 	o = pp_json_set(o, "share_of_entry", pp_json_real(v->entry_share));
+	o = pp_json_set(o, "share_of_entry_interval", interval_or_null(v->entry_share_ci));
+	o = pp_json_set(o, "share_of_entry_level", pp_json_real(v->entry_share_level));
 	o = pp_json_set(o, "inflated", pp_json_str(v->inflated));
 	o = pp_json_set(o, "at_most_ns",
 			isfinite(v->at_most.centre) ? interval_json(v->at_most) : json_null());

@@ -74,12 +74,20 @@ static void print_diff(FILE *f, struct pp_interval d, bool point)
 		fprintf(f, " [%s, %s]", pp_fmt_ns(d.low, b, 32), pp_fmt_ns(d.high, c, 32));
 }
 
-/* " = 12.3 % of run": @n's share of the entry's difference, its shares along its path multiplied.
+/*
+ * " = 12.3% [10.1%, 14.0%] of run": @n's share of the entry's difference,
+ * its shares along its path multiplied, with the product of their intervals.
  */
 static void print_of_entry(FILE *f, const struct pp_outcome *o, const struct pp_outcome_node *n)
 {
-	if (isfinite(n->entry_share))
-		fprintf(f, " = %.1f%% of %s", 100.0 * n->entry_share, o->nodes[0].name);
+	const struct pp_interval *c = &n->entry_share_ci;
+
+	if (!isfinite(n->entry_share))
+		return;
+	fprintf(f, " = %.1f%%", 100.0 * n->entry_share);
+	if (n->parent >= 0 && isfinite(c->low))
+		fprintf(f, " [%.1f%%, %.1f%%]", 100.0 * c->low, 100.0 * c->high);
+	fprintf(f, " of %s", o->nodes[0].name);
 }
 
 /* A figure more than it can cost (outcome_inflated.c): why, in place of its share of the entry. */

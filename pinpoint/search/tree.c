@@ -5,6 +5,7 @@
  * bottleneck chain (the largest slower part at each layer, unless the search
  * marked it) and the ranks of the further contributors.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "pinpoint/search/tree.h"
@@ -134,10 +135,28 @@ static void shares(struct pp_session *s)
 	}
 }
 
+/* The interval of the products of a value of @a and one of @b (NaN when either is not finite). */
+static struct pp_interval product(struct pp_interval a, struct pp_interval b)
+{
+	double p[4] = {a.low * b.low, a.low * b.high, a.high * b.low, a.high * b.high};
+	struct pp_interval r = {a.centre * b.centre, p[0], p[0]};
+
+	if (!isfinite(a.low) || !isfinite(a.high) || !isfinite(b.low) || !isfinite(b.high))
+		return (struct pp_interval){NAN, NAN, NAN};
+	for (int i = 1; i < 4; i++) {
+		r.low = p[i] < r.low ? p[i] : r.low;
+		r.high = p[i] > r.high ? p[i] : r.high;
+	}
+	return r;
+}
+
 /*
  * Each node's share of the entry: its share of its parent's (a structural
  * group's calls: of the function the group is in) times that one's share
  * of the entry, along the path.  A parent's nodes come before its children's.
+ * Its interval is the product of the shares' intervals along the path
+ * (interval arithmetic): each holds at the session's confidence c, so all
+ * of k of them, and their product, at 1 - k (1 - c) at least (Bonferroni).
  */
 static void entry_shares(struct pp_session *s)
 {
@@ -145,7 +164,19 @@ static void entry_shares(struct pp_session *s)
 		struct pp_node *n = &s->nodes[i];
 		int w = pp_node_whole(s, n);
 
-		n->entry_share = w < 0 ? 1 : n->share * s->nodes[w].entry_share;
+		if (w < 0) {
+			n->entry_share = 1;
+			n->entry_share_ci = (struct pp_interval){1, 1, 1};
+			n->entry_steps = 0;
+			continue;
+		}
+		n->entry_share = n->share * s->nodes[w].entry_share;
+		n->entry_steps = s->nodes[w].entry_steps + 1;
+		/* a remainder without accounting has a point share: no interval */
+		n->entry_share_ci = n->kind == PP_NODE_REST && !pp_node_accounted(s, n)
+					? (struct pp_interval){NAN, NAN, NAN}
+					: product(n->share_ci, s->nodes[w].entry_share_ci);
+		n->entry_share_ci.centre = n->entry_share;
 	}
 }
 

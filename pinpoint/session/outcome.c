@@ -365,6 +365,12 @@ static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 		v->share = n->share;
 		v->share_ci = n->share_ci;
 		v->entry_share = n->entry_share;
+		v->entry_share_level = 1 - n->entry_steps * (1 - s->opt->confidence);
+		v->entry_share_ci = n->entry_share_ci;
+		if (!(v->entry_share_level > 0) || !isfinite(n->entry_share_ci.low)) {
+			v->entry_share_ci = (struct pp_interval){NAN, NAN, NAN};
+			v->entry_share_level = NAN;
+		}
 		v->at_most = (struct pp_interval){NAN, NAN, NAN};
 		v->others = n->share > 1 ? n->others : (struct pp_interval){NAN, NAN, NAN};
 		v->whole_of = pp_node_whole(s, n);

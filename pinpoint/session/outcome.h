@@ -166,6 +166,10 @@ struct pp_outcome_node {
 	double share;			  /* of its parent's difference */
 	struct pp_interval share_ci;
 	double entry_share; /* of the entry's: the shares along its path multiplied */
+	/* its interval, the product of theirs, which holds at entry_share_level at
+	 * least (1 - k (1 - confidence) for k steps); NaN: none */
+	struct pp_interval entry_share_ci;
+	double entry_share_level;
 	/* its share is above 1: the rest of its parent, which got faster (else NaN) */
 	struct pp_interval others;
 	int whole_of; /* the node its difference is a part of (pp_node_whole()), -1: none */

@@ -108,6 +108,9 @@ void pp_outcome_inflated(struct pp_copy *m, struct pp_outcome *o)
 		}
 	}
 	for (size_t i = 1; i < o->nnodes; i++)
-		if (o->nodes[i].inflated || under_inflated(o, (int)i))
+		if (o->nodes[i].inflated || under_inflated(o, (int)i)) {
 			o->nodes[i].entry_share = NAN;
+			o->nodes[i].entry_share_ci = (struct pp_interval){NAN, NAN, NAN};
+			o->nodes[i].entry_share_level = NAN;
+		}
 }

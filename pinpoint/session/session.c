@@ -368,6 +368,7 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->left_in[0] = n->left_in[1] = n->others = (struct pp_interval){NAN, NAN, NAN};
 	n->probe_unc = NAN;
 	n->entry_share = NAN;
+	n->entry_share_ci = (struct pp_interval){NAN, NAN, NAN};
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0 ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ||

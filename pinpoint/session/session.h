@@ -253,6 +253,10 @@ struct pp_node {
 	bool probe_uncertain;
 	struct pp_interval others;
 	double entry_share; /* its share of the entry: the shares along its path multiplied */
+	/* and its interval: the product of the shares' intervals along the path, from
+	 * entry_steps of them (NaN: a step without one) */
+	struct pp_interval entry_share_ci;
+	unsigned entry_steps;
 	size_t runs[2];
 	int lead, tie;
 };

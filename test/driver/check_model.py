@@ -16,6 +16,7 @@ Usage: check_model.py --pinpoint EXE --models DIR --schema FILE SCENARIO
 """
 import argparse
 import json
+import math
 import os
 import re
 import subprocess
@@ -207,6 +208,48 @@ def scenario_cpu_check():
     check(rep["measurement"]["cpu_check"] is None and "CPU check" not in p.stdout,
           "paired runs: a CPU check %r" % rep["measurement"]["cpu_check"])
     print("alike CPUs: %d of 20 sessions said they differ" % differ)
+
+
+def scenario_entry_share():
+    """Each node's share of the entry comes with an interval: the product of
+    the shares' intervals along its path from the entry (interval
+    arithmetic, recomputed here from the tree's share_interval), at the
+    level 1 - k (1 - confidence) for k steps; the text prints it on the
+    chain's lines; a remainder without an interval of its own has none."""
+    p, rep = session_json("twoslow", "--seed", "2")
+    nodes = {n["id"]: n for n in rep["tree"]}
+    seen = 0
+    for n in rep["tree"]:
+        if n["parent"] is None or n["parent"] < 0:
+            continue
+        path, k = [], n
+        while k["parent"] is not None and k["parent"] >= 0:
+            path.append(k)
+            k = nodes[k["parent"]]
+        if any(x["kind"] == "structural" for x in path) or n.get("inflated"):
+            continue
+        ci, level = n["share_of_entry_interval"], n["share_of_entry_level"]
+        if any(x["share_interval"] is None or x["point_estimate"] for x in path):
+            check(ci is None and level is None, "node %d: an interval %r from a point share"
+                  % (n["id"], ci))
+            continue
+        lo = hi = 1.0
+        for x in path:
+            a, b = x["share_interval"]["low"], x["share_interval"]["high"]
+            prods = [lo * a, lo * b, hi * a, hi * b]
+            lo, hi = min(prods), max(prods)
+        want = 1 - len(path) * (1 - rep["options"]["confidence"])
+        seen += 1
+        check(ci is not None and math.isclose(ci["low"], lo, rel_tol=1e-9, abs_tol=1e-12) and
+              math.isclose(ci["high"], hi, rel_tol=1e-9, abs_tol=1e-12) and
+              ci["low"] <= n["share_of_entry"] <= ci["high"] and
+              math.isclose(level, want, rel_tol=1e-9),
+              "node %d (%d steps): share of the entry %r [%r] at %r, want [%g, %g] at %g"
+              % (n["id"], len(path), n["share_of_entry"], ci, level, lo, hi, want))
+    check(seen >= 5, "only %d nodes with a share of the entry" % seen)
+    step = [l for l in p.stdout.splitlines() if l.lstrip().startswith("→ inner ")]
+    check(len(step) == 1 and re.search(r"= \d+\.\d% \[\d+\.\d%, \d+\.\d%\] of job", step[0]),
+          "the chain's inner line: %r" % step)
 
 
 def scenario_layouts_off():
