@@ -430,7 +430,7 @@ RUNS_HOW = re.compile(r"Each pair's two runs ran [^.]*\.|The runs ran one at a t
 LEFT_IN = re.compile(r"; probe cost left in: .*\)$")
 # a figure the what-if (or its size against the entry's) shows inflated:
 # its mark, and its share of the entry, which it then does not have
-INFLATED = re.compile(r" = # of \S+|  \[inflated: [^\[\]]*(?:\[[^\]]*\][^\[\]]*)?\]")
+INFLATED = re.compile(r" = #(?: \[#, #\])? of \S+|  \[inflated: [^\[\]]*(?:\[[^\]]*\][^\[\]]*)?\]")
 OFF_CHAIN_MARK = re.compile(r"  (?:\[(?:left open|undecided|layout-sensitive)\b[^\]]*\]|"
                             r"\(contributor #\))")
 
@@ -512,8 +512,9 @@ def comparison_forms(parts):
 def summary_forms(parts):
     out = []
     for line in parts["summary"]:
-        # the spread of layouts and a competing load: the host's, not the session's
-        if line.startswith(("Layout spread: ", "Competing load: ")):
+        # the spread of layouts, a competing load and the CPU check: the host's,
+        # not the session's
+        if line.startswith(("Layout spread: ", "Competing load: ", "CPU check: ")):
             continue
         line = mask(line)
         line = line.replace("; # stayed undecided", "")
