@@ -92,6 +92,7 @@ static int discover_run(struct pp_session *s, enum pp_rev_id r, const char *spec
 		rec->st = st;
 		rec->turn_s = st.wall_s;
 		rec->cpu = -1;
+		rec->side = -1;
 	}
 	if (!err && st.wall_s > *slowest)
 		*slowest = st.wall_s;

@@ -483,16 +483,13 @@ static int keep_targets(struct pp_run_record *rec, const struct pp_results *res,
 }
 
 /*
- * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
- * results @res, its status @st, the session's time it took @turn_s, its CPU
- * @cpu or -1); its values go to the run record and the series.
- */
-/*
  * A new record of run @req of batch @b (counted against --max-runs), its
- * session's time @turn_s and CPU @cpu set; NULL when out of memory.
+ * session's time @turn_s, CPU @cpu and duet side @side set; NULL when out
+ * of memory.
  */
 static struct pp_run_record *new_record(struct pp_session *s, const struct pp_batch *b,
-					const struct pp_run_req *req, double turn_s, int cpu)
+					const struct pp_run_req *req, double turn_s, int cpu,
+					int side)
 {
 	struct pp_run_record *rec;
 
@@ -507,16 +504,15 @@ static struct pp_run_record *new_record(struct pp_session *s, const struct pp_ba
 	rec->setup = req->setup;
 	rec->turn_s = turn_s;
 	rec->cpu = cpu;
+	rec->side = side;
 	return rec;
 }
 
 /*
- * @rec's values and executions appended to the series of @qs[0..@n) (none
- * of a warm-up's); 0 or -ENOMEM.
- */
-/*
- * The values of run @rec into the series of @qs[0..@n), and into those of the
- * targets @ts[0..@nt) of the indirect calls among them.
+ * The values and executions of run @rec into the series of @qs[0..@n), and
+ * into those of the targets @ts[0..@nt) of the indirect calls among them
+ * (none of a warm-up's), each with the run's layout and duet side; 0 or
+ * -ENOMEM.
  */
 static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs, size_t n,
 		       struct pp_quantity *const *ts, size_t nt)
@@ -532,25 +528,32 @@ static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs,
 	for (size_t j = 0; j < n && !rec->warmup; j++) {
 		unsigned layout = pp_setup_layout(&rec->setup);
 
-		if (pp_series_push_in(&qs[j]->series[rec->rev], rec->values[j], layout) ||
-		    pp_series_push_in(&qs[j]->execs[rec->rev],
-				      rec->execs && j < rec->nvalues ? rec->execs[j] : NAN, layout))
+		if (pp_series_push_run(&qs[j]->series[rec->rev], rec->values[j], layout,
+				       rec->side) ||
+		    pp_series_push_run(&qs[j]->execs[rec->rev],
+				       rec->execs && j < rec->nvalues ? rec->execs[j] : NAN, layout,
+				       rec->side))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
+/*
+ * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
+ * results @res, its status @st, the session's time it took @turn_s, its duet
+ * side @side or -1); its values go to the run record and the series.
+ */
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
 		      int err, struct pp_results *res, const struct pp_run_status *st,
-		      double turn_s, int cpu, struct pp_quantity **qs, size_t n, const int *slot_of,
-		      struct pp_quantity *const *ts, size_t nt)
+		      double turn_s, int side, struct pp_quantity **qs, size_t n,
+		      const int *slot_of, struct pp_quantity *const *ts, size_t nt)
 {
 	enum pp_rev_id r = req->rev;
 	struct pp_run_record *rec;
 	char what[64];
 
 	snprintf(what, sizeof(what), "batch %u, run %u", b->id, req->index + 1);
-	rec = new_record(s, b, req, turn_s, cpu);
+	rec = new_record(s, b, req, turn_s, side >= 0 ? s->duet_cpu[side] : -1, side);
 	if (!rec)
 		return -ENOMEM;
 	rec->st = *st;
@@ -566,7 +569,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 		rec->lost += res->slots[k].lost;
 	pr_dbg("%s, %s%s: %.3f s, entry executed %llu times%s", what, s->rev[r].label,
 	       rec->warmup ? " (warm-up)" : "", st->wall_s, (unsigned long long)res->slots[0].count,
-	       cpu >= 0 ? ", duet" : "");
+	       side >= 0 ? ", duet" : "");
 	rec->nvalues = n;
 	rec->values = calloc(n ? n : 1, sizeof(double));
 	rec->removed = calloc(n ? n : 1, sizeof(double));
@@ -598,9 +601,10 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
 			turn_s = got[k].st.wall_s;
 	}
 	for (size_t k = 0; k < n; k++) {
-		struct pp_run_record *rec = err ? NULL
-						: new_record(s, b, &req[k], turn_s / (double)n,
-							     n > 1 ? s->duet_cpu[k] : -1);
+		struct pp_run_record *rec =
+		    err ? NULL
+			: new_record(s, b, &req[k], turn_s / (double)n, n > 1 ? s->duet_cpu[k] : -1,
+				     n > 1 ? (int)k : -1);
 
 		if (!rec) {
 			pp_run_record_clear(&got[k]);
@@ -662,9 +666,9 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 
 			if (!each[k] != !failed)
 				continue;
-			rerr = record_run(s, b, &req[k], each[k], &res[k], &st[k],
-					  turn_s / (double)n, n > 1 ? s->duet_cpu[k] : -1, qs, nq,
-					  slot_of[req[k].rev], ts, nt);
+			rerr =
+			    record_run(s, b, &req[k], each[k], &res[k], &st[k], turn_s / (double)n,
+				       n > 1 ? (int)k : -1, qs, nq, slot_of[req[k].rev], ts, nt);
 			if (rerr && !err)
 				err = rerr;
 		}

@@ -21,8 +21,10 @@ void pp_session_free(struct pp_session *s)
 		for (int r = 0; r < 2; r++) {
 			free(s->q[i]->series[r].v);
 			free(s->q[i]->series[r].layout);
+			free(s->q[i]->series[r].side);
 			free(s->q[i]->execs[r].v);
 			free(s->q[i]->execs[r].layout);
+			free(s->q[i]->execs[r].side);
 		}
 		free(s->q[i]->left);
 		free(s->q[i]->dec);
@@ -123,8 +125,9 @@ struct pp_quantity *pp_quantity_target(struct pp_session *s, struct pp_quantity 
 
 		if (rec->warmup || !rec->values || (qi = pp_run_value_at(s, rec, call)) < 0)
 			continue;
-		if (pp_series_push_in(&q->series[rec->rev], target_value(rec, qi, key), layout) ||
-		    pp_series_push_in(&q->execs[rec->rev], NAN, layout))
+		if (pp_series_push_run(&q->series[rec->rev], target_value(rec, qi, key), layout,
+				       rec->side) ||
+		    pp_series_push_run(&q->execs[rec->rev], NAN, layout, rec->side))
 			return NULL;
 	}
 	return q;
@@ -136,8 +139,9 @@ int pp_quantity_push_target(struct pp_quantity *q, const struct pp_run_record *r
 
 	if (rec->warmup)
 		return 0;
-	if (pp_series_push_in(&q->series[rec->rev], target_value(rec, qi, q->target), layout) ||
-	    pp_series_push_in(&q->execs[rec->rev], NAN, layout))
+	if (pp_series_push_run(&q->series[rec->rev], target_value(rec, qi, q->target), layout,
+			       rec->side) ||
+	    pp_series_push_run(&q->execs[rec->rev], NAN, layout, rec->side))
 		return -ENOMEM;
 	return 0;
 }
@@ -478,12 +482,13 @@ void pp_session_decided(struct pp_session *s, struct pp_quantity *q)
 		s->on_decided(s, q);
 }
 
-int pp_series_push_in(struct pp_series *s, double v, unsigned layout)
+int pp_series_push_run(struct pp_series *s, double v, unsigned layout, int side)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 32;
 		double *n = realloc(s->v, cap * sizeof(*n));
 		unsigned *l;
+		signed char *d;
 
 		if (!n)
 			return -ENOMEM;
@@ -492,11 +497,21 @@ int pp_series_push_in(struct pp_series *s, double v, unsigned layout)
 		if (!l)
 			return -ENOMEM;
 		s->layout = l;
+		d = realloc(s->side, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		s->side = d;
 		s->cap = cap;
 	}
 	s->layout[s->n] = layout;
+	s->side[s->n] = (signed char)(side == 0 || side == 1 ? side : -1);
 	s->v[s->n++] = v;
 	return 0;
+}
+
+int pp_series_push_in(struct pp_series *s, double v, unsigned layout)
+{
+	return pp_series_push_run(s, v, layout, -1);
 }
 
 int pp_series_push(struct pp_series *s, double v)

@@ -36,10 +36,14 @@ struct pp_revision {
 struct pp_series {
 	double *v;
 	unsigned *layout; /* the code layout of each value's run (0: the only one) */
+	signed char *side; /* the duet side of each value's run: 0, 1, or -1: not a duet run */
 	size_t n, cap;
 };
 
-/* Append one value measured in @layout; 0 or -ENOMEM. */
+/* Append one value measured in @layout, by a run on duet side @side (-1: none); 0 or -ENOMEM. */
+int pp_series_push_run(struct pp_series *s, double v, unsigned layout, int side);
+
+/* Append one value measured in @layout, not by a duet run; 0 or -ENOMEM. */
 int pp_series_push_in(struct pp_series *s, double v, unsigned layout);
 
 /* Append one value of the only layout; 0 or -ENOMEM. */
@@ -126,6 +130,10 @@ struct pp_quantity {
 	struct pp_layout_var layout[2];
 	double layout_sd;    /* sd of the difference two single layouts make */
 	double layout_floor; /* half-width no run in these layouts can shrink (0: not known) */
+	/* The duet's CPUs taken out of its pairs at its last look (decide_cpu.c):
+	 * what a run on the second CPU took more than on the first */
+	bool cpu_termed;
+	double cpu_term_ns;
 	bool layout_sensitive;
 	struct pp_comparison cmp;
 	double threshold_ns;
@@ -167,6 +175,7 @@ struct pp_run_record {
 	struct pp_run_status st;
 	double turn_s; /* the session's time it took: its wall time, half its pair's in a duet */
 	int cpu;       /* the CPU of a duet run, -1: none of its own */
+	int side;      /* a duet run's side (s->duet_cpus[side]), -1: not a duet run */
 	uint64_t entry_count;
 	uint64_t lost; /* executions of its slots abandoned without their exit probe */
 	size_t nvalues;
