@@ -156,6 +156,10 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 	const struct pp_options *opt = s->opt;
 	const struct pp_decision *d = q->dec;
 	const struct pp_seq_result *l = &d->look;
+	double *cur = NULL, c;
+
+	if (n >= 2 && d->design.paired && pp_decide_cpu_values(s, q, n, &cur, &c))
+		cur = NULL; /* out of memory: the figures of the pairs as they ran */
 
 	q->ci[PP_PREV] = q->ci[PP_CUR] = (struct pp_interval){NAN, NAN, NAN};
 	if (n >= 2) {
@@ -164,16 +168,19 @@ static void conclude(struct pp_session *s, struct pp_quantity *q, size_t n)
 			q->ci[r] = revision_interval(s, q, r, n);
 		}
 	}
-	/* The test's other figures at the look's level; the interval is the look's own. */
+	/* The test's other figures at the look's level, on the values it took (the
+	 * CPUs taken out: decide_cpu.c); the interval is the look's own. */
 	if (n < 2 || l->confidence <= 0.0 ||
-	    (d->design.paired ? pp_compare_paired(opt->test, q->series[PP_PREV].v,
-						  q->series[PP_CUR].v, n, l->confidence, &q->cmp)
-			      : pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v,
-					   n, l->confidence, &q->cmp))) {
+	    (d->design.paired
+		 ? pp_compare_paired(opt->test, q->series[PP_PREV].v,
+				     cur ? cur : q->series[PP_CUR].v, n, l->confidence, &q->cmp)
+		 : pp_compare(opt->test, q->series[PP_PREV].v, n, q->series[PP_CUR].v, n,
+			      l->confidence, &q->cmp))) {
 		q->cmp = (struct pp_comparison){.test = opt->test, .p_value = NAN};
 		q->cmp.statistic = NAN;
 		q->cmp.df = NAN;
 	}
+	free(cur);
 	q->cmp.confidence = l->confidence;
 	q->cmp.diff = l->diff;
 	if (!isfinite(q->cmp.diff.centre) && q->sum[PP_PREV].n)
@@ -241,10 +248,18 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 	d = q->dec;
 	while (d->next_look <= have) {
 		size_t n = d->next_look;
+		double *cur = NULL, c = NAN;
 
+		if (d->design.paired && (err = pp_decide_cpu_values(s, q, n, &cur, &c))) {
+			pp_session_fail(s, "out of memory");
+			return err;
+		}
+		q->cpu_termed = cur != NULL;
+		q->cpu_term_ns = c;
 		err = pp_seq_look_in(&d->design, &d->seq, q->series[PP_PREV].v,
-				     q->series[PP_PREV].layout, n, q->series[PP_CUR].v,
+				     q->series[PP_PREV].layout, n, cur ? cur : q->series[PP_CUR].v,
 				     q->series[PP_CUR].layout, n, &d->look);
+		free(cur);
 		if (err) {
 			pp_session_fail(s, "cannot compare %zu and %zu values: %s", n, n,
 					err == -EINVAL ? "too few or not finite"

@@ -29,4 +29,14 @@ struct pp_decision {
 bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *d, size_t n,
 			     unsigned have, unsigned cap, unsigned *more);
 
+/*
+ * The current revision's first @n values of @q with the duet's CPUs taken
+ * out of each pair (decide_cpu.c), malloc'ed into *@out, and what a run on
+ * the second CPU took more than on the first in *@c; *@out NULL (and *@c
+ * NaN) where the term does not apply (--cpu-term off, no duet, too few
+ * pairs of an order).  0 or -ENOMEM.
+ */
+int pp_decide_cpu_values(const struct pp_session *s, const struct pp_quantity *q, size_t n,
+			 double **out, double *c);
+
 #endif /* PINPOINT_DECIDE_PRIV_H */

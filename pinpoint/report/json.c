@@ -281,6 +281,7 @@ static json_t *comparison_json(const struct pp_outcome_cmp *c)
 				       pp_json_bool(c->execs_changed), NULL));
 	o = pp_json_set(o, "per_execution_ns", interval_or_null(c->per_exec));
 	o = pp_json_set(o, "cause", pp_json_str(c->cause));
+	o = pp_json_set(o, "cpu_term_ns", pp_json_real(c->cpu_term_ns));
 	return pp_json_set(o, "layout", layout_var_json(q));
 }
 

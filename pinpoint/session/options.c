@@ -228,6 +228,11 @@ static const struct pp_option_desc options[] = {
 	     "its own; paired: the two one after the other; both in layouts of the same index, "
 	     "compared through their differences (what moves both cancels); shuffled: one at a "
 	     "time in a random order, compared as independent samples"},
+    {"cpu-term", 0, &type_choice, FIELD(cpu_term), .choices = groups_choices, .def = "on",
+     .report = "cpu_term",
+     .help = "on: in duet runs, what a run on one CPU takes more than on the other is taken "
+	     "out of each comparison's pairs (a term of its model), so that two CPUs that differ "
+	     "do not widen its interval; off: the pairs as they ran"},
     {"seed", 0, &type_seed, FIELD(seed), .arg = "N", .min = 0, .max = 4294967295.0,
      .def_note = "drawn anew; the report records it", .report = "seed",
      .help = "seed of the runs' random order"},

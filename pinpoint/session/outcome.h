@@ -93,6 +93,9 @@ struct pp_outcome_cmp {
 	struct pp_layout_var layout[2];
 	bool layout_sensitive; /* two layouts alone differ by 2 x layout_sd or more */
 	double layout_sd, layout_floor;
+	/* what a run on the duet's second CPU took more than on the first, taken
+	 * out of its pairs at its last look (decide_cpu.c); NaN: nothing taken out */
+	double cpu_term_ns;
 	/* How often its calls ran (counts.c): executions per execution of the
 	 * entry, each revision's median (NaN: not counted, a derived part) */
 	double execs[2];

@@ -14,8 +14,11 @@
  * between them (the session's test, at 95 %) is what a run on the second
  * CPU takes more than on the first.  The check says so in every duet
  * session, and how much wider the CPUs made the intervals where they
- * differ (c² of the differences' variance).  It reads only the outcome's
- * runs and batches: a replay makes the same check.
+ * differ (c² of the differences' variance): with --cpu-term on, the
+ * default, each comparison took its own c out of its pairs
+ * (pinpoint/measure/decide_cpu.c), and the figure is what that spared.
+ * It reads only the outcome's runs and batches: a replay makes the same
+ * check.
  */
 #include <errno.h>
 #include <math.h>
@@ -99,8 +102,8 @@ static int entry_runs(const struct pp_outcome *o, struct entry_run **out, size_t
 	return 0;
 }
 
-/* The sentence of a check that ran, into c->sentence. */
-static void say(struct pp_outcome_cpus *c, double base)
+/* The sentence of a check that ran, into c->sentence (@term: --cpu-term on). */
+static void say(struct pp_outcome_cpus *c, double base, bool term)
 {
 	char x[32], lo[32], hi[32];
 	const struct pp_interval *d = &c->slower_ns;
@@ -123,12 +126,23 @@ static void say(struct pp_outcome_cpus *c, double base)
 			 lo, hi, pairs);
 		return;
 	}
+	if (term) {
+		snprintf(c->sentence, sizeof(c->sentence),
+			 "CPU check: on CPU %d a run of the entry took %s [%s, %s] (%.1f%%) longer "
+			 "than on CPU %d (%zu pairs).  Each revision had each CPU in half the pairs, "
+			 "so this is no part of any difference, and each comparison took its own "
+			 "such difference out of its pairs (--cpu-term), which would have widened "
+			 "the entry's interval by about %.0f%%.",
+			 slow, x, lo, hi, pct, fast, pairs, 100 * c->widened);
+		return;
+	}
 	snprintf(c->sentence, sizeof(c->sentence),
 		 "CPU check: on CPU %d a run of the entry took %s [%s, %s] (%.1f%%) longer than on "
 		 "CPU %d (%zu pairs).  Each revision had each CPU in half the pairs, so this is no "
 		 "part of any difference, but it widened the intervals by about %.0f%%%s",
 		 slow, x, lo, hi, pct, fast, pairs, 100 * c->widened,
-		 c->matters ? ": two CPUs alike (--cpu), or --runs paired, would narrow them."
+		 c->matters ? ": --cpu-term on, two CPUs alike (--cpu), or --runs paired, would "
+			      "narrow them."
 			    : ".");
 }
 
@@ -186,7 +200,7 @@ void pp_outcome_cpus(struct pp_copy *m, struct pp_outcome *o)
 	c->share = var > 0 ? fmin(0.99, c2 / var) : 0;
 	c->widened = 1 / sqrt(1 - c->share) - 1;
 	c->matters = c->differ && c->share >= PP_CPUS_MATTERS;
-	say(c, nbase ? base / (double)nbase : NAN);
+	say(c, nbase ? base / (double)nbase : NAN, o->opt.cpu_term);
 out:
 	if (err)
 		m->err = err;

@@ -173,7 +173,9 @@ def scenario_cpu_check():
     The same model's second side is 5 % slower: the check finds a run on
     CPU 1 5 % longer (of a run on CPU 0: the mean over both sides less the
     half of it), as many pairs of each assignment within one a batch, says
-    they differ and that it widened the intervals, in the
+    they differ and that each comparison took its own such difference out
+    (the entry's within the check's interval), or with --cpu-term off that
+    it widened the intervals, in the
     text and the JSON alike.  twoslow's CPUs are alike: in 20 sessions at
     95 %, at most 4 say they differ (1 expected; 5 or more has probability
     0.003 at a right level: scipy.stats.binom.sf(4, 20, 0.05)).  Paired
@@ -190,8 +192,20 @@ def scenario_cpu_check():
               "same: CPU 1 slower by %r, want 5 %% of %.0f ns" % (c["slower_ns"], side0))
         check(c["sentence"] in p.stdout and
               c["sentence"].startswith("CPU check: on CPU 1 a run of the entry took ") and
-              "widened the intervals by about" in c["sentence"],
+              "took its own such difference out of its pairs (--cpu-term), which would have "
+              "widened the entry's interval by about" in c["sentence"],
               "same: the check's sentence %r" % c["sentence"])
+        # the entry took its own CPUs' difference out of its pairs (decide_cpu.c)
+        term = rep["comparisons"][0]["cpu_term_ns"]
+        check(term is not None and c["slower_ns"]["low"] <= term <= c["slower_ns"]["high"],
+              "same: the entry's CPU term %r, the check's %r" % (term, c["slower_ns"]))
+    p, rep = session_json("same", "--seed", "3", "--cpu-term", "off")
+    c = rep["measurement"]["cpu_check"]
+    check(c and c["matters"] and "widened the intervals by about" in c["sentence"] and
+          "--cpu-term on, two CPUs alike (--cpu), or --runs paired, would narrow them" in
+          c["sentence"] and all(k["cpu_term_ns"] is None for k in rep["comparisons"]),
+          "same, --cpu-term off: %r, terms %r" % (c, [k["cpu_term_ns"] for k in
+                                                    rep["comparisons"]]))
     differ = 0
     for seed in range(1, 21):
         p, rep = session_json("twoslow", "--seed", str(seed), "--quiet")

@@ -87,6 +87,7 @@ static struct {
 	 * is on, as if the current revision always ran there (not drawn) */
 	bool fixed_cpu;
 	bool shuffled;		  /* --runs shuffled: a random order, independent samples */
+	bool cpu_term;		  /* --cpu-term on: a duet's CPUs taken out of each comparison */
 	unsigned calls, sessions; /* batches begun (reset by the checks), sessions made */
 	size_t last_nq;		  /* quantities of the last batch */
 	/* the batch being run: the next run's turn, the round's level */
@@ -94,6 +95,7 @@ static struct {
 	double level;
 	bool burst;
 	double moment, own[2]; /* DUET: the pair's, drawn at its first run */
+	double aa_runs;	       /* the last check_aa()'s runs per session */
 	/* > 0: the first batch's current runs are this much slower and faster by turns,
 	 * pair by pair, so that a first look can never tell (a noise this large,
 	 * drawn, still gave all of a first look's few differences one sign now and then) */
@@ -265,6 +267,7 @@ static struct pp_options default_options(void)
 	    .max_runs = 4000,
 	    .test = PP_TEST_MANN_WHITNEY,
 	    .quiet = true,
+	    .cpu_term = sim.cpu_term,
 	};
 }
 
@@ -345,15 +348,17 @@ static unsigned check_aa(enum pp_test test, enum noise noise, double scale, doub
 		}
 		pp_session_free(&s);
 	}
-	printf("A/A %-12s %-8s noise %g%% threshold %g%%, %s order%s: %u sessions, slower %u "
-	       "(limit %u), faster %u, same %u, not slower %u, undecided %u, %.0f runs each\n",
-	       test == PP_TEST_WELCH ? "welch" : "mann-whitney", noise_name[noise], scale,
-	       precision,
-	       opt.runs == PP_RUNS_SHUFFLED ? "shuffled"
-	       : opt.runs == PP_RUNS_DUET   ? "duet"
-					    : "paired",
-	       sim.fixed_cpu ? ", current always on the slower CPU" : "", AA_SESSIONS, slower,
-	       limit, faster, same, not_slower, undecided, runs / AA_SESSIONS);
+	printf(
+	    "A/A %-12s %-8s noise %g%% threshold %g%%, %s order%s%s: %u sessions, slower %u "
+	    "(limit %u), faster %u, same %u, not slower %u, undecided %u, %.0f runs each\n",
+	    test == PP_TEST_WELCH ? "welch" : "mann-whitney", noise_name[noise], scale, precision,
+	    opt.runs == PP_RUNS_SHUFFLED ? "shuffled"
+	    : opt.runs == PP_RUNS_DUET	 ? "duet"
+					 : "paired",
+	    opt.runs == PP_RUNS_DUET ? (opt.cpu_term ? ", CPUs a term" : ", CPUs as they ran") : "",
+	    sim.fixed_cpu ? ", current always on the slower CPU" : "", AA_SESSIONS, slower, limit,
+	    faster, same, not_slower, undecided, runs / AA_SESSIONS);
+	sim.aa_runs = runs / AA_SESSIONS;
 	CHECK(sim.fixed_cpu || slower <= limit,
 	      "%u of %u A/A sessions found slower, limit %u at 5%%", slower, AA_SESSIONS, limit);
 	return slower;
@@ -721,6 +726,8 @@ static void check_noise(void)
 
 int main(void)
 {
+	double runs_term[2];
+
 	gsl_rng_env_setup();
 	sim.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(sim.rng, 20261123);
@@ -764,9 +771,26 @@ int main(void)
 	 * always ran there, an A/A claims a regression in most sessions (what
 	 * this check would miss if the draw did nothing).
 	 */
+	sim.cpu_term = true; /* the default, decide_cpu.c */
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 0.0);
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 2.0);
+	runs_term[0] = sim.aa_runs;
 	check_aa(PP_TEST_WELCH, NOISE_DUET, 1.0, 2.0);
+	runs_term[1] = sim.aa_runs;
+	check_threshold(NOISE_DUET, 1.0);
+	/* and without the term: the same rates, at more runs a session (the CPUs'
+	 * 2 sd widen every interval) */
+	sim.cpu_term = false;
+	check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 2.0);
+	CHECK(runs_term[0] < sim.aa_runs,
+	      "Mann-Whitney, the CPUs a term: %.0f runs a session, "
+	      "%.0f without",
+	      runs_term[0], sim.aa_runs);
+	check_aa(PP_TEST_WELCH, NOISE_DUET, 1.0, 2.0);
+	CHECK(runs_term[1] < sim.aa_runs,
+	      "Welch, the CPUs a term: %.0f runs a session, %.0f "
+	      "without",
+	      runs_term[1], sim.aa_runs);
 	check_threshold(NOISE_DUET, 1.0);
 	sim.fixed_cpu = true;
 	CHECK(check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 0.0) > AA_SESSIONS / 2,
