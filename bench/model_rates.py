@@ -14,7 +14,7 @@ the search's own, without a machine's noise beyond what the model draws:
         that ends elsewhere is a wrong call.
 
 Usage: bench/model_rates.py --pinpoint BUILD/pinpoint/pinpoint [--sessions N]
-       [--models DIR] [--jobs J] [--cells | --confirm-cells]
+       [--models DIR] [--jobs J] [--cells | --confirm-cells | --cpu-cells]
 
 Prints, per model: sessions, claimed / right / wrong / undecided, runs per
 session (median, 90th percentile), and milliseconds per session.
@@ -34,6 +34,10 @@ inflated by what timing it adds, above 0 another callee slower too).  Per
 cell: how the what-if ended (confirmed is right within T'/2, a share or
 overshoots beyond 3 T'/2; between, either), how many were decided by
 the estimate's rule (decide.c, by_estimate()), and its runs per revision.
+
+--cpu-cells runs the CPU term's grid (pinpoint/measure/decide_cpu.c): the
+--cells model at a layout sd of 0.5 T, one callee slower by 0 to 1.5 T,
+duet sides 0, 2 or 4 noise sds apart, each with --cpu-term on and off.
 """
 import argparse
 import concurrent.futures
@@ -109,6 +113,33 @@ def cells(args):
                         runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))]), flush=True)
 
 
+def cpu_cells(args):
+    """The CPU term's grid (pinpoint/measure/decide_cpu.c): the --cells model
+    at a layout sd of 0.5 T, duet sides 0 to 4 noise sds apart, with
+    --cpu-term on and off."""
+    import tempfile
+    print("%-6s %-6s %-4s %8s %8s %10s %9s %8s %12s" % (
+        "delta", "asym", "term", "sessions", "slower", "not slower", "undecided", "on chain",
+        "runs p50/p90"))
+    with tempfile.TemporaryDirectory() as d:
+        for delta in (0, 0.5, 1, 1.5):
+            for asym in (0, 2, 4):
+                path = os.path.join(d, "cell.json")
+                cell_model(path, delta, 0.5, asym)
+                for term in ("on", "off"):
+                    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                        res = list(ex.map(
+                            lambda s: one(args.pinpoint, path, "job", ["--cpu-term", term], s),
+                            range(1, args.sessions + 1)))
+                    runs = sorted(r[2] for r in res)
+                    print("%-6s %-6s %-4s %8d %8d %10d %9d %8d %5d/%-6d" % (
+                        "%gT" % delta, "%gsd" % asym, term, len(res),
+                        sum(r[0] == 1 for r in res), sum(r[0] == 0 for r in res),
+                        sum(r[0] == 4 for r in res),
+                        sum(r[0] == 1 and r[1] and "step2" in r[1] for r in res),
+                        runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))]), flush=True)
+
+
 def confirm_model(path, rho):
     """The what-if's grid: step2 of job got 40 us (10 T) slower, so the
     what-if's threshold is a fifth of that, 8 us; the difference it leaves
@@ -179,7 +210,12 @@ def main():
                     "and duet asymmetry (above)")
     ap.add_argument("--confirm-cells", action="store_true", help="the what-if's grid: the "
                     "difference it leaves from -2 to 2 times its threshold (below)")
+    ap.add_argument("--cpu-cells", action="store_true", help="the CPU term's grid: duet "
+                    "sides 0 to 4 noise sds apart, --cpu-term on and off (below)")
     args = ap.parse_args()
+    if args.cpu_cells:
+        cpu_cells(args)
+        return
     if args.confirm_cells:
         confirm_cells(args)
         return
