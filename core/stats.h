@@ -99,6 +99,23 @@ int pp_compare(enum pp_test test, const double *x, size_t nx, const double *y, s
 int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_t n,
 		      double confidence, struct pp_comparison *out);
 
+/* The fewest pairs of each order pp_paired_order_term() estimates an order's effect from. */
+#define PP_ORDER_TERM_MIN 4
+
+/*
+ * Pairs @x[i], @y[i] taken in two orders, @order[i] 0 or 1 (a duet: which
+ * CPU the y run had), where order 1 adds c to a pair's difference and order
+ * 0 takes c from it: c is half the shift between the two orders'
+ * differences y_i - x_i by @test (Hodges-Lehmann, or the difference of
+ * means), into *@c, and @y with c taken out of each pair (c subtracted in
+ * order 1, added in order 0) into *@out, malloc'ed (stats_paired.c).
+ * *@out NULL and *@c NaN when an order has fewer than PP_ORDER_TERM_MIN
+ * pairs, @order holds another value, or a difference is not finite.  0 or
+ * -ENOMEM.
+ */
+int pp_paired_order_term(enum pp_test test, const double *x, const double *y,
+			 const signed char *order, size_t n, double **out, double *c);
+
 /*
  * The share a part a is of a whole b, both measured in each run of both
  * revisions (@xa[i] and @xb[i] in previous run i, @ya[j] and @yb[j] in

@@ -307,3 +307,48 @@ int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_
 	free(d);
 	return err;
 }
+
+int pp_paired_order_term(enum pp_test test, const double *x, const double *y,
+			 const signed char *order, size_t n, double **out, double *c)
+{
+	double *g[2] = {NULL, NULL}, *v = NULL;
+	size_t ng[2] = {0, 0};
+	struct pp_comparison cmp;
+	int err = 0;
+
+	*out = NULL;
+	*c = NAN;
+	if (n < 2 * PP_ORDER_TERM_MIN)
+		return 0;
+	g[0] = malloc(n * sizeof(double));
+	g[1] = malloc(n * sizeof(double));
+	if (!g[0] || !g[1]) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = y[i] - x[i];
+
+		if ((order[i] != 0 && order[i] != 1) || !isfinite(d))
+			goto out;
+		g[order[i]][ng[order[i]]++] = d;
+	}
+	if (ng[0] < PP_ORDER_TERM_MIN || ng[1] < PP_ORDER_TERM_MIN)
+		goto out;
+	/* order 1: D + c; order 0: D - c; their shift is 2c */
+	if (pp_compare(test, g[0], ng[0], g[1], ng[1], 0.95, &cmp) || !isfinite(cmp.diff.centre))
+		goto out;
+	v = malloc(n * sizeof(double));
+	if (!v) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*c = cmp.diff.centre / 2;
+	for (size_t i = 0; i < n; i++)
+		v[i] = y[i] - (order[i] ? *c : -*c);
+	*out = v;
+out:
+	free(g[0]);
+	free(g[1]);
+	return err;
+}

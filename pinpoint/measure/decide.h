@@ -76,4 +76,10 @@ double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
  */
 void pp_decide_layout(struct pp_quantity *q, size_t n);
 
+/*
+ * Whether the session's comparisons take the duet's two CPUs out of their
+ * pairs (--cpu-term on, runs in duets): decide_cpu.c.
+ */
+bool pp_cpu_term_on(const struct pp_session *s);
+
 #endif /* PINPOINT_DECIDE_H */

@@ -3,10 +3,11 @@
  * test_edge.c - bad input, degenerate samples and the building blocks of
  * the rank test, checked against brute force: the selection of the k-th
  * pairwise difference against sorting all of them, the exact U distribution
- * against enumerating every ordering, and the symmetries a two-sample
- * comparison must have.
+ * against enumerating every ordering, the symmetries a two-sample
+ * comparison must have, and the term of pairs taken in two orders.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -511,6 +512,64 @@ static void paired(gsl_rng *r)
 	      "zeros dropped: V %g, shift %g", c.statistic, c.diff.centre);
 }
 
+/*
+ * pp_paired_order_term(): pairs in two orders, order 1 adding c to a pair's
+ * difference and order 0 taking it: c back by half the shift between the
+ * orders, and taken out of each pair; nothing where an order has too few
+ * pairs, another value, or a difference is not finite.
+ */
+static void order_term(gsl_rng *r)
+{
+	enum { N = 40 };
+	double x[N], y[N], *out = NULL, c, d[N];
+	signed char order[N];
+	struct pp_comparison with, without;
+
+	for (int t = 0; t < 2; t++) {
+		enum pp_test test = t ? PP_TEST_WELCH : PP_TEST_MANN_WHITNEY;
+
+		for (size_t i = 0; i < N; i++) {
+			order[i] = (signed char)(i % 2);
+			x[i] = 100 + gsl_ran_gaussian(r, 1);
+			/* D = 2, c = 5, noise sd 0.5 in the differences */
+			y[i] = x[i] + 2 + (order[i] ? 5 : -5) + gsl_ran_gaussian(r, 0.5);
+		}
+		CHECK(!pp_paired_order_term(test, x, y, order, N, &out, &c) && out &&
+			  fabs(c - 5) < 0.5,
+		      "test %d: c %g, want about 5", t, c);
+		for (size_t i = 0; out && i < N; i++)
+			CHECK(out[i] == y[i] - (order[i] ? c : -c),
+			      "test %d: pair %zu not adjusted", t, i);
+		/* the same difference, a narrower interval: c's 2 x 5 no longer in the spread */
+		if (out && !pp_compare_paired(test, x, out, N, 0.95, &with) &&
+		    !pp_compare_paired(test, x, y, N, 0.95, &without))
+			CHECK(fabs(with.diff.centre - 2) < 0.5 &&
+				  with.diff.high - with.diff.low <
+				      0.5 * (without.diff.high - without.diff.low),
+			      "test %d: with the term %g [%g, %g], without %g [%g, %g]", t,
+			      with.diff.centre, with.diff.low, with.diff.high, without.diff.centre,
+			      without.diff.low, without.diff.high);
+		free(out);
+		out = NULL;
+	}
+	/* 3 pairs of order 1 among 8: too few to estimate c */
+	memset(order, 0, sizeof(order));
+	order[0] = order[3] = order[5] = 1;
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, 8, &out, &c) && !out &&
+		  isnan(c),
+	      "three of an order: %p %g", (void *)out, c);
+	for (size_t i = 0; i < N; i++)
+		order[i] = (signed char)(i % 2);
+	order[7] = -1;
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, N, &out, &c) && !out,
+	      "a pair of no order");
+	order[7] = 1;
+	memcpy(d, y, sizeof(d));
+	d[9] = NAN;
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, d, order, N, &out, &c) && !out,
+	      "a value not finite");
+}
+
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -528,6 +587,7 @@ int main(int argc, char **argv)
 	formats();
 	warmup_trim(r);
 	paired(r);
+	order_term(r);
 	executions_auto();
 	gsl_rng_free(r);
 	return report(argv[0]);
