@@ -102,7 +102,7 @@ static int entry_runs(const struct pp_outcome *o, struct entry_run **out, size_t
 	return 0;
 }
 
-/* The sentence of a check that ran, into c->sentence (@term: --cpu-term on). */
+/* The sentence of a check that ran, into c->sentence (@term: the entry's comparison took c out). */
 static void say(struct pp_outcome_cpus *c, double base, bool term)
 {
 	char x[32], lo[32], hi[32];
@@ -127,13 +127,14 @@ static void say(struct pp_outcome_cpus *c, double base, bool term)
 		return;
 	}
 	if (term) {
-		snprintf(c->sentence, sizeof(c->sentence),
-			 "CPU check: on CPU %d a run of the entry took %s [%s, %s] (%.1f%%) longer "
-			 "than on CPU %d (%zu pairs).  Each revision had each CPU in half the pairs, "
-			 "so this is no part of any difference, and each comparison took its own "
-			 "such difference out of its pairs (--cpu-term), which would have widened "
-			 "the entry's interval by about %.0f%%.",
-			 slow, x, lo, hi, pct, fast, pairs, 100 * c->widened);
+		snprintf(
+		    c->sentence, sizeof(c->sentence),
+		    "CPU check: on CPU %d a run of the entry took %s [%s, %s] (%.1f%%) longer "
+		    "than on CPU %d (%zu pairs).  Each revision had each CPU in half the pairs, "
+		    "so this is no part of any difference, and each comparison took its own "
+		    "such difference out of its pairs (--cpu-term), which would have widened "
+		    "the entry's interval by about %.0f%%.",
+		    slow, x, lo, hi, pct, fast, pairs, 100 * c->widened);
 		return;
 	}
 	snprintf(c->sentence, sizeof(c->sentence),
@@ -200,7 +201,7 @@ void pp_outcome_cpus(struct pp_copy *m, struct pp_outcome *o)
 	c->share = var > 0 ? fmin(0.99, c2 / var) : 0;
 	c->widened = 1 / sqrt(1 - c->share) - 1;
 	c->matters = c->differ && c->share >= PP_CPUS_MATTERS;
-	say(c, nbase ? base / (double)nbase : NAN, o->opt.cpu_term);
+	say(c, nbase ? base / (double)nbase : NAN, isfinite(o->entry->cpu_term_ns));
 out:
 	if (err)
 		m->err = err;
