@@ -108,13 +108,14 @@ int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_
  * 0 takes c from it: c is half the shift between the two orders'
  * differences y_i - x_i by @test (Hodges-Lehmann, or the difference of
  * means), into *@c, and @y with c taken out of each pair (c subtracted in
- * order 1, added in order 0) into *@out, malloc'ed (stats_paired.c).
- * *@out NULL and *@c NaN when an order has fewer than PP_ORDER_TERM_MIN
- * pairs, @order holds another value, or a difference is not finite.  0 or
- * -ENOMEM.
+ * order 1, added in order 0) into *@out, malloc'ed (stats_paired.c); c's
+ * 95 % interval into *@ci when @ci is not NULL.  *@out NULL and *@c NaN
+ * when an order has fewer than PP_ORDER_TERM_MIN pairs, @order holds
+ * another value, or a difference is not finite.  0 or -ENOMEM.
  */
 int pp_paired_order_term(enum pp_test test, const double *x, const double *y,
-			 const signed char *order, size_t n, double **out, double *c);
+			 const signed char *order, size_t n, double **out, double *c,
+			 struct pp_interval *ci);
 
 /*
  * The share a part a is of a whole b, both measured in each run of both

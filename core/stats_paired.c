@@ -309,7 +309,8 @@ int pp_compare_paired(enum pp_test test, const double *x, const double *y, size_
 }
 
 int pp_paired_order_term(enum pp_test test, const double *x, const double *y,
-			 const signed char *order, size_t n, double **out, double *c)
+			 const signed char *order, size_t n, double **out, double *c,
+			 struct pp_interval *ci)
 {
 	double *g[2] = {NULL, NULL}, *v = NULL;
 	size_t ng[2] = {0, 0};
@@ -344,6 +345,8 @@ int pp_paired_order_term(enum pp_test test, const double *x, const double *y,
 		goto out;
 	}
 	*c = cmp.diff.centre / 2;
+	if (ci)
+		*ci = (struct pp_interval){*c, cmp.diff.low / 2, cmp.diff.high / 2};
 	for (size_t i = 0; i < n; i++)
 		v[i] = y[i] - (order[i] ? *c : -*c);
 	*out = v;

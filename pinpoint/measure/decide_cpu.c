@@ -45,5 +45,5 @@ int pp_decide_cpu_values(const struct pp_session *s, const struct pp_quantity *q
 	for (size_t i = 0; i < n; i++)
 		if (x->side[i] != 1 - y->side[i])
 			return 0;
-	return pp_paired_order_term(s->opt->test, x->v, y->v, y->side, n, out, c);
+	return pp_paired_order_term(s->opt->test, x->v, y->v, y->side, n, out, c, NULL);
 }

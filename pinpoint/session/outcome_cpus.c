@@ -11,8 +11,9 @@
  *
  * The entry's pairs tell c apart: grouped by the CPU the previous run had,
  * the two groups' differences are D + c and D - c, so half the shift
- * between them (the session's test, at 95 %) is what a run on the second
- * CPU takes more than on the first.  The check says so in every duet
+ * between them (the session's test, at 95 %: core/stats.h,
+ * pp_paired_order_term()) is what a run on the second CPU takes more than
+ * on the first.  The check says so in every duet
  * session, and how much wider the CPUs made the intervals where they
  * differ (c² of the differences' variance): with --cpu-term on, the
  * default, each comparison took its own c out of its pairs
@@ -30,12 +31,6 @@
 #include "core/stats.h"
 #include "core/util.h"
 #include "pinpoint/session/outcome_priv.h"
-
-/* The check's confidence level: a diagnosis, not a claim. */
-#define PP_CPUS_CONFIDENCE 0.95
-
-/* The fewest pairs of each assignment the check needs. */
-#define PP_CPUS_MIN_PAIRS 4
 
 /* The share of the differences' variance from which a CPU difference matters. */
 #define PP_CPUS_MATTERS 0.1
@@ -151,9 +146,9 @@ void pp_outcome_cpus(struct pp_copy *m, struct pp_outcome *o)
 {
 	struct pp_outcome_cpus *c = &o->cpus;
 	struct entry_run *er = NULL;
-	double *d[2] = {NULL, NULL}, *all = NULL, base = 0, var, c2;
-	struct pp_comparison cmp;
-	size_t n = 0, np[2] = {0, 0}, nbase = 0, nall = 0;
+	double *x = NULL, *y = NULL, *adj = NULL, base = 0, est, var;
+	signed char *order = NULL;
+	size_t n = 0, np = 0;
 	int err;
 
 	*c = (struct pp_outcome_cpus){.slower_ns = {NAN, NAN, NAN}, .share = NAN, .widened = NAN};
@@ -163,50 +158,50 @@ void pp_outcome_cpus(struct pp_copy *m, struct pp_outcome *o)
 		return;
 	if ((err = entry_runs(o, &er, &n)))
 		goto out;
-	d[0] = malloc((n ? n : 1) * sizeof(double));
-	d[1] = malloc((n ? n : 1) * sizeof(double));
-	all = malloc((n ? n : 1) * sizeof(double));
-	if (!d[0] || !d[1] || !all) {
+	x = malloc((n ? n : 1) * sizeof(double));
+	y = malloc((n ? n : 1) * sizeof(double));
+	order = malloc(n ? n : 1);
+	if (!x || !y || !order) {
 		err = -ENOMEM;
 		goto out;
 	}
 	/* by_pair put a pair's previous run first: a pair is two runs of one
-	 * batch and index, one of each revision, on the two sides */
+	 * batch and index, one of each revision, on the two sides; its order
+	 * is the current run's side */
 	for (size_t i = 0; i + 1 < n; i++) {
 		const struct entry_run *p = &er[i], *q = &er[i + 1];
 
 		if (p->batch != q->batch || p->index != q->index || p->rev != PP_PREV ||
 		    q->rev != PP_CUR || p->side == q->side)
 			continue;
-		d[p->side][np[p->side]++] = q->v - p->v;
-		all[nall++] = q->v - p->v;
+		x[np] = p->v;
+		y[np] = q->v;
+		order[np] = (signed char)q->side;
+		c->pairs[p->side]++;
 		base += p->v;
-		nbase++;
+		np++;
 		i++;
 	}
-	c->pairs[0] = np[0];
-	c->pairs[1] = np[1];
-	if (np[0] < PP_CPUS_MIN_PAIRS || np[1] < PP_CPUS_MIN_PAIRS)
-		goto out;
-	/* previous on side 0: D + c; on side 1: D - c; their shift is 2c */
-	if (pp_compare(o->opt.test, d[1], np[1], d[0], np[0], PP_CPUS_CONFIDENCE, &cmp))
+	/* current on the second CPU: D + c; on the first: D - c (core/stats.h) */
+	err = pp_paired_order_term(o->opt.test, x, y, order, np, &adj, &est, &c->slower_ns);
+	if (err || !adj)
 		goto out;
 	c->checked = true;
-	c->slower_ns =
-	    (struct pp_interval){cmp.diff.centre / 2, cmp.diff.low / 2, cmp.diff.high / 2};
-	c->differ = cmp.significant;
-	var = gsl_stats_variance(all, 1, nall);
-	c2 = c->slower_ns.centre * c->slower_ns.centre;
+	c->differ = c->slower_ns.low > 0 || c->slower_ns.high < 0;
+	for (size_t i = 0; i < np; i++)
+		y[i] -= x[i];
+	var = gsl_stats_variance(y, 1, np);
 	/* at most 0.99: a CPU difference beyond the differences' spread is noise in c */
-	c->share = var > 0 ? fmin(0.99, c2 / var) : 0;
+	c->share = var > 0 ? fmin(0.99, est * est / var) : 0;
 	c->widened = 1 / sqrt(1 - c->share) - 1;
 	c->matters = c->differ && c->share >= PP_CPUS_MATTERS;
-	say(c, nbase ? base / (double)nbase : NAN, isfinite(o->entry->cpu_term_ns));
+	say(c, base / (double)np, isfinite(o->entry->cpu_term_ns));
 out:
 	if (err)
 		m->err = err;
 	free(er);
-	free(d[0]);
-	free(d[1]);
-	free(all);
+	free(x);
+	free(y);
+	free(order);
+	free(adj);
 }

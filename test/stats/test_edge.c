@@ -534,7 +534,7 @@ static void order_term(gsl_rng *r)
 			/* D = 2, c = 5, noise sd 0.5 in the differences */
 			y[i] = x[i] + 2 + (order[i] ? 5 : -5) + gsl_ran_gaussian(r, 0.5);
 		}
-		CHECK(!pp_paired_order_term(test, x, y, order, N, &out, &c) && out &&
+		CHECK(!pp_paired_order_term(test, x, y, order, N, &out, &c, NULL) && out &&
 			  fabs(c - 5) < 0.5,
 		      "test %d: c %g, want about 5", t, c);
 		for (size_t i = 0; out && i < N; i++)
@@ -555,18 +555,18 @@ static void order_term(gsl_rng *r)
 	/* 3 pairs of order 1 among 8: too few to estimate c */
 	memset(order, 0, sizeof(order));
 	order[0] = order[3] = order[5] = 1;
-	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, 8, &out, &c) && !out &&
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, 8, &out, &c, NULL) && !out &&
 		  isnan(c),
 	      "three of an order: %p %g", (void *)out, c);
 	for (size_t i = 0; i < N; i++)
 		order[i] = (signed char)(i % 2);
 	order[7] = -1;
-	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, N, &out, &c) && !out,
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, y, order, N, &out, &c, NULL) && !out,
 	      "a pair of no order");
 	order[7] = 1;
 	memcpy(d, y, sizeof(d));
 	d[9] = NAN;
-	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, d, order, N, &out, &c) && !out,
+	CHECK(!pp_paired_order_term(PP_TEST_MANN_WHITNEY, x, d, order, N, &out, &c, NULL) && !out,
 	      "a value not finite");
 }
 
