@@ -35,7 +35,7 @@ struct pp_revision {
 
 struct pp_series {
 	double *v;
-	unsigned *layout; /* the code layout of each value's run (0: the only one) */
+	unsigned *layout;  /* the code layout of each value's run (0: the only one) */
 	signed char *side; /* the duet side of each value's run: 0, 1, or -1: not a duet run */
 	size_t n, cap;
 };
