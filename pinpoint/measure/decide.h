@@ -77,9 +77,15 @@ double pp_summary_centre(const struct pp_summary *sum, enum pp_test test);
 void pp_decide_layout(struct pp_quantity *q, size_t n);
 
 /*
- * Whether the session's comparisons take the duet's two CPUs out of their
- * pairs (--cpu-term on, runs in duets): decide_cpu.c.
+ * The duet's two CPUs taken out of pairs @x[i], @y[i] (@n of them, each
+ * run's duet side in @xside and @yside): @y so into *@out, malloc'ed, and
+ * what a run on the second CPU took more than on the first into *@c, where
+ * the session takes them out (--cpu-term on, runs in duets) and each pair's
+ * runs had one CPU each; else *@out NULL and *@c NaN (decide_cpu.c).  The
+ * decide stage's looks and the attribution tree's figures alike.  0 or
+ * -ENOMEM.
  */
-bool pp_cpu_term_on(const struct pp_session *s);
+int pp_cpu_term(const struct pp_session *s, const double *x, const signed char *xside,
+		const double *y, const signed char *yside, size_t n, double **out, double *c);
 
 #endif /* PINPOINT_DECIDE_H */

@@ -27,9 +27,18 @@
 #include "pinpoint/measure/decide_priv.h"
 #include "pinpoint/session/session.h"
 
-bool pp_cpu_term_on(const struct pp_session *s)
+int pp_cpu_term(const struct pp_session *s, const double *x, const signed char *xside,
+		const double *y, const signed char *yside, size_t n, double **out, double *c)
 {
-	return s->opt->cpu_term && s->opt->runs == PP_RUNS_DUET && s->duet;
+	*out = NULL;
+	*c = NAN;
+	if (!s->opt->cpu_term || s->opt->runs != PP_RUNS_DUET || !s->duet || !xside || !yside)
+		return 0;
+	/* each pair's runs had one CPU each */
+	for (size_t i = 0; i < n; i++)
+		if (xside[i] != 1 - yside[i])
+			return 0;
+	return pp_paired_order_term(s->opt->test, x, y, yside, n, out, c, NULL);
 }
 
 int pp_decide_cpu_values(const struct pp_session *s, const struct pp_quantity *q, size_t n,
@@ -39,11 +48,7 @@ int pp_decide_cpu_values(const struct pp_session *s, const struct pp_quantity *q
 
 	*out = NULL;
 	*c = NAN;
-	if (!pp_cpu_term_on(s) || !x->side || !y->side || x->n < n || y->n < n)
+	if (x->n < n || y->n < n)
 		return 0;
-	/* each pair's runs had one CPU each */
-	for (size_t i = 0; i < n; i++)
-		if (x->side[i] != 1 - y->side[i])
-			return 0;
-	return pp_paired_order_term(s->opt->test, x->v, y->v, y->side, n, out, c, NULL);
+	return pp_cpu_term(s, x->v, x->side, y->v, y->side, n, out, c);
 }

@@ -152,13 +152,10 @@ static int estimate(const struct pp_session *s, const struct table *t, double *c
 		    struct pp_interval *out)
 {
 	double *cur = NULL, c;
-	bool alike = t->paired && pp_cpu_term_on(s);
-	int err;
+	int err =
+	    t->paired ? pp_cpu_term(s, v[0], t->side[0], v[1], t->side[1], t->n[0], &cur, &c) : 0;
 
-	for (size_t i = 0; alike && i < t->n[0]; i++)
-		alike = t->side[0][i] == 1 - t->side[1][i];
-	if (alike && (err = pp_paired_order_term(s->opt->test, v[0], v[1], t->side[1], t->n[0],
-						 &cur, &c, NULL)))
+	if (err)
 		return err;
 	err = pp_seq_interval(s->opt->test, t->paired, v[0], t->lay[0], t->n[0], cur ? cur : v[1],
 			      t->lay[1], t->n[1], s->opt->confidence, out);
