@@ -254,7 +254,6 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 			pp_session_fail(s, "out of memory");
 			return err;
 		}
-		q->cpu_termed = cur != NULL;
 		q->cpu_term_ns = c;
 		err = pp_seq_look_in(&d->design, &d->seq, q->series[PP_PREV].v,
 				     q->series[PP_PREV].layout, n, cur ? cur : q->series[PP_CUR].v,

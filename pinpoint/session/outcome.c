@@ -73,7 +73,7 @@ static void cmp_make(struct pp_copy *m, const struct pp_session *s, const struct
 	    .layout_sensitive = q->has_layout && q->layout_sensitive,
 	    .layout_sd = q->layout_sd,
 	    .layout_floor = q->layout_floor,
-	    .cpu_term_ns = q->cpu_termed ? q->cpu_term_ns : NAN,
+	    .cpu_term_ns = q->cpu_term_ns,
 	};
 	for (int r = 0; r < 2; r++)
 		pp_series_box(&q->series[r], pp_copy_mem(m, NULL, q->series[r].n * sizeof(double)),

@@ -81,6 +81,7 @@ static struct pp_quantity *new_quantity(struct pp_session *s, enum pp_qkind kind
 	q->kind = kind;
 	q->fn[0] = fn[0];
 	q->fn[1] = fn[1];
+	q->cpu_term_ns = NAN;
 	s->q[s->nq++] = q;
 	return q;
 }

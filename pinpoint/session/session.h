@@ -131,8 +131,8 @@ struct pp_quantity {
 	double layout_sd;    /* sd of the difference two single layouts make */
 	double layout_floor; /* half-width no run in these layouts can shrink (0: not known) */
 	/* The duet's CPUs taken out of its pairs at its last look (decide_cpu.c):
-	 * what a run on the second CPU took more than on the first */
-	bool cpu_termed;
+	 * what a run on the second CPU took more than on the first; NaN: nothing
+	 * taken out */
 	double cpu_term_ns;
 	bool layout_sensitive;
 	struct pp_comparison cmp;
