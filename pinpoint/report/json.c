@@ -84,10 +84,9 @@ static json_t *cpu_check_json(const struct pp_outcome_cpus *c)
 	    "pairs",
 	    pp_json_push(pp_json_push(json_array(), pp_json_int((long long)c->pairs[0])),
 			 pp_json_int((long long)c->pairs[1])),
-	    "slower_ns", pp_json_interval(c->slower_ns.centre, c->slower_ns.low, c->slower_ns.high),
-	    "differ", json_boolean(c->differ), "variance_share", pp_json_real(c->share), "widened",
-	    pp_json_real(c->widened), "matters", json_boolean(c->matters), "sentence",
-	    pp_json_str(c->sentence), NULL);
+	    "slower_ns", interval_json(c->slower_ns), "differ", pp_json_bool(c->differ),
+	    "variance_share", pp_json_real(c->share), "widened", pp_json_real(c->widened),
+	    "matters", pp_json_bool(c->matters), "sentence", pp_json_str(c->sentence), NULL);
 }
 
 /* The session's measurement rule, what it used and how noisy the runs were. */

@@ -107,10 +107,8 @@ static void say(struct pp_outcome_cpus *c, double base, bool term)
 	double k = second ? 1 : -1, pct = base > 0 ? 100 * fabs(d->centre) / base : NAN;
 	size_t pairs = c->pairs[0] + c->pairs[1];
 
-	pp_fmt_ns(k * d->centre, x, sizeof(x));
-	pp_fmt_ns(second ? d->low : -d->high, lo, sizeof(lo));
-	pp_fmt_ns(second ? d->high : -d->low, hi, sizeof(hi));
 	if (!c->differ) {
+		/* as measured: the second CPU's runs less the first's */
 		pp_fmt_ns(d->centre, x, sizeof(x));
 		pp_fmt_ns(d->low, lo, sizeof(lo));
 		pp_fmt_ns(d->high, hi, sizeof(hi));
@@ -121,6 +119,10 @@ static void say(struct pp_outcome_cpus *c, double base, bool term)
 			 lo, hi, pairs);
 		return;
 	}
+	/* the slower CPU's runs less the other's */
+	pp_fmt_ns(k * d->centre, x, sizeof(x));
+	pp_fmt_ns(second ? d->low : -d->high, lo, sizeof(lo));
+	pp_fmt_ns(second ? d->high : -d->low, hi, sizeof(hi));
 	if (term) {
 		snprintf(
 		    c->sentence, sizeof(c->sentence),
