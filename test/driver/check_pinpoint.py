@@ -290,7 +290,7 @@ def scenario_more_calls():
     interval: the cause is then "both", and paint is dug into, which is
     the rule working on what was measured; the counts must still explain
     most of paint's difference.  The rule itself is checked where no load
-    drifts, on the program's model (check_model.py, more-calls)."""
+    drifts, on the program's model (check_model.py, counts)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session("morecalls", "render", 3, "--json", path)

@@ -783,14 +783,12 @@ int main(void)
 	sim.cpu_term = false;
 	check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 2.0);
 	CHECK(runs_term[0] < sim.aa_runs,
-	      "Mann-Whitney, the CPUs a term: %.0f runs a session, "
-	      "%.0f without",
-	      runs_term[0], sim.aa_runs);
+	      "Mann-Whitney, the CPUs a term: %.0f runs a session, %.0f without", runs_term[0],
+	      sim.aa_runs);
 	check_aa(PP_TEST_WELCH, NOISE_DUET, 1.0, 2.0);
 	CHECK(runs_term[1] < sim.aa_runs,
-	      "Welch, the CPUs a term: %.0f runs a session, %.0f "
-	      "without",
-	      runs_term[1], sim.aa_runs);
+	      "Welch, the CPUs a term: %.0f runs a session, %.0f without", runs_term[1],
+	      sim.aa_runs);
 	check_threshold(NOISE_DUET, 1.0);
 	sim.fixed_cpu = true;
 	CHECK(check_aa(PP_TEST_MANN_WHITNEY, NOISE_DUET, 1.0, 0.0) > AA_SESSIONS / 2,
