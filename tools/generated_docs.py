@@ -521,6 +521,8 @@ def summary_forms(parts):
         line = line.replace("; # were left open", "").replace("; # was left open", "")
         line = line.replace(", linking the layouts #", "")
         line = line.replace(" (all reused from an earlier session)", "")
+        # the layouts' schedule: its pairs a layout and costs are the host's
+        line = re.sub(r": # first, then .*; linking took", ": <the schedule>; linking took", line)
         out.append(line)
     return out
 

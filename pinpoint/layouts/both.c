@@ -120,7 +120,7 @@ int pp_layouts_make_both(struct pp_session *s)
 	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n) {
 		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
 
-		/* more during the session when a comparison needs them (decide_layout.c) */
+		/* more as the schedule's units need them (ahead.c) */
 		s->layouts_first = np < nc ? np : nc;
 		s->layouts_cap = (unsigned)s->opt->max_layouts > s->layouts_first
 				     ? (unsigned)s->opt->max_layouts

@@ -22,4 +22,20 @@ int pp_layouts_open_both(struct pp_session *s);
  */
 int pp_layouts_make_both(struct pp_session *s);
 
+/*
+ * The layouts' schedule (ahead.c): s->layout_every fixed, once, from
+ * --pairs-per-layout, else from what linking a layout costs against a pair
+ * of runs (at least 1; 1 for a fixed set, --max-layouts at --layouts);
+ * where every layout was reused from the cache, one more of each is linked
+ * to time it.  0, -EINTR or -ENOMEM.
+ */
+int pp_layouts_fix_every(struct pp_session *s);
+
+/*
+ * Before a round of @runs measured runs of each revision: both revisions'
+ * layouts made up to what the schedule's units of those runs need, within
+ * the session's cap (ahead.c).  0, -EINTR or -ENOMEM.
+ */
+int pp_layouts_ahead(struct pp_session *s, int runs);
+
 #endif /* PINPOINT_LAYOUTS_BOTH_H */

@@ -15,7 +15,7 @@
  * and a hash of its link record, the objects it names and the module
  * itself, so later sessions reuse them while nothing changed), each with
  * KEY.SEED.sum (its size and hash, checked before it is used again), the
- * seeds, the relink log and a lock.  The cache is private
+ * seeds, what linking one layout took (link_s), the relink log and a lock.  The cache is private
  * (core/private_dir.h): a directory someone else can write is refused, and
  * each run is shown the very file that was checked (below).
  */
@@ -31,7 +31,7 @@
 #include <gsl/gsl_rng.h>
 
 /* --layouts and --max-layouts: at most this many per revision. */
-#define PP_MAX_LAYOUTS 256
+#define PP_MAX_LAYOUTS 4096
 
 /* A layout file as it was checked against its sum (make_module()). */
 struct pp_layout_file {
@@ -63,7 +63,7 @@ struct pp_layouts {
 	unsigned long seed[PP_MAX_LAYOUTS];
 	double relink_s[PP_MAX_LAYOUTS]; /* what each layout's relinking took (0: reused) */
 	bool reused[PP_MAX_LAYOUTS];	 /* every file of it was there from an earlier session */
-	unsigned used[PP_MAX_LAYOUTS];	 /* measured runs in it so far (schedule.c) */
+	double link_s; /* one layout's link, s: this session's mean, else the cache's (link_s) */
 	size_t nmodules;
 	struct pp_layout_module *modules;
 	char **binds;  /* 2 * nmodules + 1: a run's (layout file, module path) pairs */

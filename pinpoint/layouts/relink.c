@@ -331,6 +331,49 @@ static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
 	return pp_write_atomic_at(l->dirfd, "seeds", write_seeds, &(struct seeds){l->seed, want});
 }
 
+static void write_link_s(FILE *f, const void *arg)
+{
+	fprintf(f, "%.6f\n", *(const double *)arg);
+}
+
+/*
+ * What linking one layout of the revision took, in DIR/link_s, kept by the
+ * last session that linked one: a session whose layouts all came from the
+ * cache still knows what a new one costs (pinpoint/layouts/ahead.c).  0:
+ * none kept, or not a number of seconds.
+ */
+static double load_link_s(const struct pp_layouts *l)
+{
+	int fd = pp_private_file(l->dirfd, "link_s", O_RDONLY, 0, NULL);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	double v = 0;
+
+	if (fd >= 0 && !f)
+		close(fd);
+	if (f && (fscanf(f, "%lf", &v) != 1 || !(v > 0 && v < 1e5)))
+		v = 0;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Keep the mean of what this session's links of one layout took, if it linked any. */
+static void keep_link_s(struct pp_layouts *l)
+{
+	double t = 0;
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < l->n; k++)
+		if (l->relink_s[k] > 0) {
+			t += l->relink_s[k];
+			n++;
+		}
+	if (!n)
+		return;
+	l->link_s = t / n;
+	pp_write_atomic_at(l->dirfd, "link_s", write_link_s, &l->link_s);
+}
+
 /* One link of a module in one layout, as relink_set() makes it. */
 struct relink_job {
 	unsigned k;		 /* the layout */
@@ -756,6 +799,7 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 		return 0;
 	}
 	l->n = want;
+	l->link_s = load_link_s(l);
 	for (unsigned k = 0; k < want; k++)
 		l->reused[k] = true;
 	snprintf(log, sizeof(log), "%s/relink.log", l->dir);
@@ -785,8 +829,10 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	}
 	free(dir);
 	close(logfd);
-	if (!err)
+	if (!err) {
 		remove_stale(l);
+		keep_link_s(l);
+	}
 	if (!err && !relinked) {
 		l->n = 0;
 		l->not_varied = "none of its modules could be linked again";
@@ -836,7 +882,6 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 	for (unsigned k = had; k < want; k++) {
 		l->reused[k] = true;
 		l->relink_s[k] = 0;
-		l->used[k] = 0;
 	}
 	l->first_new = had;
 	l->n = want;
@@ -861,6 +906,7 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 		l->n = had;
 		return err ? err : (int)had;
 	}
+	keep_link_s(l);
 	return (int)want;
 }
 

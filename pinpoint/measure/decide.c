@@ -15,6 +15,7 @@
  * other comparison's.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,19 +223,19 @@ void pp_decide_bound(struct pp_session *s, struct pp_quantity *q, const char *wh
 	q->left = strdup(why);
 }
 
-/* The layouts each revision has in the session, the fewer of the two. */
-static unsigned layouts_have(const struct pp_session *s)
+/* New layouts the rest of @d's budget brings a comparison at @n runs: one every m pairs. */
+static unsigned later_layouts(const struct pp_session *s, const struct pp_decision *d, size_t n)
 {
-	unsigned p = s->rev[PP_PREV].lay.n, c = s->rev[PP_CUR].lay.n;
+	size_t left = d->design.budget / 2 > n ? d->design.budget / 2 - n : 0;
+	size_t u = left / (s->layout_every ? s->layout_every : 1);
 
-	return p < c ? p : c;
+	return u > UINT_MAX ? UINT_MAX : (unsigned)u;
 }
 
 int pp_decide(struct pp_session *s, struct pp_quantity *q)
 {
 	size_t have = min_size(q->series[PP_PREV].n, q->series[PP_CUR].n);
 	struct pp_decision *d;
-	unsigned more;
 	int err;
 
 	if (q->decided)
@@ -278,37 +279,15 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q)
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		if (pp_decide_layouts_block(q, d, n, layouts_have(s), s->layouts_cap, &more)) {
+		if (pp_decide_layouts_block(q, d, n, later_layouts(s, d, n), s->layouts_cap)) {
 			d->look.verdict = PP_SEQ_UNDECIDED;
 			q->truncated = PP_SPENT_LAYOUTS;
 			conclude(s, q, n);
 			return PP_DECIDED;
 		}
-		if (more > q->layouts_asked) {
-			/* made before the next round that measures it (measure.c) */
-			pr_dbg(
-			    "comparison of quantity %u: its layouts keep it from a verdict at look "
-			    "%u; asking for %u layouts a revision",
-			    q->id, d->seq.looks, more);
-			q->layouts_asked = more;
-		}
 		d->next_look = pp_seq_look_size(&d->design, d->seq.looks + 1);
 	}
 	return PP_NEEDS_RUNS;
-}
-
-unsigned pp_decide_layouts_wanted(const struct pp_session *s, struct pp_quantity *const *qs,
-				  size_t n, const struct pp_quantity **why)
-{
-	unsigned most = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!qs[i]->decided && qs[i]->layouts_asked > most) {
-			most = qs[i]->layouts_asked;
-			*why = qs[i];
-		}
-	/* asked before the session found it had no room for them: none */
-	return most > layouts_have(s) && most <= s->layouts_cap ? most : 0;
 }
 
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q)

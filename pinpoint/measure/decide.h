@@ -27,16 +27,6 @@ int pp_decide(struct pp_session *s, struct pp_quantity *q);
 /* Runs per revision @q needs before its next look; 0 when decided or a look is due. */
 size_t pp_decide_wanted(const struct pp_session *s, const struct pp_quantity *q);
 
-/*
- * The layouts a revision the session @s is to have before a round of
- * @qs[0..@n): the most that an open one of them asked for, its layouts
- * keeping it from a verdict (decide_layout.c), with *@why the one that
- * asked; 0: none to make (none asked, no more than the session has, or more
- * than it has room for).
- */
-unsigned pp_decide_layouts_wanted(const struct pp_session *s, struct pp_quantity *const *qs,
-				  size_t n, const struct pp_quantity **why);
-
 /* Looks @q has taken so far (0: none yet). */
 unsigned pp_decide_looks(const struct pp_quantity *q);
 

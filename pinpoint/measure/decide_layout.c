@@ -12,6 +12,7 @@
  * relink can move it by an amount that matters) the report marks it
  * layout-sensitive (doc/statistics.md, "Code layouts").
  */
+#include <limits.h>
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
@@ -98,33 +99,24 @@ static double floor_half(const double *term, const unsigned *had, const unsigned
  * Whether @q's layouts, not its runs, keep it from a verdict after a look
  * of @n runs a revision that decided nothing.  The layouts' interval never
  * gets narrower than its between-layout part, sd sqrt(b_p / k_p + b_c /
- * k_c), however many runs the same layouts get: with a lower bound of each
- * b, at the level of all the alpha @q has left and its estimate where it is
- * now, when no verdict is then within reach, more runs cannot decide it.
- * More layouts can: with @have layouts a revision in the session (all of
- * them measured in these runs) and room for @cap, *@more is set to the
- * fewest, doubling, whose floor would put a verdict within reach (0: none
- * up to @cap), and the comparison is not stopped for it.  More are asked
- * for when the floor of the point estimate of each b, not of its lower
- * bound, keeps a verdict out of reach: the bound is right for stopping
- * nothing that runs could decide, but where it lets a verdict through and
- * the estimate does not, the runs go on to their budget in layouts that
- * cannot decide (seen in bench/layout_count.c's sessions).  While some of
- * the session's @have layouts have no runs in the look yet (layouts just
- * made), nothing is stopped.  Asked only from the fourth look on, with four
- * runs a layout or more; stopping early is never a claim, so this cannot
- * make a wrong verdict more likely.
+ * k_c), however many runs each layout gets; by the schedule (ahead.c) the
+ * rest of its budget brings @later new layouts, so k can reach k + @later,
+ * at most the session's @cap.  With a lower bound of each b, at the level
+ * of all the alpha @q has left and its estimate where it is now, when no
+ * verdict is within reach even with those, nothing its budget can buy
+ * decides it.  Asked only from the fourth look on, with four runs a layout
+ * or more; stopping early is never a claim, so this cannot make a wrong
+ * verdict more likely.  q->layout_floor: the half-width at k + @later.
  */
 bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n,
-			     unsigned have, unsigned cap, unsigned *more)
+			     unsigned later, unsigned cap)
 {
 	const struct pp_seq_design *d = &dec->design;
 	double c = dec->look.diff.centre, t = d->threshold, a = d->alpha - dec->seq.spent;
-	double term[2], point[2];
-	unsigned k[2], most;
-	bool shared, runs_can;
+	double term[2];
+	unsigned k[2], to[2];
+	bool shared;
 
-	*more = 0;
 	if (dec->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
 	    !q->series[PP_CUR].layout)
 		return false;
@@ -132,27 +124,15 @@ bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *de
 		struct pp_layout_var v;
 
 		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
-		    n < 4 * v.layouts || v.layouts < 2 || v.layouts < have)
+		    n < 4 * v.layouts || v.layouts < 2)
 			return false;
 		k[r] = (unsigned)v.layouts;
 		term[r] = between_low(&v) / (double)v.layouts;
-		point[r] = v.between / (double)v.layouts;
+		to[r] = k[r] + later < k[r] ? UINT_MAX : k[r] + later; /* (overflow) */
+		if (to[r] > cap)
+			to[r] = cap > k[r] ? cap : k[r];
 	}
 	shared = d->paired && k[0] == k[1];
-	q->layout_floor = floor_half(term, k, k, shared, a);
-	runs_can = within_reach(c, q->layout_floor, t, d->one_sided);
-	if (runs_can && within_reach(c, floor_half(point, k, k, shared, a), t, d->one_sided))
-		return false;
-	most = k[0] > k[1] ? k[0] : k[1];
-	for (unsigned m = 2 * most; cap > most; m *= 2) {
-		unsigned to[2] = {m < cap ? m : cap, m < cap ? m : cap};
-
-		if (within_reach(c, floor_half(point, k, to, d->paired, a), t, d->one_sided)) {
-			*more = to[0];
-			return false;
-		}
-		if (m >= cap)
-			break;
-	}
-	return !runs_can;
+	q->layout_floor = floor_half(term, k, to, shared, a);
+	return !within_reach(c, q->layout_floor, t, d->one_sided);
 }

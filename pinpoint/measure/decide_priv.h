@@ -20,14 +20,12 @@ struct pp_decision {
 
 /*
  * Whether @q's code layouts, not its runs, keep it from a verdict after
- * look @d->look at @n runs a revision that decided nothing, with @have
- * layouts a revision in the session and room for @cap; *@more: the layouts
- * that would let a verdict through when the session has room for them (0:
- * none), in which case it is not stopped (decide_layout.c).  Sets
- * q->layout_floor.
+ * look @d->look at @n runs a revision that decided nothing, even in the
+ * @later new layouts the rest of its budget brings (at most @cap in all):
+ * decide_layout.c.  Sets q->layout_floor.
  */
 bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *d, size_t n,
-			     unsigned have, unsigned cap, unsigned *more);
+			     unsigned later, unsigned cap);
 
 /*
  * The current revision's first @n values of @q with the duet's CPUs taken

@@ -30,6 +30,7 @@
 
 #include "core/arming.h"
 #include "core/util.h"
+#include "pinpoint/layouts/both.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/decide.h"
 #include "pinpoint/measure/backend.h"
@@ -677,56 +678,6 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 	return err;
 }
 
-/*
- * The @want layouts a revision that @why, open, asked for (decide_layout.c),
- * made before the round: both revisions get as many, the fewer either could
- * make (within the cache's room); when that is fewer than asked, the
- * session makes no more.  Their time is not measuring: --max-time's clock
- * and the time plan leave it out (settle.c).  0, -EINTR or -ENOMEM.
- */
-static int more_layouts(struct pp_session *s, unsigned want, const struct pp_quantity *why)
-{
-	unsigned had = s->rev[PP_PREV].lay.n, n = want;
-	double t0 = pp_session_now(s), took;
-	int got[2];
-
-	for (int r = 0; r < 2; r++) {
-		struct pp_revision *rev = &s->rev[r];
-
-		got[r] = pp_backend_of(s)->layouts
-			     ? pp_backend_of(s)->layouts(s, r, want)
-			     : pp_layouts_grow(&rev->lay, rev->label, rev->dir, want,
-					       pp_session_layout_rng(s), s->stop);
-		if (got[r] < 0) {
-			/* interrupted: the runs so far were in the layouts they had */
-			for (int k = 0; k < 2; k++)
-				s->rev[k].lay.n = had;
-			return got[r];
-		}
-		n = (unsigned)got[r] < n ? (unsigned)got[r] : n;
-	}
-	/* both alike, so that a pair keeps running in layouts of one index */
-	for (int r = 0; r < 2; r++)
-		s->rev[r].lay.n = n;
-	if (n < want)
-		s->layouts_cap = n;
-	if (n > had && !s->layouts_why)
-		s->layouts_why = why;
-	took = pp_session_now(s) - t0;
-	s->layouts_more_s += took;
-	if (s->measuring > 0)
-		s->measuring += took;
-	if (n > had)
-		pr_info(
-		    "%u code layouts of each revision now, %u more made in %.1f s: in the %u so "
-		    "far, no number of runs could decide %s",
-		    n, n - had, took, had,
-		    why->fn[PP_CUR] ? why->fn[PP_CUR]->name : "a comparison");
-	else
-		pr_info("no more code layouts could be made: the session goes on in its %u", had);
-	return 0;
-}
-
 int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, int runs, int layer)
 {
 	size_t total = 2 * (size_t)(s->opt->warmups + runs), nq = ngiven, nt = 0;
@@ -735,9 +686,7 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 	enum pp_rev_id *order = NULL;
 	unsigned next[2] = {0, 0};
 	size_t step = s->duet ? 2 : 1;
-	const struct pp_quantity *why = NULL;
 	struct pp_batch *b;
-	unsigned more;
 	enum pp_spent spent;
 	int err = 0;
 
@@ -751,8 +700,8 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		       pp_spent_option(spent, given[0]->kind), s->runs_used, nq);
 		return 0;
 	}
-	more = pp_decide_layouts_wanted(s, given, ngiven, &why);
-	if (more && (err = more_layouts(s, more, why)))
+	/* the layouts the schedule's units of these runs need (ahead.c) */
+	if ((err = pp_layouts_ahead(s, runs)))
 		goto out;
 	qs = calloc(nq, sizeof(*qs));
 	if (!qs) {

@@ -3,7 +3,7 @@
  * schedule.c - the order of a batch's runs: warm-ups alternating, the
  * measured runs in pairs of one run of each revision (or, --runs shuffled,
  * in a random order with as many of each revision), each run's
- * code layout (every layout of a revision as often as the round allows) and
+ * code layout (by the layouts' schedule: a new one every few pairs) and
  * the environment's and the heap's offsets (schedule.h has why).
  */
 #include <errno.h>
@@ -60,78 +60,47 @@ gsl_rng *pp_session_layout_rng(struct pp_session *s)
 }
 
 /*
- * The layouts of revision @r's @runs measured runs, in @out: each layout
- * runs / n times, the rest of the round in those used least so far (ties
- * drawn at random), in a random order.
+ * The layout of revision @r's @i-th measured run of the session: its unit,
+ * i / m (a new unit every m runs: s->layout_every), in the unit's file, the
+ * unit's index round the layouts the revision has (all of them new while
+ * the schedule can make them: measure.c makes them before the round).
  */
-static void draw_layouts(struct pp_session *s, enum pp_rev_id r, int runs, int *out)
+static int unit_layout(const struct pp_session *s, enum pp_rev_id r, unsigned long long i)
 {
-	struct pp_layouts *l = &s->rev[r].lay;
-	unsigned pick[PP_MAX_LAYOUTS];
+	unsigned m = s->layout_every ? s->layout_every : 1;
 
-	for (unsigned k = 0; k < l->n; k++)
-		pick[k] = k;
-	gsl_ran_shuffle(s->rng, pick, l->n, sizeof(*pick));
-	/* least used first, a stable sort keeping the random order of ties */
-	for (unsigned i = 1; i < l->n; i++)
-		for (unsigned j = i; j && l->used[pick[j - 1]] > l->used[pick[j]]; j--) {
-			unsigned t = pick[j];
-
-			pick[j] = pick[j - 1];
-			pick[j - 1] = t;
-		}
-	for (int i = 0; i < runs; i++) {
-		out[i] = (int)pick[(unsigned)i % l->n];
-		l->used[out[i]]++;
-	}
-	gsl_ran_shuffle(s->rng, out, (size_t)runs, sizeof(*out));
+	return (int)((i / m) % s->rev[r].lay.n);
 }
 
 /*
  * Each run's layout in @layout, for the runs @order gives (@nwarm warm-ups
- * first).  With @paired, the measured runs come in pairs (turns nwarm + 2i
- * and nwarm + 2i + 1) and when both revisions have as many layouts, a pair
- * runs in layout k of each: the previous revision's draw decides k, and the
- * current one counts it as used.
+ * first): the measured runs of each revision by the schedule, in the order
+ * they run, and a warm-up in the layout of its revision's next measured
+ * run.  With @paired and as many layouts on both sides, a pair runs in
+ * layout k of each: its units are counted in pairs.
  */
-static int assign_layouts(struct pp_session *s, const enum pp_rev_id *order, size_t nwarm, int runs,
-			  bool paired, int *layout)
+static void assign_layouts(struct pp_session *s, const enum pp_rev_id *order, size_t nwarm,
+			   int runs, bool paired, int *layout)
 {
 	size_t total = nwarm + 2 * (size_t)runs;
 	unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
 	bool shared = paired && np && np == nc;
 
-	for (size_t i = 0; i < total; i++)
-		layout[i] = -1;
-	for (int r = 0; r < 2; r++) {
-		unsigned n = s->rev[r].lay.n;
-		int *mine = NULL, next = 0;
+	if (shared) /* one count of pairs, the larger if they ever differed */
+		s->layout_runs[PP_PREV] = s->layout_runs[PP_CUR] =
+		    s->layout_runs[PP_PREV] > s->layout_runs[PP_CUR] ? s->layout_runs[PP_PREV]
+								     : s->layout_runs[PP_CUR];
+	for (size_t i = 0; i < total; i++) {
+		enum pp_rev_id r = order[i];
 
-		if (!n)
+		layout[i] = s->rev[r].lay.n ? unit_layout(s, r, s->layout_runs[r]) : -1;
+		if (i < nwarm)
 			continue;
-		/* warm-ups: any layout, drawn uniformly */
-		for (size_t i = 0; i < nwarm; i++)
-			if (order[i] == (enum pp_rev_id)r)
-				layout[i] = (int)gsl_rng_uniform_int(s->rng, n);
-		if (runs <= 0 || (shared && r == PP_CUR))
-			continue;
-		mine = calloc((size_t)runs, sizeof(*mine));
-		if (!mine)
-			return -ENOMEM;
-		draw_layouts(s, r, runs, mine);
-		for (size_t i = nwarm; i < total; i++)
-			if (order[i] == (enum pp_rev_id)r)
-				layout[i] = mine[next++];
-		free(mine);
+		if (!shared)
+			s->layout_runs[r]++;
+		else if (i % 2 != nwarm % 2) /* the second run of a pair */
+			s->layout_runs[PP_PREV] = ++s->layout_runs[PP_CUR];
 	}
-	if (shared)
-		for (size_t i = nwarm; i + 1 < total; i += 2) {
-			size_t p = order[i] == PP_PREV ? i : i + 1;
-
-			layout[p == i ? i + 1 : i] = layout[p];
-			s->rev[PP_CUR].lay.used[layout[p]]++;
-		}
-	return 0;
 }
 
 int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout)
@@ -172,7 +141,9 @@ int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *ord
 		}
 		gsl_ran_shuffle(s->rng, order + n, 2 * (size_t)runs, sizeof(*order));
 	}
-	return layout ? assign_layouts(s, order, n, runs, paired, layout) : 0;
+	if (layout)
+		assign_layouts(s, order, n, runs, paired, layout);
+	return 0;
 }
 
 int pp_schedule_setup(struct pp_session *s, int layout, struct pp_run_setup *setup)

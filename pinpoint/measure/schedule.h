@@ -28,11 +28,13 @@
 #include "pinpoint/session/session.h"
 
 /*
- * The layouts of a revision's runs (layouts.h) are assigned the same way:
- * within a round every layout of the revision runs as often as the round
- * allows (the rest of the round goes to those run least so far), in an order
- * drawn at random, so that a revision's values are spread evenly over its
- * layouts and the layout of a run is independent of anything else.
+ * The layouts of a revision's runs (layouts.h) follow the layouts'
+ * schedule (pinpoint/layouts/ahead.c), fixed before any value is seen: the
+ * session's measured runs of a revision, in the order they run, are in
+ * units of s->layout_every, unit u in layout u (round the layouts the
+ * revision has, once --max-layouts is reached).  Which revision runs first
+ * in a pair, and the order of a shuffled round, stay random: a layout is
+ * never tied to one revision's position.
  */
 
 /* The session's generator, made and seeded on first use (--seed, else the
@@ -55,10 +57,11 @@ gsl_rng *pp_session_layout_rng(struct pp_session *s);
  * allows, in a random order; --runs shuffled, in an order drawn uniformly
  * from the C(2 @runs, @runs) possible ones; from the session's generator.
  * With @layout (NULL: not wanted), each run's layout there: -1 for a
- * revision measured as built (lay.n == 0), a warm-up's drawn uniformly, and
- * the measured runs' as above (s->rev[r].lay.used counts them); paired, with
- * as many layouts on both sides, both runs of a pair in the layout of the
- * same index.  Returns 0 or -ENOMEM.
+ * revision measured as built (lay.n == 0), a measured run's by the
+ * schedule (above; s->layout_runs counts them), a warm-up's that of its
+ * revision's next measured run; paired, with as many layouts on both
+ * sides, both runs of a pair in the layout of the same index.  Returns 0
+ * or -ENOMEM.
  */
 int pp_schedule(struct pp_session *s, int warmups, int runs, enum pp_rev_id *order, int *layout);
 

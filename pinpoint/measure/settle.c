@@ -96,7 +96,6 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 			const struct pp_settle_how *how)
 {
 	struct pp_quantity *open[PP_BATCH_MAX_SLOTS], *round[PP_BATCH_MAX_SLOTS];
-	double more_s = s->layouts_more_s;
 	int ret;
 
 	for (;;) {
@@ -107,9 +106,6 @@ static int settle_batch(struct pp_session *s, struct pp_quantity **qs, size_t n,
 		ret = look_all(s, qs, n, how, open, &nopen, &want);
 		if (ret || !nopen)
 			return ret;
-		/* Layouts made during these rounds (measure.c) are not the plan's to pay for. */
-		if (deadline > 0)
-			deadline += s->layouts_more_s - more_s;
 		/* One round for all: each looks at its own fixed sizes, whatever it was given. */
 		why = pp_session_can_run(s, 2 * (want + (size_t)s->opt->warmups), deadline);
 		if (why) {

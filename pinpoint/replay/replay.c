@@ -281,7 +281,7 @@ static int replay_discover(struct pp_session *s)
 {
 	struct pp_replay *rp = s->backend_data;
 	const json_t *options = json_object_get(rp->root, "options");
-	const json_t *seed = json_object_get(rp->measurement, "seed");
+	const json_t *seed = json_object_get(rp->measurement, "seed"), *sched;
 	int err;
 
 	for (int r = 0; r < 2; r++) {
@@ -297,6 +297,11 @@ static int replay_discover(struct pp_session *s)
 	s->entry_stop = (unsigned long long)integer(rp->measurement, "entry_stop", 0);
 	s->entry_count = (unsigned long long)integer(rp->measurement, "entry_count", 0);
 	s->threshold_ns = num(rp->measurement, "threshold_ns", 0);
+	/* the layouts' schedule as the session fixed it (ahead.c) */
+	sched = json_object_get(rp->layouts, "schedule");
+	s->layout_every = (unsigned)integer(sched, "pairs_per_layout", 0);
+	s->layout_link_s = num(sched, "link_s", 0);
+	s->layout_pair_s = num(sched, "pair_s", 0);
 	s->timeout_s = num(options, "timeout", 60);
 	/* what the builds and the layouts took came before measuring */
 	s->measuring = s->started + num(rp->time, "builds_s", 0) + num(rp->time, "layouts_s", 0);

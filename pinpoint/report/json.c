@@ -144,18 +144,23 @@ static json_t *revision_layouts_json(const struct pp_outcome_rev *rev)
 /* Each revision's code layouts: seeds, what was linked again and what it cost. */
 static json_t *layouts_json(const struct pp_outcome *o)
 {
-	json_t *revs = json_array(), *added = json_null();
+	json_t *revs = json_array(), *added = json_null(), *schedule = json_null();
 
 	for (int r = 0; r < 2; r++)
 		revs = pp_json_push(revs, revision_layouts_json(&o->rev[r]));
 	if (o->layouts_added)
 		added = pp_json_object("layouts", pp_json_int(o->layouts_more), "seconds",
-				       pp_json_real(o->layouts_more_s), "for",
-				       pp_json_str(o->layouts_for), NULL);
+				       pp_json_real(o->layouts_more_s), NULL);
+	if (o->layouts_first)
+		schedule = pp_json_object("pairs_per_layout", pp_json_int(o->layouts_every), "most",
+					  pp_json_int(o->layouts_cap), "link_s",
+					  pp_json_real(o->layouts_link_s), "pair_s",
+					  pp_json_real(o->layouts_pair_s), NULL);
 	return pp_json_object(
 	    "requested", pp_json_int(o->opt.layouts), "varied", pp_json_bool(o->layouts_varied),
 	    "note", pp_json_str(o->layouts_sentence), "relink_s", pp_json_real(o->layouts_relink_s),
-	    "first", pp_json_int(o->layouts_first), "added", added, "revisions", revs, NULL);
+	    "first", pp_json_int(o->layouts_first), "added", added, "schedule", schedule,
+	    "revisions", revs, NULL);
 }
 
 static json_t *revision_json(const struct pp_outcome_rev *rev)

@@ -505,11 +505,27 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
 					    : "");
 	if (e->truncated == PP_SPENT_LAYOUTS) {
-		fprintf(f,
-			"The code layouts move it: whatever the runs, the interval cannot get "
-			"narrower than +-%s in these layouts, which decides nothing at the "
-			"threshold. More layouts (--layouts, --max-layouts) can decide it.\n",
-			pp_fmt_ns(e->layout_floor, m, sizeof(m)));
+		fprintf(
+		    f,
+		    "The code layouts move it: even in the layouts the rest of its runs would "
+		    "bring, the interval cannot get narrower than +-%s, which decides nothing at "
+		    "the threshold. ",
+		    pp_fmt_ns(e->layout_floor, m, sizeof(m)));
+		if (o->layouts_cap <= o->layouts_first)
+			fprintf(f,
+				"Layouts that grow with the runs (--max-layouts above --layouts) "
+				"can decide it.\n");
+		else if (o->layouts_cap < (unsigned)o->opt.max_layouts)
+			fprintf(f,
+				"The layouts cache had room for %u layouts a revision; more room "
+				"can decide it.\n",
+				o->layouts_cap);
+		else
+			fprintf(f,
+				"More layouts (--max-layouts, now %u; fewer pairs in each, "
+				"--pairs-per-layout, now %u) or more runs "
+				"(--max-runs-per-comparison) can decide it.\n",
+				o->layouts_cap, o->layouts_every);
 		return;
 	}
 	print_runs_needed(f, o);

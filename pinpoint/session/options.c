@@ -108,10 +108,10 @@ _Static_assert(sizeof(enum pp_search) == sizeof(int) && sizeof(enum pp_test) == 
 	       "a choice is stored as an int");
 
 static pp_option_set set_flag, set_int, set_real, set_percent, set_string, set_choice,
-    set_executions, set_cpu, set_seed, set_exclude, set_commits, set_deprecated, show_help,
-    show_version, show_plugin_path, show_runtime_path;
+    set_executions, set_auto_int, set_cpu, set_seed, set_exclude, set_commits, set_deprecated,
+    show_help, show_version, show_plugin_path, show_runtime_path;
 static pp_option_put put_flag, put_int, put_real, put_percent, put_string, put_choice,
-    put_executions, put_seed, put_exclude;
+    put_executions, put_auto_int, put_seed, put_exclude;
 static pp_option_record record_flag, record_int, record_real, record_string, record_choice,
     record_seed, record_exclude;
 
@@ -130,6 +130,9 @@ static const struct pp_option_type type_choice = {"choice", set_choice, put_choi
 /* auto (-1), all (0) or N, recorded as the number */
 static const struct pp_option_type type_executions = {"executions", set_executions, put_executions,
 						      record_int};
+/* auto (0) or N, recorded as the number */
+static const struct pp_option_type type_auto_int = {"auto-int", set_auto_int, put_auto_int,
+						    record_int};
 /* the field is the list as given */
 static const struct pp_option_type type_cpu = {"cpu", set_cpu, put_string, record_string};
 /* null when drawn anew */
@@ -213,14 +216,19 @@ static const struct pp_option_desc options[] = {
     {"cpu", 0, &type_cpu, FIELD(cpu_list), .arg = "LIST", .report = "cpu",
      .help = "pin every run to these CPUs, e.g. 2 or 0,2-3"},
     {"layouts", 0, &type_int, FIELD(layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS,
-     .def = "64", .def_note = "; 1: each revision as built", .report = "layouts",
-     .help = "code layouts each revision is measured in: its modules linked again with their "
-	     "functions in random orders, each run in one of them"},
+     .def = "16", .def_note = "; 1: each revision as built", .report = "layouts",
+     .help = "code layouts each revision starts in: its modules linked again with their "
+	     "functions in random orders, each run in one of them (kept in the cache for later "
+	     "sessions)"},
     {"max-layouts", 0, &type_int, FIELD(max_layouts), .arg = "N", .min = 1, .max = PP_MAX_LAYOUTS,
-     .def = "256", .def_note = "; at most --layouts: never more", .report = "max_layouts",
-     .help = "code layouts a revision may be measured in when the session finds that its "
-	     "layouts, not its runs, keep a comparison from a verdict: more are linked then, "
-	     "doubling, as many as a verdict needs"},
+     .def = "4096", .def_note = "; at most --layouts: a fixed set", .report = "max_layouts",
+     .help = "code layouts a revision may be measured in: a new one is linked every "
+	     "--pairs-per-layout pairs, up to this many, then the runs go round them again"},
+    {"pairs-per-layout", 0, &type_auto_int, FIELD(pairs_per_layout), .arg = "auto|M", .min = 1,
+     .max = 1000000, .def = "auto", .report = "pairs_per_layout",
+     .help = "measured pairs in each layout before the next: a schedule fixed before any "
+	     "value is seen; auto: what linking a layout costs over what a pair of runs "
+	     "costs, at least 1"},
     {"runs", 0, &type_choice, FIELD(runs), .choices = runs_choices, .def = "duet",
      .def_note = " where two CPUs are free for it, else paired", GIVEN(runs_given),
      .report = "runs",
@@ -410,6 +418,16 @@ static int set_int(struct pp_options *opt, const struct pp_option_desc *d, const
 	if (!err)
 		store(opt, d, v);
 	return err;
+}
+
+/* auto (0, as a report records it) or a number within @d's bounds. */
+static int set_auto_int(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	if (!strcmp(arg, "auto") || !strcmp(arg, "0")) {
+		store(opt, d, 0);
+		return 0;
+	}
+	return set_int(opt, d, arg);
 }
 
 static int set_real(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
@@ -684,6 +702,14 @@ static const char *put_executions(const struct pp_options *opt, const struct pp_
 	if (opt->executions == PP_EXECUTIONS_ALL)
 		return "all";
 	return put_int(opt, d, i, buf);
+}
+
+static const char *put_auto_int(const struct pp_options *opt, const struct pp_option_desc *d,
+				size_t i, char buf[PUT_LEN])
+{
+	if (i)
+		return NULL;
+	return load(opt, d) ? put_int(opt, d, i, buf) : "auto";
 }
 
 static const char *put_seed(const struct pp_options *opt, const struct pp_option_desc *d, size_t i,

@@ -42,7 +42,8 @@ struct pp_options {
 	int warmups;		 /* runs per revision discarded before each comparison */
 	unsigned long seed;	 /* --seed: of the runs' random order (schedule.h) */
 	int layouts;		 /* code layouts per revision (layouts.h); 1: the build's own */
-	int max_layouts; /* more made during the session, up to this many (decide_layout.c) */
+	int max_layouts;	 /* the schedule makes more, up to this many (schedule.c) */
+	int pairs_per_layout;	 /* measured pairs in a layout before the next; 0: auto */
 	bool have_seed;
 	enum pp_runs runs;    /* --runs */
 	bool runs_given;      /* --runs was on the command line */

@@ -423,7 +423,10 @@ struct pp_outcome {
 	bool layouts_added; /* more were made during the session: */
 	unsigned layouts_more;
 	double layouts_more_s;
-	const char *layouts_for; /* the comparison they were first made for */
+	/* the schedule (ahead.c): a new layout every layouts_every pairs, up to
+	 * layouts_cap; what linking one of each revision and a pair of runs took */
+	unsigned layouts_every, layouts_cap;
+	double layouts_link_s, layouts_pair_s;
 	struct pp_platform platform;
 };
 

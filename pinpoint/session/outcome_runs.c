@@ -179,7 +179,7 @@ static void copy_revision(struct pp_copy *m, struct pp_outcome_rev *v, const str
 }
 
 /* The layouts' figures beside their sentence (made in outcome.c). */
-static void copy_layouts(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s)
+static void copy_layouts(struct pp_outcome *o, const struct pp_session *s)
 {
 	unsigned now = s->rev[PP_PREV].lay.n;
 
@@ -187,12 +187,16 @@ static void copy_layouts(struct pp_copy *m, struct pp_outcome *o, const struct p
 	o->layouts_relink_s =
 	    pp_layouts_relink_s(&s->rev[PP_PREV].lay) + pp_layouts_relink_s(&s->rev[PP_CUR].lay);
 	o->layouts_added = o->layouts_first && now > o->layouts_first;
+	if (o->layouts_first) {
+		o->layouts_every = s->layout_every;
+		o->layouts_cap = s->layouts_cap;
+		o->layouts_link_s = s->layout_link_s;
+		o->layouts_pair_s = s->layout_pair_s;
+	}
 	if (!o->layouts_added)
 		return;
 	o->layouts_more = now - o->layouts_first;
 	o->layouts_more_s = s->layouts_more_s;
-	o->layouts_for =
-	    s->layouts_why ? pp_copy_take(m, pp_quantity_label(s->layouts_why)) : "a comparison";
 }
 
 void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_session *s)
@@ -202,7 +206,7 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 	copy_runs(m, o, s);
 	for (int r = 0; r < 2; r++)
 		copy_revision(m, &o->rev[r], s, r);
-	copy_layouts(m, o, s);
+	copy_layouts(o, s);
 	*x = (struct pp_outcome_measurement){
 	    .entry_skip = s->entry_skip,
 	    .entry_stop = s->entry_stop,

@@ -438,7 +438,7 @@ const char *pp_spent_option(enum pp_spent why, enum pp_qkind kind)
 		return "the what-if's time (as long as the session measured before it)";
 	return why == PP_SPENT_TIME	 ? "--max-time"
 	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
-	       : why == PP_SPENT_LAYOUTS ? "what runs in these --layouts can tell"
+	       : why == PP_SPENT_LAYOUTS ? "what runs in the layouts --max-layouts allows can tell"
 					 : "--max-runs";
 }
 

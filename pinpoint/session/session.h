@@ -112,8 +112,6 @@ struct pp_quantity {
 	/* undecided because the session's --max-runs or --max-time was spent, not its own budget */
 	enum pp_spent truncated;
 	char *left; /* PP_V_BOUNDED: why no more runs were spent on it (malloc'ed) */
-	/* layouts a revision that would let a verdict through, asked while open (0: none) */
-	unsigned layouts_asked;
 	/* Filled by pp_decide(): */
 	bool decided;
 	int rounds; /* rounds after its first, shared with the others of its batch still open */
@@ -371,18 +369,20 @@ struct pp_session {
 	cpu_set_t duet_cpus[2];
 	int duet_cpu[2];
 	/*
-	 * More code layouts during the session (a comparison's layouts_asked,
-	 * made by pp_measure() before a round that measures it while it is
-	 * open): layouts_cap, the most the session may make (--max-layouts,
-	 * lowered to what it has when making more failed or found no room);
-	 * layouts_first, each revision's count before any were added;
-	 * layouts_more_s, the seconds adding them took (not measuring:
-	 * --max-time and the time plan do not pay for them); layouts_why, the
-	 * comparison they were first made for.
+	 * The code layouts' schedule (schedule.c), fixed before any value is
+	 * seen: a new layout every layout_every measured pairs (--pairs-per-layout,
+	 * else from layout_link_s, what linking one layout took, against
+	 * layout_pair_s, what a pair of runs takes), up to layouts_cap a
+	 * revision (--max-layouts, lowered to what it has when making more
+	 * failed or found no room), then round them again; layout_runs, each
+	 * revision's measured runs scheduled so far.  layouts_first, each
+	 * revision's count before the schedule added any; layouts_more_s, the
+	 * seconds adding them took (measuring time: --max-time pays for them).
 	 */
-	unsigned layouts_cap, layouts_first;
+	unsigned layouts_cap, layouts_first, layout_every;
+	unsigned long long layout_runs[2];
+	double layout_link_s, layout_pair_s;
 	double layouts_more_s;
-	const struct pp_quantity *layouts_why;
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
 	void (*on_decided)(const struct pp_session *s, const struct pp_quantity *q);
 };

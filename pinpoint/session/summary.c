@@ -16,7 +16,7 @@
 
 void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 {
-	double runs_s = 0;
+	double runs_s = 0, first_s = 0;
 
 	memset(u, 0, sizeof(*u));
 	u->total_s = (s->finished > 0 ? s->finished : pp_session_now(s)) - s->started;
@@ -45,8 +45,14 @@ void pp_time_use(const struct pp_session *s, struct pp_time_use *u)
 	}
 	u->layouts_s =
 	    pp_layouts_relink_s(&s->rev[PP_PREV].lay) + pp_layouts_relink_s(&s->rev[PP_CUR].lay);
-	/* measuring's start moved past the layouts' making (main.c): not a build */
-	u->builds_s = u->builds_s > u->layouts_s ? u->builds_s - u->layouts_s : 0;
+	/* measuring's start moved past the first layouts' making (main.c): not a build; those
+	 * the schedule made later were made while measuring (ahead.c) */
+	for (int r = 0; r < 2; r++)
+		for (unsigned k = 0; k < s->layouts_first && k < s->rev[r].lay.n; k++)
+			first_s += s->rev[r].lay.relink_s[k];
+	if (!s->layouts_first)
+		first_s = u->layouts_s; /* not varied: all were made before measuring */
+	u->builds_s = u->builds_s > first_s ? u->builds_s - first_s : 0;
 	u->other_s = u->total_s - u->builds_s - runs_s - u->layouts_s;
 	if (u->other_s < 0)
 		u->other_s = 0;
@@ -155,35 +161,43 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	double t = pp_layouts_relink_s(p) + pp_layouts_relink_s(c);
 	const struct pp_revision *flat =
 	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
+	char sched[256];
 
+	if (!pp_layouts_varied(s))
+		sched[0] = 0;
+	else if (s->layouts_cap > s->layouts_first && s->layout_every > 1)
+		snprintf(sched, sizeof(sched),
+			 "%u first, then a new one every %u measured pairs, up to %u%s",
+			 s->layouts_first, s->layout_every, s->layouts_cap,
+			 p->n > s->layouts_first ? "" : " (none needed)");
+	else if (s->layouts_cap > s->layouts_first && s->layout_every)
+		snprintf(sched, sizeof(sched),
+			 "%u first, then a new one for every measured pair, up to %u%s (with one "
+			 "pair a layout, the layouts' share of the spread cannot be told apart)",
+			 s->layouts_first, s->layouts_cap,
+			 p->n > s->layouts_first ? "" : " (none needed)");
+	else
+		snprintf(sched, sizeof(sched),
+			 "a fixed set (--max-layouts), the runs going round it");
 	if (pp_layouts_varied(s) && !p->nmodules && !c->nmodules) {
 		/* a program model's layouts (pinpoint/model/): nothing was linked */
-		snprintf(
-		    buf, len,
-		    "each revision ran in %u code layouts of the program model (%u first), the "
-		    "runs spread over them evenly.",
-		    p->n, s->layouts_first ? s->layouts_first : p->n);
-	} else if (pp_layouts_varied(s) && s->layouts_first && p->n > s->layouts_first) {
-		char *label = s->layouts_why ? pp_quantity_label(s->layouts_why) : NULL;
-
-		snprintf(
-		    buf, len,
-		    "each revision ran in %u code layouts (its modules linked again with their "
-		    "functions in random orders: previous %zu of %zu, current %zu of %zu): %u "
-		    "first, then %u more, made in %.1f s, when no number of runs in the first "
-		    "could decide %s; each round's runs went to the layouts used least; linking "
-		    "took %.1f s%s.",
-		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, s->layouts_first,
-		    p->n - s->layouts_first, s->layouts_more_s, label ? label : "a comparison", t,
-		    t > 0 ? "" : " (all reused from an earlier session)");
-		free(label);
+		snprintf(buf, len, "each revision ran in %u code layouts of the program model: %s.",
+			 p->n, sched);
 	} else if (pp_layouts_varied(s)) {
+		char cost[160] = "";
+
+		if (s->layout_link_s > 0 && s->layout_pair_s > 0 && !s->opt->pairs_per_layout &&
+		    s->layouts_cap > s->layouts_first)
+			snprintf(cost, sizeof(cost),
+				 " (linking a layout of each revision takes %.2f s, a pair of runs "
+				 "%.3f s)",
+				 s->layout_link_s, s->layout_pair_s);
 		snprintf(
 		    buf, len,
 		    "each revision ran in %u code layouts (its modules linked again with their "
-		    "functions in random orders: previous %zu of %zu, current %zu of %zu), "
-		    "the runs spread over them evenly; linking took %.1f s%s.",
-		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, t,
+		    "functions in random orders: previous %zu of %zu, current %zu of %zu): %s%s; "
+		    "linking took %.1f s%s.",
+		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, sched, cost, t,
 		    t > 0 ? "" : " (all reused from an earlier session)");
 	} else if (s->opt->layouts <= 1) {
 		snprintf(

@@ -724,8 +724,8 @@ def scenario_layoutonly():
         # which relinks are slow is chance: of 12 link orders, one or two
         # were slow on the tests' hosts; 16 layouts a side leave both sides
         # without one about once in 300 sessions (8 did once in 20)
-        p = pinpoint(*common, "--layouts", "16", "--max-runs-per-comparison", "320", "--json",
-                     js, "--", "./placement")
+        p = pinpoint(*common, "--layouts", "16", "--max-layouts", "4096",
+                     "--max-runs-per-comparison", "320", "--json", js, "--", "./placement")
         print("layouts varied: the entry's layout spread %r" % (rep_layout(js),), flush=True)
         rep = load_report(js, ARGS.schema, p)
         entry = rep["comparisons"][0]
@@ -736,7 +736,7 @@ def scenario_layoutonly():
         # land near one another (the link orders above were picked for their
         # extremes), and then the estimate of the between-layout variance is 0.
         lay = entry.get("layout") or {}
-        check(lay.get("layouts") == [16, 16] and
+        check(len(lay.get("layouts", [])) == 2 and lay["layouts"][0] == lay["layouts"][1] >= 2 and
               all(0 <= x <= 1 for x in lay.get("share", [-1])),
               "layouts varied: the entry's layout spread is not reported: %r" % entry.get("layout"))
         check(re.search(r"^Layout spread: layout made \d+% of the entry's", p.stdout, re.M),
@@ -756,21 +756,22 @@ def scenario_layoutonly():
             check(not lay["sensitive"], "a layout spread below T/2 is marked layout-sensitive")
 
 def scenario_grow():
-    """Layouts that decide nothing get more of them, during the session.
+    """Layouts by the schedule: a new one every --pairs-per-layout pairs, during the session.
 
     placement.c's one source on both sides (A/A), its layouts several per
-    cent apart, in 4 layouts to begin with against a threshold of 5 %: no
-    number of runs in 4 can say "not slower", and --max-layouts 16 lets the
-    session link more.  They must be added (both revisions alike, every one
-    measured, the files in the cache and none in the build directories),
-    said in the Layouts line and the JSON report, and no regression claimed.
+    cent apart, 4 layouts to begin with and a new one every 2 pairs up to
+    --max-layouts 16, against a threshold of 5 %.  The layouts must be added
+    as the runs go (both revisions alike, each layout's pairs in turn, the
+    files in the cache and none in the build directories), said in the
+    Layouts line and the JSON report, and no regression claimed.
     """
     with tempfile.TemporaryDirectory() as tmp:
         prev, cur = build(tmp, "previous"), build(tmp, "current")
         before = tree_sums(prev, cur)
         js = os.path.join(tmp, "r.json")
         p = pinpoint("--entry", "run", "--depth", "0", "--layouts", "4", "--max-layouts", "16",
-                     "--precision-threshold", "5", "--max-runs-per-comparison", "600",
+                     "--pairs-per-layout", "2", "--precision-threshold", "5",
+                     "--max-runs-per-comparison", "600",
                      "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
         rep = load_report(js, ARGS.schema, p)
         entry = rep["comparisons"][0]
@@ -781,38 +782,32 @@ def scenario_grow():
         as_built(prev)
         as_built(cur)
         check(lay["first"] == 4, "layouts to begin with: %r, want 4" % lay["first"])
-        if lay["added"] is None:
-            # Only a host where placement's layouts hardly differ leaves them
-            # as they were, and then they decided the entry.
-            spread = entry.get("layout") or {}
-            check(entry["verdict"] != "undecided" and
-                  spread.get("pair_sd_ns", 0) < entry["threshold_ns"] / 2,
-                  "no layouts added, yet the entry is %s with layouts %.0f ns apart (threshold "
-                  "%.0f ns)" % (entry["verdict"], spread.get("pair_sd_ns", 0),
-                                entry["threshold_ns"]))
-            print("SKIP: placement's layouts do not differ enough on this host (pair sd %.0f ns, "
-                  "threshold %.0f ns)" % (spread.get("pair_sd_ns", 0), entry["threshold_ns"]))
-            sys.exit(77)
-        n = 4 + lay["added"]["layouts"]
-        check(n in (8, 16), "%d layouts at the end, want a doubling of 4 up to 16" % n)
-        check(lay["added"]["for"].startswith("run"),
-              "added for %r, want the entry" % lay["added"]["for"])
+        check(lay["schedule"] == dict(lay["schedule"] or {}, pairs_per_layout=2, most=16),
+              "schedule %r, want a layout every 2 pairs up to 16" % lay["schedule"])
+        pairs = len(measured_layouts(rep, "previous"))
+        n = min(16, (pairs + 1) // 2)
+        check(n > 4 and lay["added"] == dict(lay["added"] or {}, layouts=n - 4),
+              "%d pairs: added %r, want %d layouts" % (pairs, lay["added"], n - 4))
         for rev in lay["revisions"]:
             runs = [l["runs"] for l in rev["layouts"]]
-            check(len(runs) == n and min(runs) > 0,
-                  "%s: layouts %d, runs in each %r" % (rev["label"], len(runs), runs))
+            check(len(runs) == n and sum(runs) == pairs and min(runs) > 0 and
+                  (pairs > 32 or max(runs) <= 2),
+                  "%s: %d pairs in layouts %r, want 2 in each of %d in turn" %
+                  (rev["label"], pairs, runs, n))
+        # the layout of each measured pair: 2 pairs in each, in turn, round them after 16
+        for label in ("previous", "current"):
+            used = measured_layouts(rep, label)
+            check(used == [(i // 2) % 16 for i in range(len(used))],
+                  "%s: runs in layouts %r, not by the schedule" % (label, used))
         for d in (prev, cur):
             check(len(layout_files(d)) >= n, "%s: %d layout files in the cache, want %d" %
                   (d, len(layout_files(d)), n))
-        check(re.search(r"^Layouts: each revision ran in %d code layouts .*: 4 first, then %d "
-                        r"more, made in [0-9.]+ s, when no number of runs in the first could "
-                        r"decide run" % (n, n - 4), p.stdout, re.M),
-              "no Layouts line with the layouts added")
-        check(re.search(r"^pinpoint: %d code layouts of each revision now, \d+ more made in" % n,
-                        p.stderr + p.stdout, re.M),
-              "no live line when the layouts were made")
-        print("entry %s, %d layouts, spread: pair sd %.0f ns, threshold %.0f ns" %
-              (entry["verdict"], n, (entry.get("layout") or {}).get("pair_sd_ns", 0),
+        check(re.search(r"^Layouts: each revision ran in %d code layouts .*: 4 first, then a "
+                        r"new one every 2 measured pairs, up to 16; linking took" % n,
+                        p.stdout, re.M),
+              "no Layouts line with the schedule")
+        print("entry %s, %d pairs, %d layouts, spread: pair sd %.0f ns, threshold %.0f ns" %
+              (entry["verdict"], pairs, n, (entry.get("layout") or {}).get("pair_sd_ns", 0),
                entry["threshold_ns"]))
 
 

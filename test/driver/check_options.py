@@ -72,6 +72,8 @@ def values(row):
         return [[opt, "v1.2..main"]]
     if kind == "executions":
         return [[opt, "all"], [opt, "1"], [opt, "123456"]]
+    if kind == "auto-int":
+        return [[opt, "auto"], [opt, "1"], [opt, "7"], [opt, str(int(hi))]]
     if kind == "cpu":
         cpus = sorted(os.sched_getaffinity(0))
         return [[opt, str(cpus[0])], [opt, ",".join(map(str, cpus))]]
@@ -176,7 +178,7 @@ def scenario_round_trip():
 BASE_ARGV = ["--entry=parse_doc", "--previous=/builds/old one", "--current=/builds/new"]
 
 # JSON Schema types of each kind of option, as the report records it.
-SCHEMA_TYPES = {"int": {"integer"}, "executions": {"integer"}, "real": {"number"},
+SCHEMA_TYPES = {"int": {"integer"}, "executions": {"integer"}, "auto-int": {"integer"}, "real": {"number"},
                 "percent": {"number"}, "string": {"string"}, "cpu": {"string", "null"},
                 "seed": {"integer", "null"}, "list": {"array"}, "flag": {"boolean"}}
 

@@ -8,8 +8,8 @@
  * samples), or with an estimate far beyond the threshold, or before its
  * fourth look, goes on; one whose estimate lies between 0 and the threshold
  * with a floor that reaches past the threshold is stopped too, unless the
- * session has room for the layouts that would decide it: then it asks for
- * the fewest, doubling, and goes on.  Values drawn with a fixed seed: 8
+ * rest of its budget brings enough new layouts by the schedule (ahead.c)
+ * and the session has room for them.  Values drawn with a fixed seed: 8
  * layouts a revision, 5 runs each.
  */
 #include <math.h>
@@ -54,11 +54,7 @@ static struct pp_decision dec;
 /* With the layouts the session has and no room for more. */
 static bool block(struct pp_quantity *q, size_t n)
 {
-	unsigned more = 99;
-	bool b = pp_decide_layouts_block(q, &dec, n, K, K, &more);
-
-	CHECK(more == 0, "no room for more layouts, yet %u asked for", more);
-	return b;
+	return pp_decide_layouts_block(q, &dec, n, 1000, K);
 }
 
 static void setup(struct pp_quantity *q, unsigned looks, double centre)
@@ -104,35 +100,31 @@ int main(void)
 	setup(&q, 4, 1.0 - floor / 2);
 	CHECK(block(&q, N), "estimate %.3f, floor %.3f: not stopped", 1.0 - floor / 2, floor);
 
-	/* More layouts: the fewest, doubling, whose floor puts a verdict within
-	 * reach, and the comparison goes on; none within the room: stopped. */
+	/* New layouts by the schedule: enough of them within the budget and the
+	 * room, and the comparison goes on; too few, or no room: stopped. */
 	{
-		unsigned more, again;
+		unsigned enough = 0;
 
 		setup(&q, 4, 1.0 - floor / 2);
-		CHECK(!pp_decide_layouts_block(&q, &dec, N, K, 256, &more),
-		      "room for 256 layouts: stopped");
-		CHECK(more >= 2 * K && more <= 256 && !(more & (more - 1)),
-		      "asked for %u layouts, want a doubling of %u up to 256", more, K);
-		CHECK(pp_decide_layouts_block(&q, &dec, N, K, more / 2, &again) && !again,
-		      "room for %u layouts, half of the %u asked for: not stopped, %u asked for",
-		      more / 2, more, again);
-		CHECK(!pp_decide_layouts_block(&q, &dec, N, K, more, &again) && again == more,
-		      "room for just the %u asked for: %u asked for", more, again);
-		/* a room that is no doubling: all of it */
-		if (more > 2 * K) {
-			CHECK(!pp_decide_layouts_block(&q, &dec, N, K, more - 1, &again) &&
-				  again == more - 1,
-			      "room for %u: %u asked for", more - 1, again);
-		}
-		/* layouts just made, with no runs in this look yet: not stopped, none asked */
-		CHECK(!pp_decide_layouts_block(&q, &dec, N, 2 * K, 256, &again) && !again,
-		      "layouts without runs yet: stopped or %u asked for", again);
-		/* the layouts 5x the threshold with the estimate 0.3: 256 are not enough */
+		for (unsigned later = 1; later <= 4096 && !enough; later *= 2)
+			if (!pp_decide_layouts_block(&q, &dec, N, later, 4096))
+				enough = later;
+		CHECK(enough > 0, "no number of new layouts up to 4096 lets it go on");
+		CHECK(pp_decide_layouts_block(&q, &dec, N, enough / 2, 4096),
+		      "%u new layouts are enough, yet %u let it go on", enough, enough / 2);
+		CHECK(pp_decide_layouts_block(&q, &dec, N, enough, K + enough / 2),
+		      "room for %u layouts, fewer than the %u it needs: not stopped",
+		      K + enough / 2, K + enough);
+		/* the layouts 5x the threshold with the estimate 0.3: a floor at 4096
+		 * layouts is below it, at 64 it is not */
 		fill(r, &q, 5.0, 0.2);
 		setup(&q, 4, 0.3);
-		CHECK(pp_decide_layouts_block(&q, &dec, N, K, 256, &again) && !again,
-		      "layouts 5x the threshold: %u asked for", again);
+		CHECK(!pp_decide_layouts_block(&q, &dec, N, 4096, 4096),
+		      "layouts 5x the threshold, room for 4096: stopped (floor %.3f)",
+		      q.layout_floor);
+		CHECK(pp_decide_layouts_block(&q, &dec, N, 56, 64),
+		      "layouts 5x the threshold, room for 64: not stopped (floor %.3f)",
+		      q.layout_floor);
 	}
 
 	fill(r, &q, 0.0, 0.2);
