@@ -1277,10 +1277,13 @@ def scenario_usage_errors():
     for bad in ["x", "-3", "4294967296"]:
         expect_usage_error(["--entry", "run", "--seed", bad, *base, "--", "./demo"],
                            r"--seed: '%s' is not a number from 0 to 4294967295" % bad)
-    for bad in ["0", "-2", "eight", "257", ""]:
+    for bad in ["0", "-2", "eight", "4097", ""]:
         for opt in ("--layouts", "--max-layouts"):
             expect_usage_error(["--entry", "run", opt, bad, *base, "--", "./demo"],
-                               r"%s: '%s' is not an integer in \[1, 256\]" % (opt, bad))
+                               r"%s: '%s' is not an integer in \[1, 4096\]" % (opt, bad))
+    for bad in ["-1", "two", "1000001", ""]:
+        expect_usage_error(["--entry", "run", "--pairs-per-layout", bad, *base, "--", "./demo"],
+                           r"--pairs-per-layout: '%s' is not an integer in \[1, 1000000\]" % bad)
     expect_usage_error(["--depth", "2", *base, "--", "./demo"], r"--entry FUNC is required")
     expect_usage_error(["--entry", "run", "--frobnicate", *base], r"unknown option")
     # what the options before it allocated is freed (an ASan build says so otherwise)
