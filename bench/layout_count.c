@@ -38,6 +38,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_sort.h>
 
+#include "pinpoint/layouts/both.h"
 #include "pinpoint/measure/decide.h"
 #include "pinpoint/measure/measure.h"
 #include "pinpoint/measure/schedule.h"
@@ -68,14 +69,11 @@ int pp_measure(struct pp_session *s, struct pp_quantity **qs, size_t nq, int run
 	/* the layouts the schedule's units of these runs need, as ahead.c makes them:
 	 * already drawn, one link away */
 	if (s->rev[PP_PREV].lay.n && s->layouts_cap > s->rev[PP_PREV].lay.n) {
-		unsigned long long units =
-		    (s->layout_runs[PP_PREV] + (unsigned long long)runs + s->layout_every - 1) /
-		    s->layout_every;
+		unsigned units = pp_layouts_needed(s, runs);
 
 		for (int r = 0; r < 2; r++)
 			if (units > s->rev[r].lay.n)
-				s->rev[r].lay.n =
-				    units < s->layouts_cap ? (unsigned)units : s->layouts_cap;
+				s->rev[r].lay.n = units;
 	}
 	err = pp_schedule(s, s->opt->warmups, runs, order, layout);
 	for (size_t j = 0; j < total && !err; j++) {

@@ -33,24 +33,6 @@
 #define PP_TIME_LINK_TRIES 16
 
 /*
- * Seconds linking one layout of a revision took, on average over those this
- * session linked, else as the cache kept it from an earlier session (0: not
- * known).
- */
-static double link_cost(const struct pp_layouts *l)
-{
-	double t = 0;
-	unsigned n = 0;
-
-	for (unsigned k = 0; k < l->n; k++)
-		if (l->relink_s[k] > 0) {
-			t += l->relink_s[k];
-			n++;
-		}
-	return n ? t / n : l->link_s;
-}
-
-/*
  * Seconds a measured pair takes, from the discovery runs: each one's wall
  * time, cut to the executions a measured run makes (entry_stop of
  * entry_count), the two runs of a pair at once in a duet.
@@ -121,11 +103,12 @@ int pp_layouts_fix_every(struct pp_session *s)
 		s->layout_every = (unsigned)s->opt->pairs_per_layout;
 		return 0;
 	}
-	/* every layout so far was reused from a cache that kept no link's time: one more of
+	/* what one layout's link took (relink.c: this session's mean, else the cache's, link_s);
+	 * every layout so far was reused from a cache that kept no link's time: one more of
 	 * each, until one is linked and timed (the cache may hold more from earlier sessions) */
 	for (unsigned tries = 0;
 	     !s->backend && tries < PP_TIME_LINK_TRIES && s->layouts_cap > have &&
-	     !link_cost(&s->rev[PP_PREV].lay) && !link_cost(&s->rev[PP_CUR].lay);
+	     !s->rev[PP_PREV].lay.link_s && !s->rev[PP_CUR].lay.link_s;
 	     tries++) {
 		if ((err = grow(s, have + 1)))
 			return err;
@@ -133,7 +116,7 @@ int pp_layouts_fix_every(struct pp_session *s)
 			break;
 		have = s->rev[PP_PREV].lay.n;
 	}
-	s->layout_link_s = link_cost(&s->rev[PP_PREV].lay) + link_cost(&s->rev[PP_CUR].lay);
+	s->layout_link_s = s->rev[PP_PREV].lay.link_s + s->rev[PP_CUR].lay.link_s;
 	s->layout_pair_s = pair_cost(s);
 	m = PP_PAIRS_PER_LAYOUT_MIN;
 	if (s->layout_pair_s > 0 && s->layout_link_s / s->layout_pair_s > m)
@@ -147,26 +130,28 @@ int pp_layouts_fix_every(struct pp_session *s)
 	return 0;
 }
 
+unsigned pp_layouts_needed(const struct pp_session *s, int runs)
+{
+	unsigned long long next = s->layout_runs[PP_PREV] > s->layout_runs[PP_CUR]
+				      ? s->layout_runs[PP_PREV]
+				      : s->layout_runs[PP_CUR];
+	unsigned m = s->layout_every ? s->layout_every : 1;
+	unsigned long long units = (next + (unsigned long long)(runs > 0 ? runs : 0) + m - 1) / m;
+
+	return units < s->layouts_cap ? (unsigned)units : s->layouts_cap;
+}
+
 int pp_layouts_ahead(struct pp_session *s, int runs)
 {
-	unsigned long long next;
-	unsigned long long units;
-	unsigned have = s->rev[PP_PREV].lay.n;
-
+	unsigned units;
 	int err;
 
 	if (!pp_layouts_varied(s) || runs <= 0)
 		return 0;
 	if ((err = pp_layouts_fix_every(s)))
 		return err;
-	have = s->rev[PP_PREV].lay.n;
-	next = s->layout_runs[PP_PREV] > s->layout_runs[PP_CUR] ? s->layout_runs[PP_PREV]
-								: s->layout_runs[PP_CUR];
-	next += (unsigned long long)runs;
-	units = (next + s->layout_every - 1) / s->layout_every;
-	if (units > s->layouts_cap)
-		units = s->layouts_cap;
-	if (units <= have || s->rev[PP_CUR].lay.n != have)
+	units = pp_layouts_needed(s, runs);
+	if (units <= s->rev[PP_PREV].lay.n || s->rev[PP_CUR].lay.n != s->rev[PP_PREV].lay.n)
 		return 0;
-	return grow(s, (unsigned)units);
+	return grow(s, units);
 }

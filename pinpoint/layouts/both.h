@@ -32,6 +32,12 @@ int pp_layouts_make_both(struct pp_session *s);
 int pp_layouts_fix_every(struct pp_session *s);
 
 /*
+ * The layouts a revision needs for the schedule's units of the next @runs
+ * measured runs of each revision, at most the session's cap (ahead.c).
+ */
+unsigned pp_layouts_needed(const struct pp_session *s, int runs);
+
+/*
  * Before a round of @runs measured runs of each revision: both revisions'
  * layouts made up to what the schedule's units of those runs need, within
  * the session's cap (ahead.c).  0, -EINTR or -ENOMEM.

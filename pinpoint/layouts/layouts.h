@@ -63,7 +63,8 @@ struct pp_layouts {
 	unsigned long seed[PP_MAX_LAYOUTS];
 	double relink_s[PP_MAX_LAYOUTS]; /* what each layout's relinking took (0: reused) */
 	bool reused[PP_MAX_LAYOUTS];	 /* every file of it was there from an earlier session */
-	double link_s; /* one layout's link, s: this session's mean, else the cache's (link_s) */
+	double link_s; /* one layout's link, s: this session's mean, else the cache's (link_s); 0:
+			  not known */
 	size_t nmodules;
 	struct pp_layout_module *modules;
 	char **binds;  /* 2 * nmodules + 1: a run's (layout file, module path) pairs */

@@ -53,7 +53,8 @@ enum pp_verdict {
  * --max-time, or the time plan's share of --max-time for the part of the
  * search it belongs to (the deadline the search gave pp_settle()).
  */
-/* PP_SPENT_LAYOUTS: not spent, but more runs in the same layouts could not decide it. */
+/* PP_SPENT_LAYOUTS: not spent, but no run its budget buys, in the layouts the schedule
+ * would bring it, could decide it (decide_layout.c). */
 enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
 
 /* What a comparison's last look saw, as its decision concluded (decide.c). */

@@ -161,21 +161,21 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	double t = pp_layouts_relink_s(p) + pp_layouts_relink_s(c);
 	const struct pp_revision *flat =
 	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
-	char sched[256];
+	char sched[256], every[32];
 
+	if (s->layout_every > 1)
+		snprintf(every, sizeof(every), "every %u measured pairs", s->layout_every);
+	else
+		snprintf(every, sizeof(every), "for every measured pair");
 	if (!pp_layouts_varied(s))
 		sched[0] = 0;
-	else if (s->layouts_cap > s->layouts_first && s->layout_every > 1)
-		snprintf(sched, sizeof(sched),
-			 "%u first, then a new one every %u measured pairs, up to %u%s",
-			 s->layouts_first, s->layout_every, s->layouts_cap,
-			 p->n > s->layouts_first ? "" : " (none needed)");
 	else if (s->layouts_cap > s->layouts_first && s->layout_every)
-		snprintf(sched, sizeof(sched),
-			 "%u first, then a new one for every measured pair, up to %u%s (with one "
-			 "pair a layout, the layouts' share of the spread cannot be told apart)",
-			 s->layouts_first, s->layouts_cap,
-			 p->n > s->layouts_first ? "" : " (none needed)");
+		snprintf(sched, sizeof(sched), "%u first, then a new one %s, up to %u%s%s",
+			 s->layouts_first, every, s->layouts_cap,
+			 p->n > s->layouts_first ? "" : " (none needed)",
+			 s->layout_every > 1 ? ""
+					     : " (with one pair a layout, the layouts' share of "
+					       "the spread cannot be told apart)");
 	else
 		snprintf(sched, sizeof(sched),
 			 "a fixed set (--max-layouts), the runs going round it");
