@@ -113,6 +113,147 @@ def cells(args):
                         runs[len(runs) // 2], runs[int(0.9 * (len(runs) - 1))]), flush=True)
 
 
+def changed_set(model, planted):
+    """@planted and every function that calls it, directly or through
+    others (a pointer's targets included): where a difference is true."""
+    callers = {}
+    for f in model["functions"]:
+        for c in f.get("calls", []):
+            for t in [c] + c.get("targets", []):
+                if "callee" in t:
+                    callers.setdefault(t["callee"], set()).add(f["name"])
+    seen, todo = set(), [planted] if planted else []
+    while todo:
+        f = todo.pop()
+        if f not in seen:
+            seen.add(f)
+            todo.extend(callers.get(f, ()))
+    return seen
+
+
+def false_claims(model, tree, changed, planted):
+    """The tree's nodes a verdict claimed slower or faster where the model
+    changed nothing (the entry, a call or range whose callees reach no
+    changed function, an own body not of the planted one); and any claimed
+    faster, as nothing got faster.  @planted: the function whose own body
+    got slower (None: none)."""
+    fns = {f["name"]: f for f in model["functions"]}
+    bad = 0
+    for n in tree:
+        if n.get("comparison") is None or not n.get("sign"):
+            continue
+        if n["kind"] == "entry":
+            true = bool(changed)
+        elif n["kind"] == "self":
+            true = n["function"] == planted
+        elif n["kind"] == "shared":
+            true = (n.get("into") or {}).get("function") in changed
+        elif n.get("callee") in fns and n["kind"] == "group":
+            true = n["callee"] in changed
+        else:
+            calls = fns.get(n["function"], {}).get("calls", [])
+            first, last = n.get("first_call", 0), n.get("last_call", n.get("first_call", 0))
+            true = any(t.get("callee") in changed
+                       for c in calls[first:last + 1] for t in [c] + c.get("targets", []))
+        bad += not true or n["sign"] < 0
+    return bad
+
+
+def one_tree(exe, path, model, planted, seed):
+    """One session on a model with @planted slower (None: A/A): its exit
+    status, how many false claims its tree holds, whether its chain ends in
+    @planted, its runs, the model's seconds and the wall milliseconds."""
+    import tempfile
+    changed = changed_set(model, planted)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        t0 = time.perf_counter()
+        p = subprocess.run([exe, "--model", path, "--entry", model["entry"], "--depth", "4",
+                            "--seed", str(seed), "--json", out], capture_output=True, text=True,
+                           timeout=600)
+        ms = 1000 * (time.perf_counter() - t0)
+        with open(out) as f:
+            r = json.load(f)
+    chain = r.get("bottleneck_chain") or []
+    last = chain[-1] if chain else {}
+    on = bool(planted) and p.returncode == 1 and planted in (
+        last.get("function"), last.get("callee"), last.get("name"))
+    return (p.returncode, false_claims(model, r["tree"], changed, planted), on,
+            r["measurement"]["runs_used"], r["time"]["total_s"], ms)
+
+
+def tree_model(path, planted, delta, layout_t, asym_sd):
+    """A tree with each kind of part the search treats apart: an indirect
+    call (fast_path or slow_path, half the time each), a callee shared by two
+    functions (lookup, 25 calls under each of step_a and step_b), a callee
+    called from three places of one function (leaf, in step_c), and plain
+    calls.  The entry costs about 820 us; T = 1 % of it.  @planted gets
+    slower by @delta T at the entry."""
+    fns = [{"name": "job", "file": "tree.c", "line": 10, "self_ns": 500, "calls": [
+        {"callee": "step0", "line": 11},
+        {"line": 12, "targets": [{"callee": "fast_path", "share": 0.5},
+                                 {"callee": "slow_path", "share": 0.5}]},
+        {"callee": "step_a", "line": 13}, {"callee": "step_b", "line": 14},
+        {"callee": "step_c", "line": 15}, {"callee": "step_d", "line": 16}]},
+        {"name": "step0", "file": "tree.c", "line": 20, "self_ns": 100000},
+        {"name": "fast_path", "file": "tree.c", "line": 24, "self_ns": 200000},
+        {"name": "slow_path", "file": "tree.c", "line": 28, "self_ns": 200000},
+        {"name": "step_a", "file": "tree.c", "line": 32, "self_ns": 50000,
+         "calls": [{"callee": "lookup", "line": 33, "count": 25}]},
+        {"name": "step_b", "file": "tree.c", "line": 36, "self_ns": 50000,
+         "calls": [{"callee": "lookup", "line": 37, "count": 25}]},
+        {"name": "lookup", "file": "tree.c", "line": 40, "self_ns": 4000},
+        {"name": "step_c", "file": "tree.c", "line": 44, "self_ns": 20000,
+         "calls": [{"callee": "leaf", "line": 45 + i} for i in range(3)]},
+        {"name": "leaf", "file": "tree.c", "line": 50, "self_ns": 33000},
+        {"name": "step_d", "file": "tree.c", "line": 54, "self_ns": 100000}]
+    t_ns = 8205.0
+    per = {"slow_path": 0.5, "lookup": 50, "leaf": 3, "step0": 1}
+    for f in fns:
+        if f["name"] == planted and delta:
+            f["current"] = {"self_ns": f["self_ns"] + delta * t_ns / per[planted]}
+    # about 10 functions' layout factors add up: the entry's between-layout sd
+    # is about 820 us x layout_sd / 2.3
+    model = {"entry": "job", "executions": 20, "noise": 0.01, "jitter": 0.002,
+             "layout_sd": layout_t * t_ns * 2.3 / 820000.0, "asymmetry": asym_sd * 0.01,
+             "functions": fns}
+    with open(path, "w") as f:
+        json.dump(model, f)
+    return model
+
+
+def tree_cells(args):
+    """Whole trees: the family-wise rate of false claims, the entry's errors,
+    the chain's end, runs and time, per cell (see bench/README.md)."""
+    import tempfile
+    print("%-10s %-6s %-7s %-5s %8s %7s %8s %7s %6s %8s %12s %11s %8s" % (
+        "planted", "delta", "layout", "asym", "sessions", "slower", "not slow", "undec",
+        "fwer", "on chain", "runs p50/p90", "model s p50", "ms/sess"), flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        for planted, delta, layout_t, asym in args.grid:
+            path = os.path.join(d, "tree.json")
+            if args.basic:
+                cell_model(path, delta, layout_t, asym)
+                with open(path) as f:
+                    model = json.load(f)
+                planted = "step2"
+            else:
+                model = tree_model(path, planted, delta, layout_t, asym)
+            who = planted if delta else None
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                res = list(ex.map(lambda s: one_tree(args.pinpoint, path, model, who, s),
+                                  range(1, args.sessions + 1)))
+            runs = sorted(r[3] for r in res)
+            secs = sorted(r[4] for r in res)
+            print("%-10s %-6s %-7s %-5s %8d %7d %8d %7d %6d %8d %5d/%-6d %11.2f %8.1f" % (
+                planted if delta else "-", "%gT" % delta, "%gT" % layout_t, "%gsd" % asym,
+                len(res), sum(r[0] == 1 for r in res), sum(r[0] == 0 for r in res),
+                sum(r[0] == 4 for r in res), sum(r[1] > 0 for r in res),
+                sum(r[2] for r in res), runs[len(runs) // 2],
+                runs[int(0.9 * (len(runs) - 1))], secs[len(secs) // 2],
+                statistics.mean(r[5] for r in res)), flush=True)
+
+
 def cpu_cells(args):
     """The CPU term's grid (pinpoint/measure/decide_cpu.c): the --cells model
     at a layout sd of 0.5 T, duet sides 0 to 4 noise sds apart, with
@@ -200,6 +341,29 @@ def confirm_cells(args):
                 runs[int(0.9 * (len(runs) - 1))]), flush=True)
 
 
+def run_tree_grid(args):
+    """--tree-cells: the cells --only names, else the whole grid (basic
+    model: 4 differences x 3 layout sds x 2 duet asymmetries; tree model:
+    each planted cause x 4 differences at a layout sd of 2 T and 2 sd)."""
+    grid = []
+    if args.only:
+        for c in args.only.split(","):
+            p, dl, lt, a = c.split(":")
+            grid.append((p, float(dl), float(lt), float(a)))
+    else:
+        for dl in (0, 0.5, 1, 1.5):
+            for lt in (0.5, 2, 5):
+                for a in (0, 2):
+                    grid.append(("basic", dl, lt, a))
+        grid.append(("-", 0, 2, 2))
+        for p in ("slow_path", "lookup", "leaf"):
+            for dl in (0.5, 1, 1.5):
+                grid.append((p, dl, 2, 2))
+    for p, dl, lt, a in grid:
+        args.grid, args.basic = [(p, dl, lt, a)], p == "basic"
+        tree_cells(args)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pinpoint", required=True)
@@ -212,7 +376,16 @@ def main():
                     "difference it leaves from -2 to 2 times its threshold (below)")
     ap.add_argument("--cpu-cells", action="store_true", help="the CPU term's grid: duet "
                     "sides 0 to 4 noise sds apart, --cpu-term on and off (below)")
+    ap.add_argument("--tree-cells", action="store_true", help="whole trees (targets, a "
+                    "shared callee, a callee group) and the basic grid, with the family-wise "
+                    "rate of false claims (below)")
+    ap.add_argument("--only", default=None, help="--tree-cells: a comma-separated list of "
+                    "cells, each planted:delta:layout:asym (planted 'basic' for the --cells "
+                    "model)")
     args = ap.parse_args()
+    if args.tree_cells:
+        run_tree_grid(args)
+        return
     if args.cpu_cells:
         cpu_cells(args)
         return

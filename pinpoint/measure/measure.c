@@ -542,12 +542,13 @@ static int push_values(const struct pp_run_record *rec, struct pp_quantity **qs,
 /*
  * Record run @req of batch @b (@err: how pp_run_revisions() ended for it, its
  * results @res, its status @st, the session's time it took @turn_s, its duet
- * side @side or -1); its values go to the run record and the series.
+ * side @side or -1); its values go to the run record (to the series when
+ * its round ends, finish_round()).
  */
 static int record_run(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
 		      int err, struct pp_results *res, const struct pp_run_status *st,
 		      double turn_s, int side, struct pp_quantity **qs, size_t n,
-		      const int *slot_of, struct pp_quantity *const *ts, size_t nt)
+		      const int *slot_of)
 {
 	enum pp_rev_id r = req->rev;
 	struct pp_run_record *rec;
@@ -578,9 +579,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
 	if (!rec->values || !rec->removed || !rec->execs)
 		return -ENOMEM;
 	err = run_values(s, r, what, res, qs, n, slot_of, rec->values, rec->removed, rec->execs);
-	if (!err)
-		err = keep_targets(rec, res, qs, n, slot_of);
-	return err ? err : push_values(rec, qs, n, ts, nt);
+	return err ? err : keep_targets(rec, res, qs, n, slot_of);
 }
 
 /*
@@ -588,8 +587,7 @@ static int record_run(struct pp_session *s, const struct pp_batch *b, const stru
  * session's), recorded as record_run() records a run.
  */
 static int values_turn(struct pp_session *s, const struct pp_batch *b, const struct pp_run_req *req,
-		       size_t n, struct pp_quantity **qs, size_t nq, struct pp_quantity *const *ts,
-		       size_t nt)
+		       size_t n, size_t nq)
 {
 	struct pp_run_record got[2];
 	double turn_s = 0;
@@ -622,11 +620,46 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
 		rec->execs = got[k].execs;
 		rec->ntargets = got[k].ntargets;
 		rec->targets = got[k].targets;
-		err = push_values(rec, qs, nq, ts, nt);
 	}
 	/* the backend's clock moved by the turn */
 	s->clock_s += turn_s;
 	return err;
+}
+
+/*
+ * The end of a round, the runs s->runs[@first..): a round of measured runs
+ * one of which waited for its CPU a fifth of its time or more (other work
+ * had it) is spoiled: its runs stay in the record, marked, and none of its
+ * values goes into a series, so that no comparison is decided on it.
+ * Otherwise each run's values go into the series of @qs[0..@nq) and of the
+ * targets @ts[0..@nt).  Returns 1 for a spoiled round (s->load_spent set
+ * once they are too many), 0 or -ENOMEM.
+ */
+static int finish_round(struct pp_session *s, size_t first, struct pp_quantity **qs, size_t nq,
+			struct pp_quantity *const *ts, size_t nt)
+{
+	bool spoiled = false, measured = false;
+
+	for (size_t i = first; i < s->nruns; i++) {
+		spoiled = spoiled || pp_run_waited_long(&s->runs[i]);
+		measured = measured || !s->runs[i].warmup;
+	}
+	if (measured && spoiled && s->opt->spoiled_again) {
+		for (size_t i = first; i < s->nruns; i++)
+			s->runs[i].spoiled = true;
+		s->rounds_spoiled++;
+		if (s->rounds_spoiled >= PP_SPOILED_MIN &&
+		    s->rounds_spoiled >= PP_SPOILED_RATIO * s->rounds_kept)
+			s->load_spent = true;
+		pr_dbg("round spoiled by other work (%zu of %zu so far): measured again",
+		       s->rounds_spoiled, s->rounds_spoiled + s->rounds_kept);
+		return 1;
+	}
+	for (size_t i = first; i < s->nruns; i++)
+		if (push_values(&s->runs[i], qs, nq, ts, nt))
+			return -ENOMEM;
+	s->rounds_kept += measured;
+	return 0;
 }
 
 /*
@@ -635,8 +668,7 @@ static int values_turn(struct pp_session *s, const struct pp_batch *b, const str
  */
 static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum pp_rev_id *order,
 		    const int *layout, size_t turn, size_t n, unsigned next[2],
-		    struct pp_quantity **qs, size_t nq, int *slot_of[2],
-		    struct pp_quantity *const *ts, size_t nt)
+		    struct pp_quantity **qs, size_t nq, int *slot_of[2])
 {
 	struct pp_run_req req[2];
 	struct pp_results res[2];
@@ -656,7 +688,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 			return -ENOMEM;
 	}
 	if (pp_backend_of(s)->values)
-		return values_turn(s, b, req, n, qs, nq, ts, nt);
+		return values_turn(s, b, req, n, nq);
 	err = pp_run_revisions(s, b->id, req, n, res, st, each);
 	for (size_t k = 0; k < n; k++)
 		turn_s = st[k].wall_s > turn_s ? st[k].wall_s : turn_s;
@@ -669,7 +701,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 				continue;
 			rerr =
 			    record_run(s, b, &req[k], each[k], &res[k], &st[k], turn_s / (double)n,
-				       n > 1 ? (int)k : -1, qs, nq, slot_of[req[k].rev], ts, nt);
+				       n > 1 ? (int)k : -1, qs, nq, slot_of[req[k].rev]);
 			if (rerr && !err)
 				err = rerr;
 		}
@@ -748,10 +780,26 @@ int pp_measure(struct pp_session *s, struct pp_quantity **given, size_t ngiven, 
 		err = -ENOMEM;
 		goto out;
 	}
-	/* In a duet the two runs of each pair (and of each two warm-ups) at once. */
-	for (size_t turn = 0; turn < total && !err; turn += step) {
+	/*
+	 * Round by round (a pair, or two warm-ups): in a duet the two runs at
+	 * once.  A round a competing load spoiled is measured again.
+	 */
+	for (size_t turn = 0; turn < total && !err;) {
+		size_t first = s->nruns;
+
 		progress(s, b->id, turn, total);
-		err = run_turn(s, b, order, layout, turn, step, next, qs, nq, slot_of, ts, nt);
+		for (size_t k = 0; k < 2 && !err; k += step)
+			err = run_turn(s, b, order, layout, turn + k, step, next, qs, nq, slot_of);
+		if (err)
+			break;
+		err = finish_round(s, first, qs, nq, ts, nt);
+		if (err > 0) { /* spoiled: the same round again, unless the load stops it */
+			err = 0;
+			if (s->load_spent || pp_session_can_run(s, 2, 0))
+				break;
+			continue;
+		}
+		turn += 2;
 	}
 	progress(s, b->id, total, total);
 out:

@@ -57,9 +57,14 @@ struct pp_model {
 	double jitter;		       /* sd of the log of a function's own time, per run */
 	bool duet;		       /* pairs of runs at once, one on each side */
 	double asymmetry;	       /* the second side's runs slower by this fraction */
-	unsigned long long warmup;     /* the first executions of a run ... */
-	double warmup_factor;	       /* ... take this many times as long */
-	double layout_sd;	       /* sd of the log of a function's time in a code layout */
+	/* a competing load: this share of the runs (of load_rev's, -1: of both)
+	 * waits for its CPU, its times load_factor longer; */
+	double load, load_factor;
+	int load_rev;
+	bool load_seen;		   /* false: the waits are not known (no schedstats) */
+	unsigned long long warmup; /* the first executions of a run ... */
+	double warmup_factor;	   /* ... take this many times as long */
+	double layout_sd;	   /* sd of the log of a function's time in a code layout */
 	unsigned long seed;
 	/* derived: functions callees first, the generator */
 	int *order;

@@ -314,9 +314,11 @@ static int visit(struct pp_model *m, int i, char *mark, size_t *n)
 
 static int load_session(struct pp_model *m, json_t *root)
 {
-	static const char *const keys[] = {"entry",	"executions", "noise",	   "jitter",
-					   "duet",	"asymmetry",  "warmup",	   "warmup_factor",
-					   "layout_sd", "seed",	      "functions", NULL};
+	static const char *const keys[] = {
+	    "entry",	   "executions",    "noise",	 "jitter", "duet",	"asymmetry",
+	    "warmup",	   "warmup_factor", "layout_sd", "seed",   "functions", "load",
+	    "load_factor", "load_revision", "load_seen", NULL};
+	json_t *load_rev = json_object_get(root, "load_revision");
 	json_t *entry = json_object_get(root, "entry");
 	double execs, warmup, seed;
 	const char *other;
@@ -345,8 +347,23 @@ static int load_session(struct pp_model *m, json_t *root)
 		err = number(m, root, "layout_sd", 0, &m->layout_sd, "the model");
 	if (!err)
 		err = number(m, root, "seed", 1, &seed, "the model");
+	if (!err)
+		err = number(m, root, "load", 0, &m->load, "the model");
+	if (!err)
+		err = number(m, root, "load_factor", 0.5, &m->load_factor, "the model");
 	if (err)
 		return err;
+	if (m->load > 1 || m->load_factor > 100)
+		return bad(m,
+			   "\"load\" (a share of the runs) must be 1 or less, \"load_factor\" 100 "
+			   "or less");
+	m->load_seen = !json_is_false(json_object_get(root, "load_seen"));
+	m->load_rev = -1;
+	for (int r = 0; load_rev && r < 2; r++)
+		if (json_is_string(load_rev) && !strcmp(json_string_value(load_rev), rev_key[r]))
+			m->load_rev = r;
+	if (load_rev && m->load_rev < 0)
+		return bad(m, "\"load_revision\" must be \"previous\" or \"current\"");
 	if (execs < 1 || execs > 1e12 || warmup > 1e12 || seed > 4294967295.0)
 		return bad(m,
 			   "\"executions\" must be 1 to 10^12, \"warmup\" at most 10^12, \"seed\" "

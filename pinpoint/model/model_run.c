@@ -388,12 +388,19 @@ static int model_run1(struct pp_model *m, int r, const char *spec, int layout, i
 	struct draw d = {0};
 	struct arming a;
 	double scale;
+	bool waited = false;
 	int err = parse(m, r, spec, &a);
 
 	if (err)
 		goto out;
 	if (side == 1)
 		factor *= 1 + m->asymmetry;
+	/* a competing load: the run waits for its CPU, and its times hold the wait */
+	if (m->load > 0 && (m->load_rev < 0 || m->load_rev == r) &&
+	    gsl_rng_uniform(m->rng) < m->load) {
+		factor *= 1 + m->load_factor;
+		waited = true;
+	}
 	d.self = calloc(m->nfns, sizeof(double));
 	d.time = calloc(m->nfns, sizeof(double));
 	d.execs = calloc(m->nfns, sizeof(double));
@@ -448,6 +455,9 @@ static int model_run1(struct pp_model *m, int r, const char *spec, int layout, i
 	st->exited = 1;
 	st->wall_s = 1e-3 + (double)execs * d.time[m->entry] * (execs ? scale : 1) / 1e9;
 	st->cpu_s = st->wall_s;
+	st->waited_s = !m->load_seen ? -1
+		       : waited	     ? st->wall_s * m->load_factor / (1 + m->load_factor)
+				     : 0;
 	st->output_hash = 0x9e3779b97f4a7c15ull;
 out:
 	arming_free(&a);

@@ -109,6 +109,8 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), "preempted_runs",
 	    pp_json_int((long long)o->preempted_runs), "waited_share",
 	    pp_json_real(o->waited_share), "involuntary_switches", pp_json_int(o->switches),
+	    "rounds_spoiled", pp_json_int((long long)o->rounds_spoiled), "rounds_kept",
+	    pp_json_int((long long)o->rounds_kept), "load_spent", pp_json_bool(o->load_spent),
 	    "cpu_check", cpu_check_json(&o->cpus), NULL);
 }
 
@@ -242,15 +244,16 @@ static json_t *sequential_json(const struct pp_outcome_cmp *c)
 {
 	const struct pp_last_look *l = &c->look;
 
-	return pp_json_object(
-	    "alpha", pp_json_real(l->alpha), "looks", pp_json_int(l->looks), "runs",
-	    pp_json_int((long long)l->runs), "budget", pp_json_int((long long)l->budget),
-	    "alpha_spent", pp_json_real(l->alpha_spent), "look_confidence",
-	    pp_json_real(l->confidence), "mde_ns", pp_json_real(l->mde), "max_runs_spent",
-	    pp_json_bool(c->truncated == PP_SPENT_RUNS), "max_time_spent",
-	    pp_json_bool(c->truncated == PP_SPENT_TIME), "time_plan_spent",
-	    pp_json_bool(c->truncated == PP_SPENT_PLAN), "layouts_spent",
-	    pp_json_bool(c->truncated == PP_SPENT_LAYOUTS), NULL);
+	return pp_json_object("alpha", pp_json_real(l->alpha), "looks", pp_json_int(l->looks),
+			      "runs", pp_json_int((long long)l->runs), "budget",
+			      pp_json_int((long long)l->budget), "alpha_spent",
+			      pp_json_real(l->alpha_spent), "look_confidence",
+			      pp_json_real(l->confidence), "mde_ns", pp_json_real(l->mde),
+			      "max_runs_spent", pp_json_bool(c->truncated == PP_SPENT_RUNS),
+			      "max_time_spent", pp_json_bool(c->truncated == PP_SPENT_TIME),
+			      "time_plan_spent", pp_json_bool(c->truncated == PP_SPENT_PLAN),
+			      "layouts_spent", pp_json_bool(c->truncated == PP_SPENT_LAYOUTS),
+			      "load_spent", pp_json_bool(c->truncated == PP_SPENT_LOAD), NULL);
 }
 
 static json_t *comparison_json(const struct pp_outcome_cmp *c)
@@ -342,12 +345,13 @@ static json_t *run_json(const struct pp_outcome *o, const struct pp_outcome_run 
 	    pp_json_int(r->index), "warmup", pp_json_bool(r->warmup), "status",
 	    pp_json_str(r->status), "wall_s", pp_json_real(r->wall_s), "cpu_s",
 	    pp_json_real(r->cpu_s), "involuntary_switches", pp_json_int(r->nivcsw), "waited_s",
-	    r->waited_s >= 0 ? pp_json_real(r->waited_s) : json_null(), "cpu",
-	    index_or_null(r->cpu), "layout", index_or_null(r->layout), "env_pad",
-	    pp_json_int(r->env_pad), "heap_offset", pp_json_int(r->heap), "entry_count",
-	    pp_json_int((long long)r->entry_count), "lost_executions",
-	    pp_json_int((long long)r->lost), "values_ns", values_json(r->values, r->nvalues),
-	    "removed_ns", values_json(r->removed, r->removed ? r->nvalues : 0), "executions",
+	    r->waited_s >= 0 ? pp_json_real(r->waited_s) : json_null(), "spoiled",
+	    pp_json_bool(r->spoiled), "cpu", index_or_null(r->cpu), "layout",
+	    index_or_null(r->layout), "env_pad", pp_json_int(r->env_pad), "heap_offset",
+	    pp_json_int(r->heap), "entry_count", pp_json_int((long long)r->entry_count),
+	    "lost_executions", pp_json_int((long long)r->lost), "values_ns",
+	    values_json(r->values, r->nvalues), "removed_ns",
+	    values_json(r->removed, r->removed ? r->nvalues : 0), "executions",
 	    values_json(r->execs, r->execs ? r->nvalues : 0), "targets", run_targets_json(r), NULL);
 }
 

@@ -417,8 +417,12 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 {
 	const struct pp_outcome_measurement *s = &o->measurement;
 
-	if (!o->entry || o->entry->series[PP_PREV].n < 2)
+	if (!o->entry || o->entry->series[PP_PREV].n < 2) {
+		/* no value to vary, but a load that kept every round from it */
+		if (o->preempted_sentence[0])
+			fprintf(f, "\n%s\n", o->preempted_sentence);
 		return;
+	}
 	fprintf(f,
 		"\nNoise: the entry varied by %.1f%% (previous) and %.1f%% (current) from run to "
 		"run (coefficient of variation).\n",
@@ -488,6 +492,14 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 	const char *name = o->entry_name;
 	char a[32], b[32], c[32], t[32], m[32];
 
+	if (!e->look.looks && e->truncated == PP_SPENT_LOAD) {
+		fprintf(f,
+			"Undecided: other work on the machine spoiled most rounds before %s could "
+			"be compared. A quieter machine, or CPUs no other work uses (--cpu), can "
+			"decide it.\n",
+			name);
+		return;
+	}
 	if (!e->look.looks) {
 		fprintf(f, "Undecided: %s was spent before %s could be compared.\n",
 			e->spent_option, name);
@@ -503,7 +515,13 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 	    pp_fmt_ns(e->threshold_ns, t, 32), pp_fmt_end(e->look.mde, m, 32),
 	    e->truncated == PP_SPENT_RUNS   ? " (--max-runs was spent)"
 	    : e->truncated == PP_SPENT_TIME ? " (--max-time was spent)"
+	    : e->truncated == PP_SPENT_LOAD ? " (other work on the machine spoiled most rounds)"
 					    : "");
+	if (e->truncated == PP_SPENT_LOAD) {
+		fprintf(f, "A quieter machine, or CPUs no other work uses (--cpu), can decide "
+			   "it.\n");
+		return;
+	}
 	if (e->truncated == PP_SPENT_LAYOUTS) {
 		fprintf(
 		    f,

@@ -54,8 +54,16 @@ enum pp_verdict {
  * search it belongs to (the deadline the search gave pp_settle()).
  */
 /* PP_SPENT_LAYOUTS: not spent, but no run its budget buys, in the layouts the schedule
- * would bring it, could decide it (decide_layout.c). */
-enum pp_spent { PP_SPENT_NONE, PP_SPENT_RUNS, PP_SPENT_TIME, PP_SPENT_PLAN, PP_SPENT_LAYOUTS };
+ * would bring it, could decide it (decide_layout.c).  PP_SPENT_LOAD: other work on
+ * the machine spoiled most rounds, and the session stopped measuring (measure.c). */
+enum pp_spent {
+	PP_SPENT_NONE,
+	PP_SPENT_RUNS,
+	PP_SPENT_TIME,
+	PP_SPENT_PLAN,
+	PP_SPENT_LAYOUTS,
+	PP_SPENT_LOAD
+};
 
 /* What a comparison's last look saw, as its decision concluded (decide.c). */
 struct pp_last_look {

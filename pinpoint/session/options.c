@@ -161,6 +161,8 @@ static const struct pp_choice timing_choices[] = {
     {"sampled", false, false}, {"all", true, false}, {NULL, 0, false}};
 static const struct pp_choice groups_choices[] = {
     {"on", true, false}, {"off", false, false}, {NULL, 0, false}};
+static const struct pp_choice spoiled_choices[] = {
+    {"again", true, false}, {"keep", false, false}, {NULL, 0, false}};
 
 /*
  * A row's .report names it in the JSON report's "options" when it changes
@@ -241,6 +243,12 @@ static const struct pp_option_desc options[] = {
      .help = "on: in duet runs, what a run on one CPU takes more than on the other is taken "
 	     "out of each comparison's pairs (a term of its model), so that two CPUs that differ "
 	     "do not widen its interval; off: the pairs as they ran"},
+    {"spoiled-rounds", 0, &type_choice, FIELD(spoiled_again), .choices = spoiled_choices,
+     .def = "again", .report = "spoiled_rounds",
+     .help = "again: a round with a run that waited for its CPU a fifth of its time or more "
+	     "while other work had it is measured again, its values in no comparison, and a "
+	     "session whose rounds are mostly so stops undecided; keep: such rounds are compared "
+	     "as they are (the report still says the load)"},
     {"seed", 0, &type_seed, FIELD(seed), .arg = "N", .min = 0, .max = 4294967295.0,
      .def_note = "drawn anew; the report records it", .report = "seed",
      .help = "seed of the runs' random order"},

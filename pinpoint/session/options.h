@@ -65,6 +65,7 @@ struct pp_options {
 	bool groups;		/* --groups on: callee groups measured and followed */
 	bool confirm;		/* --confirm on: the chain's claim checked by a what-if */
 	bool cpu_term;		/* --cpu-term on: a duet's CPUs taken out of each comparison */
+	bool spoiled_again;	/* --spoiled-rounds again: rounds a load spoiled measured again */
 	const char *build_cmd;	/* builds each revision in its directory */
 	const char *build_root; /* where instrumented copies of CMake builds go */
 	bool no_build;		/* use the directories as they are */

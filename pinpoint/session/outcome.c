@@ -475,6 +475,11 @@ static int make_lists(struct pp_copy *m, struct pp_outcome *o)
 	return 0;
 }
 
+/* The end of the Competing load sentence when the spoiled rounds stopped the measuring. */
+static const char load_stopped[] = "; then, with spoiled rounds " PP_STR(
+    PP_SPOILED_RATIO) " times the rest, the session stopped measuring: a machine this busy decides "
+		      "nothing.";
+
 static void make_noise(struct pp_outcome *o, const struct pp_session *s)
 {
 	const struct pp_quantity *e = s->nq ? s->q[0] : NULL;
@@ -500,19 +505,32 @@ static void make_noise(struct pp_outcome *o, const struct pp_session *s)
 		}
 	}
 	o->waited_share = wall > 0 ? waited / wall : NAN;
-	/* a competing load: one run in ten or more of ten or more kept from its
-	 * CPU a fifth of its time (a quiet 2-vCPU VM: 1-2 % of it, in duets 2 %,
-	 * 8 % at most in nine runs of ten; beside a busy loop: 35-50 %) */
-	if (s->nruns >= 10 && o->preempted_runs * 10 >= s->nruns)
-		snprintf(
+	o->rounds_spoiled = s->rounds_spoiled;
+	o->rounds_kept = s->rounds_kept;
+	o->load_spent = s->load_spent;
+	/* a competing load: a round it spoiled, or one run in ten or more of ten
+	 * or more kept from its CPU a fifth of its time (PP_WAITED_SPOILS) */
+	if (s->rounds_spoiled || (s->nruns >= 10 && o->preempted_runs * 10 >= s->nruns)) {
+		int n = snprintf(
 		    o->preempted_sentence, sizeof(o->preempted_sentence),
 		    "Competing load: %zu of %zu runs (%.0f%%) waited for their CPU a fifth of "
 		    "their time or more while other work had it (%.0f%% of all the runs' time, "
-		    "%lld involuntary context switches): the machine was not quiet, and their "
-		    "times hold some of that work.",
+		    "%lld involuntary context switches): the machine was not quiet",
 		    o->preempted_runs, s->nruns,
 		    100.0 * (double)o->preempted_runs / (double)s->nruns, 100.0 * o->waited_share,
 		    o->switches);
+		size_t at = n > 0 && (size_t)n < sizeof(o->preempted_sentence) ? (size_t)n : 0;
+
+		if (!s->rounds_spoiled)
+			snprintf(o->preempted_sentence + at, sizeof(o->preempted_sentence) - at,
+				 ", and their times hold some of that work.");
+		else
+			snprintf(o->preempted_sentence + at, sizeof(o->preempted_sentence) - at,
+				 ". The %zu measured rounds such runs were in (of %zu) were "
+				 "measured again, and no comparison holds their values%s",
+				 s->rounds_spoiled, s->rounds_spoiled + s->rounds_kept,
+				 s->load_spent ? load_stopped : ".");
+	}
 	pp_time_use(s, &o->time);
 	pp_runs_sentence(s, o->runs_sentence, sizeof(o->runs_sentence));
 	pp_layouts_sentence(s, o->layouts_sentence, sizeof(o->layouts_sentence));

@@ -264,6 +264,7 @@ struct pp_outcome_run {
 	double wall_s, cpu_s;
 	long nivcsw;	 /* involuntary context switches */
 	double waited_s; /* ready to run while other work had its CPU, < 0: not known */
+	bool spoiled;	 /* its round was spoiled by other work: its values in no series */
 	int cpu;	 /* -1: none of its own */
 	int layout;	 /* -1: the build as it is */
 	unsigned env_pad, heap;
@@ -404,12 +405,17 @@ struct pp_outcome {
 	/* A competing load: the runs (of nruns) that waited for their CPU a
 	 * fifth of their time or more while other work had it, what all the
 	 * runs waited over their time (NaN: not known), their involuntary
-	 * context switches; with one run in ten or more of ten or more, the
-	 * sentence the reports print ("Competing load: ..."), else "" */
+	 * context switches; the rounds such runs spoiled (measured again, in no
+	 * comparison) and those kept, and whether the spoiled ones stopped the
+	 * measuring (PP_SPENT_LOAD); with a round spoiled, or one run in ten or
+	 * more of ten or more waiting so, the sentence the reports print
+	 * ("Competing load: ..."), else "" */
 	size_t preempted_runs;
 	double waited_share;
 	long long switches;
-	char preempted_sentence[320];
+	size_t rounds_spoiled, rounds_kept;
+	bool load_spent;
+	char preempted_sentence[640];
 	struct pp_outcome_cpus cpus;
 	struct pp_time_use time;
 	char runs_sentence[256];

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pinpoint/layouts/layouts.h"
@@ -85,6 +86,7 @@ static void copy_run(struct pp_copy *m, struct pp_outcome_run *v, const struct p
 	    .cpu_s = r->st.cpu_s,
 	    .nivcsw = r->st.nivcsw,
 	    .waited_s = r->st.waited_s,
+	    .spoiled = r->spoiled,
 	    .cpu = r->cpu,
 	    .layout = r->setup.layout,
 	    .env_pad = r->setup.env_pad,
@@ -133,15 +135,19 @@ static void copy_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 	o->nbatches = b ? s->nbatches : 0;
 }
 
-/* Measured runs (no discovery run, no warm-up) of revision @r in layout @k. */
-static size_t runs_in(const struct pp_session *s, int r, unsigned k)
+/*
+ * Measured runs (no discovery run, no warm-up) of revision @r in each of
+ * its @n layouts, in @per[0..@n): one pass over the runs.
+ */
+static void runs_in(const struct pp_session *s, int r, size_t *per, unsigned n)
 {
-	size_t n = 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pp_run_record *x = &s->runs[i];
 
-	for (size_t i = 0; i < s->nruns; i++)
-		n += s->runs[i].batch && !s->runs[i].warmup &&
-		     s->runs[i].rev == (enum pp_rev_id)r && s->runs[i].setup.layout == (int)k;
-	return n;
+		if (x->batch && !x->warmup && x->rev == (enum pp_rev_id)r && x->setup.layout >= 0 &&
+		    (unsigned)x->setup.layout < n)
+			per[x->setup.layout]++;
+	}
 }
 
 /* Revision @r: its directory, binaries, entry and code layouts. */
@@ -153,12 +159,18 @@ static void copy_revision(struct pp_copy *m, struct pp_outcome_rev *v, const str
 	const char **bin = pp_copy_mem(m, NULL, rev->prog.nobjects * sizeof(*bin));
 	struct pp_outcome_layout *lay = pp_copy_mem(m, NULL, l->n * sizeof(*lay));
 	struct pp_outcome_module *mod = pp_copy_mem(m, NULL, l->nmodules * sizeof(*mod));
+	size_t *per = calloc(l->n ? l->n : 1, sizeof(*per));
 
+	if (!per)
+		m->err = -ENOMEM;
+	else
+		runs_in(s, r, per, l->n);
 	for (size_t i = 0; bin && i < rev->prog.nobjects; i++)
 		bin[i] = pp_copy_str(m, rev->prog.objects[i]);
-	for (unsigned k = 0; lay && k < l->n; k++)
-		lay[k] = (struct pp_outcome_layout){l->seed[k], l->relink_s[k], l->reused[k],
-						    runs_in(s, r, k)};
+	for (unsigned k = 0; lay && per && k < l->n; k++)
+		lay[k] =
+		    (struct pp_outcome_layout){l->seed[k], l->relink_s[k], l->reused[k], per[k]};
+	free(per);
 	for (size_t i = 0; mod && i < l->nmodules; i++)
 		mod[i] = (struct pp_outcome_module){pp_copy_str(m, l->modules[i].path),
 						    pp_copy_str(m, l->modules[i].why),

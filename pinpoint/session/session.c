@@ -421,6 +421,8 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double
 {
 	double need;
 
+	if (s->load_spent)
+		return PP_SPENT_LOAD;
 	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
 		return PP_SPENT_RUNS;
 	need = (double)runs * mean_wall(s);
@@ -439,6 +441,7 @@ const char *pp_spent_option(enum pp_spent why, enum pp_qkind kind)
 	return why == PP_SPENT_TIME	 ? "--max-time"
 	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
 	       : why == PP_SPENT_LAYOUTS ? "what runs in the layouts --max-layouts allows can tell"
+	       : why == PP_SPENT_LOAD	 ? "the machine's quiet (other work spoiled most rounds)"
 					 : "--max-runs";
 }
 

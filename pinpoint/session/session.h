@@ -184,7 +184,34 @@ struct pp_run_record {
 	double *execs;
 	size_t ntargets;
 	struct pp_run_target *targets; /* the indirect calls' targets, by quantity */
+	/* its round (its pair) had a run kept from its CPU by other work: its
+	 * values are in no series, and the round was measured again */
+	bool spoiled;
 };
+
+/*
+ * A run that waited for its CPU this share of its wall time or more, while
+ * other work had it, spoils its round (a quiet 2-vCPU VM: 1-2 % of a run's
+ * time, 8 % at most in nine runs of ten; beside a busy loop: 35-50 %).
+ */
+#define PP_WAITED_SPOILS 0.2
+/*
+ * The session stops measuring, its open comparisons undecided, once this
+ * many rounds were spoiled and they are PP_SPOILED_RATIO times the rounds
+ * that were not: a machine that busy decides nothing.
+ */
+#define PP_SPOILED_MIN 32
+#define PP_SPOILED_RATIO 3
+#define PP_STR_(x) #x
+#define PP_STR(x) PP_STR_(x)
+
+/* Whether run @r waited for its CPU PP_WAITED_SPOILS of its time or more (known only where
+ * the kernel keeps schedstats). */
+static inline bool pp_run_waited_long(const struct pp_run_record *r)
+{
+	return r->st.waited_s >= 0 && r->st.wall_s > 0 &&
+	       r->st.waited_s >= PP_WAITED_SPOILS * r->st.wall_s;
+}
 
 /* The layer of a batch of the what-if on the chain's claim (confirm.c). */
 #define PP_LAYER_CONFIRM (-1)
@@ -353,6 +380,10 @@ struct pp_session {
 	double threshold_ns;
 	bool threshold_fixed;
 	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
+	/* measured rounds (pairs) kept and spoiled by other work (measure.c), and
+	 * whether their count stopped the measuring (PP_SPENT_LOAD) */
+	size_t rounds_kept, rounds_spoiled;
+	bool load_spent;
 	/* The runs' random order (schedule.c): its generator, made on first use, and seed. */
 	gsl_rng *rng;
 	/* the layouts' seeds' generator, of the same seed: the runs' order does not

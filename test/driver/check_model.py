@@ -15,6 +15,7 @@ machine.
 Usage: check_model.py --pinpoint EXE --models DIR --schema FILE SCENARIO
 """
 import argparse
+import collections
 import json
 import math
 import os
@@ -166,6 +167,60 @@ def scenario_aa():
         check(p.returncode in (0, 4) and "Bottleneck chain" not in p.stdout,
               "seed %d: exit %d: %s" % (seed, p.returncode, p.stdout[:300]))
     print("A/A: %d of 30 sessions undecided, none claimed a regression" % undecided)
+
+
+def scenario_load():
+    """A competing load that slows 30 % of the current revision's runs by
+    30 % (the same code in both revisions): where the runs' waits are seen
+    (the kernel's schedstats), every round with such a run is measured again
+    and none of its values is compared, so no session claims a regression
+    and each says so; where they are not seen, the same load is called a
+    regression (what the rule prevents).  A load on 90 % of all runs stops
+    the session undecided, saying why."""
+    for seed in range(1, 6):
+        p, rep = session_json("loaded", "--seed", str(seed))
+        m, runs = rep["measurement"], rep["runs"]
+        check(p.returncode in (0, 4) and "Bottleneck chain" not in p.stdout,
+              "seed %d, load seen: exit %d: %s" % (seed, p.returncode, p.stdout[:300]))
+        measured = [r for r in runs if r["batch"] and not r["warmup"]]
+        waited = [r for r in measured if r["waited_s"] >= 0.2 * r["wall_s"]]
+        spoiled = [r for r in measured if r["spoiled"]]
+        # a waiting run spoils its round: its pair's other run too
+        check(waited and all(r["spoiled"] for r in waited) and len(spoiled) >= len(waited)
+              and len(spoiled) == 2 * m["rounds_spoiled"]
+              and len(measured) - len(spoiled) == 2 * m["rounds_kept"],
+              "seed %d: %d runs waited, %d spoiled, measurement %r"
+              % (seed, len(waited), len(spoiled), {k: m[k] for k in ("rounds_spoiled",
+                                                                     "rounds_kept")}))
+        # the entry's values in its batch: the rounds kept, none of a spoiled one
+        entry = rep["comparisons"][0]
+        mine = [r for r in measured if r["batch"] == entry["batch"]
+                and r["revision"] == "current"]
+        have = collections.Counter(entry["current_ns"])
+        kept = collections.Counter(r["values_ns"][0] for r in mine if not r["spoiled"])
+        spoilt = [r["values_ns"][0] for r in mine if r["spoiled"]]
+        check(spoilt and not kept - have and not any(v in have for v in spoilt),
+              "seed %d: the entry's values hold a spoiled run's, or miss a kept one's" % seed)
+        check(re.search(r"^Competing load: .* The %d measured rounds such runs were in \(of %d\) "
+                        r"were measured again, and no comparison holds their values\.$"
+                        % (m["rounds_spoiled"], m["rounds_spoiled"] + m["rounds_kept"]),
+                        p.stdout, re.M), "seed %d: no Competing load line" % seed)
+    claimed = sum(session("loaded_unseen", "--seed", str(seed), "--quiet").returncode == 1
+                  for seed in range(1, 6))
+    check(claimed >= 3, "the load unseen was called a regression in %d of 5 sessions, "
+          "expected 3 or more (the model no longer makes the case the rule is for)" % claimed)
+    p, rep = session_json("busy", "--seed", "1", status=4)
+    m = rep["measurement"]
+    check(m["load_spent"] and m["rounds_spoiled"] >= 32
+          and m["rounds_spoiled"] >= 3 * m["rounds_kept"]
+          and rep["comparisons"][0]["verdict"] == "undecided"
+          and rep["comparisons"][0]["sequential"]["load_spent"],
+          "busy: measurement %r, entry %r" % (m, rep["comparisons"][0]["verdict"]))
+    check("Undecided: other work on the machine spoiled most rounds before job could be "
+          "compared." in p.stdout and "the session stopped measuring" in p.stdout,
+          "busy: %s" % p.stdout)
+    print("load seen: no claim in 5 sessions; unseen: %d of 5 claimed; busy: undecided after "
+          "%d spoiled rounds" % (claimed, m["rounds_spoiled"]))
 
 
 def scenario_aa_layouts():
