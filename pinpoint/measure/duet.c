@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pinpoint/measure/backend.h"
@@ -103,10 +104,13 @@ int pp_duet_choose(struct pp_session *s)
 	bool given = opt->runs_given;
 	double busy = busiest_run(s);
 	bool parallel = busy > PP_DUET_PARALLEL;
+	const char *sys;
 	cpu_set_t allowed;
 	int n, err;
 
 	s->duet = false;
+	s->duet_smt = false;
+	s->duet_note[0] = '\0';
 	if (opt->runs != PP_RUNS_DUET)
 		return 0;
 	if (pp_backend_of(s)->duet)
@@ -124,18 +128,27 @@ int pp_duet_choose(struct pp_session *s)
 			busy, n / 2, n);
 		return 0;
 	}
-	err = pp_duet_sides(&allowed, parallel, "/sys", s->duet_cpus, s->duet_cpu);
+	/* PINPOINT_SYSFS: where the CPUs' topology is read, /sys unless a test gives one */
+	sys = getenv("PINPOINT_SYSFS");
+	err = pp_duet_sides(&allowed, parallel, sys && *sys ? sys : "/sys", s->duet_cpus,
+			    s->duet_cpu);
 	if (err < 0)
 		return 0;
 	if (err == 1 && !given) {
-		pr_info("runs paired one after the other: the CPUs free for them are hardware "
-			"threads of one core, where two runs at once would slow each other "
-			"(--runs duet to have them so)");
+		snprintf(s->duet_note, sizeof(s->duet_note),
+			 "the CPUs free for them are hardware threads of one core, where two runs "
+			 "at once would slow each other (--runs duet to have them so)");
+		pr_info("runs paired one after the other: %s", s->duet_note);
 		return 0;
 	}
-	if (err == 1)
-		pr_warn("duet runs on hardware threads of one core: each run slows the other, "
-			"more in some pairs than in others");
+	if (err == 1) {
+		s->duet_smt = true;
+		snprintf(s->duet_note, sizeof(s->duet_note),
+			 "on hardware threads of one core (--runs duet): each run slows the other, "
+			 "more in some pairs than in others, and what that adds to a difference is "
+			 "not known");
+		pr_warn("duet runs %s", s->duet_note);
+	}
 	if (parallel)
 		pr_warn("duet runs: the benchmark kept %.1f CPUs busy in its first runs, and each "
 			"run has %d of the %d",

@@ -315,7 +315,11 @@ static int replay_duet(struct pp_session *s)
 	const char *design = str(rp->measurement, "design");
 	const json_t *cpus = json_object_get(rp->measurement, "duet_cpus");
 
+	const char *note = str(rp->measurement, "duet_note");
+
 	s->duet = design && !strcmp(design, "duet");
+	s->duet_smt = json_is_true(json_object_get(rp->measurement, "duet_smt"));
+	snprintf(s->duet_note, sizeof(s->duet_note), "%s", note ? note : "");
 	for (int k = 0; k < 2 && s->duet; k++) {
 		const json_t *c = json_array_get(cpus, (size_t)k);
 

@@ -109,7 +109,9 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	    o->opt.model ? pp_json_str(o->opt.model) : json_null(), "preempted_runs",
 	    pp_json_int((long long)o->preempted_runs), "waited_share",
 	    pp_json_real(o->waited_share), "involuntary_switches", pp_json_int(o->switches),
-	    "rounds_spoiled", pp_json_int((long long)o->rounds_spoiled), "rounds_kept",
+	    "duet_smt", pp_json_bool(s->duet_smt), "duet_note",
+	    s->duet_note ? pp_json_str(s->duet_note) : json_null(), "rounds_spoiled",
+	    pp_json_int((long long)o->rounds_spoiled), "rounds_kept",
 	    pp_json_int((long long)o->rounds_kept), "load_spent", pp_json_bool(o->load_spent),
 	    "cpu_check", cpu_check_json(&o->cpus), NULL);
 }

@@ -336,6 +336,8 @@ struct pp_outcome_measurement {
 	const char *design; /* "duet", "paired", "shuffled", as they ran */
 	bool duet;
 	int duet_cpu[2];
+	bool duet_smt;	       /* a duet on hardware threads of one core */
+	const char *duet_note; /* what the runs sentence says of the CPUs, or NULL */
 	bool seeded;
 	unsigned long seed;
 	const char *backend; /* "processes", "model", "replay" */

@@ -229,6 +229,8 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 	    .design = pp_runs_name(pp_session_runs(s)),
 	    .duet = s->duet,
 	    .duet_cpu = {s->duet_cpu[0], s->duet_cpu[1]},
+	    .duet_smt = s->duet_smt,
+	    .duet_note = s->duet_note[0] ? pp_copy_str(m, s->duet_note) : NULL,
 	    .seeded = s->seeded,
 	    .seed = s->seed,
 	    .backend = pp_copy_str(m, s->backend ? s->backend->name : "processes"),

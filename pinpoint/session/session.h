@@ -399,6 +399,10 @@ struct pp_session {
 	bool duet;
 	cpu_set_t duet_cpus[2];
 	int duet_cpu[2];
+	/* duet_smt: a duet on hardware threads of one core (--runs duet given);
+	 * duet_note: what the runs sentence adds about the CPUs, or "" */
+	bool duet_smt;
+	char duet_note[256];
 	/*
 	 * The code layouts' schedule (schedule.c), fixed before any value is
 	 * seen: a new layout every layout_every measured pairs (--pairs-per-layout,

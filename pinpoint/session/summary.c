@@ -133,21 +133,26 @@ bool pp_layouts_varied(const struct pp_session *s)
 
 const char *pp_runs_sentence(const struct pp_session *s, char *buf, size_t len)
 {
+	const char *note = s->duet_note[0] ? s->duet_note : NULL;
+
 	switch (pp_session_runs(s)) {
 	case PP_RUNS_DUET:
 		if (s->duet_cpu[0] >= 0 && s->duet_cpu[1] >= 0)
 			snprintf(buf, len,
 				 "Each pair's two runs ran at the same time, one on CPU %d and "
-				 "one on CPU %d (duet).",
-				 s->duet_cpu[0], s->duet_cpu[1]);
+				 "one on CPU %d (duet)%s%s.",
+				 s->duet_cpu[0], s->duet_cpu[1], note ? ", " : "",
+				 note ? note : "");
 		else
 			snprintf(buf, len,
 				 "Each pair's two runs ran at the same time, on %d and %d CPUs of "
-				 "their own (duet).",
-				 CPU_COUNT(&s->duet_cpus[0]), CPU_COUNT(&s->duet_cpus[1]));
+				 "their own (duet)%s%s.",
+				 CPU_COUNT(&s->duet_cpus[0]), CPU_COUNT(&s->duet_cpus[1]),
+				 note ? ", " : "", note ? note : "");
 		break;
 	case PP_RUNS_PAIRED:
-		snprintf(buf, len, "Each pair's two runs ran one after the other (paired).");
+		snprintf(buf, len, "Each pair's two runs ran one after the other (paired)%s%s.",
+			 note ? ": " : "", note ? note : "");
 		break;
 	default:
 		snprintf(buf, len, "The runs ran one at a time in a random order (shuffled).");

@@ -1153,14 +1153,17 @@ def duet_log(path):
     return runs
 
 
-def duet_session(d, *extra, threads=1, status=None):
-    """A depth-0 session of duet.c with @extra options; (process, report, logged runs)."""
+def duet_session(d, *extra, threads=1, status=None, sysfs=None):
+    """A depth-0 session of duet.c with @extra options, the CPUs' topology read
+    under @sysfs (PINPOINT_SYSFS) where given; (process, report, logged runs)."""
     prev, cur = prog("duet")
     log = os.path.join(d, "duet.log")
     path = os.path.join(d, "report.json")
     if os.path.exists(log):
         os.unlink(log)
     env = dict(os.environ, PP_TEST_DUET_LOG=log, PP_TEST_DUET_THREADS=str(threads))
+    if sysfs:
+        env["PINPOINT_SYSFS"] = sysfs
     p = harness_pinpoint(ARGS.pinpoint, "--entry", "work", "--depth", "0", "--previous", prev,
                          "--current", cur, "--layouts", "1", "--max-runs-per-comparison", "40",
                          "--executions", "all", "--no-save-command", "--json", path, *extra, "--", "./duet", env=env,
@@ -1217,6 +1220,44 @@ def scenario_duet():
         # the session's time counts each pair once, not each run
         if sum(l["s"] for l in report["time"]["layers"]) > 0.75 * time_runs:
             fail("the time report counts duet runs one after the other", p)
+
+
+def scenario_duet_smt():
+    """CPUs that are hardware threads of one core (a topology under
+    PINPOINT_SYSFS that says so) are no duet by default: the runs are paired,
+    and the Runs line and the JSON say why; with --runs duet they run at once
+    there, and the line and the JSON say that each run slows the other."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        skip("one CPU: no duet runs")
+    with tempfile.TemporaryDirectory() as d:
+        for c in cpus:
+            top = os.path.join(d, "sys", "devices", "system", "cpu", "cpu%d" % c, "topology")
+            os.makedirs(top)
+            for name in ("physical_package_id", "core_id"):
+                with open(os.path.join(top, name), "w") as f:
+                    f.write("0\n")
+        sysfs = os.path.join(d, "sys")
+        p, report, logged = duet_session(d, sysfs=sysfs)
+        m = report["measurement"]
+        if m["design"] != "paired" or m["duet_smt"] or "hardware threads of one core" not in \
+                (m["duet_note"] or "") or not re.search(
+                    r"^Runs: .*Each pair's two runs ran one after the other \(paired\): the CPUs "
+                    r"free for them are hardware threads of one core", p.stdout, re.M):
+            fail("threads of one core, by default: %r" % {k: m[k] for k in (
+                "design", "duet_smt", "duet_note")}, p)
+        starts = sorted((r[1], r[2]) for r in logged)
+        if any(b[0] < a[1] for a, b in zip(starts, starts[1:])):
+            fail("paired runs overlapped", p)
+        p, report, logged = duet_session(d, "--runs", "duet", sysfs=sysfs)
+        m = report["measurement"]
+        if m["design"] != "duet" or not m["duet_smt"] or not re.search(
+                r"^Runs: .*\(duet\), on hardware threads of one core \(--runs duet\): each run "
+                r"slows the other", p.stdout, re.M) or "warning: duet runs on hardware threads" \
+                not in p.stderr:
+            fail("threads of one core, --runs duet: %r" % {k: m[k] for k in (
+                "design", "duet_smt", "duet_note")}, p)
+        print("threads of one core: paired by default, a duet with --runs duet, said both ways")
 
 
 def scenario_duet_fallback():
