@@ -99,7 +99,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		pp_html_escape(f, n->inflated);
 		fputs("]", f);
 	}
-	if (n->cmp && n->cmp->counts_said) {
+	if (n->cmp && n->cmp->counts_said && n->kind != PP_NODE_STRUCTURAL) {
 		fputs(" [", f);
 		pp_html_escape(f, n->cmp->counts_said);
 		fputs("]", f);

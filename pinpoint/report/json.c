@@ -195,6 +195,7 @@ static const char *qkind(enum pp_qkind k)
 	       : k == PP_Q_GROUP   ? "group"
 	       : k == PP_Q_CONFIRM ? "confirm"
 	       : k == PP_Q_TARGET  ? "target"
+	       : k == PP_Q_CHANGED ? "changed"
 				   : "self";
 }
 
@@ -481,7 +482,10 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	if (v->comparison >= 0)
 		o = pp_json_set(o, "comparison", pp_json_int(v->comparison));
 	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
-	o = pp_json_set(o, "cause", pp_json_str(v->cmp ? v->cmp->cause : NULL));
+	/* a structural change's calls are different calls: no count tells a cause */
+	o = pp_json_set(
+	    o, "cause",
+	    pp_json_str(v->cmp && v->kind != PP_NODE_STRUCTURAL ? v->cmp->cause : NULL));
 	o = pp_json_set(o, "share_of_entry", pp_json_real(v->entry_share));
 	o = pp_json_set(o, "share_of_entry_interval", interval_or_null(v->entry_share_ci));
 	o = pp_json_set(o, "share_of_entry_level", pp_json_real(v->entry_share_level));

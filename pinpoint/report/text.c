@@ -114,7 +114,7 @@ static void print_others(FILE *f, const struct pp_outcome *o, const struct pp_ou
 /* A part whose count changed: "[called 1.15x as often (100 → 115 ...), each call the same]". */
 static void print_counts(FILE *f, const struct pp_outcome_node *n)
 {
-	if (n->cmp && n->cmp->counts_said)
+	if (n->cmp && n->cmp->counts_said && n->kind != PP_NODE_STRUCTURAL)
 		fprintf(f, "  [%s]", n->cmp->counts_said);
 }
 

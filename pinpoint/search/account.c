@@ -440,7 +440,8 @@ static int columns(const struct pp_session *s, struct pp_node *f, struct part *p
 		const struct pp_node *x = &s->nodes[parts[i].node];
 
 		parts[i].first = t->nq;
-		if (x->q) {
+		/* a structural group sums its calls' columns, whatever decided it */
+		if (x->q && x->kind != PP_NODE_STRUCTURAL) {
 			t->q[t->nq++] = x->q;
 		} else {
 			for (size_t k = 0; k < s->nnodes; k++)
@@ -552,9 +553,11 @@ int pp_tree_account(struct pp_session *s, int node)
 		if (x->kind == PP_NODE_STRUCTURAL) {
 			double thr = s->threshold_ns;
 
-			x->sign = x->diff.low > 0 && x->diff.centre >= thr     ? 1
-				  : x->diff.high < 0 && -x->diff.centre >= thr ? -1
-									       : 0;
+			/* with a comparison of its own, its verdict; else its accounting's */
+			if (!x->q)
+				x->sign = x->diff.low > 0 && x->diff.centre >= thr     ? 1
+					  : x->diff.high < 0 && -x->diff.centre >= thr ? -1
+										       : 0;
 			group_calls(s, &t, &parts[i], f, &v);
 		}
 	}

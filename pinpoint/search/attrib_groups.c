@@ -113,6 +113,69 @@ int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0,
 	return n;
 }
 
+/*
+ * Whether place @k is a call only one revision makes (not one that the
+ * revisions inlined differently), timed there: a call of F's structural
+ * change.
+ */
+static bool changed_call(const struct pp_fnview *v, int k)
+{
+	int r = v->u[k].at[PP_CUR] >= 0 ? PP_CUR : PP_PREV;
+
+	return (v->u[k].at[PP_CUR] < 0) != (v->u[k].at[PP_PREV] < 0) &&
+	       pp_attrib_timed_in(v, k, r) && !pp_attrib_inlined_in_one(v, k, r);
+}
+
+/*
+ * The calls of places @u0..@u1 that one revision makes and the other does
+ * not, added up in the same runs: an added call's value is its time in the
+ * current revision and 0 in the previous, a removed one's the other way
+ * round, so their sum's difference is the change's.  One such call is its
+ * own comparison; NULL with *@oom false when there is none.
+ */
+struct pp_quantity *pp_attrib_changed_of(struct pp_session *s, const struct pp_fnview *v, int u0,
+					 int u1, bool *oom)
+{
+	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms)), *q = NULL;
+	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
+	unsigned first[2] = {1, 1}, last[2] = {0, 0};
+	size_t n = 0;
+
+	if (!terms || !signs) {
+		*oom = true;
+		goto out;
+	}
+	for (int k = u0; k <= u1 && !*oom; k++) {
+		int r = v->u[k].at[PP_CUR] >= 0 ? PP_CUR : PP_PREV;
+		unsigned at = (unsigned)v->u[k].at[r];
+
+		if (!changed_call(v, k))
+			continue;
+		terms[n] = pp_attrib_unit_q(s, v, k, oom);
+		if (!terms[n])
+			continue;
+		signs[n++] = 1;
+		if (first[r] > last[r])
+			first[r] = at;
+		last[r] = at;
+	}
+	if (*oom || !n)
+		goto out;
+	if (n == 1) {
+		q = terms[0];
+		goto out;
+	}
+	q = pp_quantity_changed(s, v->fn, first, last);
+	if (!q || (!q->nterms && pp_quantity_derive(q, terms, signs, n))) {
+		*oom = true;
+		q = NULL;
+	}
+out:
+	free(terms);
+	free(signs);
+	return q;
+}
+
 /* The callee groups among @qs[0..@n) (a batch of F's parts), in @out; how many. */
 int pp_attrib_groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max)
 {

@@ -105,6 +105,15 @@ static int explore(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 				return got;
 			slower += got;
 		}
+		{
+			bool oom = false;
+			struct pp_quantity *c = pp_attrib_changed_of(s, v, u0, u1, &oom);
+
+			if (oom)
+				return -ENOMEM;
+			if (c)
+				pp_attrib_changed_node(s, st, c);
+		}
 		return slower;
 	}
 	/*

@@ -90,7 +90,7 @@ static int place_of(const struct pp_fnview *v, int r, int at)
  * came through that both revisions have is timed in the other one, where
  * the call's time is part of that call's.
  */
-static bool inlined_in_one(const struct pp_fnview *v, int k, int r)
+bool pp_attrib_inlined_in_one(const struct pp_fnview *v, int k, int r)
 {
 	const struct pp_prog_fn *fn = v->fn[r];
 	uint32_t via = fn->calls[v->u[k].at[r]].via;
@@ -179,7 +179,7 @@ int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, in
 			slower += s->nodes[i].sign > 0;
 			continue;
 		}
-		if (inlined_in_one(v, k, r)) {
+		if (pp_attrib_inlined_in_one(v, k, r)) {
 			st->one_sided = true;
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
@@ -229,6 +229,39 @@ int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const stru
 	n->into[PP_CUR] = g->callee_fn[PP_CUR];
 	n->sign = pp_attrib_beyond(g);
 	return n->sign > 0;
+}
+
+/*
+ * The structural group's verdict: the comparison @c of the calls only one
+ * revision makes, added up, decided as any part is (its own alpha, the
+ * sequential rule).  Where F's change spreads over several ranges, each
+ * compared apart, the group has none of its own: its calls' accounting
+ * (account.c) is all it shows.  Returns 1 when it is shown slower, else 0.
+ */
+int pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st, const struct pp_quantity *c)
+{
+	struct pp_node *g;
+
+	if (st->group < 0)
+		return 0;
+	g = &s->nodes[st->group];
+	if (g->q && g->q != c)
+		st->changed_several = true;
+	if (st->changed_several) {
+		g->q = NULL;
+		g->sign = 0;
+		g->stop = NULL;
+		return 0;
+	}
+	g->q = c;
+	g->sign = pp_attrib_beyond(c);
+	if (c->decided)
+		g->diff = c->cmp.diff;
+	if (c->verdict == PP_V_UNDECIDED)
+		g->stop = "undecided: the runs allowed ran out before its interval could decide";
+	else if (c->verdict == PP_V_BOUNDED)
+		g->stop = c->left;
+	return g->sign > 0;
 }
 
 int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,

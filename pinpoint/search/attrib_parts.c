@@ -212,6 +212,13 @@ int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int
 			for (int i = 0; i < ng && !err; i++)
 				err = pp_attrib_push(batch, n, max, g[i]);
 		}
+		/* and the calls only one revision makes, the structural change */
+		if (!err && !oom) {
+			struct pp_quantity *c = pp_attrib_changed_of(s, v, u0, u1, &oom);
+
+			if (c)
+				err = pp_attrib_push(batch, n, max, c);
+		}
 		return oom ? -ENOMEM : err;
 	}
 	/* the quarters are armed, the halves are their quarters added up */

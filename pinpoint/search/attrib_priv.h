@@ -37,9 +37,12 @@ struct pp_fnstate {
 	struct pp_attrib *a;
 	int layer; /* F's */
 	const struct pp_fnview *v;
-	int node;	/* F's node */
-	int dir;	/* +1: F got slower, -1: faster (an improvement dug into) */
-	int group;	/* the structural group under it, -1 until needed */
+	int node;  /* F's node */
+	int dir;   /* +1: F got slower, -1: faster (an improvement dug into) */
+	int group; /* the structural group under it, -1 until needed */
+	/* its calls only one revision makes were compared as one part in more
+	 * than one range: the group's node has no comparison of its own */
+	bool changed_several;
 	char *inlined;	/* "g (file:line), ..." */
 	bool one_sided; /* a call is timed in one revision and inlined in the other */
 	size_t ninlined;
@@ -84,10 +87,15 @@ void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, si
 			   double alpha);
 int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2]);
 
+/* attrib_nodes.c: a call of revision @r only because the revisions inlined differently */
+bool pp_attrib_inlined_in_one(const struct pp_fnview *v, int k, int r);
+
 /* attrib_groups.c: a callee's calls from several places, as one part */
 int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
 			struct pp_quantity **out, int max);
 int pp_attrib_groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max);
+struct pp_quantity *pp_attrib_changed_of(struct pp_session *s, const struct pp_fnview *v, int u0,
+					 int u1, bool *oom);
 bool pp_attrib_in_group(const struct pp_quantity *g, const struct pp_fnview *v, int k);
 bool pp_attrib_group_shown(const struct pp_quantity *g);
 
@@ -96,6 +104,8 @@ int pp_attrib_beyond(const struct pp_quantity *q);
 int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 			 struct pp_quantity *const *g, int ng);
 int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const struct pp_quantity *g);
+int pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st,
+			   const struct pp_quantity *c);
 int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 			 const struct pp_quantity *q);
 bool pp_attrib_lost_runs(const struct pp_session *s);

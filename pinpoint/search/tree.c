@@ -238,7 +238,8 @@ static void point_remainders(struct pp_session *s)
 		struct pp_node *g = &s->nodes[i];
 		double thr = s->threshold_ns;
 
-		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || pp_node_accounted(s, g))
+		if (g->kind != PP_NODE_STRUCTURAL || g->parent < 0 || pp_node_accounted(s, g) ||
+		    g->q)
 			continue;
 		g->diff = (struct pp_interval){0, 0, 0};
 		for (size_t k = 0; k < s->nnodes; k++)

@@ -86,6 +86,9 @@ int pp_counts_of(const struct pp_quantity *q, const struct pp_options *opt, stru
 	int err = 0, d, dc, dp;
 
 	*c = (struct pp_counts){.execs = {NAN, NAN}, .per_exec = {NAN, NAN, NAN}};
+	/* calls only one revision makes: different calls, no count to compare */
+	if (q->kind == PP_Q_CHANGED)
+		return 0;
 	for (int r = 0; r < 2 && !err; r++)
 		err = per_run(q, r, &execs[r], &per[r], &n[r]);
 	if (err)

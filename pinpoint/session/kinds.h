@@ -26,6 +26,10 @@ enum pp_qkind {
 	/* one target of an indirect call (a range of one call): its time in the
 	 * call's runs, as the runtime splits the call by target (targets.h) */
 	PP_Q_TARGET,
+	/* the calls of a range that one revision makes and the other does not,
+	 * added up (derived from each call's): the added calls' time in the
+	 * current revision less the removed ones' in the previous */
+	PP_Q_CHANGED,
 };
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */

@@ -68,6 +68,10 @@ char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 		r = asprintf(&l, "%s: %zu calls of %s (calls %u-%u)", pp_fn_name(fn, nm), q->nterms,
 			     pp_names_get(nm, q->callee), q->first, q->last);
 		break;
+	case PP_Q_CHANGED:
+		r = asprintf(&l, "%s: the %zu calls only one revision makes", pp_fn_name(fn, nm),
+			     q->nterms);
+		break;
 	case PP_Q_TARGET: {
 		char *a = pp_prog_call_label_named(fn, q->first, nm);
 

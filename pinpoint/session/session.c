@@ -220,6 +220,28 @@ struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog
 	return q;
 }
 
+struct pp_quantity *pp_quantity_changed(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+					const unsigned first[2], const unsigned last[2])
+{
+	struct pp_quantity *q;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		q = s->q[i];
+		if (q->kind == PP_Q_CHANGED && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    q->first == first[PP_CUR] && q->last == last[PP_CUR] &&
+		    q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])
+			return q;
+	}
+	q = new_quantity(s, PP_Q_CHANGED, fn);
+	if (!q)
+		return NULL;
+	q->first = first[PP_CUR];
+	q->last = last[PP_CUR];
+	q->prev_first = first[PP_PREV];
+	q->prev_last = last[PP_PREV];
+	return q;
+}
+
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 				    const struct pp_prog_fn *const fn[2], unsigned first,
 				    unsigned last)

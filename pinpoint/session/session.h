@@ -484,6 +484,14 @@ struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog
 				      const unsigned first[2], const unsigned last[2]);
 
 /*
+ * The calls of @fn that one revision makes and the other does not, among
+ * calls @first[r]..@last[r] of revision r (@nterms of them), together: a
+ * PP_Q_CHANGED, made once; the caller derives it from its calls.
+ */
+struct pp_quantity *pp_quantity_changed(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+					const unsigned first[2], const unsigned last[2]);
+
+/*
  * Whether node @n's numbers come from the runs that measured its function's
  * parts together with its whole (account.c): its function (a structural
  * group's parent) was measured so in 2 runs a revision or more.

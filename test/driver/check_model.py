@@ -616,6 +616,42 @@ def scenario_structural():
           "the structural change is not described")
 
 
+def scenario_changed():
+    """Calls only one revision makes are one comparison with an ordinary
+    verdict (doc/statistics.md, "A session"): in changed.json the current
+    revision adds audit and log_it (3 us each) and drops legacy (1 us), so
+    the structural change is +5 us, compared as the added calls' time less
+    the removed one's in the same runs, at its share of the entry's alpha,
+    and found slower; the chain ends at it.  In changed_small.json the same
+    change costs +100 ns while parse got 10 % slower: the change's
+    comparison finds it below the threshold, the group is not marked, and
+    the chain goes to parse."""
+    for seed in SEEDS:
+        p, rep = session_json("changed", "--seed", str(seed), status=1)
+        expect_chain(p, ["handle", "changed code of handle"])
+        g = [n for n in rep["tree"] if n["kind"] == "structural"]
+        check(len(g) == 1 and g[0].get("comparison") is not None,
+              "seed %d: the structural group has no comparison: %r" % (seed, g))
+        c = rep["comparisons"][g[0]["comparison"]]
+        entry = rep["comparisons"][0]
+        check(c["kind"] == "changed" and c["verdict"] == "slower" and g[0]["sign"] == 1
+              and 4000 < c["difference"]["interval"]["centre"] < 6000
+              and c["sequential"]["alpha"] < entry["sequential"]["alpha"]
+              and g[0]["cause"] is None,
+              "seed %d: the change's comparison: %s %s %r, alpha %r of the entry's %r"
+              % (seed, c["kind"], c["verdict"], c["difference"]["interval"], c["sequential"]["alpha"],
+                 entry["sequential"]["alpha"]))
+        p, rep = session_json("changed_small", "--seed", str(seed), status=1)
+        expect_chain(p, ["handle", "parse", "own body of parse"])
+        g = [n for n in rep["tree"] if n["kind"] == "structural"]
+        c = rep["comparisons"][g[0]["comparison"]] if g and g[0].get("comparison") is not None \
+            else None
+        check(c and c["kind"] == "changed" and c["verdict"] not in ("slower", "faster")
+              and g[0]["sign"] == 0 and 0 < c["difference"]["interval"]["centre"] < 300,
+              "seed %d: a change of 100 ns: %r" % (seed, c and (c["verdict"], c["difference"])))
+    print("the structural change compared as one part: slower at +5 us, not marked at +100 ns")
+
+
 def scenario_external():
     """external.c: the slower call is to a library's usleep: named, and said external."""
     p, _ = mirrored("external", 1)
