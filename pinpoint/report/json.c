@@ -482,6 +482,7 @@ static json_t *node_fields(json_t *o, const struct pp_outcome_node *v)
 	if (v->comparison >= 0)
 		o = pp_json_set(o, "comparison", pp_json_int(v->comparison));
 	o = pp_json_set(o, "cost_ns", interval_json(v->diff));
+	o = pp_json_set(o, "level", pp_json_real(v->level));
 	/* a structural change's calls are different calls: no count tells a cause */
 	o = pp_json_set(
 	    o, "cause",

@@ -300,7 +300,8 @@ static void print_tree(FILE *f, const struct pp_outcome *o)
 		return;
 	fprintf(f, "\nAttribution tree (+ slower, - faster; difference [interval], taken as the "
 		   "verdicts are; share of its function's difference [Fieller's interval]; a "
-		   "function's parts, its remainder and its whole from the same runs):\n");
+		   "function's parts, its remainder and its whole from the same runs, each "
+		   "interval at the level of the verdict it stands for):\n");
 	print_subtree(f, o, 0, 2);
 	for (size_t k = 0; k < o->ncontrib; k++) {
 		const struct pp_outcome_node *n = &o->nodes[o->contrib[k]];

@@ -149,7 +149,7 @@ static int fill(const struct pp_session *s, struct table *t)
  * pairs as each look takes them (decide_cpu.c).
  */
 static int estimate(const struct pp_session *s, const struct table *t, double *const v[2],
-		    struct pp_interval *out)
+		    double conf, struct pp_interval *out)
 {
 	double *cur = NULL, c;
 	int err =
@@ -158,16 +158,15 @@ static int estimate(const struct pp_session *s, const struct table *t, double *c
 	if (err)
 		return err;
 	err = pp_seq_interval(s->opt->test, t->paired, v[0], t->lay[0], t->n[0], cur ? cur : v[1],
-			      t->lay[1], t->n[1], s->opt->confidence, out);
+			      t->lay[1], t->n[1], conf, out);
 	free(cur);
 	return err;
 }
 
 /* The share of @a's difference in @b's (per row of each revision), Fieller's interval. */
-static int share_of(const struct pp_session *s, const struct table *t, double *const a[2],
-		    double *const b[2], struct pp_interval *out)
+static int share_of(const struct table *t, double *const a[2], double *const b[2], double conf,
+		    struct pp_interval *out)
 {
-	const double conf = s->opt->confidence;
 	double *da, *db;
 	int err;
 
@@ -295,6 +294,23 @@ static double probe_cost_uncertainty(const struct pp_node *f, const double rm[2]
 		    fabs(lo[PP_CUR] * rm[PP_CUR] - hi[PP_PREV] * rm[PP_PREV]));
 }
 
+/*
+ * The confidence of @n's numbers: its verdict's, the level of the look
+ * that decided it, else that of @f, the function it is a part of (its own
+ * verdict's, else the session's): every interval of the tree at the level
+ * of the decision it stands for.
+ */
+static double level_of(const struct pp_session *s, const struct pp_node *n, const struct pp_node *f)
+{
+	for (int i = 0; i < 2; i++, n = f) {
+		const struct pp_quantity *q = n ? n->q : NULL;
+
+		if (q && q->decided && q->cmp.confidence > 0 && q->cmp.confidence < 1)
+			return q->cmp.confidence;
+	}
+	return s->opt->confidence;
+}
+
 /* A part: the child node and the columns of @t it sums (a structural group sums several). */
 struct part {
 	int node;
@@ -330,12 +346,14 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 		   const double rm[2], const struct pp_node *f, struct pp_node *n)
 {
 	double *whole[2] = {col(t, 0, 0), col(t, 1, 0)};
+	double conf = level_of(s, n, f);
 	struct pp_interval sh;
 
-	estimate(s, t, v->v, &n->diff);
+	n->level = conf;
+	estimate(s, t, v->v, conf, &n->diff);
 	for (int r = 0; r < 2; r++)
 		n->mean[r] = gsl_stats_mean(v->v[r], 1, t->n[r]);
-	if (!share_of(s, t, v->v, whole, &sh)) {
+	if (!share_of(t, v->v, whole, conf, &sh)) {
 		n->share = sh.centre;
 		n->share_ci = sh;
 	}
@@ -356,7 +374,7 @@ static void number(const struct pp_session *s, const struct table *t, const stru
 				rest.v[r][i] = whole[r][i] - v->v[r][i];
 		}
 		if (ok)
-			estimate(s, t, rest.v, &n->others);
+			estimate(s, t, rest.v, conf, &n->others);
 		/* the share is a ratio of means, the rest a shift (Hodges-Lehmann): a
 		 * share above 1 by noise can meet a rest that did not change the other
 		 * way, and then there is nothing above 100 % to explain */
@@ -402,7 +420,8 @@ static void lead_and_tie(const struct pp_session *s, const struct table *t, stru
 			for (size_t i = 0; i < t->n[r]; i++)
 				v->v[r][i] -= vb[r][i];
 		}
-		if (!estimate(s, t, v->v, &c) && !(dir * c.low > 0 && dir * c.high > 0))
+		if (!estimate(s, t, v->v, level_of(s, f, NULL), &c) &&
+		    !(dir * c.low > 0 && dir * c.high > 0))
 			f->tie = b->node;
 	}
 	free(vb[0]);
@@ -491,6 +510,7 @@ static void number_rest(const struct pp_session *s, const struct table *t, struc
 				zero = false;
 		}
 	if (zero) {
+		rest->level = level_of(s, rest, f);
 		rest->diff = (struct pp_interval){0, 0, 0};
 		rest->share = 0;
 		rest->share_ci = (struct pp_interval){0, 0, 0};
@@ -533,7 +553,7 @@ int pp_tree_account(struct pp_session *s, int node)
 	{
 		double *whole[2] = {col(&t, 0, 0), col(&t, 1, 0)};
 
-		estimate(s, &t, whole, &f->whole);
+		estimate(s, &t, whole, level_of(s, f, NULL), &f->whole);
 		for (int r = 0; r < 2; r++)
 			f->whole_mean[r] = gsl_stats_mean(whole[r], 1, t.n[r]);
 	}
@@ -561,7 +581,7 @@ int pp_tree_account(struct pp_session *s, int node)
 			group_calls(s, &t, &parts[i], f, &v);
 		}
 	}
-	estimate(s, &t, sum.v, &f->parts);
+	estimate(s, &t, sum.v, level_of(s, f, NULL), &f->parts);
 	if (rest >= 0)
 		number_rest(s, &t, &sum, f, &s->nodes[rest]);
 	lead_and_tie(s, &t, f, parts, np, &v, dir);

@@ -123,6 +123,8 @@ static void shares(struct pp_session *s)
 		 * the shares of its whole there (account.c). */
 		if (pp_node_accounted(s, n) && n->kind != PP_NODE_SHARED)
 			continue;
+		/* its interval is its comparison's, at that look's level */
+		n->level = n->q && n->q->decided ? n->q->cmp.confidence : NAN;
 		if (pd != 0) {
 			n->share = n->diff.centre / pd;
 			n->share_ci =
@@ -168,10 +170,13 @@ static void entry_shares(struct pp_session *s)
 			n->entry_share = 1;
 			n->entry_share_ci = (struct pp_interval){1, 1, 1};
 			n->entry_steps = 0;
+			n->entry_alpha = 0;
 			continue;
 		}
 		n->entry_share = n->share * s->nodes[w].entry_share;
 		n->entry_steps = s->nodes[w].entry_steps + 1;
+		n->entry_alpha = s->nodes[w].entry_alpha +
+				 (1 - (isfinite(n->level) ? n->level : s->opt->confidence));
 		/* a remainder without accounting has a point share: no interval */
 		n->entry_share_ci = n->kind == PP_NODE_REST && !pp_node_accounted(s, n)
 					? (struct pp_interval){NAN, NAN, NAN}

@@ -363,10 +363,13 @@ static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 		v->depth = n->depth;
 		v->cmp = cmp_of(o, n->q);
 		v->diff = n->diff;
+		v->level = isfinite(n->level)	   ? n->level
+			   : n->q && n->q->decided ? n->q->cmp.confidence
+						   : NAN;
 		v->share = n->share;
 		v->share_ci = n->share_ci;
 		v->entry_share = n->entry_share;
-		v->entry_share_level = 1 - n->entry_steps * (1 - s->opt->confidence);
+		v->entry_share_level = 1 - n->entry_alpha;
 		v->entry_share_ci = n->entry_share_ci;
 		if (!(v->entry_share_level > 0) || !isfinite(n->entry_share_ci.low)) {
 			v->entry_share_ci = (struct pp_interval){NAN, NAN, NAN};

@@ -166,7 +166,8 @@ struct pp_outcome_node {
 	int comparison;			  /* its comparison's id, -1: none */
 	const struct pp_outcome_cmp *cmp; /* the comparison that shows it, or NULL */
 	struct pp_interval diff;	  /* current - previous, ns per entry execution */
-	double share;			  /* of its parent's difference */
+	double level; /* the confidence of diff and share_ci: its verdict's (NaN: none) */
+	double share; /* of its parent's difference */
 	struct pp_interval share_ci;
 	double entry_share; /* of the entry's: the shares along its path multiplied */
 	/* its interval, the product of theirs, which holds at entry_share_level at

@@ -396,6 +396,7 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->probe_unc = NAN;
 	n->entry_share = NAN;
 	n->entry_share_ci = (struct pp_interval){NAN, NAN, NAN};
+	n->level = NAN;
 	/* The parts of a call that is dug into are one layer deeper. */
 	n->depth = parent < 0 ? 0
 		   : s->nodes[parent].kind == PP_NODE_CALL ||

@@ -291,6 +291,10 @@ struct pp_node {
 	 * entry_steps of them (NaN: a step without one) */
 	struct pp_interval entry_share_ci;
 	unsigned entry_steps;
+	/* the confidence of its accounting's intervals (diff, share_ci): its
+	 * verdict's level, else its function's (NaN: none); entry_alpha: the
+	 * 1 - level of the shares along its path added up (Bonferroni) */
+	double level, entry_alpha;
 	size_t runs[2];
 	int lead, tie;
 };
