@@ -192,27 +192,28 @@ struct pp_quantity *pp_quantity_confirm(struct pp_session *s,
 	return q;
 }
 
-struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog_fn *const fn[2],
-				      const char *callee,
-				      const struct pp_prog_fn *const callee_fn[2],
-				      const unsigned first[2], const unsigned last[2])
+/*
+ * The quantity of @kind over calls @first[r]..@last[r] of @fn in revision
+ * r (to @callee, where given): the one made before, else a new one.
+ */
+static struct pp_quantity *calls_q(struct pp_session *s, enum pp_qkind kind,
+				   const struct pp_prog_fn *const fn[2], const char *callee,
+				   const unsigned first[2], const unsigned last[2])
 {
 	struct pp_quantity *q;
 
 	for (size_t i = 0; i < s->nq; i++) {
 		q = s->q[i];
-		if (q->kind == PP_Q_GROUP && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
-		    !strcmp(q->callee, callee) && q->first == first[PP_CUR] &&
+		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		    (!callee || !strcmp(q->callee, callee)) && q->first == first[PP_CUR] &&
 		    q->last == last[PP_CUR] && q->prev_first == first[PP_PREV] &&
 		    q->prev_last == last[PP_PREV])
 			return q;
 	}
-	q = new_quantity(s, PP_Q_GROUP, fn);
+	q = new_quantity(s, kind, fn);
 	if (!q)
 		return NULL;
 	q->callee = callee;
-	q->callee_fn[0] = callee_fn[0];
-	q->callee_fn[1] = callee_fn[1];
 	q->first = first[PP_CUR];
 	q->last = last[PP_CUR];
 	q->prev_first = first[PP_PREV];
@@ -220,26 +221,24 @@ struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog
 	return q;
 }
 
+struct pp_quantity *pp_quantity_group(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const char *callee,
+				      const struct pp_prog_fn *const callee_fn[2],
+				      const unsigned first[2], const unsigned last[2])
+{
+	struct pp_quantity *q = calls_q(s, PP_Q_GROUP, fn, callee, first, last);
+
+	if (q) {
+		q->callee_fn[0] = callee_fn[0];
+		q->callee_fn[1] = callee_fn[1];
+	}
+	return q;
+}
+
 struct pp_quantity *pp_quantity_changed(struct pp_session *s, const struct pp_prog_fn *const fn[2],
 					const unsigned first[2], const unsigned last[2])
 {
-	struct pp_quantity *q;
-
-	for (size_t i = 0; i < s->nq; i++) {
-		q = s->q[i];
-		if (q->kind == PP_Q_CHANGED && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
-		    q->first == first[PP_CUR] && q->last == last[PP_CUR] &&
-		    q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])
-			return q;
-	}
-	q = new_quantity(s, PP_Q_CHANGED, fn);
-	if (!q)
-		return NULL;
-	q->first = first[PP_CUR];
-	q->last = last[PP_CUR];
-	q->prev_first = first[PP_PREV];
-	q->prev_last = last[PP_PREV];
-	return q;
+	return calls_q(s, PP_Q_CHANGED, fn, NULL, first, last);
 }
 
 struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
