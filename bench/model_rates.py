@@ -14,7 +14,8 @@ the search's own, without a machine's noise beyond what the model draws:
         that ends elsewhere is a wrong call.
 
 Usage: bench/model_rates.py --pinpoint BUILD/pinpoint/pinpoint [--sessions N]
-       [--models DIR] [--jobs J] [--cells | --confirm-cells | --cpu-cells]
+       [--models DIR] [--jobs J] [--cells | --confirm-cells | --cpu-cells |
+       --tree-cells [--only CELLS]]
 
 Prints, per model: sessions, claimed / right / wrong / undecided, runs per
 session (median, 90th percentile), and milliseconds per session.
@@ -34,6 +35,15 @@ inflated by what timing it adds, above 0 another callee slower too).  Per
 cell: how the what-if ended (confirmed is right within T'/2, a share or
 overshoots beyond 3 T'/2; between, either), how many were decided by
 the estimate's rule (decide.c, by_estimate()), and its runs per revision.
+
+--tree-cells runs whole trees: the --cells model over its grid, and a
+tree with an indirect call, a shared callee and a callee group, each of
+them in turn the planted cause; per cell, besides the entry's verdicts,
+how many sessions' trees hold a false claim (a node marked slower or
+faster where the model changed nothing: the family-wise rate), the runs
+and the model's seconds per session.  --only names the cells
+(planted:delta:layout:asym, planted "basic" for the --cells model, "-"
+for the tree model's A/A).
 
 --cpu-cells runs the CPU term's grid (pinpoint/measure/decide_cpu.c): the
 --cells model at a layout sd of 0.5 T, one callee slower by 0 to 1.5 T,
