@@ -94,6 +94,7 @@ struct pp_option_desc {
 	const char *what;		 /* what an empty value lacks: refused when set */
 	const char *def;		 /* the default, as it would be given */
 	const char *def_note;		 /* what --help adds to the default, or says instead */
+	const char *env; /* the environment variable whose value is its default, or NULL */
 	size_t given;	    /* the bool that records the option was given (GIVEN()), 0: none */
 	unsigned flags;	    /* PP_OPT_* */
 	const char *report; /* its key in the report's "options"; NULL: not recorded */
@@ -244,7 +245,8 @@ static const struct pp_option_desc options[] = {
 	     "out of each comparison's pairs (a term of its model), so that two CPUs that differ "
 	     "do not widen its interval; off: the pairs as they ran"},
     {"spoiled-rounds", 0, &type_choice, FIELD(spoiled_again), .choices = spoiled_choices,
-     .def = "again", .report = "spoiled_rounds",
+     .def = "again", .def_note = "; PINPOINT_SPOILED_ROUNDS sets the default",
+     .env = "PINPOINT_SPOILED_ROUNDS", .report = "spoiled_rounds",
      .help = "again: a round with a run that waited for its CPU a fifth of its time or more "
 	     "while other work had it is measured again, its values in no comparison, and a "
 	     "session whose rounds are mostly so stops undecided; keep: such rounds are compared "
@@ -861,15 +863,38 @@ static int show_runtime_path(struct pp_options *opt, const struct pp_option_desc
 	return print_path(PP_PATH_RUNTIME_SHARED);
 }
 
-/* Every option's default, set as if given. */
-static int set_defaults(struct pp_options *opt)
+/* Whether @v, from option @d's environment variable, is one of its choices: else one line. */
+static int env_choice(const struct pp_option_desc *d, const char *v)
+{
+	for (const struct pp_choice *c = d->choices; c && c->name; c++)
+		if (!strcmp(c->name, v))
+			return 0;
+	pr_err("%s: '%s' is not one of --%s's values (see --help)", d->env, v, d->name);
+	return -EINVAL;
+}
+
+/*
+ * Every option's default, set as if given; with @env, an option's
+ * environment variable, where set, gives its default instead (a bad value
+ * is one error line that names the variable).  A value the environment
+ * gave is not given: a remembered command line leaves it out.
+ */
+static int set_defaults(struct pp_options *opt, bool env)
 {
 	int err = 0;
 
 	memset(opt, 0, sizeof(*opt));
-	for (size_t i = 0; i < NOPTIONS && !err; i++)
+	for (size_t i = 0; i < NOPTIONS && !err; i++) {
+		const char *v = env && options[i].env ? getenv(options[i].env) : NULL;
+
 		if (options[i].def)
 			err = options[i].type->set(opt, &options[i], options[i].def);
+		if (!err && v && *v) {
+			err = env_choice(&options[i], v);
+			if (!err)
+				err = options[i].type->set(opt, &options[i], v);
+		}
+	}
 	return err;
 }
 
@@ -1026,7 +1051,7 @@ static bool same_values(const struct pp_options *a, const struct pp_options *b,
 int pp_options_argv(const struct pp_options *opt, struct pp_argv *a)
 {
 	struct pp_options def;
-	int err = set_defaults(&def);
+	int err = set_defaults(&def, true);
 
 	for (size_t i = 0; i < NOPTIONS && !err; i++) {
 		const struct pp_option_desc *d = &options[i];
@@ -1211,7 +1236,7 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	char shortopts[2 * NOPTIONS + 3];
 	int c, err;
 
-	err = set_defaults(opt);
+	err = set_defaults(opt, true);
 	if (err)
 		return err;
 	getopt_tables(longopts, shortopts);

@@ -178,7 +178,7 @@ def scenario_load():
     regression (what the rule prevents).  A load on 90 % of all runs stops
     the session undecided, saying why."""
     for seed in range(1, 6):
-        p, rep = session_json("loaded", "--seed", str(seed))
+        p, rep = session_json("loaded", "--seed", str(seed), "--spoiled-rounds", "again")
         m, runs = rep["measurement"], rep["runs"]
         check(p.returncode in (0, 4) and "Bottleneck chain" not in p.stdout,
               "seed %d, load seen: exit %d: %s" % (seed, p.returncode, p.stdout[:300]))
@@ -205,11 +205,12 @@ def scenario_load():
                         r"were measured again, and no comparison holds their values\.$"
                         % (m["rounds_spoiled"], m["rounds_spoiled"] + m["rounds_kept"]),
                         p.stdout, re.M), "seed %d: no Competing load line" % seed)
-    claimed = sum(session("loaded_unseen", "--seed", str(seed), "--quiet").returncode == 1
+    claimed = sum(session("loaded_unseen", "--seed", str(seed), "--quiet", "--spoiled-rounds",
+                          "again").returncode == 1
                   for seed in range(1, 6))
     check(claimed >= 3, "the load unseen was called a regression in %d of 5 sessions, "
           "expected 3 or more (the model no longer makes the case the rule is for)" % claimed)
-    p, rep = session_json("busy", "--seed", "1", status=4)
+    p, rep = session_json("busy", "--seed", "1", "--spoiled-rounds", "again", status=4)
     m = rep["measurement"]
     check(m["load_spent"] and m["rounds_spoiled"] >= 32
           and m["rounds_spoiled"] >= 3 * m["rounds_kept"]
@@ -219,6 +220,25 @@ def scenario_load():
     check("Undecided: other work on the machine spoiled most rounds before job could be "
           "compared." in p.stdout and "the session stopped measuring" in p.stdout,
           "busy: %s" % p.stdout)
+    # the environment sets the default (the suite's ctest sets keep), the command line wins
+    env = dict(os.environ, PINPOINT_SPOILED_ROUNDS="keep")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        q = subprocess.run([ARGS.pinpoint, "--model", model("busy"), "--entry", "job", "--seed",
+                            "1", "--json", path], capture_output=True, text=True, env=env,
+                           timeout=120)
+        with open(path) as f:
+            kept = json.load(f)
+    check(kept["options"]["spoiled_rounds"] == "keep" and not kept["measurement"]["load_spent"]
+          and kept["measurement"]["rounds_spoiled"] == 0,
+          "PINPOINT_SPOILED_ROUNDS=keep: options %r, measurement %r"
+          % (kept["options"]["spoiled_rounds"], kept["measurement"]["rounds_spoiled"]))
+    env["PINPOINT_SPOILED_ROUNDS"] = "sometimes"
+    q = subprocess.run([ARGS.pinpoint, "--model", model("busy"), "--entry", "job"],
+                       capture_output=True, text=True, env=env, timeout=60)
+    check(q.returncode == 2 and q.stderr.strip().splitlines() == [
+        "pinpoint: error: PINPOINT_SPOILED_ROUNDS: 'sometimes' is not one of --spoiled-rounds's "
+        "values (see --help)"], "a bad PINPOINT_SPOILED_ROUNDS: %d %r" % (q.returncode, q.stderr))
     print("load seen: no claim in 5 sessions; unseen: %d of 5 claimed; busy: undecided after "
           "%d spoiled rounds" % (claimed, m["rounds_spoiled"]))
 

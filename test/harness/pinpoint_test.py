@@ -130,14 +130,6 @@ SUITE_BUDGET = ["--max-runs-per-comparison", "200"]
 SUITE_LAYOUTS = ["--layouts", "1"]
 
 
-# They compare the rounds other work spoiled as they are, unless a test asks
-# otherwise: ctest -j2 runs two tests at a time on a 2-core machine, and the
-# other test's runs keep most rounds' runs from their CPU a fifth of their
-# time, so that the rule (a spoiled round measured again, a session of
-# mostly spoiled rounds undecided) would turn the suite's questions into
-# that one.  driver-preempted and driver-model-load test the rule itself.
-SUITE_LOAD = ["--spoiled-rounds", "keep"]
-
 
 def pinpoint(exe, *args, status=None, env=None, timeout=800):
     """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
@@ -149,8 +141,6 @@ def pinpoint(exe, *args, status=None, env=None, timeout=800):
     if ("--entry" in opts or "--commits" in opts) and not any(
             a.startswith("--layouts") for a in opts):
         args = SUITE_LAYOUTS + args
-    if ("--entry" in opts or "--commits" in opts) and "--spoiled-rounds" not in opts:
-        args = SUITE_LOAD + args
     return run([exe] + args, env=env, expect=status, timeout=timeout)
 
 
