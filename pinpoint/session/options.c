@@ -94,7 +94,7 @@ struct pp_option_desc {
 	const char *what;		 /* what an empty value lacks: refused when set */
 	const char *def;		 /* the default, as it would be given */
 	const char *def_note;		 /* what --help adds to the default, or says instead */
-	const char *env; /* the environment variable whose value is its default, or NULL */
+	const char *env;    /* the environment variable whose value is its default, or NULL */
 	size_t given;	    /* the bool that records the option was given (GIVEN()), 0: none */
 	unsigned flags;	    /* PP_OPT_* */
 	const char *report; /* its key in the report's "options"; NULL: not recorded */
