@@ -278,11 +278,7 @@ int pp_attrib_resume_parts(struct pp_attrib *a, struct pp_fnstate *st)
 		n->sign = n->kind == PP_NODE_SELF && (st->one_sided || pp_attrib_lost_runs(s))
 			      ? 0
 			      : pp_attrib_beyond(q);
-		n->stop = q->verdict == PP_V_BOUNDED ? q->left
-			  : q->verdict == PP_V_UNDECIDED
-			      ? "undecided: the runs allowed ran out before "
-				"its interval could decide"
-			      : NULL;
+		n->stop = pp_attrib_open_stop(q);
 	}
 	if (!err)
 		err = pp_tree_account(s, st->node);

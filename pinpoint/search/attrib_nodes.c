@@ -26,6 +26,15 @@ int pp_attrib_beyond(const struct pp_quantity *q)
 	return 0;
 }
 
+/* Why the search stopped at a part that @q left open or undecided, or NULL. */
+const char *pp_attrib_open_stop(const struct pp_quantity *q)
+{
+	return q->verdict == PP_V_BOUNDED     ? q->left
+	       : q->verdict == PP_V_UNDECIDED ? "undecided: the runs allowed ran out before its "
+						"interval could decide"
+					      : NULL;
+}
+
 /*
  * Open (undecided, or left open) with an interval that still reaches the
  * threshold on either side: it may be as large as a named part.
@@ -150,11 +159,7 @@ int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, in
 			i = unit_node(s, v, k, st->node, PP_NODE_CALL, q);
 			if (i < 0)
 				return -ENOMEM;
-			if (q->verdict == PP_V_UNDECIDED)
-				s->nodes[i].stop = "undecided: the runs allowed ran out before its "
-						   "interval could decide";
-			else if (q->verdict == PP_V_BOUNDED)
-				s->nodes[i].stop = q->left;
+			s->nodes[i].stop = pp_attrib_open_stop(q);
 			slower += s->nodes[i].sign > 0;
 			continue;
 		}
@@ -236,14 +241,15 @@ int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const stru
  * revision makes, added up, decided as any part is (its own alpha, the
  * sequential rule).  Where F's change spreads over several ranges, each
  * compared apart, the group has none of its own: its calls' accounting
- * (account.c) is all it shows.  Returns 1 when it is shown slower, else 0.
+ * (account.c) is all it shows.
  */
-int pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st, const struct pp_quantity *c)
+void pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st,
+			    const struct pp_quantity *c)
 {
 	struct pp_node *g;
 
 	if (st->group < 0)
-		return 0;
+		return;
 	g = &s->nodes[st->group];
 	if (g->q && g->q != c)
 		st->changed_several = true;
@@ -251,17 +257,13 @@ int pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st, const st
 		g->q = NULL;
 		g->sign = 0;
 		g->stop = NULL;
-		return 0;
+		return;
 	}
 	g->q = c;
 	g->sign = pp_attrib_beyond(c);
 	if (c->decided)
 		g->diff = c->cmp.diff;
-	if (c->verdict == PP_V_UNDECIDED)
-		g->stop = "undecided: the runs allowed ran out before its interval could decide";
-	else if (c->verdict == PP_V_BOUNDED)
-		g->stop = c->left;
-	return g->sign > 0;
+	g->stop = pp_attrib_open_stop(c);
 }
 
 int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,

@@ -104,8 +104,9 @@ int pp_attrib_beyond(const struct pp_quantity *q);
 int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 			 struct pp_quantity *const *g, int ng);
 int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const struct pp_quantity *g);
-int pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st,
-			   const struct pp_quantity *c);
+void pp_attrib_changed_node(struct pp_session *s, struct pp_fnstate *st,
+			    const struct pp_quantity *c);
+const char *pp_attrib_open_stop(const struct pp_quantity *q);
 int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, int u1,
 			 const struct pp_quantity *q);
 bool pp_attrib_lost_runs(const struct pp_session *s);

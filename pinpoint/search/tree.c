@@ -116,6 +116,7 @@ static void shares(struct pp_session *s)
 		if (n->parent < 0) {
 			n->share = 1;
 			n->share_ci = (struct pp_interval){1, 1, 1};
+			n->level = n->q && n->q->decided ? n->q->cmp.confidence : NAN;
 			continue;
 		}
 		pd = s->nodes[pp_node_whole(s, n)].diff.centre;

@@ -363,9 +363,7 @@ static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 		v->depth = n->depth;
 		v->cmp = cmp_of(o, n->q);
 		v->diff = n->diff;
-		v->level = isfinite(n->level)	   ? n->level
-			   : n->q && n->q->decided ? n->q->cmp.confidence
-						   : NAN;
+		v->level = n->level;
 		v->share = n->share;
 		v->share_ci = n->share_ci;
 		v->entry_share = n->entry_share;
@@ -504,7 +502,7 @@ static void make_noise(struct pp_outcome *o, const struct pp_session *s)
 		if (s->runs[i].st.waited_s >= 0 && s->runs[i].st.wall_s > 0) {
 			waited += s->runs[i].st.waited_s;
 			wall += s->runs[i].st.wall_s;
-			o->preempted_runs += s->runs[i].st.waited_s >= 0.2 * s->runs[i].st.wall_s;
+			o->preempted_runs += pp_run_waited_long(&s->runs[i]);
 		}
 	}
 	o->waited_share = wall > 0 ? waited / wall : NAN;
