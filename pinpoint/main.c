@@ -29,6 +29,7 @@
 #include "pinpoint/build/bisect.h"
 #include "pinpoint/build/build.h"
 #include "pinpoint/build/commits.h"
+#include "pinpoint/build/git.h"
 #include "pinpoint/changes/changes.h"
 #include "pinpoint/measure/duet.h"
 #include "pinpoint/measure/discover.h"
@@ -198,6 +199,10 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 		int err;
 
 		*stage = r ? PP_BISECT_BUILD_CURRENT : PP_BISECT_BUILD_PREVIOUS;
+		/* the commit as built: the work tree may move on while the session measures */
+		if (pp_git_build_commit(s->rev[r].dir, s->rev[r].commit) && r == PP_CUR &&
+		    s->opt->label && pp_git_full_hash(s->opt->label))
+			snprintf(s->rev[r].commit, sizeof(s->rev[r].commit), "%s", s->opt->label);
 		err = pp_build_revision(s->opt, s->rev[r].label, s->rev[r].dir, &run_dir);
 		if (!err && stop_requested)
 			err = -EINTR;
@@ -209,7 +214,7 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 		if (err)
 			return io_exit(err);
 		if (run_dir) {
-			free(s->rev[r].dir);
+			s->rev[r].built_from = s->rev[r].dir;
 			s->rev[r].dir = run_dir;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "pinpoint/build/cmakecache.h"
 #include "pinpoint/build/git.h"
 #include "pinpoint/build/workdir.h"
 
@@ -75,5 +76,21 @@ int pp_git_head(const char *dir, char hash[PP_GIT_HASH_LEN])
 	else
 		err = -ENOENT;
 	free(out);
+	return err;
+}
+
+int pp_git_build_commit(const char *dir, char hash[PP_GIT_HASH_LEN])
+{
+	struct pp_cmake_cache c = {0};
+	char path[PATH_MAX];
+	int err = pp_git_head(dir, hash);
+
+	if (!err)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/CMakeCache.txt", dir) >= (int)sizeof(path) ||
+	    pp_cmake_cache_read(path, &c))
+		return -ENOENT;
+	err = c.home ? pp_git_head(c.home, hash) : -ENOENT;
+	pp_cmake_cache_free(&c);
 	return err;
 }

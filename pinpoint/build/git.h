@@ -31,4 +31,12 @@ bool pp_git_full_hash(const char *s);
  */
 int pp_git_head(const char *dir, char hash[PP_GIT_HASH_LEN]);
 
+/*
+ * The commit a build directory @dir was built from, into @hash: that of
+ * the work tree @dir is in, else, for a CMake build directory outside its
+ * sources, that of the work tree of the sources its CMakeCache.txt names.
+ * 0, or -ENOENT when neither is known.
+ */
+int pp_git_build_commit(const char *dir, char hash[PP_GIT_HASH_LEN]);
+
 #endif /* PINPOINT_GIT_H */

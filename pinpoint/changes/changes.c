@@ -23,6 +23,7 @@
 #include "core/util.h"
 #include "pinpoint/changes/changes.h"
 #include "pinpoint/log.h"
+#include "pinpoint/report/report.h"
 
 void pp_change_pct(const struct pp_change *c, double pct[3])
 {
@@ -95,6 +96,106 @@ static void print_change(const struct pp_change *c)
 	putchar('\n');
 }
 
+/* Whether @inv is of @c: the same entry and machine, nights either side that overlap. */
+static bool inv_of(const struct pp_changes *ch, const struct pp_history_inv *inv,
+		   const struct pp_change *c)
+{
+	double before = c->s->night[c->cp.index - 1]->time, after = c->s->night[c->cp.index]->time;
+
+	return !strcmp(ch->h->entry[inv->entry_no], c->s->entry) &&
+	       !strcmp(inv->machine, c->s->machine) && inv->before_time < after &&
+	       before < inv->after_time;
+}
+
+/* Each slower change point's latest investigation in the history, if any. */
+static void match_investigations(struct pp_changes *ch)
+{
+	for (size_t i = 0; i < ch->nc; i++)
+		for (size_t k = 0; ch->c[i].cp.diff > 0 && k < ch->h->ninv; k++)
+			if (inv_of(ch, &ch->h->inv[k], &ch->c[i]))
+				ch->c[i].inv = &ch->h->inv[k];
+}
+
+/* What @c's investigation found, one line after the change point's. */
+static void print_inv(const struct pp_change *c)
+{
+	const struct pp_history_inv *v = c->inv;
+	char when[48];
+
+	if (c->new_inv)
+		printf("  investigated now: ");
+	else
+		printf("  investigated %s: ", fmt_time(v->time, when, sizeof(when)));
+	if (v->status == PP_EXIT_REGRESSION)
+		printf("first slower commit %.12s%s%s\n", *v->first_slower ? v->first_slower : "?",
+		       v->call ? ", the call: " : "", v->call ? v->call : "");
+	else if (v->status == PP_EXIT_NO_REGRESSION)
+		printf("%.12s is not slower than %.12s: the change is not in the code between "
+		       "them\n",
+		       v->to, v->from);
+	else if (v->why)
+		printf("not run: %s\n", v->why);
+	else if (v->status == PP_EXIT_USAGE)
+		printf("--commits %.12s..%.12s could not start (a usage error, or the first commit "
+		       "does not build)\n",
+		       v->from, v->to);
+	else
+		printf("--commits %.12s..%.12s ended with exit status %d\n", v->from, v->to,
+		       v->status);
+}
+
+/*
+ * --investigate: every slower change point without an investigation run
+ * through --commits (investigate.c), what it found appended to the
+ * history.  Its exit status (changes.h).
+ */
+static int investigate(struct pp_changes *ch, const struct pp_options *opt)
+{
+	bool failed = false, undecided = false, found = false;
+
+	ch->ran = calloc(ch->nc ? ch->nc : 1, sizeof(*ch->ran));
+	if (!ch->ran)
+		return PP_EXIT_MEASUREMENT;
+	for (size_t i = 0; i < ch->nc; i++) {
+		struct pp_change *c = &ch->c[i];
+		struct pp_history_inv *v = &ch->ran[ch->nran];
+		int err;
+
+		if (c->cp.diff <= 0 || c->inv)
+			continue;
+		err = pp_investigate(opt, c, v);
+		if (err) {
+			pr_err("cannot investigate %s: %s", c->s->entry, strerror(-err));
+			failed = true;
+			continue;
+		}
+		ch->nran++;
+		c->inv = v;
+		c->new_inv = true;
+		print_change(c);
+		print_inv(c);
+		if (v->status == PP_EXIT_INTERRUPTED)
+			return PP_EXIT_INTERRUPTED;
+		if (v->status == PP_EXIT_UNDECIDED || v->status == PP_EXIT_MEASUREMENT ||
+		    v->status > PP_EXIT_UNDECIDED) {
+			printf("  not recorded: the next --investigate runs it again\n");
+			failed |= v->status != PP_EXIT_UNDECIDED;
+			undecided |= v->status == PP_EXIT_UNDECIDED;
+			continue;
+		}
+		found = true;
+		err = pp_history_append_inv(ch->history, c->s->entry, v);
+		if (err) {
+			pr_err("cannot append to the history %s: %s", ch->history, strerror(-err));
+			failed = true;
+		}
+	}
+	return failed	   ? PP_EXIT_MEASUREMENT
+	       : found	   ? PP_EXIT_REGRESSION
+	       : undecided ? PP_EXIT_UNDECIDED
+			   : PP_EXIT_NO_REGRESSION;
+}
+
 /* The change points of every series long enough into ch->c. */
 static int find(struct pp_changes *ch)
 {
@@ -113,7 +214,7 @@ static int find(struct pp_changes *ch)
 		}
 		ch->c = nc;
 		for (long j = 0; j < k; j++)
-			ch->c[ch->nc++] = (struct pp_change){s, cp[j]};
+			ch->c[ch->nc++] = (struct pp_change){.s = s, .cp = cp[j]};
 		free(cp);
 	}
 	return 0;
@@ -189,7 +290,10 @@ int pp_changes_run(const struct pp_options *opt)
 	char msg[PATH_MAX + 64];
 	int err, code;
 
+	if (opt->investigate && pp_investigate_check_owner(opt->changes))
+		return PP_EXIT_USAGE;
 	err = pp_history_read(opt->changes, &h);
+	ch.h = &h;
 	if (err) {
 		pr_err("cannot read the history %s: %s", opt->changes, strerror(-err));
 		code = PP_EXIT_USAGE;
@@ -208,12 +312,21 @@ int pp_changes_run(const struct pp_options *opt)
 		code = no_series(&ch, &h);
 		goto out;
 	}
-	for (size_t i = 0; i < ch.nc; i++)
+	match_investigations(&ch);
+	for (size_t i = 0; i < ch.nc; i++) {
 		print_change(&ch.c[i]);
+		if (ch.c[i].inv)
+			print_inv(&ch.c[i]);
+	}
 	code = summary(&ch);
 	if (!code)
 		for (size_t i = 0; i < ch.nc && !code; i++)
 			code = ch.c[i].cp.diff > 0 ? PP_EXIT_REGRESSION : 0;
+	if (opt->investigate) {
+		int inv = investigate(&ch, opt);
+
+		code = inv == PP_EXIT_NO_REGRESSION && code == PP_EXIT_UNDECIDED ? code : inv;
+	}
 	if (opt->json && (err = pp_changes_json_write(&ch, opt->json))) {
 		pr_err("%s", pp_write_failure(err, opt->json, msg, sizeof(msg)));
 		code = PP_EXIT_MEASUREMENT;
@@ -221,6 +334,11 @@ int pp_changes_run(const struct pp_options *opt)
 out:
 	pp_nights_free(ch.s, ch.ns);
 	free(ch.c);
+	for (size_t i = 0; i < ch.nran; i++) {
+		free(ch.ran[i].call);
+		free(ch.ran[i].why);
+	}
+	free(ch.ran);
 	pp_history_free(&h);
 	return code;
 }

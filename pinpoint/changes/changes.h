@@ -8,6 +8,7 @@
 #ifndef PINPOINT_CHANGES_H
 #define PINPOINT_CHANGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "pinpoint/changes/edivisive.h"
@@ -17,7 +18,9 @@
 /* A change point of one series. */
 struct pp_change {
 	const struct pp_nights *s;
-	struct pp_cp cp; /* cp.index: its first night after the change */
+	struct pp_cp cp;		  /* cp.index: its first night after the change */
+	const struct pp_history_inv *inv; /* its investigation (investigate.c), or NULL */
+	bool new_inv;			  /* inv was run by this --investigate */
 };
 
 /* What --changes found: the text and the JSON (changes_json.c) format it. */
@@ -30,6 +33,9 @@ struct pp_changes {
 	struct pp_change *c; /* by series, then by night */
 	size_t nc;
 	size_t bad; /* lines skipped: not a session's */
+	const struct pp_history *h;
+	struct pp_history_inv *ran; /* the investigations this run made */
+	size_t nran;
 };
 
 /* A change's size in percent of the mean before it: its centre, low and high end. */
@@ -45,7 +51,28 @@ int pp_changes_json_write(const struct pp_changes *ch, const char *path);
  * among the change points (none, or only speed-ups), 1 a slowdown, 2 the
  * file cannot be read or holds no session (--entry's), 3 --json cannot be
  * written, 4 no series has the nights a change point needs (undecided).
+ * With --investigate: 0 no slower change point that was not investigated
+ * before, 1 one or more, each now run through --commits and recorded, 3 an
+ * investigation could not build or measure (not recorded: the next run
+ * tries again), 4 one stayed undecided (likewise), 130 interrupted.
  */
 int pp_changes_run(const struct pp_options *opt);
+
+/*
+ * Whether the history @path may have its commands run: the user's own
+ * file, which no one else can write or replace.  0, or -errno after one
+ * error line.
+ */
+int pp_investigate_check_owner(const char *path);
+
+/*
+ * Run the slower change point @c through --commits (investigate.c) as its
+ * first night after was run, and describe what came of it in @inv (its
+ * call and why malloc'ed): inv->status is --commits' exit status, or 2
+ * with inv->why when it could not be run.  0, or -errno when the child
+ * could not be started.
+ */
+int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
+		   struct pp_history_inv *inv);
 
 #endif /* PINPOINT_CHANGES_H */

@@ -22,6 +22,12 @@ static json_t *commit_json(const char *hash)
 	return *hash ? pp_json_str(hash) : json_null();
 }
 
+/* A night's --label, or null. */
+static json_t *label_json(const struct pp_history_entry *e)
+{
+	return *e->label ? pp_json_str(e->label) : json_null();
+}
+
 /* One side of a change: its night next to the change, and its segment. */
 static json_t *side_json(const struct pp_change *c, int side)
 {
@@ -32,6 +38,27 @@ static json_t *side_json(const struct pp_change *c, int side)
 	    "index", pp_json_int((long long)i), "time", pp_json_real(c->s->night[i]->time),
 	    "nights", pp_json_int((long long)(side ? cp->hi - cp->index : cp->index - cp->lo)),
 	    "mean_ns", pp_json_real(cp->mean[side]), "sd_ns", pp_json_real(cp->sd[side]), NULL);
+}
+
+/* @c's investigation (investigate.c), or null. */
+static json_t *inv_json(const struct pp_change *c)
+{
+	const struct pp_history_inv *v = c->inv;
+
+	if (!v)
+		return json_null();
+	return pp_json_object("time", pp_json_real(v->time), "new", pp_json_bool(c->new_inv),
+			      "from", commit_json(v->from), "to", commit_json(v->to), "status",
+			      pp_json_int(v->status), "first_slower", commit_json(v->first_slower),
+			      "call", pp_json_str(v->call), "why", pp_json_str(v->why), NULL);
+}
+
+/* The baseline of @s's nights, or null when they were not run with --baseline. */
+static json_t *baseline_json(const struct pp_nights *s)
+{
+	if (!s->baseline)
+		return json_null();
+	return pp_json_object("commit", commit_json(s->first->commit[PP_PREV]), NULL);
 }
 
 static json_t *change_json(const struct pp_change *c)
@@ -51,7 +78,10 @@ static json_t *change_json(const struct pp_change *c)
 	    pp_json_interval(pct[0], pct[1], pct[2]), "t", pp_json_real(cp->t), "df",
 	    pp_json_real(cp->df), "p_value", pp_json_real(cp->p), "q", pp_json_real(cp->q),
 	    "commits", pp_json_object("from", commit_json(from), "to", commit_json(to), NULL),
-	    NULL);
+	    "labels",
+	    pp_json_object("before", label_json(c->s->night[cp->index - 1]), "after",
+			   label_json(c->s->night[cp->index]), NULL),
+	    "baseline", baseline_json(c->s), "investigation", inv_json(c), NULL);
 }
 
 static json_t *series_json(const struct pp_changes *ch, const struct pp_nights *s)
@@ -60,11 +90,12 @@ static json_t *series_json(const struct pp_changes *ch, const struct pp_nights *
 
 	for (size_t i = 0; i < ch->nc; i++)
 		k += ch->c[i].s == s;
-	return pp_json_object(
-	    "entry", pp_json_str(s->entry), "machine",
-	    *s->machine ? pp_json_str(s->machine) : json_null(), "series",
-	    pp_json_str(kind_name(s->kind)), "nights", pp_json_int((long long)s->n), "undecided",
-	    pp_json_int((long long)s->undecided), "change_points", pp_json_int((long long)k), NULL);
+	return pp_json_object("entry", pp_json_str(s->entry), "machine",
+			      *s->machine ? pp_json_str(s->machine) : json_null(), "series",
+			      pp_json_str(kind_name(s->kind)), "baseline", baseline_json(s),
+			      "nights", pp_json_int((long long)s->n), "undecided",
+			      pp_json_int((long long)s->undecided), "change_points",
+			      pp_json_int((long long)k), NULL);
 }
 
 static json_t *changes_json(const struct pp_changes *ch)

@@ -13,7 +13,9 @@
  * time so that sizes still read in ns.  Where the previous revision changes
  * (a nightly against the night before), that ratio is a night's step, not a
  * level, and a lasting slowdown would show as one night's spike: the
- * current time is the series then.
+ * current time is the series then.  Nights run with --baseline are series
+ * of their own, one per baseline (its directory and commit): a series
+ * measures one thing, and accepting a new baseline starts a new one.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,6 +26,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "core/util.h"
 #include "pinpoint/changes/nights.h"
 
 /* By time; in the file's order when equal (the lines are one array). */
@@ -87,14 +90,26 @@ static int values(struct pp_nights *s)
 	return 0;
 }
 
-/* The series of @e's entry and machine in @s[0, *@n), added when new; NULL: out of memory. */
+/*
+ * Which baseline @e was measured against: 0 when it was not run with
+ * --baseline, else its directory and commit; nights of two baselines are
+ * two series (a new accepted build starts a new one).
+ */
+static uint64_t baseline_of(const struct pp_history_entry *e)
+{
+	return e->baseline ? e->previous_hash ^ pp_str_hash(e->commit[PP_PREV]) ^ 1 : 0;
+}
+
+/* The series of @e's entry, machine and baseline in @s[0, *@n), added when new; NULL: out of
+ * memory. */
 static struct pp_nights *series_of(const struct pp_history *h, const struct pp_history_entry *e,
 				   struct pp_nights **s, size_t *n)
 {
 	struct pp_nights *ns;
 
 	for (size_t i = 0; i < *n; i++)
-		if ((*s)[i].entry == h->entry[e->entry_no] && !strcmp((*s)[i].machine, e->machine))
+		if ((*s)[i].entry == h->entry[e->entry_no] &&
+		    !strcmp((*s)[i].machine, e->machine) && (*s)[i].baseline == baseline_of(e))
 			return &(*s)[i];
 	ns = realloc(*s, (*n + 1) * sizeof(**s));
 	if (!ns)
@@ -103,6 +118,8 @@ static struct pp_nights *series_of(const struct pp_history *h, const struct pp_h
 	memset(&ns[*n], 0, sizeof(ns[*n]));
 	ns[*n].entry = h->entry[e->entry_no];
 	ns[*n].machine = e->machine;
+	ns[*n].baseline = baseline_of(e);
+	ns[*n].first = e;
 	return &ns[(*n)++];
 }
 

@@ -7,6 +7,7 @@
 #define PINPOINT_NIGHTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pinpoint/report/history.h"
 
@@ -21,6 +22,8 @@ enum pp_nights_kind { PP_NIGHTS_CURRENT, PP_NIGHTS_RATIO };
 struct pp_nights {
 	const char *entry;   /* in the history it was made from */
 	const char *machine; /* "" when its lines do not say */
+	uint64_t baseline;   /* 0, or which --baseline its nights were measured against */
+	const struct pp_history_entry *first; /* its first line, in the file's order */
 	enum pp_nights_kind kind;
 	size_t n;			       /* nights */
 	double *x;			       /* each night's value, ns */

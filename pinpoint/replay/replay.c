@@ -497,11 +497,16 @@ int pp_replay_attach(struct pp_session *s, struct pp_replay *rp)
 	rp->ops.finish = replay_finish;
 	s->opt = &rp->opt;
 	for (int r = 0; r < 2; r++) {
-		const char *dir = str(json_array_get(rp->revisions, r), "dir");
+		const json_t *rev = json_array_get(rp->revisions, r);
+		const char *dir = str(rev, "dir"), *from = str(rev, "built_from");
+		const char *commit = str(rev, "commit");
 
 		s->rev[r].dir = strdup(dir ? dir : "");
-		if (!s->rev[r].dir)
+		s->rev[r].built_from = from ? strdup(from) : NULL;
+		if (!s->rev[r].dir || (from && !s->rev[r].built_from))
 			return -ENOMEM;
+		if (commit && pp_git_full_hash(commit))
+			snprintf(s->rev[r].commit, sizeof(s->rev[r].commit), "%s", commit);
 	}
 	rp->workdir = recorded_workdir(rp);
 	if (!rp->workdir)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "pinpoint/log.h"
 #include "pinpoint/report/history.h"
 #include "pinpoint/report/report.h"
+#include "pinpoint/session/options.h"
 
 /* The entry's figures in a history line, the same keys written and read back. */
 #define FIGURE(key, field)                                                                         \
@@ -52,29 +54,53 @@ static double *figure(struct pp_history_entry *e, size_t i)
 	return (double *)((char *)e + figures[i].off);
 }
 
-/* The commit checked out where @dir is, or null. */
-static json_t *commit_json(const char *dir)
+/* A revision's commit, or null. */
+static json_t *commit_json(const struct pp_outcome_rev *rev)
 {
-	char hash[PP_GIT_HASH_LEN];
+	return rev->commit ? pp_json_str(rev->commit) : json_null();
+}
 
-	return dir && !pp_git_head(dir, hash) ? pp_json_str(hash) : json_null();
+/* The directory the user named for @rev (not its instrumented copy). */
+static const char *named_dir(const struct pp_outcome_rev *rev)
+{
+	return rev->built_from ? rev->built_from : rev->dir;
+}
+
+/* What --investigate runs --commits with: the session's command line and where it ran. */
+static json_t *rerun_json(const struct pp_outcome *oc)
+{
+	struct pp_argv a = {0};
+	char cwd[PATH_MAX];
+	json_t *argv;
+
+	if (oc->opt.model || oc->opt.replay || !getcwd(cwd, sizeof(cwd)) ||
+	    pp_options_argv(&oc->opt, &a))
+		goto none;
+	argv = json_array();
+	for (size_t i = 0; i < a.n; i++)
+		argv = pp_json_push(argv, pp_json_str(a.v[i]));
+	pp_argv_free(&a);
+	return pp_json_object("cwd", pp_json_str(cwd), "argv", argv, NULL);
+none:
+	pp_argv_free(&a);
+	return json_null();
 }
 
 /* The session's history line (history.h). */
 static json_t *line_json(const struct pp_outcome *oc)
 {
+	const struct pp_outcome_rev *prev = &oc->rev[PP_PREV], *cur = &oc->rev[PP_CUR];
 	struct pp_history_entry e;
 	struct utsname u;
 	json_t *o;
 
 	pp_history_entry_of(oc, &e);
-	o = pp_json_object(
-	    "time", pp_json_real(round(e.time * 1000) / 1000), "entry", pp_json_str(oc->opt.entry),
-	    "previous", pp_json_str(oc->rev[PP_PREV].dir), "current",
-	    pp_json_str(oc->rev[PP_CUR].dir), "machine",
-	    uname(&u) ? json_null() : pp_json_str(u.nodename), "previous_commit",
-	    commit_json(oc->rev[PP_PREV].dir), "current_commit", commit_json(oc->rev[PP_CUR].dir),
-	    "verdict", pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
+	o = pp_json_object("time", pp_json_real(round(e.time * 1000) / 1000), "entry",
+			   pp_json_str(oc->opt.entry), "previous", pp_json_str(named_dir(prev)),
+			   "current", pp_json_str(named_dir(cur)), "machine",
+			   uname(&u) ? json_null() : pp_json_str(u.nodename), "previous_commit",
+			   commit_json(prev), "current_commit", commit_json(cur), "verdict",
+			   pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
 	if (oc->decided) {
 		const struct pp_outcome_cmp *q = oc->entry;
 
@@ -88,12 +114,15 @@ static json_t *line_json(const struct pp_outcome *oc)
 	}
 	if (oc->chain_call)
 		o = pp_json_set(o, "call", pp_json_str(oc->chain_call->label));
-	return o;
+	o = pp_json_set(o, "label", pp_json_str(oc->opt.label));
+	o = pp_json_set(o, "baseline", pp_json_bool(oc->opt.baseline));
+	return pp_json_set(o, "rerun", rerun_json(oc));
 }
 
 void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 {
 	const struct pp_outcome_cmp *c = o->entry;
+	struct utsname u;
 
 	memset(e, 0, sizeof(*e));
 	e->time = o->started_wall;
@@ -102,6 +131,16 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 	e->prev_ns = e->prev_low = e->prev_high = NAN;
 	e->cur_ns = e->cur_low = e->cur_high = NAN;
 	e->diff_ns = e->diff_low = e->diff_high = e->threshold_ns = NAN;
+	/* as the line is read back (parse_line()) */
+	if (!uname(&u))
+		snprintf(e->machine, sizeof(e->machine), "%s", u.nodename);
+	for (int r = 0; r < 2; r++)
+		if (o->rev[r].commit)
+			snprintf(e->commit[r], sizeof(e->commit[r]), "%s", o->rev[r].commit);
+	e->previous_hash = pp_str_hash(named_dir(&o->rev[PP_PREV]));
+	if (o->opt.label)
+		snprintf(e->label, sizeof(e->label), "%s", o->opt.label);
+	e->baseline = o->opt.baseline;
 	if (!o->decided)
 		return;
 	e->prev_ns = c->ci[PP_PREV].centre;
@@ -116,15 +155,18 @@ void pp_history_entry_of(const struct pp_outcome *o, struct pp_history_entry *e)
 	e->threshold_ns = c->threshold_ns;
 }
 
-int pp_history_append(const struct pp_outcome *o, const char *path)
+/*
+ * @line and a newline appended to @path in one write(), under a write lock
+ * of the whole file (released when the descriptor closes).  0 or -errno.
+ */
+static int append_line(const char *path, json_t *line)
 {
-	json_t *line = line_json(o);
+	struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
 	char *buf = line ? json_dumps(line, JSON_COMPACT | PP_JSON_REALS) : NULL;
 	size_t len;
 	int fd, err = 0;
 	ssize_t n;
 
-	json_decref(line);
 	if (!buf)
 		return -ENOMEM;
 	len = strlen(buf);
@@ -134,6 +176,9 @@ int pp_history_append(const struct pp_outcome *o, const char *path)
 		err = -errno;
 		goto out;
 	}
+	/* a file system without locks still gets the line: O_APPEND writes it whole */
+	while (fcntl(fd, F_SETLKW, &lk) && errno == EINTR)
+		;
 	n = write(fd, buf, len + 1);
 	if (n < 0)
 		err = -errno;
@@ -143,6 +188,38 @@ int pp_history_append(const struct pp_outcome *o, const char *path)
 		err = -errno;
 out:
 	free(buf);
+	return err;
+}
+
+int pp_history_append(const struct pp_outcome *o, const char *path)
+{
+	json_t *line = line_json(o);
+	int err = append_line(path, line);
+
+	json_decref(line);
+	return err;
+}
+
+/* A commit, or null when "". */
+static json_t *hash_json(const char *hash)
+{
+	return *hash ? pp_json_str(hash) : json_null();
+}
+
+int pp_history_append_inv(const char *path, const char *entry, const struct pp_history_inv *inv)
+{
+	json_t *line = pp_json_object(
+	    "time", pp_json_real(round(inv->time * 1000) / 1000), "entry", pp_json_str(entry),
+	    "machine", *inv->machine ? pp_json_str(inv->machine) : json_null(), "investigation",
+	    pp_json_object("before_time", pp_json_real(inv->before_time), "after_time",
+			   pp_json_real(inv->after_time), "from", hash_json(inv->from), "to",
+			   hash_json(inv->to), "status", pp_json_int(inv->status), "first_slower",
+			   hash_json(inv->first_slower), "call", pp_json_str(inv->call), "why",
+			   pp_json_str(inv->why), NULL),
+	    NULL);
+	int err = append_line(path, line);
+
+	json_decref(line);
 	return err;
 }
 
@@ -172,13 +249,54 @@ static void get_commit(const json_t *o, const char *key, char hash[PP_GIT_HASH_L
 		hash[0] = 0;
 }
 
+/* The string at @key of @o, malloc'ed, or NULL (*@err -ENOMEM when out of memory). */
+static char *dup_str(const json_t *o, const char *key, int *err)
+{
+	const json_t *v = json_object_get(o, key);
+	char *d = json_is_string(v) ? strdup(json_string_value(v)) : NULL;
+
+	if (json_is_string(v) && !d)
+		*err = -ENOMEM;
+	return d;
+}
+
+/* An --investigate line's figures into @inv: 0, or -ENOMEM. */
+static int parse_inv(const json_t *o, const json_t *v, struct pp_history_inv *inv)
+{
+	int err = 0;
+
+	memset(inv, 0, sizeof(*inv));
+	inv->time = get_num(o, "time");
+	get_str(o, "machine", inv->machine, sizeof(inv->machine));
+	inv->before_time = get_num(v, "before_time");
+	inv->after_time = get_num(v, "after_time");
+	get_commit(v, "from", inv->from);
+	get_commit(v, "to", inv->to);
+	get_commit(v, "first_slower", inv->first_slower);
+	inv->status = json_is_integer(json_object_get(v, "status"))
+			  ? (int)json_integer_value(json_object_get(v, "status"))
+			  : -1;
+	inv->call = dup_str(v, "call", &err);
+	inv->why = dup_str(v, "why", &err);
+	return err;
+}
+
+/* Whether @o is an --investigate line: "investigation" an object, with "entry" and "time". */
+static bool is_inv(const json_t *o)
+{
+	return json_is_object(json_object_get(o, "investigation")) &&
+	       json_is_string(json_object_get(o, "entry")) && isfinite(get_num(o, "time"));
+}
+
 /*
  * @line read into @e when it is a session of @entry (any entry when NULL,
- * its name in *@name then): 1, 0 when it is one of another entry, or
- * -EINVAL with what is wrong with it in @why.
+ * its name in *@name then): 1; 2 for an --investigate line (into @inv,
+ * with *@name, and only when @entry is NULL); 0 when it is one of another
+ * entry (or an --investigate line read for one entry); or -EINVAL with
+ * what is wrong with it in @why.
  */
 static int parse_line(const char *line, const json_t *entry, struct pp_history_entry *e,
-		      const char **name, char *why, size_t len)
+		      struct pp_history_inv *inv, const char **name, char *why, size_t len)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(line, 0, &jerr);
@@ -186,20 +304,31 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 	const json_t *ent = json_object_get(o, "entry");
 	const json_t *machine = json_object_get(o, "machine");
 	const json_t *prev = json_object_get(o, "previous");
+	const json_t *rerun = json_object_get(o, "rerun");
 	int ret = -EINVAL;
 
 	if (!o)
 		snprintf(why, len, "%s", jerr.text);
 	else if (!json_is_object(o))
 		snprintf(why, len, "not a JSON object");
-	else if (!json_is_string(verdict) || json_string_length(verdict) >= sizeof(e->verdict))
+	else if (json_is_string(machine) && json_string_length(machine) >= sizeof(e->machine))
+		snprintf(why, len, "\"machine\" longer than a host name");
+	else if (is_inv(o) && entry)
+		ret = 0;
+	else if (is_inv(o)) {
+		ret = parse_inv(o, json_object_get(o, "investigation"), inv) ?: 2;
+		if (ret == 2 && !(*name = strdup(json_string_value(ent))))
+			ret = -ENOMEM;
+		if (ret < 0) {
+			free(inv->call);
+			free(inv->why);
+		}
+	} else if (!json_is_string(verdict) || json_string_length(verdict) >= sizeof(e->verdict))
 		snprintf(why, len, "no \"verdict\"");
 	else if (!isfinite(e->time = get_num(o, "time")))
 		snprintf(why, len, "no \"time\"");
 	else if (!entry && !json_is_string(ent))
 		snprintf(why, len, "no \"entry\"");
-	else if (json_is_string(machine) && json_string_length(machine) >= sizeof(e->machine))
-		snprintf(why, len, "\"machine\" longer than a host name");
 	else if (entry && !json_equal(ent, entry))
 		ret = 0;
 	else {
@@ -213,9 +342,17 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 		get_commit(o, "previous_commit", e->commit[PP_PREV]);
 		get_commit(o, "current_commit", e->commit[PP_CUR]);
 		e->previous_hash = json_is_string(prev) ? pp_str_hash(json_string_value(prev)) : 0;
+		get_str(o, "label", e->label, sizeof(e->label));
+		e->baseline = json_is_true(json_object_get(o, "baseline"));
+		/* only a whole read keeps it: --investigate runs from it */
+		e->rerun = name && json_is_object(rerun) ? json_incref((json_t *)rerun) : NULL;
 		if (name)
 			*name = strdup(json_string_value(ent));
 		ret = name && !*name ? -ENOMEM : 1;
+		if (ret < 0) {
+			json_decref(e->rerun);
+			e->rerun = NULL;
+		}
 	}
 	json_decref(o);
 	return ret;
@@ -246,9 +383,26 @@ static long entry_index(struct pp_history *h, char *name)
 	return (long)h->nentry++;
 }
 
+/* @inv, of entry @k, added to h->inv (taken either way).  0 or -ENOMEM. */
+static int push_inv(struct pp_history *h, struct pp_history_inv *inv, size_t k)
+{
+	struct pp_history_inv *nv = realloc(h->inv, (h->ninv + 1) * sizeof(*nv));
+
+	if (!nv) {
+		free(inv->call);
+		free(inv->why);
+		return -ENOMEM;
+	}
+	h->inv = nv;
+	inv->entry_no = k;
+	h->inv[h->ninv++] = *inv;
+	return 0;
+}
+
 /* The sessions of @path into @h: those of @entry, or of every entry when NULL.  0 or -errno. */
 static int load(const char *path, const char *entry, struct pp_history *h)
 {
+	struct flock rd = {.l_type = F_RDLCK, .l_whence = SEEK_SET};
 	size_t cap = 0, lineno = 0, first_bad = 0, lcap = 0;
 	char *line = NULL, why[JSON_ERROR_TEXT_LENGTH + 32] = "";
 	json_t *want = entry ? pp_json_str(entry) : NULL;
@@ -264,9 +418,13 @@ static int load(const char *path, const char *entry, struct pp_history *h)
 		json_decref(want);
 		return -errno;
 	}
+	/* no line half written: appenders hold the write lock (append_line()) */
+	while (fcntl(fileno(f), F_SETLKW, &rd) && errno == EINTR)
+		;
 	errno = 0;
 	while ((len = getline(&line, &lcap, f)) > 0) {
 		struct pp_history_entry e = {0};
+		struct pp_history_inv inv;
 		char w[sizeof(why)], *name = NULL;
 		long k = 0;
 		int got;
@@ -278,8 +436,8 @@ static int load(const char *path, const char *entry, struct pp_history *h)
 		} else if (blank(line)) {
 			continue;
 		} else {
-			got = parse_line(line, want, &e, entry ? NULL : (const char **)&name, w,
-					 sizeof(w));
+			got = parse_line(line, want, &e, &inv, entry ? NULL : (const char **)&name,
+					 w, sizeof(w));
 		}
 		if (got == -ENOMEM) {
 			err = got;
@@ -292,8 +450,19 @@ static int load(const char *path, const char *entry, struct pp_history *h)
 		if (got <= 0)
 			continue;
 		if (name && (k = entry_index(h, name)) < 0) {
+			if (got == 2) {
+				free(inv.call);
+				free(inv.why);
+			}
+			json_decref(e.rerun);
 			err = (int)k;
 			goto out;
+		}
+		if (got == 2) {
+			err = push_inv(h, &inv, (size_t)k);
+			if (err)
+				goto out;
+			continue;
 		}
 		e.entry_no = (size_t)k;
 		if (h->n == cap) {
@@ -301,6 +470,7 @@ static int load(const char *path, const char *entry, struct pp_history *h)
 			    realloc(h->e, (cap = cap ? 2 * cap : 16) * sizeof(*nv));
 
 			if (!nv) {
+				json_decref(e.rerun);
 				err = -ENOMEM;
 				goto out;
 			}
@@ -327,6 +497,13 @@ int pp_history_read(const char *path, struct pp_history *h)
 
 void pp_history_free(struct pp_history *h)
 {
+	for (size_t i = 0; i < h->n; i++)
+		json_decref(h->e[i].rerun);
+	for (size_t i = 0; i < h->ninv; i++) {
+		free(h->inv[i].call);
+		free(h->inv[i].why);
+	}
+	free(h->inv);
 	for (size_t i = 0; i < h->nentry; i++)
 		free(h->entry[i]);
 	free(h->entry);

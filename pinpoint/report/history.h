@@ -9,19 +9,40 @@
  *    "verdict":"slower","status":1,"previous_ns":..,"previous_low_ns":..,
  *    "previous_high_ns":..,"current_ns":..,"current_low_ns":..,
  *    "current_high_ns":..,"diff_ns":..,"diff_low_ns":..,"diff_high_ns":..,
- *    "threshold_ns":..,"runs":[15,15],"call":"..."}
+ *    "threshold_ns":..,"runs":[15,15],"call":"...","label":"nightly-412",
+ *    "baseline":false,"rerun":{"cwd":"/b/new","argv":["--entry=run",...]}}
+ *
+ * "previous" and "current" are the directories named (not their
+ * instrumented copies), each commit the one checked out where the revision
+ * was built from (pp_git_build_commit()), "rerun" the options and COMMAND
+ * of the session as pp_options_argv() gives them, with the directory they
+ * are relative to: what --changes --investigate runs --commits with.
+ * --investigate appends lines of a second kind, one per change point it
+ * ran (investigate.c):
+ *
+ *   {"time":..,"entry":"run","machine":"nightly-1","investigation":{
+ *    "before_time":..,"after_time":..,"from":"9fceb02..","to":"1a2b3c4..",
+ *    "status":1,"first_slower":"5e6f7a8..","call":"...","why":null}}
+ *
+ * Lines are appended whole under a lock (fcntl(2), which NFS honours
+ * too), so runners on several machines can share one file.
  */
 #ifndef PINPOINT_HISTORY_H
 #define PINPOINT_HISTORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <jansson.h>
 
 #include "pinpoint/build/git.h"
 #include "pinpoint/session/outcome.h"
 
 /* A host's name and its NUL, as uname(2) gives it. */
 #define PP_HISTORY_MACHINE_LEN 65
+/* The longest --label kept, and its NUL. */
+#define PP_HISTORY_LABEL_LEN (PP_LABEL_MAX + 1)
 
 /* A session read back from a history file. */
 struct pp_history_entry {
@@ -35,7 +56,23 @@ struct pp_history_entry {
 	char machine[PP_HISTORY_MACHINE_LEN]; /* the host it ran on */
 	char commit[2][PP_GIT_HASH_LEN];      /* each revision's commit (PP_PREV, PP_CUR) */
 	uint64_t previous_hash;		      /* pp_str_hash() of the previous directory */
+	char label[PP_HISTORY_LABEL_LEN];     /* --label of the current revision, or "" */
+	bool baseline;			      /* the previous revision was --baseline */
+	json_t *rerun;			      /* "rerun", or NULL (pp_history_read() only) */
 	size_t entry_no;		      /* pp_history_read(): its entry in h->entry */
+};
+
+/* An --investigate line read back: a change point run through --commits. */
+struct pp_history_inv {
+	double time;			      /* when it was appended */
+	size_t entry_no;		      /* its entry in h->entry */
+	char machine[PP_HISTORY_MACHINE_LEN]; /* the series' machine */
+	double before_time, after_time;	      /* the nights on either side of the change */
+	char from[PP_GIT_HASH_LEN], to[PP_GIT_HASH_LEN]; /* the range run */
+	int status;					 /* --commits' exit status */
+	char first_slower[PP_GIT_HASH_LEN];		 /* the commit found, or "" */
+	char *call;					 /* the call named, or NULL */
+	char *why;					 /* why nothing was run, or NULL */
 };
 
 /* A history file read whole (pp_history_read()). */
@@ -44,6 +81,8 @@ struct pp_history {
 	size_t n;
 	char **entry; /* the entries named, each once, in the order first seen */
 	size_t nentry;
+	struct pp_history_inv *inv; /* the investigation lines, in the file's order */
+	size_t ninv;
 	size_t bad; /* lines that are not a session's (one warning names the first) */
 };
 
@@ -73,6 +112,9 @@ long pp_history_load(const char *path, const char *entry, struct pp_history_entr
  * pp_history_free() either way.
  */
 int pp_history_read(const char *path, struct pp_history *h);
+
+/* Append @inv of entry @entry to @path, as its line above.  0 or -errno. */
+int pp_history_append_inv(const char *path, const char *entry, const struct pp_history_inv *inv);
 void pp_history_free(struct pp_history *h);
 
 #endif /* PINPOINT_HISTORY_H */

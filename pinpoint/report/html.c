@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "pinpoint/changes/edivisive.h"
+#include "pinpoint/changes/nights.h"
 #include "pinpoint/report/history.h"
 #include "pinpoint/report/html.h"
 #include "pinpoint/report/overview.h"
@@ -173,13 +175,66 @@ static void tree(FILE *f, const struct pp_outcome *o)
 }
 
 /*
+ * The change points of @h[0..n-1], the sessions of @entry, into *@out
+ * (malloc'ed): each machine's and baseline's series as --changes makes
+ * them (nights.c, edivisive.c), each point at its first night after.
+ * Returns how many; none when out of memory.
+ */
+static size_t trend_changes(struct pp_history_entry *h, size_t n, const char *entry,
+			    struct pp_trend_mark **out)
+{
+	struct pp_cpd_params par = PP_CPD_DEFAULTS;
+	char *names[] = {(char *)entry};
+	struct pp_history hist = {.e = h, .n = n, .entry = names, .nentry = 1};
+	struct pp_trend_mark *m = NULL;
+	struct pp_nights *s = NULL;
+	size_t ns = 0, nm = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < n; i++)
+		h[i].entry_no = 0;
+	if (pp_nights_make(&hist, NULL, &s, &ns))
+		goto out;
+	for (size_t i = 0; i < ns; i++) {
+		struct pp_cp *cp = NULL;
+		long k = pp_edivisive(s[i].x, s[i].n, &par, &cp);
+		struct pp_trend_mark *nv = k > 0 ? realloc(m, (nm + (size_t)k) * sizeof(*m)) : m;
+
+		if (!nv) {
+			free(cp);
+			goto out;
+		}
+		m = nv;
+		for (long j = 0; j < k; j++) {
+			double base = cp[j].mean[0];
+
+			m[nm++] = (struct pp_trend_mark){
+			    .at = (size_t)(s[i].night[cp[j].index] - h),
+			    .pct = 100 * cp[j].diff / base,
+			    .low = 100 * cp[j].low / base,
+			    .high = 100 * cp[j].high / base,
+			    .p = cp[j].p,
+			};
+		}
+		free(cp);
+	}
+	*out = m;
+	m = NULL;
+out:
+	free(m);
+	pp_nights_free(s, ns);
+	return *out ? nm : 0;
+}
+
+/*
  * The entry over the sessions of --history, this one included (it is
  * appended once the reports are written, with their exit status).
  */
 static void trend(FILE *f, const struct pp_outcome *o)
 {
 	struct pp_history_entry *h = NULL, *more;
-	size_t bad;
+	struct pp_trend_mark *marks = NULL;
+	size_t bad, nm;
 	long n;
 
 	if (!o->opt.history)
@@ -194,8 +249,15 @@ static void trend(FILE *f, const struct pp_outcome *o)
 	}
 	h = more;
 	pp_history_entry_of(o, &h[n++]);
+	nm = trend_changes(h, (size_t)n, o->opt.entry, &marks);
 	fprintf(f, "<h2>The entry over %ld session%s</h2>\n", n, n == 1 ? "" : "s");
-	pp_svg_trend(f, h, (size_t)n);
+	if (nm)
+		fprintf(f,
+			"<p>%zu change point%s over the nights (as <code>pinpoint --changes</code> "
+			"finds them, per machine).</p>\n",
+			nm, nm == 1 ? "" : "s");
+	pp_svg_trend(f, h, (size_t)n, marks, nm);
+	free(marks);
 	free(h);
 }
 

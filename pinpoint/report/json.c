@@ -68,6 +68,8 @@ static json_t *options_json(const struct pp_outcome *oc)
 	json_t *o = pp_options_json(&oc->opt);
 
 	o = pp_json_set(o, "previous", pp_json_str(oc->rev[PP_PREV].dir));
+	if (oc->opt.baseline)
+		o = pp_json_set(o, "baseline", pp_json_str(oc->rev[PP_PREV].dir));
 	o = pp_json_set(o, "current", pp_json_str(oc->rev[PP_CUR].dir));
 	return pp_json_set(o, "timeout", pp_json_real(oc->measurement.timeout_s));
 }
@@ -171,8 +173,11 @@ static json_t *revision_json(const struct pp_outcome_rev *rev)
 {
 	json_t *o = pp_json_object("label", pp_json_str(rev->label), "dir", pp_json_str(rev->dir),
 				   "binaries", strings_json(rev->binaries, rev->nbinaries),
-				   "functions", pp_json_int((long long)rev->nfuncs), NULL);
+				   "functions", pp_json_int((long long)rev->nfuncs), "commit",
+				   pp_json_str(rev->commit), NULL);
 
+	if (rev->built_from)
+		o = pp_json_set(o, "built_from", pp_json_str(rev->built_from));
 	if (rev->entry.name)
 		o = pp_json_set(o, "entry",
 				pp_json_object("name", pp_json_str(rev->entry.name), "file",

@@ -248,7 +248,26 @@ void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q)
 	fputs("</svg>\n", f);
 }
 
-void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
+/* The change points: a dashed line between the nights either side, its size above. */
+static void trend_marks(FILE *f, const struct pp_trend_mark *m, size_t nm, double x0, double xstep,
+			int top, int bottom)
+{
+	for (size_t i = 0; i < nm; i++) {
+		double x = x0 + xstep * ((double)m[i].at - 0.5);
+		const char *c = m[i].pct > 0 ? "#b3261e" : "#2e7d32";
+
+		fprintf(f,
+			"<g class=\"change\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+			"stroke=\"%s\" stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" "
+			"font-size=\"10\" fill=\"%s\">%+.1f%%</text>"
+			"<title>change point: %+.2f%% [%+.2f%%, %+.2f%%], p %.2g</title></g>\n",
+			x, x, top, bottom, c, x + 3, top + 10, c, m[i].pct, m[i].pct, m[i].low,
+			m[i].high, m[i].p);
+	}
+}
+
+void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n,
+		  const struct pp_trend_mark *marks, size_t nmarks)
 {
 	const int th = 240, top = 12, bottom = 40;
 	double lo = INFINITY, hi = -INFINITY, ticks[16];
@@ -281,6 +300,7 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 		"stroke=\"#ccc\"/>\n",
 		ML, top, W - MR - ML, th - top - bottom);
 	y_grid(f, &y, ticks, nt, W - MR);
+	trend_marks(f, marks, n > 1 ? nmarks : 0, ML + 20, xstep, top, th - bottom);
 	for (size_t i = 0; i < n; i++) {
 		double x = ML + 20 + xstep * (double)i;
 		bool slower = !strcmp(h[i].verdict, "slower");
@@ -327,6 +347,6 @@ void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n)
 	fprintf(f,
 		"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">session "
 		"(UTC); the entry in the current revision with its interval, the previous as a "
-		"blue tick; red when slower</text>\n</svg>\n",
+		"blue tick; red when slower; dashed: a change point (--changes)</text>\n</svg>\n",
 		(ML + W - MR) / 2, th - 8);
 }

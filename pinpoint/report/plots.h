@@ -34,7 +34,19 @@ size_t pp_nice_ticks(double *lo, double *hi, size_t target, double *ticks, size_
 /* The figure of comparison @q: difference interval, runs in order, boxes. */
 void pp_svg_comparison(FILE *f, const struct pp_outcome_cmp *q);
 
-/* The entry's time over the sessions @h[0..n-1] of a history, oldest first. */
-void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n);
+/* A change point on the trend: before session @at of it, by @pct of the time before. */
+struct pp_trend_mark {
+	size_t at;
+	double pct, low, high; /* the size and its interval, percent */
+	double p;	       /* its p-value */
+};
+
+/*
+ * The entry's time over the sessions @h[0..n-1] of a history, oldest
+ * first, with the change points @marks[0..nmarks-1] (--changes') drawn
+ * where they fall.
+ */
+void pp_svg_trend(FILE *f, const struct pp_history_entry *h, size_t n,
+		  const struct pp_trend_mark *marks, size_t nmarks);
 
 #endif /* PINPOINT_PLOTS_H */

@@ -180,6 +180,12 @@ static const struct pp_option_desc options[] = {
      .report = "depth", .help = "deepest layer to dig into"},
     {"previous", OPT_PREVIOUS, &type_string, FIELD(previous), .arg = "DIR", .report = "previous",
      .help = "build directory of the previous (accepted) revision"},
+    {"baseline", 0, &type_string, FIELD(baseline), .arg = "DIR", .what = "directory name",
+     .report = "baseline",
+     .help = "build directory of a fixed accepted revision that every night is compared with: "
+	     "--previous DIR, recorded in --history as the baseline, so that --changes reads the "
+	     "nights against it as one series (the current time over the baseline's, both from "
+	     "the same runs)"},
     {"current", OPT_CURRENT, &type_string, FIELD(current), .arg = "DIR", .def = ".",
      .report = "current", .help = "build directory of the current revision"},
     {"measurements", OPT_MEASUREMENTS, &type_int, FIELD(measurements), .arg = "N", .min = 3,
@@ -312,12 +318,21 @@ static const struct pp_option_desc options[] = {
      .help = "measure the program model in FILE (doc/model.md) instead of running a "
 	     "benchmark: a call tree with its times in both revisions; no builds, no COMMAND"},
     {"history", 0, &type_string, FIELD(history), .arg = "FILE", .what = "file name",
-     .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends"},
+     .help = "append the entry's figures and the verdict to FILE (JSON lines) for trends, with "
+	     "each revision's commit where git or the CMake cache knows it, the machine, and "
+	     "this command line (for --investigate)"},
+    {"label", 0, &type_string, FIELD(label), .arg = "TEXT", .what = "label", .report = "label",
+     .help = "a name for the current revision in the reports and --history (a build number, "
+	     "a tag); a full commit hash is taken as its commit where git does not know one"},
     {"changes", 0, &type_string, FIELD(changes), .arg = "FILE", .what = "file name",
      .flags = PP_OPT_LOCAL,
      .help = "the change points of each entry's time over the nights of a --history FILE, "
 	     "per machine (E-Divisive means, each kept by a t-test): when, by how much, between "
 	     "which commits; with --entry, that entry's only; nothing runs"},
+    {"investigate", 0, &type_flag, FIELD(investigate), .flags = PP_OPT_LOCAL,
+     .help = "with --changes: each slower change point not investigated before is run through "
+	     "--commits over its commits, with the options its night was measured with, and "
+	     "the first slower commit and the call are appended to the history"},
     {"quiet", OPT_QUIET, &type_flag, FIELD(quiet),
      .help = "print only the report at the end: the verdict, with the bottleneck chain and the "
 	     "attribution tree of a regression (no comparison lines, progress, noise summary or "
@@ -956,7 +971,8 @@ static int check_replay(const struct pp_options *opt)
 /* --changes reads a history: only which entry and how it is reported go with it. */
 static int check_changes(const struct pp_options *opt)
 {
-	static const char *const with[] = {"changes", "entry", "json", "quiet", "verbose", NULL};
+	static const char *const with[] = {"changes", "entry",	     "json",	   "quiet",
+					   "verbose", "investigate", "build-root", NULL};
 
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		size_t k;
@@ -964,8 +980,8 @@ static int check_changes(const struct pp_options *opt)
 		for (k = 0; with[k] && strcmp(with[k], options[i].name); k++)
 			;
 		if ((opt->given >> i & 1) && !with[k]) {
-			pr_err("--changes reads a history: only --entry, --json, --quiet and "
-			       "--verbose go with it, not --%s",
+			pr_err("--changes reads a history: only --entry, --json, --investigate, "
+			       "--build-root, --quiet and --verbose go with it, not --%s",
 			       options[i].name);
 			return -EINVAL;
 		}
@@ -988,8 +1004,20 @@ static int check_together(const struct pp_options *opt)
 		return check_replay(opt);
 	if (opt->changes)
 		return check_changes(opt);
+	if (opt->investigate) {
+		pr_err("--investigate goes with --changes FILE");
+		return -EINVAL;
+	}
 	if (!opt->entry) {
 		pr_err("--entry FUNC is required (see --help)");
+		return -EINVAL;
+	}
+	if (opt->label && strlen(opt->label) > PP_LABEL_MAX) {
+		pr_err("--label: longer than %d bytes", PP_LABEL_MAX);
+		return -EINVAL;
+	}
+	if (opt->baseline && opt->previous && strcmp(opt->baseline, opt->previous)) {
+		pr_err("--baseline DIR is the previous revision: it excludes another --previous");
 		return -EINVAL;
 	}
 	if (opt->commits && (opt->previous || opt->bisect || opt->no_build)) {
@@ -1265,6 +1293,8 @@ int pp_options_parse(struct pp_options *opt, int argc, char **argv)
 	}
 	if (optind < argc)
 		opt->command = &argv[optind];
+	if (opt->baseline && !opt->previous)
+		opt->previous = opt->baseline;
 	err = check_together(opt);
 	if (!err && opt->dump)
 		err = dump(opt);

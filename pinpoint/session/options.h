@@ -25,11 +25,16 @@ enum pp_runs { PP_RUNS_DUET, PP_RUNS_PAIRED, PP_RUNS_SHUFFLED };
 /* ATTRIB: the attribution search; SEED: DiggingFind with BinaryFind; LINEAR: with LinearFind. */
 enum pp_search { PP_SEARCH_ATTRIB, PP_SEARCH_SEED, PP_SEARCH_LINEAR };
 
+/* The longest --label, in bytes. */
+#define PP_LABEL_MAX 127
+
 struct pp_options {
 	const char *entry;
 	int depth;
 	const char *previous;
+	const char *baseline; /* --baseline: previous is it, and the history says so */
 	const char *current;
+	const char *label;	 /* --label: the current revision's name */
 	int measurements;	 /* runs per revision in each round of a comparison */
 	int max_runs_comparison; /* runs per revision one comparison may use */
 	long max_runs;	 /* comparison runs of the whole session, both revisions, 0 = no limit */
@@ -75,6 +80,7 @@ struct pp_options {
 	const char *model;	/* a program model measured instead of processes (doc/model.md) */
 	const char *history;	/* append the session's entry figures (JSON lines) */
 	const char *changes;	/* a --history file whose change points are looked for */
+	bool investigate;	/* --changes: new slower change points through --commits */
 	bool dump;		/* --dump-options: print the table and these options, exit */
 	char **command;		/* NULL-terminated, NULL when not given */
 	uint64_t given;		/* bit i: the table's i-th option was on the command line */

@@ -304,6 +304,8 @@ struct pp_outcome_module {
 struct pp_outcome_rev {
 	const char *label; /* "previous", "current" */
 	const char *dir;
+	const char *built_from; /* the directory named, when dir is an instrumented copy; or NULL */
+	const char *commit;	/* checked out where it was built from; NULL when not known */
 	size_t nbinaries;
 	const char *const *binaries;
 	size_t nfuncs;

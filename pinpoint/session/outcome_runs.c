@@ -178,6 +178,8 @@ static void copy_revision(struct pp_copy *m, struct pp_outcome_rev *v, const str
 	*v = (struct pp_outcome_rev){
 	    .label = pp_copy_str(m, rev->label),
 	    .dir = pp_copy_str(m, rev->dir),
+	    .built_from = pp_copy_str(m, rev->built_from),
+	    .commit = *rev->commit ? pp_copy_str(m, rev->commit) : NULL,
 	    .nbinaries = bin ? rev->prog.nobjects : 0,
 	    .binaries = bin,
 	    .nfuncs = rev->prog.nfuncs,

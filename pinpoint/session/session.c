@@ -57,6 +57,7 @@ void pp_session_free(struct pp_session *s)
 		gsl_rng_free(s->layout_rng);
 	for (int r = 0; r < 2; r++) {
 		free(s->rev[r].dir);
+		free(s->rev[r].built_from);
 		free(s->rev[r].entry_spec);
 		pp_program_free(&s->rev[r].prog);
 	}

@@ -14,6 +14,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "pinpoint/build/git.h"
 #include "pinpoint/layouts/layouts.h"
 #include "pinpoint/session/kinds.h"
 #include "pinpoint/session/options.h"
@@ -24,7 +25,9 @@
 
 struct pp_revision {
 	const char *label; /* "previous" or "current" */
-	char *dir;	   /* absolute */
+	char *dir;	   /* absolute: where it runs */
+	char *built_from;  /* the directory named, when it runs in an instrumented copy; or NULL */
+	char commit[PP_GIT_HASH_LEN]; /* checked out where it was built from; "" when not known */
 	struct pp_program prog;
 	const struct pp_prog_fn *entry;
 	char *entry_spec; /* how the entry is armed in this revision */

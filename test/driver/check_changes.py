@@ -26,6 +26,15 @@ and checks its stdout, exit status and --json (doc/changes.schema.json).
                warning) and the exit status doc/errors.md gives
   history-line a session's --history line (--model) has the machine and
                the commit keys, and reads back through --changes
+  baselines    nights run with --baseline: a series per baseline (a new
+               accepted build starts one), beside the unmarked nightly; each
+               change point's nights' --label in the JSON
+  investigate-recorded  --investigate on nights without commits: recorded as
+               not run, read back by the next run (nothing run again), an
+               investigation of other nights not taken; a history others
+               may write is refused
+  append       16 sessions, 8 at a time, append to one history: every line
+               whole
 
 Usage: check_changes.py --pinpoint P --schema FILE SCENARIO
 """
@@ -215,8 +224,8 @@ def scenario_none():
         check(r.lines() == ["No change point in 1 series of 60 nights (E-Divisive means, "
                             "p <= 0.001)."], "seed %d: stdout %r" % (seed, r.p.stdout))
         check(r.report["series"] == [{"entry": "run", "machine": "nightly-1",
-                                      "series": "current", "nights": 60, "undecided": 0,
-                                      "change_points": 0}],
+                                      "series": "current", "baseline": None, "nights": 60,
+                                      "undecided": 0, "change_points": 0}],
               "seed %d: series %s" % (seed, r.report["series"]))
 
 
@@ -326,6 +335,127 @@ def scenario_baseline():
           "the machine's step in the current time: %s" % r.p.stdout)
 
 
+def scenario_baselines():
+    """Nights run with --baseline are series of their own, one per baseline:
+    the nightly's against yesterday (no mark) and two baselines (a new
+    accepted build from night 20 on) give three series, and each night's
+    --label is in the JSON beside its change point."""
+    n = 40
+    r1 = random.Random(81)
+    lines = []
+    for i in range(n):
+        prev = 1e6 * (1 + 0.005 * r1.gauss(0, 1))
+        cur = prev * (1.04 if i >= 10 else 1.0) * (1 + 0.005 * r1.gauss(0, 1))
+        l = json.loads(night(i, cur, previous="/b/accepted", prev_ns=prev, seed=81))
+        l.update(baseline=True, label="build-%d" % i)
+        # the build accepted at night 20: the baseline's commit moves on
+        l["previous_commit"] = commit(81, -1 if i < 20 else 19)
+        lines.append(json.dumps(l))
+        lines.append(night(i, 2e6 * (1 + 0.005 * r1.gauss(0, 1)), seed=82))
+    r = Run(lines, status=1)
+    got = [(s["series"], s["baseline"], s["nights"]) for s in r.report["series"]]
+    check(got == [("ratio", {"commit": commit(81, -1)}, 20), ("current", None, 40),
+                  ("ratio", {"commit": commit(81, 19)}, 20)], "series %s" % got)
+    pts = r.points()
+    check([(c["after"]["index"], c["baseline"]) for c in pts] == [(10, {"commit": commit(81, -1)})],
+          "change points %s" % [(c["after"]["index"], c["baseline"]) for c in pts])
+    if pts:
+        check(pts[0]["labels"] == {"before": "build-9", "after": "build-10"}
+              and pts[0]["investigation"] is None, "labels %s" % pts[0]["labels"])
+    # unmarked nights with one previous directory are still read as one baseline
+    r = Run([l.replace('"baseline": true', '"baseline": false') for l in lines[:40:2]], status=1)
+    check(r.report["series"][0]["series"] == "ratio" and r.report["series"][0]["baseline"] is None,
+          "unmarked: %s" % r.report["series"])
+
+
+def scenario_investigate_recorded():
+    """--investigate without git: a change point whose nights name no commit
+    is recorded as not run (exit 1, a line appended); a second run reads that
+    line back and runs nothing (exit 0); an investigation line whose nights
+    overlap a change point's is its, one that does not is not; a history
+    that others may write, or another user's, is refused."""
+    values = series(91, 30, 0.01, step_at(15, 4))
+    lines = [night(i, v, old=True) for i, v in enumerate(values)]
+    d = tempfile.mkdtemp(prefix="pp-changes.")
+    try:
+        path = os.path.join(d, "h.jsonl")
+        with open(path, "w") as f:
+            f.write("".join(l + "\n" for l in lines))
+        os.chmod(path, 0o600)
+        cmd = [ARGS.pinpoint, "--changes", path, "--investigate"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "  investigated now: not run: the commits on either side "
+              "are not recorded" in p.stdout, "no commits: %d %r" % (p.returncode, p.stdout))
+        with open(path) as f:
+            got = [json.loads(l) for l in f]
+        inv = [l for l in got if "investigation" in l]
+        check(len(got) == 31 and len(inv) == 1 and inv[0]["investigation"]["status"] == 2
+              and inv[0]["investigation"]["before_time"] == T0 + 14 * DAY
+              and inv[0]["investigation"]["after_time"] == T0 + 15 * DAY,
+              "the line appended: %s" % inv)
+        p = subprocess.run(cmd + ["--json", os.path.join(d, "c.json")], capture_output=True,
+                           text=True, timeout=60)
+        check(p.returncode == 0 and "  investigated 20" in p.stdout and "not run" in p.stdout
+              and not p.stderr, "read back: %d %r %r" % (p.returncode, p.stdout, p.stderr))
+        with open(os.path.join(d, "c.json")) as f:
+            rep = json.load(f)
+        validate(rep, p)
+        check(rep["change_points"][0]["investigation"]["new"] is False,
+              "--json: %s" % rep["change_points"])
+        # without --investigate the change point is still a slower one (exit 1), its
+        # investigation printed
+        p = subprocess.run(cmd[:-1], capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "  investigated 20" in p.stdout, "plain --changes: %d %r"
+              % (p.returncode, p.stdout))
+        # an investigation of other nights is not this change point's
+        other = dict(inv[0], investigation=dict(inv[0]["investigation"],
+                                                before_time=T0 + 2 * DAY,
+                                                after_time=T0 + 3 * DAY))
+        with open(path, "w") as f:
+            f.write("".join(l + "\n" for l in lines + [json.dumps(other)]))
+        p = subprocess.run(cmd[:-1], capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "investigated" not in p.stdout, "other nights: %r"
+              % p.stdout)
+        for mode in (0o620, 0o602):
+            os.chmod(path, mode)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            check(p.returncode == 2 and len(errors(p)) == 1 and "other users may write"
+                  in p.stderr and not p.stdout, "mode %o: %d %r" % (mode, p.returncode, p.stderr))
+        os.chmod(path, 0o600)
+        # --investigate goes with --changes only
+        p = subprocess.run([ARGS.pinpoint, "--investigate", "--entry", "x", "--previous", d,
+                            "--", "true"], capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and len(errors(p)) == 1 and "--changes" in p.stderr,
+              "--investigate alone: %d %r" % (p.returncode, p.stderr))
+    finally:
+        shutil.rmtree(d)
+
+
+def scenario_append():
+    """Sessions that end at once append to one history: 16 --model sessions,
+    8 at a time, each line whole and readable."""
+    models = os.path.join(HERE, "models")
+    d = tempfile.mkdtemp(prefix="pp-changes.")
+    try:
+        hist = os.path.join(d, "h.jsonl")
+        cmd = [ARGS.pinpoint, "--model", os.path.join(models, "demo.json"), "--entry", "run",
+               "--depth", "0", "--quiet", "--history", hist, "--label"]
+        for wave in range(2):
+            ps = [subprocess.Popen(cmd + ["n%d" % (8 * wave + k), "--seed", str(k + 1)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                  for k in range(8)]
+            for p in ps:
+                p.wait(timeout=300)
+                check(p.returncode in (0, 1, 4), "a session exited %d: %s"
+                      % (p.returncode, p.stderr.read()))
+        with open(hist) as f:
+            lines = f.read().splitlines()
+        got = sorted(json.loads(l)["label"] for l in lines)
+        check(got == sorted("n%d" % k for k in range(16)), "labels %s" % got)
+    finally:
+        shutil.rmtree(d)
+
+
 def scenario_bad_input():
     tmp = tempfile.mkdtemp(prefix="pp-changes.")
     try:
@@ -425,6 +555,9 @@ def scenario_history_line():
         check("previous_commit" in line and line["previous_commit"] is None
               and "current_commit" in line and line["current_commit"] is None,
               "commits: %s" % lines[0])
+        # no command line to run again (a model), no label, no baseline
+        check(line.get("rerun", 0) is None and line.get("label", 0) is None
+              and line.get("baseline") is False, "rerun, label, baseline: %s" % lines[0])
         # the line read back: nights made of it, each a little slower
         made = []
         for i in range(12):
@@ -435,6 +568,19 @@ def scenario_history_line():
         check([c["after"]["index"] for c in r.points()] == [6]
               and r.points()[0]["machine"] == os.uname().nodename,
               "the session's line read back: %s" % r.p.stdout)
+        # the HTML report's trend over those nights marks the change point
+        with open(hist, "w") as f:
+            f.write("".join(l + "\n" for l in made))
+        page = os.path.join(tmp, "r.html")
+        p = subprocess.run(cmd + ["--html", page], capture_output=True, text=True, timeout=120)
+        with open(page) as f:
+            html = f.read()
+        import re
+        trend = re.search(r'<svg class="trend".*?</svg>', html, re.S)
+        marks = re.findall(r'<g class="change">.*?<title>change point: ([+-][\d.]+)%', html)
+        check(trend and trend.group(0).count('class="night') == 13 and len(marks) == 1
+              and 4 < float(marks[0]) < 6 and "1 change point over the nights" in html,
+              "the trend's change points: %s" % marks)
     finally:
         shutil.rmtree(tmp)
 

@@ -26,6 +26,10 @@ not compile and commit 5 repairs it.  Scenarios:
   commits-options  the sessions --commits starts run with the options it was
            given (each session's command line, with --verbose, read back by
            --dump-options), but for the directories, depth and files it sets.
+  investigate  a night's --history line records its commits, --label and
+           command line; --changes --investigate runs --commits over a step's
+           commits with it, names commit 3 and the call, records them, and
+           does not run again; a history others may write is refused.
 
 Usage: check_commits.py --pinpoint P SCENARIO
 """
@@ -42,7 +46,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 from pinpoint_test import SUITE_BUDGET, SUITE_LAYOUTS  # noqa: E402
-from pinpoint_test import chain, check_parts_within, dump_options, fail, run, scenario_main  # noqa: E402
+from pinpoint_test import chain, check, check_parts_within, dump_options, fail, run, scenario_main  # noqa: E402
 
 ARGS = None
 
@@ -540,6 +544,87 @@ def scenario_history():
         m = re.search(r'<svg class="trend".*?</svg>', html, re.S)
         if not m or m.group(0).count('class="night') != 2:
             fail("the HTML report has no trend with two sessions")
+
+
+def scenario_investigate():
+    """From a nightly history to the commit and the call: one real night (the
+    slow commit against a fast one) records its commits, its --label and its
+    command line; nights made of it put a step in the series, and
+    --changes --investigate runs --commits over the step's commits with that
+    command line, names commit 3 and the call to parse, and records them in
+    the history; a second run reads them back instead of running again."""
+    with tempfile.TemporaryDirectory(prefix="pp-investigate-") as d:
+        repo, h = make_history(d)
+        fast, slow = os.path.join(d, "fast"), os.path.join(d, "slow")
+        git(repo, "worktree", "add", "-q", "--detach", fast, h[SLOW - 1])
+        git(repo, "worktree", "add", "-q", "--detach", slow, h[-1])
+        hist = os.path.join(d, "nightly.jsonl")
+        root = os.path.join(d, "cache")
+        p = run([ARGS.pinpoint, "--depth", "1", "--previous", fast, "--current", ".",
+                 "--history", hist, "--label", "night 7", "--build-root", root, "-q"]
+                + COMMON + SUITE_BUDGET + ["--", "./bench"], cwd=slow, timeout=900)
+        if p.returncode != 1:
+            fail("the slow night against the fast one: exit %d" % p.returncode, p)
+        with open(hist) as f:
+            line = json.loads(f.read().splitlines()[-1])
+        rerun = line.get("rerun") or {}
+        argv = rerun.get("argv", [])
+        check(line.get("previous_commit") == h[SLOW - 1] and line.get("current_commit") == h[-1]
+              and line.get("label") == "night 7" and line.get("baseline") is False,
+              "the night's commits and label: %s" % line)
+        check(rerun.get("cwd") == os.path.realpath(slow) and "--entry=entry" in argv
+              and "--build-cmd=make -s" in argv and argv[argv.index("--"):] == ["--", "./bench"],
+              "the night's command line: %s" % rerun)
+        # 12 nights at a fast commit, then 12 at the slow one, the real night's line each
+        nights = []
+        for i in range(24):
+            n = dict(line, time=line["time"] - (24 - i) * 86400.0)
+            late = i >= 12
+            n["current_commit"] = h[-1] if late else h[SLOW - 1]
+            n["current_ns"] = (line["current_ns"] if late else line["previous_ns"]) * \
+                (1 + 0.002 * ((i * 7) % 5 - 2))
+            nights.append(json.dumps(n))
+        with open(hist, "w") as f:
+            f.write("".join(n + "\n" for n in nights))
+        os.chmod(hist, 0o644)
+        js = os.path.join(d, "changes.json")
+        inv = [ARGS.pinpoint, "--changes", hist, "--investigate", "--build-root", root,
+               "--json", js]
+        p = run(inv, timeout=1500)
+        if p.returncode != 1:
+            fail("--changes --investigate: exit %d, expected 1" % p.returncode, p)
+        m = re.search(r"^  investigated now: first slower commit ([0-9a-f]{12}), the call: (.*)$",
+                      p.stdout, re.M)
+        if not m or not h[SLOW].startswith(m.group(1)) or "parse" not in m.group(2):
+            fail("the investigation does not name commit %d and the call to parse"
+                 % (SLOW + 1), p)
+        check("--commits %s..%s" % (h[SLOW - 1][:12], h[-1][:12]) in p.stderr,
+              "the range run: %s" % p.stderr[-2000:])
+        with open(js) as f:
+            c = json.load(f)["change_points"]
+        check(len(c) == 1 and c[0]["investigation"]["new"] and
+              c[0]["investigation"]["first_slower"] == h[SLOW] and
+              c[0]["investigation"]["status"] == 1, "--json: %s" % c)
+        with open(hist) as f:
+            recorded = [json.loads(l) for l in f if "investigation" in l]
+        check(len(recorded) == 1 and recorded[0]["investigation"]["first_slower"] == h[SLOW]
+              and recorded[0]["investigation"]["from"] == h[SLOW - 1]
+              and recorded[0]["investigation"]["to"] == h[-1],
+              "the investigation line: %s" % recorded)
+        # again: read back, not run again, nothing new
+        p = run(inv, timeout=300)
+        if p.returncode != 0 or "investigating" in p.stderr or \
+                not re.search(r"^  investigated 20.*: first slower commit %s" % h[SLOW][:12],
+                              p.stdout, re.M):
+            fail("a second --investigate: exit %d (expected 0), or it ran again" % p.returncode, p)
+        with open(hist) as f:
+            check(sum("investigation" in l for l in f) == 1, "a second investigation line")
+        # a history others may write to: its commands are not run
+        os.chmod(hist, 0o664)
+        p = run(inv, timeout=60)
+        errs = [l for l in p.stderr.splitlines() if l.startswith("pinpoint: error:")]
+        if p.returncode != 2 or len(errs) != 1 or "other users may write" not in errs[0]:
+            fail("--investigate on a group-writable history: exit %d" % p.returncode, p)
 
 
 # What --commits sets in each session's options itself: the directories, the

@@ -85,9 +85,10 @@ def values(row):
 
 
 def base_for(row):
-    # --commits builds its own revisions, --model measures none: no --previous beside them
+    # --commits builds its own revisions, --model measures none, --baseline is
+    # the previous revision: no --previous beside them
     return [a for a in BASE if a not in ("--previous", "/builds/old one")] \
-        if row["name"] in ("commits", "model") else BASE
+        if row["name"] in ("commits", "model", "baseline") else BASE
 
 
 def command_for(row):
@@ -139,8 +140,9 @@ def scenario_round_trip():
             check(row["value"] is None, "--%s stores a value" % name)
             continue
         # --replay takes the options from a report: none goes with it (check_replay.py);
-        # --changes reads a history: only --entry and --json go with it (check_changes.py)
-        if name in ("dump-options", "replay", "changes"):
+        # --changes reads a history: only --entry and --json go with it, and
+        # --investigate goes with it (check_changes.py)
+        if name in ("dump-options", "replay", "changes", "investigate"):
             continue
         words = values(row)
         check(words, "no value to try for --%s (%s)" % (name, row["type"]))
@@ -158,7 +160,7 @@ def scenario_round_trip():
     together, names = [], []
     for name, row in defaults.items():
         if name in ("commits", "model", "replay", "changes", "no-build", "verbose",
-                    "dump-options") or \
+                    "dump-options", "investigate", "baseline") or \
                 row["type"] in ("action", "deprecated"):
             continue
         together += values(row)[0]
@@ -211,7 +213,7 @@ def scenario_schema():
               % (key, row["name"], row["type"], sorted(types), sorted(want)))
     # what the report records of some options validates against the schema
     sub = dict(opts, **{"$schema": schema["$schema"]})
-    for extra in ([], ["--seed", "7", "--cpu", str(min(os.sched_getaffinity(0))), "--exclude",
+    for extra in ([], ["--label", "nightly 12"], ["--seed", "7", "--cpu", str(min(os.sched_getaffinity(0))), "--exclude",
                        "a*", "--timing", "all", "--test", "welch", "--executions", "all"]):
         rep = dump(BASE + extra + COMMAND)["report"]
         try:
