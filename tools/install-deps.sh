@@ -1,6 +1,7 @@
 #!/bin/sh
 # install-deps.sh - install what building and testing pinpoint needs on Debian 12,
-# every test included (chromium renders the HTML report in driver-html).
+# every test included (chromium renders the HTML report in driver-html; ccache
+# and distcc are composed over pinpoint-cc in build-ccache and build-distcc).
 #
 #   tools/install-deps.sh            LLVM/clang 14 (Debian 12's default)
 #   tools/install-deps.sh 19         also LLVM/clang 19
@@ -9,7 +10,7 @@
 set -eu
 majors="14 ${1:-}"
 pkgs="cmake make gcc g++ pkg-config python3 python3-jsonschema python3-scipy file binutils
-      libelf-dev libgsl-dev libjansson-dev git chromium"
+      libelf-dev libgsl-dev libjansson-dev git chromium ccache distcc"
 for m in $majors; do
 	pkgs="$pkgs clang-$m llvm-$m-dev llvm-$m-tools libclang-rt-$m-dev lld-$m"
 done

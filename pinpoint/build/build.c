@@ -56,6 +56,8 @@ void pp_build_stop_on(volatile int *stop)
 struct toolchain {
 	char *cc, *cxx;				  /* pinpoint-cc, pinpoint-c++ */
 	char *clang, *clangxx, *plugin, *runtime; /* when the wrappers are missing */
+	char ccache_check[96];			  /* CCACHE_COMPILERCHECK=string:... */
+	char ccache_base[PATH_MAX + 16];	  /* CCACHE_BASEDIR=..., or "" */
 };
 
 static void toolchain_free(struct toolchain *t)
@@ -91,6 +93,41 @@ static bool is_instrumented(const struct pp_cmake_cache *c)
 	       (c->cxxflags && strstr(c->cxxflags, "-fpass-plugin"));
 }
 
+/* @path's identity (size and modification time) mixed into @h. */
+static uint64_t mix_file(uint64_t h, const char *path)
+{
+	char buf[PATH_MAX + 64];
+	struct stat st;
+
+	if (!path || stat(path, &st))
+		return h ^ pp_str_hash(path ? path : "");
+	snprintf(buf, sizeof(buf), "%s %lld %lld.%09ld %llu", path, (long long)st.st_size,
+		 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+	return h * 1099511628211ull ^ pp_str_hash(buf);
+}
+
+/*
+ * What ccache is to take for the compiler, when a build's compiles go
+ * through it (a CMAKE_<LANG>_COMPILER_LAUNCHER, CC="ccache ...", or
+ * ccache's own masquerade): the wrappers, the plugin and the version of
+ * pinpoint, so that a new plugin never reuses objects the old one made.
+ * By default ccache looks at the compiler's own file only, the wrapper,
+ * which does not change when the plugin does.
+ */
+static void ccache_check(struct toolchain *t)
+{
+	char plugin[PATH_MAX];
+	uint64_t h = pp_str_hash(PP_LLVM_VERSION);
+
+	if (pp_path_find(PP_PATH_PLUGIN, plugin, sizeof(plugin)))
+		plugin[0] = 0;
+	h = mix_file(h, plugin);
+	h = mix_file(h, t->cc);
+	h = mix_file(h, t->cxx);
+	snprintf(t->ccache_check, sizeof(t->ccache_check),
+		 "CCACHE_COMPILERCHECK=string:pinpoint-%016llx", (unsigned long long)h);
+}
+
 /*
  * The wrappers live next to pinpoint once installed (bindir) and in
  * tools/cc of a build tree.  Without them, clang gets the plugin and the
@@ -107,8 +144,10 @@ static int find_toolchain(struct toolchain *t)
 		return -EINVAL;
 	}
 	if (!pp_path_find(PP_PATH_CC, path, sizeof(path)) && (t->cc = strdup(path)) &&
-	    !pp_path_find(PP_PATH_CXX, path, sizeof(path)) && (t->cxx = strdup(path)))
+	    !pp_path_find(PP_PATH_CXX, path, sizeof(path)) && (t->cxx = strdup(path))) {
+		ccache_check(t);
 		return 0;
+	}
 	free(t->cc);
 	t->cc = NULL;
 	if (!pp_path_find(PP_PATH_PLUGIN, path, sizeof(path)))
@@ -126,6 +165,7 @@ static int find_toolchain(struct toolchain *t)
 	if (asprintf(&t->clang, "clang-%s", major) < 0 ||
 	    asprintf(&t->clangxx, "clang++-%s", major) < 0)
 		return -ENOMEM;
+	ccache_check(t);
 	return 0;
 }
 
@@ -169,7 +209,8 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 {
 	char *sh[] = {"/bin/sh", "-c", (char *)shell, NULL};
 	char cc[PATH_MAX + 96], cxx[PATH_MAX + 96], libs[PATH_MAX + 48];
-	const char *env[] = {"PINPOINT_BUILD=1", cc, cxx, t->cc ? NULL : libs, NULL};
+	const char *env[8] = {"PINPOINT_BUILD=1", t->ccache_check, cc, cxx};
+	size_t ne = 4;
 	struct pp_process p = {.argv = shell ? sh : argv,
 			       .dir = dir,
 			       .env = env,
@@ -189,7 +230,20 @@ static int run_logged(char *const argv[], const char *shell, const char *dir,
 		snprintf(cxx, sizeof(cxx), "CXX=%s -g -ffunction-sections -fpass-plugin=%s",
 			 t->clangxx, t->plugin);
 		snprintf(libs, sizeof(libs), "LDLIBS=%s -lpthread", t->runtime);
+		env[ne++] = libs;
 	}
+	/*
+	 * ccache's hits across pinpoint's copies and worktrees, which differ in
+	 * their directories only: the working directory left out of the hash
+	 * (objects of a hit name the first compile's in their debug info,
+	 * their sources by absolute path), and paths under the build root
+	 * taken relative to it.  Unless the user set either.
+	 */
+	if (!getenv("CCACHE_HASHDIR") && !getenv("CCACHE_NOHASHDIR"))
+		env[ne++] = "CCACHE_NOHASHDIR=1";
+	if (*t->ccache_base && !getenv("CCACHE_BASEDIR"))
+		env[ne++] = t->ccache_base;
+	env[ne] = NULL;
 	err = pp_process_run(&p, &st);
 	if (err == -ENOMEM)
 		return err;
@@ -384,7 +438,7 @@ static int lock_copy(const char *bdir)
 
 /* A plain CMake build directory: configure (once) and build the copy. */
 static int build_cmake_copy(const struct pp_options *opt, const char *label, const char *dir,
-			    struct pp_cmake_cache *c, const struct toolchain *t, char **run_dir)
+			    struct pp_cmake_cache *c, struct toolchain *t, char **run_dir)
 {
 	struct pp_argv a = {0};
 	char root[PATH_MAX + 32], bdir[PATH_MAX], log[PATH_MAX + 32], jobs[24];
@@ -400,6 +454,10 @@ static int build_cmake_copy(const struct pp_options *opt, const char *label, con
 	base = base && base[1] ? base + 1 : "build";
 	snprintf(root, sizeof(root), "%.200s-%016llx", base, (unsigned long long)pp_str_hash(dir));
 	err = pp_build_dir(opt, root, bdir, sizeof(bdir));
+	if (!err)
+		/* the build root: every copy, and --commits' worktrees */
+		snprintf(t->ccache_base, sizeof(t->ccache_base), "CCACHE_BASEDIR=%.*s",
+			 (int)(strrchr(bdir, '/') - bdir), bdir);
 	if (err)
 		return err;
 	lock = lock_copy(bdir);

@@ -57,8 +57,14 @@ static bool parse_entry(char *line, struct entry *e)
 
 bool pp_cmake_user_option(const char *name, const char *type)
 {
+	size_t n = strlen(name);
+	static const char launcher[] = "_COMPILER_LAUNCHER";
+
 	if (!strcmp(type, "INTERNAL") || !strcmp(type, "STATIC"))
 		return false;
+	/* ccache, distcc, icecc: how the user's compiles run, pinpoint-cc under them */
+	if (n > sizeof(launcher) - 1 && !strcmp(name + n - (sizeof(launcher) - 1), launcher))
+		return true;
 	return strncmp(name, "CMAKE_", 6) != 0;
 }
 

@@ -35,7 +35,9 @@ void pp_cmake_cache_free(struct pp_cmake_cache *c);
  * Whether the entry @name of type @type is the user's own option, which
  * another build directory is configured with too: not an INTERNAL or STATIC
  * entry, nor one of CMake's (CMAKE_*: compilers, flags, tool paths and
- * install directories are CMake's or pinpoint's to choose).
+ * install directories are CMake's or pinpoint's to choose), but for
+ * CMAKE_<LANG>_COMPILER_LAUNCHER: the user's ccache, distcc or icecc, which
+ * then runs pinpoint-cc as the compiler.
  */
 bool pp_cmake_user_option(const char *name, const char *type);
 

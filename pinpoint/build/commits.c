@@ -171,8 +171,14 @@ static int worktree_root(struct range *g)
 {
 	char name[64];
 
+	int err;
+
 	snprintf(name, sizeof(name), "commits-%016llx", (unsigned long long)pp_str_hash(g->top));
-	return pp_build_dir(g->opt, name, g->root, sizeof(g->root));
+	err = pp_build_dir(g->opt, name, g->root, sizeof(g->root));
+	/* ccache (a launcher of the user's): one commit's objects are another's hits */
+	if (!err && !getenv("CCACHE_BASEDIR"))
+		setenv("CCACHE_BASEDIR", g->root, 1);
+	return err;
 }
 
 /* Check @c out in its worktree (once; reused by later sessions). */

@@ -6,7 +6,9 @@
  * A slower change point of a series lies between two nights, and each
  * night's history line names the commit measured and the command line it
  * was measured with ("rerun", history.h).  The change point is run through
- * --commits over the commits between the two nights, as a child pinpoint
+ * --commits from the commit of the last night before it to that of the last
+ * night of the new level (not only the first: near the end of the nights a
+ * change point can be placed a night early), as a child pinpoint
  * started with the options of the first night after it (in the directory
  * it ran in, its --previous, --baseline and report files left out), its
  * output passed through.  Its last session's --history line, written to a
@@ -237,6 +239,13 @@ int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
 	inv->before_time = c->s->night[c->cp.index - 1]->time;
 	inv->after_time = after->time;
 	pp_change_commits(c, &from, &to);
+	/*
+	 * To the last night of the new level: a change point near the end of
+	 * the nights can sit a night or two early (E-Divisive needs nights on
+	 * either side), and the range then still holds the commit.
+	 */
+	if (*c->s->night[c->cp.hi - 1]->commit[PP_CUR])
+		to = c->s->night[c->cp.hi - 1]->commit[PP_CUR];
 	snprintf(inv->from, sizeof(inv->from), "%s", from);
 	snprintf(inv->to, sizeof(inv->to), "%s", to);
 	if (!*from || !*to)

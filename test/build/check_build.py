@@ -10,11 +10,17 @@ nightly      plain CMake build dirs of examples/nightly (system cc): pinpoint
 build-cmd    a plain Makefile project built with --build-cmd make.
 build-fails  a failing --build-cmd, and a CMake build dir whose sources are
              gone: one error line naming the revision and the log, exit 2.
+ccache       plain builds whose compiles go through ccache: pinpoint's copies
+             keep it over pinpoint-cc, made again elsewhere they are ccache
+             hits, and ccache keys them by pinpoint's toolchain.
+distcc       ccache over distcc (CCACHE_PREFIX) over pinpoint-cc, compiled by
+             a distccd on localhost.
 """
 import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -247,6 +253,116 @@ def scenario_build_fails(a, tmp):
              "../prev", "--", "./prog"], cur)
     if p.returncode != 2:
         fail("--no-build --build-cmd: exit %d, expected 2" % p.returncode)
+
+
+def launcher_dirs(tmp, example, launcher):
+    """The user's two plain builds, their compiles through @launcher
+    (CMAKE_C_COMPILER_LAUNCHER), as a project using ccache or distcc is
+    configured."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    for d, extra in (("build-old", []), ("build-new", ["-DNIGHTLY_REVISION=new"])):
+        p = run(["cmake", "-S", example, "-B", d, "-DCMAKE_C_COMPILER=" + cc,
+                 "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher] + extra, tmp)
+        if p.returncode or run(["cmake", "--build", d], tmp).returncode:
+            fail("configuring and building the example with %s" % launcher)
+
+
+def ccache_stats(env):
+    """ccache's counters, as `ccache --print-stats` gives them."""
+    p = pinpoint_test.run(["ccache", "--print-stats"], cwd="/", extra_env=env)
+    return {k: int(v) for k, v in (l.split("\t") for l in p.stdout.splitlines() if "\t" in l)}
+
+
+def copy_cache(root):
+    """The CMakeCache.txt of each instrumented copy under @root, as text."""
+    return {d: open(os.path.join(root, d, "CMakeCache.txt")).read() for d in os.listdir(root)}
+
+
+def scenario_ccache(a, tmp):
+    """A project whose compiles go through ccache keeps it in pinpoint's
+    copies, with pinpoint-cc under it: the first copies' compiles are
+    ccache's misses, copies made again elsewhere are all hits, and the
+    chain is the same; ccache takes pinpoint's toolchain (the wrappers and
+    the plugin) for the compiler, not the wrapper's file alone."""
+    env = {"CCACHE_DIR": os.path.join(tmp, "ccache"), "CCACHE_LOGFILE":
+           os.path.join(tmp, "ccache.log")}
+    os.environ.update(env)
+    launcher_dirs(tmp, a.example, "ccache")
+    new = os.path.join(tmp, "build-new")
+    base = ccache_stats(env)
+    chains = []
+    for root in ("root1", "root2"):
+        root = os.path.join(tmp, root)
+        p = run([a.pinpoint, "--build-root", root, "--entry", "parse_doc", "--depth", "3",
+                 "--previous", "../build-old"] + MEASURE + ["--", "./bench", "input.json"], new)
+        if p.returncode != 1:
+            fail("with ccache: exit %d, expected 1" % p.returncode)
+        chains.append(chain(p.stdout))
+        for d, text in copy_cache(root).items():
+            if not re.search(r"^CMAKE_C_COMPILER_LAUNCHER:\w+=ccache$", text, re.M) or \
+                    not re.search(r"^CMAKE_C_COMPILER:\w+=\S*pinpoint-cc$", text, re.M):
+                fail("the copy %s is not configured with ccache over pinpoint-cc" % d)
+        st = ccache_stats(env)
+        print("ccache after %s: %s" % (os.path.basename(root), {k: st.get(k, 0) - base.get(k, 0)
+              for k in ("direct_cache_hit", "preprocessed_cache_hit", "cache_miss")}))
+        if root.endswith("1"):
+            first = st
+    if not all(c.endswith("unescape_string") for c in chains):
+        fail("the chains with ccache: %s" % chains)
+    hits = lambda s: s.get("direct_cache_hit", 0) + s.get("preprocessed_cache_hit", 0)
+    # 5 sources of the library, bench.c and mkinput.c, in each of the two copies (the
+    # copy of build-old hits what the copy of build-new compiled alike)
+    if first.get("cache_miss", 0) - base.get("cache_miss", 0) < 5 or \
+            first.get("cache_miss", 0) + hits(first) - base.get("cache_miss", 0) - hits(base) < 14:
+        fail("the first copies' compiles did not go through ccache: %s" % first)
+    if st.get("cache_miss", 0) != first.get("cache_miss", 0) or hits(st) - hits(first) < 14:
+        fail("the copies made again were not ccache hits: %s, then %s" % (first, st))
+    log = open(env["CCACHE_LOGFILE"]).read()
+    if not re.search(r"compiler_check = string:pinpoint-[0-9a-f]{16}", log):
+        fail("ccache did not take pinpoint's toolchain for the compiler (its log)")
+
+
+def scenario_distcc(a, tmp):
+    """ccache over distcc over pinpoint-cc (CCACHE_PREFIX=distcc): the
+    copies' compiles are run by a distccd on localhost, and the chain is
+    right."""
+    port = 3632 + os.getpid() % 1000
+    log = os.path.join(tmp, "distccd.log")
+    # run by root, distccd runs as its own user, which cannot write in @tmp:
+    # its log goes to a file opened here (and pinpoint-cc must be readable to
+    # it, as an installed one is)
+    logf = open(log, "w")
+    daemon = subprocess.Popen(["distccd", "--no-detach", "--daemon", "--allow", "127.0.0.1",
+                               "--listen", "127.0.0.1", "--port", str(port), "--log-stderr",
+                               "--log-level", "info", "--enable-tcp-insecure", "--jobs", "2"],
+                              stdout=subprocess.DEVNULL, stderr=logf)
+    try:
+        env = {"CCACHE_DIR": os.path.join(tmp, "ccache"), "CCACHE_PREFIX": "distcc",
+               "DISTCC_HOSTS": "127.0.0.1:%d" % port, "DISTCC_FALLBACK": "0",
+               "DISTCC_DIR": os.path.join(tmp, "distcc")}
+        os.makedirs(env["DISTCC_DIR"])
+        os.environ.update(env)
+        launcher_dirs(tmp, a.example, "ccache")
+        jobs = open(log).read().count("COMPILE_OK") if os.path.exists(log) else 0
+        before = ccache_stats(env).get("cache_miss", 0)
+        root = os.path.join(tmp, "root")
+        p = run([a.pinpoint, "--build-root", root, "--entry", "parse_doc", "--depth", "3",
+                 "--previous", "../build-old"] + MEASURE + ["--", "./bench", "input.json"],
+                os.path.join(tmp, "build-new"))
+        if p.returncode != 1 or not chain(p.stdout).endswith("unescape_string"):
+            fail("with ccache and distcc: exit %d, chain %s" % (p.returncode, chain(p.stdout)))
+        text = open(log).read()
+        ours = [l for l in text.splitlines() if "COMPILE_OK" in l and "pinpoint-cc" in l]
+        misses = ccache_stats(env).get("cache_miss", 0) - before
+        print("distccd: %d compiles of the user's builds, %d of pinpoint-cc (ccache's misses: %d)"
+              % (jobs, len(ours), misses))
+        # what ccache does not have compiled goes to distccd: the copies share some
+        if misses < 5 or len(ours) < misses:
+            fail("the copies' compiles did not go to distccd as pinpoint-cc:\n" + text[-3000:])
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
+        logf.close()
 
 
 def cmake_dirs_at(tmp, example):
