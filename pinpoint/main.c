@@ -222,6 +222,23 @@ static int build_revisions(struct pp_session *s, enum pp_bisect_stage *stage)
 	return GO_ON;
 }
 
+/* --build-only (--commits' --build-jobs): --current built as a session builds it. */
+static int build_only(const struct pp_options *opt)
+{
+	char dir[PATH_MAX], *run_dir = NULL;
+	int err;
+
+	if (!realpath(opt->current, dir)) {
+		pr_err("--current %s: %s", opt->current, strerror(errno));
+		return PP_EXIT_USAGE;
+	}
+	pp_signals_catch(&stop_requested);
+	pp_build_stop_on(&stop_requested);
+	err = pp_build_revision(opt, "current", dir, &run_dir);
+	free(run_dir);
+	return err == -EINTR ? PP_EXIT_INTERRUPTED : err ? io_exit(err) : 0;
+}
+
 /* --model: both revisions are the model's, measured by it; nothing is built or run. */
 static int open_model(struct pp_session *s, struct pp_model *m)
 {
@@ -339,6 +356,11 @@ int main(int argc, char **argv)
 		return err > 0 ? 0 : opt.bisect ? PP_BISECT_ABORT : PP_EXIT_USAGE;
 	}
 	pp_verbose = opt.quiet ? -1 : opt.verbose;
+	if (opt.build_only) {
+		code = build_only(&opt);
+		pp_options_free(&opt);
+		return code;
+	}
 	if (opt.commits || opt.changes) {
 		code = opt.commits ? pp_commits_run(&opt) : pp_changes_run(&opt);
 		pp_options_free(&opt);

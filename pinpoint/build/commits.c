@@ -79,6 +79,7 @@ struct commit {
 	char *subject;
 	char *dir; /* the revision directory in its worktree, once checked out */
 	enum commit_state state;
+	bool built; /* by --build-jobs, ahead of its session */
 };
 
 struct range {
@@ -357,6 +358,98 @@ static int probe(struct range *g, size_t i, size_t step)
 	return 0;
 }
 
+static long next_candidate(const struct range *g, long lo, long hi);
+
+/*
+ * --build-jobs: @n commits built at once, each checked out and built by a
+ * child pinpoint --build-only in its directory, as its session would build
+ * it (which then finds nothing to do).  Nothing is measured meanwhile: the
+ * builds are over before the next session starts.  A build that fails is
+ * left to the session, which skips the commit.  0, or -EINTR.
+ */
+static int prebuild(struct range *g, struct commit **c, size_t n)
+{
+	struct pp_process p[PP_PROCESS_SET_MAX];
+	struct pp_run_status st[PP_PROCESS_SET_MAX];
+	struct pp_argv a[PP_PROCESS_SET_MAX];
+	int err[PP_PROCESS_SET_MAX];
+	size_t k = 0;
+
+	memset(a, 0, sizeof(a));
+	for (size_t i = 0; i < n && k < PP_PROCESS_SET_MAX; i++) {
+		int e;
+
+		if (c[i]->built || (e = checkout(g, c[i])) == -EINVAL)
+			continue;
+		if (e)
+			return e;
+		c[i]->built = true;
+		e = pp_argv_add(&a[k], "%s", g->self) ?: pp_argv_add(&a[k], "--build-only")
+		    ?: pp_argv_add(&a[k], "--current=%s", c[i]->dir)
+		    ?: pp_argv_add(&a[k], "--build-cmd=%s", g->build_cmd);
+		if (e)
+			return e;
+		p[k] = (struct pp_process){.argv = a[k].v, .out = 2, .err = 2,
+					   .stop = &commits_stop};
+		k++;
+	}
+	if (k > 1)
+		fprintf(stderr, "pinpoint: building %zu commits at once (--build-jobs)\n", k);
+	if (k)
+		pp_process_run_set(p, k, st, err);
+	for (size_t i = 0; i < k; i++)
+		pp_argv_free(&a[i]);
+	return commits_stop ? -EINTR : 0;
+}
+
+/*
+ * The commits the next steps of the bisection of lo..hi may try, in the
+ * order they may be tried (the next one, then the one after it either way
+ * it goes, ...), at most @want of them into @out.
+ */
+static size_t upcoming(const struct range *g, long lo, long hi, size_t want, struct commit **out)
+{
+	long q[2 * PP_PROCESS_SET_MAX + 2][2];
+	size_t head = 0, tail = 0, n = 0;
+
+	q[tail][0] = lo;
+	q[tail++][1] = hi;
+	while (head < tail && n < want) {
+		long l = q[head][0], h = q[head][1], m = next_candidate(g, l, h);
+
+		head++;
+		if (m < 0)
+			continue;
+		out[n++] = &g->c[m];
+		if (tail + 2 <= sizeof(q) / sizeof(q[0])) {
+			q[tail][0] = l; /* slower: the first slower one is at m or before */
+			q[tail++][1] = m;
+			q[tail][0] = m; /* fast: after it */
+			q[tail++][1] = h;
+		}
+	}
+	return n;
+}
+
+/*
+ * --build-jobs above 1: @first (@nfirst of them: GOOD and BAD before the
+ * bisection starts), then what its next steps may try, built now, at once.
+ */
+static int build_ahead(struct range *g, struct commit **first, size_t nfirst)
+{
+	struct commit *c[PP_PROCESS_SET_MAX];
+	size_t n = 0, jobs = (size_t)g->opt->build_jobs;
+
+	if (jobs <= 1)
+		return 0;
+	if (jobs > PP_PROCESS_SET_MAX)
+		jobs = PP_PROCESS_SET_MAX;
+	for (; n < nfirst && n < jobs; n++)
+		c[n] = first[n];
+	n += upcoming(g, g->lo, g->hi, jobs - n, c + n);
+	return prebuild(g, c, n);
+}
+
 /* The untried commit of lo+1..hi-1 nearest the middle, or -1. */
 static long next_candidate(const struct range *g, long lo, long hi)
 {
@@ -619,7 +712,10 @@ static int compare_bad(struct range *g)
 	g->hi = (long)g->n - 1;
 	g->probe_precision = g->opt->precision;
 	bad = &g->c[g->hi];
-	err = probe(g, (size_t)g->hi, 1);
+	/* GOOD, BAD and the first commits the bisection tries, at once */
+	err = build_ahead(g, (struct commit *[]){&g->good, &g->c[g->hi]}, 2);
+	if (!err)
+		err = probe(g, (size_t)g->hi, 1);
 	if (err == -EINTR) {
 		printf("Interrupted before BAD was measured.\n");
 		return PP_EXIT_INTERRUPTED;
@@ -652,7 +748,10 @@ static int bisect(struct range *g)
 	long next;
 
 	while ((next = next_candidate(g, g->lo, g->hi)) >= 0) {
-		int err = probe(g, (size_t)next, ++step);
+		int err = build_ahead(g, NULL, 0);
+
+		if (!err)
+			err = probe(g, (size_t)next, ++step);
 
 		if (err == -EINTR) {
 			print_range(g, true);

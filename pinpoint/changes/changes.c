@@ -96,15 +96,23 @@ static void print_change(const struct pp_change *c)
 	putchar('\n');
 }
 
-/* Whether @inv is of @c: the same entry and machine, nights either side that overlap. */
+/*
+ * Whether @inv is of @c: the same entry and machine, and the nights either
+ * side of @c within those the investigation's range ran over (from the last
+ * night before its change to the last of the new level then), so that a
+ * change point that moves by a night as nights are added is still the one
+ * investigated.
+ */
 static bool inv_of(const struct pp_changes *ch, const struct pp_history_inv *inv,
 		   const struct pp_change *c)
 {
 	double before = c->s->night[c->cp.index - 1]->time, after = c->s->night[c->cp.index]->time;
+	double last = isfinite(inv->last_time) ? fmax(inv->last_time, inv->after_time)
+					       : inv->after_time;
 
 	return !strcmp(ch->h->entry[inv->entry_no], c->s->entry) &&
 	       !strcmp(inv->machine, c->s->machine) && inv->before_time < after &&
-	       before < inv->after_time;
+	       before < last;
 }
 
 /* Each slower change point's latest investigation in the history, if any. */

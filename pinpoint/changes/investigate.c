@@ -244,8 +244,11 @@ int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
 	 * the nights can sit a night or two early (E-Divisive needs nights on
 	 * either side), and the range then still holds the commit.
 	 */
-	if (*c->s->night[c->cp.hi - 1]->commit[PP_CUR])
+	inv->last_time = after->time;
+	if (*c->s->night[c->cp.hi - 1]->commit[PP_CUR]) {
 		to = c->s->night[c->cp.hi - 1]->commit[PP_CUR];
+		inv->last_time = c->s->night[c->cp.hi - 1]->time;
+	}
 	snprintf(inv->from, sizeof(inv->from), "%s", from);
 	snprintf(inv->to, sizeof(inv->to), "%s", to);
 	if (!*from || !*to)

@@ -212,7 +212,9 @@ int pp_history_append_inv(const char *path, const char *entry, const struct pp_h
 	    "time", pp_json_real(round(inv->time * 1000) / 1000), "entry", pp_json_str(entry),
 	    "machine", *inv->machine ? pp_json_str(inv->machine) : json_null(), "investigation",
 	    pp_json_object("before_time", pp_json_real(inv->before_time), "after_time",
-			   pp_json_real(inv->after_time), "from", hash_json(inv->from), "to",
+			   pp_json_real(inv->after_time), "last_time",
+			   isfinite(inv->last_time) ? pp_json_real(inv->last_time) : json_null(),
+			   "from", hash_json(inv->from), "to",
 			   hash_json(inv->to), "status", pp_json_int(inv->status), "first_slower",
 			   hash_json(inv->first_slower), "call", pp_json_str(inv->call), "why",
 			   pp_json_str(inv->why), NULL),
@@ -270,6 +272,7 @@ static int parse_inv(const json_t *o, const json_t *v, struct pp_history_inv *in
 	get_str(o, "machine", inv->machine, sizeof(inv->machine));
 	inv->before_time = get_num(v, "before_time");
 	inv->after_time = get_num(v, "after_time");
+	inv->last_time = get_num(v, "last_time");
 	get_commit(v, "from", inv->from);
 	get_commit(v, "to", inv->to);
 	get_commit(v, "first_slower", inv->first_slower);

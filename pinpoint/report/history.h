@@ -21,7 +21,7 @@
  * ran (investigate.c):
  *
  *   {"time":..,"entry":"run","machine":"nightly-1","investigation":{
- *    "before_time":..,"after_time":..,"from":"9fceb02..","to":"1a2b3c4..",
+ *    "before_time":..,"after_time":..,"last_time":..,"from":"9fceb02..","to":"1a2b3c4..",
  *    "status":1,"first_slower":"5e6f7a8..","call":"...","why":null}}
  *
  * Lines are appended whole under a lock (fcntl(2), which NFS honours
@@ -68,6 +68,7 @@ struct pp_history_inv {
 	size_t entry_no;		      /* its entry in h->entry */
 	char machine[PP_HISTORY_MACHINE_LEN]; /* the series' machine */
 	double before_time, after_time;	      /* the nights on either side of the change */
+	double last_time; /* the night whose commit ended the range run (NAN: after_time) */
 	char from[PP_GIT_HASH_LEN], to[PP_GIT_HASH_LEN]; /* the range run */
 	int status;					 /* --commits' exit status */
 	char first_slower[PP_GIT_HASH_LEN];		 /* the commit found, or "" */

@@ -309,6 +309,14 @@ static const struct pp_option_desc options[] = {
 	     "half the slowdown of the bisection's bad commit, measured once"},
     {"commits", 0, &type_range, FIELD(commits), .arg = "GOOD..BAD", .flags = PP_OPT_LOCAL,
      .help = "find the first commit of a git range that made FUNC slower, then the call"},
+    {"build-jobs", 0, &type_int, FIELD(build_jobs), .arg = "N", .min = 1, .max = 8,
+     .def_note = "1, each commit when it is tried", .flags = PP_OPT_LOCAL,
+     .help = "--commits: commits built at once, before the sessions that measure them: GOOD "
+	     "and BAD, then those the next steps of the bisection may try (worth it where a "
+	     "distributed compiler, distcc or icecream, builds them elsewhere); nothing is "
+	     "measured while they build"},
+    {"build-only", 0, &type_flag, FIELD(build_only), .flags = PP_OPT_LOCAL | PP_OPT_HIDDEN,
+     .help = "build --current as a session would, measure nothing (--build-jobs' builds)"},
     {"replay", 0, &type_string, FIELD(replay), .arg = "REPORT", .what = "file name",
      .flags = PP_OPT_LOCAL,
      .help = "the session a --json REPORT recorded, again: its runs' values through the same "
@@ -1008,6 +1016,8 @@ static int check_together(const struct pp_options *opt)
 		pr_err("--investigate goes with --changes FILE");
 		return -EINVAL;
 	}
+	if (opt->build_only)
+		return 0;
 	if (!opt->entry) {
 		pr_err("--entry FUNC is required (see --help)");
 		return -EINVAL;

@@ -76,6 +76,8 @@ struct pp_options {
 	bool no_build;		/* use the directories as they are */
 	bool bisect;		/* exit status for `git bisect run`: 0 good, 1 bad, 125 skip */
 	const char *commits;	/* GOOD..BAD: bisect the range, then pinpoint the call */
+	int build_jobs;		/* --commits: commits built at once (0: 1) */
+	bool build_only;	/* build --current, measure nothing */
 	const char *replay;	/* a --json report whose session is made again from its runs */
 	const char *model;	/* a program model measured instead of processes (doc/model.md) */
 	const char *history;	/* append the session's entry figures (JSON lines) */

@@ -410,7 +410,8 @@ def scenario_investigate_recorded():
         # an investigation of other nights is not this change point's
         other = dict(inv[0], investigation=dict(inv[0]["investigation"],
                                                 before_time=T0 + 2 * DAY,
-                                                after_time=T0 + 3 * DAY))
+                                                after_time=T0 + 3 * DAY,
+                                                last_time=T0 + 5 * DAY))
         with open(path, "w") as f:
             f.write("".join(l + "\n" for l in lines + [json.dumps(other)]))
         p = subprocess.run(cmd[:-1], capture_output=True, text=True, timeout=60)

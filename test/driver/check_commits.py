@@ -26,6 +26,8 @@ not compile and commit 5 repairs it.  Scenarios:
   commits-options  the sessions --commits starts run with the options it was
            given (each session's command line, with --verbose, read back by
            --dump-options), but for the directories, depth and files it sets.
+  commits-build-jobs  --build-jobs 4: GOOD, BAD and the next commits built
+           at once, before the sessions; the same commit and call found.
   investigate  a night's --history line records its commits, --label and
            command line; --changes --investigate runs --commits over a step's
            commits with it, names commit 3 and the call, records them, and
@@ -544,6 +546,31 @@ def scenario_history():
         m = re.search(r'<svg class="trend".*?</svg>', html, re.S)
         if not m or m.group(0).count('class="night') != 2:
             fail("the HTML report has no trend with two sessions")
+
+
+def scenario_commits_build_jobs():
+    """--build-jobs 4: GOOD, BAD and the first commits the bisection tries are
+    built at once before anything is measured, then the commits of the next
+    steps; the bisection finds the same first slower commit and call."""
+    with tempfile.TemporaryDirectory(prefix="pp-commits-jobs-") as d:
+        repo, h = make_history(d)
+        root = os.path.join(d, "cache")
+        p = run([ARGS.pinpoint, "--commits", "%s..main" % h[0][:10], "--depth", "1",
+                 "--build-root", root, "--build-jobs", "4", "--seed", "4242"] + COMMON
+                + ["--", "./bench"], cwd=repo, timeout=1500)
+        if p.returncode != 1:
+            fail("--commits --build-jobs 4: exit %d, expected 1" % p.returncode, p)
+        m = re.search(r"^First slower commit: ([0-9a-f]{12}) ", p.stdout, re.M)
+        if not m or not h[SLOW].startswith(m.group(1)) or not chain(p).startswith("entry → parse"):
+            fail("--build-jobs 4: not commit %d and the call to parse" % (SLOW + 1), p)
+        err = p.stderr
+        first = err.find("pinpoint: building 4 commits at once (--build-jobs)")
+        if first < 0 or first > err.find("comparing with GOOD"):
+            fail("GOOD, BAD and two more were not built at once before the first session", p)
+        # every commit the bisection tried was built before its session: none by the session
+        built = set(re.findall(r"checking out ([0-9a-f]{12})", err))
+        tried = re.findall(r"^pinpoint: \[\d+\] ([0-9a-f]{12}) is", err, re.M)
+        check(set(tried) <= built, "tried %s, built ahead %s" % (tried, built))
 
 
 def scenario_investigate():
