@@ -389,8 +389,8 @@ static int prebuild(struct range *g, struct commit **c, size_t n)
 		    ?: pp_argv_add(&a[k], "--build-cmd=%s", g->build_cmd);
 		if (e)
 			return e;
-		p[k] = (struct pp_process){.argv = a[k].v, .out = 2, .err = 2,
-					   .stop = &commits_stop};
+		p[k] =
+		    (struct pp_process){.argv = a[k].v, .out = 2, .err = 2, .stop = &commits_stop};
 		k++;
 	}
 	if (k > 1)

@@ -107,12 +107,11 @@ static bool inv_of(const struct pp_changes *ch, const struct pp_history_inv *inv
 		   const struct pp_change *c)
 {
 	double before = c->s->night[c->cp.index - 1]->time, after = c->s->night[c->cp.index]->time;
-	double last = isfinite(inv->last_time) ? fmax(inv->last_time, inv->after_time)
-					       : inv->after_time;
+	double last =
+	    isfinite(inv->last_time) ? fmax(inv->last_time, inv->after_time) : inv->after_time;
 
 	return !strcmp(ch->h->entry[inv->entry_no], c->s->entry) &&
-	       !strcmp(inv->machine, c->s->machine) && inv->before_time < after &&
-	       before < last;
+	       !strcmp(inv->machine, c->s->machine) && inv->before_time < after && before < last;
 }
 
 /* Each slower change point's latest investigation in the history, if any. */

@@ -214,10 +214,9 @@ int pp_history_append_inv(const char *path, const char *entry, const struct pp_h
 	    pp_json_object("before_time", pp_json_real(inv->before_time), "after_time",
 			   pp_json_real(inv->after_time), "last_time",
 			   isfinite(inv->last_time) ? pp_json_real(inv->last_time) : json_null(),
-			   "from", hash_json(inv->from), "to",
-			   hash_json(inv->to), "status", pp_json_int(inv->status), "first_slower",
-			   hash_json(inv->first_slower), "call", pp_json_str(inv->call), "why",
-			   pp_json_str(inv->why), NULL),
+			   "from", hash_json(inv->from), "to", hash_json(inv->to), "status",
+			   pp_json_int(inv->status), "first_slower", hash_json(inv->first_slower),
+			   "call", pp_json_str(inv->call), "why", pp_json_str(inv->why), NULL),
 	    NULL);
 	int err = append_line(path, line);
 
