@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/json.h"
@@ -190,6 +189,8 @@ static int run_commits(const struct pp_options *opt, const json_t *rerun, const 
 	o.verbose = opt->verbose;
 	if (opt->build_root)
 		o.build_root = opt->build_root;
+	if (opt->build_jobs)
+		o.build_jobs = opt->build_jobs;
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0) {
 		err = -errno;
@@ -199,6 +200,8 @@ static int run_commits(const struct pp_options *opt, const json_t *rerun, const 
 	err = pp_argv_add(&a, "%s", self);
 	if (!err)
 		err = pp_argv_add(&a, "--commits=%s", o.commits);
+	if (!err && o.build_jobs > 1)
+		err = pp_argv_add(&a, "--build-jobs=%d", o.build_jobs);
 	if (!err)
 		err = pp_options_argv(&o, &a);
 	if (err)
@@ -231,7 +234,8 @@ int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
 	const json_t *rerun = after->rerun;
 	char dir[PATH_MAX], hist[PATH_MAX + 16], range[2 * PP_GIT_HASH_LEN + 4];
 	const char *from, *to;
-	int st;
+	struct stat st;
+	int code;
 
 	memset(inv, 0, sizeof(*inv));
 	inv->time = pp_wall();
@@ -261,6 +265,8 @@ int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
 	    !json_is_array(json_object_get(rerun, "argv")))
 		return cannot(inv, "the night after it has no recorded command line (a line from "
 				   "an older pinpoint, a --model or a --replay session)");
+	if (stat(json_string_value(json_object_get(rerun, "cwd")), &st) || !S_ISDIR(st.st_mode))
+		return cannot(inv, "the directory its night ran in is gone");
 	if (pp_workdir_create(pp_workdir_tmpdir(), dir, sizeof(dir)))
 		return -EIO;
 	snprintf(hist, sizeof(hist), "%s/found.jsonl", dir);
@@ -269,17 +275,17 @@ int pp_investigate(const struct pp_options *opt, const struct pp_change *c,
 		"pinpoint: investigating %s%s%s, slower from night %zu on: --commits "
 		"%.12s..%.12s\n",
 		c->s->entry, *c->s->machine ? " on " : "", c->s->machine, c->cp.index, from, to);
-	st = run_commits(opt, rerun, range, hist);
-	if (st == -EINVAL) {
-		st = cannot(inv, "the night's recorded command line does not parse");
+	code = run_commits(opt, rerun, range, hist);
+	if (code == -EINVAL) {
+		code = cannot(inv, "the night's recorded command line does not parse");
 		goto out;
 	}
-	if (st < 0)
+	if (code < 0)
 		goto out;
-	inv->status = st;
-	st = st == PP_EXIT_REGRESSION ? read_found(hist, inv) : 0;
+	inv->status = code;
+	code = code == PP_EXIT_REGRESSION ? read_found(hist, inv) : 0;
 out:
 	unlink(hist);
 	rmdir(dir);
-	return st;
+	return code;
 }

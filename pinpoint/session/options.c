@@ -979,8 +979,9 @@ static int check_replay(const struct pp_options *opt)
 /* --changes reads a history: only which entry and how it is reported go with it. */
 static int check_changes(const struct pp_options *opt)
 {
-	static const char *const with[] = {"changes", "entry",	     "json",	   "quiet",
-					   "verbose", "investigate", "build-root", NULL};
+	static const char *const with[] = {"changes",	 "entry",      "json",
+					   "quiet",	 "verbose",    "investigate",
+					   "build-root", "build-jobs", NULL};
 
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		size_t k;
@@ -989,7 +990,8 @@ static int check_changes(const struct pp_options *opt)
 			;
 		if ((opt->given >> i & 1) && !with[k]) {
 			pr_err("--changes reads a history: only --entry, --json, --investigate, "
-			       "--build-root, --quiet and --verbose go with it, not --%s",
+			       "--build-root, --build-jobs, --quiet and --verbose go with it, not "
+			       "--%s",
 			       options[i].name);
 			return -EINVAL;
 		}

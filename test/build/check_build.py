@@ -326,6 +326,18 @@ def scenario_distcc(a, tmp):
     """ccache over distcc over pinpoint-cc (CCACHE_PREFIX=distcc): the
     copies' compiles are run by a distccd on localhost, and the chain is
     right."""
+    # run by root, distccd drops to its own user, which must reach pinpoint-cc
+    # and the plugin, as an installed pinpoint's are
+    user = "distccd" if os.getuid() == 0 else None
+    if user:
+        cc = os.path.join(os.path.dirname(os.path.dirname(a.pinpoint)), "tools", "pinpoint-cc")
+        plugin = pinpoint_test.run([a.pinpoint, "--print-plugin-path"], cwd=tmp).stdout.strip()
+        p = subprocess.run(["su", "-s", "/bin/sh", user, "-c",
+                            'test -x "$0" && test -r "$1"', cc, plugin],
+                           capture_output=True, text=True)
+        if p.returncode:
+            pinpoint_test.skip("distccd runs as the user %s, which cannot reach %s or %s "
+                               "(a build tree in a private directory)" % (user, cc, plugin))
     port = 3632 + os.getpid() % 1000
     log = os.path.join(tmp, "distccd.log")
     # run by root, distccd runs as its own user, which cannot write in @tmp:

@@ -423,6 +423,19 @@ def scenario_investigate_recorded():
             check(p.returncode == 2 and len(errors(p)) == 1 and "other users may write"
                   in p.stderr and not p.stdout, "mode %o: %d %r" % (mode, p.returncode, p.stderr))
         os.chmod(path, 0o600)
+        # commits recorded, but the directory the night ran in is gone: recorded as not run
+        gone = []
+        for i, v in enumerate(values):
+            l = json.loads(night(i, v, seed=91))
+            l["rerun"] = {"cwd": os.path.join(d, "gone"), "argv": ["--entry=run", "--", "./b"]}
+            gone.append(json.dumps(l))
+        with open(path, "w") as f:
+            f.write("".join(l + "\n" for l in gone))
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "  investigated now: not run: the directory its night ran "
+              "in is gone" in p.stdout and "--commits %s..%s" % (commit(91, 14)[:12],
+                                                                 commit(91, 29)[:12]) not in p.stderr,
+              "a gone directory: %d %r %r" % (p.returncode, p.stdout, p.stderr))
         # --investigate goes with --changes only
         p = subprocess.run([ARGS.pinpoint, "--investigate", "--entry", "x", "--previous", d,
                             "--", "true"], capture_output=True, text=True, timeout=60)
