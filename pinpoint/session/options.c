@@ -824,7 +824,7 @@ static int show_help(struct pp_options *opt, const struct pp_option_desc *d, con
 	(void)opt, (void)d, (void)arg;
 	printf("usage: pinpoint --entry FUNC --previous DIR [--current DIR] [options] "
 	       "[-- COMMAND [ARGS...]]\n"
-	       "       pinpoint --changes FILE [--entry FUNC] [--json FILE]\n\n"
+	       "       pinpoint --changes FILE [--entry FUNC] [--json FILE] [--investigate]\n\n"
 	       "Measures FUNC in the previous and current builds and, if it got slower,\n"
 	       "narrows the slowdown down through its calls, layer by layer, to the call\n"
 	       "that costs it.  COMMAND runs in each build directory; when omitted, the\n"
@@ -848,7 +848,9 @@ static int show_help(struct pp_options *opt, const struct pp_option_desc *d, con
 	       "3 measurement failed, 4 undecided (the entry's comparison could not be decided\n"
 	       "within its runs), 130 interrupted; with --bisect: 0 good, 1 bad, 125 skip,\n"
 	       "128 abort; with --changes: 0 no slower change point, 1 one or more, 2 the\n"
-	       "history cannot be read, 4 no series has the nights a change point needs.\n");
+	       "history cannot be read, 4 no series has the nights a change point needs;\n"
+	       "with --investigate: 0 nothing new, 1 a new slower change point investigated,\n"
+	       "3 an investigation could not build or measure, 4 one stayed undecided.\n");
 	return 1;
 }
 
