@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "core/util.h"
@@ -159,10 +160,13 @@ static void print_inv(const struct pp_change *c)
 static int investigate(struct pp_changes *ch, const struct pp_options *opt)
 {
 	bool failed = false, undecided = false, found = false;
+	struct utsname u;
 
 	ch->ran = calloc(ch->nc ? ch->nc : 1, sizeof(*ch->ran));
 	if (!ch->ran)
 		return PP_EXIT_MEASUREMENT;
+	if (uname(&u))
+		u.nodename[0] = 0;
 	for (size_t i = 0; i < ch->nc; i++) {
 		struct pp_change *c = &ch->c[i];
 		struct pp_history_inv *v = &ch->ran[ch->nran];
@@ -170,6 +174,13 @@ static int investigate(struct pp_changes *ch, const struct pp_options *opt)
 
 		if (c->cp.diff <= 0 || c->inv)
 			continue;
+		/* another machine's nights: its own runner investigates them, there */
+		if (*c->s->machine && strcmp(c->s->machine, u.nodename)) {
+			printf("%s on %s: slower from night %zu on, not investigated here (%s): "
+			       "--investigate on %s runs it\n",
+			       c->s->entry, c->s->machine, c->cp.index, u.nodename, c->s->machine);
+			continue;
+		}
 		err = pp_investigate(opt, c, v);
 		if (err) {
 			pr_err("cannot investigate %s: %s", c->s->entry, strerror(-err));

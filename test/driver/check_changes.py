@@ -31,8 +31,9 @@ and checks its stdout, exit status and --json (doc/changes.schema.json).
                change point's nights' --label in the JSON
   investigate-recorded  --investigate on nights without commits: recorded as
                not run, read back by the next run (nothing run again), an
-               investigation of other nights not taken; a history others
-               may write is refused
+               investigation of other nights not taken; a night whose
+               directory is gone; another machine's nights left to it; a
+               history others may write is refused
   append       16 sessions, 8 at a time, append to one history: every line
                whole
 
@@ -426,7 +427,7 @@ def scenario_investigate_recorded():
         # commits recorded, but the directory the night ran in is gone: recorded as not run
         gone = []
         for i, v in enumerate(values):
-            l = json.loads(night(i, v, seed=91))
+            l = json.loads(night(i, v, seed=91, machine=os.uname().nodename))
             l["rerun"] = {"cwd": os.path.join(d, "gone"), "argv": ["--entry=run", "--", "./b"]}
             gone.append(json.dumps(l))
         with open(path, "w") as f:
@@ -436,6 +437,17 @@ def scenario_investigate_recorded():
               "in is gone" in p.stdout and "--commits %s..%s" % (commit(91, 14)[:12],
                                                                  commit(91, 29)[:12]) not in p.stderr,
               "a gone directory: %d %r %r" % (p.returncode, p.stdout, p.stderr))
+        # another machine's nights: left to its own runner, nothing run or recorded (exit 0)
+        other = [l.replace('"machine": "%s"' % os.uname().nodename, '"machine": "elsewhere"')
+                 for l in gone]
+        with open(path, "w") as f:
+            f.write("".join(l + "\n" for l in other))
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        with open(path) as f:
+            appended = sum("investigation" in l for l in f)
+        check(p.returncode == 0 and "run on elsewhere: slower from night 15 on, not "
+              "investigated here" in p.stdout and not appended,
+              "another machine's: %d %r, %d lines appended" % (p.returncode, p.stdout, appended))
         # --investigate goes with --changes only
         p = subprocess.run([ARGS.pinpoint, "--investigate", "--entry", "x", "--previous", d,
                             "--", "true"], capture_output=True, text=True, timeout=60)
