@@ -183,6 +183,7 @@ static int investigate(struct pp_changes *ch, const struct pp_options *opt)
 		}
 		err = pp_investigate(opt, c, v);
 		if (err) {
+			pp_history_inv_free(v);
 			pr_err("cannot investigate %s: %s", c->s->entry, strerror(-err));
 			failed = true;
 			continue;
@@ -352,10 +353,8 @@ int pp_changes_run(const struct pp_options *opt)
 out:
 	pp_nights_free(ch.s, ch.ns);
 	free(ch.c);
-	for (size_t i = 0; i < ch.nran; i++) {
-		free(ch.ran[i].call);
-		free(ch.ran[i].why);
-	}
+	for (size_t i = 0; i < ch.nran; i++)
+		pp_history_inv_free(&ch.ran[i]);
 	free(ch.ran);
 	pp_history_free(&h);
 	return code;

@@ -91,14 +91,13 @@ static json_t *line_json(const struct pp_outcome *oc)
 {
 	const struct pp_outcome_rev *prev = &oc->rev[PP_PREV], *cur = &oc->rev[PP_CUR];
 	struct pp_history_entry e;
-	struct utsname u;
 	json_t *o;
 
 	pp_history_entry_of(oc, &e);
 	o = pp_json_object("time", pp_json_real(round(e.time * 1000) / 1000), "entry",
 			   pp_json_str(oc->opt.entry), "previous", pp_json_str(named_dir(prev)),
 			   "current", pp_json_str(named_dir(cur)), "machine",
-			   uname(&u) ? json_null() : pp_json_str(u.nodename), "previous_commit",
+			   *e.machine ? pp_json_str(e.machine) : json_null(), "previous_commit",
 			   commit_json(prev), "current_commit", commit_json(cur), "verdict",
 			   pp_json_str(e.verdict), "status", pp_json_int(e.status), NULL);
 	if (oc->decided) {
@@ -198,6 +197,13 @@ int pp_history_append(const struct pp_outcome *o, const char *path)
 
 	json_decref(line);
 	return err;
+}
+
+void pp_history_inv_free(struct pp_history_inv *inv)
+{
+	free(inv->call);
+	free(inv->why);
+	inv->call = inv->why = NULL;
 }
 
 /* A commit, or null when "". */
@@ -321,10 +327,8 @@ static int parse_line(const char *line, const json_t *entry, struct pp_history_e
 		ret = parse_inv(o, json_object_get(o, "investigation"), inv) ?: 2;
 		if (ret == 2 && !(*name = strdup(json_string_value(ent))))
 			ret = -ENOMEM;
-		if (ret < 0) {
-			free(inv->call);
-			free(inv->why);
-		}
+		if (ret < 0)
+			pp_history_inv_free(inv);
 	} else if (!json_is_string(verdict) || json_string_length(verdict) >= sizeof(e->verdict))
 		snprintf(why, len, "no \"verdict\"");
 	else if (!isfinite(e->time = get_num(o, "time")))
@@ -391,8 +395,7 @@ static int push_inv(struct pp_history *h, struct pp_history_inv *inv, size_t k)
 	struct pp_history_inv *nv = realloc(h->inv, (h->ninv + 1) * sizeof(*nv));
 
 	if (!nv) {
-		free(inv->call);
-		free(inv->why);
+		pp_history_inv_free(inv);
 		return -ENOMEM;
 	}
 	h->inv = nv;
@@ -452,10 +455,8 @@ static int load(const char *path, const char *entry, struct pp_history *h)
 		if (got <= 0)
 			continue;
 		if (name && (k = entry_index(h, name)) < 0) {
-			if (got == 2) {
-				free(inv.call);
-				free(inv.why);
-			}
+			if (got == 2)
+				pp_history_inv_free(&inv);
 			json_decref(e.rerun);
 			err = (int)k;
 			goto out;
@@ -501,10 +502,8 @@ void pp_history_free(struct pp_history *h)
 {
 	for (size_t i = 0; i < h->n; i++)
 		json_decref(h->e[i].rerun);
-	for (size_t i = 0; i < h->ninv; i++) {
-		free(h->inv[i].call);
-		free(h->inv[i].why);
-	}
+	for (size_t i = 0; i < h->ninv; i++)
+		pp_history_inv_free(&h->inv[i]);
 	free(h->inv);
 	for (size_t i = 0; i < h->nentry; i++)
 		free(h->entry[i]);

@@ -114,6 +114,9 @@ long pp_history_load(const char *path, const char *entry, struct pp_history_entr
  */
 int pp_history_read(const char *path, struct pp_history *h);
 
+/* Free what @inv holds (its call and why). */
+void pp_history_inv_free(struct pp_history_inv *inv);
+
 /* Append @inv of entry @entry to @path, as its line above.  0 or -errno. */
 int pp_history_append_inv(const char *path, const char *entry, const struct pp_history_inv *inv);
 void pp_history_free(struct pp_history *h);
