@@ -152,7 +152,7 @@ char *pp_arming(const struct pp_session *s, enum pp_rev_id r, const char *out,
 			b.oom = true;
 			break;
 		}
-		if (q->kind == PP_Q_RANGE) {
+		if (q->kind == PP_Q_RANGE || q->kind == PP_Q_COUNT) {
 			put(&b, ";" PP_SPEC_KEY_RANGE "=%s:%u-%u", spec,
 			    r == PP_PREV ? q->prev_first : q->first,
 			    r == PP_PREV ? q->prev_last : q->last);
@@ -217,7 +217,7 @@ int pp_run_value(struct pp_session *s, enum pp_rev_id r, const char *what,
 				s->rev[r].label, what);
 		return -EIO;
 	}
-	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TOTAL) {
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_COUNT || q->kind == PP_Q_TOTAL) {
 		*v = (double)sl->total_ns / (double)e->count;
 		*removed = (double)sl->probes_ns / (double)e->count;
 	} else {

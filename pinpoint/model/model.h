@@ -43,6 +43,9 @@ struct pp_model_fn {
 	/* what timing it (a slot of its own, or a range over a call of it) adds to
 	 * each execution beyond what the runtime's removal takes out */
 	double armed_ns[2];
+	/* what the runtime takes out of a timed execution of it as its probes'
+	 * cost (the results' probes_ns), which the net times do not hold */
+	double probe_ns[2];
 	size_t ncalls;
 	struct pp_model_call *calls;
 };

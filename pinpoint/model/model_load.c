@@ -92,7 +92,8 @@ static int only(const struct pp_model *m, json_t *o, bool in[2], const char *whe
 static int per_rev(const struct pp_model *m, json_t *o, const char *key, double def, double out[2],
 		   const char *where)
 {
-	static const char *const rev_keys[] = {"self_ns", "armed_ns", "count", "share", NULL};
+	static const char *const rev_keys[] = {"self_ns", "armed_ns", "probe_ns",
+					       "count",	  "share",    NULL};
 	double both;
 	int err = number(m, o, key, def, &both, where);
 
@@ -216,9 +217,9 @@ static int load_call(struct pp_model *m, struct pp_model_call *c, json_t *o, con
 /* Function @i's fields but its calls (the callees must all be known first). */
 static int load_fn(struct pp_model *m, size_t i, json_t *o)
 {
-	static const char *const keys[] = {"name",     "file",	  "line", "self_ns",
-					   "armed_ns", "calls",	  "only", "external",
-					   "previous", "current", NULL};
+	static const char *const keys[] = {"name",     "file",	   "line",    "self_ns",
+					   "armed_ns", "probe_ns", "calls",   "only",
+					   "external", "previous", "current", NULL};
 	struct pp_model_fn *f = &m->fns[i];
 	json_t *name = json_object_get(o, "name"), *file;
 	char where[256];
@@ -249,6 +250,8 @@ static int load_fn(struct pp_model *m, size_t i, json_t *o)
 		err = per_rev(m, o, "self_ns", 0, f->self_ns, where);
 	if (!err)
 		err = per_rev(m, o, "armed_ns", 0, f->armed_ns, where);
+	if (!err)
+		err = per_rev(m, o, "probe_ns", 0, f->probe_ns, where);
 	if (!err)
 		err = only(m, o, f->in, where);
 	if (err)

@@ -218,6 +218,18 @@ static double calls_in(const struct pp_model_fn *f, int r, unsigned first, unsig
 	return n;
 }
 
+/* What the runtime takes out of one timed execution of call @c as its probes' cost. */
+static double call_probe(const struct pp_model *m, const struct pp_model_call *c, int r)
+{
+	double p = 0;
+
+	if (c->fn >= 0)
+		return m->fns[c->fn].probe_ns[r];
+	for (size_t t = 0; t < c->ntargets; t++)
+		p += c->targets[t].share[r] * m->fns[c->targets[t].fn].probe_ns[r];
+	return p;
+}
+
 /* Whether a slot of @a times function @fn's executions itself (entry=, fn=, whole=). */
 static bool fn_timed(const struct arming *a, int fn)
 {
@@ -321,7 +333,7 @@ static int fill_slot(const struct pp_model *m, int r, const struct arming *a, co
 		     struct pp_slot_result *sr)
 {
 	const struct pp_model_fn *f = it->fn >= 0 ? &m->fns[it->fn] : NULL;
-	double runs = f ? d->execs[it->fn] * counted : 0, total = 0, calls = 0;
+	double runs = f ? d->execs[it->fn] * counted : 0, total = 0, calls = 0, probes = 0;
 
 	sr->index = (unsigned)index;
 	sr->kind = it->kind;
@@ -334,8 +346,16 @@ static int fill_slot(const struct pp_model *m, int r, const struct arming *a, co
 	if (it->kind != PP_SLOT_RANGE) {
 		total = runs * d->time[it->fn];
 		if (it->kind == PP_SLOT_FN) {
+			double cp = 0;
+
+			for (size_t ci = 0; ci < f->ncalls; ci++)
+				if (f->calls[ci].in[r])
+					cp += runs * f->calls[ci].count[r] *
+					      call_probe(m, &f->calls[ci], r);
 			sr->has_calls = 1;
 			sr->calls_ns = ns(runs * (d->time[it->fn] - d->self[it->fn]) * scale);
+			sr->calls_probes_ns = ns(cp);
+			probes += cp;
 		}
 	} else {
 		for (unsigned k = it->first; k <= it->last; k++) {
@@ -346,8 +366,10 @@ static int fill_slot(const struct pp_model *m, int r, const struct arming *a, co
 			total += runs * (call_time(&f->calls[ci], r, d->time) +
 					 call_armed(m, a, r, it->fn, (size_t)ci, k));
 			calls += runs * f->calls[ci].count[r];
+			probes += runs * f->calls[ci].count[r] * call_probe(m, &f->calls[ci], r);
 		}
 	}
+	sr->probes_ns = ns(probes);
 	/* as the runtime counts: a function's executions, a range's calls' */
 	sr->count = ns(it->kind == PP_SLOT_RANGE ? calls : runs);
 	sr->timed = sr->count;

@@ -124,6 +124,12 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		pp_html_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
+	if (n->calls_listed)
+		fprintf(f,
+			"<p class=\"counted\">%d of its %d calls ran; counted in %d round%s of "
+			"runs</p>\n",
+			n->calls_ran, n->calls_listed, n->count_rounds,
+			n->count_rounds == 1 ? "" : "s");
 	if (n->ntargets) { /* an indirect call: where its time went */
 		fputs("<p class=\"targets\">targets:", f);
 		for (size_t k = 0; k < n->ntargets; k++) {

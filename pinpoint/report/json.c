@@ -201,6 +201,7 @@ static const char *qkind(enum pp_qkind k)
 	       : k == PP_Q_CONFIRM ? "confirm"
 	       : k == PP_Q_TARGET  ? "target"
 	       : k == PP_Q_CHANGED ? "changed"
+	       : k == PP_Q_COUNT   ? "count"
 				   : "self";
 }
 
@@ -271,7 +272,7 @@ static json_t *comparison_json(const struct pp_outcome_cmp *c)
 				   pp_json_str(qkind(q->kind)), "function", pp_json_str(q->fn.name),
 				   "file", pp_json_str(q->fn.file), NULL);
 
-	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TARGET) {
+	if (q->kind == PP_Q_RANGE || q->kind == PP_Q_TARGET || q->kind == PP_Q_COUNT) {
 		o = pp_json_set(o, "first_call", pp_json_int(q->first));
 		o = pp_json_set(o, "last_call", pp_json_int(q->last));
 	}
@@ -598,6 +599,11 @@ static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 	o = pp_json_set(o, "point_estimate", pp_json_bool(n->point));
 	o = pp_json_set(o, "others_ns", interval_or_null(n->others));
 	o = pp_json_set(o, "accounting", accounting_json(oc, n));
+	o = pp_json_set(o, "calls_counted",
+			n->calls_listed ? pp_json_object("listed", pp_json_int(n->calls_listed),
+							 "ran", pp_json_int(n->calls_ran), "rounds",
+							 pp_json_int(n->count_rounds), NULL)
+					: json_null());
 	o = pp_json_set(o, "sign", pp_json_int(n->sign));
 	o = pp_json_set(o, "chain", pp_json_bool(n->chain));
 	return pp_json_set(o, "rank", pp_json_int(n->rank ? n->rank + 1 : 0));

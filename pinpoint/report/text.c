@@ -287,6 +287,10 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 		print_left_in(f, n);
 		fprintf(f, ")");
 	}
+	if (n->calls_listed)
+		fprintf(f, "  (%d of its %d calls ran; counted in %d round%s of runs)",
+			n->calls_ran, n->calls_listed, n->count_rounds,
+			n->count_rounds == 1 ? "" : "s");
 	fprintf(f, "\n");
 	print_targets(f, n, indent + 4);
 	print_sites(f, n, indent + 4);

@@ -7,10 +7,12 @@
  * once its parts are measured, F's own body and its remainder.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "pinpoint/search/tree.h"
 #include "pinpoint/search/attrib_priv.h"
 
@@ -84,6 +86,42 @@ static void note_inlined(struct pp_fnstate *st, const char *what, const struct p
 	st->ninlined++;
 }
 
+/* Whether place @k's call has probes in either revision (it can be counted and timed). */
+static bool probed(const struct pp_fnview *v, int k)
+{
+	for (int r = 0; r < 2; r++)
+		if (v->u[k].at[r] >= 0 && pp_call_timed(&v->fn[r]->calls[v->u[k].at[r]]))
+			return true;
+	return false;
+}
+
+/* Place @k, left untimed by the arming plan (attrib_budget.c): noted for F's own body. */
+static void note_untimed(struct pp_fnstate *st, const struct pp_fnview *v, int k)
+{
+	int r = v->u[k].at[PP_CUR] >= 0 ? PP_CUR : PP_PREV;
+	const struct pp_prog_fn *fn = v->fn[r];
+	unsigned at = (unsigned)v->u[k].at[r];
+	const struct pp_prog_call *c = &fn->calls[at];
+	char *n = NULL, *label = pp_prog_call_label(fn, at);
+	char each[32];
+	double execs = v->execs[r] ? v->execs[r][k] : NAN;
+
+	pp_fmt_ns(v->each_ns[k], each, sizeof(each));
+	if (label &&
+	    asprintf(&n,
+		     "%s%scall %u %s (%s:%u): %.*f calls an execution of the entry, %s each, "
+		     "its probes +%.2g %% of the run: %s",
+		     st->untimed ? st->untimed : "", st->untimed ? "; " : "", at, label, c->file,
+		     c->line, execs >= 100 ? 0 : 2, execs, each, 100 * v->cost[k] / v->entry_ns,
+		     v->why[k]) < 0)
+		n = NULL;
+	free(label);
+	if (!n)
+		return;
+	free(st->untimed);
+	st->untimed = n;
+}
+
 /* The place of call @at of revision @r, or -1. */
 static int place_of(const struct pp_fnview *v, int r, int at)
 {
@@ -140,8 +178,12 @@ int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, in
 
 		if (oom)
 			return -ENOMEM;
-		if (grouped(g, ng, v, k))
+		if (grouped(g, ng, v, k) || (probed(v, k) && !pp_attrib_ran(v, k)))
 			continue;
+		if (pp_attrib_untimed(v, k)) {
+			note_untimed(st, v, k);
+			continue;
+		}
 		if (!q) { /* no probes in either revision: part of the own body */
 			/* What came in with an inlined call is inside the one noted. */
 			if (v->fn[r]->calls[v->u[k].at[r]].via)
@@ -284,6 +326,64 @@ int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, in
 	return 0;
 }
 
+/*
+ * Place @k, left untimed by the arming plan and measured alone since F's own
+ * body, which holds it, differs (attrib_budget.c): its node under that own
+ * body's, @parent.  0 or -ENOMEM.
+ */
+int pp_attrib_alone_node(struct pp_session *s, struct pp_fnstate *st, int k, int parent,
+			 const struct pp_quantity *q)
+{
+	const struct pp_fnview *v = st->v;
+	int i = unit_node(s, v, k, parent, PP_NODE_CALL, q);
+	struct pp_node *n;
+
+	if (i < 0)
+		return -ENOMEM;
+	n = &s->nodes[i];
+	if (asprintf(&n->stop_own,
+		     "measured alone, in runs of its own, part of the own body: its probes add "
+		     "%.2g %% to a run, beyond --arm-budget %.3g %%; not dug into",
+		     100 * v->cost[k] / v->entry_ns, s->opt->arm_budget) < 0)
+		n->stop_own = NULL;
+	n->stop = n->stop_own;
+	return 0;
+}
+
+/*
+ * Place @k, measured alone as pp_attrib_alone_node() says, came out more
+ * than the own body @self that holds it: timing it changed what it does (a
+ * probe around a short call stalls the work around it).  No node: the own
+ * body's note says so, and the chain ends at the own body.  0 or -ENOMEM.
+ */
+int pp_attrib_alone_inflated(struct pp_session *s, struct pp_fnstate *st, int k, int self,
+			     const struct pp_quantity *q)
+{
+	const struct pp_fnview *v = st->v;
+	int r = v->u[k].at[PP_CUR] >= 0 ? PP_CUR : PP_PREV;
+	struct pp_node *n = &s->nodes[self];
+	char *label = pp_prog_call_label(v->fn[r], (unsigned)v->u[k].at[r]), *d = NULL;
+	char a[32], b[32], c[32], e[32];
+
+	if (!label)
+		return -ENOMEM;
+	if (asprintf(
+		&d,
+		"%s%scall %d %s, measured alone, came out %s [%s, %s], more than this own body "
+		"that holds it (%s): timing each of its calls changed what they do",
+		n->detail ? n->detail : "", n->detail ? "; " : "", v->u[k].at[r], label,
+		pp_fmt_ns(q->cmp.diff.centre, a, sizeof(a)),
+		pp_fmt_ns(q->cmp.diff.low, b, sizeof(b)), pp_fmt_ns(q->cmp.diff.high, c, sizeof(c)),
+		pp_fmt_ns(n->diff.centre, e, sizeof(e))) < 0)
+		d = NULL;
+	free(label);
+	if (!d)
+		return -ENOMEM;
+	free(n->detail);
+	n->detail = d;
+	return 0;
+}
+
 /* Whether runs abandoned measured executions: their own bodies lose their calls' exits. */
 bool pp_attrib_lost_runs(const struct pp_session *s)
 {
@@ -312,6 +412,16 @@ int pp_attrib_close_fn(struct pp_session *s, struct pp_fnstate *st, struct pp_qu
 			   "body is not told from its calls, no verdict of its own");
 	if (st->inlined && asprintf(&s->nodes[i].detail, "inlined here: %s", st->inlined) < 0)
 		s->nodes[i].detail = NULL;
+	if (st->untimed) {
+		char *d = NULL;
+
+		if (asprintf(&d, "%s%snot timed here (--arm-budget %.3g %%): %s",
+			     s->nodes[i].detail ? s->nodes[i].detail : "",
+			     s->nodes[i].detail ? "; " : "", s->opt->arm_budget, st->untimed) < 0)
+			d = NULL;
+		free(s->nodes[i].detail);
+		s->nodes[i].detail = d;
+	}
 	i = pp_node_add(s, PP_NODE_REST, st->node, fn, NULL);
 	if (i < 0)
 		return -ENOMEM;

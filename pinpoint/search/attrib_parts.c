@@ -16,19 +16,31 @@ bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r)
 {
 	int at = v->u[k].at[r];
 
-	return at >= 0 && pp_call_timed(&v->fn[r]->calls[at]);
+	return at >= 0 && pp_call_timed(&v->fn[r]->calls[at]) && pp_attrib_ran(v, k) &&
+	       !pp_attrib_untimed(v, k);
 }
 
 /* The quantity of place @k alone, or NULL when it cannot be timed in either revision. */
 struct pp_quantity *pp_attrib_unit_q(struct pp_session *s, const struct pp_fnview *v, int k,
 				     bool *oom)
 {
+	return pp_attrib_unit_q_as(s, v, k, false, oom);
+}
+
+/* The same, with @untimed: also where the arming plan left it untimed. */
+struct pp_quantity *pp_attrib_unit_q_as(struct pp_session *s, const struct pp_fnview *v, int k,
+					bool untimed, bool *oom)
+{
 	unsigned first[2] = {0, 0}, last[2] = {0, 0};
 	bool absent[2];
 	struct pp_quantity *q;
 
 	for (int r = 0; r < 2; r++) {
-		absent[r] = !pp_attrib_timed_in(v, k, r);
+		int at = v->u[k].at[r];
+
+		absent[r] =
+		    untimed ? at < 0 || !pp_call_timed(&v->fn[r]->calls[at]) || !pp_attrib_ran(v, k)
+			    : !pp_attrib_timed_in(v, k, r);
 		if (!absent[r])
 			first[r] = last[r] = (unsigned)v->u[k].at[r];
 	}
@@ -40,9 +52,9 @@ struct pp_quantity *pp_attrib_unit_q(struct pp_session *s, const struct pp_fnvie
 	return q;
 }
 
-/* The quantity of places @u0..@u1 together. */
-struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
-				      int u1)
+/* The range armed over places @u0..@u1, whatever they hold. */
+static struct pp_quantity *plain_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
+					 int u1)
 {
 	unsigned first[2] = {0, 0}, last[2] = {0, 0};
 	bool absent[2] = {true, true};
@@ -60,6 +72,108 @@ struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnvi
 			absent[r] = false;
 		}
 	return pp_quantity_range(s, v->fn, first, last, absent);
+}
+
+/* @q, the range of places @u0..@u1, is their calls' ranges added up in the same run. */
+static int derive_from_units(struct pp_session *s, const struct pp_fnview *v, struct pp_quantity *q,
+			     int u0, int u1)
+{
+	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms));
+	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
+	size_t n = 0;
+	int err = 0;
+
+	if (!terms || !signs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int k = u0; k <= u1; k++) {
+		bool oom = false;
+		struct pp_quantity *t = pp_attrib_unit_q(s, v, k, &oom);
+
+		if (oom) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if (t) {
+			terms[n] = t;
+			signs[n++] = 1;
+		}
+	}
+	err = n ? pp_quantity_derive(q, terms, signs, n) : 0;
+out:
+	free(terms);
+	free(signs);
+	return err;
+}
+
+/*
+ * The quantity of places @u0..@u1 together: their range, or, where the
+ * arming plan left places of it untimed (attrib_budget.c), the ranges of the
+ * timed stretches between them added up in the same runs, so that no probe
+ * of an untimed call is armed; none at all (absent in both revisions, 0)
+ * when nothing in it is timed.
+ */
+struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
+				      int u1)
+{
+	struct pp_quantity *q, **terms;
+	signed char *signs;
+	size_t n = 0;
+	int err = 0, holes = 0;
+
+	for (int k = u0; k <= u1; k++)
+		holes += pp_attrib_untimed(v, k);
+	if (!holes)
+		return plain_range_q(s, v, u0, u1);
+	q = plain_range_q(s, v, u0, u1);
+	if (q && !q->nterms && q->batch) { /* armed before the plan: kept as it was */
+		q->retired = true;
+		q = plain_range_q(s, v, u0, u1);
+	}
+	if (!q || q->nterms)
+		return q;
+	/* a short list has its calls armed: a range of it is theirs added up */
+	if (pp_attrib_timed_places(v, 0, v->nu - 1) <= PP_ATTRIB_SHORT)
+		return derive_from_units(s, v, q, u0, u1) ? NULL : q;
+	terms = calloc((size_t)holes + 1, sizeof(*terms));
+	signs = calloc((size_t)holes + 1, sizeof(*signs));
+	if (!terms || !signs) {
+		q = NULL;
+		goto out;
+	}
+	for (int k = u0; k <= u1;) {
+		int a = k;
+
+		if (pp_attrib_untimed(v, k)) {
+			k++;
+			continue;
+		}
+		while (k <= u1 && !pp_attrib_untimed(v, k))
+			k++;
+		if (!pp_attrib_timed_places(v, a, k - 1))
+			continue;
+		terms[n] = plain_range_q(s, v, a, k - 1);
+		signs[n++] = 1;
+		if (!terms[n - 1]) {
+			q = NULL;
+			goto out;
+		}
+	}
+	if (!n) { /* nothing timed in it: nothing armed, 0 */
+		const unsigned none[2] = {0, 0};
+		const bool absent[2] = {true, true};
+
+		q = pp_quantity_range(s, v->fn, none, none, absent);
+		goto out;
+	}
+	err = pp_quantity_derive(q, terms, signs, n);
+	if (err)
+		q = NULL;
+out:
+	free(terms);
+	free(signs);
+	return q;
 }
 
 int pp_attrib_push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_quantity *q)
@@ -103,45 +217,12 @@ int pp_attrib_split(const struct pp_fnview *v, int u0, int u1)
 	return u1;
 }
 
-/* @q, the range of places @u0..@u1, is their calls' ranges added up in the same run. */
-static int derive_from_units(struct pp_session *s, const struct pp_fnview *v, struct pp_quantity *q,
-			     int u0, int u1)
-{
-	struct pp_quantity **terms = calloc((size_t)(u1 - u0 + 1), sizeof(*terms));
-	signed char *signs = calloc((size_t)(u1 - u0 + 1), sizeof(*signs));
-	size_t n = 0;
-	int err = 0;
-
-	if (!terms || !signs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (int k = u0; k <= u1; k++) {
-		bool oom = false;
-		struct pp_quantity *t = pp_attrib_unit_q(s, v, k, &oom);
-
-		if (oom) {
-			err = -ENOMEM;
-			goto out;
-		}
-		if (t) {
-			terms[n] = t;
-			signs[n++] = 1;
-		}
-	}
-	err = n ? pp_quantity_derive(q, terms, signs, n) : 0;
-out:
-	free(terms);
-	free(signs);
-	return err;
-}
-
 /*
  * Whether @fn may call itself, in either revision: through direct calls
  * that have tables, searched breadth first (calls through pointers are not
  * followed: doc/semantics.md says what that misses).
  */
-static bool may_recurse(const struct pp_session *s, const struct pp_prog_fn *const fn[2])
+bool pp_attrib_may_recurse(const struct pp_session *s, const struct pp_prog_fn *const fn[2])
 {
 	for (int r = 0; r < 2; r++) {
 		const struct pp_program *prog = &s->rev[r].prog;
@@ -257,7 +338,7 @@ int pp_attrib_derive_self(struct pp_session *s, const struct pp_fnview *v, struc
 	size_t n = 0;
 	int err = 0, len = pp_attrib_timed_places(v, 0, v->nu - 1);
 
-	if (self->nterms || may_recurse(s, v->fn))
+	if (self->nterms || (!v->no_fn && !v->nuntimed && pp_attrib_may_recurse(s, v->fn)))
 		return 0;
 	terms = calloc((size_t)v->nu + 5, sizeof(*terms));
 	signs = calloc((size_t)v->nu + 5, sizeof(*signs));
@@ -315,6 +396,7 @@ void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, si
 
 int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2])
 {
+	*v = (struct pp_fnview){0};
 	v->fn[0] = fn[0];
 	v->fn[1] = fn[1];
 	v->nu = pp_align(fn[PP_PREV], fn[PP_CUR], &v->u);

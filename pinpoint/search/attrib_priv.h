@@ -30,6 +30,33 @@ struct pp_fnview {
 	const struct pp_prog_fn *fn[2];
 	struct pp_unit *u;
 	int nu;
+	/*
+	 * The calls that ran (attrib_count.c): @ran[k], place k's call ran in
+	 * the counting runs of either revision, and @execs[r][k] its executions
+	 * per execution of the entry there; NULL when the list was not counted
+	 * (short enough, or the budget spent).  @listed places have probes,
+	 * @nran of them ran, counted in @count_rounds rounds of runs.
+	 */
+	bool *ran;
+	double *execs[2];
+	int listed, nran, count_rounds;
+	/*
+	 * The arming plan (attrib_budget.c), from the counts: @cost[k], what
+	 * place k's probes cost per execution of the entry (the runtime's own
+	 * estimate, what it took out of the counting run), and @each_ns[k] its
+	 * time per call; @untimed[k], left out of the parts (@why[k] says why:
+	 * too short to time, or beyond the budget), its time in F's own body;
+	 * @planned_ns, what the timed places' probes cost, against @budget_ns;
+	 * @no_fn: F's own body is derived even though F may call itself, since
+	 * the fn= item (every call timed) would cost beyond the budget.
+	 */
+	const struct pp_quantity **fig; /* the quantity whose runs hold place k's counts */
+	double *cost, *each_ns;
+	bool *untimed;
+	const char **why;
+	int nuntimed;
+	double planned_ns, budget_ns, entry_ns;
+	bool no_fn;
 };
 
 /* F, the function being searched, and what its search has found so far. */
@@ -44,6 +71,7 @@ struct pp_fnstate {
 	 * than one range: the group's node has no comparison of its own */
 	bool changed_several;
 	char *inlined;	/* "g (file:line), ..." */
+	char *untimed;	/* the calls the arming plan left untimed, "g (file:line): why, ..." */
 	bool one_sided; /* a call is timed in one revision and inlined in the other */
 	size_t ninlined;
 	struct pp_quantity *total; /* F's whole time, measured with its parts */
@@ -70,10 +98,33 @@ struct pp_round_ctx {
 	size_t nq;
 };
 
+/* attrib_count.c: the calls that ran, counted before a long list is searched */
+int pp_attrib_count_calls(struct pp_session *s, struct pp_fnview *v, int layer);
+void pp_attrib_view_free(struct pp_fnview *v);
+
+/* attrib_budget.c: the arming plan from the counts, the calls beyond it measured alone */
+int pp_attrib_plan_arming(struct pp_session *s, struct pp_fnview *v);
+struct pp_fnstate;
+int pp_attrib_measure_alone(struct pp_session *s, struct pp_fnstate *st);
+
+/* Whether place @k's call ran, as far as it was counted. */
+static inline bool pp_attrib_ran(const struct pp_fnview *v, int k)
+{
+	return !v->ran || v->ran[k];
+}
+
+/* Whether place @k is left untimed by the arming plan. */
+static inline bool pp_attrib_untimed(const struct pp_fnview *v, int k)
+{
+	return v->untimed && v->untimed[k];
+}
+
 /* attrib_parts.c: the quantities that show F's places, its own body */
 bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r);
 struct pp_quantity *pp_attrib_unit_q(struct pp_session *s, const struct pp_fnview *v, int k,
 				     bool *oom);
+struct pp_quantity *pp_attrib_unit_q_as(struct pp_session *s, const struct pp_fnview *v, int k,
+					bool untimed, bool *oom);
 struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
 				      int u1);
 int pp_attrib_push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_quantity *q);
@@ -86,6 +137,7 @@ int pp_attrib_derive_self(struct pp_session *s, const struct pp_fnview *v, struc
 void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, size_t k,
 			   double alpha);
 int pp_attrib_view(struct pp_fnview *v, const struct pp_prog_fn *const fn[2]);
+bool pp_attrib_may_recurse(const struct pp_session *s, const struct pp_prog_fn *const fn[2]);
 
 /* attrib_nodes.c: a call of revision @r only because the revisions inlined differently */
 bool pp_attrib_inlined_in_one(const struct pp_fnview *v, int k, int r);
@@ -111,6 +163,10 @@ int pp_attrib_range_node(struct pp_session *s, struct pp_fnstate *st, int u0, in
 			 const struct pp_quantity *q);
 bool pp_attrib_lost_runs(const struct pp_session *s);
 int pp_attrib_close_fn(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self);
+int pp_attrib_alone_node(struct pp_session *s, struct pp_fnstate *st, int k, int parent,
+			 const struct pp_quantity *q);
+int pp_attrib_alone_inflated(struct pp_session *s, struct pp_fnstate *st, int k, int self,
+			     const struct pp_quantity *q);
 
 /* attrib_riders.c: what a settle round of F's parts asks (struct pp_settle_how) */
 int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantity **out, size_t *n,

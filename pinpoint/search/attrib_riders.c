@@ -104,6 +104,12 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 	err = pp_attrib_view(&cv, callee);
 	if (err)
 		return err;
+	/* a list too long to measure call by call is counted first (attrib_count.c):
+	 * its parts are not known yet */
+	if (pp_attrib_timed_places(&cv, 0, cv.nu - 1) > PP_ATTRIB_SHORT) {
+		pp_attrib_view_free(&cv);
+		return 0;
+	}
 	/* its whole time too, so that its parts' numbers have runs of their own */
 	total = pp_quantity_get(s, PP_Q_TOTAL, callee, 0, 0);
 	self = pp_quantity_get(s, PP_Q_SELF, callee, 0, 0);
@@ -114,7 +120,7 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 		err = pp_attrib_push(out, n, max, self);
 	if (!err)
 		err = pp_attrib_parts(s, &cv, 0, cv.nu - 1, out, n, max);
-	free(cv.u);
+	pp_attrib_view_free(&cv);
 	return err;
 }
 

@@ -99,6 +99,15 @@ int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *
 	st.dir = s->nodes[node].sign < 0 ? -1 : 1;
 	st.group = -1;
 	st.alpha = alpha;
+	/* a list too long to measure call by call: the calls that ran */
+	err = pp_attrib_count_calls(s, &v, layer + 1);
+	if (!err)
+		err = pp_attrib_plan_arming(s, &v);
+	if (err)
+		goto out;
+	s->nodes[node].calls_listed = v.ran && v.listed > PP_ATTRIB_SHORT ? v.listed : 0;
+	s->nodes[node].calls_ran = v.nran;
+	s->nodes[node].count_rounds = v.count_rounds;
 	self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);
 	/*
 	 * F's whole time in the runs of its parts; the entry's own comparison
@@ -111,6 +120,8 @@ int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *
 	if (!err)
 		err = pp_attrib_close_fn(s, &st, self);
 	if (!err)
+		err = pp_attrib_measure_alone(s, &st);
+	if (!err)
 		err = pp_attrib_shared_callees(a, &st);
 	if (!err)
 		err = pp_attrib_dig_calls(a, &st);
@@ -119,9 +130,11 @@ int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *
 		err = pp_attrib_resume_parts(a, &st);
 	if (!err)
 		err = pp_attrib_dig_calls(a, &st);
+out:
 	free(st.inlined);
+	free(st.untimed);
 	pp_qlist_free(&st.parts);
-	free(v.u);
+	pp_attrib_view_free(&v);
 	return err;
 }
 

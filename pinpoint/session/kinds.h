@@ -30,6 +30,10 @@ enum pp_qkind {
 	 * added up (derived from each call's): the added calls' time in the
 	 * current revision less the removed ones' in the previous */
 	PP_Q_CHANGED,
+	/* calls first..last of a function, as PP_Q_RANGE, armed only to count
+	 * their executions before the function is searched (attrib_count.c):
+	 * never compared */
+	PP_Q_COUNT,
 };
 
 /* UNDECIDED: the budget was spent before the interval could decide; never "same". */

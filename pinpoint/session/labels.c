@@ -37,7 +37,9 @@ char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 	case PP_Q_TOTAL:
 		r = asprintf(&l, "%s: whole", pp_fn_name(fn, nm));
 		break;
-	case PP_Q_RANGE: {
+	case PP_Q_RANGE:
+	case PP_Q_COUNT: {
+		const char *counted = q->kind == PP_Q_COUNT ? ", counted" : "";
 		char *a, *b;
 
 		if (q->absent[PP_CUR] || q->absent[PP_PREV]) {
@@ -46,20 +48,20 @@ char *pp_quantity_label_named(const struct pp_quantity *q, struct pp_names *nm)
 
 			fn = q->fn[rev];
 			a = pp_prog_call_label_named(fn, k, nm);
-			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)",
+			r = asprintf(&l, "%s: call %u %s (measured in the %s revision only)%s",
 				     pp_fn_name(fn, nm), k, a ? a : "?",
-				     rev == PP_CUR ? "current" : "previous");
+				     rev == PP_CUR ? "current" : "previous", counted);
 			free(a);
 			break;
 		}
 		a = pp_prog_call_label_named(fn, q->first, nm);
 		b = pp_prog_call_label_named(fn, q->last, nm);
 		if (q->first == q->last)
-			r = asprintf(&l, "%s: call %u %s", pp_fn_name(fn, nm), q->first,
-				     a ? a : "?");
+			r = asprintf(&l, "%s: call %u %s%s", pp_fn_name(fn, nm), q->first,
+				     a ? a : "?", counted);
 		else
-			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)", pp_fn_name(fn, nm), q->first,
-				     q->last, a ? a : "?", b ? b : "?");
+			r = asprintf(&l, "%s: calls %u-%u (%s .. %s)%s", pp_fn_name(fn, nm),
+				     q->first, q->last, a ? a : "?", b ? b : "?", counted);
 		free(a);
 		free(b);
 		break;

@@ -108,10 +108,10 @@ _Static_assert(sizeof(enum pp_search) == sizeof(int) && sizeof(enum pp_test) == 
 		   sizeof(enum pp_runs) == sizeof(int),
 	       "a choice is stored as an int");
 
-static pp_option_set set_flag, set_int, set_real, set_percent, set_string, set_choice,
+static pp_option_set set_flag, set_int, set_real, set_off_real, set_percent, set_string, set_choice,
     set_executions, set_auto_int, set_cpu, set_seed, set_exclude, set_commits, set_deprecated,
     show_help, show_version, show_plugin_path, show_runtime_path;
-static pp_option_put put_flag, put_int, put_real, put_percent, put_string, put_choice,
+static pp_option_put put_flag, put_int, put_real, put_off_real, put_percent, put_string, put_choice,
     put_executions, put_auto_int, put_seed, put_exclude;
 static pp_option_record record_flag, record_int, record_real, record_string, record_choice,
     record_seed, record_exclude;
@@ -121,6 +121,9 @@ const char *pp_log_where = "";
 static const struct pp_option_type type_flag = {"flag", set_flag, put_flag, record_flag};
 static const struct pp_option_type type_int = {"int", set_int, put_int, record_int};
 static const struct pp_option_type type_real = {"real", set_real, put_real, record_real};
+/* off (0) or a number, recorded as the number */
+static const struct pp_option_type type_off_real = {"off-real", set_off_real, put_off_real,
+						    record_real};
 /* a percentage, kept and recorded as a fraction */
 static const struct pp_option_type type_percent = {"percent", set_percent, put_percent,
 						   record_real};
@@ -217,6 +220,12 @@ static const struct pp_option_desc options[] = {
     {"precision-threshold", 0, &type_real, FIELD(precision), .arg = "P", .min = 0, .max = 1000,
      .def = "1", GIVEN(precision_given), .report = "precision_threshold",
      .help = "smallest slowdown reported, in percent of the entry's time"},
+    {"arm-budget", 0, &type_off_real, FIELD(arm_budget), .arg = "P|off", .min = 0.1, .max = 1000,
+     .def = "5", .report = "arm_budget",
+     .help = "what the probes armed inside a function may add to a run, in percent of the "
+	     "entry's time as built: its calls are counted first, and a call too short to time, "
+	     "or one beyond the budget, is left untimed, its time in the function's own body; "
+	     "off: every call that ran is timed"},
     {"re-measurement", 0, &type_deprecated, .arg = "N", .min = 0, .max = 100,
      .help = "deprecated, ignored: comparisons are measured until decided (see --max-runs)"},
     {"timeout", 0, &type_real, FIELD(timeout), .arg = "S", .min = 0.001, .max = 1e7,
@@ -468,6 +477,15 @@ static int set_real(struct pp_options *opt, const struct pp_option_desc *d, cons
 	return parse_double(d, arg, (double *)((char *)opt + d->off));
 }
 
+static int set_off_real(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
+{
+	if (!strcmp(arg, "off")) {
+		*(double *)((char *)opt + d->off) = 0;
+		return 0;
+	}
+	return set_real(opt, d, arg);
+}
+
 /* A percentage, kept as a fraction. */
 static int set_percent(struct pp_options *opt, const struct pp_option_desc *d, const char *arg)
 {
@@ -681,6 +699,14 @@ static const char *put_real(const struct pp_options *opt, const struct pp_option
 		return NULL;
 	format_real(load_real(opt, d), buf);
 	return buf;
+}
+
+static const char *put_off_real(const struct pp_options *opt, const struct pp_option_desc *d,
+				size_t i, char buf[PUT_LEN])
+{
+	if (i)
+		return NULL;
+	return load_real(opt, d) > 0 ? put_real(opt, d, i, buf) : "off";
 }
 
 /* The percentage that divides back to the very fraction @f: 100 @f, moved by an ulp or two. */
@@ -1135,13 +1161,16 @@ static int recorded_word(struct pp_argv *a, const struct pp_option_desc *d, cons
 	if (json_is_integer(v) && d->type == &type_executions && json_integer_value(v) < 1)
 		return pp_argv_add(a, "--%s=%s", d->name,
 				   json_integer_value(v) == PP_EXECUTIONS_AUTO ? "auto" : "all");
-	if (json_is_integer(v) && d->type != &type_real && d->type != &type_percent)
+	if (d->type == &type_off_real && !(json_number_value(v) > 0))
+		return pp_argv_add(a, "--%s=off", d->name);
+	if (json_is_integer(v) && d->type != &type_real && d->type != &type_percent &&
+	    d->type != &type_off_real)
 		return pp_argv_add(a, "--%s=%lld", d->name, (long long)json_integer_value(v));
 	if (json_is_number(v) && d->type == &type_percent) {
 		format_real(percent_of(json_number_value(v)), buf);
 		return pp_argv_add(a, "--%s=%s", d->name, buf);
 	}
-	if (json_is_number(v) && d->type == &type_real) {
+	if (json_is_number(v) && (d->type == &type_real || d->type == &type_off_real)) {
 		format_real(json_number_value(v), buf);
 		return pp_argv_add(a, "--%s=%s", d->name, buf);
 	}

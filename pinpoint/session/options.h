@@ -50,10 +50,11 @@ struct pp_options {
 	int max_layouts;	 /* the schedule makes more, up to this many (schedule.c) */
 	int pairs_per_layout;	 /* measured pairs in a layout before the next; 0: auto */
 	bool have_seed;
-	enum pp_runs runs;    /* --runs */
-	bool runs_given;      /* --runs was on the command line */
-	double confidence;    /* 0..1 */
-	double precision;     /* percent of the entry's time */
+	enum pp_runs runs; /* --runs */
+	bool runs_given;   /* --runs was on the command line */
+	double confidence; /* 0..1 */
+	double precision;  /* percent of the entry's time */
+	double arm_budget; /* --arm-budget: percent of the entry's time the armed probes may add */
 	bool precision_given; /* --precision-threshold was on the command line */
 	double timeout;	      /* seconds per run, 0 = automatic */
 	const char **exclude;

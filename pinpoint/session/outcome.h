@@ -211,6 +211,9 @@ struct pp_outcome_node {
 	double mean[2];
 	double part_removed[2];
 	int lead, lead_tie; /* the accounting's lead child and its runner-up, -1: none */
+	/* A function whose calls were counted before its search (attrib_count.c):
+	 * its calls with probes, those that ran, the rounds of runs; 0 listed: not */
+	int calls_listed, calls_ran, count_rounds;
 	/* An indirect call: the targets observed, largest share first */
 	size_t ntargets;
 	struct pp_outcome_target *targets;

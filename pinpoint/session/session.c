@@ -148,22 +148,22 @@ int pp_quantity_push_target(struct pp_quantity *q, const struct pp_run_record *r
 	return 0;
 }
 
-struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
-				      const unsigned first[2], const unsigned last[2],
-				      const bool absent[2])
+static struct pp_quantity *range_of(struct pp_session *s, enum pp_qkind kind,
+				    const struct pp_prog_fn *const fn[2], const unsigned first[2],
+				    const unsigned last[2], const bool absent[2])
 {
 	struct pp_quantity *q;
 
 	for (size_t i = 0; i < s->nq; i++) {
 		q = s->q[i];
-		if (q->kind == PP_Q_RANGE && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		if (q->kind == kind && !q->retired && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
 		    q->absent[0] == absent[0] && q->absent[1] == absent[1] &&
 		    (absent[PP_CUR] || (q->first == first[PP_CUR] && q->last == last[PP_CUR])) &&
 		    (absent[PP_PREV] ||
 		     (q->prev_first == first[PP_PREV] && q->prev_last == last[PP_PREV])))
 			return q;
 	}
-	q = new_quantity(s, PP_Q_RANGE, fn);
+	q = new_quantity(s, kind, fn);
 	if (!q)
 		return NULL;
 	q->first = first[PP_CUR];
@@ -173,6 +173,20 @@ struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog
 	q->absent[0] = absent[0];
 	q->absent[1] = absent[1];
 	return q;
+}
+
+struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2])
+{
+	return range_of(s, PP_Q_RANGE, fn, first, last, absent);
+}
+
+struct pp_quantity *pp_quantity_count(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2])
+{
+	return range_of(s, PP_Q_COUNT, fn, first, last, absent);
 }
 
 struct pp_quantity *pp_quantity_confirm(struct pp_session *s,
@@ -205,7 +219,7 @@ static struct pp_quantity *calls_q(struct pp_session *s, enum pp_qkind kind,
 
 	for (size_t i = 0; i < s->nq; i++) {
 		q = s->q[i];
-		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
+		if (q->kind == kind && !q->retired && q->fn[0] == fn[0] && q->fn[1] == fn[1] &&
 		    (!callee || !strcmp(q->callee, callee)) && q->first == first[PP_CUR] &&
 		    q->last == last[PP_CUR] && q->prev_first == first[PP_PREV] &&
 		    q->prev_last == last[PP_PREV])
@@ -254,7 +268,7 @@ struct pp_quantity *pp_quantity_get(struct pp_session *s, enum pp_qkind kind,
 		return pp_quantity_range(s, fn, f, l, none);
 	for (size_t i = 0; i < s->nq; i++) {
 		q = s->q[i];
-		if (q->kind == kind && q->fn[0] == fn[0] && q->fn[1] == fn[1])
+		if (q->kind == kind && !q->retired && q->fn[0] == fn[0] && q->fn[1] == fn[1])
 			return q;
 	}
 	return new_quantity(s, kind, fn);

@@ -90,6 +90,9 @@ struct pp_quantity {
 	char *delay_what;
 	/* decided by its estimate's precision, not its interval's place (decide.c) */
 	bool by_estimate;
+	/* measured before its function's arming plan left some of its calls
+	 * untimed (attrib_budget.c): kept as it was, never made again */
+	bool retired;
 	struct pp_series series[2]; /* per-run values, per revision */
 	/* per-run executions of its calls (or function) per execution of the
 	 * entry, in the runs of series[]; NaN where not counted (derived) */
@@ -258,6 +261,12 @@ struct pp_node {
 	 * comparisons where it made them; owned, NULL: it did not look.
 	 */
 	struct pp_targets *targets;
+	/*
+	 * A function searched whose calls were counted first (attrib_count.c):
+	 * its places with probes, how many of them ran, and the rounds of runs
+	 * that counted them; 0 listed: not counted.
+	 */
+	int calls_listed, calls_ran, count_rounds;
 	/*
 	 * A function searched (account.c): its whole time measured with its
 	 * parts, the difference of that in the runs of its parts, how many runs
@@ -477,6 +486,10 @@ int pp_quantity_push_target(struct pp_quantity *q, const struct pp_run_record *r
  * lists: @first[r]..@last[r] in revision r, or none there when @absent[r].
  */
 struct pp_quantity *pp_quantity_range(struct pp_session *s, const struct pp_prog_fn *const fn[2],
+				      const unsigned first[2], const unsigned last[2],
+				      const bool absent[2]);
+/* The same calls, armed only to count them (PP_Q_COUNT): never the range's quantity. */
+struct pp_quantity *pp_quantity_count(struct pp_session *s, const struct pp_prog_fn *const fn[2],
 				      const unsigned first[2], const unsigned last[2],
 				      const bool absent[2]);
 

@@ -1025,6 +1025,118 @@ def scenario_counts():
     check("called " not in p.stdout, "a sentence about counts that did not change")
 
 
+def scenario_calls_ran():
+    """The calls that ran (pinpoint/search/attrib_count.c).  interp.json:
+    an interpreter's loop of 140 calls to 12 operations, of which 7 run
+    (and an eighth, call 100, only in the current revision); op5, called
+    from calls 5, 17, 41 and 77, got 30 % slower.  The list is counted
+    before it is searched, and only the calls that ran are measured: call
+    by call, with op5's four calls grouped over the whole list (far more
+    than 24 places apart), none of the 132 that never ran, no range of the
+    list halved.  The counting runs are comparisons of kind count, never
+    decided; the report says how many calls ran."""
+    p, rep = session_json("interp", "--seed", "1", status=1)
+    expect_chain(p, ["job", "interp", "4 calls of op5", "own body of op5"])
+    counted = [c for c in rep["comparisons"] if c["kind"] == "count"]
+    check(counted and not any(c["decided"] for c in counted),
+          "count comparisons: %d, decided %r" % (len(counted), [c["decided"] for c in counted]))
+    calls = {c["first_call"] for c in rep["comparisons"]
+             if c["kind"] == "range" and c["function"] == "interp" and c.get("decided")
+             and c["first_call"] == c["last_call"]}
+    check(calls == {5, 17, 40, 41, 77, 90, 100, 120},
+          "interp's calls measured: %r, want the 8 that ran" % sorted(calls))
+    # the list's two halves, added up from its calls in the same runs, and no other range
+    ranges = sorted((c["first_call"], c["last_call"]) for c in rep["comparisons"]
+                    if c["kind"] == "range" and c["function"] == "interp" and c.get("decided")
+                    and c["first_call"] != c["last_call"])
+    check(len(ranges) == 2 and ranges[0][0] == 0 and ranges[0][1] + 1 == ranges[1][0] and
+          ranges[1][1] == 139, "interp was halved: %r" % ranges)
+    node = [n for n in rep["tree"] if n["kind"] == "call" and n.get("callee") == "interp"]
+    check(len(node) == 1 and node[0]["calls_counted"] == {"listed": 140, "ran": 8, "rounds": 2},
+          "interp's calls_counted: %r" % (node[0]["calls_counted"] if node else None))
+    check("(8 of its 140 calls ran; counted in 2 rounds of runs)" in p.stdout,
+          "the text does not say how many of interp's calls ran:\n" + p.stdout)
+    added = [c for c in rep["comparisons"] if c["kind"] == "range" and c["first_call"] == 100]
+    check(len(added) == 1 and added[0]["executions"]["previous"] == 0 and
+          added[0]["executions"]["current"] == 20,
+          "call 100 (only the current revision runs it): %r"
+          % [c.get("executions") for c in added])
+    group = [n for n in rep["tree"] if n["kind"] == "group"]
+    check(len(group) == 1 and [x["call"] for x in group[0]["sites"]] == [5, 17, 41, 77],
+          "op5's group: %r" % [[x.get("call") for x in n["sites"]] for n in group])
+    # a short list's counts plan its arming (scenario_arm_budget), the report
+    # says nothing of them: every call of it is measured anyway
+    p, rep = session_json("twoslow", "--seed", "1", status=1)
+    check(not any(n["calls_counted"] for n in rep["tree"]), "a short list's counts reported")
+
+
+def scenario_arm_budget():
+    """The arming plan (pinpoint/search/attrib_budget.c).  hotleaf.json: the
+    entry's inner function calls a 30 ns distance function 10^5 times an
+    execution, 15 % slower in the current revision; timing each call costs
+    15 ns that the runtime takes out, and leaves 40 ns in (60 in the current
+    revision: the timer reads serialise the core).  Its probes would add 45
+    % to a run, beyond the default budget of 5 %: the call is left untimed,
+    its time in layer's own body, which the chain ends at, with the call
+    named and why, and a figure that matches the entry's (no inflation).
+    With --arm-budget 100 it is timed, and its figure is inflated."""
+    p, rep = session_json("hotleaf", "--seed", "1", status=1)
+    expect_chain(p, ["search", "layer", "own body of layer"])
+    last = rep["bottleneck_chain"][-1]
+    check(re.search(r"not timed here \(--arm-budget 5 %\): call 0 dist \(knn\.c:52\): "
+                    r"100000 calls an execution of the entry, .* its probes \+4[0-9] % of the "
+                    r"run: beyond the arming budget", last["detail"] or ""),
+          "the own body does not name the untimed call: %r" % last["detail"])
+    # measured alone (it is beyond the budget, not too short), it came out more
+    # than the own body that holds it: no node, the own body says why
+    check("call 0 dist, measured alone, came out" in last["detail"] and
+          "more than this own body that holds it" in last["detail"],
+          "the call measured alone is not said: %r" % last["detail"])
+    entry = rep["bottleneck_chain"][0]["cost_ns"]["centre"]
+    cost = last["cost_ns"]["centre"]
+    check(0.8 * entry <= cost <= 1.25 * entry and last["inflated"] is None,
+          "the own body's +%.0f ns against the entry's +%.0f ns" % (cost, entry))
+    # compared alone, in a batch of its own: never with layer's parts
+    alone = [c for c in rep["comparisons"] if c["kind"] == "range" and
+             c["function"] == "layer" and c["first_call"] == 0 and c.get("decided")]
+    parts = {c["batch"] for c in rep["comparisons"] if c["function"] == "layer" and
+             c["kind"] == "self"}
+    check(len(alone) == 1 and alone[0]["batch"] not in parts,
+          "layer's call of dist: %r, layer's parts in batches %r"
+          % ([c["batch"] for c in alone], parts))
+    check(rep["options"]["arm_budget"] == 5, "options.arm_budget %r" % rep["options"]["arm_budget"])
+    # a budget that holds it: timed, and its figure several times the entry's
+    p, rep = session_json("hotleaf", "--seed", "1", "--arm-budget", "100", status=1)
+    dist = [n for n in rep["tree"] if n.get("callee") == "dist"]
+    check(len(dist) == 1 and dist[0]["cost_ns"]["centre"] > 2 * entry,
+          "with --arm-budget 100, dist: %r" % [n["cost_ns"] for n in dist])
+
+
+def scenario_measured_alone():
+    """A call made once a row, beyond the arming budget, named anyway.
+    perrow.json: an interpreter's exec calls next() 40,000 times an
+    execution (60 ns, 75 ns in the current revision; its probes 10 ns a
+    call, +9 % of a run) and column() as often (5 ns: too short to time).
+    Both are left untimed, and exec's own body holds the slowdown; next,
+    beyond the budget but not too short, is then measured alone, in runs of
+    its own, and named under the own body with what its probes cost;
+    column, too short, never is."""
+    p, rep = session_json("perrow", "--seed", "1", status=1)
+    expect_chain(p, ["query", "exec", "own body of exec", "next"])
+    step = rep["bottleneck_chain"][-1]
+    check(40000 * 15 * 0.7 <= step["cost_ns"]["centre"] <= 40000 * 15 * 1.3,
+          "next's cost %r, want about +600 us" % step["cost_ns"])
+    check(re.search(r"measured alone, in runs of its own, part of the own body: its probes add "
+                    r"9\.[0-9] % to a run, beyond --arm-budget 5 %", step["stop"] or ""),
+          "next's stop: %r" % step["stop"])
+    own = rep["bottleneck_chain"][-2]
+    check(re.search(r"call 1 column \(vdbe\.c:190\): 40000 calls .* too short to time",
+                    own["detail"] or ""), "column not said too short: %r" % own["detail"])
+    measured = {c["first_call"] for c in rep["comparisons"] if c["kind"] == "range" and
+                c["function"] == "exec" and c.get("decided")}
+    check(measured == {0, 2}, "exec's calls compared: %r, want next alone and step" % measured)
+
+
 def confirm_line(p, word):
     lines = [l for l in p.stdout.splitlines() if l.startswith(word)]
     check(len(lines) == 1, "no line %r... under the chain:\n%s" % (word, p.stdout))

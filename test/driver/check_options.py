@@ -61,6 +61,8 @@ def values(row):
         return [[opt, str(v)] for v in sorted({lo, hi, step}) if str(v) != default]
     if kind == "real":
         return [[opt, w] for w in real_words(lo, hi, default)]
+    if kind == "off-real":
+        return [[opt, "off"]] + [[opt, w] for w in real_words(lo, hi, default)]
     if kind == "percent":
         return [[opt, w] for w in ["97.3", "50"] + real_words(lo, hi, default)]
     if kind == "choice":
@@ -183,6 +185,7 @@ BASE_ARGV = ["--entry=parse_doc", "--previous=/builds/old one", "--current=/buil
 
 # JSON Schema types of each kind of option, as the report records it.
 SCHEMA_TYPES = {"int": {"integer"}, "executions": {"integer"}, "auto-int": {"integer"}, "real": {"number"},
+                "off-real": {"number"},
                 "percent": {"number"}, "string": {"string"}, "cpu": {"string", "null"},
                 "seed": {"integer", "null"}, "list": {"array"}, "flag": {"boolean"}}
 

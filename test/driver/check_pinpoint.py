@@ -465,8 +465,9 @@ def probe_uncertainty(acc, rm):
 
 
 def scenario_hot_calls():
-    """Probes that cost as much as the calls they time: their cost is
-    measured and reported, not fitted away.
+    """Probes that cost as much as the calls they time: at the default
+    arming budget such a call is left untimed; timed anyway (--arm-budget
+    off), their cost is measured and reported, not fitted away.
 
     scan() makes 100000 calls of step() an execution, each some 10 ns.  The
     parts of scan() (the calls of step(), its own body) are measured
@@ -479,9 +480,24 @@ def scenario_hot_calls():
     error, carried into what was taken out of it, could move its difference
     by half the threshold or more.
     """
+    # At the default arming budget step() is left untimed (too short to
+    # time: its probes cost as much as it does), and scan()'s own body,
+    # which holds it, ends the chain and names it.
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session("hotcalls", "run", 3, "--json", path)
+        report = load_report(path, ARGS.schema, p)
+    last = report["bottleneck_chain"][-1] if report.get("bottleneck_chain") else {}
+    if last.get("kind") != "self" or last.get("function") != "scan" or not re.search(
+            r"not timed here \(--arm-budget 5 %\): call 0 step \(.*hotcalls\.c:34\): 100000 calls "
+            r"an execution of the entry, .* (too short to time|beyond the arming budget)",
+            last.get("detail") or ""):
+        fail("at the default budget, the chain does not end at scan()'s own body naming step() "
+             "untimed: %r" % last, p)
+    # With every call timed (--arm-budget off), what the probes cost is reported.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("hotcalls", "run", 3, "--json", path, "--arm-budget", "off")
         report = load_report(path, ARGS.schema, p)
     tree = report["tree"]
     thr = report["measurement"]["threshold_ns"]
