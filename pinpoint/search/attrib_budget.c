@@ -113,10 +113,11 @@ int pp_attrib_plan_arming(struct pp_session *s, struct pp_fnview *v)
 	v->budget_ns = s->opt->arm_budget / 100 * v->entry_ns;
 	v->cost = calloc((size_t)v->nu, sizeof(*v->cost));
 	v->each_ns = calloc((size_t)v->nu, sizeof(*v->each_ns));
+	v->count_diff = calloc((size_t)v->nu, sizeof(*v->count_diff));
 	v->untimed = calloc((size_t)v->nu, sizeof(*v->untimed));
 	v->why = calloc((size_t)v->nu, sizeof(*v->why));
 	order = calloc((size_t)v->nu, sizeof(*order));
-	if (!v->cost || !v->each_ns || !v->untimed || !v->why || !order) {
+	if (!v->cost || !v->each_ns || !v->count_diff || !v->untimed || !v->why || !order) {
 		free(order);
 		return -ENOMEM;
 	}
@@ -129,6 +130,8 @@ int pp_attrib_plan_arming(struct pp_session *s, struct pp_fnview *v)
 			double val, removed, x;
 
 			means(s, v->fig[k], r, &val, &removed, &x);
+			if (isfinite(val))
+				v->count_diff[k] += r == PP_CUR ? val : -val;
 			if (!(x > 0))
 				continue;
 			if (removed > cost)
@@ -175,7 +178,7 @@ int pp_attrib_plan_arming(struct pp_session *s, struct pp_fnview *v)
 	return 0;
 }
 
-/* The calls beyond the budget measured alone at most, the costliest first. */
+/* The untimed calls measured alone at most. */
 #define PP_ALONE_MAX 4
 /* A call measured alone may come out this much above the own body that holds it. */
 #define PP_ALONE_SLACK 1.1
@@ -193,12 +196,15 @@ static double hi(struct pp_interval i, int dir)
 
 /*
  * F's own body, which holds the calls the plan left untimed, differs in F's
- * direction: those left out for the budget (not those too short to time,
- * which no probe measures faithfully) are measured each alone, in runs of
- * their own that arm nothing else, sharing the own body's alpha; one that
- * differs as F does becomes a node under the own body, named with what its
- * probes cost.  Its figure is from other runs than F's parts: it is part
- * of the own body's difference, not one more part beside it.
+ * direction: those calls are measured each alone, in runs of their own that
+ * arm nothing else, sharing the own body's alpha, at most PP_ALONE_MAX of
+ * them, those whose counting runs differed most in F's direction first (one
+ * run of each revision: an order, not a verdict).  One that differs as F
+ * does becomes a node under the own body, named with what its probes cost;
+ * one that comes out more than the own body that holds it was changed by
+ * its timing (a call too short to time, timed anyway), and the own body's
+ * note says so.  A figure measured alone is from other runs than F's parts:
+ * it is part of the own body's difference, not one more part beside it.
  */
 int pp_attrib_measure_alone(struct pp_session *s, struct pp_fnstate *st)
 {
@@ -216,9 +222,10 @@ int pp_attrib_measure_alone(struct pp_session *s, struct pp_fnstate *st)
 	for (int k = 0; k < v->nu; k++) {
 		int at = n;
 
-		if (!pp_attrib_untimed(v, k) || !strcmp(v->why[k], "too short to time"))
+		if (!pp_attrib_untimed(v, k))
 			continue;
-		while (at > 0 && v->cost[cand[at - 1]] < v->cost[k]) {
+		while (at > 0 &&
+		       st->dir * v->count_diff[cand[at - 1]] < st->dir * v->count_diff[k]) {
 			if (at < PP_ALONE_MAX)
 				cand[at] = cand[at - 1];
 			at--;

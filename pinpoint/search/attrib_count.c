@@ -266,6 +266,7 @@ void pp_attrib_view_free(struct pp_fnview *v)
 	free(v->fig);
 	free(v->cost);
 	free(v->each_ns);
+	free(v->count_diff);
 	free(v->untimed);
 	free(v->why);
 }

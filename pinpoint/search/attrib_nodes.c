@@ -342,9 +342,9 @@ int pp_attrib_alone_node(struct pp_session *s, struct pp_fnstate *st, int k, int
 		return -ENOMEM;
 	n = &s->nodes[i];
 	if (asprintf(&n->stop_own,
-		     "measured alone, in runs of its own, part of the own body: its probes add "
-		     "%.2g %% to a run, beyond --arm-budget %.3g %%; not dug into",
-		     100 * v->cost[k] / v->entry_ns, s->opt->arm_budget) < 0)
+		     "measured alone, in runs of its own, part of the own body: %s (its probes "
+		     "add %.2g %% to a run, --arm-budget %.3g %%); not dug into",
+		     v->why[k], 100 * v->cost[k] / v->entry_ns, s->opt->arm_budget) < 0)
 		n->stop_own = NULL;
 	n->stop = n->stop_own;
 	return 0;

@@ -52,6 +52,7 @@ struct pp_fnview {
 	 */
 	const struct pp_quantity **fig; /* the quantity whose runs hold place k's counts */
 	double *cost, *each_ns;
+	double *count_diff; /* current less previous in the counting runs, ns an entry execution */
 	bool *untimed;
 	const char **why;
 	int nuntimed;
