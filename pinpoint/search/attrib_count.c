@@ -34,28 +34,6 @@ struct span {
 /* Pieces a range that ran is cut into for its next count. */
 #define PP_COUNT_FANOUT 8
 
-/* The count quantity of places @pl[@a]..@pl[@b]. */
-static struct pp_quantity *span_q(struct pp_session *s, const struct pp_fnview *v, const int *pl,
-				  struct span sp)
-{
-	unsigned first[2] = {0, 0}, last[2] = {0, 0};
-	bool absent[2] = {true, true};
-
-	for (int i = sp.a; i <= sp.b; i++)
-		for (int r = 0; r < 2; r++) {
-			int at = v->u[pl[i]].at[r];
-
-			if (at < 0 || !pp_call_timed(&v->fn[r]->calls[at]))
-				continue;
-			if (absent[r] || (unsigned)at < first[r])
-				first[r] = (unsigned)at;
-			if (absent[r] || (unsigned)at > last[r])
-				last[r] = (unsigned)at;
-			absent[r] = false;
-		}
-	return pp_quantity_count(s, v->fn, first, last, absent);
-}
-
 /* Revision @r's executions of @q per execution of the entry in its last run; NaN: none. */
 static double last_execs(const struct pp_quantity *q, int r)
 {
@@ -189,7 +167,7 @@ int pp_attrib_count_calls(struct pp_session *s, struct pp_fnview *v, int layer)
 		size_t runs0 = s->runs_used;
 
 		for (size_t i = 0; i < n; i++) {
-			qs[i] = span_q(s, v, pl, pend[i]);
+			qs[i] = pp_attrib_span_q(s, v, PP_Q_COUNT, pl[pend[i].a], pl[pend[i].b]);
 			if (!qs[i]) {
 				err = -ENOMEM;
 				goto out;

@@ -52,9 +52,12 @@ struct pp_quantity *pp_attrib_unit_q_as(struct pp_session *s, const struct pp_fn
 	return q;
 }
 
-/* The range armed over places @u0..@u1, whatever they hold. */
-static struct pp_quantity *plain_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
-					 int u1)
+/*
+ * The calls of places @u0..@u1, whatever they hold: the range armed over
+ * them (PP_Q_RANGE), or counted (PP_Q_COUNT, attrib_count.c).
+ */
+struct pp_quantity *pp_attrib_span_q(struct pp_session *s, const struct pp_fnview *v,
+				     enum pp_qkind kind, int u0, int u1)
 {
 	unsigned first[2] = {0, 0}, last[2] = {0, 0};
 	bool absent[2] = {true, true};
@@ -71,7 +74,14 @@ static struct pp_quantity *plain_range_q(struct pp_session *s, const struct pp_f
 				last[r] = (unsigned)at;
 			absent[r] = false;
 		}
-	return pp_quantity_range(s, v->fn, first, last, absent);
+	return kind == PP_Q_COUNT ? pp_quantity_count(s, v->fn, first, last, absent)
+				  : pp_quantity_range(s, v->fn, first, last, absent);
+}
+
+static struct pp_quantity *plain_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
+					 int u1)
+{
+	return pp_attrib_span_q(s, v, PP_Q_RANGE, u0, u1);
 }
 
 /* @q, the range of places @u0..@u1, is their calls' ranges added up in the same run. */

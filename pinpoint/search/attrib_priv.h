@@ -128,6 +128,8 @@ struct pp_quantity *pp_attrib_unit_q_as(struct pp_session *s, const struct pp_fn
 					bool untimed, bool *oom);
 struct pp_quantity *pp_attrib_range_q(struct pp_session *s, const struct pp_fnview *v, int u0,
 				      int u1);
+struct pp_quantity *pp_attrib_span_q(struct pp_session *s, const struct pp_fnview *v,
+				     enum pp_qkind kind, int u0, int u1);
 int pp_attrib_push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_quantity *q);
 int pp_attrib_timed_places(const struct pp_fnview *v, int u0, int u1);
 int pp_attrib_split(const struct pp_fnview *v, int u0, int u1);
