@@ -65,6 +65,7 @@ static void arm_delay(void)
 	pp_delay_ticks = ticks < 1 ? 1 : (uint64_t)(ticks + 0.5);
 	pp_delay_every = pp_spec.delay_every ? pp_spec.delay_every : 1;
 	pp_delay_mark = 1ull << pp_spec.nslots; /* nslots < PP_MAX_SLOTS: spec.c */
+	pp_st(&pp_delay_on, pp_spec.skip ? 0u : 1u);
 }
 
 static void init(void)

@@ -291,6 +291,8 @@ static __attribute__((noinline)) void delay_wait(struct pp_thread *t, uint64_t f
 {
 	uint64_t since = t->delay_since + 1;
 
+	if (!pp_ld(&pp_delay_on)) /* before skip=K's executions end: the set-up */
+		return;
 	if (since < pp_delay_every) {
 		t->delay_since = since;
 		return;
@@ -371,8 +373,10 @@ PP_EXPORT void __pinpoint_enter_at(struct pp_fn *fn, uint32_t site, uintptr_t cf
  * with it. */
 static __attribute__((noinline)) void entry_seen(uint64_t n)
 {
-	if (n == pp_spec.skip)
+	if (n == pp_spec.skip) {
 		pp_skip_take();
+		pp_st(&pp_delay_on, 1u); /* delay='s waits begin with the kept executions */
+	}
 	if (n == pp_spec.stop)
 		pp_stop();
 }

@@ -260,6 +260,10 @@ extern __thread struct pp_thread pp_self;
 extern uint64_t pp_delay_mark;
 extern uint64_t pp_delay_ticks;
 extern uint64_t pp_delay_every;
+/* delay='s waits have begun: at arming without skip=K, else once the
+ * entry's K-th execution ended (probe.c): what the process did before the
+ * executions the results keep (its set-up) does not wait. */
+extern uint32_t pp_delay_on;
 /* The calibration's record and site: pp_arch_calib_probes() probes them. */
 #define PP_CALIB_SITE PP_SITE_CALL(0)
 extern struct pp_fn pp_calib_fn;

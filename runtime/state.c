@@ -20,6 +20,7 @@ __thread struct pp_thread pp_self;
 uint64_t pp_delay_mark;
 uint64_t pp_delay_ticks;
 uint64_t pp_delay_every;
+uint32_t pp_delay_on;
 
 static uint8_t pp_calib_flags[2];
 struct pp_fn pp_calib_fn = {pp_calib_flags, "", "", 1, 0};

@@ -219,6 +219,35 @@ out:
 	return stop;
 }
 
+/*
+ * A run that spends more than this outside the entry's executions, and more
+ * than one execution takes, may run the entry's functions there (a set-up):
+ * the session skips the entry's first execution, and with it everything
+ * before it (the runtime's skip=), wherever two executions at least are left.
+ */
+#define PP_SETUP_NS 5e6
+#define PP_SETUP_MIN_EXECUTIONS 3
+
+/*
+ * Whether the discovery runs @d[0..@nd) spend enough outside the entry's
+ * executions for a set-up: their mean time outside it, and in one of its
+ * executions.
+ */
+static bool has_setup(const struct pp_disc *d, size_t nd, double *outside_ns, double *exec_ns)
+{
+	double out = 0, exec = 0;
+
+	for (size_t i = 0; i < nd; i++) {
+		const struct pp_slot_result *e = &d[i].res.slots[0];
+
+		exec += e->count ? (double)e->total_ns / (double)e->count / (double)nd : 0;
+		out += fmax(0.0, d[i].wall_s * 1e9 - (double)e->total_ns) / (double)nd;
+	}
+	*outside_ns = out;
+	*exec_ns = exec;
+	return nd && out > PP_SETUP_NS && out > exec;
+}
+
 /* The session's rule, from the @nd discovery runs. */
 static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 {
@@ -234,6 +263,18 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 	skip = steady_start(d, nd, n, s->opt->precision / 100.0 / 2.0);
 	if (skip >= count)
 		skip = 0;
+	if (!skip && count >= PP_SETUP_MIN_EXECUTIONS && s->opt->executions != 1) {
+		double outside, exec;
+
+		if (has_setup(d, nd, &outside, &exec)) {
+			skip = 1;
+			s->entry_skip_setup = true;
+			pr_dbg("a run spends %.1f ms outside the entry's executions (%.1f ms "
+			       "each): its "
+			       "first execution and what came before it are skipped",
+			       outside / 1e6, exec / 1e6);
+		}
+	}
 	s->entry_skip = skip;
 	s->entry_count = count;
 	if (s->opt->executions == PP_EXECUTIONS_AUTO) {

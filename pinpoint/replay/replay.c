@@ -294,6 +294,7 @@ static int replay_discover(struct pp_session *s)
 		s->seeded = true;
 	}
 	s->entry_skip = (unsigned long long)integer(rp->measurement, "entry_skip", 0);
+	s->entry_skip_setup = json_is_true(json_object_get(rp->measurement, "entry_skip_setup"));
 	s->entry_stop = (unsigned long long)integer(rp->measurement, "entry_stop", 0);
 	s->entry_count = (unsigned long long)integer(rp->measurement, "entry_count", 0);
 	s->threshold_ns = num(rp->measurement, "threshold_ns", 0);

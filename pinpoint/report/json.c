@@ -100,9 +100,9 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	for (int i = 0; i < 2 && s->duet; i++)
 		cpus = pp_json_push(cpus, index_or_null(s->duet_cpu[i]));
 	return pp_json_object(
-	    "entry_skip", pp_json_int((long long)s->entry_skip), "entry_stop",
-	    pp_json_int((long long)s->entry_stop), "entry_count",
-	    pp_json_int((long long)s->entry_count), "threshold_ns",
+	    "entry_skip", pp_json_int((long long)s->entry_skip), "entry_skip_setup",
+	    pp_json_bool(s->entry_skip_setup), "entry_stop", pp_json_int((long long)s->entry_stop),
+	    "entry_count", pp_json_int((long long)s->entry_count), "threshold_ns",
 	    s->threshold_fixed ? pp_json_real(s->threshold_ns) : json_null(), "runs_used",
 	    pp_json_int((long long)s->runs_used), "design", pp_json_str(s->design), "duet_cpus",
 	    cpus, "seed", s->seeded ? pp_json_int((long long)s->seed) : json_null(), "cov_previous",

@@ -439,8 +439,12 @@ static void print_noise(FILE *f, const struct pp_outcome *o)
 	if (s->entry_stop && s->entry_stop < s->entry_count)
 		fprintf(f,
 			"Each run ended after the entry's execution %llu (of at least %llu), "
-			"skipping the first %llu (--executions).\n",
-			s->entry_stop, s->entry_count, s->entry_skip);
+			"skipping the first %llu (--executions)%s.\n",
+			s->entry_stop, s->entry_count, s->entry_skip,
+			s->entry_skip_setup ? ", and with it what the run did before it" : "");
+	else if (s->entry_skip_setup)
+		fprintf(f, "Each run skipped the entry's first execution, and with it what the run "
+			   "did before it.\n");
 	fprintf(f, "Runs: %zu", s->runs_used);
 	if (o->opt.max_runs)
 		fprintf(f, " of --max-runs %ld", o->opt.max_runs);

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * attrib_count.c - the calls that ran.  Before a call list too long to
- * measure call by call is searched, its calls are counted: ranges of its
- * places are armed in runs of both revisions (PP_Q_COUNT, one run each),
- * and only their executions are read.  A range's count is the sum of its
- * calls' (the calls of one function run one after another), so a range that
- * did not run holds no call that ran, and one that did is split and counted
- * again, down to single calls.  The search then considers only the calls
- * that ran in either revision (pp_attrib_timed_in()): an interpreter's
- * hundreds of calls become the few that run, a list short enough is
- * measured call by call, with its callee groups over the whole list, and a
- * long one is halved by the calls that ran, not by those listed.
+ * attrib_count.c - the calls that ran.  Before a function F is searched, its
+ * calls are counted: ranges of its places are armed in runs of both
+ * revisions (PP_Q_COUNT, one run each), and only their executions are read.
+ * A range's count is the sum of its calls' (the calls of one function run
+ * one after another), so a range that did not run holds no call that ran,
+ * and one that did is cut and counted again, down to single calls.  A short
+ * list that rode along in its caller's runs (attrib_riders.c) was counted
+ * there.  The search then considers only the calls that ran in either
+ * revision (pp_attrib_timed_in()): an interpreter's hundreds of calls
+ * become the few that run, a list short enough is measured call by call,
+ * with its callee groups over the whole list, and a long one is halved by
+ * the calls that ran, not by those listed; and the counts plan F's arming
+ * (attrib_budget.c).
  *
  * A count is a count, not a time: nothing here is compared, and the runs
- * spend no error rate (the ranges' times in them are never used).  A call
- * that ran in other runs but not in the counting ones is left out of the
- * parts: its time, if any, is in F's own body.
+ * spend no error rate (the ranges' times in them only plan the arming).  A
+ * call that ran in other runs but not in the counting ones is left out of
+ * the parts: its time, if any, is in F's own body.
  */
 #include <errno.h>
 #include <math.h>

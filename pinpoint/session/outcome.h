@@ -336,6 +336,7 @@ struct pp_time_use {
 /* The session's measurement rule, what it used, and how noisy the runs were. */
 struct pp_outcome_measurement {
 	unsigned long long entry_skip, entry_stop, entry_count;
+	bool entry_skip_setup; /* the skip leaves out the runs' set-up (discover.c) */
 	bool threshold_fixed;
 	double threshold_ns;
 	size_t runs_used;

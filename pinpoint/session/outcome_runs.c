@@ -223,6 +223,7 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 	copy_layouts(o, s);
 	*x = (struct pp_outcome_measurement){
 	    .entry_skip = s->entry_skip,
+	    .entry_skip_setup = s->entry_skip_setup,
 	    .entry_stop = s->entry_stop,
 	    .entry_count = s->entry_count,
 	    .threshold_fixed = s->threshold_fixed,

@@ -382,6 +382,7 @@ struct pp_session {
 	 * state begins there).
 	 */
 	unsigned long long entry_skip;
+	bool entry_skip_setup; /* one execution skipped to leave out the run's set-up */
 	/*
 	 * Also fixed by the discover stage: each run ends when the entry's
 	 * entry_stop-th execution returns (the runtime's stop=), 0: runs go to

@@ -998,6 +998,47 @@ def scenario_identical():
              % (len(undecided), len(results)))
 
 
+def scenario_setup():
+    """A set-up that runs the entry's functions is left out of every part.
+
+    setup.c fills a table with 200000 calls of lookup() before it calls the
+    entry query() 10 times, 1000 calls of lookup() each; lookup() got 30 %
+    slower.  The runs spend far more outside the entry than in one of its
+    executions: every run skips the entry's first execution, and with it
+    the set-up, so query's call of lookup counts 1000 executions an
+    execution of query, not 21000, and takes less than query, not twenty
+    times as much.  The what-if, which delays lookup, delays it only in the
+    executions kept (the runtime's waits begin after the skip)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "report.json")
+        p = session("setup", "query", 2, "--json", path)
+        report = load_report(path, ARGS.schema, p)
+    m = report["measurement"]
+    if not m["entry_skip_setup"] or m["entry_skip"] != 1:
+        fail("the set-up was not skipped: entry_skip %r, entry_skip_setup %r"
+             % (m["entry_skip"], m["entry_skip_setup"]), p)
+    if "and with it what the run did before it" not in p.stdout:
+        fail("the report does not say the set-up is skipped", p)
+    calls = [c for c in report["comparisons"] if c["kind"] == "range" and
+             c["function"] == "query" and c.get("decided")]
+    entry = report["comparisons"][0]
+    if len(calls) != 1 or abs(calls[0]["executions"]["previous"] - 1000) > 1:
+        fail("query's call of lookup: %r executions an execution of query, want 1000"
+             % [c["executions"] for c in calls], p)
+    if calls[0]["previous"]["median"] > 1.1 * entry["previous"]["median"]:
+        fail("query's call of lookup takes %.0f ns, more than query's %.0f ns"
+             % (calls[0]["previous"]["median"], entry["previous"]["median"]), p)
+    # the what-if's waits, counted per execution of query, are the part's own
+    # executions (every delay_every-th), not the set-up's as well
+    c = report.get("confirmation")
+    if c and c.get("delayed_executions") is not None and c.get("executions"):
+        want = c["executions"] / (c["delay_every"] or 1)
+        if abs(c["delayed_executions"] - want) > 0.02 * want + 1:
+            fail("the what-if waited %r times an execution of query, its part runs %r times "
+                 "(one in %r waits)" % (c["delayed_executions"], c["executions"],
+                                        c["delay_every"]), p)
+
+
 def scenario_steady_state_rule():
     """The same work with different jitter is not slower: one value rule per session.
 

@@ -1028,12 +1028,14 @@ def delay_counts(ctx):
     delay_threads(ctx)
     n, k = 20, 5
     items = 'entry=stepper;range=stepper:0-0;delay=stepper:0-0;delay_ns=1000'
-    # with delay_every=3, the executions 3, 6, ...: those after the skip's
+    # the waits begin once the skip's executions have ended (what came before
+    # them, the set-up, does not wait): with delay_every=3, the 3rd, 6th, ...
+    # execution after the skip's
     for extra, want, count in (('', n, n), (';skip=%d' % k, n - k, n - k),
                                (';skip=%d;stop=12' % k, 12 - k, 12 - k),
                                (';delay_every=3', n // 3, n),
-                               (';delay_every=3;skip=%d' % k, n // 3 - k // 3, n - k),
-                               (';delay_every=3;skip=%d;stop=12' % k, 12 // 3 - k // 3, 12 - k)):
+                               (';delay_every=3;skip=%d' % k, (n - k) // 3, n - k),
+                               (';delay_every=3;skip=%d;stop=12' % k, (12 - k) // 3, 12 - k)):
         r = ctx.run('skip', items + extra, argv=['skip', str(n), str(k)])
         if clean(ctx, r, 'delay' + extra):
             check(r.res.delayed == (want, 1000) and

@@ -312,6 +312,9 @@
 	cmpl $PP_THREAD_LISTED_VALUE, PP_OFF_THREAD_STATE(%rax)
 	jne .L\name\()_general
 	incq PP_OFF_THREAD_PLAIN(%rax)
+	/* no wait before skip=K's executions end (pp_delay_on: probe.c) */
+	cmpl $0, pp_delay_on(%rip)
+	je .L\name\()_out
 	mov PP_OFF_THREAD_DELAY_SINCE(%rax), %rcx
 	inc %rcx
 	cmp pp_delay_every(%rip), %rcx
