@@ -599,6 +599,11 @@ static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 	o = pp_json_set(o, "point_estimate", pp_json_bool(n->point));
 	o = pp_json_set(o, "others_ns", interval_or_null(n->others));
 	o = pp_json_set(o, "accounting", accounting_json(oc, n));
+	o = pp_json_set(o, "armed",
+			isfinite(n->armed_share)
+			    ? pp_json_object("share_of_run", pp_json_real(n->armed_share),
+					     "untimed_calls", pp_json_int(n->untimed), NULL)
+			    : json_null());
 	o = pp_json_set(o, "calls_counted",
 			n->calls_listed ? pp_json_object("listed", pp_json_int(n->calls_listed),
 							 "ran", pp_json_int(n->calls_ran), "rounds",

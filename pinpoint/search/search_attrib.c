@@ -45,6 +45,7 @@
  * indirect call's targets (attrib_targets.c).
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "pinpoint/search/tree.h"
@@ -106,6 +107,8 @@ int pp_attrib_search_fn(struct pp_attrib *a, int node, const struct pp_prog_fn *
 	if (err)
 		goto out;
 	s->nodes[node].calls_listed = v.ran && v.listed > PP_ATTRIB_SHORT ? v.listed : 0;
+	s->nodes[node].armed_share = v.entry_ns > 0 ? v.planned_ns / v.entry_ns : NAN;
+	s->nodes[node].untimed = v.nuntimed;
 	s->nodes[node].calls_ran = v.nran;
 	s->nodes[node].count_rounds = v.count_rounds;
 	self = pp_quantity_get(s, PP_Q_SELF, fn, 0, 0);

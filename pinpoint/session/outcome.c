@@ -343,6 +343,8 @@ static void node_accounting(struct pp_outcome_node *v, const struct pp_node *n)
 	v->lead = n->lead;
 	v->lead_tie = n->tie;
 	v->calls_listed = n->calls_listed;
+	v->untimed = n->untimed;
+	v->armed_share = n->armed_share;
 	v->calls_ran = n->calls_ran;
 	v->count_rounds = n->count_rounds;
 }

@@ -214,6 +214,10 @@ struct pp_outcome_node {
 	/* A function whose calls were counted before its search (attrib_count.c):
 	 * its calls with probes, those that ran, the rounds of runs; 0 listed: not */
 	int calls_listed, calls_ran, count_rounds;
+	/* its arming plan: its parts' probes, as a share of the entry's time as
+	 * built (NaN: no plan), and the calls left untimed */
+	double armed_share;
+	int untimed;
 	/* An indirect call: the targets observed, largest share first */
 	size_t ntargets;
 	struct pp_outcome_target *targets;

@@ -267,6 +267,11 @@ struct pp_node {
 	 * that counted them; 0 listed: not counted.
 	 */
 	int calls_listed, calls_ran, count_rounds;
+	/* Its arming plan (attrib_budget.c): what its parts' probes were planned to
+	 * add, as a share of the entry's time as built (NaN: no plan), and the
+	 * calls it left untimed. */
+	double armed_share;
+	int untimed;
 	/*
 	 * A function searched (account.c): its whole time measured with its
 	 * parts, the difference of that in the runs of its parts, how many runs

@@ -1105,6 +1105,14 @@ def scenario_arm_budget():
           "layer's call of dist: %r, layer's parts in batches %r"
           % ([c["batch"] for c in alone], parts))
     check(rep["options"]["arm_budget"] == 5, "options.arm_budget %r" % rep["options"]["arm_budget"])
+    # layer's line: what its parts' probes were planned to cost, and the call untimed
+    layer = [n for n in rep["tree"] if n.get("callee") == "layer"]
+    check(len(layer) == 1 and layer[0]["armed"] is not None and
+          layer[0]["armed"]["untimed_calls"] == 1 and
+          0 <= layer[0]["armed"]["share_of_run"] <= 0.05,
+          "layer's arming plan: %r" % (layer[0]["armed"] if layer else None))
+    check(re.search(r"\(armed: its parts' probes \+[0-9.e-]+ % of the run, 1 call untimed\)",
+                    p.stdout), "the tree does not say layer's arming plan:\n" + p.stdout)
     # a budget that holds it: timed, and its figure several times the entry's
     p, rep = session_json("hotleaf", "--seed", "1", "--arm-budget", "100", status=1)
     dist = [n for n in rep["tree"] if n.get("callee") == "dist"]
