@@ -124,11 +124,16 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		pp_html_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
-	if (n->armed_share > 0 || n->untimed)
-		fprintf(f,
-			"<p class=\"armed\">armed: its parts' probes +%.2g %% of the run, %d "
-			"call%s untimed</p>\n",
-			100 * n->armed_share, n->untimed, n->untimed == 1 ? "" : "s");
+	if (n->armed_share > 0 || n->untimed) {
+		if (n->armed_share < 0.001)
+			fputs("<p class=\"armed\">armed: its parts' probes under 0.1 % of the run",
+			      f);
+		else
+			fprintf(f,
+				"<p class=\"armed\">armed: its parts' probes +%.2g %% of the run",
+				100 * n->armed_share);
+		fprintf(f, ", %d call%s untimed</p>\n", n->untimed, n->untimed == 1 ? "" : "s");
+	}
 	if (n->calls_listed)
 		fprintf(f,
 			"<p class=\"counted\">%d of its %d calls ran; counted in %d round%s of "

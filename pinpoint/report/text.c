@@ -291,9 +291,14 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 		fprintf(f, "  (%d of its %d calls ran; counted in %d round%s of runs)",
 			n->calls_ran, n->calls_listed, n->count_rounds,
 			n->count_rounds == 1 ? "" : "s");
-	if (n->armed_share > 0 || n->untimed)
-		fprintf(f, "  (armed: its parts' probes +%.2g %% of the run, %d call%s untimed)",
-			100 * n->armed_share, n->untimed, n->untimed == 1 ? "" : "s");
+	if (n->armed_share > 0 || n->untimed) {
+		if (n->armed_share < 0.001)
+			fprintf(f, "  (armed: its parts' probes under 0.1 %% of the run");
+		else
+			fprintf(f, "  (armed: its parts' probes +%.2g %% of the run",
+				100 * n->armed_share);
+		fprintf(f, ", %d call%s untimed)", n->untimed, n->untimed == 1 ? "" : "s");
+	}
 	fprintf(f, "\n");
 	print_targets(f, n, indent + 4);
 	print_sites(f, n, indent + 4);

@@ -1111,7 +1111,8 @@ def scenario_arm_budget():
           layer[0]["armed"]["untimed_calls"] == 1 and
           0 <= layer[0]["armed"]["share_of_run"] <= 0.05,
           "layer's arming plan: %r" % (layer[0]["armed"] if layer else None))
-    check(re.search(r"\(armed: its parts' probes \+[0-9.e-]+ % of the run, 1 call untimed\)",
+    check(re.search(r"\(armed: its parts' probes (\+[0-9.]+|under 0\.1) % of the run, 1 call "
+                    r"untimed\)",
                     p.stdout), "the tree does not say layer's arming plan:\n" + p.stdout)
     # a budget that holds it: timed, and its figure several times the entry's
     p, rep = session_json("hotleaf", "--seed", "1", "--arm-budget", "100", status=1)
