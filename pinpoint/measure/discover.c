@@ -161,6 +161,23 @@ out:
 }
 
 /*
+ * Over the discovery runs @d[0..@nd), the means of an execution of the
+ * entry (@exec_ns) and of a run's wall time outside its executions
+ * (@outside_ns: start-up, set-up, the end).
+ */
+static void run_times(const struct pp_disc *d, size_t nd, double *exec_ns, double *outside_ns)
+{
+	*exec_ns = *outside_ns = 0;
+	for (size_t i = 0; i < nd; i++) {
+		const struct pp_slot_result *e = &d[i].res.slots[0];
+
+		if (e->count)
+			*exec_ns += (double)e->total_ns / (double)e->count / (double)nd;
+		*outside_ns += fmax(0.0, d[i].wall_s * 1e9 - (double)e->total_ns) / (double)nd;
+	}
+}
+
+/*
  * --executions auto: the execution after which runs end, from the discovery
  * runs' executions skip..n-1 (0: runs go to their end).  Kept executions per
  * run are the two-stage optimum (pp_executions_auto), at least
@@ -189,15 +206,11 @@ static unsigned long long auto_stop(const struct pp_disc *d, size_t nd, size_t n
 	if (!x || !block)
 		goto out;
 	for (size_t i = 0; i < nd; i++) {
-		const struct pp_slot_result *e = &d[i].res.slots[0];
-		double wall_ns = d[i].wall_s * 1e9;
-
 		for (size_t j = 0; j < kept; j++)
 			x[i * kept + j] = (double)d[i].res.samples[skip + j];
 		block[i] = (unsigned)d[i].rev;
-		exec += (double)e->total_ns / (double)e->count / (double)nd;
-		other += fmax(0.0, wall_ns - (double)e->total_ns) / (double)nd;
 	}
+	run_times(d, nd, &exec, &other);
 	k = pp_executions_auto(x, nd, kept, block, paired, other + (double)skip * exec, exec, &vc);
 	if (isnan(k))
 		goto out;
@@ -228,26 +241,6 @@ out:
 #define PP_SETUP_NS 5e6
 #define PP_SETUP_MIN_EXECUTIONS 3
 
-/*
- * Whether the discovery runs @d[0..@nd) spend enough outside the entry's
- * executions for a set-up: their mean time outside it, and in one of its
- * executions.
- */
-static bool has_setup(const struct pp_disc *d, size_t nd, double *outside_ns, double *exec_ns)
-{
-	double out = 0, exec = 0;
-
-	for (size_t i = 0; i < nd; i++) {
-		const struct pp_slot_result *e = &d[i].res.slots[0];
-
-		exec += e->count ? (double)e->total_ns / (double)e->count / (double)nd : 0;
-		out += fmax(0.0, d[i].wall_s * 1e9 - (double)e->total_ns) / (double)nd;
-	}
-	*outside_ns = out;
-	*exec_ns = exec;
-	return nd && out > PP_SETUP_NS && out > exec;
-}
-
 /* The session's rule, from the @nd discovery runs. */
 static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 {
@@ -266,13 +259,14 @@ static int fix_rule(struct pp_session *s, const struct pp_disc *d, size_t nd)
 	if (!skip && count >= PP_SETUP_MIN_EXECUTIONS && s->opt->executions != 1) {
 		double outside, exec;
 
-		if (has_setup(d, nd, &outside, &exec)) {
+		run_times(d, nd, &exec, &outside);
+		if (nd && outside > PP_SETUP_NS && outside > exec) {
 			skip = 1;
 			s->entry_skip_setup = true;
-			pr_dbg("a run spends %.1f ms outside the entry's executions (%.1f ms "
-			       "each): its "
-			       "first execution and what came before it are skipped",
-			       outside / 1e6, exec / 1e6);
+			pr_dbg(
+			    "a run spends %.1f ms outside the entry's executions (%.1f ms each): "
+			    "its first execution and what came before it are skipped",
+			    outside / 1e6, exec / 1e6);
 		}
 	}
 	s->entry_skip = skip;

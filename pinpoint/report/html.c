@@ -69,7 +69,7 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 {
 	const struct pp_outcome_node *n = &o->nodes[i];
 	const char *cls = n->sign > 0 ? "slower" : n->sign < 0 ? "faster" : "same";
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], line[128];
 
 	if (n->zero)
 		return;
@@ -124,22 +124,10 @@ static void tree_node(FILE *f, const struct pp_outcome *o, int i)
 		pp_html_escape(f, n->detail);
 		fputs("</p>\n", f);
 	}
-	if (n->armed_share > 0 || n->untimed) {
-		if (n->armed_share < 0.001)
-			fputs("<p class=\"armed\">armed: its parts' probes under 0.1 % of the run",
-			      f);
-		else
-			fprintf(f,
-				"<p class=\"armed\">armed: its parts' probes +%.2g %% of the run",
-				100 * n->armed_share);
-		fprintf(f, ", %d call%s untimed</p>\n", n->untimed, n->untimed == 1 ? "" : "s");
-	}
-	if (n->calls_listed)
-		fprintf(f,
-			"<p class=\"counted\">%d of its %d calls ran; counted in %d round%s of "
-			"runs</p>\n",
-			n->calls_ran, n->calls_listed, n->count_rounds,
-			n->count_rounds == 1 ? "" : "s");
+	if (pp_fmt_armed(n, line, sizeof(line)))
+		fprintf(f, "<p class=\"armed\">%s</p>\n", line);
+	if (pp_fmt_counted(n, line, sizeof(line)))
+		fprintf(f, "<p class=\"counted\">%s</p>\n", line);
 	if (n->ntargets) { /* an indirect call: where its time went */
 		fputs("<p class=\"targets\">targets:", f);
 		for (size_t k = 0; k < n->ntargets; k++) {

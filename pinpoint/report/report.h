@@ -31,4 +31,13 @@ void pp_report_verdict(const struct pp_outcome *o, FILE *f);
 /* A time, or "-inf"/"+inf" for the open end of an interval. */
 const char *pp_fmt_end(double ns, char *buf, unsigned len);
 
+/*
+ * What the count and the arming plan of searched function @n came to, in
+ * words ("48 of its 505 calls ran; counted in 7 rounds of runs"; "armed: its
+ * parts' probes +0.4 % of the run, 25 calls untimed"), into @buf; NULL where
+ * there is nothing to say.
+ */
+const char *pp_fmt_counted(const struct pp_outcome_node *n, char *buf, unsigned len);
+const char *pp_fmt_armed(const struct pp_outcome_node *n, char *buf, unsigned len);
+
 #endif /* PINPOINT_REPORT_H */

@@ -249,7 +249,7 @@ static char sign_mark(const struct pp_outcome_node *n)
 static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent)
 {
 	const struct pp_outcome_node *n = &o->nodes[i];
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], line[128];
 
 	if (n->zero)
 		return;
@@ -287,18 +287,10 @@ static void print_subtree(FILE *f, const struct pp_outcome *o, int i, int indent
 		print_left_in(f, n);
 		fprintf(f, ")");
 	}
-	if (n->calls_listed)
-		fprintf(f, "  (%d of its %d calls ran; counted in %d round%s of runs)",
-			n->calls_ran, n->calls_listed, n->count_rounds,
-			n->count_rounds == 1 ? "" : "s");
-	if (n->armed_share > 0 || n->untimed) {
-		if (n->armed_share < 0.001)
-			fprintf(f, "  (armed: its parts' probes under 0.1 %% of the run");
-		else
-			fprintf(f, "  (armed: its parts' probes +%.2g %% of the run",
-				100 * n->armed_share);
-		fprintf(f, ", %d call%s untimed)", n->untimed, n->untimed == 1 ? "" : "s");
-	}
+	if (pp_fmt_counted(n, line, sizeof(line)))
+		fprintf(f, "  (%s)", line);
+	if (pp_fmt_armed(n, line, sizeof(line)))
+		fprintf(f, "  (%s)", line);
 	fprintf(f, "\n");
 	print_targets(f, n, indent + 4);
 	print_sites(f, n, indent + 4);

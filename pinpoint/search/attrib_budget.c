@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "core/stats_seq.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/settle.h"
@@ -63,15 +65,9 @@ static void means(const struct pp_session *s, const struct pp_quantity *q, int r
 /* The entry's time as built: its mean over the previous revision's runs that armed nothing. */
 static double entry_ns(const struct pp_session *s)
 {
-	const struct pp_series *e;
-	double sum = 0;
+	const struct pp_series *e = s->nq ? &s->q[0]->series[PP_PREV] : NULL;
 
-	if (!s->nq || !s->q[0]->series[PP_PREV].n)
-		return NAN;
-	e = &s->q[0]->series[PP_PREV];
-	for (size_t i = 0; i < e->n; i++)
-		sum += e->v[i];
-	return sum / (double)e->n;
+	return e && e->n ? gsl_stats_mean(e->v, 1, e->n) : NAN;
 }
 
 /* Leave place @k untimed, for @why. */
@@ -183,17 +179,6 @@ int pp_attrib_plan_arming(struct pp_session *s, struct pp_fnview *v)
 /* A call measured alone may come out this much above the own body that holds it. */
 #define PP_ALONE_SLACK 1.1
 
-/* The end of @i nearer 0 in direction @dir, and the farther one. */
-static double lo(struct pp_interval i, int dir)
-{
-	return dir > 0 ? i.low : i.high;
-}
-
-static double hi(struct pp_interval i, int dir)
-{
-	return dir > 0 ? i.high : i.low;
-}
-
 /*
  * F's own body, which holds the calls the plan left untimed, differs in F's
  * direction: those calls are measured each alone, in runs of their own that
@@ -251,8 +236,8 @@ int pp_attrib_measure_alone(struct pp_session *s, struct pp_fnstate *st)
 		if (err || pp_attrib_beyond(q) != st->dir)
 			continue;
 		/* more than the own body that holds it: timing it changed what it does */
-		if (st->dir * lo(q->cmp.diff, st->dir) >
-		    PP_ALONE_SLACK * st->dir * hi(s->nodes[self].diff, st->dir))
+		if (st->dir * pp_attrib_near_end(q->cmp.diff, st->dir) >
+		    PP_ALONE_SLACK * st->dir * pp_attrib_far_end(s->nodes[self].diff, st->dir))
 			err = pp_attrib_alone_inflated(s, st, cand[i], self, q);
 		else
 			err = pp_attrib_alone_node(s, st, cand[i], self, q);

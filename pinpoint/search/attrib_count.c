@@ -90,7 +90,7 @@ static int counted_as_riders(struct pp_session *s, struct pp_fnview *v)
 		bool oom = false;
 		struct pp_quantity *q;
 
-		if (!pp_attrib_timed_in(v, k, PP_PREV) && !pp_attrib_timed_in(v, k, PP_CUR))
+		if (!pp_attrib_probed(v, k))
 			continue;
 		q = pp_attrib_unit_q(s, v, k, &oom);
 		if (oom) {
@@ -133,7 +133,7 @@ int pp_attrib_count_calls(struct pp_session *s, struct pp_fnview *v, int layer)
 
 	v->listed = 0;
 	for (int k = 0; k < v->nu; k++)
-		v->listed += pp_attrib_timed_in(v, k, PP_PREV) || pp_attrib_timed_in(v, k, PP_CUR);
+		v->listed += pp_attrib_probed(v, k);
 	if (!v->listed || v->ran)
 		return 0;
 	v->fig = calloc((size_t)v->nu, sizeof(*v->fig));
@@ -160,7 +160,7 @@ int pp_attrib_count_calls(struct pp_session *s, struct pp_fnview *v, int layer)
 		goto out;
 	}
 	for (int k = 0; k < v->nu; k++)
-		if (pp_attrib_timed_in(v, k, PP_PREV) || pp_attrib_timed_in(v, k, PP_CUR))
+		if (pp_attrib_probed(v, k))
 			pl[np++] = k;
 	/* the first round: as many ranges as a run arms */
 	npend = cut((struct span){0, np - 1}, pend, (int)max);

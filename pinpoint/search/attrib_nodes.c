@@ -86,15 +86,6 @@ static void note_inlined(struct pp_fnstate *st, const char *what, const struct p
 	st->ninlined++;
 }
 
-/* Whether place @k's call has probes in either revision (it can be counted and timed). */
-static bool probed(const struct pp_fnview *v, int k)
-{
-	for (int r = 0; r < 2; r++)
-		if (v->u[k].at[r] >= 0 && pp_call_timed(&v->fn[r]->calls[v->u[k].at[r]]))
-			return true;
-	return false;
-}
-
 /* Place @k, left untimed by the arming plan (attrib_budget.c): noted for F's own body. */
 static void note_untimed(struct pp_fnstate *st, const struct pp_fnview *v, int k)
 {
@@ -178,7 +169,7 @@ int pp_attrib_emit_units(struct pp_session *s, struct pp_fnstate *st, int u0, in
 
 		if (oom)
 			return -ENOMEM;
-		if (grouped(g, ng, v, k) || (probed(v, k) && !pp_attrib_ran(v, k)))
+		if (grouped(g, ng, v, k) || (pp_attrib_probed(v, k) && !pp_attrib_ran(v, k)))
 			continue;
 		if (pp_attrib_untimed(v, k)) {
 			note_untimed(st, v, k);

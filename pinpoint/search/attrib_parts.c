@@ -12,12 +12,21 @@
 #include "core/stats_seq.h"
 #include "pinpoint/search/attrib_priv.h"
 
-bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r)
+bool pp_attrib_probed_in(const struct pp_fnview *v, int k, int r)
 {
 	int at = v->u[k].at[r];
 
-	return at >= 0 && pp_call_timed(&v->fn[r]->calls[at]) && pp_attrib_ran(v, k) &&
-	       !pp_attrib_untimed(v, k);
+	return at >= 0 && pp_call_timed(&v->fn[r]->calls[at]);
+}
+
+bool pp_attrib_probed(const struct pp_fnview *v, int k)
+{
+	return pp_attrib_probed_in(v, k, PP_PREV) || pp_attrib_probed_in(v, k, PP_CUR);
+}
+
+bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r)
+{
+	return pp_attrib_probed_in(v, k, r) && pp_attrib_ran(v, k) && !pp_attrib_untimed(v, k);
 }
 
 /* The quantity of place @k alone, or NULL when it cannot be timed in either revision. */
@@ -36,11 +45,8 @@ struct pp_quantity *pp_attrib_unit_q_as(struct pp_session *s, const struct pp_fn
 	struct pp_quantity *q;
 
 	for (int r = 0; r < 2; r++) {
-		int at = v->u[k].at[r];
-
-		absent[r] =
-		    untimed ? at < 0 || !pp_call_timed(&v->fn[r]->calls[at]) || !pp_attrib_ran(v, k)
-			    : !pp_attrib_timed_in(v, k, r);
+		absent[r] = untimed ? !pp_attrib_probed_in(v, k, r) || !pp_attrib_ran(v, k)
+				    : !pp_attrib_timed_in(v, k, r);
 		if (!absent[r])
 			first[r] = last[r] = (unsigned)v->u[k].at[r];
 	}

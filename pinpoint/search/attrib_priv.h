@@ -114,6 +114,17 @@ static inline bool pp_attrib_ran(const struct pp_fnview *v, int k)
 	return !v->ran || v->ran[k];
 }
 
+/* The end of @i that bounds it away from 0 in direction @dir, and the other end. */
+static inline double pp_attrib_near_end(struct pp_interval i, int dir)
+{
+	return dir > 0 ? i.low : i.high;
+}
+
+static inline double pp_attrib_far_end(struct pp_interval i, int dir)
+{
+	return dir > 0 ? i.high : i.low;
+}
+
 /* Whether place @k is left untimed by the arming plan. */
 static inline bool pp_attrib_untimed(const struct pp_fnview *v, int k)
 {
@@ -121,6 +132,10 @@ static inline bool pp_attrib_untimed(const struct pp_fnview *v, int k)
 }
 
 /* attrib_parts.c: the quantities that show F's places, its own body */
+/* Whether place @k's call has probes in revision @r, in either; and is timed in @r (it ran,
+ * and the arming plan times it) */
+bool pp_attrib_probed_in(const struct pp_fnview *v, int k, int r);
+bool pp_attrib_probed(const struct pp_fnview *v, int k);
 bool pp_attrib_timed_in(const struct pp_fnview *v, int k, int r);
 struct pp_quantity *pp_attrib_unit_q(struct pp_session *s, const struct pp_fnview *v, int k,
 				     bool *oom);

@@ -124,12 +124,6 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 	return err;
 }
 
-/* The end of a part's interval that bounds it away from 0 in direction @dir. */
-static double lead_bound(const struct pp_quantity *p, int dir)
-{
-	return dir > 0 ? p->cmp.diff.low : p->cmp.diff.high;
-}
-
 /* Whether @q is one part of F: a call (or a call one revision makes) or the own body. */
 bool pp_attrib_single_part(const struct pp_quantity *q)
 {
@@ -171,14 +165,15 @@ const char *pp_attrib_matters(struct pp_session *s, void *arg, const struct pp_q
 		if (p == q || (!pp_attrib_single_part(p) && p->kind != PP_Q_GROUP) ||
 		    pp_attrib_beyond(p) != dir)
 			continue;
-		if (!lead || d * lead_bound(lead, dir) < d * lead_bound(p, dir))
+		if (!lead || d * pp_attrib_near_end(lead->cmp.diff, dir) <
+				 d * pp_attrib_near_end(p->cmp.diff, dir))
 			lead = p;
 	}
 	if (!lead)
 		return NULL;
-	bound = lead_bound(lead, dir);
+	bound = pp_attrib_near_end(lead->cmp.diff, dir);
 	/* the end of q's interval towards F's direction */
-	far = dir > 0 ? look.high : look.low;
+	far = pp_attrib_far_end(look, dir);
 	if (!isfinite(far) || d * far >= d * bound)
 		return NULL;
 	snprintf(why, sizeof(why),
