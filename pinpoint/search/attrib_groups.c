@@ -83,11 +83,13 @@ out:
 
 /*
  * The callee groups of places @u0..@u1: for each callee called from two
- * places or more, the group of its calls, in @out (at most @max); how
- * many, or -ENOMEM.
+ * places or more, but those of the groups @except[0..@nexcept) (grouped
+ * over a longer list already), the group of its calls, in @out (at most
+ * @max); how many, or -ENOMEM.
  */
 int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
-			struct pp_quantity **out, int max)
+			struct pp_quantity **out, int max, struct pp_quantity *const *except,
+			int nexcept)
 {
 	int n = 0;
 
@@ -102,6 +104,8 @@ int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0,
 			continue;
 		for (int i = 0; i < n && !known; i++)
 			known = !strcmp(out[i]->callee, c);
+		for (int i = 0; i < nexcept && !known; i++)
+			known = !strcmp(except[i]->callee, c);
 		if (known)
 			continue;
 		q = group_q(s, v, k, u1, c, &oom);
@@ -111,6 +115,71 @@ int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0,
 			out[n++] = q;
 	}
 	return n;
+}
+
+/*
+ * The callee groups over the whole of a list too long to measure call by
+ * call, whose calls were counted (attrib_count.c): each callee called from
+ * two of its places or more that ran, its calls armed one by one in the
+ * list's first batch, so that a callee whose calls are spread over the list
+ * is compared as one part however the list is halved.  Those whose calls
+ * moved most in the counting runs in direction @dir come first (in list
+ * order where the counts say nothing), as many as fit in @max groups and
+ * @max_calls calls.  How many in @out, or -ENOMEM.
+ */
+int pp_attrib_list_groups(struct pp_session *s, const struct pp_fnview *v, int dir,
+			  struct pp_quantity **out, int max, int max_calls)
+{
+	const char **callee = calloc((size_t)v->nu, sizeof(*callee));
+	double *moved = calloc((size_t)v->nu, sizeof(*moved));
+	int *calls = calloc((size_t)v->nu, sizeof(*calls)), nc = 0, n = 0, used = 0, err = 0;
+
+	if (!callee || !moved || !calls) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!s->opt->groups || !v->ran)
+		goto out;
+	for (int k = 0; k < v->nu; k++) {
+		const char *c = group_callee(v, k);
+		int i = 0;
+
+		if (!c)
+			continue;
+		while (i < nc && strcmp(callee[i], c))
+			i++;
+		if (i == nc)
+			callee[nc++] = c;
+		calls[i]++;
+		if (v->count_diff)
+			moved[i] += dir * v->count_diff[k];
+	}
+	while (n < max) {
+		int best = -1;
+		bool oom = false;
+		struct pp_quantity *q;
+
+		for (int i = 0; i < nc; i++)
+			if (calls[i] >= 2 && used + calls[i] <= max_calls &&
+			    (best < 0 || moved[i] > moved[best]))
+				best = i;
+		if (best < 0)
+			break;
+		q = group_q(s, v, 0, v->nu - 1, callee[best], &oom);
+		if (oom) {
+			err = -ENOMEM;
+			goto out;
+		}
+		used += calls[best];
+		calls[best] = 0;
+		if (q)
+			out[n++] = q;
+	}
+out:
+	free(callee);
+	free(moved);
+	free(calls);
+	return err ? err : n;
 }
 
 /*

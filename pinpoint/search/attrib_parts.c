@@ -273,9 +273,13 @@ bool pp_attrib_may_recurse(const struct pp_session *s, const struct pp_prog_fn *
 	return false;
 }
 
-/* The quantities that show places @u0..@u1: every call, or halves and quarters. */
+/*
+ * The quantities that show places @u0..@u1: every call, or halves and
+ * quarters; no callee group of a callee of @except[0..@nexcept).
+ */
 int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
-		    struct pp_quantity **batch, size_t *n, size_t max)
+		    struct pp_quantity *const *except, int nexcept, struct pp_quantity **batch,
+		    size_t *n, size_t max)
 {
 	int len = pp_attrib_timed_places(v, u0, u1), mid = pp_attrib_split(v, u0, u1);
 	bool oom = false;
@@ -303,7 +307,8 @@ int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int
 		/* and so is each callee's group of calls */
 		if (!err && !oom) {
 			struct pp_quantity *g[PP_ATTRIB_SHORT];
-			int ng = pp_attrib_groups_of(s, v, u0, u1, g, PP_ATTRIB_SHORT);
+			int ng =
+			    pp_attrib_groups_of(s, v, u0, u1, g, PP_ATTRIB_SHORT, except, nexcept);
 
 			err = ng < 0 ? ng : 0;
 			for (int i = 0; i < ng && !err; i++)

@@ -17,6 +17,8 @@
 
 /* Call lists of up to this many places have every call measured at once. */
 #define PP_ATTRIB_SHORT 24
+/* A longer list's callee groups over the whole of it (pp_attrib_list_groups()): at most so many */
+#define PP_ATTRIB_LIST_GROUPS 8
 
 struct pp_attrib {
 	struct pp_session *s;
@@ -77,7 +79,15 @@ struct pp_fnstate {
 	size_t ninlined;
 	struct pp_quantity *total; /* F's whole time, measured with its parts */
 	struct pp_qlist parts;	   /* every part of F measured so far */
-	bool chain;		   /* F leads its caller's parts all the way up: the chain */
+	/*
+	 * A long list's callee groups over the whole of it, measured in its
+	 * first batch (attrib_halve.c); @lgroup_shown of them, first in
+	 * @lgroup, found slower or faster as groups, have their node at F and
+	 * hold their calls wherever the halving reaches them.
+	 */
+	struct pp_quantity *lgroup[PP_ATTRIB_LIST_GROUPS];
+	int nlgroup, lgroup_shown;
+	bool chain;	 /* F leads its caller's parts all the way up: the chain */
 	double deadline; /* the time plan's for F's parts (pp_attrib_plan_time()), 0: none */
 	/*
 	 * The ledger (doc/statistics.md, "A session"): @alpha, the alpha of the
@@ -149,7 +159,8 @@ int pp_attrib_push(struct pp_quantity **batch, size_t *n, size_t max, struct pp_
 int pp_attrib_timed_places(const struct pp_fnview *v, int u0, int u1);
 int pp_attrib_split(const struct pp_fnview *v, int u0, int u1);
 int pp_attrib_parts(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
-		    struct pp_quantity **batch, size_t *n, size_t max);
+		    struct pp_quantity *const *except, int nexcept, struct pp_quantity **batch,
+		    size_t *n, size_t max);
 int pp_attrib_derive_self(struct pp_session *s, const struct pp_fnview *v, struct pp_quantity *self,
 			  struct pp_quantity *total);
 void pp_attrib_share_alpha(struct pp_quantity **batch, size_t from, size_t n, size_t k,
@@ -162,7 +173,10 @@ bool pp_attrib_inlined_in_one(const struct pp_fnview *v, int k, int r);
 
 /* attrib_groups.c: a callee's calls from several places, as one part */
 int pp_attrib_groups_of(struct pp_session *s, const struct pp_fnview *v, int u0, int u1,
-			struct pp_quantity **out, int max);
+			struct pp_quantity **out, int max, struct pp_quantity *const *except,
+			int nexcept);
+int pp_attrib_list_groups(struct pp_session *s, const struct pp_fnview *v, int dir,
+			  struct pp_quantity **out, int max, int max_calls);
 int pp_attrib_groups_in(struct pp_quantity *const *qs, size_t n, struct pp_quantity **out, int max);
 struct pp_quantity *pp_attrib_changed_of(struct pp_session *s, const struct pp_fnview *v, int u0,
 					 int u1, bool *oom);

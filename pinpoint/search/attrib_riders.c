@@ -119,7 +119,7 @@ int pp_attrib_ride_next_layer(struct pp_session *s, void *arg, struct pp_quantit
 	if (!err)
 		err = pp_attrib_push(out, n, max, self);
 	if (!err)
-		err = pp_attrib_parts(s, &cv, 0, cv.nu - 1, out, n, max);
+		err = pp_attrib_parts(s, &cv, 0, cv.nu - 1, NULL, 0, out, n, max);
 	pp_attrib_view_free(&cv);
 	return err;
 }

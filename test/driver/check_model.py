@@ -1070,6 +1070,42 @@ def scenario_calls_ran():
     check(not any(n["calls_counted"] for n in rep["tree"]), "a short list's counts reported")
 
 
+def scenario_list_groups():
+    """A long list's callee groups over the whole of it (attrib_halve.c,
+    pp_attrib_list_groups()).  interpwide.json: an interpreter's loop of 48
+    calls to 12 operations, every one of which runs, twice as many as are
+    measured call by call; op5, called from calls 5, 17, 29 and 41, a
+    quarter of the list apart, got 30 % slower: +1.5 us a call, half the
+    threshold, +6 us together.  The list's first batch arms op5's calls one
+    by one beside its halves and quarters and compares them as one group:
+    the chain runs through the four calls, with each call's own figure (the
+    same, not slower alone) beside the group's, and no call of op5 and no
+    range of the list is named beside it.  Before, the halving grouped a
+    callee's calls within a half only: "2 calls of op5"."""
+    for seed in SEEDS:
+        p, rep = session_json("interpwide", "--seed", str(seed), status=1)
+        expect_chain(p, ["job", "interp", "4 calls of op5", "own body of op5"])
+        tree = rep["tree"]
+        group = [n for n in tree if n["kind"] == "group"]
+        if not check(len(group) == 1 and [x["call"] for x in group[0]["sites"]] == [5, 17, 29, 41],
+                     "op5's group over the list: %r"
+                     % [[x.get("call") for x in n["sites"]] for n in group]):
+            continue
+        sites = group[0]["sites"]
+        check(all(x["cost_ns"] for x in sites), "a call of the group has no figure: %r" % sites)
+        # the premise: no call alone is a regression by the threshold
+        check(not any(x["sign"] > 0 for x in sites),
+              "a call of op5 alone was found slower: the scenario shows nothing")
+        total = sum(x["cost_ns"]["centre"] for x in sites if x["cost_ns"])
+        check(0.7 * group[0]["cost_ns"]["centre"] <= total <= 1.3 * group[0]["cost_ns"]["centre"],
+              "the calls' differences add up to %g, the group's is %g"
+              % (total, group[0]["cost_ns"]["centre"]))
+        check(not any(n["kind"] in ("call", "range") and n.get("function") == "interp"
+                      for n in tree), "a call or range of interp is named beside the group")
+        check(len(re.findall(r"^ +\S? ?call \d+ at interp\.c:\d+:\d+  [+-]", p.stdout, re.M)) == 4,
+              "the text report does not list the group's four calls with their figures")
+
+
 def scenario_arm_budget():
     """The arming plan (pinpoint/search/attrib_budget.c).  hotleaf.json: the
     entry's inner function calls a 30 ns distance function 10^5 times an

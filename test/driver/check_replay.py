@@ -59,10 +59,11 @@ def same_again(what, session_args, status):
 def scenario_models():
     """Sessions on program models, each replayed: a chain through a call, a
     shared callee, an indirect call, an added call, A/A in layouts, a long
-    list whose calls are counted before it is searched."""
+    list whose calls are counted before it is searched, one whose callee
+    group spans the whole of it."""
     for name, entry, extra in (("twoslow", "job", []), ("shared", "job", []),
                                ("indirect", "run", []), ("added", "handle", []),
-                               ("interp", "job", []),
+                               ("interp", "job", []), ("interpwide", "job", []),
                                ("warmup", "step", []), ("same", "job", ["--quiet"])):
         for seed in ("1", "2"):
             same_again("%s, seed %s" % (name, seed),
