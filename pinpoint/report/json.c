@@ -604,6 +604,8 @@ static json_t *tree_node_json(const struct pp_outcome *oc, size_t i)
 			    ? pp_json_object("share_of_run", pp_json_real(n->armed_share),
 					     "untimed_calls", pp_json_int(n->untimed), NULL)
 			    : json_null());
+	o = pp_json_set(o, "probes_share_of_run",
+			isfinite(n->probes_share) ? pp_json_real(n->probes_share) : json_null());
 	o = pp_json_set(o, "calls_counted",
 			n->calls_listed ? pp_json_object("listed", pp_json_int(n->calls_listed),
 							 "ran", pp_json_int(n->calls_ran), "rounds",

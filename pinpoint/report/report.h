@@ -34,8 +34,10 @@ const char *pp_fmt_end(double ns, char *buf, unsigned len);
 /*
  * What the count and the arming plan of searched function @n came to, in
  * words ("48 of its 505 calls ran; counted in 7 rounds of runs"; "armed: its
- * parts' probes +0.4 % of the run, 25 calls untimed"), into @buf; NULL where
- * there is nothing to say.
+ * parts' probes +0.4 % of the run, 25 calls untimed"), and what the probes
+ * of call or callee group @n were planned to cost ("armed: its probes +1.2 %
+ * of the run", where 0.1 % or more; before the former where it is both), into
+ * @buf; NULL where there is nothing to say.
  */
 const char *pp_fmt_counted(const struct pp_outcome_node *n, char *buf, unsigned len);
 const char *pp_fmt_armed(const struct pp_outcome_node *n, char *buf, unsigned len);

@@ -65,6 +65,8 @@ static int unit_node(struct pp_session *s, const struct pp_fnview *v, int k, int
 		n->last[r] = v->u[k].at[r] >= 0 ? (unsigned)v->u[k].at[r] : 0;
 	}
 	n->sign = pp_attrib_beyond(q);
+	if (v->cost && v->entry_ns > 0)
+		n->probes_share = v->cost[k] / v->entry_ns;
 	return i;
 }
 
@@ -266,6 +268,12 @@ int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const stru
 	n->into[PP_PREV] = g->callee_fn[PP_PREV];
 	n->into[PP_CUR] = g->callee_fn[PP_CUR];
 	n->sign = pp_attrib_beyond(g);
+	if (st->v->cost && st->v->entry_ns > 0) {
+		n->probes_share = 0;
+		for (int k = 0; k < st->v->nu; k++)
+			if (pp_attrib_in_group(g, st->v, k))
+				n->probes_share += st->v->cost[k] / st->v->entry_ns;
+	}
 	return n->sign > 0;
 }
 

@@ -345,6 +345,7 @@ static void node_accounting(struct pp_outcome_node *v, const struct pp_node *n)
 	v->calls_listed = n->calls_listed;
 	v->untimed = n->untimed;
 	v->armed_share = n->armed_share;
+	v->probes_share = n->probes_share;
 	v->calls_ran = n->calls_ran;
 	v->count_rounds = n->count_rounds;
 }

@@ -218,6 +218,8 @@ struct pp_outcome_node {
 	 * built (NaN: no plan), and the calls left untimed */
 	double armed_share;
 	int untimed;
+	/* a call or callee group: its own probes, as a share of the entry's time as built (NaN: no plan) */
+	double probes_share;
 	/* An indirect call: the targets observed, largest share first */
 	size_t ntargets;
 	struct pp_outcome_target *targets;

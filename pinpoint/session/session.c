@@ -409,6 +409,7 @@ int pp_node_add(struct pp_session *s, enum pp_node_kind kind, int parent,
 	n->left_in[0] = n->left_in[1] = n->others = (struct pp_interval){NAN, NAN, NAN};
 	n->probe_unc = NAN;
 	n->armed_share = NAN;
+	n->probes_share = NAN;
 	n->entry_share = NAN;
 	n->entry_share_ci = (struct pp_interval){NAN, NAN, NAN};
 	n->level = NAN;

@@ -272,6 +272,10 @@ struct pp_node {
 	 * calls it left untimed. */
 	double armed_share;
 	int untimed;
+	/* A call or callee group of a function whose arming was planned: what
+	 * its own probes were planned to add, as a share of the entry's time as
+	 * built (NaN: no plan) */
+	double probes_share;
 	/*
 	 * A function searched (account.c): its whole time measured with its
 	 * parts, the difference of that in the runs of its parts, how many runs

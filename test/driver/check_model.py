@@ -1155,6 +1155,11 @@ def scenario_arm_budget():
     dist = [n for n in rep["tree"] if n.get("callee") == "dist"]
     check(len(dist) == 1 and dist[0]["cost_ns"]["centre"] > 2 * entry,
           "with --arm-budget 100, dist: %r" % [n["cost_ns"] for n in dist])
+    # and its line says what its own probes cost: 10^5 calls of 15 ns, of a 3.4 ms execution
+    check(len(dist) == 1 and 0.40 <= (dist[0]["probes_share_of_run"] or 0) <= 0.50,
+          "dist's probes_share_of_run: %r" % [n["probes_share_of_run"] for n in dist])
+    check(re.search(r"\+ dist  call 0 of layer .*\(armed: its probes \+4[0-9] % of the run\)",
+                    p.stdout), "dist's line does not say what its probes cost:\n" + p.stdout)
 
 
 def scenario_measured_alone():

@@ -363,10 +363,10 @@ def load_report(path, schema, p):
     return report
 
 
-def check_parts_within(report, p):
-    """No part above its function: in every function the tree accounts, each
-    part's mean over the runs that measured them together is at most the
-    function's time, 10 % slack (and a quarter of the probes' cost taken
+def parts_above(report):
+    """The parts above their function, a sentence each.  In every function
+    the tree accounts, each part's mean over the runs that measured them
+    together should be at most the function's time, 10 % slack (and a quarter of the probes' cost taken
     out of the part), in both revisions, unless the report marks the part
     "probe cost uncertain" (the calibration's error, as the function's
     runs measured it, could move it by half the threshold).  The function's time is
@@ -379,8 +379,9 @@ def check_parts_within(report, p):
     exceptions): an abandoned execution of the whole is not counted while
     the calls it finished are, which the report says ("executions were
     abandoned")."""
+    out = []
     if any(r.get("lost_executions") for r in report.get("runs", [])):
-        return
+        return out
     by_id = {n["id"]: n for n in report.get("tree", [])}
     for n in report.get("tree", []):
         acc = n.get("accounting")
@@ -405,12 +406,20 @@ def check_parts_within(report, p):
                 # a few ns a call (hotcalls.c's step, 1.5 ns) cannot hide
                 removed = (part.get("probe_cost_removed_ns") or [None, None])[r] or 0.0
                 if v > 1.10 * whole + 0.25 * abs(removed) + 1.0:
-                    fail("%s revision: part %d (%s %s) of %s is %.0f ns, above the function's "
-                         "%.0f ns (%s; %.0f ns of probes taken out of the part)"
-                         % (rev, part["node"], node.get("kind"), node.get("callee", ""), name,
-                            v, whole,
-                            "clean" if whole == clean else "its whole measured with it",
-                            removed), p)
+                    out.append("%s revision: part %d (%s %s) of %s is %.0f ns, above the "
+                               "function's %.0f ns (%s; %.0f ns of probes taken out of the part)"
+                               % (rev, part["node"], node.get("kind"), node.get("callee", ""),
+                                  name, v, whole,
+                                  "clean" if whole == clean else "its whole measured with it",
+                                  removed))
+    return out
+
+
+def check_parts_within(report, p):
+    """No part above its function (parts_above()): fail with the first."""
+    above = parts_above(report)
+    if above:
+        fail(above[0], p)
 
 
 # How many times a timed scenario is run before it fails (timed= of
