@@ -10,11 +10,11 @@ A line per report, then the totals:
     largest share of the entry (share_of_entry: the product of each step's share of
     its function, each taken in the runs that measured the two together).
     The cost and the entry's difference come from different runs, each with
-    its interval: with a noisy entry their ratio can pass 1.25 where the
-    share does not.  A step whose share is above 1.25 is "over" unless the
-    report marks it inflated or a part beside it (a sibling in the tree) was
-    decided faster, which the report then says ("above 100 %: the rest of F
-    changed by ...");
+    its interval, so their ratio moves with the host's noise; a share deep
+    in the tree can have a wide interval.  A step is "over" where both are
+    above 1.25, unless the report marks it inflated or a part beside it (a
+    sibling in the tree) was decided faster, which the report then says
+    ("above 100 %: the rest of F changed by ...");
   - above: the parts whose mean is above their function's time in either
     revision, 10 % slack (test/harness/pinpoint_test.py, parts_above(): the
     rule the model tests assert on every session).
@@ -69,7 +69,7 @@ def figures(path):
                            mark="inflated" if inflated else "sibling faster" if faster else "")
             if share is not None and (row["share"] is None or share > row["share"]):
                 row["share"] = share
-            row["over"] |= (share or 0) > OVER and not inflated and not faster
+            row["over"] |= r > OVER and (share or 0) > OVER and not inflated and not faster
     return row
 
 
