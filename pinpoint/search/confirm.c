@@ -353,10 +353,17 @@ int pp_confirm(struct pp_session *s)
 	q->threshold_ns = tol;
 	c->q = q;
 	{
+		/*
+		 * Its time: as long as the session measured before it, or a
+		 * tenth of --max-time where that is more (a quick search's
+		 * claim still needs the runs of one comparison within a
+		 * fifth of the slowdown), or a second without --max-time.
+		 */
 		double now = pp_session_now(s);
 		double spent = now - (s->measuring > 0 ? s->measuring : s->started);
-		const struct pp_settle_how how = {.layer = PP_LAYER_CONFIRM,
-						  .deadline = now + (spent > 1 ? spent : 1)};
+		double least = s->opt->max_time > 0 ? s->opt->max_time / 10 : 1;
+		const struct pp_settle_how how = {
+		    .layer = PP_LAYER_CONFIRM, .deadline = now + (spent > least ? spent : least)};
 		int err = pp_settle(s, &q, 1, &how);
 
 		if (err)

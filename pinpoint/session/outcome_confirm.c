@@ -153,9 +153,9 @@ static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcom
 	else
 		r = asprintf(&s,
 			     "Not confirmed: with %s delayed by %s (%s), the what-if could not "
-			     "decide in its time (as long as the session measured before it) or "
-			     "the runs allowed: %s apart, explaining %s of the slowdown; %zu+%zu "
-			     "runs.",
+			     "decide in its time (as long as the session measured before it, at "
+			     "least a tenth of --max-time) or the runs allowed: %s apart, "
+			     "explaining %s of the slowdown; %zu+%zu runs.",
 			     c->what, how, per, diff, share, c->runs, c->runs);
 	return r < 0 ? NULL : s;
 }

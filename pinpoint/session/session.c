@@ -476,7 +476,8 @@ const char *pp_spent_option(enum pp_spent why, enum pp_qkind kind)
 {
 	/* the what-if's deadline is its own cap, not a share of --max-time (confirm.c) */
 	if (why == PP_SPENT_PLAN && kind == PP_Q_CONFIRM)
-		return "the what-if's time (as long as the session measured before it)";
+		return "the what-if's time (as long as the session measured before it, at least a "
+		       "tenth of --max-time)";
 	return why == PP_SPENT_TIME	 ? "--max-time"
 	       : why == PP_SPENT_PLAN	 ? "the time plan's share of --max-time"
 	       : why == PP_SPENT_LAYOUTS ? "what runs in the layouts --max-layouts allows can tell"
