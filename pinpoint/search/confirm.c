@@ -7,7 +7,8 @@
  * current revision at the entry, nothing else armed, by the session's
  * sequential test at its threshold or a fifth of the entry's difference,
  * whichever is more, in at most the time the session measured for before
- * it (the what-if never more than doubles a session's runs' time):
+ * it, or a tenth of --max-time where that is more (the what-if at most
+ * doubles a session's runs' time, but for a quick search's):
  *
  *   - within the threshold: confirmed, the claim is the size of the
  *     entry's slowdown and slowing the part by it slows the entry by as
