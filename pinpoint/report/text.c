@@ -56,8 +56,13 @@ void pp_report_comparison(const struct pp_session *s, const struct pp_quantity *
 /* "run → bridge → failure_run": the path of names from the entry to node @i. */
 static void print_path(FILE *f, const struct pp_outcome *o, int i)
 {
-	if (o->nodes[i].parent >= 0) {
-		print_path(f, o, o->nodes[i].parent);
+	int p = o->nodes[i].parent;
+
+	/* a call measured alone is a step of its function, as on the chain (outcome.c) */
+	if (p >= 0 && o->nodes[i].alone && o->nodes[p].kind == PP_NODE_SELF)
+		p = o->nodes[p].parent;
+	if (p >= 0) {
+		print_path(f, o, p);
 		fprintf(f, " → ");
 	}
 	fputs(o->nodes[i].name, f);

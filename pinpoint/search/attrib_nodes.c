@@ -340,6 +340,7 @@ int pp_attrib_alone_node(struct pp_session *s, struct pp_fnstate *st, int k, int
 	if (i < 0)
 		return -ENOMEM;
 	n = &s->nodes[i];
+	n->alone = true;
 	if (asprintf(&n->stop_own,
 		     "measured alone, in runs of its own, part of the own body: %s (its probes "
 		     "add %.2g %% to a run, --arm-budget %.3g %%); not dug into",

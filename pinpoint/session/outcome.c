@@ -392,6 +392,7 @@ static int make_nodes(struct pp_copy *m, struct pp_outcome *o, const struct pp_s
 			  n->diff.high == 0;
 		v->sign = n->sign;
 		v->chain = n->chain;
+		v->alone = n->alone;
 		v->rank = n->rank;
 		v->stop = pp_copy_str(m, n->stop);
 		v->detail = pp_copy_str(m, n->detail);
@@ -446,6 +447,24 @@ static int name_all(struct pp_copy *m, struct pp_outcome *o, const struct pp_ses
 	return m->err;
 }
 
+/*
+ * Whether node @i is an own body on the chain whose next step is a call
+ * measured alone under it: the chain names the call as a step of the
+ * function, its line saying it is part of the own body, so that it reads
+ * the same whether the arming plan timed the call with the function's other
+ * parts or left it to runs of its own (a call near the budget can go
+ * either way from one session to the next).
+ */
+static bool own_body_of_alone(const struct pp_outcome *o, size_t i)
+{
+	if (o->nodes[i].kind != PP_NODE_SELF)
+		return false;
+	for (size_t k = 0; k < o->nnodes; k++)
+		if (o->nodes[k].parent == (int)i && o->nodes[k].chain && o->nodes[k].alone)
+			return true;
+	return false;
+}
+
 /* The chain from the entry to its end, the contributors by rank, the improvements. */
 static int make_lists(struct pp_copy *m, struct pp_outcome *o)
 {
@@ -459,7 +478,7 @@ static int make_lists(struct pp_copy *m, struct pp_outcome *o)
 	for (size_t i = 0; i < o->nnodes; i++) {
 		const struct pp_outcome_node *v = &o->nodes[i];
 
-		if (v->chain)
+		if (v->chain && !own_body_of_alone(o, i))
 			o->chain[o->nchain++] = (int)i;
 		if (v->sign < 0 && v->kind != PP_NODE_REST)
 			o->improved[o->nimproved++] = (int)i;

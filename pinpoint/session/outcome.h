@@ -186,6 +186,7 @@ struct pp_outcome_node {
 	bool zero;	    /* a remainder that is zero by construction: not printed */
 	int sign;	    /* +1 shown slower, -1 shown faster, 0 neither */
 	bool chain;	    /* on the bottleneck chain */
+	bool alone;	    /* a call measured alone, under its function's own body */
 	unsigned rank;	    /* 1-based among the further contributors, 0: none */
 	const char *stop;   /* why the search stopped here, or NULL */
 	const char *detail; /* what changed, or the calls inlined here, or NULL */
@@ -218,7 +219,7 @@ struct pp_outcome_node {
 	 * built (NaN: no plan), and the calls left untimed */
 	double armed_share;
 	int untimed;
-	/* a call or callee group: its own probes, as a share of the entry's time as built (NaN: no plan) */
+	/* a call or callee group: its own probes, a share of the entry as built (NaN: no plan) */
 	double probes_share;
 	/* An indirect call: the targets observed, largest share first */
 	size_t ntargets;

@@ -248,6 +248,7 @@ struct pp_node {
 	struct pp_interval share_ci; /* diff's interval as a share of the parent's centre */
 	int sign;	  /* +1 significantly slower, -1 significantly faster, 0 neither */
 	bool chain;	  /* on the bottleneck chain */
+	bool alone;	  /* a call measured alone, under its function's own body */
 	unsigned rank;	  /* 1-based rank among the further contributors, 0 = none */
 	const char *stop; /* why the search stopped here, or NULL */
 	bool recursive;	  /* stopped at a call to a function the search inspects already */
