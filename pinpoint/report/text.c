@@ -58,8 +58,8 @@ static void print_path(FILE *f, const struct pp_outcome *o, int i)
 {
 	int p = o->nodes[i].parent;
 
-	/* a call measured alone is a step of its function, as on the chain (outcome.c) */
-	if (p >= 0 && o->nodes[i].alone && o->nodes[p].kind == PP_NODE_SELF)
+	/* a call measured alone is a step of its function, as on the chain */
+	if (pp_outcome_alone_step(o, i))
 		p = o->nodes[p].parent;
 	if (p >= 0) {
 		print_path(f, o, p);

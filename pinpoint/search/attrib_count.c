@@ -11,8 +11,9 @@
  * revision (pp_attrib_timed_in()): an interpreter's hundreds of calls
  * become the few that run, a list short enough is measured call by call,
  * with its callee groups over the whole list, and a long one is halved by
- * the calls that ran, not by those listed; and the counts plan F's arming
- * (attrib_budget.c).
+ * the calls that ran, not by those listed (its first batch groups its
+ * callees' calls over the whole of it: pp_attrib_list_groups()); and the
+ * counts plan F's arming (attrib_budget.c).
  *
  * A count is a count, not a time: nothing here is compared, and the runs
  * spend no error rate (the ranges' times in them only plan the arming).  A

@@ -50,6 +50,12 @@ static bool open_but_large(const struct pp_quantity *q)
 	return q->cmp.diff.high >= q->threshold_ns || q->cmp.diff.low <= -q->threshold_ns;
 }
 
+/* What place @k's probes were planned to add to a run, a share of the entry as built; NaN: none. */
+static double probes_share(const struct pp_fnview *v, int k)
+{
+	return v->cost && v->entry_ns > 0 ? v->cost[k] / v->entry_ns : NAN;
+}
+
 /* The node of place @k under @parent (F's node or its structural group). */
 static int unit_node(struct pp_session *s, const struct pp_fnview *v, int k, int parent,
 		     enum pp_node_kind kind, const struct pp_quantity *q)
@@ -65,8 +71,7 @@ static int unit_node(struct pp_session *s, const struct pp_fnview *v, int k, int
 		n->last[r] = v->u[k].at[r] >= 0 ? (unsigned)v->u[k].at[r] : 0;
 	}
 	n->sign = pp_attrib_beyond(q);
-	if (v->cost && v->entry_ns > 0)
-		n->probes_share = v->cost[k] / v->entry_ns;
+	n->probes_share = probes_share(v, k);
 	return i;
 }
 
@@ -268,12 +273,11 @@ int pp_attrib_group_node(struct pp_session *s, struct pp_fnstate *st, const stru
 	n->into[PP_PREV] = g->callee_fn[PP_PREV];
 	n->into[PP_CUR] = g->callee_fn[PP_CUR];
 	n->sign = pp_attrib_beyond(g);
-	if (st->v->cost && st->v->entry_ns > 0) {
-		n->probes_share = 0;
-		for (int k = 0; k < st->v->nu; k++)
-			if (pp_attrib_in_group(g, st->v, k))
-				n->probes_share += st->v->cost[k] / st->v->entry_ns;
-	}
+	/* its calls' added up: NaN, as theirs, without a plan */
+	n->probes_share = 0;
+	for (int k = 0; k < st->v->nu; k++)
+		if (pp_attrib_in_group(g, st->v, k))
+			n->probes_share += probes_share(st->v, k);
 	return n->sign > 0;
 }
 

@@ -457,10 +457,9 @@ static int name_all(struct pp_copy *m, struct pp_outcome *o, const struct pp_ses
  */
 static bool own_body_of_alone(const struct pp_outcome *o, size_t i)
 {
-	if (o->nodes[i].kind != PP_NODE_SELF)
-		return false;
 	for (size_t k = 0; k < o->nnodes; k++)
-		if (o->nodes[k].parent == (int)i && o->nodes[k].chain && o->nodes[k].alone)
+		if (o->nodes[k].parent == (int)i && o->nodes[k].chain &&
+		    pp_outcome_alone_step(o, (int)k))
 			return true;
 	return false;
 }

@@ -472,6 +472,18 @@ int pp_outcome_build(struct pp_outcome *o, const struct pp_session *s, int faile
 int pp_outcome_live(const struct pp_session *s, const struct pp_quantity *q,
 		    struct pp_outcome_cmp *c, struct pp_arena *mem);
 
+/*
+ * Whether node @k of @o is a call measured alone under its function's own
+ * body: on the chain and on the paths the writers print, a step of the
+ * function itself, the own body skipped (outcome.c, text.c).
+ */
+static inline bool pp_outcome_alone_step(const struct pp_outcome *o, int k)
+{
+	const struct pp_outcome_node *n = &o->nodes[k];
+
+	return n->alone && n->parent >= 0 && o->nodes[n->parent].kind == PP_NODE_SELF;
+}
+
 /* An exit status as the JSON report names it: "regression", "undecided", ... */
 const char *pp_status_name(int status);
 
