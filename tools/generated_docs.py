@@ -382,6 +382,9 @@ def replace_demo_block(readme, lines):
 #  - a share above 100 % is marked with the rest of its function beside it,
 #    and a part the probes' calibration could move by half the threshold
 #    "probe cost uncertain": both depend on the runs' noise, on any line.
+#  - "Time:" lists a layer only where it had runs of its own: one whose
+#    parts all rode along in the runs of the layer above (which the runs'
+#    noise decides) is left out, so its layers are compared as one item.
 #  - "Time:" adds ", linking the layouts N s", and "Layouts:" leaves out
 #    "(all reused from an earlier session)", when this session linked the
 #    layouts: whether an earlier one did depends on the cache, not the demo.
@@ -520,6 +523,9 @@ def summary_forms(parts):
         line = line.replace("; # stayed undecided", "")
         line = line.replace("; # were left open", "").replace("; # was left open", "")
         line = line.replace(", linking the layouts #", "")
+        # a layer whose parts all rode along in the runs of the layer above has
+        # no runs of its own, and "Time:" does not list it
+        line = re.sub(r"(?:, layer # # \(# run\(s\)\))+", ", <the layers' runs>", line)
         line = line.replace(" (all reused from an earlier session)", "")
         # the layouts' schedule: its pairs a layout and costs are the host's
         line = re.sub(r": # first, then .*; linking took", ": <the schedule>; linking took", line)

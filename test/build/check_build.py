@@ -37,7 +37,7 @@ from pinpoint_test import chain, fail, scenario_main  # noqa: E402
 # varied in 16 code layouts, not 64: linking them is most of a small build's
 # session, and the layouts are test/driver/check_layouts.py's subject.
 MEASURE = ["--measurements", "12", "--warmups", "1", "--precision-threshold", "30",
-           "--layouts", "4"] + pinpoint_test.SUITE_BUDGET
+           "--layouts", "4"] + pinpoint_test.SUITE_BUDGET + pinpoint_test.SUITE_CONFIRM
 
 
 def run(cmd, cwd, timeout=900):
@@ -398,7 +398,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
     ap.add_argument("--example", required=True)
-    scenario_main(ap, globals(), call=in_tmp, timed=True)
+    scenario_main(ap, globals(), call=in_tmp)
 
 
 if __name__ == "__main__":

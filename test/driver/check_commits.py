@@ -47,7 +47,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-from pinpoint_test import SUITE_BUDGET, SUITE_LAYOUTS  # noqa: E402
+from pinpoint_test import SUITE_BUDGET, SUITE_CONFIRM, SUITE_LAYOUTS  # noqa: E402
 from pinpoint_test import chain, check, check_parts_within, dump_options, fail, run, scenario_main  # noqa: E402
 
 ARGS = None
@@ -166,7 +166,7 @@ def make_history(d):
 # (test/driver/check_layouts.py measures the layouts).
 LAYOUTS = SUITE_LAYOUTS
 COMMON = ["--entry", "entry", "--build-cmd", "make -s", "--measurements", "12",
-          "--no-save-command"] + LAYOUTS
+          "--no-save-command"] + LAYOUTS + SUITE_CONFIRM
 # Sessions that compare the same code: at the default threshold (1 %) this
 # entry of a fraction of a millisecond takes thousands of runs to be found not
 # slower; 20 % decides it within the suite's budget (test/harness), far below
@@ -721,7 +721,7 @@ def scenario_commits_options():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pinpoint", required=True)
-    scenario_main(ap, globals(), timed=True)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":

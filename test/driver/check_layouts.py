@@ -573,7 +573,7 @@ def scenario_oneside():
               not os.path.exists(os.path.join(cur, "placement.pinpoint-link")),
               "oneside: the link records are not as the scenario needs")
         js = os.path.join(tmp, "r.json")
-        p = pinpoint("--entry", "run", "--depth", "1", "--layouts", "8", "--max-runs", "400",
+        p = pinpoint("--entry", "run", "--depth", "1", "--layouts", "8", "--max-runs", "200",
                      "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
         check(re.search(r"the current revision runs as built, not in code layouts: .*; the "
                         r"previous revision runs as built too", p.stderr),
@@ -771,7 +771,7 @@ def scenario_grow():
         js = os.path.join(tmp, "r.json")
         p = pinpoint("--entry", "run", "--depth", "0", "--layouts", "4", "--max-layouts", "16",
                      "--pairs-per-layout", "2", "--precision-threshold", "5",
-                     "--max-runs-per-comparison", "600",
+                     "--max-runs-per-comparison", "160",
                      "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
         rep = load_report(js, ARGS.schema, p)
         entry = rep["comparisons"][0]
@@ -877,7 +877,7 @@ def main():
     cache = tempfile.mkdtemp(prefix="pp-layouts-cache-")
     os.environ["XDG_CACHE_HOME"] = cache
     try:
-        scenario_main(ap, globals(), timed=True)
+        scenario_main(ap, globals())
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 

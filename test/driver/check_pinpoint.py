@@ -72,7 +72,7 @@ def scenario_demo_report():
     for name in os.listdir(d):
         os.unlink(os.path.join(d, name))
     p = demo_session("--json", os.path.join(d, "report.json"), "--html",
-                     os.path.join(d, "report.html"), "--measurements", "12")
+                     os.path.join(d, "report.html"), "--measurements", "12", "--confirm", "on")
     for name, text in (("stdout", p.stdout), ("stderr", p.stderr),
                        ("status", "%d\n" % p.returncode)):
         with open(os.path.join(d, name), "w") as f:
@@ -247,8 +247,8 @@ def attrib_session(name, entry, depth, chain, contributors=(), extra=(), text_ch
     whose first look could not tell is left open when its answer cannot
     change the chain (doc/search.md), which is right but no contributor.
     That they are all found, and the improvements, are checked on the
-    programs' models (check_model.py), where no session is retried; here
-    one session per attempt (scenario_main's timed=)."""
+    programs' models (check_model.py), exactly and on several seeds; here
+    one session, once."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
         p = session(name, entry, depth, "--json", path, *extra)
@@ -1014,7 +1014,7 @@ def scenario_setup():
     executions kept (the runtime's waits begin after the skip)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "report.json")
-        p = session("setup", "query", 2, "--json", path)
+        p = session("setup", "query", 2, "--json", path, "--confirm", "on")
         report = load_report(path, ARGS.schema, p)
     m = report["measurement"]
     if not m["entry_skip_setup"] or m["entry_skip"] != 1:
@@ -1034,7 +1034,9 @@ def scenario_setup():
     # the what-if's waits, counted per execution of query, are the part's own
     # executions (every delay_every-th), not the set-up's as well
     c = report.get("confirmation")
-    if c and c.get("delayed_executions") is not None and c.get("executions"):
+    if not c:
+        fail("no what-if: %r" % c, p)
+    if c.get("delayed_executions") is not None and c.get("executions"):
         want = c["executions"] / (c["delay_every"] or 1)
         if abs(c["delayed_executions"] - want) > 0.02 * want + 1:
             fail("the what-if waited %r times an execution of query, its part runs %r times "
@@ -1551,7 +1553,7 @@ def main():
     ap.add_argument("--schema", required=True)
     ap.add_argument("--overview", help="test-driver-overview, for the html scenario")
     ap.add_argument("--fixtures", help="test/driver/fixtures, for the html scenario")
-    scenario_main(ap, globals(), timed=True)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":

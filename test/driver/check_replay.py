@@ -159,4 +159,4 @@ if __name__ == "__main__":
     ap.add_argument("--models", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--program", help="a scenario's build: DIR/previous, DIR/current")
-    scenario_main(ap, globals(), timed={"processes"})
+    scenario_main(ap, globals())

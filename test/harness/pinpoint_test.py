@@ -130,6 +130,14 @@ SUITE_BUDGET = ["--max-runs-per-comparison", "200"]
 SUITE_LAYOUTS = ["--layouts", "1"]
 
 
+# And without the what-if on the chain's claim (--confirm), unless a test asks
+# for it: it re-runs the previous revision, a fifth to a third of a small
+# session's runs, and answers a question about the claim's size that the
+# scenarios asserting it (the demo's report, the setup's executions) and the
+# program models (check_model.py confirm) ask; the README's demo runs it at
+# the defaults (driver-docs).
+SUITE_CONFIRM = ["--confirm", "off"]
+
 
 def pinpoint(exe, *args, status=None, env=None, timeout=800):
     """Run the pinpoint driver @exe with @args; @status is the exit status expected."""
@@ -141,6 +149,9 @@ def pinpoint(exe, *args, status=None, env=None, timeout=800):
     if ("--entry" in opts or "--commits" in opts) and not any(
             a.startswith("--layouts") for a in opts):
         args = SUITE_LAYOUTS + args
+    if ("--entry" in opts or "--commits" in opts) and not any(
+            a.startswith("--confirm") for a in opts):
+        args = SUITE_CONFIRM + args
     return run([exe] + args, env=env, expect=status, timeout=timeout)
 
 
@@ -422,44 +433,12 @@ def check_parts_within(report, p):
         fail(above[0], p)
 
 
-# How many times a timed scenario is run before it fails (timed= of
-# scenario_main()); PINPOINT_TEST_ATTEMPTS sets it (1: no second attempt).
-TIMED_ATTEMPTS = 3
-
-
-def timed_attempts():
-    """TIMED_ATTEMPTS, or PINPOINT_TEST_ATTEMPTS when set to a count of 1 or more."""
-    v = os.environ.get("PINPOINT_TEST_ATTEMPTS", "")
-    return int(v) if v.isdigit() and int(v) >= 1 else TIMED_ATTEMPTS
-
-
-def attempt(run, name, n):
-    """Run @run() up to @n times until an attempt neither fail()s nor
-    check()s wrong: a timed scenario's checks hold on a quiet stretch of
-    the host, and a loaded one (the suite's other tests, another tenant of
-    the VM) may take one session apart; code whose figures are wrong fails
-    every attempt.  Each failed attempt is printed whole, then "RETRY"."""
-    for i in range(1, n + 1):
-        before = len(FAILURES)
-        try:
-            run()
-        except SystemExit as e:
-            if e.code != 1 or i == n:
-                raise
-            why = "failed"
-        else:
-            if len(FAILURES) == before or i == n:
-                return
-            why = "failed %d checks" % (len(FAILURES) - before)
-            del FAILURES[before:]
-        print("RETRY: %s: attempt %d of %d %s; measured again" % (name, i, n, why), flush=True)
-
-
-def scenario_main(ap, namespace, call=None, timed=()):
+def scenario_main(ap, namespace, call=None):
     """Parse the arguments of @ap (with a 'scenario' positional), store them
     as ARGS in @namespace (a script's globals()) and run its scenario_NAME;
-    @call(fn, args) runs it when it takes arguments.  A scenario in @timed
-    (names, or True for every one) that fails is run again (attempt()).
+    @call(fn, args) runs it when it takes arguments.  Each scenario runs
+    once: one that measures real processes asserts what holds on a noisy
+    machine, and what needs a quiet one is asserted on program models.
     PASS, or FAIL and exit status 1 when a check() failed."""
     ap.add_argument("scenario")
     args = ap.parse_args()
@@ -467,8 +446,10 @@ def scenario_main(ap, namespace, call=None, timed=()):
     fn = namespace.get("scenario_" + args.scenario.replace("-", "_"))
     if not fn:
         fail("unknown scenario " + args.scenario)
-    n = timed_attempts() if timed is True or args.scenario in (timed or ()) else 1
-    attempt((lambda: call(fn, args)) if call else fn, args.scenario, n)
+    if call:
+        call(fn, args)
+    else:
+        fn()
     if FAILURES:
         print("FAIL: %s: %d failed checks" % (args.scenario, len(FAILURES)), flush=True)
         sys.exit(1)

@@ -381,7 +381,8 @@ def check_demo(a, pinpoint):
     4 layouts, linked in a second, where the default 64 take half a minute
     on a 2-vCPU VM (the README's own session is driver-docs')."""
     demo = os.path.join(a.build, "demo")
-    p = run([pinpoint, "--max-runs-per-comparison", "200", "--layouts", "4", "--entry", "run",
+    p = run([pinpoint, "--max-runs-per-comparison", "200", "--layouts", "4", "--confirm", "off",
+             "--entry", "run",
              "--depth", "2", "--previous",
              os.path.join(demo, "previous"), "--current", os.path.join(demo, "current"),
              "--no-save-command", "--", "./demo"], expect=1, timeout=600)
@@ -472,7 +473,7 @@ def main():
     ap.add_argument("--clang", required=True)
     ap.add_argument("--clangxx", required=True)
     ap.add_argument("--llvm-major", dest="llvm_major", required=True)
-    scenario_main(ap, globals(), call=in_tmp, timed=True)
+    scenario_main(ap, globals(), call=in_tmp)
 
 
 if __name__ == "__main__":

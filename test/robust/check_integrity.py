@@ -471,7 +471,7 @@ def main():
     ap.add_argument("--builds", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--example", required=True)
-    scenario_main(ap, globals(), timed=True)
+    scenario_main(ap, globals())
 
 
 if __name__ == "__main__":
