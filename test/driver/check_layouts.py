@@ -738,13 +738,18 @@ def scenario_layoutonly():
         # Reported, not necessarily seen: 16 random relinks of each side may all
         # land near one another (the link orders above were picked for their
         # extremes), and then the estimate of the between-layout variance is 0.
-        # Not reported where the entry had no more runs than layouts: each
-        # layout's one run tells no spread (a session whose layouts showed at
-        # its first look that no run could decide it stops there).
+        # Not reported where the entry had no more runs than layouts, or fewer
+        # than 4 (pp_layout_components(), pp_decide_layout()): each layout's
+        # one run tells no spread (a session whose layouts showed at its first
+        # look that no run could decide it stops there).
         lay = entry.get("layout") or {}
-        if len(entry["previous_ns"]) <= 16:
-            print("layouts varied: the entry stopped at %d runs a revision, in 16 layouts: no "
-                  "spread to report" % len(entry["previous_ns"]))
+        n = len(entry["previous_ns"])
+        batches = {b["id"] for b in rep["batches"] if entry["id"] in b["comparisons"]}
+        k = len({r["layout"] for r in rep["runs"] if r["revision"] == "previous" and
+                 r["batch"] in batches and not r["warmup"]})
+        if n < 4 or n <= k:
+            print("layouts varied: the entry stopped at %d runs a revision, in %d layouts: no "
+                  "spread to report" % (n, k))
             check(not lay, "a layout spread from one run a layout: %r" % lay)
             return
         check(len(lay.get("layouts", [])) == 2 and lay["layouts"][0] == lay["layouts"][1] >= 2 and

@@ -381,9 +381,8 @@ def check_demo(a, pinpoint):
     4 layouts, linked in a second, where the default 64 take half a minute
     on a 2-vCPU VM (the README's own session is driver-docs')."""
     demo = os.path.join(a.build, "demo")
-    p = run([pinpoint, "--max-runs-per-comparison", "200", "--layouts", "4", "--confirm", "off",
-             "--entry", "run",
-             "--depth", "2", "--previous",
+    p = run([pinpoint, *pinpoint_test.SUITE_BUDGET, *pinpoint_test.SUITE_CONFIRM,
+             "--layouts", "4", "--entry", "run", "--depth", "2", "--previous",
              os.path.join(demo, "previous"), "--current", os.path.join(demo, "current"),
              "--no-save-command", "--", "./demo"], expect=1, timeout=600)
     expect_chain(p, ["run", "bridge", "failure_run"])
