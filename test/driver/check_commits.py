@@ -391,7 +391,8 @@ def scenario_commits_cmake():
              "-DBENCH_NOTE=nightly run"], expect=0)
         p = run([ARGS.pinpoint, "--commits", "%s..main" % h[0], "--current", build,
                  "--depth", "1", "--build-root", os.path.join(d, "cache"), "--entry", "entry",
-                 "--measurements", "8", "--no-save-command"] + LAYOUTS + ["--", "./bench"],
+                 "--measurements", "8", "--no-save-command"] + LAYOUTS + SUITE_CONFIRM +
+                SUITE_BUDGET + ["--", "./bench"],
                 timeout=1500)
         if p.returncode != 1:
             fail("--commits on a CMake build exit %d, expected 1" % p.returncode, p)

@@ -314,7 +314,7 @@ def scenario_killed():
                    "--max-runs", "100000", "--previous", prev, "--current", cur, "--",
                    "./placement"]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rnd.uniform(0, 2.5))
+            time.sleep(rnd.uniform(0, 1.2))
             proc.kill()
             proc.wait(timeout=60)
             if i % 3 == 2:  # a new pair of layouts now and then: a kill while linking
@@ -630,7 +630,7 @@ def crossed_round(p, c, fcntl):
     fcntl.flock(held, fcntl.LOCK_EX)
     procs = []
     for a, b in ((p, c), (c, p)):
-        cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2", "--max-runs", "40",
+        cmd = [ARGS.pinpoint, *SHORT, "--layouts", "2", "--max-layouts", "2", "--max-runs", "16",
                "--previous", a, "--current", b, "--no-save-command", "--", "./placement"]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True))
@@ -728,7 +728,7 @@ def scenario_layoutonly():
         # were slow on the tests' hosts; 16 layouts a side leave both sides
         # without one about once in 300 sessions (8 did once in 20)
         p = pinpoint(*common, "--layouts", "16", "--max-layouts", "4096",
-                     "--max-runs-per-comparison", "320", "--json", js, "--", "./placement")
+                     "--max-runs-per-comparison", "160", "--json", js, "--", "./placement")
         print("layouts varied: the entry's layout spread %r" % (rep_layout(js),), flush=True)
         rep = load_report(js, ARGS.schema, p)
         entry = rep["comparisons"][0]

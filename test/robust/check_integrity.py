@@ -43,6 +43,7 @@ from pinpoint_test import leftover_processes, skip, wait_for  # noqa: E402
 from pinpoint_test import load_report as harness_load_report  # noqa: E402
 from pinpoint_test import pinpoint as harness_pinpoint  # noqa: E402
 from pinpoint_test import run, start_until_first_comparison  # noqa: E402
+from pinpoint_test import SUITE_CONFIRM, SUITE_LAYOUTS  # noqa: E402
 
 M = ["--measurements", "8", "--warmups", "1"]
 
@@ -130,8 +131,10 @@ def scenario_symlinks():
             for path in (js, html, cmdfile):
                 os.symlink(victims["tmp"], "%s.tmp.%d" % (path, pid))
 
+        # as the suite's sessions through the harness: links, not layouts, are its question
         cmd = [ARGS.pinpoint, "--entry", "ping", "--depth", "1", "--previous", prev, "--current",
-               cur, *M, "--json", js, "--html", html, "--", "./mutual"]
+               cur, *M, *SUITE_LAYOUTS, *SUITE_CONFIRM, "--json", js, "--html", html, "--",
+               "./mutual"]
         print("$ " + " ".join(cmd), flush=True)
         p = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=plant, timeout=250)
         if p.returncode != 1:
@@ -360,7 +363,7 @@ def scenario_cmake_shared():
         cmd = [ARGS.pinpoint, "--build-root", root, "--entry", "parse_doc", "--depth", "1",
                "--previous", "../build-old", "--measurements", "6", "--warmups", "1",
                "--precision-threshold", "10", "--layouts", "1", "--max-runs-per-comparison",
-               "200", "--", "./bench", "input.json"]
+               "200", *SUITE_CONFIRM, "--", "./bench", "input.json"]
         procs = [start(cmd, env=env, cwd=os.path.join(tmp, "build-new")) for _ in range(2)]
         outs = []
         for proc in procs:
