@@ -642,7 +642,8 @@ static json_t *confirmation_json(const struct pp_outcome *o)
 	    pp_json_real(c->delayed), "difference", interval_or_null(c->diff), "explained_share",
 	    interval_or_null(c->explained), "slowdown_ns", interval_or_null(c->slowdown),
 	    "by_estimate", c->comparison >= 0 ? json_boolean(c->by_estimate) : json_null(), "runs",
-	    pp_json_int((long long)c->runs), "sentence", pp_json_str(c->sentence), NULL);
+	    pp_json_int((long long)c->runs), "continued_into", pp_json_int(c->continued),
+	    "sentence", pp_json_str(c->sentence), NULL);
 }
 
 static json_t *platform_json(const struct pp_platform *p)

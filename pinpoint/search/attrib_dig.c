@@ -17,6 +17,8 @@
 #include "pinpoint/session/targets.h"
 #include "pinpoint/search/attrib_priv.h"
 
+const char pp_attrib_paths_stop[] = "budget: --max-paths reached";
+
 static bool has_children(const struct pp_session *s, int node)
 {
 	for (size_t i = 0; i < s->nnodes; i++)
@@ -181,7 +183,7 @@ int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st)
 			s->nodes[c].recursive = true;
 		}
 		if (!stop && a->paths >= s->opt->max_paths) {
-			stop = "budget: --max-paths reached";
+			stop = PP_ATTRIB_PATHS_STOP;
 			s->budget_cut = true;
 		}
 		if (stop) {
@@ -286,4 +288,78 @@ out:
 	free(again);
 	free(nodes);
 	return err;
+}
+
+/* A call --max-paths left, off the chain: taken up by pp_attrib_more(). */
+static bool cut_off_chain(const struct pp_session *s, const struct pp_node *n)
+{
+	return n->stop == PP_ATTRIB_PATHS_STOP && !n->chain && n->parent >= 0 &&
+	       (n->kind == PP_NODE_CALL || n->kind == PP_NODE_GROUP || n->kind == PP_NODE_SHARED) &&
+	       s->nodes[n->parent].kind != PP_NODE_CALL; /* not an indirect call's target */
+}
+
+/*
+ * The search goes on after a what-if found the chain explains only a share
+ * of the slowdown (plan.c): the slower calls off the chain that --max-paths
+ * left are dug into like the others, another --max-paths of them, largest
+ * first under each function, each in the time the plan gives what comes
+ * after the chain.  The chain's own calls stay as they are: the what-if
+ * asked about its claim, and what it did not explain is elsewhere.  How
+ * many calls it dug into, or -errno.
+ */
+int pp_attrib_more(struct pp_session *s)
+{
+	struct pp_attrib a = {.s = s, .off_chain = true};
+	size_t n0 = s->nnodes;
+	/* cut[i]: node i is taken up; done[p]: F's node p was */
+	bool *cut = calloc(n0 ? 2 * n0 : 1, sizeof(*cut)), *done = cut + n0;
+	int err = 0, dug = 0;
+
+	if (!cut)
+		return -ENOMEM;
+	/* the functions inspected so far: each node's */
+	for (size_t i = 0; i < n0 && !err; i++)
+		if (s->nodes[i].fn[PP_CUR])
+			err = pp_fnset_add(&a.seen, s->nodes[i].fn[PP_CUR]);
+	for (size_t i = 0; i < n0 && !err; i++) {
+		struct pp_fnstate st = {0};
+		struct pp_fnview v = {0};
+		int p = s->nodes[i].parent;
+
+		if (!cut_off_chain(s, &s->nodes[i]) || done[p])
+			continue;
+		done[p] = true;
+		/* every such call under F's node p, at once, largest first */
+		for (size_t k = i; k < n0; k++)
+			if (s->nodes[k].parent == p && cut_off_chain(s, &s->nodes[k])) {
+				s->nodes[k].stop = NULL;
+				cut[k] = true;
+			}
+		err = pp_attrib_view(&v, s->nodes[i].fn);
+		if (err)
+			break;
+		st.a = &a;
+		st.layer = (int)s->nodes[i].depth;
+		st.v = &v;
+		st.node = p;
+		st.dir = s->nodes[p].sign < 0 ? -1 : 1;
+		st.group = -1;
+		st.alpha = pp_attrib_gate_alpha(s, p);
+		err = pp_attrib_dig_calls(&a, &st);
+		pp_attrib_view_free(&v);
+	}
+	/* what it dug into has parts now; what --max-paths left again is cut */
+	s->budget_cut = false;
+	for (size_t i = 0; i < s->nnodes; i++) {
+		int p = s->nodes[i].parent;
+
+		if (i >= n0 && p >= 0 && (size_t)p < n0 && cut[p]) {
+			cut[p] = false; /* dug into: it has parts */
+			dug++;
+		}
+		s->budget_cut |= s->nodes[i].stop == PP_ATTRIB_PATHS_STOP;
+	}
+	pp_fnset_free(&a.seen);
+	free(cut);
+	return err ? err : dug;
 }

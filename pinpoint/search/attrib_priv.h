@@ -211,9 +211,13 @@ const char *pp_attrib_matters(struct pp_session *s, void *arg, const struct pp_q
 int pp_attrib_measure_parts(struct pp_session *s, struct pp_fnstate *st, struct pp_quantity *self);
 
 /* attrib_dig.c: the time plan, digging into F's calls, F's parts taken up again */
+/* A node's stop where --max-paths left it (one string: compared by address) */
+#define PP_ATTRIB_PATHS_STOP pp_attrib_paths_stop
+extern const char pp_attrib_paths_stop[];
 double pp_attrib_plan_time(struct pp_session *s, int layer, bool chain);
 int pp_attrib_dig_calls(struct pp_attrib *a, struct pp_fnstate *st);
 int pp_attrib_resume_parts(struct pp_attrib *a, struct pp_fnstate *st);
+int pp_attrib_more(struct pp_session *s);
 
 /* attrib_shared.c: a function several of F's callees call */
 bool pp_attrib_may_share(const struct pp_session *s, const struct pp_fnstate *st);

@@ -53,7 +53,7 @@ int pp_attrib_dig_targets(struct pp_attrib *a, struct pp_fnstate *st, int c, con
 			n->stop = "recursion: already inspected";
 			n->recursive = true;
 		} else if (a->paths >= s->opt->max_paths) {
-			n->stop = "budget: --max-paths reached";
+			n->stop = PP_ATTRIB_PATHS_STOP;
 			s->budget_cut = true;
 		} else {
 			a->paths++;

@@ -21,6 +21,32 @@ static const struct pp_search_ops *const searches[] = {
     [PP_SEARCH_LINEAR] = &pp_search_linear,
 };
 
+/*
+ * Where the what-if found that the chain explains only a share of the
+ * slowdown, something else changed too: the search goes on into the slower
+ * calls --max-paths left off the chain, while --max-time has time left,
+ * and the tree is finished again with what they hold.  0 or -errno.
+ */
+static int go_on(struct pp_session *s, const struct pp_search_ops *ops)
+{
+	int n;
+
+	if (s->confirm.verdict != PP_CONFIRM_EXPLAINS || !ops->more || !s->budget_cut ||
+	    !(pp_session_time_left(s) > 0))
+		return 0;
+	n = ops->more(s);
+	if (n < 0)
+		return n;
+	s->confirm.continued = (unsigned)n;
+	if (n > 0) {
+		pr_info("the what-if explains %.0f %% of the slowdown: the search went on into "
+			"%d call%s --max-paths had left",
+			100 * s->confirm.explained.centre, n, n == 1 ? "" : "s");
+		pp_tree_finish(s, ops);
+	}
+	return 0;
+}
+
 int pp_plan(struct pp_session *s)
 {
 	const struct pp_search_ops *ops = searches[s->opt->search];
@@ -54,5 +80,7 @@ int pp_plan(struct pp_session *s)
 	/* the chain's claim, checked by a what-if (--confirm) */
 	if (!err)
 		err = pp_confirm(s);
+	if (!err)
+		err = go_on(s, ops);
 	return err;
 }

@@ -22,6 +22,13 @@ struct pp_search_ops {
 	 * marks it itself as it goes (its nodes' chain flags).
 	 */
 	void (*mark_chain)(struct pp_session *s);
+	/*
+	 * After a what-if found that the chain explains only a share of the
+	 * slowdown (confirm.c): dig into the slower calls off the chain that
+	 * --max-paths left, in the time left, adding nodes; how many calls it
+	 * dug into, or -errno.  NULL: the search has nothing to go on with.
+	 */
+	int (*more)(struct pp_session *s);
 };
 
 extern const struct pp_search_ops pp_search_attrib, pp_search_seed, pp_search_linear;

@@ -152,4 +152,4 @@ static int dig(struct pp_session *s, int root)
 }
 
 const struct pp_search_ops pp_search_attrib = {
-    .name = "attrib", .dig = dig, .mark_chain = pp_tree_mark_chain};
+    .name = "attrib", .dig = dig, .mark_chain = pp_tree_mark_chain, .more = pp_attrib_more};

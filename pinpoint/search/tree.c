@@ -215,6 +215,8 @@ static void rank_contributors(struct pp_session *s)
 {
 	unsigned rank = 0;
 
+	for (size_t i = 0; i < s->nnodes; i++) /* a tree finished again ranks anew */
+		s->nodes[i].rank = 0;
 	for (;;) {
 		int best = -1;
 

@@ -254,7 +254,10 @@ struct pp_outcome_confirm {
 	bool by_estimate;
 	/* the entry's slowdown in its runs: the delay it added less diff (NaN: none) */
 	struct pp_interval slowdown;
-	size_t runs;	      /* per revision */
+	size_t runs; /* per revision */
+	/* "explains": the calls off the chain --max-paths had left that the search
+	 * dug into after the what-if (plan.c) */
+	unsigned continued;
 	const char *sentence; /* as text and HTML print it, "" when not asked */
 };
 

@@ -79,7 +79,12 @@ static void the_rest(const struct pp_outcome *o, char *buf, size_t len)
 				       pp_fmt_ns(n->diff.centre, d, 32));
 	}
 	if (o->ncontrib > 3 && at < len)
-		snprintf(buf + at, len - at, " and %zu more", o->ncontrib - 3);
+		at += (size_t)snprintf(buf + at, len - at, " and %zu more", o->ncontrib - 3);
+	if (o->confirm.continued && at < len)
+		snprintf(buf + at, len - at,
+			 " (after the what-if, the search went on into %u call%s "
+			 "--max-paths had left)",
+			 o->confirm.continued, o->confirm.continued == 1 ? "" : "s");
 }
 
 static char *sentence(const struct pp_outcome_confirm *c, const struct pp_outcome *o,
@@ -181,6 +186,7 @@ void pp_outcome_confirm(struct pp_copy *m, struct pp_outcome *o, const struct pp
 	if (!c->verdict_name)
 		return;
 	c->why = sc->why;
+	c->continued = sc->continued;
 	c->node = sc->node;
 	c->claim_node = sc->claim_node;
 	c->moved = sc->moved;

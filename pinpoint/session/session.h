@@ -353,6 +353,9 @@ struct pp_confirm {
 	/* of the entry's difference, what the delay explains: 1 - the difference left
 	 * over the entry's */
 	struct pp_interval explained;
+	/* "explains": the calls off the chain --max-paths had left that the
+	 * search dug into after it (plan.c) */
+	unsigned continued;
 };
 
 struct pp_backend;

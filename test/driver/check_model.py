@@ -1223,7 +1223,11 @@ def scenario_confirm():
       * twoslow: the chain names inner's own body (+10 us of +16 us; step1
         got 6 us slower too): "explains" about 62 %, the rest still slower,
         where the line names the further contributor the search found,
-        step1's own body;
+        step1's own body; with --max-paths 1 the search had left step1
+        slower and unexamined, and after the what-if it goes on into it
+        (continued_into 1, its own body the contributor, the line says so),
+        where with --confirm off step1 stays cut; the chain's own inner,
+        cut too, stays as it is;
       * added: the chain ends at an added call, which no delay stands for:
         the entry delayed in its place;
       * --depth 0: no part below the entry, "not tried";
@@ -1281,6 +1285,37 @@ def scenario_confirm():
     check("of the slowdown: with the own body of inner delayed by" in line and
           "something else changed too; the search's further contributors: own body of "
           "step1 +" in line, "twoslow: %r" % line)
+
+    check(c and c["continued_into"] == 0, "twoslow: continued %r" % c)
+
+    def step1(rep):
+        """step1's node and its parts."""
+        n = [x for x in rep["tree"] if x["parent"] == 0 and x.get("callee") == "step1"]
+        return n[0] if n else {}, [x for x in rep["tree"] if n and x["parent"] == n[0]["id"]]
+
+    p, rep = session_json("twoslow", "--seed", "1", "--max-paths", "1", status=1)
+    c = rep["confirmation"]
+    node, parts = step1(rep)
+    inner = [x for x in rep["tree"] if x.get("callee") == "inner"]
+    check(c and c["verdict"] == "explains" and c["continued_into"] == 1 and
+          node.get("stop") is None and
+          [x["kind"] for x in parts if x["kind"] == "self"] == ["self"] and
+          [x["function"] for x in rep["contributors"]] == ["step1"] and
+          rep["contributors"][0]["node"] in {x["id"] for x in parts} and
+          inner and inner[0]["chain"] and inner[0]["stop"] == "budget: --max-paths reached" and
+          rep["search_cut_short"],
+          "twoslow --max-paths 1: confirmation %r, step1 %r, its parts %r, contributors %r"
+          % (c, node, parts, rep["contributors"]))
+    line = confirm_line(p, "Explains ")
+    check("the search's further contributors: own body of step1 +" in line and
+          "(after the what-if, the search went on into 1 call --max-paths had left); " in line and
+          "the search went on into 1 call --max-paths had left" in p.stderr,
+          "twoslow --max-paths 1: %r" % line)
+    p, rep = session_json("twoslow", "--seed", "1", "--max-paths", "1", "--confirm", "off",
+                          status=1)
+    node, parts = step1(rep)
+    check(node.get("stop") == "budget: --max-paths reached" and not parts,
+          "twoslow --max-paths 1 --confirm off: step1 %r, its parts %r" % (node, parts))
 
     p, rep = session_json("added", status=1)
     c = rep["confirmation"]

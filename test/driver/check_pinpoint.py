@@ -1225,18 +1225,13 @@ def duet_log(path):
 
 def duet_session(d, *extra, threads=1, status=None, sysfs=None):
     """A depth-0 session of duet.c with @extra options, the CPUs' topology read
-    under @sysfs (PINPOINT_SYSFS) where given; (process, report, logged runs).
-    A parallel run (@threads above 1) calls the entry 12 times, not 20: its
-    questions are the design and the CPUs, and paired, its runs are long; 12
-    keep a run above the 50 ms the driver needs to tell a parallel benchmark
-    (pinpoint/measure/duet.c)."""
+    under @sysfs (PINPOINT_SYSFS) where given; (process, report, logged runs)."""
     prev, cur = prog("duet")
     log = os.path.join(d, "duet.log")
     path = os.path.join(d, "report.json")
     if os.path.exists(log):
         os.unlink(log)
-    env = dict(os.environ, PP_TEST_DUET_LOG=log, PP_TEST_DUET_THREADS=str(threads),
-               PP_TEST_DUET_CALLS="20" if threads == 1 else "12")
+    env = dict(os.environ, PP_TEST_DUET_LOG=log, PP_TEST_DUET_THREADS=str(threads))
     if sysfs:
         env["PINPOINT_SYSFS"] = sysfs
     p = harness_pinpoint(ARGS.pinpoint, "--entry", "work", "--depth", "0", "--previous", prev,
