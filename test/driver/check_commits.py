@@ -436,14 +436,16 @@ def scenario_commits_interrupt_checkout():
     with tempfile.TemporaryDirectory(prefix="pp-commits-intco-") as d:
         repo, h = make_history(d)
         # git as pinpoint finds it on PATH: 'worktree add' of a commit other
-        # than GOOD waits, so that Ctrl-C reaches it (and kills it) mid-way.
+        # than GOOD waits, so that Ctrl-C reaches it (and kills it) mid-way;
+        # the wait is the script's own process (exec), never a child of it
+        # that a Ctrl-C sent before it started would leave holding the pipes.
         bindir = os.path.join(d, "bin")
         os.mkdir(bindir)
         with open(os.path.join(bindir, "git"), "w") as f:
             f.write("#!/bin/sh\n"
                     "case \"$1 $2 $*\" in\n"
                     "'worktree add'*%s*) ;;\n"
-                    "'worktree add'*) touch %s/in-add; sleep 30 ;;\n"
+                    "'worktree add'*) touch %s/in-add; exec sleep 30 ;;\n"
                     "esac\n"
                     "exec %s \"$@\"\n" % (h[0], d, shutil.which("git")))
         os.chmod(os.path.join(bindir, "git"), 0o755)

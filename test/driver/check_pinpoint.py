@@ -1225,7 +1225,10 @@ def duet_log(path):
 
 def duet_session(d, *extra, threads=1, status=None, sysfs=None):
     """A depth-0 session of duet.c with @extra options, the CPUs' topology read
-    under @sysfs (PINPOINT_SYSFS) where given; (process, report, logged runs)."""
+    under @sysfs (PINPOINT_SYSFS) where given; (process, report, logged runs).
+    A parallel benchmark's (@threads above 1) comparisons stop at 20 runs a
+    revision, not 40: its questions are the design and the CPUs, and
+    paired, each of its runs takes two."""
     prev, cur = prog("duet")
     log = os.path.join(d, "duet.log")
     path = os.path.join(d, "report.json")
@@ -1235,7 +1238,8 @@ def duet_session(d, *extra, threads=1, status=None, sysfs=None):
     if sysfs:
         env["PINPOINT_SYSFS"] = sysfs
     p = harness_pinpoint(ARGS.pinpoint, "--entry", "work", "--depth", "0", "--previous", prev,
-                         "--current", cur, "--layouts", "1", "--max-runs-per-comparison", "40",
+                         "--current", cur, "--layouts", "1", "--max-runs-per-comparison",
+                         "40" if threads == 1 else "20",
                          "--executions", "all", "--no-save-command", "--json", path, *extra, "--", "./duet", env=env,
                          status=status)
     if p.returncode not in (0, 1, 4):
