@@ -276,7 +276,8 @@ static const struct pp_option_desc options[] = {
      .help = "attrib: the attribution search; seed, linear: the method's DiggingFind with "
 	     "BinaryFind or LinearFind"},
     {"max-paths", 0, &type_int, FIELD(max_paths), .arg = "N", .min = 0, .max = 100000, .def = "8",
-     .report = "max_paths", .help = "calls the attribution search digs into, at most (and as many again off the "
+     .report = "max_paths",
+     .help = "calls the attribution search digs into, at most (and as many again off the "
 	     "chain after a what-if that explains only a share)"},
     {"test", 0, &type_choice, FIELD(test), .choices = test_choices, .def = "mann-whitney",
      .report = "test",
