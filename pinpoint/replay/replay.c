@@ -6,7 +6,7 @@
  * run's revision, index, layout and environment) so that a replay that
  * goes another way than the session stops where it does.  The session's
  * clock is the recording's: each batch begins when it began, each run
- * takes what it took.
+ * takes what it took, and so does each code layout's link.
  */
 #include <errno.h>
 #include <math.h>
@@ -304,8 +304,13 @@ static int replay_discover(struct pp_session *s)
 	s->layout_link_s = num(sched, "link_s", 0);
 	s->layout_pair_s = num(sched, "pair_s", 0);
 	s->timeout_s = num(options, "timeout", 60);
-	/* what the builds and the layouts took came before measuring */
-	s->measuring = s->started + num(rp->time, "builds_s", 0) + num(rp->time, "layouts_s", 0);
+	/* the builds came before measuring; so did the layouts of a session that did not
+	 * vary them.  Varied layouts take their recorded link times as the replay is given
+	 * them (replay_layouts()): the first ones before measuring, as both.c counts them,
+	 * those the schedule added while it measured (ahead.c), within it */
+	s->measuring = s->started + num(rp->time, "builds_s", 0);
+	if (!integer(rp->layouts, "first", 0))
+		s->measuring += num(rp->time, "layouts_s", 0);
 	s->clock_s = s->measuring;
 	return replay_discovery_runs(s, rp);
 }
@@ -340,7 +345,7 @@ static int replay_layouts(struct pp_session *s, enum pp_rev_id r, unsigned want)
 	const json_t *lays = json_object_get(rev, "layouts"),
 		     *mods = json_object_get(rev, "modules");
 	struct pp_layouts *l = &s->rev[r].lay;
-	unsigned n = (unsigned)json_array_size(lays);
+	unsigned n = (unsigned)json_array_size(lays), had = l->n;
 
 	if (n > PP_MAX_LAYOUTS)
 		n = PP_MAX_LAYOUTS;
@@ -351,6 +356,9 @@ static int replay_layouts(struct pp_session *s, enum pp_rev_id r, unsigned want)
 		l->relink_s[k] = num(o, "relink_s", 0);
 		l->reused[k] = json_is_true(json_object_get(o, "reused"));
 	}
+	/* the links of the layouts given now took the session's time then */
+	for (unsigned k = had; k < n && k < want; k++)
+		s->clock_s += l->relink_s[k];
 	if (!l->modules && json_array_size(mods)) {
 		l->modules = calloc(json_array_size(mods), sizeof(*l->modules));
 		if (!l->modules)
@@ -452,7 +460,11 @@ static int replay_values(struct pp_session *s, const struct pp_batch *b,
 				"the session's");
 	if (json_array_size(values) != nq)
 		return diverged(s, "%s measured other quantities than %s", got, "the session's");
-	rp->next++;
+	/* after its last run the session only stopped: whatever it weighed to stop (its time
+	 * left, say) it weighed later than the runs' own times add up to, after computing its
+	 * looks, so the replay's clock stands at the session's end from here */
+	if (++rp->next == json_array_size(rp->runs))
+		s->clock_s = fmax(s->clock_s, s->started + num(rp->time, "total_s", 0));
 	status_of(str(run, "status"), &rec->st);
 	rec->st.wall_s = num(run, "wall_s", 0);
 	rec->st.cpu_s = num(run, "cpu_s", 0);
@@ -482,9 +494,13 @@ static int replay_values(struct pp_session *s, const struct pp_batch *b,
 static void replay_finish(struct pp_session *s)
 {
 	struct pp_replay *rp = s->backend_data;
+	const json_t *added = json_object_get(rp->layouts, "added");
 
 	s->clock_s = s->started + num(rp->time, "total_s", s->clock_s - s->started);
 	s->started_wall = num(rp->root, "started", s->started_wall);
+	/* what making the layouts the schedule added took, links and all, as it took */
+	if (json_is_object(added))
+		s->layouts_more_s = num(added, "seconds", s->layouts_more_s);
 }
 
 int pp_replay_attach(struct pp_session *s, struct pp_replay *rp)

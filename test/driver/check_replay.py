@@ -23,23 +23,24 @@ from pinpoint_test import check, fail, json_differences, load_report  # noqa: E4
 from pinpoint_test import scenario_main, skip  # noqa: E402
 
 
-def run(args, status=None):
-    p = subprocess.run([ARGS.pinpoint, *args], capture_output=True, text=True, timeout=600)
+def run(args, status=None, env=None):
+    p = subprocess.run([ARGS.pinpoint, *args], capture_output=True, text=True, timeout=600,
+                       env=env)
     if status is not None and p.returncode not in (status if isinstance(status, tuple)
                                                    else (status,)):
         fail("$ pinpoint %s -> %d, expected %r" % (" ".join(args), p.returncode, status), p)
     return p
 
 
-def same_again(what, session_args, status):
-    """A session (@session_args, its exit status @status) and its replay:
-    the same text, JSON and HTML."""
+def same_again(what, session_args, status, env=None):
+    """A session (@session_args, its exit status @status, its environment
+    @env) and its replay: the same text, JSON and HTML."""
     with tempfile.TemporaryDirectory() as d:
         oj, oh = os.path.join(d, "o.json"), os.path.join(d, "o.html")
         rj, rh = os.path.join(d, "r.json"), os.path.join(d, "r.html")
         args = list(session_args)
         at = args.index("--") if "--" in args else len(args)
-        p = run(args[:at] + ["--json", oj, "--html", oh] + args[at:], status)
+        p = run(args[:at] + ["--json", oj, "--html", oh] + args[at:], status, env)
         original = load_report(oj, ARGS.schema, p)
         # how the report is printed is the replay's own choice: the same here
         quiet = ["--quiet"] if "--quiet" in args[:at] else []
@@ -72,8 +73,9 @@ def scenario_models():
 
 
 def scenario_processes():
-    """A session of a real program (the twoslow scenario's builds), in two
-    code layouts, replayed from its report: no run is made."""
+    """Sessions of a real program (the twoslow scenario's builds), replayed
+    from their reports: no run is made.  One in two code layouts; one whose
+    layouts grow with its runs until --max-time stops it."""
     if not ARGS.program or not os.path.isdir(os.path.join(ARGS.program, "previous")):
         skip("no program built for the scenario")
     rep = same_again("twoslow processes",
@@ -84,6 +86,24 @@ def scenario_processes():
                       "./twoslow"], (0, 1, 4))
     check(rep["measurement"]["backend"] == "processes", "the recording's backend is %r"
           % rep["measurement"]["backend"])
+    # --max-time stops a session whose layouts grow while it measures, each linked anew
+    # (a cache of its own): the replay's clock must take the links the session made as it
+    # went, and stand where the session's did when it stopped, or it has time the session
+    # did not and goes on where the session stopped
+    with tempfile.TemporaryDirectory() as cache:
+        rep = same_again("twoslow processes, layouts linked until --max-time",
+                         ["--entry", "job", "--depth", "3", "--previous",
+                          os.path.join(ARGS.program, "previous"), "--current",
+                          os.path.join(ARGS.program, "current"), "--layouts", "2",
+                          "--pairs-per-layout", "1", "--max-runs-per-comparison", "100000",
+                          "--max-time", "1.5", "--no-save-command", "--", "./twoslow"],
+                         (0, 1, 4), dict(os.environ, XDG_CACHE_HOME=cache))
+    added = rep["layouts"].get("added") or {}
+    spent = [c["id"] for c in rep["comparisons"]
+             if (c.get("sequential") or {}).get("max_time_spent")]
+    check(added.get("layouts", 0) > 0 and added.get("seconds", 0) > 0 and spent,
+          "the session linked %r layouts as it measured and --max-time stopped %r: not the "
+          "case the replay is checked on" % (added, spent))
 
 
 def scenario_diverged():
