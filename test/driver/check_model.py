@@ -968,7 +968,8 @@ def scenario_counts():
     slower too: "both", the time per call's difference in the sentence.
     twoslow's steps, each call slower at the same count: "slower calls", and
     no sentence.  Every run records its executions."""
-    p, rep = session_json("count", status=1)
+    # seeded: the time per call's interval holds 0 at its level, not in every session
+    p, rep = session_json("count", "--seed", "1", status=1)
     expect_chain(p, ["render", "paint"])
     cmp = {c["label"]: c for c in rep["comparisons"]}
     # (paint's whole and own body ride along in render's runs, never decided)
@@ -1001,7 +1002,7 @@ def scenario_counts():
     with tempfile.TemporaryDirectory() as d:
         path = count_model(d, {"self_ns": 3900})
         cmd = [ARGS.pinpoint, "--model", path, "--entry", "render", "--depth", "2",
-               "--json", os.path.join(d, "r.json")]
+               "--seed", "1", "--json", os.path.join(d, "r.json")]
         print("$ " + " ".join(cmd), flush=True)
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         with open(os.path.join(d, "r.json")) as f:
@@ -1018,7 +1019,7 @@ def scenario_counts():
         check(re.search(r"\[called 1\.15x as often \(100 → 115 per execution of render\), "
                         r"each call \+[0-9.]+ ns \[[0-9.]+ ns, [0-9.]+ ns\]\]", p.stdout),
               "no sentence with the time per call:\n" + p.stdout)
-    p, rep = session_json("twoslower", status=1)
+    p, rep = session_json("twoslower", "--seed", "1", status=1)
     steps = {n.get("callee"): n for n in rep["tree"] if n["kind"] == "call"}
     check(steps["step3"]["cause"] == "slower calls" and steps["step1"]["cause"] == "slower calls",
           "twoslow's steps: %r" % {k: v["cause"] for k, v in steps.items()})
@@ -1317,7 +1318,7 @@ def scenario_confirm():
     check(node.get("stop") == "budget: --max-paths reached" and not parts,
           "twoslow --max-paths 1 --confirm off: step1 %r, its parts %r" % (node, parts))
 
-    p, rep = session_json("added", status=1)
+    p, rep = session_json("added", "--seed", "1", status=1)
     c = rep["confirmation"]
     check(c and c["verdict"] == "confirmed" and c["part"] == "handle (the entry)" and
           c["node"] == 0 and "no delay can stand for" in c["moved"],
