@@ -184,6 +184,9 @@ def full_grid():
         c = cell('real-%s-1pct-d%d' % (sub['lib'], sub['depth']), None, [(sub['depth'], 1)],
                  kind='real')
         c['subject'], c['depth'], c['percent'] = i, 3, 1
+        # sized against the entry as a session measures it, which the
+        # threshold is a share of (session_entry_ns())
+        c['session_size'] = True
         cells.append(c)
     # The noisy-machine grid (bench/README.md, "Duet runs"): 20 % of the entry in
     # three libraries, Argon2 built the way its users build it with one
@@ -624,6 +627,32 @@ def block_ns(cc, iters, work):
     return max(statistics.median(xs), 1e-3)
 
 
+def session_entry_ns(tc, prog, entry, args, work):
+    """The entry as a session measures it, which its threshold is a share of:
+    the instrumented build's entry armed, in duet runs, its clock time.  A
+    real driver's entry measures 1.0-1.2 times the plain build's median CPU
+    time here (the two runs of a duet share caches and memory bandwidth,
+    and a run's clock time includes what its CPU time does not).  Measured
+    by a short session of the build against a copy of itself at depth 0, as
+    built (--layouts 1): T / (T's share), the session's own reference."""
+    twin = os.path.join(work, 'twin')
+    shutil.rmtree(twin, ignore_errors=True)
+    os.makedirs(twin)
+    for f in ('prog', 'prog.pinpoint-link'):
+        if os.path.exists(os.path.join(os.path.dirname(prog), f)):
+            shutil.copy2(os.path.join(os.path.dirname(prog), f), twin)
+    js = os.path.join(work, 'session-entry.json')
+    subprocess.run([tc['pinpoint'], '--entry', entry, '--depth', '0', '--previous', twin,
+                    '--no-build', '--no-save-command', '--quiet', '--layouts', '1',
+                    '--max-runs', '120', '--confirm', 'off', '--json', js, '--', './prog'] + args,
+                   cwd=os.path.dirname(prog), capture_output=True, text=True, timeout=600)
+    shutil.rmtree(twin, ignore_errors=True)
+    rep = read_report(js) if os.path.exists(js) else {}
+    if not rep.get('threshold_ns'):
+        fail('%s: the session that measures the entry gave no threshold' % prog)
+    return rep['threshold_ns'] / (DEFAULT_THRESHOLD / 100)
+
+
 def function_count(exe, sub, work):
     """Outermost executions of the subject's function in one run of its
     instrumented driver: the runtime's count with the function armed (or the
@@ -763,7 +792,8 @@ def prepare_real(c, tc, work, log):
     function's executions in one run (the runtime's count), what the block
     costs a call (inside one process) and the entry's time (plain runs);
     the direct difference of the two plain builds is measured too and
-    recorded beside it."""
+    recorded beside it.  A session_size cell applies its window to the size
+    against the entry as a session measures it (session_entry_ns())."""
     sub = REAL_SUBJECTS[c['subject']]
     br, lib, roots = real_library(c, tc, sub['lib'])
     d, rec = cell_dir(work, keyed(c['name'], CALIBRATION + REAL_CALIBRATION +
@@ -827,29 +857,42 @@ def prepare_real(c, tc, work, log):
     entries = [cpu_ns(prev_plain) for _ in range(REAL_ROUNDS)]
     entry_ns = statistics.median(entries)
     rel_err = t975(len(entries) - 1) * statistics.stdev(entries) / math.sqrt(len(entries)) / statistics.mean(entries)
+    # The size the window applies to: against the plain entry, or for a
+    # session_size cell against the entry as a session measures it (the
+    # threshold's reference: a regression of T in plain terms can be below T
+    # in the session's)
+    ref_ns = entry_ns
+    if c.get('session_size'):
+        ref_ns = session_entry_ns(tc, prev_prog, sub['entry'], sub['args'], d)
+        log('    the entry as a session measures it: %.2f ms (plain: %.2f ms)' % (ref_ns / 1e6, entry_ns / 1e6))
     per_iter = block_ns(tc['cc'], 1000, d) / 1000
-    if calls * block_ns(tc['cc'], 100, d) > aim * entry_ns:
+    if calls * block_ns(tc['cc'], 100, d) > aim * ref_ns:
         fail('%s: the block would be shorter than 100 iterations, too short to be timed alone: '
              'inject it on fewer calls (\'every\')' % c['name'])
-    iters = max(1, int(round(aim * entry_ns / (calls * per_iter))))
+    iters = max(1, int(round(aim * ref_ns / (calls * per_iter))))
     tries = []
     for k in range(4):
         cost = block_ns(tc['cc'], iters, d)
         got = calls * cost / entry_ns
+        sized = calls * cost / ref_ns
         tries.append({'inject': {sub['function']: iters}, 'previous_ns': entry_ns,
                       'current_ns': entry_ns + calls * cost, 'delta_ns': calls * cost,
                       'fraction': got, 'fraction_ci95': [got / (1 + rel_err), got / (1 - rel_err)],
-                      'calls': calls, 'block_ns': cost,
+                      'sized': sized, 'calls': calls, 'block_ns': cost,
                       'method': 'calls x block cost / entry (%d plain runs)' % REAL_ROUNDS})
-        log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%] (target %.2f%%; %d calls a run, %.1f ns '
+        if c.get('session_size'):
+            tries[-1].update({'session_entry_ns': ref_ns, 'session_fraction': sized})
+        log('    try %d: %s:%d -> %.2f%% [%.2f%%, %.2f%%]%s (target %.2f%%; %d calls a run, %.1f ns '
             'a block)' % (k + 1, sub['function'], iters, 100 * got, 100 * got / (1 + rel_err),
-                          100 * got / (1 - rel_err), 100 * target, calls, cost))
-        if low <= got <= high:
+                          100 * got / (1 - rel_err),
+                          ', %.2f%% in session' % (100 * sized) if c.get('session_size') else '',
+                          100 * target, calls, cost))
+        if low <= sized <= high:
             break
-        iters = max(1, int(round(iters * aim / got)))
+        iters = max(1, int(round(iters * aim / sized)))
         if iters == tries[-1]['inject'][sub['function']]:
             break
-    best = min(tries, key=lambda t: abs(t['fraction'] / aim - 1))
+    best = min(tries, key=lambda t: abs(t['sized'] / aim - 1))
     cur = build(best['inject'][sub['function']])
     # the same size measured directly, between processes: for the record
     pns, cns, delta, ci = measure(cur, REAL_ROUNDS)
@@ -859,7 +902,7 @@ def prepare_real(c, tc, work, log):
         100 * delta / pns, 100 * ci[0] / pns, 100 * ci[1] / pns))
     cal = dict(best)
     cal.update({'target_fraction': target, 'accepted': [low, high],
-                'within_tolerance': low <= best['fraction'] <= high,
+                'within_tolerance': low <= best['sized'] <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
                                              'percent': c.get('percent', sub['percent'])}]})
     return save_cell({'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns,
