@@ -878,7 +878,7 @@ def prepare_real(c, tc, work, log):
         tries.append({'inject': {sub['function']: iters}, 'previous_ns': entry_ns,
                       'current_ns': entry_ns + calls * cost, 'delta_ns': calls * cost,
                       'fraction': got, 'fraction_ci95': [got / (1 + rel_err), got / (1 - rel_err)],
-                      'sized': sized, 'calls': calls, 'block_ns': cost,
+                      'calls': calls, 'block_ns': cost,
                       'method': 'calls x block cost / entry (%d plain runs)' % REAL_ROUNDS})
         if c.get('session_size'):
             tries[-1].update({'session_entry_ns': ref_ns, 'session_fraction': sized})
@@ -892,7 +892,11 @@ def prepare_real(c, tc, work, log):
         iters = max(1, int(round(iters * aim / sized)))
         if iters == tries[-1]['inject'][sub['function']]:
             break
-    best = min(tries, key=lambda t: abs(t['sized'] / aim - 1))
+
+    def sized_of(t):  # the size a try's window applies to
+        return t.get('session_fraction', t['fraction'])
+
+    best = min(tries, key=lambda t: abs(sized_of(t) / aim - 1))
     cur = build(best['inject'][sub['function']])
     # the same size measured directly, between processes: for the record
     pns, cns, delta, ci = measure(cur, REAL_ROUNDS)
@@ -902,7 +906,7 @@ def prepare_real(c, tc, work, log):
         100 * delta / pns, 100 * ci[0] / pns, 100 * ci[1] / pns))
     cal = dict(best)
     cal.update({'target_fraction': target, 'accepted': [low, high],
-                'within_tolerance': low <= best['sized'] <= high,
+                'within_tolerance': low <= sized_of(best) <= high,
                 'tries': tries, 'targets': [{'function': sub['function'], 'depth': sub['depth'],
                                              'percent': c.get('percent', sub['percent'])}]})
     return save_cell({'cell': c, 'dir': d, 'entry': sub['entry'], 'entry_ns': entry_ns,
