@@ -99,6 +99,19 @@ int pp_layouts_make_both(struct pp_session *s)
 	gsl_rng *lrng = s->opt->layouts > 1 ? pp_session_layout_rng(s) : NULL;
 	int err = s->opt->layouts > 1 && !lrng ? -ENOMEM : 0;
 
+	/*
+	 * In the paired design a pair runs in layout k of each revision, the
+	 * unit of its analysis (core/stats_nested.c, pp_layout_paired): linked
+	 * with one seed, the two draws of a unit are alike where the code is,
+	 * and what the layouts move both revisions by leaves their difference
+	 * (common random numbers; doc/statistics.md, "Code layouts").  The
+	 * previous revision's are made first.  Unpaired, Welch's interval on
+	 * each revision's layouts needs them independent: no seed of both.
+	 */
+	if (!s->backend && s->opt->runs != PP_RUNS_SHUFFLED)
+		s->rev[PP_CUR].lay.seeds_of = &s->rev[PP_PREV].lay;
+	else if (!s->backend)
+		s->rev[PP_CUR].lay.seeds_not = &s->rev[PP_PREV].lay;
 	for (int r = 0; r < 2 && !err; r++) {
 		struct pp_revision *rev = &s->rev[r];
 		int n;

@@ -61,6 +61,16 @@ struct pp_layouts {
 	bool as_other;		/* not varied because the other revision could not be */
 	unsigned first_new;	/* while growing (pp_layouts_grow()): the first new layout */
 	unsigned long seed[PP_MAX_LAYOUTS];
+	unsigned nseed; /* seeds set in seed[] */
+	/*
+	 * The layouts whose seeds these take, layout k of each linked with one
+	 * seed (the previous revision's, for the current one in the paired
+	 * design: common random numbers); NULL: the revision's own.
+	 */
+	const struct pp_layouts *seeds_of;
+	/* The layouts none of whose seeds these take (the previous revision's,
+	 * unpaired: Welch's interval on the layouts needs them independent). */
+	const struct pp_layouts *seeds_not;
 	double relink_s[PP_MAX_LAYOUTS]; /* what each layout's relinking took (0: reused) */
 	bool reused[PP_MAX_LAYOUTS];	 /* every file of it was there from an earlier session */
 	double link_s; /* one layout's link, s: this session's mean, else the cache's (link_s); 0:
@@ -86,7 +96,8 @@ int pp_layouts_open(struct pp_layouts *l, const char *revision, bool layouts, vo
  * Make @want layouts of the revision @label (@want < 2: none) by linking
  * again each module of @modules[0..@n) that has a link record, with
  * ld.lld's --shuffle-sections and a seed of the revision's (reused from the
- * layouts directory, or drawn from @rng and kept there).  A module that
+ * layouts directory, or drawn from @rng and kept there; l->seeds_of's when
+ * set, none of l->seeds_not's), the build's own shuffle left out.  A module that
  * cannot be linked again runs as built, with one line saying why.  0, or
  * -ENOMEM / -EINTR.
  */

@@ -296,39 +296,73 @@ static void write_seeds(FILE *f, const void *arg)
 		fprintf(f, "%lu\n", s->v[i]);
 }
 
+/* Whether @seed is one of @l's (NULL: none). */
+static bool seed_of(const struct pp_layouts *l, unsigned long seed)
+{
+	for (unsigned i = 0; l && i < l->nseed; i++)
+		if (l->seed[i] == seed)
+			return true;
+	return false;
+}
+
 /*
- * The revision's layout seeds: those kept in DIR/seeds, then new ones drawn
- * from @rng and kept there for later sessions.
+ * The revision's layout seeds: those of l->seeds_of where it follows
+ * another revision's, else those kept in DIR/seeds, up to the first that
+ * l->seeds_not has, then new ones drawn from @rng that it does not have;
+ * kept there for later sessions.  @want is at most l->seeds_of->nseed
+ * (seeds_room()).
  */
 static int load_seeds(struct pp_layouts *l, unsigned want, gsl_rng *rng)
 {
 	unsigned have = 0;
 	FILE *f;
-	int fd;
+	int fd, err;
 
+	if (l->seeds_of) {
+		if (want > l->seeds_of->nseed)
+			return -EINVAL;
+		memcpy(l->seed, l->seeds_of->seed, want * sizeof(*l->seed));
+		have = want;
+		goto keep;
+	}
 	fd = pp_private_file(l->dirfd, "seeds", O_RDONLY, 0, NULL);
 	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (fd >= 0 && !f)
 		close(fd);
-	while (f && have < want && fscanf(f, "%lu", &l->seed[have]) == 1)
+	while (f && have < want && fscanf(f, "%lu", &l->seed[have]) == 1) {
+		if (seed_of(l->seeds_not, l->seed[have]))
+			break; /* a layout of the other revision's: drawn anew from here */
 		if (l->seed[have] >= 1 && l->seed[have] <= 0x7fffffffUL)
 			have++;
+	}
 	if (f)
 		fclose(f);
-	if (have == want)
+	if (have == want) {
+		l->nseed = want;
 		return 0;
+	}
 	for (; have < want; have++) {
 		bool dup;
 
 		/* 0 and -1 mean something else to --shuffle-sections */
 		do {
 			l->seed[have] = 1 + gsl_rng_uniform_int(rng, 0x7ffffffeUL);
-			dup = false;
+			dup = seed_of(l->seeds_not, l->seed[have]);
 			for (unsigned i = 0; i < have; i++)
 				dup |= l->seed[i] == l->seed[have];
 		} while (dup);
 	}
-	return pp_write_atomic_at(l->dirfd, "seeds", write_seeds, &(struct seeds){l->seed, want});
+keep:
+	err = pp_write_atomic_at(l->dirfd, "seeds", write_seeds, &(struct seeds){l->seed, want});
+	if (!err)
+		l->nseed = want;
+	return err;
+}
+
+/* At most the seeds of the layouts @l follows (l->seeds_of), if any. */
+static unsigned seeds_room(const struct pp_layouts *l, unsigned want)
+{
+	return l->seeds_of && want > l->seeds_of->nseed ? l->seeds_of->nseed : want;
 }
 
 static void write_link_s(FILE *f, const void *arg)
@@ -401,6 +435,24 @@ static void link_env(const struct pp_linkrec *r, const char **env)
 	env[ne] = NULL;
 }
 
+/*
+ * Whether @arg is a shuffle of the build's own (-Wl,--shuffle-sections=...
+ * alone): left out of a layout's link, so that its order is the seed's
+ * alone, and layout k of two revisions linked from the same sections is
+ * one order (common random numbers, both.c).  A shuffle given together
+ * with other options in one -Wl, stays, composed with the seed's.
+ */
+static bool own_shuffle(const char *arg)
+{
+	static const char *const forms[] = {"-Wl,--shuffle-sections=", "-Wl,-shuffle-sections=",
+					    "-Wl,--shuffle-sections,", "-Wl,-shuffle-sections,"};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (!strncmp(arg, forms[i], strlen(forms[i])))
+			return !strchr(arg + strlen(forms[i]), ',');
+	return false;
+}
+
 /* @j's command: @r's link into j->tmp, its sections shuffled with @seed.  0 or -ENOMEM. */
 static int link_argv(struct pp_layouts *l, const struct pp_linkrec *r, struct relink_job *j,
 		     unsigned long seed)
@@ -414,7 +466,8 @@ static int link_argv(struct pp_layouts *l, const struct pp_linkrec *r, struct re
 	snprintf(j->out, sizeof(j->out), "%s/%s", l->dir, j->tmp);
 	snprintf(j->shuffle, sizeof(j->shuffle), "-Wl,--shuffle-sections=.text*=%lu", seed);
 	for (size_t i = 0; i < r->argc; i++)
-		j->argv[na++] = i == r->output ? j->out : r->argv[i];
+		if (i == r->output || !own_shuffle(r->argv[i]))
+			j->argv[na++] = i == r->output ? j->out : r->argv[i];
 	/* Last: clang takes the last -fuse-ld; no debug info, which no run reads. */
 	j->argv[na++] = "-fuse-ld=lld";
 	j->argv[na++] = j->shuffle;
@@ -780,6 +833,12 @@ int pp_layouts_make(struct pp_layouts *l, const char *label, const char *revisio
 	if (want > PP_MAX_LAYOUTS)
 		want = PP_MAX_LAYOUTS;
 	want = room_for(l, label, modules, n, want);
+	if (want >= 2 && seeds_room(l, want) < 2) {
+		l->not_varied =
+		    "the previous revision's layouts, whose seeds it takes, are not made";
+		return 0;
+	}
+	want = seeds_room(l, want);
 	if (want < 2) {
 		l->not_varied = "its layouts would not fit in the cache's free space";
 		return 0;
@@ -858,7 +917,7 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 		return -ENOMEM;
 	for (size_t i = 0; i < l->nmodules; i++)
 		paths[i] = l->modules[i].path;
-	want = room_for(l, label, paths, l->nmodules, want);
+	want = seeds_room(l, room_for(l, label, paths, l->nmodules, want));
 	free(paths);
 	if (want <= had)
 		return had;
@@ -867,6 +926,7 @@ int pp_layouts_grow(struct pp_layouts *l, const char *label, const char *revisio
 	if (err || memcmp(kept, l->seed, had * sizeof(*l->seed))) {
 		/* the runs so far were in these: they stay as they were */
 		memcpy(l->seed, kept, had * sizeof(*l->seed));
+		l->nseed = had;
 		pr_warn("no more layouts of the %s revision: %s", label,
 			err ? pp_write_failure(err, l->dir, msg, sizeof(msg))
 			    : "its seeds file in the layouts cache changed during the session");

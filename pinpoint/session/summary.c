@@ -131,6 +131,17 @@ bool pp_layouts_varied(const struct pp_session *s)
 	return s->rev[PP_PREV].lay.n > 1 && s->rev[PP_CUR].lay.n > 1;
 }
 
+/* Whether layout k of both revisions was linked with one seed, for every k. */
+static bool seeds_shared(const struct pp_layouts *p, const struct pp_layouts *c)
+{
+	if (p->n != c->n)
+		return false;
+	for (unsigned k = 0; k < p->n; k++)
+		if (p->seed[k] != c->seed[k])
+			return false;
+	return true;
+}
+
 const char *pp_runs_sentence(const struct pp_session *s, char *buf, size_t len)
 {
 	const char *note = s->duet_note[0] ? s->duet_note : NULL;
@@ -200,9 +211,10 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 		snprintf(
 		    buf, len,
 		    "each revision ran in %u code layouts (its modules linked again with their "
-		    "functions in random orders: previous %zu of %zu, current %zu of %zu): %s%s; "
+		    "functions in random orders%s: previous %zu of %zu, current %zu of %zu): %s%s; "
 		    "linking took %.1f s%s.",
-		    p->n, relinked(p), p->nmodules, relinked(c), c->nmodules, sched, cost, t,
+		    p->n, seeds_shared(p, c) ? ", layout k of both with one seed" : "", relinked(p),
+		    p->nmodules, relinked(c), c->nmodules, sched, cost, t,
 		    t > 0 ? "" : " (all reused from an earlier session)");
 	} else if (s->opt->layouts <= 1) {
 		snprintf(

@@ -41,6 +41,10 @@ crossed    sessions P,C and C,P started while a third holds C's lock, then
            released: both end (locks in one order, by device and inode)
 bindmount  the current directory bind-mounted elsewhere and given as its own
            previous: one usage error at once (root only, else skipped)
+oneseed    one object linked in two orders of its own: in the paired
+           design layout k of both revisions is one order (the build's
+           own shuffle left out), the seeds are the same and the report
+           says so; unpaired (--runs shuffled) no seed is shared
 warning    --layouts 1, and a build without link records (clang
            -fpass-plugin by hand): the reports say the layouts were not
            varied and that the verdict can include their effect; with
@@ -590,6 +594,67 @@ def scenario_oneside():
               "oneside: identical code: exit %d, entry %s" % (p.returncode,
                                                               rep["comparisons"][0]["verdict"]))
         as_built(prev)
+
+
+def scenario_oneseed():
+    """Layout k of both revisions from one seed in the paired design (common random numbers).
+
+    One object linked in two orders of its own (-Wl,--shuffle-sections, as a
+    build might be): in layouts, the build's own shuffle is left out and layout
+    k of both revisions is one order of the same code, so that nothing of the
+    layouts is left in the pairs' differences; unpaired, no seed is shared.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        dirs = []
+        for k, name in enumerate(("previous", "current")):
+            d = os.path.join(tmp, name)
+            os.makedirs(d)
+            run([ARGS.cc, "-O2", "-fno-inline-functions", "-c", SOURCE, "-o", "placement.o"],
+                cwd=d, expect=0)
+            run([ARGS.cc, "placement.o", "-fuse-ld=lld",
+                 "-Wl,--shuffle-sections=.text*=%d" % (101 + 7 * k), "-o", "placement"],
+                cwd=d, expect=0)
+            dirs.append(d)
+        prev, cur = dirs
+        built = [function_order(os.path.join(d, "placement")) for d in dirs]
+        check(built[0] != built[1], "oneseed: the two builds' own orders are one order")
+        js = os.path.join(tmp, "r.json")
+        p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "48", "--previous", prev,
+                     "--current", cur, "--json", js, "--", "./placement")
+        check(p.returncode in (0, 4), "oneseed: identical code, exit %d" % p.returncode)
+        rep = load_report(js, ARGS.schema, p)
+        seeds = [[x["seed"] for x in r["layouts"]] for r in rep["layouts"]["revisions"]]
+        check(len(seeds[0]) == 3 and seeds[0] == seeds[1],
+              "oneseed: paired, the seeds are %s and %s" % tuple(seeds))
+        check("layout k of both with one seed" in rep["layouts"]["note"] and
+              re.search(r"^Layouts: .*layout k of both with one seed", p.stdout, re.M),
+              "oneseed: the report does not say the seeds were shared:\n%s" % p.stdout)
+        files = [layout_files(d) for d in dirs]
+        for seed in seeds[0]:
+            orders = [function_order(f[seed]) for f in files]
+            check(orders[0] == orders[1] and orders[0] not in built,
+                  "oneseed: layout %d's orders %s" % (seed, orders))
+        for d in dirs:
+            with open(os.path.join(cache_dir(d), "relink.log")) as f:
+                links = [l for l in f if l.startswith("pinpoint: layout ")]
+            check(links and not any("=.text*=101 " in l or "=.text*=108 " in l for l in links),
+                  "oneseed: a layout's link kept the build's own shuffle:\n%s" % links[:1])
+            as_built(d)
+
+        # unpaired: the current revision takes none of the previous one's seeds
+        p = pinpoint(*SHORT, "--runs", "shuffled", "--layouts", "3", "--max-runs", "48",
+                     "--previous", prev, "--current", cur, "--json", js, "--", "./placement")
+        rep = load_report(js, ARGS.schema, p)
+        revs = rep["layouts"]["revisions"]
+        sp, sc = ([x["seed"] for x in r["layouts"]] for r in revs)
+        check(len(sp) == 3 and len(sc) == 3 and not set(sp) & set(sc),
+              "oneseed: unpaired, the seeds are %s and %s" % (sp, sc))
+        check(sp == seeds[0] and not any(x["reused"] for x in revs[1]["layouts"]),
+              "oneseed: unpaired, the previous revision's layouts %r, the current's %r"
+              % (revs[0]["layouts"], revs[1]["layouts"]))
+        check("one seed" not in rep["layouts"]["note"],
+              "oneseed: unpaired, the report says the seeds were shared: %s"
+              % rep["layouts"]["note"])
 
 
 def scenario_orphans():
