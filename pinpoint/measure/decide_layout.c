@@ -12,8 +12,10 @@
  * relink can move it by an amount that matters) the report marks it
  * layout-sensitive (doc/statistics.md, "Code layouts").
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -95,6 +97,41 @@ static double floor_half(const double *term, const unsigned *had, const unsigned
 	return gsl_cdf_tdist_Qinv(a / 2, df) * sqrt(floor);
 }
 
+/* Whether the pairs of @q's first @n runs share their layout index: units of a layout of each. */
+static bool units_shared(const struct pp_quantity *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (q->series[PP_PREV].layout[i] != q->series[PP_CUR].layout[i])
+			return false;
+	return true;
+}
+
+/*
+ * The floor's term of the units' differences (pp_layout_paired's units):
+ * the lower bound of their between-unit variance over their count *@k, at
+ * *@term.  0, or -errno (too few units, or fewer than four runs a unit).
+ */
+static int unit_term(const struct pp_quantity *q, size_t n, double *term, unsigned *k)
+{
+	struct pp_layout_var v;
+	double *dv = malloc((n ? n : 1) * sizeof(*dv));
+	int err;
+
+	if (!dv)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		dv[i] = q->series[PP_CUR].v[i] - q->series[PP_PREV].v[i];
+	err = pp_layout_components(dv, q->series[PP_PREV].layout, n, &v);
+	free(dv);
+	if (!err && (n < 4 * v.layouts || v.layouts < 2))
+		err = -ENODATA;
+	if (err)
+		return err;
+	*k = (unsigned)v.layouts;
+	*term = between_low(&v) / (double)v.layouts;
+	return 0;
+}
+
 /*
  * Whether @q's layouts, not its runs, keep it from a verdict after a look
  * of @n runs a revision that decided nothing.  The layouts' interval never
@@ -104,9 +141,13 @@ static double floor_half(const double *term, const unsigned *had, const unsigned
  * at most the session's @cap.  With a lower bound of each b, at the level
  * of all the alpha @q has left and its estimate where it is now, when no
  * verdict is within reach even with those, nothing its budget can buy
- * decides it.  Asked only from the fourth look on, with four runs a layout
- * or more; stopping early is never a claim, so this cannot make a wrong
- * verdict more likely.  q->layout_floor: the half-width at k + @later.
+ * decides it.  Paired, with the pairs in layout k of each revision (the
+ * units of pp_layout_paired), the floor is the units' own: the between-
+ * unit variance of the pairs' differences, which holds what the layouts
+ * move both revisions by (one seed for layout k of both: both.c) no more.
+ * Asked only from the fourth look on, with four runs a layout or more;
+ * stopping early is never a claim, so this cannot make a wrong verdict more
+ * likely.  q->layout_floor: the half-width at k + @later.
  */
 bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *dec, size_t n,
 			     unsigned later, unsigned cap)
@@ -120,6 +161,17 @@ bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *de
 	if (dec->seq.looks < 4 || !(a > 0) || !isfinite(c) || !q->series[PP_PREV].layout ||
 	    !q->series[PP_CUR].layout)
 		return false;
+	if (d->paired && units_shared(q, n)) {
+		/* the units' differences: what the layouts move both revisions by leaves them */
+		if (unit_term(q, n, &term[0], &k[0]))
+			return false;
+		to[0] = k[0] + later < k[0] ? UINT_MAX : k[0] + later;
+		if (to[0] > cap)
+			to[0] = cap > k[0] ? cap : k[0];
+		q->layout_floor = gsl_cdf_tdist_Qinv(a / 2, (double)(to[0] - 1)) *
+				  sqrt(term[0] * (double)k[0] / (double)to[0]);
+		return !within_reach(c, q->layout_floor, t, d->one_sided);
+	}
 	for (int r = 0; r < 2; r++) {
 		struct pp_layout_var v;
 

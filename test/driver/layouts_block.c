@@ -9,8 +9,10 @@
  * fourth look, goes on; one whose estimate lies between 0 and the threshold
  * with a floor that reaches past the threshold is stopped too, unless the
  * rest of its budget brings enough new layouts by the schedule (ahead.c)
- * and the session has room for them.  Values drawn with a fixed seed: 8
- * layouts a revision, 5 runs each.
+ * and the session has room for them.  Paired, with pairs in layout k of
+ * each revision, the floor is that of the pairs' differences by layout:
+ * layouts that move both revisions alike (one seed for both) stop nothing.
+ * Values drawn with a fixed seed: 8 layouts a revision, 5 runs each.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +41,24 @@ static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run
 
 		for (int k = 0; k < K; k++)
 			eff[k] = gsl_ran_gaussian(r, layout_sd);
+		for (int i = 0; i < N; i++) {
+			lay[s][i] = (unsigned)(i % K);
+			v[s][i] = 100 + eff[i % K] + gsl_ran_gaussian(r, run_sd);
+		}
+		q->series[s].v = v[s];
+		q->series[s].layout = lay[s];
+		q->series[s].n = N;
+	}
+}
+
+/* Pairs in layout k of each revision whose layouts move both alike (one seed for both). */
+static void fill_shared(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd)
+{
+	double eff[K];
+
+	for (int k = 0; k < K; k++)
+		eff[k] = gsl_ran_gaussian(r, layout_sd);
+	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < N; i++) {
 			lay[s][i] = (unsigned)(i % K);
 			v[s][i] = 100 + eff[i % K] + gsl_ran_gaussian(r, run_sd);
@@ -126,6 +146,24 @@ int main(void)
 		      "layouts 5x the threshold, room for 64: not stopped (floor %.3f)",
 		      q.layout_floor);
 	}
+
+	/* Paired, units of a layout of each: the floor is the units' differences'.
+	 * Layouts 5x the threshold that move both revisions alike leave nothing in
+	 * them (not stopped), where Welch's on each revision's layouts would stop
+	 * it; drawn apart for each revision, they stop it paired too. */
+	fill_shared(r, &q, 5.0, 0.2);
+	setup(&q, 4, 0.3);
+	dec.design.paired = true;
+	CHECK(!block(&q, N), "paired, layouts alike in both: stopped (floor %.3f)", q.layout_floor);
+	CHECK(q.layout_floor < 0.2, "paired, layouts alike in both: floor %.3f", q.layout_floor);
+	setup(&q, 4, 0.3);
+	CHECK(block(&q, N), "unpaired, layouts 5x the threshold: not stopped");
+	fill(r, &q, 5.0, 0.2);
+	setup(&q, 4, 0.3);
+	dec.design.paired = true;
+	CHECK(block(&q, N), "paired, layouts drawn apart: not stopped (floor %.3f)",
+	      q.layout_floor);
+	CHECK(q.layout_floor > 1.0, "paired, layouts drawn apart: floor %.3f", q.layout_floor);
 
 	fill(r, &q, 0.0, 0.2);
 	setup(&q, 4, 0.05);
