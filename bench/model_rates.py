@@ -82,6 +82,11 @@ def one(exe, path, entry, extra, seed):
     return p.returncode, m.group(1) if m else None, int(runs.group(1)) if runs else 0, ms
 
 
+# --layout-shared: the correlation of layout k's factors in both revisions
+# (one seed for both, as the paired design links them); 0: drawn apart.
+LAYOUT_SHARED = 0.0
+
+
 def cell_model(path, delta, layout_t, asym_sd):
     """The grid's model: @delta and @layout_t in thresholds, @asym_sd in run-noise sds."""
     t_ns = 4005.0  # 1 % of the entry (4 x 100 us + 500 ns + 5 ns of calls)
@@ -95,7 +100,7 @@ def cell_model(path, delta, layout_t, asym_sd):
     # the entry's between-layout sd is about 2 x 100 us x layout_sd (4 independent calls)
     model = {"entry": "job", "executions": 50, "noise": 0.01, "jitter": 0.002,
              "layout_sd": layout_t * t_ns / 200000.0, "asymmetry": asym_sd * 0.01,
-             "functions": fns}
+             "layout_shared": LAYOUT_SHARED, "functions": fns}
     with open(path, "w") as f:
         json.dump(model, f)
 
@@ -226,7 +231,7 @@ def tree_model(path, planted, delta, layout_t, asym_sd):
     # is about 820 us x layout_sd / 2.3
     model = {"entry": "job", "executions": 20, "noise": 0.01, "jitter": 0.002,
              "layout_sd": layout_t * t_ns * 2.3 / 820000.0, "asymmetry": asym_sd * 0.01,
-             "functions": fns}
+             "layout_shared": LAYOUT_SHARED, "functions": fns}
     with open(path, "w") as f:
         json.dump(model, f)
     return model
@@ -392,7 +397,12 @@ def main():
     ap.add_argument("--only", default=None, help="--tree-cells: a comma-separated list of "
                     "cells, each planted:delta:layout:asym (planted 'basic' for the --cells "
                     "model)")
+    ap.add_argument("--layout-shared", type=float, default=0.0, help="the models' "
+                    "correlation of layout k's factors in both revisions (one seed for "
+                    "both); 0: drawn apart")
     args = ap.parse_args()
+    global LAYOUT_SHARED
+    LAYOUT_SHARED = args.layout_shared
     if args.tree_cells:
         run_tree_grid(args)
         return

@@ -68,6 +68,9 @@ struct pp_model {
 	unsigned long long warmup; /* the first executions of a run ... */
 	double warmup_factor;	   /* ... take this many times as long */
 	double layout_sd;	   /* sd of the log of a function's time in a code layout */
+	/* the correlation of a function's log factors in layout k of both
+	 * revisions (one seed for both: common random numbers); 0: apart */
+	double layout_shared;
 	unsigned long seed;
 	/* derived: functions callees first, the generator */
 	int *order;

@@ -318,9 +318,9 @@ static int visit(struct pp_model *m, int i, char *mark, size_t *n)
 static int load_session(struct pp_model *m, json_t *root)
 {
 	static const char *const keys[] = {
-	    "entry",	   "executions",    "noise",	 "jitter", "duet",	"asymmetry",
-	    "warmup",	   "warmup_factor", "layout_sd", "seed",   "functions", "load",
-	    "load_factor", "load_revision", "load_seen", NULL};
+	    "entry",  "executions",    "noise",		"jitter",	 "duet", "asymmetry",
+	    "warmup", "warmup_factor", "layout_sd",	"layout_shared", "seed", "functions",
+	    "load",   "load_factor",   "load_revision", "load_seen",	 NULL};
 	json_t *load_rev = json_object_get(root, "load_revision");
 	json_t *entry = json_object_get(root, "entry");
 	double execs, warmup, seed;
@@ -349,6 +349,8 @@ static int load_session(struct pp_model *m, json_t *root)
 	if (!err)
 		err = number(m, root, "layout_sd", 0, &m->layout_sd, "the model");
 	if (!err)
+		err = number(m, root, "layout_shared", 0, &m->layout_shared, "the model");
+	if (!err)
 		err = number(m, root, "seed", 1, &seed, "the model");
 	if (!err)
 		err = number(m, root, "load", 0, &m->load, "the model");
@@ -371,6 +373,8 @@ static int load_session(struct pp_model *m, json_t *root)
 		return bad(m,
 			   "\"executions\" must be 1 to 10^12, \"warmup\" at most 10^12, \"seed\" "
 			   "below 2^32");
+	if (m->layout_shared > 1)
+		return bad(m, "\"layout_shared\" (a correlation) must be 0 to 1");
 	if (m->noise > 2 || m->jitter > 2 || m->layout_sd > 2)
 		return bad(m, "\"noise\", \"jitter\" and \"layout_sd\" (sd of a log) must be 2 or "
 			      "less");

@@ -576,6 +576,15 @@ int pp_model_attach(struct pp_session *s, struct pp_model *m)
 		for (size_t i = 0; i < rows; i++)
 			m->lay[r][i] =
 			    m->layout_sd > 0 ? exp(gsl_ran_gaussian(m->rng, m->layout_sd)) : 1;
+	/* layout k of the current revision with the previous one's seed: its
+	 * log factors correlated by layout_shared (the builds as they are, row
+	 * 0, stay apart) */
+	for (size_t i = m->nfns; m->layout_shared > 0 && m->layout_sd > 0 && i < rows; i++) {
+		double p = log(m->lay[PP_PREV][i]), c = log(m->lay[PP_CUR][i]),
+		       rho = m->layout_shared;
+
+		m->lay[PP_CUR][i] = exp(rho * p + sqrt(1 - rho * rho) * c);
+	}
 	gsl_rng_set(m->rng, seed);
 	s->backend = &pp_backend_model;
 	s->virtual_clock = true;

@@ -286,6 +286,37 @@ def scenario_aa_layouts():
     print("fixed 64: %d of 10 not slower" % fixed)
 
 
+def scenario_aa_layouts_shared():
+    """The aa-layouts model with layout k of both revisions from one seed
+    (models/sensitive-shared.json: "layout_shared": 1, as the paired design
+    links them): the pairs' differences hold nothing of the layouts, every
+    session says "not slower" in at most half the pairs the same model takes
+    with its layouts drawn apart, and a fixed set of 16 layouts puts no floor
+    under it (the units' differences have none)."""
+    pairs = {}
+    for name in ("sensitive", "sensitive-shared"):
+        pairs[name] = []
+        for seed in range(1, 11):
+            p, rep = session_json(name, "--seed", str(seed), "--quiet")
+            entry = rep["comparisons"][0]
+            check(p.returncode in (0, 4) and entry["verdict"] != "slower",
+                  "%s seed %d: exit %d, entry %s" % (name, seed, p.returncode,
+                                                     entry["verdict"]))
+            if name == "sensitive-shared":
+                check(p.returncode == 0 and entry["verdict"] != "undecided",
+                      "shared, seed %d: exit %d, entry %s" % (seed, p.returncode,
+                                                             entry["verdict"]))
+            pairs[name].append(entry["sequential"]["runs"] // 2)
+    apart, shared = (sorted(pairs[n])[5] for n in ("sensitive", "sensitive-shared"))
+    check(2 * shared <= apart, "pairs' median %d with one seed, %d apart" % (shared, apart))
+    print("pairs' median: %d with layouts drawn apart, %d with one seed" % (apart, shared))
+    for seed in range(1, 6):
+        p = session("sensitive-shared", "--seed", str(seed), "--quiet", "--layouts", "16",
+                    "--max-layouts", "16")
+        check(p.returncode == 0 and "The code layouts move it" not in p.stdout,
+              "shared, fixed 16, seed %d: exit %d: %s" % (seed, p.returncode, p.stdout[-400:]))
+
+
 def scenario_cpu_check():
     """The check each duet session makes of its two CPUs (outcome_cpus.c).
     The same model's second side is 5 % slower: the check finds a run on
