@@ -675,6 +675,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 	struct pp_run_status st[2];
 	double turn_s = 0;
 	int err, each[2] = {0, 0};
+	bool paired = pp_session_pairs_share(s);
 
 	memset(res, 0, sizeof(res));
 	for (size_t k = 0; k < n; k++) {
@@ -686,6 +687,19 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 					     .cpus = n > 1 ? &s->duet_cpus[k] : NULL};
 		if (pp_schedule_setup(s, layout[turn + k], &req[k].setup))
 			return -ENOMEM;
+		/*
+		 * A pair's two runs see one environment's size and one heap
+		 * start, as they run in layout k of each (common random
+		 * numbers): where the program is sensitive to them, the same
+		 * draw moves both and leaves their difference; the pairs stay
+		 * independent draws (doc/statistics.md, "Code layouts").
+		 */
+		if (paired && (turn + k) % 2) {
+			req[k].setup.env_pad = s->pair_setup.env_pad;
+			req[k].setup.heap = s->pair_setup.heap;
+		} else if (paired) {
+			s->pair_setup = req[k].setup;
+		}
 	}
 	if (pp_backend_of(s)->values)
 		return values_turn(s, b, req, n, nq);

@@ -325,6 +325,8 @@ static int replay_duet(struct pp_session *s)
 
 	s->duet = design && !strcmp(design, "duet");
 	s->duet_smt = json_is_true(json_object_get(rp->measurement, "duet_smt"));
+	/* a session before pairs shared their draws recorded none: its pairs drew them apart */
+	s->pairs_apart = !json_is_true(json_object_get(rp->measurement, "pairs_share_draws"));
 	snprintf(s->duet_note, sizeof(s->duet_note), "%s", note ? note : "");
 	for (int k = 0; k < 2 && s->duet; k++) {
 		const json_t *c = json_array_get(cpus, (size_t)k);

@@ -95,11 +95,11 @@ static json_t *cpu_check_json(const struct pp_outcome_cpus *c)
 static json_t *measurement_json(const struct pp_outcome *o)
 {
 	const struct pp_outcome_measurement *s = &o->measurement;
-	json_t *cpus = json_array();
+	json_t *cpus = json_array(), *m;
 
 	for (int i = 0; i < 2 && s->duet; i++)
 		cpus = pp_json_push(cpus, index_or_null(s->duet_cpu[i]));
-	return pp_json_object(
+	m = pp_json_object(
 	    "entry_skip", pp_json_int((long long)s->entry_skip), "entry_skip_setup",
 	    pp_json_bool(s->entry_skip_setup), "entry_stop", pp_json_int((long long)s->entry_stop),
 	    "entry_count", pp_json_int((long long)s->entry_count), "threshold_ns",
@@ -116,6 +116,8 @@ static json_t *measurement_json(const struct pp_outcome *o)
 	    pp_json_int((long long)o->rounds_spoiled), "rounds_kept",
 	    pp_json_int((long long)o->rounds_kept), "load_spent", pp_json_bool(o->load_spent),
 	    "cpu_check", cpu_check_json(&o->cpus), NULL);
+	/* only where they did: a replay of an earlier session writes what it recorded */
+	return s->pairs_share ? pp_json_set(m, "pairs_share_draws", json_true()) : m;
 }
 
 static json_t *layout_json(const struct pp_outcome_layout *l, unsigned k)

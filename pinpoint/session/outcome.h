@@ -354,6 +354,7 @@ struct pp_outcome_measurement {
 	bool duet;
 	int duet_cpu[2];
 	bool duet_smt;	       /* a duet on hardware threads of one core */
+	bool pairs_share;      /* a pair's two runs had one env_pad and heap (measure.c) */
 	const char *duet_note; /* what the runs sentence says of the CPUs, or NULL */
 	bool seeded;
 	unsigned long seed;

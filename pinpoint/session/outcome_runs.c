@@ -233,6 +233,7 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 	    .duet = s->duet,
 	    .duet_cpu = {s->duet_cpu[0], s->duet_cpu[1]},
 	    .duet_smt = s->duet_smt,
+	    .pairs_share = pp_session_pairs_share(s),
 	    .duet_note = s->duet_note[0] ? pp_copy_str(m, s->duet_note) : NULL,
 	    .seeded = s->seeded,
 	    .seed = s->seed,

@@ -442,6 +442,11 @@ enum pp_runs pp_session_runs(const struct pp_session *s)
 	return s->opt->runs == PP_RUNS_DUET ? PP_RUNS_PAIRED : s->opt->runs;
 }
 
+bool pp_session_pairs_share(const struct pp_session *s)
+{
+	return (!s->opt || s->opt->runs != PP_RUNS_SHUFFLED) && !s->pairs_apart;
+}
+
 double pp_session_now(const struct pp_session *s)
 {
 	return s->virtual_clock ? s->clock_s : pp_now();

@@ -446,6 +446,11 @@ struct pp_session {
 	 */
 	unsigned layouts_cap, layouts_first, layout_every;
 	unsigned long long layout_runs[2];
+	/* the first run's of the pair being run: in the paired design its second
+	 * run has the same env_pad and heap (measure.c), unless pairs_apart (the
+	 * replay of a session whose pairs drew them apart) */
+	struct pp_run_setup pair_setup;
+	bool pairs_apart;
 	double layout_link_s, layout_pair_s;
 	double layouts_more_s;
 	/* Told of each comparison as it is decided (the live report line), or NULL. */
@@ -568,6 +573,9 @@ double pp_session_now(const struct pp_session *s);
 
 /* How the session's runs are made: --runs, duet falling back to paired where it cannot be. */
 enum pp_runs pp_session_runs(const struct pp_session *s);
+
+/* Whether a pair's two runs share their env_pad and heap draws (measure.c): paired, not apart. */
+bool pp_session_pairs_share(const struct pp_session *s);
 
 /* A new, zeroed run record, or NULL when out of memory. */
 struct pp_run_record *pp_session_add_run(struct pp_session *s);

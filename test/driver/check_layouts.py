@@ -44,7 +44,8 @@ bindmount  the current directory bind-mounted elsewhere and given as its own
 oneseed    one object linked in two orders of its own: in the paired
            design layout k of both revisions is one order (the build's
            own shuffle left out), the seeds are the same and the report
-           says so; unpaired (--runs shuffled) no seed is shared
+           says so, and a pair's two runs have one env_pad and heap
+           offset; unpaired (--runs shuffled) no seed is shared
 warning    --layouts 1, and a build without link records (clang
            -fpass-plugin by hand): the reports say the layouts were not
            varied and that the verdict can include their effect; with
@@ -596,6 +597,20 @@ def scenario_oneside():
         as_built(prev)
 
 
+def same_setup(rep):
+    """(rounds whose two runs had one env_pad and heap_offset, rounds): each
+    round of a batch's runs, in the order they ran (a pair, or two runs
+    unpaired)."""
+    runs = [r for r in rep["runs"] if r["batch"]]
+    same = total = 0
+    for a, b in zip(runs[0::2], runs[1::2]):
+        if a["batch"] != b["batch"]:
+            continue
+        total += 1
+        same += a["env_pad"] == b["env_pad"] and a["heap_offset"] == b["heap_offset"]
+    return same, total
+
+
 def scenario_oneseed():
     """Layout k of both revisions from one seed in the paired design (common random numbers).
 
@@ -629,6 +644,9 @@ def scenario_oneseed():
         check("layout k of both with one seed" in rep["layouts"]["note"] and
               re.search(r"^Layouts: .*layout k of both with one seed", p.stdout, re.M),
               "oneseed: the report does not say the seeds were shared:\n%s" % p.stdout)
+        pairs = same_setup(rep)
+        check(pairs[0] and pairs[0] == pairs[1],
+              "oneseed: paired, %d of %d pairs' runs had one env_pad and heap_offset" % pairs)
         files = [layout_files(d) for d in dirs]
         for seed in seeds[0]:
             orders = [function_order(f[seed]) for f in files]
@@ -652,6 +670,10 @@ def scenario_oneseed():
         check(sp == seeds[0] and not any(x["reused"] for x in revs[1]["layouts"]),
               "oneseed: unpaired, the previous revision's layouts %r, the current's %r"
               % (revs[0]["layouts"], revs[1]["layouts"]))
+        pairs = same_setup(rep)
+        check(pairs[1] and pairs[0] < pairs[1],
+              "oneseed: unpaired, all %d of %d rounds' runs had one env_pad and heap_offset"
+              % pairs)
         check("one seed" not in rep["layouts"]["note"],
               "oneseed: unpaired, the report says the seeds were shared: %s"
               % rep["layouts"]["note"])
