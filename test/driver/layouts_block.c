@@ -34,12 +34,16 @@
 static double v[2][N];
 static unsigned lay[2][N];
 
-static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd)
+/*
+ * Each revision's runs in K layouts, PER a layout; @shared: layout k moves
+ * both revisions alike (pairs in layout k of each, one seed for both).
+ */
+static void fill_as(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd, bool shared)
 {
-	for (int s = 0; s < 2; s++) {
-		double eff[K];
+	double eff[K];
 
-		for (int k = 0; k < K; k++)
+	for (int s = 0; s < 2; s++) {
+		for (int k = 0; k < K && (!s || !shared); k++)
 			eff[k] = gsl_ran_gaussian(r, layout_sd);
 		for (int i = 0; i < N; i++) {
 			lay[s][i] = (unsigned)(i % K);
@@ -51,22 +55,9 @@ static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run
 	}
 }
 
-/* Pairs in layout k of each revision whose layouts move both alike (one seed for both). */
-static void fill_shared(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd)
+static void fill(gsl_rng *r, struct pp_quantity *q, double layout_sd, double run_sd)
 {
-	double eff[K];
-
-	for (int k = 0; k < K; k++)
-		eff[k] = gsl_ran_gaussian(r, layout_sd);
-	for (int s = 0; s < 2; s++) {
-		for (int i = 0; i < N; i++) {
-			lay[s][i] = (unsigned)(i % K);
-			v[s][i] = 100 + eff[i % K] + gsl_ran_gaussian(r, run_sd);
-		}
-		q->series[s].v = v[s];
-		q->series[s].layout = lay[s];
-		q->series[s].n = N;
-	}
+	fill_as(r, q, layout_sd, run_sd, false);
 }
 
 static struct pp_decision dec;
@@ -151,7 +142,7 @@ int main(void)
 	 * Layouts 5x the threshold that move both revisions alike leave nothing in
 	 * them (not stopped), where Welch's on each revision's layouts would stop
 	 * it; drawn apart for each revision, they stop it paired too. */
-	fill_shared(r, &q, 5.0, 0.2);
+	fill_as(r, &q, 5.0, 0.2, true);
 	setup(&q, 4, 0.3);
 	dec.design.paired = true;
 	CHECK(!block(&q, N), "paired, layouts alike in both: stopped (floor %.3f)", q.layout_floor);
