@@ -203,7 +203,8 @@ static const struct pp_option_desc options[] = {
      .help = "runs per revision after which a comparison is undecided"},
     {"max-time", 0, &type_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
      .def_note = ", 0: no limit", .report = "max_time_s",
-     .help = "seconds the session may measure for (after the builds and the code layouts): "
+     .help = "seconds the session may measure for (after the builds and the first code "
+	     "layouts; those linked while measuring count): "
 	     "one budget for the bottleneck chain, searched first, then shares for further "
 	     "contributors; what it cannot pay for is left open or undecided"},
     {"executions", 0, &type_executions, FIELD(executions), .arg = "auto|all|N", .def = "auto",
