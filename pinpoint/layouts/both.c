@@ -108,10 +108,12 @@ int pp_layouts_make_both(struct pp_session *s)
 	 * previous revision's are made first.  Unpaired, Welch's interval on
 	 * each revision's layouts needs them independent: no seed of both.
 	 */
-	if (!s->backend && s->opt->runs != PP_RUNS_SHUFFLED)
-		s->rev[PP_CUR].lay.seeds_of = &s->rev[PP_PREV].lay;
-	else if (!s->backend)
-		s->rev[PP_CUR].lay.seeds_not = &s->rev[PP_PREV].lay;
+	if (!s->backend) {
+		if (s->opt->runs != PP_RUNS_SHUFFLED)
+			s->rev[PP_CUR].lay.seeds_of = &s->rev[PP_PREV].lay;
+		else
+			s->rev[PP_CUR].lay.seeds_not = &s->rev[PP_PREV].lay;
+	}
 	for (int r = 0; r < 2 && !err; r++) {
 		struct pp_revision *rev = &s->rev[r];
 		int n;

@@ -107,22 +107,15 @@ static bool units_shared(const struct pp_quantity *q, size_t n)
 }
 
 /*
- * The floor's term of the units' differences (pp_layout_paired's units):
- * the lower bound of their between-unit variance over their count *@k, at
- * *@term.  0, or -errno (too few units, or fewer than four runs a unit).
+ * The floor's term of values @x[0..@n) in layouts @layout: the lower bound
+ * of their between-layout variance over the layouts' count *@k, at *@term.
+ * 0, or -errno (fewer than two layouts, or fewer than four values a layout).
  */
-static int unit_term(const struct pp_quantity *q, size_t n, double *term, unsigned *k)
+static int layout_term(const double *x, const unsigned *layout, size_t n, double *term, unsigned *k)
 {
 	struct pp_layout_var v;
-	double *dv = malloc((n ? n : 1) * sizeof(*dv));
-	int err;
+	int err = pp_layout_components(x, layout, n, &v);
 
-	if (!dv)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		dv[i] = q->series[PP_CUR].v[i] - q->series[PP_PREV].v[i];
-	err = pp_layout_components(dv, q->series[PP_PREV].layout, n, &v);
-	free(dv);
 	if (!err && (n < 4 * v.layouts || v.layouts < 2))
 		err = -ENODATA;
 	if (err)
@@ -130,6 +123,29 @@ static int unit_term(const struct pp_quantity *q, size_t n, double *term, unsign
 	*k = (unsigned)v.layouts;
 	*term = between_low(&v) / (double)v.layouts;
 	return 0;
+}
+
+/* layout_term() of the pairs' differences by unit (pp_layout_paired's units). */
+static int unit_term(const struct pp_quantity *q, size_t n, double *term, unsigned *k)
+{
+	double *dv = malloc((n ? n : 1) * sizeof(*dv));
+	int err;
+
+	if (!dv)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		dv[i] = q->series[PP_CUR].v[i] - q->series[PP_PREV].v[i];
+	err = layout_term(dv, q->series[PP_PREV].layout, n, term, k);
+	free(dv);
+	return err;
+}
+
+/* The layouts @k grows to with @later new ones, at most @cap (never fewer than @k). */
+static unsigned reach(unsigned k, unsigned later, unsigned cap)
+{
+	unsigned to = k + later < k ? UINT_MAX : k + later; /* (overflow) */
+
+	return to > cap ? (cap > k ? cap : k) : to;
 }
 
 /*
@@ -165,26 +181,17 @@ bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *de
 		/* the units' differences: what the layouts move both revisions by leaves them */
 		if (unit_term(q, n, &term[0], &k[0]))
 			return false;
-		to[0] = k[0] + later < k[0] ? UINT_MAX : k[0] + later;
-		if (to[0] > cap)
-			to[0] = cap > k[0] ? cap : k[0];
-		q->layout_floor = gsl_cdf_tdist_Qinv(a / 2, (double)(to[0] - 1)) *
-				  sqrt(term[0] * (double)k[0] / (double)to[0]);
-		return !within_reach(c, q->layout_floor, t, d->one_sided);
+		term[1] = 0;
+		k[1] = k[0];
+		shared = true;
+	} else {
+		for (int r = 0; r < 2; r++)
+			if (layout_term(q->series[r].v, q->series[r].layout, n, &term[r], &k[r]))
+				return false;
+		shared = d->paired && k[0] == k[1];
 	}
-	for (int r = 0; r < 2; r++) {
-		struct pp_layout_var v;
-
-		if (pp_layout_components(q->series[r].v, q->series[r].layout, n, &v) ||
-		    n < 4 * v.layouts || v.layouts < 2)
-			return false;
-		k[r] = (unsigned)v.layouts;
-		term[r] = between_low(&v) / (double)v.layouts;
-		to[r] = k[r] + later < k[r] ? UINT_MAX : k[r] + later; /* (overflow) */
-		if (to[r] > cap)
-			to[r] = cap > k[r] ? cap : k[r];
-	}
-	shared = d->paired && k[0] == k[1];
+	for (int r = 0; r < 2; r++)
+		to[r] = reach(k[r], later, cap);
 	q->layout_floor = floor_half(term, k, to, shared, a);
 	return !within_reach(c, q->layout_floor, t, d->one_sided);
 }

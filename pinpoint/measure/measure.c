@@ -675,7 +675,7 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 	struct pp_run_status st[2];
 	double turn_s = 0;
 	int err, each[2] = {0, 0};
-	bool paired = pp_session_pairs_share(s);
+	bool share = pp_session_pairs_share(s);
 
 	memset(res, 0, sizeof(res));
 	for (size_t k = 0; k < n; k++) {
@@ -694,10 +694,10 @@ static int run_turn(struct pp_session *s, const struct pp_batch *b, const enum p
 		 * draw moves both and leaves their difference; the pairs stay
 		 * independent draws (doc/statistics.md, "Code layouts").
 		 */
-		if (paired && (turn + k) % 2) {
+		if (share && (turn + k) % 2) {
 			req[k].setup.env_pad = s->pair_setup.env_pad;
 			req[k].setup.heap = s->pair_setup.heap;
-		} else if (paired) {
+		} else if (share) {
 			s->pair_setup = req[k].setup;
 		}
 	}
