@@ -508,6 +508,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-power-sim: the option table's defaults do not parse\n");
 		return 1;
 	}
+	/* auto fixes it from the session's time and pace (decide_budget.c); the
+	 * simulation takes what auto is without --max-time and --max-runs */
+	if (!opt.max_runs_comparison)
+		opt.max_runs_comparison = 3000;
 	alpha = 1.0 - opt.confidence;
 	entry = (struct pp_seq_design){.test = opt.test,
 				       .alpha = alpha,

@@ -727,7 +727,7 @@ static int compare_bad(struct range *g)
 	}
 	if (!err && bad->state == UNDECIDED) {
 		printf("Undecided: the runs allowed could not tell %.12s %s from GOOD %.12s "
-		       "(--max-runs-per-comparison); nothing to bisect.\n",
+		       "(--max-time, --max-runs-per-comparison); nothing to bisect.\n",
 		       bad->hash, bad->subject, g->good.hash);
 		return PP_EXIT_UNDECIDED;
 	}

@@ -8,7 +8,7 @@
  * comparison needs runs, the report prints it.
  *
  * The look sizes are pp_seq_look_size's (--measurements, then PP_SEQ_GROWTH
- * times the last, the last one --max-runs-per-comparison), whatever batches
+ * times the last, the last one the budget: decide_budget.c), whatever batches
  * the values came in: values a quantity gathered riding along in another
  * comparison's runs are looked at in the same fixed steps, so neither the
  * sizes nor the levels of its looks depend on its own values, nor on any
@@ -77,7 +77,7 @@ static enum pp_seq_verdict by_estimate(const struct pp_interval *iv, double thr)
 /* The first look's size: --measurements values per revision, at most the budget. */
 static size_t first_look(const struct pp_session *s)
 {
-	return min_size((size_t)s->opt->measurements, (size_t)s->opt->max_runs_comparison);
+	return min_size((size_t)s->opt->measurements, pp_decide_budget(s));
 }
 
 /*
@@ -85,6 +85,9 @@ static size_t first_look(const struct pp_session *s)
  * first look is the first at --measurements or more whose interval exists
  * at that look's level (pp_seq_first_attainable): the paired signed-rank
  * interval of the entry at 95 % needs 13 pairs at its first look, not 10.
+ * Where the budget is auto, that level is taken at the budget's most
+ * (pp_decide_first_budget()), because the first look is due before the
+ * budget is fixed: 14 or 15 pairs for the entry.
  */
 static struct pp_seq_design design_of(const struct pp_session *s, const struct pp_quantity *q)
 {
@@ -93,7 +96,7 @@ static struct pp_seq_design design_of(const struct pp_session *s, const struct p
 	    .test = opt->test,
 	    .alpha = q->alpha > 0.0 && q->alpha < 1.0 ? q->alpha : 1.0 - opt->confidence,
 	    .threshold = own_threshold(q) ? q->threshold_ns : s->threshold_ns,
-	    .budget = 2 * (size_t)opt->max_runs_comparison,
+	    .budget = 2 * pp_decide_budget(s),
 	    .first = first_look(s),
 	    .growth = PP_SEQ_GROWTH,
 	    .rho = q->kind == PP_Q_ENTRY ? PP_SEQ_ENTRY_RHO : PP_SEQ_RHO,
@@ -102,8 +105,11 @@ static struct pp_seq_design design_of(const struct pp_session *s, const struct p
 	    /* Value i of each revision came from pair i of the same batch (schedule.h). */
 	    .paired = opt->runs != PP_RUNS_SHUFFLED,
 	};
-	size_t first = pp_seq_first_attainable(&d);
+	struct pp_seq_design at = d;
+	size_t first;
 
+	at.budget = 2 * pp_decide_first_budget(s);
+	first = pp_seq_first_attainable(&at);
 	if (first)
 		d.first = first;
 	return d;
@@ -140,6 +146,7 @@ static int start(struct pp_session *s, struct pp_quantity *q)
 	if (!d)
 		return -ENOMEM;
 	fix_threshold(s);
+	pp_decide_fix_budget(s, min_size(q->series[PP_PREV].n, q->series[PP_CUR].n));
 
 	if (!(q->alpha > 0.0 && q->alpha < 1.0))
 		q->alpha = 1.0 - opt->confidence;

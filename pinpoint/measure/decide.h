@@ -15,7 +15,7 @@ enum {
 /*
  * Decide @q sequentially (core/stats_seq.h): its design is fixed at the
  * first call (alpha q->alpha, threshold s->threshold_ns, budget
- * --max-runs-per-comparison per revision, PP_SEQ_ENTRY_SPENDING for the
+ * decide_budget.c's per revision, PP_SEQ_ENTRY_SPENDING for the
  * entry, PP_SEQ_SPENDING for the others); then every
  * look whose size (k * --measurements values per revision) the series reach
  * is taken in turn until one says slower, faster, same or (at the budget)

@@ -37,4 +37,20 @@ bool pp_decide_layouts_block(struct pp_quantity *q, const struct pp_decision *d,
 int pp_decide_cpu_values(const struct pp_session *s, const struct pp_quantity *q, size_t n,
 			 double **out, double *c);
 
+/*
+ * Fix s->comparison_runs, the runs per revision at every comparison's last
+ * look, once, when the first comparison's first look is due with @have
+ * values a revision (decide_budget.c).
+ */
+void pp_decide_fix_budget(struct pp_session *s, size_t have);
+
+/* s->comparison_runs once fixed; before, --max-runs-per-comparison or its most. */
+size_t pp_decide_budget(const struct pp_session *s);
+
+/*
+ * The budget a comparison's first look is sized at: --max-runs-per-comparison,
+ * or where auto, its most (the first look comes before it is fixed).
+ */
+size_t pp_decide_first_budget(const struct pp_session *s);
+
 #endif /* PINPOINT_DECIDE_PRIV_H */

@@ -298,6 +298,10 @@ static int replay_discover(struct pp_session *s)
 	s->entry_stop = (unsigned long long)integer(rp->measurement, "entry_stop", 0);
 	s->entry_count = (unsigned long long)integer(rp->measurement, "entry_count", 0);
 	s->threshold_ns = num(rp->measurement, "threshold_ns", 0);
+	/* the comparisons' budget as the session fixed it (decide_budget.c); a report
+	 * without it had --max-runs-per-comparison's, a number */
+	s->comparison_runs = (size_t)integer(rp->measurement, "runs_per_comparison", 0);
+	s->comparison_pair_s = num(rp->measurement, "pair_s", 0);
 	/* the layouts' schedule as the session fixed it (ahead.c) */
 	sched = json_object_get(rp->layouts, "schedule");
 	s->layout_every = (unsigned)integer(sched, "pairs_per_layout", 0);

@@ -369,6 +369,13 @@ static void print_lost(FILE *f, const struct pp_outcome *o, bool *printed)
 		o->lost, o->lost_runs);
 }
 
+/* What gives a comparison more runs: its own budget, given, or the time that set it (auto). */
+static const char *more_runs(const struct pp_outcome *o)
+{
+	return o->opt.max_runs_comparison > 0 ? "--max-runs-per-comparison"
+					      : "--max-time, which sets the runs a comparison gets";
+}
+
 /* Comparisons of the search left open or undecided, at what resolution, and why. */
 static void print_open(FILE *f, const struct pp_outcome *o)
 {
@@ -394,7 +401,7 @@ static void print_open(FILE *f, const struct pp_outcome *o)
 		else if (q->truncated)
 			fprintf(f, "undecided: %s was spent\n", q->spent_option);
 		else
-			fprintf(f, "undecided: --max-runs-per-comparison was spent\n");
+			fprintf(f, "undecided: its runs were spent (%s)\n", more_runs(o));
 	}
 }
 
@@ -555,14 +562,17 @@ static void print_undecided(FILE *f, const struct pp_outcome *o)
 		else
 			fprintf(f,
 				"More layouts (--max-layouts, now %u; fewer pairs in each, "
-				"--pairs-per-layout, now %u) or more runs "
-				"(--max-runs-per-comparison) can decide it.\n",
-				o->layouts_cap, o->layouts_every);
+				"--pairs-per-layout, now %u) or more runs (%s) can decide it.\n",
+				o->layouts_cap, o->layouts_every, more_runs(o));
 		return;
 	}
 	print_runs_needed(f, o);
-	fprintf(f, "More runs (--max-runs-per-comparison, --max-runs, --max-time) or less noise "
-		   "(--cpu, an idle machine) can decide it.\n");
+	if (o->opt.max_runs_comparison > 0)
+		fprintf(f, "More runs (--max-runs-per-comparison, --max-runs, --max-time) or less "
+			   "noise (--cpu, an idle machine) can decide it.\n");
+	else
+		fprintf(f, "More runs (--max-time, which sets the runs a comparison gets; "
+			   "--max-runs) or less noise (--cpu, an idle machine) can decide it.\n");
 }
 
 /* "faster", "slower by less than the threshold", ...: the entry's verdict when not slower. */

@@ -198,9 +198,11 @@ static const struct pp_option_desc options[] = {
     {"max-runs", 0, &type_int, FIELD(max_runs), .arg = "N", .min = 0, .max = 100000000,
      .def = "30000", .def_note = ", 0: no limit", .report = "max_runs",
      .help = "runs the whole session may use, both revisions and warm-ups"},
-    {"max-runs-per-comparison", 0, &type_int, FIELD(max_runs_comparison), .arg = "N", .min = 3,
-     .max = 1000000, .def = "3000", .report = "max_runs_per_comparison",
-     .help = "runs per revision after which a comparison is undecided"},
+    {"max-runs-per-comparison", 0, &type_auto_int, FIELD(max_runs_comparison), .arg = "auto|N",
+     .min = 3, .max = 1000000, .def = "auto", .report = "max_runs_per_comparison",
+     .help = "runs per revision after which a comparison is undecided; auto: what --max-time "
+	     "and --max-runs leave at the first comparison's first look, at the pace of the "
+	     "pairs so far (3000 without either)"},
     {"max-time", 0, &type_real, FIELD(max_time), .arg = "S", .min = 0, .max = 1e9, .def = "300",
      .def_note = ", 0: no limit", .report = "max_time_s",
      .help = "seconds the session may measure for (after the builds and the first code "
@@ -1081,7 +1083,7 @@ static int check_together(const struct pp_options *opt)
 		pr_err("--no-build and --build-cmd exclude each other");
 		return -EINVAL;
 	}
-	if (opt->max_runs_comparison < opt->measurements) {
+	if (opt->max_runs_comparison && opt->max_runs_comparison < opt->measurements) {
 		pr_err("--max-runs-per-comparison %d is below --measurements %d",
 		       opt->max_runs_comparison, opt->measurements);
 		return -EINVAL;

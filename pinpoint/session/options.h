@@ -36,7 +36,7 @@ struct pp_options {
 	const char *current;
 	const char *label;	 /* --label: the current revision's name */
 	int measurements;	 /* runs per revision in each round of a comparison */
-	int max_runs_comparison; /* runs per revision one comparison may use */
+	int max_runs_comparison; /* runs per revision one comparison may use, 0: auto */
 	long max_runs;	 /* comparison runs of the whole session, both revisions, 0 = no limit */
 	double max_time; /* seconds the session may measure for, 0 = no limit */
 	long executions; /* each run ends after the entry's N-th execution, or: */

@@ -349,6 +349,10 @@ struct pp_outcome_measurement {
 	bool entry_skip_setup; /* the skip leaves out the runs' set-up (discover.c) */
 	bool threshold_fixed;
 	double threshold_ns;
+	/* runs per revision at every comparison's last look, and the pace a
+	 * measured pair had when it was fixed (0: given, or no pace) */
+	size_t comparison_runs;
+	double comparison_pair_s;
 	size_t runs_used;
 	const char *design; /* "duet", "paired", "shuffled", as they ran */
 	bool duet;

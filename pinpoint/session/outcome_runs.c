@@ -228,6 +228,8 @@ void pp_outcome_runs(struct pp_copy *m, struct pp_outcome *o, const struct pp_se
 	    .entry_count = s->entry_count,
 	    .threshold_fixed = s->threshold_fixed,
 	    .threshold_ns = s->threshold_ns,
+	    .comparison_runs = s->comparison_runs,
+	    .comparison_pair_s = s->comparison_pair_s,
 	    .runs_used = s->runs_used,
 	    .design = pp_runs_name(pp_session_runs(s)),
 	    .duet = s->duet,

@@ -409,6 +409,14 @@ struct pp_session {
 	 */
 	double threshold_ns;
 	bool threshold_fixed;
+	/*
+	 * Runs per revision at every comparison's last look, fixed once when
+	 * the first comparison's first look is due (decide_budget.c):
+	 * --max-runs-per-comparison, else what --max-time and --max-runs leave
+	 * then at comparison_pair_s a measured pair; 0 until then.
+	 */
+	size_t comparison_runs;
+	double comparison_pair_s;
 	size_t runs_used; /* comparison runs so far, warm-ups included (--max-runs) */
 	/* measured rounds (pairs) kept and spoiled by other work (measure.c), and
 	 * whether their count stopped the measuring (PP_SPENT_LOAD) */

@@ -77,7 +77,8 @@ def values(row):
     if kind == "executions":
         return [[opt, "all"], [opt, "1"], [opt, "123456"]]
     if kind == "auto-int":
-        return [[opt, "auto"], [opt, "1"], [opt, "7"], [opt, str(int(hi))]]
+        lo = max(int(lo), BOUNDS.get(name, (lo, hi))[0])
+        return [[opt, "auto"], [opt, str(lo)], [opt, str(lo + 6)], [opt, str(int(hi))]]
     if kind == "cpu":
         cpus = sorted(os.sched_getaffinity(0))
         return [[opt, str(cpus[0])], [opt, ",".join(map(str, cpus))]]

@@ -1485,7 +1485,8 @@ def scenario_help_defaults():
     as_recorded = {"current": lambda v: os.path.realpath(os.path.join(cur, v)),
                    "confidence": lambda v: float(v) / 100,
                    "executions": lambda v: {"auto": -1, "all": 0}.get(v, v),
-                   "pairs-per-layout": lambda v: {"auto": 0}.get(v, v)}
+                   "pairs-per-layout": lambda v: {"auto": 0}.get(v, v),
+                   "max-runs-per-comparison": lambda v: {"auto": 0}.get(v, v)}
     # the option table's key for each option in the report (--dump-options)
     table = json.loads(pinpoint("--dump-options", "--entry", "job", "--previous", prev,
                                 check_status=0).stdout)

@@ -117,8 +117,9 @@ def leftover_processes(directory):
 
 # Sessions of the suite decide each comparison within 200 runs per revision
 # unless a test sets its own budget: its programs are tiny and its questions
-# clear, and the default budget (3000, made for regressions of 1-2 % on a
-# noisy machine) would spend minutes deciding near-threshold siblings "same".
+# clear, and the default budget (auto: what --max-time pays for, tens of
+# thousands of a tiny program's runs) would spend minutes deciding
+# near-threshold siblings "same".
 SUITE_BUDGET = ["--max-runs-per-comparison", "200"]
 
 
