@@ -102,7 +102,8 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	}
 	pace = pair_pace(s);
 	if (isfinite(left) && pace > 0) {
-		if (pp_layouts_varied(s) && s->layout_every && s->layouts_cap > s->rev[PP_PREV].lay.n) {
+		if (pp_layouts_varied(s) && s->layout_every &&
+		    s->layouts_cap > s->rev[PP_PREV].lay.n) {
 			link = s->layout_link_s;
 			ready = layouts_ready(s);
 			more = (double)(s->layouts_cap - s->rev[PP_PREV].lay.n);

@@ -122,7 +122,8 @@ static json_t *measurement_json(const struct pp_outcome *o)
 		    pp_json_set(m, "runs_per_comparison",
 				s->comparison_runs ? pp_json_int((long long)s->comparison_runs)
 						   : json_null()),
-		    "pair_s", s->comparison_pair_s > 0 ? pp_json_real(s->comparison_pair_s) : json_null());
+		    "pair_s",
+		    s->comparison_pair_s > 0 ? pp_json_real(s->comparison_pair_s) : json_null());
 	/* only where they did: a replay of an earlier session writes what it recorded */
 	return s->pairs_share ? pp_json_set(m, "pairs_share_draws", json_true()) : m;
 }
