@@ -142,4 +142,11 @@ void pp_layouts_close(struct pp_layouts *l);
 /* Seconds all layouts of @l took to make in this session. */
 double pp_layouts_relink_s(const struct pp_layouts *l);
 
+/*
+ * How many layouts @l has without a link: the first ones its seeds list
+ * (l->seeds_of's, where it follows another revision) names whose file is in
+ * the cache for every module it relinks, at least l->n.
+ */
+unsigned pp_layouts_reusable(const struct pp_layouts *l);
+
 #endif /* PINPOINT_LAYOUTS_H */

@@ -978,3 +978,40 @@ double pp_layouts_relink_s(const struct pp_layouts *l)
 		t += l->relink_s[k];
 	return t;
 }
+
+/* Whether every module @l relinks has its file of the layout of @seed in the cache. */
+static bool all_there(const struct pp_layouts *l, unsigned long seed)
+{
+	for (size_t i = 0; i < l->nmodules; i++) {
+		const struct pp_layout_module *m = &l->modules[i];
+		char file[NAME_MAX + 1];
+		struct stat st;
+
+		if (m->why || !m->key)
+			continue;
+		snprintf(file, sizeof(file), "%.200s.%lu", m->key, seed);
+		if (fstatat(l->dirfd, file, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			return false;
+	}
+	return true;
+}
+
+unsigned pp_layouts_reusable(const struct pp_layouts *l)
+{
+	const struct pp_layouts *from = l->seeds_of ? l->seeds_of : l;
+	unsigned long seed;
+	unsigned n = 0;
+	FILE *f = NULL;
+	int fd;
+
+	if (l->dirfd < 0 || from->dirfd < 0 || !l->n)
+		return l->n;
+	fd = pp_private_file(from->dirfd, "seeds", O_RDONLY, 0, NULL);
+	if (fd >= 0 && !(f = fdopen(fd, "r")))
+		close(fd);
+	while (f && n < PP_MAX_LAYOUTS && fscanf(f, "%lu", &seed) == 1 && all_there(l, seed))
+		n++;
+	if (f)
+		fclose(f);
+	return n > l->n ? n : l->n;
+}

@@ -9,8 +9,8 @@
  * seconds of a 1 ms program and an hour of a 0.6 s one.  So the budget is
  * what is left of --max-time then, at the pace of the measured pairs so far
  * (everything a pair costs: both runs, the warm-ups and spoiled rounds among
- * them, and the code layouts the schedule links for it), at most what is
- * left of --max-runs.
+ * them, and the code layouts the schedule links for it, past those it has
+ * or finds in the cache), at most what is left of --max-runs.
  *
  * Nothing in it depends on a difference: it is fixed before the first
  * comparison's first look is taken, from how long runs took and how many
@@ -24,6 +24,7 @@
  */
 #include <math.h>
 
+#include "pinpoint/layouts/layouts.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/decide_priv.h"
 #include "pinpoint/session/summary.h"
@@ -34,8 +35,8 @@
  * The share of the time left the budget is sized for: the rest pays for
  * what the pace of the first pairs leaves out (the driver's own time
  * between rounds, slower runs later), so that the budget's last look is
- * not the one the time stops (8 real sessions: the pace at the first look
- * was 0.87-1.1 times the session's).
+ * not the one the time stops (6 real sessions: the pace at the first look
+ * was 0.87-1.12 times the session's).
  */
 #define PP_BUDGET_TIME_SHARE 0.9
 /* The most the budget may be, runs per revision (--max-runs-per-comparison's own most). */
@@ -78,15 +79,18 @@ static double pairs_for(double left, double pace, double link, double m, double 
 	return (left - link * more) / pace; /* the layouts all made: runs only after them */
 }
 
-/* The layouts made that no pair so far was scheduled into. */
-static double layouts_ready(const struct pp_session *s)
+/*
+ * The layouts of both revisions no pair so far was scheduled into that need
+ * no link: made, or in the cache from an earlier session (@have in all).
+ */
+static double layouts_ready(const struct pp_session *s, unsigned have)
 {
 	unsigned long long ran = s->layout_runs[PP_PREV] > s->layout_runs[PP_CUR]
 				     ? s->layout_runs[PP_PREV]
 				     : s->layout_runs[PP_CUR];
 	double used = ceil((double)ran / (double)s->layout_every);
 
-	return fmax(0.0, (double)s->rev[PP_PREV].lay.n - used);
+	return fmax(0.0, (double)have - used);
 }
 
 void pp_decide_fix_budget(struct pp_session *s, size_t have)
@@ -104,9 +108,15 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	if (isfinite(left) && pace > 0) {
 		if (pp_layouts_varied(s) && s->layout_every &&
 		    s->layouts_cap > s->rev[PP_PREV].lay.n) {
+			unsigned have = pp_layouts_reusable(&s->rev[PP_PREV].lay);
+
+			if (pp_layouts_reusable(&s->rev[PP_CUR].lay) < have)
+				have = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+			if (have > s->layouts_cap)
+				have = s->layouts_cap;
 			link = s->layout_link_s;
-			ready = layouts_ready(s);
-			more = (double)(s->layouts_cap - s->rev[PP_PREV].lay.n);
+			ready = layouts_ready(s, have);
+			more = (double)(s->layouts_cap - have);
 		}
 		p = pairs_for(PP_BUDGET_TIME_SHARE * fmax(left, 0.0), pace, link,
 			      (double)s->layout_every, ready, more);
@@ -120,9 +130,9 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	p = fmin(floor(p) + (double)have, PP_BUDGET_MOST);
 	s->comparison_runs = (size_t)fmax(p, (double)opt->measurements);
 	s->comparison_pair_s = pace;
-	pr_dbg("%zu runs a revision a comparison: %.0f s left at %.4f s a measured pair, "
-	       "a layout linked every %u pairs in %.3f s",
-	       s->comparison_runs, left, pace, s->layout_every, link);
+	pr_dbg("%zu runs a revision a comparison: %.0f s left at %.4f s a measured pair; "
+	       "%.0f layouts ahead without a link, then one every %u pairs linked in %.3f s",
+	       s->comparison_runs, left, pace, ready, s->layout_every, link);
 }
 
 size_t pp_decide_budget(const struct pp_session *s)

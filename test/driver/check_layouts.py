@@ -858,6 +858,47 @@ def scenario_layoutonly():
         else:
             check(not lay.get("sensitive"), "a layout spread below T/2 is marked layout-sensitive")
 
+def scenario_budget_cache():
+    """The comparisons' budget (--max-runs-per-comparison auto) pays for a link
+    only past the layouts a session needs none for: those it made before
+    measuring, and those an earlier session left in the cache.
+
+    A first session on placement.c's builds (A/A, a threshold of 0.2 %, which
+    no first look decides) starts from 4 layouts and an empty cache, and
+    grows them, a new one every 2 pairs, while --max-runs 400 lasts; its
+    debug line counts no layout ahead without a link when the first look
+    fixes the budget (the first look's pairs took all there were).  A second
+    session on the same builds finds the first one's in the cache: all but
+    those its first look took (at most 8) are ahead without a link.  The
+    budget is at most half of --max-runs, and the report records it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        common = ["--entry", "run", "--depth", "0", "--layouts", "4", "--max-layouts", "64",
+                  "--pairs-per-layout", "2", "--precision-threshold", "0.2",
+                  "--max-runs-per-comparison", "auto", "--max-runs", "400", "--verbose",
+                  "--previous", prev, "--current", cur]
+        made, ahead = [], []
+        for k in range(2):
+            js = os.path.join(tmp, "r%d.json" % k)
+            p = pinpoint(*common, "--json", js, "--", "./placement")
+            rep = load_report(js, ARGS.schema, p)
+            check(p.returncode in (0, 4) and rep["comparisons"][0]["verdict"] != "slower",
+                  "session %d: exit %d, entry %s" % (k + 1, p.returncode,
+                                                      rep["comparisons"][0]["verdict"]))
+            m = re.search(r"(\d+) runs a revision a comparison: .*; (\d+) layouts ahead "
+                          r"without a link, then one every 2 pairs", p.stderr)
+            runs = rep["measurement"].get("runs_per_comparison")
+            check(m and int(m.group(1)) == runs and runs <= 200,
+                  "session %d: budget %r, debug line %r" % (k + 1, runs, m and m.group(0)))
+            made.append(min(len(r["layouts"]) for r in rep["layouts"]["revisions"]))
+            ahead.append(int(m.group(2)) if m else -1)
+            print("session %d: %r runs a revision, %d layouts ahead without a link; "
+                  "%d layouts at the end" % (k + 1, runs, ahead[-1], made[-1]))
+        check(made[0] >= 16, "the first session made %d layouts, want 16 or more" % made[0])
+        check(ahead[0] == 0 and made[0] - 8 <= ahead[1] < made[0],
+              "layouts ahead without a link: %r, the first session made %d" % (ahead, made[0]))
+
+
 def scenario_grow():
     """Layouts by the schedule: a new one every --pairs-per-layout pairs, during the session.
 
