@@ -38,6 +38,14 @@ int pp_layouts_fix_every(struct pp_session *s);
 unsigned pp_layouts_needed(const struct pp_session *s, int runs);
 
 /*
+ * Seconds linking the layouts a round of @runs measured runs of each
+ * revision would add takes, at what linking one of both took so far: those
+ * past what both revisions have or find in the cache (ahead.c).  0 where the
+ * layouts are not varied or cost nothing to make.
+ */
+double pp_layouts_ahead_s(const struct pp_session *s, int runs);
+
+/*
  * Before a round of @runs measured runs of each revision: both revisions'
  * layouts made up to what the schedule's units of those runs need, within
  * the session's cap (ahead.c).  0, -EINTR or -ENOMEM.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "pinpoint/layouts/both.h"
 #include "pinpoint/session/session.h"
 #include "pinpoint/session/targets.h"
 
@@ -469,7 +470,8 @@ enum pp_spent pp_session_can_run(const struct pp_session *s, size_t runs, double
 		return PP_SPENT_LOAD;
 	if (s->opt->max_runs && s->runs_used + runs > (size_t)s->opt->max_runs)
 		return PP_SPENT_RUNS;
-	need = (double)runs * mean_wall(s);
+	/* and the layouts the round's pairs need linked first (ahead.c) */
+	need = (double)runs * mean_wall(s) + pp_layouts_ahead_s(s, (int)(runs / 2));
 	if (need > pp_session_time_left(s))
 		return PP_SPENT_TIME;
 	if (deadline > 0 && pp_session_now(s) + need > deadline)
