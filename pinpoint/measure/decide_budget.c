@@ -7,10 +7,11 @@
  *
  * A fixed number of runs is the wrong unit: 3,000 runs a revision are six
  * seconds of a 1 ms program and an hour of a 0.6 s one.  So the budget is
- * what is left of --max-time then, at the pace of the measured pairs so far
- * (everything a pair costs: both runs, the warm-ups and spoiled rounds among
- * them, and the code layouts the schedule links for it, past those it has
- * or finds in the cache), at most what is left of --max-runs.
+ * what 85 % of the time --max-time has left then pays for, at the pace of
+ * the measured pairs so far (everything a pair costs: both runs, the
+ * warm-ups and spoiled rounds among them, and the code layouts the schedule
+ * links for it, past those it has or finds in the cache), at most what is
+ * left of --max-runs.
  *
  * Nothing in it depends on a difference: it is fixed before the first
  * comparison's first look is taken, from how long runs took and how many
@@ -81,16 +82,16 @@ static double pairs_for(double left, double pace, double link, double m, double 
 
 /*
  * The layouts of both revisions no pair so far was scheduled into that need
- * no link: made, or in the cache from an earlier session (@have in all).
+ * no link: made, or in the cache from an earlier session (@reuse in all).
  */
-static double layouts_ready(const struct pp_session *s, unsigned have)
+static double layouts_ready(const struct pp_session *s, unsigned reuse)
 {
 	unsigned long long ran = s->layout_runs[PP_PREV] > s->layout_runs[PP_CUR]
 				     ? s->layout_runs[PP_PREV]
 				     : s->layout_runs[PP_CUR];
 	double used = ceil((double)ran / (double)s->layout_every);
 
-	return fmax(0.0, (double)have - used);
+	return fmax(0.0, (double)reuse - used);
 }
 
 void pp_decide_fix_budget(struct pp_session *s, size_t have)
@@ -108,15 +109,15 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	if (isfinite(left) && pace > 0) {
 		if (pp_layouts_varied(s) && s->layout_every &&
 		    s->layouts_cap > s->rev[PP_PREV].lay.n) {
-			unsigned have = pp_layouts_reusable(&s->rev[PP_PREV].lay);
+			unsigned reuse = pp_layouts_reusable(&s->rev[PP_PREV].lay);
 
-			if (pp_layouts_reusable(&s->rev[PP_CUR].lay) < have)
-				have = pp_layouts_reusable(&s->rev[PP_CUR].lay);
-			if (have > s->layouts_cap)
-				have = s->layouts_cap;
+			if (pp_layouts_reusable(&s->rev[PP_CUR].lay) < reuse)
+				reuse = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+			if (reuse > s->layouts_cap)
+				reuse = s->layouts_cap;
 			link = s->layout_link_s;
-			ready = layouts_ready(s, have);
-			more = (double)(s->layouts_cap - have);
+			ready = layouts_ready(s, reuse);
+			more = (double)(s->layouts_cap - reuse);
 		}
 		p = pairs_for(PP_BUDGET_TIME_SHARE * fmax(left, 0.0), pace, link,
 			      (double)s->layout_every, ready, more);
