@@ -141,6 +141,14 @@ unsigned pp_layouts_needed(const struct pp_session *s, int runs)
 	return units < s->layouts_cap ? (unsigned)units : s->layouts_cap;
 }
 
+unsigned pp_layouts_reusable_both(const struct pp_session *s)
+{
+	unsigned p = pp_layouts_reusable(&s->rev[PP_PREV].lay);
+	unsigned c = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+
+	return p < c ? p : c;
+}
+
 double pp_layouts_ahead_s(const struct pp_session *s, int runs)
 {
 	unsigned need, have;
@@ -148,9 +156,7 @@ double pp_layouts_ahead_s(const struct pp_session *s, int runs)
 	if (!pp_layouts_varied(s) || runs <= 0 || !(s->layout_link_s > 0) || !s->layout_every)
 		return 0;
 	need = pp_layouts_needed(s, runs);
-	have = pp_layouts_reusable(&s->rev[PP_PREV].lay);
-	if (pp_layouts_reusable(&s->rev[PP_CUR].lay) < have)
-		have = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+	have = pp_layouts_reusable_both(s);
 	return need > have ? (double)(need - have) * s->layout_link_s : 0.0;
 }
 

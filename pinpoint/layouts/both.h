@@ -37,6 +37,9 @@ int pp_layouts_fix_every(struct pp_session *s);
  */
 unsigned pp_layouts_needed(const struct pp_session *s, int runs);
 
+/* The layouts both revisions have without a link (pp_layouts_reusable()'s, the fewer). */
+unsigned pp_layouts_reusable_both(const struct pp_session *s);
+
 /*
  * Seconds linking the layouts a round of @runs measured runs of each
  * revision would add takes, at what linking one of both took so far: those

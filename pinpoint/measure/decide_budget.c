@@ -25,7 +25,7 @@
  */
 #include <math.h>
 
-#include "pinpoint/layouts/layouts.h"
+#include "pinpoint/layouts/both.h"
 #include "pinpoint/log.h"
 #include "pinpoint/measure/decide_priv.h"
 #include "pinpoint/session/summary.h"
@@ -109,10 +109,8 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	if (isfinite(left) && pace > 0) {
 		if (pp_layouts_varied(s) && s->layout_every &&
 		    s->layouts_cap > s->rev[PP_PREV].lay.n) {
-			unsigned reuse = pp_layouts_reusable(&s->rev[PP_PREV].lay);
+			unsigned reuse = pp_layouts_reusable_both(s);
 
-			if (pp_layouts_reusable(&s->rev[PP_CUR].lay) < reuse)
-				reuse = pp_layouts_reusable(&s->rev[PP_CUR].lay);
 			if (reuse > s->layouts_cap)
 				reuse = s->layouts_cap;
 			link = s->layout_link_s;
