@@ -143,10 +143,9 @@ unsigned pp_layouts_needed(const struct pp_session *s, int runs)
 
 unsigned pp_layouts_reusable_both(const struct pp_session *s)
 {
-	unsigned p = pp_layouts_reusable(&s->rev[PP_PREV].lay);
-	unsigned c = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+	unsigned p = s->rev[PP_PREV].lay.n, c = s->rev[PP_CUR].lay.n, n = p < c ? p : c;
 
-	return p < c ? p : c;
+	return n > s->layouts_cached ? n : s->layouts_cached;
 }
 
 double pp_layouts_ahead_s(const struct pp_session *s, int runs)

@@ -133,7 +133,7 @@ int pp_layouts_make_both(struct pp_session *s)
 	if (!err)
 		both_or_neither(s);
 	if (!err && s->rev[PP_PREV].lay.n && s->rev[PP_CUR].lay.n) {
-		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n;
+		unsigned np = s->rev[PP_PREV].lay.n, nc = s->rev[PP_CUR].lay.n, cp, cc;
 
 		/* more as the schedule's units need them (ahead.c) */
 		s->layouts_first = np < nc ? np : nc;
@@ -151,6 +151,10 @@ int pp_layouts_make_both(struct pp_session *s)
 			pr_info("%u code layouts of the previous revision and %u of the current "
 				"one, made in %.1f s",
 				np, nc, pp_session_now(s) - t0);
+		/* once: its lock keeps the cache the session's alone from here (layouts.h) */
+		cp = pp_layouts_reusable(&s->rev[PP_PREV].lay);
+		cc = pp_layouts_reusable(&s->rev[PP_CUR].lay);
+		s->layouts_cached = cp < cc ? cp : cc;
 	}
 	/* Making the layouts is not measuring: --max-time's plan starts after it. */
 	if (s->measuring > 0)

@@ -37,7 +37,10 @@ int pp_layouts_fix_every(struct pp_session *s);
  */
 unsigned pp_layouts_needed(const struct pp_session *s, int runs);
 
-/* The layouts both revisions have without a link (pp_layouts_reusable()'s, the fewer). */
+/*
+ * The layouts both revisions have without a link: those the cache held when
+ * the first were made (s->layouts_cached), or made since.
+ */
 unsigned pp_layouts_reusable_both(const struct pp_session *s);
 
 /*

@@ -134,17 +134,14 @@ void pp_decide_fix_budget(struct pp_session *s, size_t have)
 	       s->comparison_runs, left, pace, ready, s->layout_every, link);
 }
 
-size_t pp_decide_budget(const struct pp_session *s)
-{
-	if (s->comparison_runs)
-		return s->comparison_runs;
-	if (s->opt->max_runs_comparison > 0)
-		return (size_t)s->opt->max_runs_comparison;
-	return PP_BUDGET_MOST; /* not fixed yet: only the first look's size asks */
-}
-
 size_t pp_decide_first_budget(const struct pp_session *s)
 {
 	return s->opt->max_runs_comparison > 0 ? (size_t)s->opt->max_runs_comparison
 					       : PP_BUDGET_MOST;
+}
+
+size_t pp_decide_budget(const struct pp_session *s)
+{
+	/* not fixed yet: only the first look's size asks */
+	return s->comparison_runs ? s->comparison_runs : pp_decide_first_budget(s);
 }

@@ -453,6 +453,9 @@ struct pp_session {
 	 * seconds adding them took (measuring time: --max-time pays for them).
 	 */
 	unsigned layouts_cap, layouts_first, layout_every;
+	/* the layouts of both revisions the cache held, made or not, when the
+	 * first were made: none of them needs a link (pp_layouts_reusable()) */
+	unsigned layouts_cached;
 	unsigned long long layout_runs[2];
 	/* the first run's of the pair being run: in the paired design its second
 	 * run has the same env_pad and heap (measure.c), unless pairs_apart (the
