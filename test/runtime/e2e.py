@@ -102,8 +102,11 @@ def scenario_indirect(ctx):
         check(all(t.count == 100 for t in call.targets),
               '%s: counts %r' % (timing, [t.count for t in call.targets]))
         between(slow.total_ns, 100 * MS, call.total_ns, '%s: the 1 ms target' % timing)
-        check(quick.total_ns < 2 * MS and ext[0].total_ns < 2 * MS,
-              '%s: the short targets %d %d' % (timing, quick.total_ns, ext[0].total_ns))
+        # the short targets take a fraction of the 1 ms one; the bound is
+        # relative, as a preemption on a loaded host lands in one of them
+        check(quick.total_ns < slow.total_ns // 5 and ext[0].total_ns < slow.total_ns // 5,
+              '%s: the short targets %d %d against %d' %
+              (timing, quick.total_ns, ext[0].total_ns, slow.total_ns))
         # each target's time is estimated as the call's, each at least 0
         total = sum(t.total_ns for t in call.targets)
         check(abs(total - call.total_ns) <= 1000 + call.total_ns // 1000,
