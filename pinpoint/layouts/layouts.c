@@ -304,6 +304,7 @@ void pp_layouts_close(struct pp_layouts *l)
 		free(l->modules[i].why);
 		free(l->modules[i].key);
 		free(l->modules[i].files);
+		pp_link_direct_free(&l->modules[i].direct);
 	}
 	free(l->modules);
 	free(l->dir);

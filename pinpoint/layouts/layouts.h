@@ -30,6 +30,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "pinpoint/layouts/direct.h"
+
 /* --layouts and --max-layouts: at most this many per revision. */
 #define PP_MAX_LAYOUTS 4096
 
@@ -50,6 +52,9 @@ struct pp_layout_module {
 	struct timespec mtime;
 	double relink_s;	      /* seconds its relinking took in this session */
 	struct pp_layout_file *files; /* PP_MAX_LAYOUTS: each layout's file, as checked */
+	/* the linker's own command, asked of the driver once a session (direct.h) */
+	struct pp_link_direct direct;
+	bool direct_asked;
 };
 
 struct pp_layouts {

@@ -476,6 +476,34 @@ static int link_argv(struct pp_layouts *l, const struct pp_linkrec *r, struct re
 	return 0;
 }
 
+/*
+ * Ask the driver of @r's link, once a session, for the linker's own command
+ * (direct.c), with @j's output and seed: the relink log says which, or why
+ * the layouts are linked through the driver.  0, -ENOMEM or -EINTR.
+ */
+static int ask_direct(struct pp_layout_module *m, const struct pp_linkrec *r,
+		      const struct relink_job *j, int logfd, volatile int *stop)
+{
+	const char *env[PP_LINKREC_MAX_ENV + 1];
+	int err;
+
+	link_env(r, env);
+	err = pp_link_direct_ask(j->argv, j->out, j->shuffle, r->cwd, env, stop, &m->direct);
+	if (err)
+		return err;
+	m->direct_asked = true;
+	if (!m->direct.argv) {
+		dprintf(logfd, "pinpoint: %s linked through the driver: %s\n", m->path,
+			m->direct.why_not);
+		pr_dbg("the layouts of %s are linked through the compiler driver: %s", m->path,
+		       m->direct.why_not);
+		return 0;
+	}
+	dprintf(logfd, "pinpoint: %s linked by %s, the command its driver runs (-###)\n", m->path,
+		m->direct.argv[0]);
+	return 0;
+}
+
 /* How many links run at once: the CPUs pinpoint may use, PP_PROCESS_SET_MAX at most. */
 static size_t links_at_once(void)
 {
@@ -699,6 +727,14 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 		j->k = k;
 		err = link_argv(l, &r, j, l->seed[k]);
 		nj += !err;
+	}
+	/* ... by ld.lld itself where the driver says how, ... */
+	if (nj && !m->direct_asked)
+		err = ask_direct(m, &r, &jobs[0], logfd, stop);
+	for (size_t i = 0; i < nj && !err && m->direct.argv; i++) {
+		free(jobs[i].argv);
+		jobs[i].argv = NULL;
+		err = pp_link_direct_argv(&m->direct, jobs[i].out, jobs[i].shuffle, &jobs[i].argv);
 	}
 	/* ... linked again, as many at once as there are CPUs for them. */
 	for (size_t first = 0, at_once = links_at_once(); first < nj && !err && !m->why;

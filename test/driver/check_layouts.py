@@ -189,6 +189,7 @@ def scenario_relink():
         for d in (prev, cur):
             check(sha(os.path.join(d, "placement")) == orig[d], "%s is not the build's" % d)
             as_built(d)
+            direct_links(d, tmp)
 
         # Nothing changed: the next session links nothing.
         p = pinpoint(*SHORT, "--layouts", "3", "--max-runs", "24", "--previous", prev,
@@ -225,6 +226,42 @@ def scenario_relink():
         check(run([victim], cwd=cur, expect=0).stdout == run([os.path.join(cur, "placement")],
                                                                cwd=cur, expect=0).stdout,
               "the layout made again does not run as the build does")
+
+
+def driver_link(d, seed, out):
+    """@d's placement linked through its compiler driver, as its link record
+    says, in the layout of @seed (relink.c's link_argv()), into @out."""
+    argv, cwd, env = [], d, dict(os.environ)
+    with open(os.path.join(d, "placement.pinpoint-link")) as f:
+        for line in f:
+            key, _, val = line.rstrip("\n").partition(" ")
+            if key == "arg":
+                argv.append(val)
+            elif key == "output":
+                argv.append(out)
+            elif key == "cwd":
+                cwd = val
+            elif key == "env" and val.startswith("LIBRARY_PATH="):
+                env["LIBRARY_PATH"] = val.partition("=")[2].replace("%3A", ":")
+    run(argv + ["-fuse-ld=lld", "-Wl,--shuffle-sections=.text*=%d" % seed, "-Wl,--strip-debug"],
+        cwd=cwd, env=env, expect=0)
+
+
+def direct_links(d, tmp):
+    """@d's layouts were linked by ld.lld itself, with the command the driver
+    names for it (-###): each layout's file is the one the driver makes."""
+    with open(os.path.join(cache_dir(d), "relink.log")) as f:
+        log = f.read()
+    check(re.search(r"^pinpoint: \S+/placement linked by \S+/ld\.lld, the command its driver "
+                    r"runs \(-###\)$", log, re.M), "%s: not linked by ld.lld:\n%s" % (d, log))
+    links = re.findall(r"^pinpoint: layout \d+, in \S+: (\S+)", log, re.M)
+    check(links and all(os.path.basename(l) == "ld.lld" for l in links),
+          "%s: layouts linked by %s" % (d, sorted(set(links))))
+    for seed, f in sorted(layout_files(d).items())[:1]:
+        out = os.path.join(tmp, "through-the-driver")
+        driver_link(d, seed, out)
+        check(sha(out) == sha(f), "%s: layout %d linked by ld.lld differs from the driver's link"
+              % (d, seed))
 
 
 def hashing_command(log):
