@@ -29,6 +29,12 @@
 
 /* The fewest measured pairs in a layout. */
 #define PP_PAIRS_PER_LAYOUT_MIN 1
+/*
+ * Where layout k of both revisions is the same file (pp_layouts_same_code),
+ * linking takes about 1/PP_SAME_CODE_LINK_SHARE of what the pairs it serves
+ * take, instead of as long.
+ */
+#define PP_SAME_CODE_LINK_SHARE 16
 /* Layouts found in the cache, one by one, before the session gives up timing a link. */
 #define PP_TIME_LINK_TRIES 16
 
@@ -121,12 +127,26 @@ int pp_layouts_fix_every(struct pp_session *s)
 	m = PP_PAIRS_PER_LAYOUT_MIN;
 	if (s->layout_pair_s > 0 && s->layout_link_s / s->layout_pair_s > m)
 		m = (unsigned)fmin(ceil(s->layout_link_s / s->layout_pair_s), 1e6);
+	/*
+	 * The same code in layout k of both (identical builds, or changes that
+	 * left every relinked module as it was): what a layout moves a pair's
+	 * runs by, it moves both alike, and it leaves their difference.  New
+	 * layouts then guard only against what differs besides the code (data,
+	 * modules that run as built), and are made less often.
+	 */
+	s->layouts_same = !s->backend && s->opt->runs != PP_RUNS_SHUFFLED &&
+			  pp_layouts_same_code(&s->rev[PP_PREV].lay, &s->rev[PP_CUR].lay);
+	if (s->layouts_same && s->layout_pair_s > 0 && s->layout_link_s > 0)
+		m = (unsigned)fmin(
+		    fmax(m, ceil(PP_SAME_CODE_LINK_SHARE * s->layout_link_s / s->layout_pair_s)),
+		    1e6);
 	/* a fixed set (--max-layouts at --layouts): spread over all of it as soon as it can */
 	if (s->layouts_cap <= s->layouts_first)
 		m = 1;
 	s->layout_every = m;
-	pr_dbg("a new code layout every %u pairs: linking one took %.3f s, a pair %.3f s", m,
-	       s->layout_link_s, s->layout_pair_s);
+	pr_dbg("a new code layout every %u pairs: linking one took %.3f s, a pair %.3f s%s", m,
+	       s->layout_link_s, s->layout_pair_s,
+	       s->layouts_same ? "; layout k of both revisions is the same file" : "");
 	return 0;
 }
 

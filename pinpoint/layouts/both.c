@@ -161,3 +161,43 @@ int pp_layouts_make_both(struct pp_session *s)
 		s->measuring += pp_session_now(s) - t0;
 	return err;
 }
+
+/* The module of @l whose file has @path's name, when exactly one has; else NULL. */
+static const struct pp_layout_module *namesake(const struct pp_layouts *l, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const struct pp_layout_module *found = NULL;
+
+	for (size_t i = 0; i < l->nmodules; i++) {
+		const char *p = l->modules[i].path, *b = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+
+		if (strcmp(b, base))
+			continue;
+		if (found)
+			return NULL;
+		found = &l->modules[i];
+	}
+	return found;
+}
+
+bool pp_layouts_same_code(const struct pp_layouts *a, const struct pp_layouts *b)
+{
+	unsigned n = a->n < b->n ? a->n : b->n;
+
+	if (n < 2 || !a->nmodules || a->nmodules != b->nmodules || b->seeds_of != a)
+		return false;
+	for (unsigned k = 0; k < n; k++)
+		if (a->seed[k] != b->seed[k])
+			return false;
+	for (size_t i = 0; i < a->nmodules; i++) {
+		const struct pp_layout_module *ma = &a->modules[i], *mb = namesake(b, ma->path);
+
+		if (!mb || ma->why || mb->why || !ma->files || !mb->files)
+			return false;
+		for (unsigned k = 0; k < n; k++)
+			if (!ma->files[k].hash || ma->files[k].hash != mb->files[k].hash ||
+			    ma->files[k].size != mb->files[k].size)
+				return false;
+	}
+	return true;
+}

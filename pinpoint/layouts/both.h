@@ -32,6 +32,15 @@ int pp_layouts_make_both(struct pp_session *s);
 int pp_layouts_fix_every(struct pp_session *s);
 
 /*
+ * Whether layout k of @b is the very file layout k of @a is, for every
+ * module and every layout both have (two or more), @b's seeds @a's: the
+ * same code in the same order, so that what a layout moves a run by, it
+ * moves both revisions' runs of a pair by (the paired design's unit,
+ * both.c).  Every module must be linked again in both, and named alike.
+ */
+bool pp_layouts_same_code(const struct pp_layouts *a, const struct pp_layouts *b);
+
+/*
  * The layouts a revision needs for the schedule's units of the next @runs
  * measured runs of each revision, at most the session's cap (ahead.c).
  */

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -40,6 +41,7 @@ struct pp_layout_file {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
+	uint64_t hash; /* its content's (FNV-1a 64), as its sum says */
 };
 
 struct pp_layout_module {

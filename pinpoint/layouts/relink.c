@@ -85,9 +85,9 @@ static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct s
  * defence against another user, whom the cache's private directories keep
  * out (SECURITY.md).
  */
-static bool sum_ok(int dirfd, const char *name, struct stat *st)
+static bool sum_ok(int dirfd, const char *name, struct stat *st, char got[64])
 {
-	char sum[NAME_MAX + 8], want[64] = "", got[64];
+	char sum[NAME_MAX + 8], want[64] = "";
 	ssize_t n;
 	int fd;
 
@@ -100,7 +100,7 @@ static bool sum_ok(int dirfd, const char *name, struct stat *st)
 	if (n <= 0)
 		return false;
 	want[n] = 0;
-	return !file_sum(dirfd, name, got, sizeof(got), st) && !strcmp(got, want);
+	return !file_sum(dirfd, name, got, 64, st) && !strcmp(got, want);
 }
 
 static void write_line(FILE *f, const void *arg)
@@ -108,11 +108,11 @@ static void write_line(FILE *f, const void *arg)
 	fputs(arg, f);
 }
 
-/* Write @name's size and hash beside it, as NAME.sum; *@st: the file summed. */
-static int write_sum(int dirfd, const char *name, struct stat *st)
+/* Write @name's size and hash beside it, as NAME.sum (@line); *@st: the file summed. */
+static int write_sum(int dirfd, const char *name, struct stat *st, char line[64])
 {
-	char sum[NAME_MAX + 8], line[64];
-	int err = file_sum(dirfd, name, line, sizeof(line), st);
+	char sum[NAME_MAX + 8];
+	int err = file_sum(dirfd, name, line, 64, st);
 
 	if (err)
 		return err;
@@ -614,10 +614,17 @@ static int as_built(const struct pp_layouts *l, struct pp_layout_module *m, cons
 	return 0;
 }
 
-/* Layout @k's file of @m is the one @st describes: runs are shown that file alone. */
-static void keep_file(struct pp_layout_module *m, unsigned k, const struct stat *st)
+/*
+ * Layout @k's file of @m is the one @st describes, its sum @line ("SIZE
+ * HASH"): runs are shown that file alone.
+ */
+static void keep_file(struct pp_layout_module *m, unsigned k, const struct stat *st,
+		      const char *line)
 {
-	m->files[k] = (struct pp_layout_file){st->st_ino, st->st_size, st->st_mtim};
+	const char *h = strchr(line, ' ');
+
+	m->files[k] = (struct pp_layout_file){st->st_ino, st->st_size, st->st_mtim,
+					      h ? strtoull(h + 1, NULL, 16) : 0};
 }
 
 /* Whether @path is inside the directory @dir (both resolved). */
@@ -713,11 +720,12 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	for (unsigned k = l->first_new; k < l->n && !err; k++) {
 		struct relink_job *j = &jobs[nj];
 		struct stat fs;
+		char line[64];
 
 		snprintf(j->file, sizeof(j->file), "%.200s.%lu", m->key, l->seed[k]);
 		/* (sum_ok() opens it as a regular file of the user's, not a link) */
-		if (sum_ok(l->dirfd, j->file, &fs)) {
-			keep_file(m, k, &fs);
+		if (sum_ok(l->dirfd, j->file, &fs, line)) {
+			keep_file(m, k, &fs, line);
 			continue;
 		}
 		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW))
@@ -748,10 +756,11 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 			struct relink_job *j = &jobs[i];
 
 			struct stat fs;
+			char line[64];
 
-			err = j->err ? j->err : write_sum(l->dirfd, j->file, &fs);
+			err = j->err ? j->err : write_sum(l->dirfd, j->file, &fs, line);
 			if (!err)
-				keep_file(m, j->k, &fs);
+				keep_file(m, j->k, &fs, line);
 			if (err == -EINTR || err == -ENOMEM)
 				break;
 			if (err) {

@@ -307,6 +307,7 @@ static int replay_discover(struct pp_session *s)
 	s->layout_every = (unsigned)integer(sched, "pairs_per_layout", 0);
 	s->layout_link_s = num(sched, "link_s", 0);
 	s->layout_pair_s = num(sched, "pair_s", 0);
+	s->layouts_same = json_is_true(json_object_get(sched, "same_code"));
 	s->timeout_s = num(options, "timeout", 60);
 	/* the builds came before measuring; so did the layouts of a session that did not
 	 * vary them.  Varied layouts take their recorded link times as the replay is given

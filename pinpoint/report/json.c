@@ -172,6 +172,9 @@ static json_t *layouts_json(const struct pp_outcome *o)
 					  pp_json_int(o->layouts_cap), "link_s",
 					  pp_json_real(o->layouts_link_s), "pair_s",
 					  pp_json_real(o->layouts_pair_s), NULL);
+	/* only where it is so: a report without it is one of other code, or older */
+	if (o->layouts_first && o->layouts_same)
+		schedule = pp_json_set(schedule, "same_code", json_true());
 	return pp_json_object(
 	    "requested", pp_json_int(o->opt.layouts), "varied", pp_json_bool(o->layouts_varied),
 	    "note", pp_json_str(o->layouts_sentence), "relink_s", pp_json_real(o->layouts_relink_s),

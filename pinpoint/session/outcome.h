@@ -457,6 +457,7 @@ struct pp_outcome {
 	 * layouts_cap; what linking one of each revision and a pair of runs took */
 	unsigned layouts_every, layouts_cap;
 	double layouts_link_s, layouts_pair_s;
+	bool layouts_same; /* layout k of both revisions the same file */
 	struct pp_platform platform;
 };
 

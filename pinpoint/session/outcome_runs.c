@@ -206,6 +206,7 @@ static void copy_layouts(struct pp_outcome *o, const struct pp_session *s)
 		o->layouts_cap = s->layouts_cap;
 		o->layouts_link_s = s->layout_link_s;
 		o->layouts_pair_s = s->layout_pair_s;
+		o->layouts_same = s->layouts_same;
 	}
 	if (!o->layouts_added)
 		return;

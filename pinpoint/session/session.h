@@ -453,6 +453,9 @@ struct pp_session {
 	 * seconds adding them took (measuring time: --max-time pays for them).
 	 */
 	unsigned layouts_cap, layouts_first, layout_every;
+	/* layout k of both revisions the same file (pp_layouts_same_code()) when
+	 * layout_every was fixed: it is larger */
+	bool layouts_same;
 	/* the layouts of both revisions the cache held, made or not, when the
 	 * first were made: none of them needs a link (pp_layouts_reusable()) */
 	unsigned layouts_cached;

@@ -177,7 +177,7 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	double t = pp_layouts_relink_s(p) + pp_layouts_relink_s(c);
 	const struct pp_revision *flat =
 	    p->n > 1 || p->as_other ? &s->rev[PP_CUR] : &s->rev[PP_PREV];
-	char sched[256], every[32];
+	char sched[384], every[32];
 
 	if (s->layout_every > 1)
 		snprintf(every, sizeof(every), "every %u measured pairs", s->layout_every);
@@ -186,9 +186,12 @@ void pp_layouts_sentence(const struct pp_session *s, char *buf, size_t len)
 	if (!pp_layouts_varied(s))
 		sched[0] = 0;
 	else if (s->layouts_cap > s->layouts_first && s->layout_every)
-		snprintf(sched, sizeof(sched), "%u first, then a new one %s, up to %u%s%s",
-			 s->layouts_first, every, s->layouts_cap,
-			 p->n > s->layouts_first ? "" : " (none needed)",
+		snprintf(sched, sizeof(sched), "%u first, then a new one %s%s, up to %u%s%s",
+			 s->layouts_first, every,
+			 s->layouts_same ? " (layout k of both revisions is the same file: what it "
+					   "moves a pair's runs by leaves their difference)"
+					 : "",
+			 s->layouts_cap, p->n > s->layouts_first ? "" : " (none needed)",
 			 s->layout_every > 1 ? ""
 					     : " (with one pair a layout, the layouts' share of "
 					       "the spread cannot be told apart)");

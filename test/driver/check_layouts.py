@@ -54,6 +54,7 @@ warning    --layouts 1, and a build without link records (clang
 import argparse
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -990,6 +991,47 @@ def scenario_grow():
         print("entry %s, %d pairs, %d layouts, spread: pair sd %.0f ns, threshold %.0f ns" %
               (entry["verdict"], pairs, n, (entry.get("layout") or {}).get("pair_sd_ns", 0),
                entry["threshold_ns"]))
+
+
+def scenario_samecode():
+    """Layout k of both revisions the same file: new layouts less often.
+
+    placement.c built twice alike (A/A): in the paired design layout k of
+    both is linked from the same objects with one seed, byte for byte one
+    file, so that what it moves a pair's runs by leaves their difference.
+    The schedule then links a layout of both about every 16 pairs' worth of
+    linking, not every pair's worth, and says why.  A current revision built
+    with other flags has other files: the schedule is the link's cost alone.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        prev, cur = build(tmp, "previous"), build(tmp, "current")
+        js = os.path.join(tmp, "r.json")
+        args = ["--entry", "run", "--depth", "0", "--layouts", "4", "--max-layouts", "64",
+                "--precision-threshold", "5", "--max-runs-per-comparison", "120",
+                "--previous", prev, "--current", cur, "--json", js, "--", "./placement"]
+        p = pinpoint(*args)
+        rep = load_report(js, ARGS.schema, p)
+        sched = rep["layouts"]["schedule"]
+        files = [layout_files(d) for d in (prev, cur)]
+        check(all(sha(files[0][k]) == sha(files[1][k]) for k in files[0]),
+              "the A/A layouts are not the same files")
+        want = max(1, math.ceil(16 * sched["link_s"] / sched["pair_s"] - 1e-9))
+        check(sched.get("same_code") is True and sched["pairs_per_layout"] >= want,
+              "A/A: schedule %r, want the same code and a layout every %d pairs or more"
+              % (sched, want))
+        check(re.search(r"^Layouts: .*then a new one every %d measured pairs \(layout k of both "
+                        r"revisions is the same file: what it moves a pair's runs by leaves "
+                        r"their difference\)" % sched["pairs_per_layout"], p.stdout, re.M),
+              "A/A: the Layouts line does not say why:\n%s" % p.stdout)
+
+        build(tmp, "current", flags=("-O1",))
+        p = pinpoint(*args)
+        rep = load_report(js, ARGS.schema, p)
+        sched = rep["layouts"]["schedule"]
+        want = max(1, math.ceil(sched["link_s"] / sched["pair_s"] - 1e-9))
+        check("same_code" not in sched and sched["pairs_per_layout"] == want,
+              "-O1 against -O2: schedule %r, want a layout every %d pairs" % (sched, want))
+        check("is the same file" not in p.stdout, "-O1 against -O2: said to be the same file")
 
 
 def scenario_growfails():
