@@ -204,10 +204,10 @@ int pp_link_direct_ask(const char *const *drv, const char *out, const char *shuf
 		err = why_not(d, "no file for the driver's -### output");
 		goto out;
 	}
-	argv[0] = drv[0];
-	argv[1] = "-###";
-	for (size_t i = 1; i < n; i++)
-		argv[i + 1] = drv[i];
+	/* last: a wrapper (ccache, distcc) passes it on to the compiler */
+	for (size_t i = 0; i < n; i++)
+		argv[i] = drv[i];
+	argv[n] = "-###";
 	err = pp_process_run(&(struct pp_process){.argv = (char *const *)argv,
 						  .dir = dir,
 						  .env = env,

@@ -249,7 +249,8 @@ static const struct pp_option_desc options[] = {
      .max = 1000000, .def = "auto", .report = "pairs_per_layout",
      .help = "measured pairs in each layout before the next: a schedule fixed before any "
 	     "value is seen; auto: what linking a layout costs over what a pair of runs "
-	     "costs, at least 1"},
+	     "costs, at least 1 (16 times that where layout k of both revisions is the same "
+	     "file)"},
     {"runs", 0, &type_choice, FIELD(runs), .choices = runs_choices, .def = "duet",
      .def_note = " where two CPUs are free for it, else paired", GIVEN(runs_given),
      .report = "runs",

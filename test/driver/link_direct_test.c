@@ -63,7 +63,9 @@ static void fake_driver(char *path, size_t len, const char *answer, int status)
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f)
 		return;
-	fprintf(f, "#!/bin/sh\n[ \"$1\" = '-###' ] || exit 9\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n",
+	fprintf(f,
+		"#!/bin/sh\nfor a; do last=$a; done\n[ \"$last\" = '-###' ] || exit 9\n"
+		"cat >&2 <<'EOF'\n%sEOF\nexit %d\n",
 		answer, status);
 	fclose(f);
 	chmod(path, 0700);
