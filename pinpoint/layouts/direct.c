@@ -25,21 +25,19 @@
 /* What is read of the driver's -### output, at most. */
 #define PP_DIRECT_OUTPUT_MAX (1 << 20)
 
-void pp_link_direct_free(struct pp_link_direct *d)
-{
-	for (size_t i = 0; d->argv && d->argv[i]; i++)
-		free(d->argv[i]);
-	free(d->argv);
-	free(d->why_not);
-	d->argv = NULL;
-	d->why_not = NULL;
-}
-
 static void free_argv(char **argv)
 {
 	for (size_t i = 0; argv && argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+void pp_link_direct_free(struct pp_link_direct *d)
+{
+	free_argv(d->argv);
+	free(d->why_not);
+	d->argv = NULL;
+	d->why_not = NULL;
 }
 
 int pp_link_direct_parse(const char *line, char ***argv, size_t *n)
