@@ -209,6 +209,30 @@ int pp_fd_hash(int fd, uint64_t *hash, uint64_t *size)
 	return n < 0 ? -EIO : 0;
 }
 
+int pp_fd_read_all(int fd, size_t most, char **text, size_t *len)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *buf;
+
+	*text = NULL;
+	if (size < 0)
+		return -EIO;
+	if (most && (uint64_t)size > most)
+		return -EFBIG;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return -ENOMEM;
+	if (pread(fd, buf, (size_t)size, 0) != size) {
+		free(buf);
+		return -EIO;
+	}
+	buf[size] = '\0';
+	*text = buf;
+	if (len)
+		*len = (size_t)size;
+	return 0;
+}
+
 bool pp_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;

@@ -67,6 +67,13 @@ int pp_dir_cache_name(const char *dir, char *buf, size_t len);
  * 0, or -EIO. */
 int pp_fd_hash(int fd, uint64_t *hash, uint64_t *size);
 
+/*
+ * What the file @fd holds, from its start to its end (a child's output
+ * written to it, say), NUL-terminated in *@text, its length in *@len (may be
+ * NULL): 0, -EFBIG (more than @most bytes; 0: no limit), -ENOMEM or -EIO.
+ */
+int pp_fd_read_all(int fd, size_t most, char **text, size_t *len);
+
 /* Whether @a and @b name one file or directory, by device and inode (through
  * links and bind mounts); false when either cannot be stat'ed. */
 bool pp_same_file(const char *a, const char *b);

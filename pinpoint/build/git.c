@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "core/util.h"
 #include "pinpoint/build/cmakecache.h"
 #include "pinpoint/build/git.h"
 #include "pinpoint/build/workdir.h"
@@ -38,11 +39,10 @@ int pp_git_capture(char *const argv[], const char *dir, const char *tmpdir, char
 	if (!err && !(st.exited && st.exit_code == 0))
 		err = -EINVAL;
 	if (!err && out) {
-		off_t len = lseek(fd, 0, SEEK_END);
-		char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+		char *buf;
+		size_t len;
 
-		if (!buf || pread(fd, buf, (size_t)len, 0) != len) {
-			free(buf);
+		if (pp_fd_read_all(fd, 0, &buf, &len)) {
 			err = -EIO;
 		} else {
 			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))

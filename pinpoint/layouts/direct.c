@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "core/util.h"
 #include "pinpoint/layouts/direct.h"
 
 /* What is read of the driver's -### output, at most. */
@@ -85,27 +86,6 @@ static int why_not(struct pp_link_direct *d, const char *why)
 	free(d->why_not);
 	d->why_not = strdup(why);
 	return d->why_not ? 0 : -ENOMEM;
-}
-
-/* What the driver wrote to @fd, NUL-terminated, into *@text (NULL when none could be read). */
-static char *read_all(int fd)
-{
-	off_t size = lseek(fd, 0, SEEK_END);
-	char *text;
-	ssize_t got;
-
-	if (size < 0 || size > PP_DIRECT_OUTPUT_MAX || lseek(fd, 0, SEEK_SET))
-		return NULL;
-	text = malloc((size_t)size + 1);
-	if (!text)
-		return NULL;
-	got = read(fd, text, (size_t)size);
-	if (got != size) {
-		free(text);
-		return NULL;
-	}
-	text[size] = '\0';
-	return text;
 }
 
 /* Whether @path names ld.lld (ld.lld, ld.lld-N). */
@@ -223,8 +203,10 @@ int pp_link_direct_ask(const char *const *drv, const char *out, const char *shuf
 		err = why_not(d, "the driver's -### failed");
 		goto out;
 	}
-	text = read_all(fd);
-	err = text ? take_command(text, out, shuffle, d)
+	err = pp_fd_read_all(fd, PP_DIRECT_OUTPUT_MAX, &text, NULL);
+	if (err == -ENOMEM)
+		goto out;
+	err = !err ? take_command(text, out, shuffle, d)
 		   : why_not(d, "the driver's -### output could not be read");
 out:
 	if (fd >= 0)
