@@ -60,9 +60,11 @@ static uint64_t fnv_stat(uint64_t h, const struct stat *st)
 
 /*
  * "SIZE HASH" of the file @name in @dirfd, a file of the user's only they
- * can write (core/private_dir.h), described in *@st: 0, or -errno.
+ * can write (core/private_dir.h), described in *@st, the hash in *@hash:
+ * 0, or -errno.
  */
-static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct stat *st)
+static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct stat *st,
+		    uint64_t *hash)
 {
 	int fd = pp_private_file(dirfd, name, O_RDONLY, 0, st);
 	uint64_t h, size;
@@ -72,9 +74,11 @@ static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct s
 		return fd;
 	err = pp_fd_hash(fd, &h, &size);
 	close(fd);
-	if (!err)
+	if (!err) {
 		snprintf(buf, len, "%llu %016llx\n", (unsigned long long)size,
 			 (unsigned long long)h);
+		*hash = h;
+	}
 	return err;
 }
 
@@ -85,9 +89,9 @@ static int file_sum(int dirfd, const char *name, char *buf, size_t len, struct s
  * defence against another user, whom the cache's private directories keep
  * out (SECURITY.md).
  */
-static bool sum_ok(int dirfd, const char *name, struct stat *st, char got[64])
+static bool sum_ok(int dirfd, const char *name, struct stat *st, uint64_t *hash)
 {
-	char sum[NAME_MAX + 8], want[64] = "";
+	char sum[NAME_MAX + 8], want[64] = "", got[64];
 	ssize_t n;
 	int fd;
 
@@ -100,7 +104,7 @@ static bool sum_ok(int dirfd, const char *name, struct stat *st, char got[64])
 	if (n <= 0)
 		return false;
 	want[n] = 0;
-	return !file_sum(dirfd, name, got, 64, st) && !strcmp(got, want);
+	return !file_sum(dirfd, name, got, sizeof(got), st, hash) && !strcmp(got, want);
 }
 
 static void write_line(FILE *f, const void *arg)
@@ -108,11 +112,11 @@ static void write_line(FILE *f, const void *arg)
 	fputs(arg, f);
 }
 
-/* Write @name's size and hash beside it, as NAME.sum (@line); *@st: the file summed. */
-static int write_sum(int dirfd, const char *name, struct stat *st, char line[64])
+/* Write @name's size and hash beside it, as NAME.sum; *@st: the file summed, *@hash its hash. */
+static int write_sum(int dirfd, const char *name, struct stat *st, uint64_t *hash)
 {
-	char sum[NAME_MAX + 8];
-	int err = file_sum(dirfd, name, line, 64, st);
+	char sum[NAME_MAX + 8], line[64];
+	int err = file_sum(dirfd, name, line, sizeof(line), st, hash);
 
 	if (err)
 		return err;
@@ -614,17 +618,10 @@ static int as_built(const struct pp_layouts *l, struct pp_layout_module *m, cons
 	return 0;
 }
 
-/*
- * Layout @k's file of @m is the one @st describes, its sum @line ("SIZE
- * HASH"): runs are shown that file alone.
- */
-static void keep_file(struct pp_layout_module *m, unsigned k, const struct stat *st,
-		      const char *line)
+/* Layout @k's file of @m is the one @st describes, of @hash: runs are shown that file alone. */
+static void keep_file(struct pp_layout_module *m, unsigned k, const struct stat *st, uint64_t hash)
 {
-	const char *h = strchr(line, ' ');
-
-	m->files[k] = (struct pp_layout_file){st->st_ino, st->st_size, st->st_mtim,
-					      h ? strtoull(h + 1, NULL, 16) : 0};
+	m->files[k] = (struct pp_layout_file){st->st_ino, st->st_size, st->st_mtim, hash};
 }
 
 /* Whether @path is inside the directory @dir (both resolved). */
@@ -720,12 +717,12 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 	for (unsigned k = l->first_new; k < l->n && !err; k++) {
 		struct relink_job *j = &jobs[nj];
 		struct stat fs;
-		char line[64];
+		uint64_t hash;
 
 		snprintf(j->file, sizeof(j->file), "%.200s.%lu", m->key, l->seed[k]);
 		/* (sum_ok() opens it as a regular file of the user's, not a link) */
-		if (sum_ok(l->dirfd, j->file, &fs, line)) {
-			keep_file(m, k, &fs, line);
+		if (sum_ok(l->dirfd, j->file, &fs, &hash)) {
+			keep_file(m, k, &fs, hash);
 			continue;
 		}
 		if (!fstatat(l->dirfd, j->file, &fs, AT_SYMLINK_NOFOLLOW))
@@ -756,11 +753,11 @@ static int make_module(struct pp_layouts *l, struct pp_layout_module *m, const c
 			struct relink_job *j = &jobs[i];
 
 			struct stat fs;
-			char line[64];
+			uint64_t hash;
 
-			err = j->err ? j->err : write_sum(l->dirfd, j->file, &fs, line);
+			err = j->err ? j->err : write_sum(l->dirfd, j->file, &fs, &hash);
 			if (!err)
-				keep_file(m, j->k, &fs, line);
+				keep_file(m, j->k, &fs, hash);
 			if (err == -EINTR || err == -ENOMEM)
 				break;
 			if (err) {
